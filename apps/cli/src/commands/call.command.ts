@@ -1,0 +1,48 @@
+import { dispatch } from '@palimpsest/application/dispatch/dispatch';
+import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
+import type { Command } from 'commander';
+import { printJson, withApp } from '../runtime';
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return '';
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Statuses that mean the call itself failed (a rejected proposal is a normal answer). */
+const FAILED = new Set(['invalid_argument', 'not_found']);
+
+export function registerCall(program: Command): void {
+  program
+    .command('call')
+    .description('Run one catalog operation: arguments as JSON on stdin (or --args), result JSON on stdout')
+    .argument('<operation>', `operation name, e.g. palimpsest_submit_edits (${CATALOG.length} operations: see \`palimpsest operations\`)`)
+    .option('-a, --args <json>', 'arguments as a JSON object instead of stdin')
+    .option('--read-only', 'refuse write operations (read-only profile)')
+    .action(async (operation: string, opts: { args?: string; readOnly?: boolean }) => {
+      const text = opts.args ?? (await readStdin());
+      let args: unknown = {};
+      if (text.trim() !== '') {
+        try {
+          args = JSON.parse(text);
+        } catch (err) {
+          printJson({ status: 'invalid_argument', code: 'invalid_json', failure_detail: `Arguments are not JSON: ${(err as Error).message}` });
+          process.exitCode = 2;
+          return;
+        }
+      }
+      const result = await withApp((ctx) => dispatch(ctx, operation, args, { readOnly: opts.readOnly }));
+      printJson(result);
+      if (FAILED.has(String(result.status))) process.exitCode = 2;
+    });
+
+  program
+    .command('operations')
+    .description('List catalog operations')
+    .option('--json', 'print the catalog entries as JSON')
+    .action((opts: { json?: boolean }) => {
+      if (opts.json) return printJson(CATALOG);
+      for (const op of CATALOG) process.stdout.write(`${op.name.padEnd(34)} ${op.readOnly ? 'read ' : 'write'}  ${op.title}\n`);
+    });
+}

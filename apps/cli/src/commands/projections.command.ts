@@ -1,0 +1,27 @@
+import { Presets, SingleBar } from 'cli-progress';
+import type { Command } from 'commander';
+import { rebuildProjections } from '@palimpsest/projections/rebuild/rebuild-projections';
+import { printJson, withApp } from '../runtime';
+
+export function registerProjections(program: Command): void {
+  const projections = program.command('projections').description('Operate the read models');
+  projections
+    .command('rebuild')
+    .description('Drop every read model, rebuild it from the events, and prove it equal to what it replaced')
+    .option('--no-progress', 'no progress bar')
+    .action(async (opts: { progress: boolean }) => {
+      const bar = opts.progress && process.stderr.isTTY ? new SingleBar({ stream: process.stderr }, Presets.shades_classic) : null;
+      const report = await withApp((ctx) =>
+        rebuildProjections(ctx.db, {
+          onProgress: ({ done, total }) => {
+            if (!bar) return;
+            if (done === 1) bar.start(total, 0);
+            bar.update(done);
+          },
+        }),
+      );
+      bar?.stop();
+      printJson(report);
+      if (!report.equal) process.exitCode = 1;
+    });
+}

@@ -1,0 +1,22 @@
+import { Command } from 'commander';
+import { registerCall } from './commands/call.command';
+import { registerMigrate } from './commands/migrate.command';
+import { registerProjections } from './commands/projections.command';
+import { registerReplay } from './commands/replay.command';
+import { registerStart } from './commands/start.command';
+
+export function buildProgram(): Command {
+  const program = new Command('palimpsest')
+    .description('Guarded, event-sourced text transactions. Embedded PGlite by default; PostgreSQL with DATABASE_URL.')
+    .showHelpAfterError();
+  registerStart(program);
+  registerCall(program);
+  registerMigrate(program);
+  registerReplay(program);
+  registerProjections(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  await buildProgram().parseAsync(argv);
+}

@@ -1,0 +1,28 @@
+import { appContext, type AppContext } from '@palimpsest/application/app-context';
+import type { Db } from '@palimpsest/store/db';
+import { migrate } from '@palimpsest/store/migrate';
+import { openDb } from '@palimpsest/store/open-db';
+
+/** Open the configured store (DATABASE_URL, else embedded PGlite), migrate it, run `fn`, always close. */
+export async function withApp<T>(fn: (ctx: AppContext) => Promise<T>, opts: { migrate?: boolean } = {}): Promise<T> {
+  const db: Db = await openDb();
+  try {
+    if (opts.migrate !== false) await migrate(db);
+    return await fn(appContext(db));
+  } finally {
+    await db.close();
+  }
+}
+
+export function describeStore(): string {
+  if (process.env.DATABASE_URL) return `PostgreSQL (${redact(process.env.DATABASE_URL)})`;
+  return `embedded PGlite (${process.env.PALIMPSEST_DATA_DIR || '.palimpsest/data'})`;
+}
+
+function redact(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}

@@ -1,0 +1,14 @@
+import type { Db } from '@palimpsest/store/db';
+import { systemClock, type Clock } from './ports/clock.port';
+import { randomIds, type IdGenerator } from './ports/id-generator.port';
+
+/** What every handler needs: the database, time and identity. Passed explicitly, never global. */
+export interface AppContext {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+}
+
+export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = {}): AppContext {
+  return { db, clock: overrides.clock ?? systemClock, ids: overrides.ids ?? randomIds };
+}

@@ -1,0 +1,78 @@
+import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import { CommandRefused } from '@palimpsest/core/target/command-refused';
+import { isUuid } from '@palimpsest/core/target/request-identity';
+import { evaluate } from '@palimpsest/core/target/target.decider';
+import { initialTargetState } from '@palimpsest/core/target/target.state';
+import type { AppContext } from '../app-context';
+import { commitEvents } from '../shared/commit-events';
+
+export interface InitializeTargetInput {
+  filename: string;
+  content?: string | null;
+  content_type?: string | null;
+  project_id?: string | null;
+  from_workspace?: boolean;
+}
+
+export const DEFAULT_CONTENT_TYPE = 'text/plain';
+
+function checkInput(input: InitializeTargetInput): InvalidArgument | null {
+  if (input.from_workspace) {
+    return invalidArgument('workspace_not_configured', 'from_workspace needs a configured workspace root; send content inline.', {
+      argument: 'from_workspace',
+    });
+  }
+  if (typeof input.content !== 'string') {
+    return invalidArgument('missing_content', 'content is required for inline initialization.', { argument: 'content' });
+  }
+  if (input.filename.trim().length === 0) {
+    return invalidArgument('invalid_filename', 'filename must not be blank.', { argument: 'filename' });
+  }
+  if (input.project_id != null && !isUuid(input.project_id)) {
+    return invalidArgument('invalid_project_id', 'project_id must be a UUID or null.', { argument: 'project_id' });
+  }
+  return null;
+}
+
+/** Creates a target: its stream's first event, the target row, and the initial snapshot. */
+export async function initializeTarget(ctx: AppContext, input: InitializeTargetInput) {
+  const bad = checkInput(input);
+  if (bad) return bad;
+  const targetId = ctx.ids.next();
+  const now = ctx.clock.now();
+  let outcome;
+  try {
+    outcome = evaluate(
+      {
+        type: 'InitializeTarget',
+        now,
+        target_id: targetId,
+        filename: input.filename,
+        content: input.content as string,
+        content_type: input.content_type ?? DEFAULT_CONTENT_TYPE,
+        project_id: input.project_id ? input.project_id.toLowerCase() : null,
+        editing_cycle_id: ctx.ids.next(),
+        snapshot_id: ctx.ids.next(),
+      },
+      initialTargetState,
+    );
+  } catch (err) {
+    if (err instanceof CommandRefused) return err.body;
+    throw err;
+  }
+  await ctx.db.transaction((tx) =>
+    commitEvents(tx, targetId, 0, outcome.events, outcome.state, now, { command: 'InitializeTarget' }),
+  );
+  const t = outcome.state;
+  if (!t.exists) throw new Error('initialization produced no target');
+  return {
+    status: 'ok',
+    target_file_id: t.target_id,
+    filename: t.filename,
+    target_type: t.content_type,
+    version: t.version,
+    current_hash: t.current_hash,
+    active_editing_cycle_id: t.active_editing_cycle_id,
+    source_line_endings: t.source_line_endings,
+  };
+}

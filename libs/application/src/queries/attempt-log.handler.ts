@@ -1,0 +1,117 @@
+import type { AppContext } from '../app-context';
+import { pageLimit, toIso } from '../shared/sql-values';
+import { checkTargetId, notFound } from '../shared/target-lookup';
+
+export interface AttemptLogInput {
+  target_file_id: unknown;
+  limit?: number | null;
+  before_sequence?: number | null;
+  status?: 'accepted' | 'rejected' | null;
+  content_hash?: string | null;
+  client_request_id?: string | null;
+  include_content?: boolean;
+}
+
+/** Seed budget: returned attempt content per page, in UTF-8 bytes; the first entry with content is whole. */
+export const ATTEMPT_CONTENT_PAGE_BUDGET = 1_048_576;
+const INTENT_LIMIT = 256;
+
+const EMPTY = { entries: [], has_more: false, next_sequence: null };
+
+function entryOf(r: Record<string, any>) {
+  const intentTruncated = typeof r.intent === 'string' && [...r.intent].length > INTENT_LIMIT;
+  return {
+    attempt_id: r.attempt_id,
+    log_sequence: r.log_sequence,
+    sequence: r.log_sequence,
+    status: r.status,
+    protocol_version: r.protocol_version,
+    runtime_version: r.runtime_version,
+    attempt_content_hash: r.content_hash,
+    request_fingerprint: r.request_fingerprint,
+    client_request_id: r.client_request_id,
+    expected_target_version: r.expected_target_version,
+    expected_current_hash: r.expected_current_hash,
+    before_version: r.before_version,
+    after_version: r.after_version,
+    before_hash: r.before_hash,
+    after_hash: r.after_hash,
+    failure_reason: r.failure_reason,
+    failure_detail: r.failure_detail,
+    failed_change_id: r.failed_change_id,
+    validation_stage: r.validation_stage,
+    parent_attempt_id: r.parent_attempt_id,
+    regeneration_attempt: r.regeneration_attempt,
+    attempt: r.regeneration_attempt,
+    source: r.source,
+    diagnostic: r.diagnostic,
+    intent: intentTruncated ? [...r.intent].slice(0, INTENT_LIMIT).join('') : r.intent,
+    intent_truncated: intentTruncated,
+    editing_cycle_id: r.editing_cycle_id,
+    created_at: toIso(r.created_at),
+  };
+}
+
+/** Newest-first page; fetches limit+1 after all filters, so the cost is O(page), not O(history). */
+export async function getAttemptLog(ctx: AppContext, input: AttemptLogInput) {
+  const bad = checkTargetId(input.target_file_id);
+  if (bad) return { ...bad, ...EMPTY };
+  const targetId = (input.target_file_id as string).toLowerCase();
+  const exists = await ctx.db.query('SELECT 1 FROM targets WHERE target_id = $1', [targetId]);
+  if (!exists.rows.length) return { ...notFound(targetId), ...EMPTY };
+  const limit = pageLimit(input.limit);
+  const params: unknown[] = [targetId];
+  const where = ['target_id = $1'];
+  const add = (clause: string, value: unknown) => {
+    params.push(value);
+    where.push(clause.replace('?', `$${params.length}`));
+  };
+  if (input.before_sequence != null) add('log_sequence < ?', input.before_sequence);
+  if (input.status != null) add('status = ?', input.status);
+  if (input.content_hash != null) add('content_hash = ?', input.content_hash);
+  if (input.client_request_id != null) add('client_request_id = ?', input.client_request_id);
+  params.push(limit + 1);
+  const { rows } = await ctx.db.query(
+    `SELECT attempt_id::text AS attempt_id, log_sequence, status, protocol_version, runtime_version, content_hash,
+            content_bytes, request_fingerprint, client_request_id, expected_target_version, expected_current_hash,
+            before_version, after_version, before_hash, after_hash, failure_reason, failure_detail, failed_change_id,
+            validation_stage, parent_attempt_id::text AS parent_attempt_id, regeneration_attempt, source, diagnostic,
+            left(intent, ${INTENT_LIMIT + 1}) AS intent, editing_cycle_id::text AS editing_cycle_id, created_at
+       FROM attempts WHERE ${where.join(' AND ')}
+      ORDER BY log_sequence DESC LIMIT $${params.length}`,
+    params,
+  );
+  const page = rows.slice(0, limit);
+  const hasMore = rows.length > limit;
+  const entries: Record<string, unknown>[] = page.map(entryOf);
+  if (input.include_content) await attachContent(ctx, page, entries);
+  return {
+    status: 'ok',
+    target_file_id: targetId,
+    entries,
+    has_more: hasMore,
+    next_sequence: hasMore ? page[page.length - 1].log_sequence : null,
+  };
+}
+
+/** Content lives in the event; only the entries inside the byte budget are fetched at all. */
+async function attachContent(ctx: AppContext, page: Record<string, any>[], entries: Record<string, unknown>[]) {
+  let used = 0;
+  const wanted: number[] = [];
+  page.forEach((row, i) => {
+    if (i === 0 || used + row.content_bytes <= ATTEMPT_CONTENT_PAGE_BUDGET) {
+      used += row.content_bytes;
+      wanted.push(row.log_sequence);
+    }
+  });
+  const { rows } = await ctx.db.query(
+    `SELECT global_position, data->>'content' AS content FROM events WHERE global_position = ANY($1::bigint[])`,
+    [wanted],
+  );
+  const byPosition = new Map(rows.map((r: any) => [Number(r.global_position), r.content as string]));
+  page.forEach((row, i) => {
+    const content = byPosition.get(row.log_sequence);
+    entries[i].attempt_content = content ?? null;
+    entries[i].attempt_content_omitted = content === undefined ? 'page_byte_budget' : null;
+  });
+}

@@ -1,0 +1,70 @@
+import type { Checked } from '@palimpsest/core/errors/invalid-argument';
+import { exportTarget, type ExportArgs } from '@palimpsest/core/reads/export-target';
+import { findOccurrences, type FindOccurrencesArgs } from '@palimpsest/core/reads/find-occurrences';
+import { readLines, type ReadLinesArgs } from '@palimpsest/core/reads/read-lines';
+import { readTargetSlice, type ReadTargetArgs } from '@palimpsest/core/reads/read-target';
+import type { AppContext } from '../app-context';
+import { checkTargetId, notFound, readTargetRow, type TargetRow } from '../shared/target-lookup';
+
+/** Each read is one coherent observation of the target row: no lock, no write. */
+async function withTarget(
+  ctx: AppContext,
+  targetFileId: unknown,
+  read: (t: TargetRow) => Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const bad = checkTargetId(targetFileId);
+  if (bad) return bad;
+  const target = await readTargetRow(ctx.db, (targetFileId as string).toLowerCase());
+  if (!target) return notFound(String(targetFileId));
+  return read(target);
+}
+
+function observed<T extends object>(t: TargetRow, result: Checked<T>): Record<string, unknown> {
+  if (!result.ok) return { ...result.error, target_file_id: t.target_id };
+  return { status: 'ok', target_file_id: t.target_id, version: t.version, current_hash: t.current_hash, ...result.value };
+}
+
+export function getTarget(ctx: AppContext, input: { target_file_id: unknown }) {
+  return withTarget(ctx, input.target_file_id, (t) => ({
+    status: 'ok',
+    target_file_id: t.target_id,
+    filename: t.filename,
+    target_type: t.content_type,
+    current_content: t.content,
+    current_hash: t.current_hash,
+    version: t.version,
+    active_editing_cycle_id: t.active_editing_cycle_id,
+    source_line_endings: t.source_line_endings,
+  }));
+}
+
+export function exportTargetQuery(ctx: AppContext, input: { target_file_id: unknown } & ExportArgs) {
+  return withTarget(ctx, input.target_file_id, (t) => {
+    const result = exportTarget(t.content, input, { source_line_endings: t.source_line_endings });
+    if (!result.ok) return { ...result.error, target_file_id: t.target_id };
+    return {
+      status: 'ok',
+      target_file_id: t.target_id,
+      filename: t.filename,
+      content_type: t.content_type,
+      target_type: t.content_type,
+      version: t.version,
+      hash: t.current_hash,
+      current_hash: t.current_hash,
+      ...result.value,
+      source_line_endings: t.source_line_endings,
+    };
+  });
+}
+
+export function readTargetQuery(ctx: AppContext, input: { target_file_id: unknown } & ReadTargetArgs) {
+  return withTarget(ctx, input.target_file_id, (t) => observed(t, readTargetSlice(t.content, input)));
+}
+
+export function readLinesQuery(ctx: AppContext, input: { target_file_id: unknown } & ReadLinesArgs) {
+  return withTarget(ctx, input.target_file_id, (t) => observed(t, readLines(t.content, input)));
+}
+
+export function findOccurrencesQuery(ctx: AppContext, input: { target_file_id: unknown } & FindOccurrencesArgs) {
+  return withTarget(ctx, input.target_file_id, (t) => observed(t, findOccurrences(t.content, input)));
+}

@@ -1,0 +1,56 @@
+import { CommandRefused } from '@palimpsest/core/target/command-refused';
+import { evaluate } from '@palimpsest/core/target/target.decider';
+import type { AppContext } from '../app-context';
+import { commitEvents } from '../shared/commit-events';
+import { checkTargetId, notFound, TARGET_COLUMNS, toTargetRow } from '../shared/target-lookup';
+
+export interface SaveCheckpointInput {
+  target_file_id: unknown;
+  expected_target_version?: unknown;
+  expected_current_hash?: unknown;
+}
+
+/** Snapshot the current target and rotate its editing cycle; the text is not touched. */
+export async function saveCheckpoint(ctx: AppContext, input: SaveCheckpointInput) {
+  const badId = checkTargetId(input.target_file_id);
+  if (badId) return badId;
+  const targetId = (input.target_file_id as string).toLowerCase();
+  const now = ctx.clock.now();
+  const snapshotId = ctx.ids.next();
+  const newCycleId = ctx.ids.next();
+  return ctx.db.transaction(async (tx) => {
+    const { rows } = await tx.query(`SELECT ${TARGET_COLUMNS} FROM targets WHERE target_id = $1 FOR UPDATE`, [targetId]);
+    if (!rows.length) return notFound(targetId);
+    const target = toTargetRow(rows[0]);
+    let outcome;
+    try {
+      outcome = evaluate(
+        {
+          type: 'SaveCheckpoint',
+          now,
+          target_id: targetId,
+          snapshot_id: snapshotId,
+          new_editing_cycle_id: newCycleId,
+          expected_target_version: input.expected_target_version,
+          expected_current_hash: input.expected_current_hash,
+        },
+        target,
+      );
+    } catch (err) {
+      if (err instanceof CommandRefused) return err.body;
+      throw err;
+    }
+    await commitEvents(tx, targetId, target.stream_version, outcome.events, outcome.state, now, {
+      command: 'SaveCheckpoint',
+    });
+    return {
+      status: 'saved',
+      target_file_id: targetId,
+      snapshot_id: snapshotId,
+      closed_editing_cycle_id: target.active_editing_cycle_id,
+      new_editing_cycle_id: newCycleId,
+      current_hash: target.current_hash,
+      version: target.version,
+    };
+  });
+}

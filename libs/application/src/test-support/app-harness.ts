@@ -1,0 +1,34 @@
+import { createTestDb, type TestDb } from '@palimpsest/store/test-support/test-db';
+import { appContext, type AppContext } from '../app-context';
+import { dispatch } from '../dispatch/dispatch';
+
+export interface AppHarness {
+  ctx: AppContext;
+  testDb: TestDb;
+  call(name: string, args: unknown): Promise<Record<string, any>>;
+  /** Create a target and return its id. */
+  target(content: string, filename?: string): Promise<string>;
+  count(sql: string, params?: unknown[]): Promise<number>;
+  dispose(): Promise<void>;
+}
+
+export async function createAppHarness(): Promise<AppHarness> {
+  const testDb = await createTestDb();
+  const ctx = appContext(testDb.db);
+  const call = (name: string, args: unknown) => dispatch(ctx, name, args) as Promise<Record<string, any>>;
+  return {
+    ctx,
+    testDb,
+    call,
+    async target(content, filename = 'doc.md') {
+      const r = await call('palimpsest_initialize_target', { filename, content });
+      if (r.status !== 'ok') throw new Error(JSON.stringify(r));
+      return r.target_file_id as string;
+    },
+    async count(sql, params = []) {
+      const { rows } = await testDb.db.query(sql, params);
+      return Number(Object.values(rows[0])[0]);
+    },
+    dispose: () => testDb.dispose(),
+  };
+}

@@ -1,0 +1,318 @@
+import { SHA256_HEX, sha256Hex } from '../text/sha256';
+import { findUnstorableText } from '../text/encoding';
+import { applyProposal } from '../transaction/apply-proposal';
+import { parseProposal } from '../transaction/parse-proposal';
+import { canonicalJson } from '../transaction/record-codec';
+import { checkReplacementAdmission } from '../transaction/replacement-admission';
+import { differingFields } from '../transaction/differing-fields';
+import type { FailureReason, ParsedProposal, ValidationStage } from '../transaction/transaction.types';
+import { RETRYABLE_REASONS } from '../transaction/transaction.types';
+import { CommandRefused } from './command-refused';
+import { checkGuardsAgainst, checkGuardSyntax, checkLineageSyntax, isNonNegativeInteger } from './guards';
+import {
+  asciiJson,
+  differingComponents,
+  isUuid,
+  isValidRequestKey,
+  requestFingerprint,
+  requestKeyPreview,
+  type FingerprintEnvelope,
+} from './request-identity';
+import type { SubmitProposal } from './target.commands';
+import type { AttemptData, ProposalRejectedData, TargetEvent } from './target.events';
+import type { ExistingTarget } from './target.state';
+import { summarizeWarnings } from './warnings';
+
+export const INVALID_INPUT_FORMAT = 'patchdiff-invalid-input/1';
+
+export interface SubmissionDecision {
+  events: TargetEvent[];
+  /** Set when an attempt with the same key and fingerprint exists: answer it, append nothing. */
+  recoveredAttemptId: string | null;
+  /** The target text after an acceptance (saves the caller re-applying the record). */
+  nextContent: string | null;
+}
+
+const isHash = (value: unknown): value is string => typeof value === 'string' && SHA256_HEX.test(value);
+
+const orNull = <T>(value: T | undefined | null): T | null => (value === undefined ? null : value);
+
+interface Rejection {
+  reason: FailureReason;
+  stage: ValidationStage;
+  detail: string;
+  failedChangeId?: string | null;
+  diagnostic: Record<string, unknown>;
+}
+
+function rejectedEvent(common: AttemptData, state: ExistingTarget, r: Rejection): TargetEvent {
+  const retryable = RETRYABLE_REASONS.has(r.reason);
+  const data: ProposalRejectedData = {
+    ...common,
+    before_version: state.version,
+    before_hash: state.current_hash,
+    failure_reason: r.reason,
+    failure_detail: r.detail,
+    failed_change_id: r.failedChangeId ?? null,
+    validation_stage: r.stage,
+    retryable,
+    diagnostic: {
+      format: common.protocol_version,
+      ...r.diagnostic,
+      retryable,
+      requires_new_submission: true,
+      validation_stage: r.stage,
+    },
+  };
+  return { type: 'ProposalRejected', data };
+}
+
+function storedRecordOf(cmd: SubmitProposal, parsed: ParsedProposal | null): Record<string, unknown> {
+  return parsed ? parsed.record : { protocol_version: cmd.protocol_version, ...cmd.proposal };
+}
+
+function envelopeOf(cmd: SubmitProposal, contentHash: string): FingerprintEnvelope {
+  return {
+    protocol_version: cmd.protocol_version,
+    attempt_content_hash: contentHash,
+    expected_target_version: orNull(cmd.expected_target_version) as number | null,
+    expected_current_hash: orNull(cmd.expected_current_hash) as string | null,
+    parent_attempt_id: orNull(cmd.parent_attempt_id) as string | null,
+  };
+}
+
+function attemptCommon(cmd: SubmitProposal, state: ExistingTarget, content: string, key: string | null): AttemptData {
+  const contentHash = sha256Hex(content);
+  const intent = typeof cmd.proposal.intent === 'string' ? cmd.proposal.intent : null;
+  return {
+    attempt_id: cmd.attempt_id,
+    target_id: state.target_id,
+    protocol_version: cmd.protocol_version,
+    runtime_version: null,
+    content,
+    content_hash: contentHash,
+    request_fingerprint: requestFingerprint(envelopeOf(cmd, contentHash)),
+    client_request_id: key,
+    // Only well-formed values enter typed columns; the raw ones are covered by the fingerprint.
+    expected_target_version: isNonNegativeInteger(cmd.expected_target_version) ? cmd.expected_target_version : null,
+    expected_current_hash: isHash(cmd.expected_current_hash) ? cmd.expected_current_hash : null,
+    parent_attempt_id: isUuid(cmd.parent_attempt_id) ? cmd.parent_attempt_id.toLowerCase() : null,
+    regeneration_attempt:
+      isNonNegativeInteger(cmd.regeneration_attempt) && cmd.regeneration_attempt >= 1 ? cmd.regeneration_attempt : null,
+    source: checkLineageSyntax(null, null, cmd.source) === null && typeof cmd.source === 'string' ? cmd.source : 'model_response',
+    intent,
+    editing_cycle_id: state.active_editing_cycle_id,
+    submitted_at: cmd.now,
+  };
+}
+
+const decision = (events: TargetEvent[], nextContent: string | null = null): SubmissionDecision => ({
+  events,
+  recoveredAttemptId: null,
+  nextContent,
+});
+
+/** Seed order: encoding → key syntax → key recovery/conflict → guard and lineage syntax → shape → admission → stale guards → apply. */
+export function decideSubmission(cmd: SubmitProposal, state: ExistingTarget): SubmissionDecision {
+  const encodingPath = findUnstorableText({
+    proposal: cmd.proposal,
+    source: cmd.source,
+    client_request_id: cmd.client_request_id,
+  });
+  if (encodingPath) return decision([encodingRejection(cmd, state, encodingPath)]);
+
+  const keySupplied = cmd.client_request_id !== undefined && cmd.client_request_id !== null;
+  const parsedResult = parseProposal(cmd.protocol_version, cmd.proposal);
+  const parsed = parsedResult.ok ? parsedResult.proposal : null;
+  const content = canonicalJson(storedRecordOf(cmd, parsed));
+
+  if (keySupplied && !isValidRequestKey(cmd.client_request_id)) {
+    return decision([
+      rejectedEvent(attemptCommon(cmd, state, content, null), state, {
+        reason: 'context_invalid',
+        stage: 'PROTOCOL_VALIDATION',
+        detail: 'client_request_id must be 1 to 128 printable ASCII characters.',
+        diagnostic: { code: 'invalid_client_request_id', submitted_key_preview: requestKeyPreview(cmd.client_request_id) },
+      }),
+    ]);
+  }
+  const key = keySupplied ? (cmd.client_request_id as string) : null;
+  const common = attemptCommon(cmd, state, content, key);
+  const keyed = cmd.lookups.keyed;
+  if (key !== null && keyed) {
+    if (keyed.request_fingerprint === common.request_fingerprint) {
+      return { events: [], recoveredAttemptId: keyed.attempt_id, nextContent: null };
+    }
+    return decision([keyConflict(cmd, state, common, parsed)]);
+  }
+
+  const syntax =
+    checkGuardSyntax(cmd.expected_target_version, cmd.expected_current_hash) ??
+    checkLineageSyntax(cmd.parent_attempt_id, cmd.regeneration_attempt, cmd.source);
+  if (syntax) {
+    return decision([
+      rejectedEvent(common, state, {
+        reason: 'context_invalid',
+        stage: 'PROTOCOL_VALIDATION',
+        detail: syntax.detail,
+        diagnostic: { code: syntax.code, argument: syntax.argument },
+      }),
+    ]);
+  }
+  if (common.parent_attempt_id !== null && !parentIsKnown(cmd, state)) {
+    return decision([
+      rejectedEvent(common, state, {
+        reason: 'context_invalid',
+        stage: 'PRECONDITION_GUARD',
+        detail: 'parent_attempt_id does not name an earlier attempt on this target.',
+        diagnostic: { code: 'parent_attempt_not_found', parent_attempt_id: common.parent_attempt_id },
+      }),
+    ]);
+  }
+  if (!parsedResult.ok) {
+    const f = parsedResult.failure;
+    return decision([
+      rejectedEvent(common, state, {
+        reason: f.failure_reason,
+        stage: f.validation_stage,
+        detail: f.failure_detail,
+        failedChangeId: f.failed_change_id,
+        diagnostic: f.diagnostic,
+      }),
+    ]);
+  }
+  const proposal = parsedResult.proposal;
+  const withRuntime: AttemptData = { ...common, runtime_version: proposal.runtime_version, intent: proposal.intent };
+
+  if (proposal.protocol_version === 'patchdiff-tx/3') {
+    const tooLarge = checkReplacementAdmission(String(proposal.record.replacement ?? ''));
+    if (tooLarge) {
+      throw new CommandRefused({
+        status: 'invalid_argument',
+        code: 'replacement_too_large',
+        failure_detail: `replacement exceeds the admission limit (${tooLarge.limit_exceeded}: ${tooLarge.actual} > ${tooLarge.limit}).`,
+        attempt_id: null,
+        diagnostic: tooLarge,
+      });
+    }
+  }
+
+  const stale = checkGuardsAgainst(withRuntime.expected_target_version, withRuntime.expected_current_hash, state);
+  if (stale) {
+    return decision([
+      rejectedEvent(withRuntime, state, {
+        reason: stale.failure_reason,
+        stage: 'PRECONDITION_GUARD',
+        detail: stale.detail,
+        diagnostic: {
+          code: stale.failure_reason,
+          expected_target_version: withRuntime.expected_target_version,
+          expected_current_hash: withRuntime.expected_current_hash,
+          current_version: state.version,
+          current_hash: state.current_hash,
+        },
+      }),
+    ]);
+  }
+
+  const result = applyProposal(proposal, state.content, {
+    observedVersion: state.version,
+    observedHash: state.current_hash,
+  });
+  if (!result.ok) {
+    return decision([
+      rejectedEvent(withRuntime, state, {
+        reason: result.failure_reason,
+        stage: result.validation_stage,
+        detail: result.failure_detail,
+        failedChangeId: result.failed_change_id,
+        diagnostic: result.diagnostic,
+      }),
+    ]);
+  }
+  const afterHash = sha256Hex(result.text);
+  const accepted: TargetEvent = {
+    type: 'ProposalAccepted',
+    data: {
+      ...withRuntime,
+      before_version: state.version,
+      after_version: state.version + 1,
+      before_hash: state.current_hash,
+      after_hash: afterHash,
+      change_facts: result.facts,
+      annotations: result.annotations,
+      warnings: summarizeWarnings(result.warnings),
+    },
+  };
+  return decision([accepted], result.text);
+}
+
+function parentIsKnown(cmd: SubmitProposal, state: ExistingTarget): boolean {
+  const parent = cmd.lookups.parent;
+  return parent !== null && parent.target_id === state.target_id;
+}
+
+function keyConflict(
+  cmd: SubmitProposal,
+  state: ExistingTarget,
+  common: AttemptData,
+  parsed: ParsedProposal | null,
+): TargetEvent {
+  const keyed = cmd.lookups.keyed!;
+  const stored: FingerprintEnvelope = {
+    protocol_version: keyed.protocol_version,
+    attempt_content_hash: keyed.content_hash,
+    expected_target_version: keyed.expected_target_version,
+    expected_current_hash: keyed.expected_current_hash,
+    parent_attempt_id: keyed.parent_attempt_id,
+  };
+  const submitted = envelopeOf(cmd, common.content_hash);
+  const diagnostic: Record<string, unknown> = {
+    code: 'request_key_conflict',
+    existing_attempt_id: keyed.attempt_id,
+    differing_components: differingComponents(stored, submitted),
+    submitted_key_preview: requestKeyPreview(cmd.client_request_id),
+  };
+  const storedRecord = safeParse(keyed.content);
+  if (storedRecord && parsed && keyed.protocol_version === cmd.protocol_version) {
+    const diff = differingFields(storedRecord, parsed.record, 10);
+    diagnostic.differing_fields = diff.fields;
+    diagnostic.differing_fields_truncated = diff.truncated;
+  }
+  return rejectedEvent({ ...common, client_request_id: null }, state, {
+    reason: 'context_invalid',
+    stage: 'PRECONDITION_GUARD',
+    detail: 'client_request_id was already used on this target for a different proposal.',
+    diagnostic,
+  });
+}
+
+function safeParse(text: string): Record<string, unknown> | null {
+  try {
+    const value = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Invalid text is recorded as reversible ASCII-escaped evidence; no proposer string enters other columns. */
+function encodingRejection(cmd: SubmitProposal, state: ExistingTarget, path: string): TargetEvent {
+  const evidence = asciiJson({
+    format: INVALID_INPUT_FORMAT,
+    protocol_version: cmd.protocol_version,
+    proposal: cmd.proposal,
+    source: cmd.source ?? null,
+    client_request_id: cmd.client_request_id ?? null,
+  });
+  const common: AttemptData = {
+    ...attemptCommon({ ...cmd, source: undefined, client_request_id: undefined }, state, evidence, null),
+    intent: null,
+  };
+  return rejectedEvent(common, state, {
+    reason: 'target_encoding_invalid',
+    stage: 'PROTOCOL_VALIDATION',
+    detail: `Text at ${path.replace(/^\$\.?/, '')} is not valid UTF-8 PostgreSQL text (unpaired surrogate or NUL).`,
+    diagnostic: { code: 'target_encoding_invalid', path: path.replace(/^\$\.?/, '') },
+  });
+}

@@ -1,0 +1,67 @@
+import type { ProtocolVersion } from '../transaction/transaction.types';
+
+/** Ids and time come in with every command: the core has no clock and no randomness. */
+interface CommandMeta {
+  now: string;
+}
+
+export interface InitializeTarget extends CommandMeta {
+  type: 'InitializeTarget';
+  target_id: string;
+  filename: string;
+  /** Raw upload; normalized to LF by the decider, which records the source line endings. */
+  content: string;
+  content_type: string;
+  project_id: string | null;
+  editing_cycle_id: string;
+  snapshot_id: string;
+}
+
+/** What the handler found under the row lock for the request key, if one was sent. */
+export interface KeyedAttempt {
+  attempt_id: string;
+  request_fingerprint: string;
+  protocol_version: string | null;
+  content: string;
+  content_hash: string;
+  expected_target_version: number | null;
+  expected_current_hash: string | null;
+  parent_attempt_id: string | null;
+}
+
+/** What the handler found for parent_attempt_id (lineage), if one was sent and well-formed. */
+export interface ParentAttempt {
+  attempt_id: string;
+  target_id: string;
+  status: 'accepted' | 'rejected';
+}
+
+export interface SubmitProposal extends CommandMeta {
+  type: 'SubmitProposal';
+  attempt_id: string;
+  target_id: string;
+  protocol_version: ProtocolVersion;
+  /** Only the proposal keys the caller supplied (intent, edits | operations | replacement). */
+  proposal: Record<string, unknown>;
+  expected_target_version?: unknown;
+  expected_current_hash?: unknown;
+  client_request_id?: unknown;
+  parent_attempt_id?: unknown;
+  regeneration_attempt?: unknown;
+  source?: unknown;
+  lookups: {
+    keyed: KeyedAttempt | null;
+    parent: ParentAttempt | null;
+  };
+}
+
+export interface SaveCheckpoint extends CommandMeta {
+  type: 'SaveCheckpoint';
+  target_id: string;
+  snapshot_id: string;
+  new_editing_cycle_id: string;
+  expected_target_version?: unknown;
+  expected_current_hash?: unknown;
+}
+
+export type TargetCommand = InitializeTarget | SubmitProposal | SaveCheckpoint;

@@ -1,0 +1,129 @@
+import type { SourceLineEndings } from '../text/canonical-text';
+import type {
+  ChangeAnnotation,
+  ChangeFact,
+  FailureReason,
+  ValidationStage,
+  WarningDetail,
+} from '../transaction/transaction.types';
+
+/**
+ * The target stream's events. Each payload carries what replay and every read model need;
+ * `schemaVersion` travels beside the payload in the store and `upcastTargetEvent` lifts old shapes.
+ * Published schemas live in schemas/events/ and are frozen once released.
+ */
+
+export const TARGET_EVENT_SCHEMA_VERSION = 1;
+
+export interface TargetInitializedData {
+  target_id: string;
+  filename: string;
+  content_type: string;
+  project_id: string | null;
+  /** Canonical LF text: the initial snapshot replay starts from. */
+  content: string;
+  current_hash: string;
+  source_line_endings: SourceLineEndings | null;
+  editing_cycle_id: string;
+  snapshot_id: string;
+  initialized_at: string;
+}
+
+/** Fields every attempt records, accepted or rejected. */
+export interface AttemptData {
+  attempt_id: string;
+  target_id: string;
+  protocol_version: string | null;
+  runtime_version: string | null;
+  /** The submitted record (canonical JSON text), or ASCII-escaped invalid-input evidence. */
+  content: string;
+  content_hash: string;
+  request_fingerprint: string;
+  /** Null on request-key conflicts and invalid keys: the key stays bound to its first attempt. */
+  client_request_id: string | null;
+  expected_target_version: number | null;
+  expected_current_hash: string | null;
+  parent_attempt_id: string | null;
+  regeneration_attempt: number | null;
+  source: string;
+  intent: string | null;
+  editing_cycle_id: string;
+  submitted_at: string;
+}
+
+export interface WarningSummary {
+  warnings: string[];
+  warning_details: WarningDetail[];
+  warning_count: number;
+  warnings_truncated: boolean;
+}
+
+export interface ProposalAcceptedData extends AttemptData {
+  before_version: number;
+  after_version: number;
+  before_hash: string;
+  after_hash: string;
+  change_facts: ChangeFact[];
+  annotations: ChangeAnnotation[];
+  warnings: WarningSummary | null;
+}
+
+export interface ProposalRejectedData extends AttemptData {
+  /** The target's state observed at decision time (nothing changed). */
+  before_version: number;
+  before_hash: string;
+  failure_reason: FailureReason;
+  failure_detail: string;
+  failed_change_id: string | null;
+  validation_stage: ValidationStage;
+  retryable: boolean;
+  diagnostic: Record<string, unknown>;
+}
+
+export interface CheckpointSavedData {
+  target_id: string;
+  snapshot_id: string;
+  snapshot_reason: 'save_checkpoint';
+  closed_editing_cycle_id: string;
+  new_editing_cycle_id: string;
+  version: number;
+  current_hash: string;
+  saved_at: string;
+}
+
+export type TargetEvent =
+  | { type: 'TargetInitialized'; data: TargetInitializedData }
+  | { type: 'ProposalAccepted'; data: ProposalAcceptedData }
+  | { type: 'ProposalRejected'; data: ProposalRejectedData }
+  | { type: 'CheckpointSaved'; data: CheckpointSavedData };
+
+export type TargetEventType = TargetEvent['type'];
+
+export const TARGET_EVENT_TYPES: readonly TargetEventType[] = [
+  'TargetInitialized',
+  'ProposalAccepted',
+  'ProposalRejected',
+  'CheckpointSaved',
+];
+
+export function targetStreamId(targetId: string): string {
+  return `target-${targetId}`;
+}
+
+export class UnknownEventSchemaError extends Error {
+  constructor(readonly eventType: string, readonly schemaVersion: number) {
+    super(`no upcaster for ${eventType} schema version ${schemaVersion}`);
+  }
+}
+
+/**
+ * Lift a stored event to the current shape. Version 1 is the only released shape; a future
+ * version adds a step here (v1 → v2 …) and never edits stored rows.
+ */
+export function upcastTargetEvent(type: string, schemaVersion: number, data: unknown): TargetEvent {
+  if (!TARGET_EVENT_TYPES.includes(type as TargetEventType)) {
+    throw new UnknownEventSchemaError(type, schemaVersion);
+  }
+  if (schemaVersion !== TARGET_EVENT_SCHEMA_VERSION) throw new UnknownEventSchemaError(type, schemaVersion);
+  return { type, data } as TargetEvent;
+}

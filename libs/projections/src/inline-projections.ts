@@ -1,0 +1,52 @@
+import type { Sql } from '@palimpsest/store/db';
+import { insertAttemptSql } from './attempts.projection';
+import { insertLedgerSql } from './ledger.projection';
+import type { ProjectedEvent } from './projected-event';
+import { insertCheckpointSnapshotSql, insertInitialSnapshotSql } from './snapshots.projection';
+import { SqlParams } from './sql-params';
+import { insertTargetSql, updateTargetSql } from './target-row.projection';
+
+/**
+ * The statements that bring every inline read model up to one event. They are joined into a single
+ * statement of data-modifying CTEs, so one event costs one round trip whatever it touches.
+ */
+export function statementsFor(p: SqlParams, pe: ProjectedEvent): string[] {
+  const { event, position, streamVersion, recordedAt, stateAfter } = pe;
+  if (!stateAfter.exists) throw new Error(`projection of ${event.type} needs an existing target`);
+  switch (event.type) {
+    case 'TargetInitialized':
+      return [
+        insertTargetSql(p, stateAfter, streamVersion, position, recordedAt),
+        insertInitialSnapshotSql(p, event.data, position, recordedAt),
+      ];
+    case 'ProposalAccepted':
+      return [
+        insertAttemptSql(p, event, position, recordedAt),
+        insertLedgerSql(p, event.data, position, recordedAt),
+        updateTargetSql(p, stateAfter, streamVersion, position, recordedAt, true),
+      ];
+    case 'ProposalRejected':
+      return [
+        insertAttemptSql(p, event, position, recordedAt),
+        updateTargetSql(p, stateAfter, streamVersion, position, recordedAt, false),
+      ];
+    case 'CheckpointSaved':
+      return [
+        insertCheckpointSnapshotSql(p, event.data, position, recordedAt),
+        updateTargetSql(p, stateAfter, streamVersion, position, recordedAt, false),
+      ];
+  }
+}
+
+export function combineStatements(statements: string[]): string {
+  if (statements.length === 1) return statements[0];
+  const ctes = statements.map((s, i) => `w${i} AS (${s})`).join(',\n');
+  return `WITH ${ctes}\nSELECT 1`;
+}
+
+export async function projectInline(tx: Sql, events: ProjectedEvent[]): Promise<void> {
+  for (const pe of events) {
+    const p = new SqlParams();
+    await tx.query(combineStatements(statementsFor(p, pe)), p.values);
+  }
+}

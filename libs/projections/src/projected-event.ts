@@ -1,0 +1,11 @@
+import type { TargetEvent } from '@palimpsest/core/target/target.events';
+import type { TargetState } from '@palimpsest/core/target/target.state';
+
+/** An event as committed, with its place in the log and the target state right after it. */
+export interface ProjectedEvent {
+  event: TargetEvent;
+  position: number;
+  streamVersion: number;
+  recordedAt: string;
+  stateAfter: TargetState;
+}

@@ -1,0 +1,89 @@
+import { ReplayDivergence, evolve } from '@palimpsest/core/target/target.decider';
+import { targetStreamId, upcastTargetEvent, type TargetEvent } from '@palimpsest/core/target/target.events';
+import { initialTargetState, type TargetState } from '@palimpsest/core/target/target.state';
+import { sha256Hex } from '@palimpsest/core/text/sha256';
+import type { Sql } from '@palimpsest/store/db';
+import { readStream } from '@palimpsest/store/read-stream';
+
+export interface ReplayReport {
+  status: 'success' | 'failed';
+  target_file_id: string;
+  reconstructed_hash: string | null;
+  current_hash: string | null;
+  reconstructed_version: number | null;
+  current_version: number | null;
+  accepted_transactions_replayed: number;
+  materialized_state_matches: boolean;
+  materialized_state_checks: {
+    content_matches: boolean;
+    stored_hash_matches: boolean;
+    recomputed_hash_matches: boolean;
+    version_matches: boolean;
+  };
+  failure_reason?: 'replay_protocol_invalid' | 'replay_diverged';
+  failure_detail?: string;
+  diverged_attempt_id?: string;
+}
+
+export interface Reconstruction {
+  state: TargetState;
+  events: TargetEvent[];
+  accepted: number;
+  divergence: ReplayDivergence | null;
+}
+
+/** Fold a target's stream from its initial snapshot, re-applying each acceptance by its recorded profile. */
+export async function reconstructTarget(sql: Sql, targetId: string): Promise<Reconstruction> {
+  const stored = await readStream(sql, targetStreamId(targetId));
+  let state: TargetState = initialTargetState;
+  let accepted = 0;
+  const events: TargetEvent[] = [];
+  for (const s of stored) {
+    const event = upcastTargetEvent(s.type, s.schemaVersion, s.data);
+    events.push(event);
+    try {
+      state = evolve(state, event);
+    } catch (err) {
+      if (err instanceof ReplayDivergence) return { state, events, accepted, divergence: err };
+      throw err;
+    }
+    if (event.type === 'ProposalAccepted') accepted++;
+  }
+  return { state, events, accepted, divergence: null };
+}
+
+/** Compare the reconstruction with the materialized row. Reports divergence; never repairs. */
+export async function replayTarget(sql: Sql, targetId: string): Promise<ReplayReport | null> {
+  const { rows } = await sql.query(
+    'SELECT content, current_hash, version FROM targets WHERE target_id = $1',
+    [targetId],
+  );
+  const rebuilt = await reconstructTarget(sql, targetId);
+  if (!rows.length && !rebuilt.state.exists) return null;
+  const row = rows[0] as { content: string; current_hash: string; version: number } | undefined;
+  const s = rebuilt.state.exists ? rebuilt.state : null;
+  const checks = {
+    content_matches: !!row && !!s && row.content === s.content,
+    stored_hash_matches: !!row && !!s && row.current_hash === s.current_hash,
+    recomputed_hash_matches: !!row && !!s && sha256Hex(row.content) === s.current_hash,
+    version_matches: !!row && !!s && row.version === s.version,
+  };
+  const report: ReplayReport = {
+    status: rebuilt.divergence ? 'failed' : 'success',
+    target_file_id: targetId,
+    reconstructed_hash: s ? s.current_hash : null,
+    current_hash: row ? row.current_hash : null,
+    reconstructed_version: s ? s.version : null,
+    current_version: row ? row.version : null,
+    accepted_transactions_replayed: rebuilt.accepted,
+    materialized_state_matches: Object.values(checks).every(Boolean) && !rebuilt.divergence,
+    materialized_state_checks: checks,
+  };
+  if (rebuilt.divergence) {
+    const unsupported = /unsupported_profile|protocol_invalid/.test(rebuilt.divergence.reason);
+    report.failure_reason = unsupported ? 'replay_protocol_invalid' : 'replay_diverged';
+    report.failure_detail = rebuilt.divergence.message;
+    report.diverged_attempt_id = rebuilt.divergence.attemptId;
+  }
+  return report;
+}

@@ -1,0 +1,13 @@
+/** Collects positional parameters while a statement is assembled: `p.add(value)` returns `$n`. */
+export class SqlParams {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value === undefined ? null : value);
+    return `$${this.values.length}`;
+  }
+
+  json(value: unknown): string {
+    return `${this.add(value === null || value === undefined ? null : JSON.stringify(value))}::jsonb`;
+  }
+}

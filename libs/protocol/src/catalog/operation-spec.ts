@@ -1,0 +1,29 @@
+/** A JSON Schema (draft 2020-12) object, kept as plain data so it can be published as-is. */
+export type JsonSchema = Record<string, unknown>;
+
+export interface OperationExample {
+  title: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * One operation's whole contract. The catalog of these drives argument admission, dispatch,
+ * the CLI, published schemas and generated docs: nothing restates it elsewhere.
+ */
+export interface OperationSpec {
+  name: string;
+  title: string;
+  description: string;
+  readOnly: boolean;
+  params: JsonSchema;
+  /**
+   * 'schema': the whole params schema is enforced before the handler runs.
+   * 'audited': only argument names and `edgeFields` are enforced at the edge; everything else reaches
+   * the decider, which records a rejected attempt for a known target (seed: audited rejections).
+   */
+  admission: 'schema' | 'audited';
+  edgeFields?: string[];
+  result: JsonSchema;
+  errors: string[];
+  examples: OperationExample[];
+}

@@ -1,0 +1,185 @@
+import {
+  beforeSequence,
+  guardHash,
+  guardVersion,
+  historyLimit,
+  statusResult,
+  targetFileId,
+  UUID_PATTERN,
+} from '../fragments';
+import type { OperationSpec } from '../operation-spec';
+
+const initializeParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['filename'],
+  properties: {
+    filename: { type: 'string', minLength: 1, description: 'Document filename (metadata; not a path on this server).' },
+    content: {
+      type: ['string', 'null'],
+      description: 'Full document text; line endings are normalized to LF and the source style is recorded.',
+    },
+    content_type: { type: ['string', 'null'], description: 'MIME type or language id (default "text/plain").' },
+    project_id: { type: ['string', 'null'], pattern: UUID_PATTERN, description: 'Optional project UUID.' },
+    from_workspace: {
+      type: 'boolean',
+      description: 'Read filename from the configured workspace root instead of content (needs a workspace).',
+    },
+  },
+};
+
+const initializeExample = {
+  title: 'Create a target from inline text',
+  params: { filename: 'notes.md', content: 'alpha beta alpha\n', content_type: 'text/markdown' },
+};
+
+export const initializeTarget: OperationSpec = {
+  name: 'palimpsest_initialize_target',
+  title: 'Initialize target',
+  description:
+    'Create a target from text: canonical LF content, version 0, an initial snapshot, an active editing cycle and the recorded source line endings.',
+  readOnly: false,
+  params: initializeParams,
+  admission: 'schema',
+  result: statusResult(['ok', 'invalid_argument']),
+  errors: ['invalid_argument', 'invalid_text_encoding', 'missing_content', 'workspace_not_configured'],
+  examples: [initializeExample],
+};
+
+export const handleUpload: OperationSpec = {
+  ...initializeTarget,
+  name: 'palimpsest_handle_upload',
+  title: 'Handle upload',
+  description: 'Upload alias of palimpsest_initialize_target: content is required.',
+  params: { ...initializeParams, required: ['filename', 'content'] },
+  examples: [],
+};
+
+const targetOnly = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['target_file_id'],
+  properties: { target_file_id: targetFileId },
+};
+
+export const getTarget: OperationSpec = {
+  name: 'palimpsest_get_target',
+  title: 'Get target',
+  description: 'Current canonical content, hash, version, active editing cycle and source line endings of a target.',
+  readOnly: true,
+  params: targetOnly,
+  admission: 'schema',
+  result: statusResult(['ok', 'not_found', 'invalid_argument']),
+  errors: ['not_found', 'invalid_target_file_id'],
+  examples: [],
+};
+
+export const exportTarget: OperationSpec = {
+  name: 'palimpsest_export_target',
+  title: 'Export target',
+  description:
+    'Export the text with explicit line endings: original_text / canonical_lf (LF), crlf, or original_eol (the recorded uniform upload style).',
+  readOnly: true,
+  params: {
+    ...targetOnly,
+    properties: {
+      target_file_id: targetFileId,
+      format: {
+        type: ['string', 'null'],
+        description: 'original_text (default), canonical_lf, crlf or original_eol.',
+      },
+    },
+  },
+  admission: 'schema',
+  result: statusResult(['ok', 'not_found', 'invalid_argument']),
+  errors: ['not_found', 'unsupported_export_format', 'original_eol_unrecoverable', 'source_line_endings_unknown'],
+  examples: [],
+};
+
+export const save: OperationSpec = {
+  name: 'palimpsest_save',
+  title: 'Save checkpoint',
+  description:
+    'Snapshot the current target and rotate its editing cycle without changing the text. Optional guards: every supplied guard is checked; prefer the version guard.',
+  readOnly: false,
+  params: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['target_file_id'],
+    properties: {
+      target_file_id: targetFileId,
+      expected_target_version: guardVersion,
+      expected_current_hash: guardHash,
+    },
+  },
+  admission: 'audited',
+  edgeFields: ['target_file_id'],
+  result: statusResult(['saved', 'rejected', 'not_found', 'invalid_argument']),
+  errors: ['not_found', 'target_version_mismatch', 'target_hash_mismatch', 'context_invalid'],
+  examples: [],
+};
+
+export const replay: OperationSpec = {
+  name: 'palimpsest_replay',
+  title: 'Replay target',
+  description:
+    'Reconstruct the target from its initial snapshot and accepted attempts (by each recorded protocol and runtime) and compare with the materialized state. Reports divergence; never repairs.',
+  readOnly: true,
+  params: targetOnly,
+  admission: 'schema',
+  result: statusResult(['success', 'failed', 'not_found', 'invalid_argument']),
+  errors: ['not_found', 'replay_protocol_invalid', 'replay_diverged'],
+  examples: [],
+};
+
+export const getAttemptLog: OperationSpec = {
+  name: 'palimpsest_get_attempt_log',
+  title: 'Attempt log',
+  description:
+    'Newest-first page of the append-only attempt log (accepted and rejected), filterable by status, content hash or request key.',
+  readOnly: true,
+  params: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['target_file_id'],
+    properties: {
+      target_file_id: targetFileId,
+      limit: historyLimit,
+      before_sequence: beforeSequence,
+      status: { enum: ['accepted', 'rejected', null], description: 'Only attempts with this status.' },
+      content_hash: { type: ['string', 'null'], description: 'Only attempts whose submitted content has this SHA-256.' },
+      client_request_id: { type: ['string', 'null'], description: 'Only the attempt bound to this request key.' },
+      include_content: {
+        type: 'boolean',
+        description: 'Include each submitted record (1,048,576-byte page budget; the first entry is always whole).',
+      },
+    },
+  },
+  admission: 'schema',
+  result: statusResult(['ok', 'not_found', 'invalid_argument']),
+  errors: ['not_found', 'invalid_argument'],
+  examples: [],
+};
+
+export const getManifestLedger: OperationSpec = {
+  name: 'palimpsest_get_manifest_ledger',
+  title: 'Manifest ledger',
+  description:
+    'Accepted changes, oldest-first within the newest page. By default only the active editing cycle; include_previous_cycles adds cycles closed by palimpsest_save.',
+  readOnly: true,
+  params: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['target_file_id'],
+    properties: {
+      target_file_id: targetFileId,
+      include_previous_cycles: { type: 'boolean', description: 'Include entries from closed editing cycles.' },
+      limit: historyLimit,
+      before_sequence: beforeSequence,
+    },
+  },
+  admission: 'schema',
+  result: statusResult(['ok', 'not_found', 'invalid_argument']),
+  errors: ['not_found', 'invalid_argument'],
+  examples: [],
+};

@@ -1,0 +1,92 @@
+import { matchEdit, matchOperation, spanOperation, statusResult, submissionCommon } from '../fragments';
+import type { OperationSpec } from '../operation-spec';
+
+const GUARD_RULE =
+  'At least one of expected_target_version or expected_current_hash is required, and every supplied guard is checked under the target row lock.';
+
+const submissionResult = statusResult(['accepted', 'rejected', 'invalid_argument', 'not_found']);
+const submissionErrors = [
+  'match_absent',
+  'match_ambiguous',
+  'disambiguation_invalid',
+  'sequential_match_invalid',
+  'span_out_of_bounds',
+  'span_expected_text_mismatch',
+  'target_version_mismatch',
+  'target_hash_mismatch',
+  'context_invalid',
+  'protocol_invalid',
+  'target_encoding_invalid',
+  'not_found',
+  'invalid_argument',
+];
+/** Everything else is decided (and audited) by the core for a known target. */
+const edgeFields = ['target_file_id', 'include_correlation_id'];
+
+export const submitEdits: OperationSpec = {
+  name: 'palimpsest_submit_edits',
+  title: 'Submit typed edits (patchdiff-tx/1)',
+  description: `Apply ordered exact-match edits atomically. Each edit sees the buffer after earlier edits. ${GUARD_RULE}`,
+  readOnly: false,
+  params: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['target_file_id', 'intent', 'edits'],
+    properties: {
+      ...submissionCommon,
+      edits: { type: 'array', minItems: 1, items: matchEdit, description: 'Ordered exact-match edits (1 or more).' },
+    },
+  },
+  admission: 'audited',
+  edgeFields,
+  result: submissionResult,
+  errors: submissionErrors,
+  examples: [],
+};
+
+export const submitOperations: OperationSpec = {
+  name: 'palimpsest_submit_operations',
+  title: 'Submit match/span operations (patchdiff-tx/2)',
+  description: `Apply ordered match and code-point span operations atomically (runtime 0.3.0, or 0.5.0 with expected_before/expected_after). For several spans from one read, order them by descending start. ${GUARD_RULE}`,
+  readOnly: false,
+  params: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['target_file_id', 'intent', 'operations'],
+    properties: {
+      ...submissionCommon,
+      operations: {
+        type: 'array',
+        minItems: 1,
+        items: { oneOf: [matchOperation, spanOperation] },
+        description: 'Ordered operations, each {op: "match", …} or {op: "span", …}.',
+      },
+    },
+  },
+  admission: 'audited',
+  edgeFields,
+  result: submissionResult,
+  errors: submissionErrors,
+  examples: [],
+};
+
+export const submitReplacement: OperationSpec = {
+  name: 'palimpsest_submit_replacement',
+  title: 'Submit whole replacement (patchdiff-tx/3)',
+  description: `Replace the whole text (runtime 0.4.0). Admission limit: 1,000,000 code points and 1,048,576 UTF-8 bytes, raw and canonical. ${GUARD_RULE}`,
+  readOnly: false,
+  params: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['target_file_id', 'intent', 'replacement'],
+    properties: {
+      ...submissionCommon,
+      replacement: { type: 'string', description: 'The complete new text ("" empties the target).' },
+    },
+  },
+  admission: 'audited',
+  edgeFields,
+  result: submissionResult,
+  errors: [...submissionErrors, 'replacement_too_large'],
+  examples: [],
+};
