@@ -1,0 +1,55 @@
+/** Architecture rules: the core stays pure, dependencies point inward, no cycles. */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'Import cycles make initialization order fragile.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-is-pure',
+      severity: 'error',
+      comment: 'libs/core has no Nest, no database drivers and no I/O (node:crypto hashing only).',
+      from: { path: '^libs/core/src' },
+      to: {
+        path: '(^node_modules/(@nestjs|pg|pg-listen|@electric-sql|pino|commander|ajv)|^libs/(store|projections|protocol|application)/)',
+      },
+    },
+    {
+      name: 'core-no-node-io',
+      severity: 'error',
+      comment: 'Only node:crypto is allowed in libs/core.',
+      from: { path: '^libs/core/src', pathNot: '\\.spec\\.ts$' },
+      to: { dependencyTypes: ['core'], pathNot: '^(node:)?crypto$' },
+    },
+    {
+      name: 'libs-do-not-import-apps',
+      severity: 'error',
+      from: { path: '^libs/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'store-below-domain-services',
+      severity: 'error',
+      comment: 'The store knows nothing of projections, protocol or application.',
+      from: { path: '^libs/store/src' },
+      to: { path: '^libs/(projections|protocol|application)/' },
+    },
+    {
+      name: 'protocol-is-contract-only',
+      severity: 'error',
+      comment: 'The catalog describes operations; it does not call handlers or the database.',
+      from: { path: '^libs/protocol/src' },
+      to: { path: '^libs/(store|projections|application)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^dist/|node_modules)' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
