@@ -53,11 +53,3 @@ export function requestKeyPreview(value: unknown): string | null {
 export function asciiEscape(text: string): string {
   return text.replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
-
-/** JSON text whose non-ASCII characters are \u-escaped: safe for PostgreSQL text and reversible. */
-export function asciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(
-    /[\u007f-\uffff]/g,
-    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}

@@ -2,7 +2,7 @@ import { SHA256_HEX, sha256Hex } from '../text/sha256';
 import { findUnstorableText } from '../text/encoding';
 import { applyProposal } from '../transaction/apply-proposal';
 import { parseProposal } from '../transaction/parse-proposal';
-import { canonicalJson } from '../transaction/record-codec';
+import { asciiJson, canonicalJson } from '../transaction/record-codec';
 import { checkReplacementAdmission } from '../transaction/replacement-admission';
 import { differingFields } from '../transaction/differing-fields';
 import type { FailureReason, ParsedProposal, ValidationStage } from '../transaction/transaction.types';
@@ -10,7 +10,6 @@ import { RETRYABLE_REASONS } from '../transaction/transaction.types';
 import { CommandRefused } from './command-refused';
 import { checkGuardsAgainst, checkGuardSyntax, checkLineageSyntax, isNonNegativeInteger } from './guards';
 import {
-  asciiJson,
   differingComponents,
   isUuid,
   isValidRequestKey,

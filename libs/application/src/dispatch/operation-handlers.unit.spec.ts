@@ -1,0 +1,27 @@
+import Ajv2020 from 'ajv/dist/2020';
+import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
+import { admissionSchema } from '@palimpsest/protocol/admission';
+import { OPERATION_HANDLERS } from './operation-handlers';
+
+describe('the operation catalog drives dispatch', () => {
+  it('has exactly one handler per operation, and no handler without an operation', () => {
+    expect(Object.keys(OPERATION_HANDLERS).sort()).toEqual(CATALOG.map((op) => op.name).sort());
+  });
+
+  it('uses unique names with the palimpsest_ prefix', () => {
+    const names = CATALOG.map((op) => op.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const name of names) expect(name).toMatch(/^palimpsest_[a-z_]+$/);
+  });
+
+  it.each(CATALOG.map((op) => [op.name, op] as const))('%s: schemas compile strictly and every parameter is described', (_n, op) => {
+    const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
+    expect(() => ajv.compile(op.params)).not.toThrow();
+    expect(() => new Ajv2020({ strict: true, allowUnionTypes: true }).compile(admissionSchema(op))).not.toThrow();
+    const props = op.params.properties as Record<string, { description?: string }>;
+    for (const [name, schema] of Object.entries(props)) {
+      expect({ name, described: typeof schema.description === 'string' && !schema.description.includes('\n') }).toEqual({ name, described: true });
+    }
+    for (const example of op.examples) expect(ajv.validate(op.params, example.params)).toBe(true);
+  });
+});

@@ -1,0 +1,177 @@
+import type { JsonSchema } from '../catalog/operation-spec';
+
+/**
+ * JSON Schemas (2020-12) of the target stream's event payloads, schema version 1.
+ * Published under schemas/events/ and frozen once released: a change means a new version and an upcaster.
+ */
+export const SCHEMA_BASE = 'https://palimpsest.dev/schemas';
+const id = (name: string) => `${SCHEMA_BASE}/events/${name}.v1.json`;
+
+const uuid = { type: 'string', format: 'uuid' };
+const sha256 = { type: 'string', pattern: '^[0-9a-f]{64}$' };
+const version = { type: 'integer', minimum: 0 };
+const nullable = (schema: JsonSchema) => ({ anyOf: [schema, { type: 'null' }] });
+const timestamp = { type: 'string', format: 'date-time' };
+
+const changeFact = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['change_id', 'change_index', 'span_start', 'span_end', 'matched_chars', 'replacement_chars', 'matched_sha256', 'replacement_sha256'],
+  properties: {
+    change_id: { type: 'string' },
+    change_index: { type: 'integer', minimum: 1 },
+    span_start: { type: 'integer', minimum: 0, description: 'Code points, in the sequential buffer the change applied to.' },
+    span_end: { type: 'integer', minimum: 0 },
+    matched_chars: { type: 'integer', minimum: 0 },
+    replacement_chars: { type: 'integer', minimum: 0 },
+    matched_sha256: sha256,
+    replacement_sha256: sha256,
+    operation: { enum: ['match', 'span', 'replace_all'] },
+  },
+};
+
+const attemptProperties: Record<string, JsonSchema> = {
+  attempt_id: uuid,
+  target_id: uuid,
+  protocol_version: nullable({ enum: ['patchdiff-tx/1', 'patchdiff-tx/2', 'patchdiff-tx/3'] }),
+  runtime_version: nullable({ type: 'string' }),
+  content: { type: 'string', description: 'The submitted record as canonical JSON, or ASCII-escaped patchdiff-invalid-input/1 evidence.' },
+  content_hash: sha256,
+  request_fingerprint: sha256,
+  client_request_id: nullable({ type: 'string', maxLength: 128 }),
+  expected_target_version: nullable(version),
+  expected_current_hash: nullable(sha256),
+  parent_attempt_id: nullable(uuid),
+  regeneration_attempt: nullable({ type: 'integer', minimum: 1 }),
+  source: { type: 'string' },
+  intent: nullable({ type: 'string' }),
+  editing_cycle_id: uuid,
+  submitted_at: timestamp,
+  before_version: version,
+  before_hash: sha256,
+};
+const attemptRequired = Object.keys(attemptProperties);
+
+export const EVENT_SCHEMAS: Record<string, JsonSchema> = {
+  TargetInitialized: {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: id('target-initialized'),
+    title: 'TargetInitialized',
+    description: 'A target was created: its initial snapshot (canonical LF text) and source line endings.',
+    type: 'object',
+    additionalProperties: false,
+    required: ['target_id', 'filename', 'content_type', 'project_id', 'content', 'current_hash', 'source_line_endings', 'editing_cycle_id', 'snapshot_id', 'initialized_at'],
+    properties: {
+      target_id: uuid,
+      filename: { type: 'string' },
+      content_type: { type: 'string' },
+      project_id: nullable(uuid),
+      content: { type: 'string' },
+      current_hash: sha256,
+      source_line_endings: nullable({
+        type: 'object',
+        additionalProperties: false,
+        required: ['style', 'lf', 'crlf', 'cr', 'normalized', 'source_code_points', 'source_utf8_bytes', 'source_sha256'],
+        properties: {
+          style: { enum: ['none', 'lf', 'crlf', 'cr', 'mixed'] },
+          lf: { type: 'integer', minimum: 0 },
+          crlf: { type: 'integer', minimum: 0 },
+          cr: { type: 'integer', minimum: 0 },
+          normalized: { type: 'boolean' },
+          source_code_points: { type: 'integer', minimum: 0 },
+          source_utf8_bytes: { type: 'integer', minimum: 0 },
+          source_sha256: sha256,
+        },
+      }),
+      editing_cycle_id: uuid,
+      snapshot_id: uuid,
+      initialized_at: timestamp,
+    },
+  },
+  ProposalAccepted: {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: id('proposal-accepted'),
+    title: 'ProposalAccepted',
+    description: 'A proposal passed every guard and applied; replay re-applies `content` under runtime_version.',
+    type: 'object',
+    additionalProperties: false,
+    required: [...attemptRequired, 'after_version', 'after_hash', 'change_facts', 'annotations', 'warnings'],
+    properties: {
+      ...attemptProperties,
+      after_version: version,
+      after_hash: sha256,
+      change_facts: { type: 'array', items: changeFact },
+      annotations: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['change_id', 'change_index', 'rationale', 'risk'],
+          properties: {
+            change_id: { type: 'string' },
+            change_index: { type: 'integer', minimum: 1 },
+            rationale: nullable({ type: 'string' }),
+            risk: { enum: ['low', 'medium', 'high', null] },
+          },
+        },
+      },
+      warnings: nullable({
+        type: 'object',
+        required: ['warnings', 'warning_details', 'warning_count', 'warnings_truncated'],
+        properties: {
+          warnings: { type: 'array', items: { type: 'string' } },
+          warning_details: { type: 'array', maxItems: 16, items: { type: 'object', required: ['code', 'detail'], properties: { code: { type: 'string' }, detail: { type: 'string' } } } },
+          warning_count: { type: 'integer', minimum: 1 },
+          warnings_truncated: { type: 'boolean' },
+        },
+      }),
+    },
+  },
+  ProposalRejected: {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: id('proposal-rejected'),
+    title: 'ProposalRejected',
+    description: 'A proposal was refused and audited; nothing changed. The diagnostic tells the caller how to succeed.',
+    type: 'object',
+    additionalProperties: false,
+    required: [...attemptRequired, 'failure_reason', 'failure_detail', 'failed_change_id', 'validation_stage', 'retryable', 'diagnostic'],
+    properties: {
+      ...attemptProperties,
+      failure_reason: {
+        enum: [
+          'match_absent', 'match_ambiguous', 'disambiguation_invalid', 'sequential_match_invalid', 'span_out_of_bounds',
+          'span_expected_text_mismatch', 'target_hash_mismatch', 'target_version_mismatch', 'target_diverged',
+          'context_invalid', 'protocol_invalid', 'target_encoding_invalid',
+        ],
+      },
+      failure_detail: { type: 'string' },
+      failed_change_id: nullable({ type: 'string' }),
+      validation_stage: { enum: ['PROTOCOL_VALIDATION', 'PRECONDITION_GUARD', 'transaction_applicability'] },
+      retryable: { type: 'boolean' },
+      diagnostic: { type: 'object' },
+    },
+  },
+  CheckpointSaved: {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: id('checkpoint-saved'),
+    title: 'CheckpointSaved',
+    description: 'A save checkpoint: the active editing cycle was closed and a new one opened; the text is unchanged.',
+    type: 'object',
+    additionalProperties: false,
+    required: ['target_id', 'snapshot_id', 'snapshot_reason', 'closed_editing_cycle_id', 'new_editing_cycle_id', 'version', 'current_hash', 'saved_at'],
+    properties: {
+      target_id: uuid,
+      snapshot_id: uuid,
+      snapshot_reason: { const: 'save_checkpoint' },
+      closed_editing_cycle_id: uuid,
+      new_editing_cycle_id: uuid,
+      version,
+      current_hash: sha256,
+      saved_at: timestamp,
+    },
+  },
+};
+
+export function eventSchemaFileName(type: string): string {
+  return `${type.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase()}.v1.json`;
+}

@@ -1,0 +1,18 @@
+import { EVENT_SCHEMAS, SCHEMA_BASE, eventSchemaFileName } from './event-schemas';
+
+/** Every file under schemas/, keyed by its path relative to schemas/. Generated; never hand-edited. */
+export function publishedSchemaFiles(): Map<string, unknown> {
+  const files = new Map<string, unknown>();
+  const index: { $id: string; path: string; kind: string; title: string }[] = [];
+  for (const [type, schema] of Object.entries(EVENT_SCHEMAS)) {
+    const path = `events/${eventSchemaFileName(type)}`;
+    files.set(path, schema);
+    index.push({ $id: String(schema.$id), path, kind: 'event', title: type });
+  }
+  files.set('index.json', { $id: `${SCHEMA_BASE}/index.json`, schemas: index });
+  return files;
+}
+
+export function renderSchemaFile(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
