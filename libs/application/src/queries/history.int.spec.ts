@@ -81,8 +81,8 @@ describe(`attempt log, manifest ledger and save on ${describeBackend}`, () => {
   it('save rotates the cycle: the default ledger view starts empty, previous cycles stay reachable', async () => {
     const stale = await h.call('palimpsest_save', { target_file_id: id, expected_target_version: 3 });
     expect(stale).toMatchObject({ status: 'rejected', failure_reason: 'target_version_mismatch' });
-    const saved = await h.call('palimpsest_save', { target_file_id: id, expected_target_version: 10 });
-    expect(saved).toMatchObject({ status: 'saved', version: 10 });
+    const saved = await h.call('palimpsest_save', { target_file_id: id, expected_target_version: 10, export_after_save: true });
+    expect(saved).toMatchObject({ status: 'saved', version: 10, export: { format: 'original_text', content: 'counter <10>\n' } });
     const target = await h.call('palimpsest_get_target', { target_file_id: id });
     expect(target.active_editing_cycle_id).toBe(saved.new_editing_cycle_id);
     expect(target.current_content).toBe('counter <10>\n');

@@ -1,3 +1,4 @@
+import { exportTarget } from '@palimpsest/core/reads/export-target';
 import { CommandRefused } from '@palimpsest/core/target/command-refused';
 import { evaluate } from '@palimpsest/core/target/target.decider';
 import type { AppContext } from '../app-context';
@@ -8,6 +9,7 @@ export interface SaveCheckpointInput {
   target_file_id: unknown;
   expected_target_version?: unknown;
   expected_current_hash?: unknown;
+  export_after_save?: boolean;
 }
 
 /** Snapshot the current target and rotate its editing cycle; the text is not touched. */
@@ -43,7 +45,7 @@ export async function saveCheckpoint(ctx: AppContext, input: SaveCheckpointInput
     await commitEvents(tx, targetId, target.stream_version, outcome.events, outcome.state, now, {
       command: 'SaveCheckpoint',
     });
-    return {
+    const result: Record<string, unknown> = {
       status: 'saved',
       target_file_id: targetId,
       snapshot_id: snapshotId,
@@ -52,5 +54,10 @@ export async function saveCheckpoint(ctx: AppContext, input: SaveCheckpointInput
       current_hash: target.current_hash,
       version: target.version,
     };
+    if (input.export_after_save) {
+      const exported = exportTarget(target.content, {}, { source_line_endings: target.source_line_endings });
+      if (exported.ok) result.export = { format: exported.value.format, content: exported.value.content, content_sha256: exported.value.content_sha256 };
+    }
+    return result;
   });
 }
