@@ -1,0 +1,36 @@
+import { openDb } from '@palimpsest/store/open-db';
+import { describeBackend } from '@palimpsest/store/test-support/test-db';
+
+describe(`openDb (${describeBackend})`, () => {
+  it('opens in-memory PGlite on request, whatever DATABASE_URL says', async () => {
+    const db = await openDb({ memory: true }, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    try {
+      expect(db.kind).toBe('pglite');
+      expect((await db.query('SELECT 40 + 2 AS answer')).rows).toEqual([{ answer: 42 }]);
+    } finally {
+      await db.close();
+      await db.close(); // idempotent
+    }
+    await expect(db.query('SELECT 1')).rejects.toThrow(/closed/);
+  });
+
+  const url = process.env.DATABASE_URL;
+  it(url ? 'opens PostgreSQL from DATABASE_URL when no option says otherwise' : 'fails clearly when DATABASE_URL points nowhere', async () => {
+    if (url) {
+      const db = await openDb({}, { DATABASE_URL: url });
+      try {
+        expect(db.kind).toBe('postgres');
+        expect((await db.query<{ v: number }>('SELECT current_setting($1)::int AS v', ['server_version_num'])).rows[0]!.v).toBeGreaterThanOrEqual(130000);
+      } finally {
+        await db.close();
+      }
+    } else {
+      // No server needed to prove the selection: a closed port fails the first query and is reported.
+      await expect(openDb({}, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' })).rejects.toThrow(/ECONNREFUSED/);
+    }
+  });
+
+  it('prefers an explicit databaseUrl over everything else', async () => {
+    await expect(openDb({ databaseUrl: 'postgres://nobody@127.0.0.1:1/none', memory: true })).rejects.toThrow(/ECONNREFUSED/);
+  });
+});

@@ -1,0 +1,145 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+import { assertChannelName, type Db, type QueryResult, type Tx } from '../db';
+import { INT8_OID, parseInt8 } from '../int8';
+import { TransactionGuard, transactionHandle } from '../transaction-guard';
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
+import { loadPglite, localError, toHostRealm, toLocalRealm } from './pglite-module';
+
+export type PgliteDbOptions = { dataDir: string } | { memory: true };
+
+/**
+ * In-process PostgreSQL. One connection: transactions run one at a time (PGlite queues them),
+ * and a data directory is held with a lock file for as long as the Db is open.
+ * The process should call close() before exiting; the lock is also dropped on a plain exit.
+ */
+export async function openPgliteDb(options: PgliteDbOptions): Promise<Db> {
+  const dataDir = 'dataDir' in options ? resolve(options.dataDir) : undefined;
+  let lock: DataDirLock | undefined;
+  if (dataDir !== undefined) {
+    mkdirSync(dirname(dataDir), { recursive: true });
+    lock = acquireDataDirLock(dataDir);
+  }
+  const releaseOnExit = (): void => lock?.release();
+  if (lock) process.once('exit', releaseOnExit);
+  try {
+    // int8[] uses the element parser, so overriding OID 20 covers arrays too.
+    const { PGlite, crossRealm } = loadPglite();
+    const pg = await PGlite.create(dataDir ?? 'memory://', { parsers: { [INT8_OID]: parseInt8 } });
+    // PGlite issues a bare BEGIN; make its isolation level explicit for this (only) session.
+    await pg.exec(`SET default_transaction_isolation = 'read committed'`);
+    return new PgliteDb(pg, crossRealm ? hostRealmBridge : sameRealm, () => {
+      process.off('exit', releaseOnExit);
+      lock?.release();
+    });
+  } catch (error) {
+    process.off('exit', releaseOnExit);
+    lock?.release();
+    throw localError(error);
+  }
+}
+
+/** How values cross between this code and PGlite: identity normally, copies under Jest (pglite-module.ts). */
+interface Bridge {
+  params(params: unknown[] | undefined): any[] | undefined;
+  result<R>(result: { rows: unknown[]; rowCount?: number; affectedRows?: number }): QueryResult<R>;
+  call<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+const sameRealm: Bridge = {
+  params: (params) => params as any[] | undefined,
+  result: <R>(result: { rows: unknown[]; rowCount?: number; affectedRows?: number }) => ({
+    rows: result.rows as R[],
+    rowCount: result.rowCount ?? result.affectedRows ?? result.rows.length,
+  }),
+  call: (fn) => fn(),
+};
+
+const hostRealmBridge: Bridge = {
+  params: (params) => params?.map(toHostRealm),
+  result: <R>(result: { rows: unknown[]; rowCount?: number; affectedRows?: number }) => ({
+    rows: result.rows.map(toLocalRealm) as R[],
+    rowCount: result.rowCount ?? result.affectedRows ?? result.rows.length,
+  }),
+  call: async (fn) => {
+    try {
+      return await fn();
+    } catch (error) {
+      throw localError(error);
+    }
+  },
+};
+
+class PgliteDb implements Db {
+  readonly kind = 'pglite' as const;
+  private readonly guard = new TransactionGuard();
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    private readonly pg: PGlite,
+    private readonly bridge: Bridge,
+    private readonly releaseLock: () => void,
+  ) {}
+
+  async query<R = any>(text: string, params?: unknown[]): Promise<QueryResult<R>> {
+    this.guard.assertOutside('query');
+    this.assertOpen();
+    const { bridge } = this;
+    return bridge.result<R>(await bridge.call(() => this.pg.query<R>(text, bridge.params(params))));
+  }
+
+  async exec(sqlScript: string): Promise<void> {
+    this.guard.assertOutside('exec');
+    this.assertOpen();
+    await this.bridge.call(() => this.pg.exec(sqlScript));
+  }
+
+  async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    this.guard.assertOutside('transaction');
+    this.assertOpen();
+    // PGlite's own transaction(): BEGIN, COMMIT when the callback resolves, ROLLBACK when it throws.
+    const { bridge } = this;
+    return bridge.call(() => this.pg.transaction(async (inner) => {
+      const { tx, end } = transactionHandle(
+        async (text, params) => bridge.result(await bridge.call(() => inner.query(text, bridge.params(params)))),
+        async (sqlScript) => {
+          await bridge.call(() => inner.exec(sqlScript));
+        },
+      );
+      try {
+        return await this.guard.run(() => fn(tx));
+      } finally {
+        end();
+      }
+    }));
+  }
+
+  async listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+    assertChannelName(channel);
+    this.guard.assertOutside('listen');
+    this.assertOpen();
+    const unlisten = await this.bridge.call(() => this.pg.listen(channel, onPayload));
+    let done = false;
+    return async () => {
+      if (done || this.closing) return;
+      done = true;
+      await unlisten();
+    };
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      try {
+        await this.pg.close();
+      } finally {
+        this.releaseLock();
+      }
+    })();
+    return this.closing;
+  }
+
+  private assertOpen(): void {
+    if (this.closing) throw new Error('the database was closed');
+  }
+}

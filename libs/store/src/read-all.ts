@@ -1,0 +1,49 @@
+import type { Sql } from './db';
+import { STORED_EVENT_COLUMNS, toStoredEvent, type StoredEvent, type StoredEventRow } from './stored-event';
+
+/** Where an async consumer stands: the (transactionXid, globalPosition) of the last event it handled. */
+export interface ReadAllCheckpoint {
+  xid: string;
+  position: number;
+}
+
+export interface ReadAllOptions {
+  /** Return only events strictly after this checkpoint; null/absent = from the beginning. */
+  after?: ReadAllCheckpoint | null;
+  limit: number;
+}
+
+/**
+ * The whole log for async consumers (projections), in commit-safe order.
+ *
+ * global_position is assigned at INSERT, not at COMMIT: a transaction holding position 10 can commit
+ * after one holding 11, so a consumer checkpointing on position alone would skip 10. Instead this
+ * returns only events whose transaction_xid is below the snapshot's xmin (every such transaction has
+ * finished, so nothing can still appear below it), ordered by (transaction_xid, global_position).
+ * Events of a transaction still running — and of any later xid — are withheld until it ends.
+ * Checkpoint with the last event's (transactionXid, globalPosition) and every event is seen exactly once.
+ *
+ * On PostgreSQL xmin is cluster-wide: any long write transaction, in any database of the server,
+ * delays (never loses) events until it ends.
+ */
+export async function readAll(sql: Sql, opts: ReadAllOptions): Promise<StoredEvent[]> {
+  if (!Number.isSafeInteger(opts.limit) || opts.limit < 1) {
+    throw new RangeError(`limit must be a positive integer, got ${opts.limit}`);
+  }
+  const after = opts.after ?? { xid: '0', position: 0 };
+  const { rows } = await sql.query<StoredEventRow>(
+    `SELECT ${STORED_EVENT_COLUMNS}
+     FROM events
+     WHERE transaction_xid < pg_snapshot_xmin(pg_current_snapshot())
+       AND (transaction_xid, global_position) > ($1::text::xid8, $2::bigint)
+     ORDER BY transaction_xid, global_position
+     LIMIT $3::bigint`,
+    [after.xid, after.position, opts.limit],
+  );
+  return rows.map(toStoredEvent);
+}
+
+/** The checkpoint after `event`, to pass as `after` next time. */
+export function checkpointOf(event: StoredEvent): ReadAllCheckpoint {
+  return { xid: event.transactionXid, position: event.globalPosition };
+}

@@ -1,0 +1,54 @@
+/** The event shapes going in (NewEvent) and coming out (StoredEvent), and the one row mapper. */
+
+export interface NewEvent {
+  type: string;
+  schemaVersion: number;
+  data: unknown;
+  metadata?: Record<string, unknown>;
+  /** ISO 8601 with an offset, e.g. `2024-05-01T12:00:00.000Z`. */
+  recordedAt: string;
+}
+
+export interface StoredEvent {
+  globalPosition: number;
+  streamId: string;
+  streamVersion: number;
+  type: string;
+  schemaVersion: number;
+  data: any;
+  metadata: Record<string, unknown>;
+  /** ISO 8601 in UTC with milliseconds, on both backends. */
+  recordedAt: string;
+  /** The xid8 of the appending transaction, as decimal text. */
+  transactionXid: string;
+}
+
+/** SELECT list matching StoredEventRow; `events` must be the table (or an alias of it). */
+export const STORED_EVENT_COLUMNS = `global_position, stream_id, stream_version, event_type, schema_version,
+  data, metadata, transaction_xid::text AS transaction_xid, recorded_at`;
+
+export interface StoredEventRow {
+  global_position: number;
+  stream_id: string;
+  stream_version: number;
+  event_type: string;
+  schema_version: number;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  transaction_xid: string;
+  recorded_at: Date | string;
+}
+
+export function toStoredEvent(row: StoredEventRow): StoredEvent {
+  return {
+    globalPosition: row.global_position,
+    streamId: row.stream_id,
+    streamVersion: row.stream_version,
+    type: row.event_type,
+    schemaVersion: row.schema_version,
+    data: row.data,
+    metadata: row.metadata,
+    recordedAt: (row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at)).toISOString(),
+    transactionXid: row.transaction_xid,
+  };
+}

@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Db, DbKind } from '../db';
+import { migrate } from '../migrate';
+import { openPgliteDb } from '../pglite/pglite-db';
+import { openPostgresDb } from '../postgres/pg-db';
+
+/**
+ * A private, migrated database per test file, on whichever backend the environment selects:
+ * PostgreSQL when DATABASE_URL is set (a fresh database, dropped on dispose), else PGlite in memory.
+ */
+
+export const describeBackend: DbKind = process.env.DATABASE_URL ? 'postgres' : 'pglite';
+
+export interface TestDb {
+  db: Db;
+  dispose(): Promise<void>;
+}
+
+export async function createTestDb(opts: { migrate?: boolean } = {}): Promise<TestDb> {
+  const url = process.env.DATABASE_URL;
+  const testDb = url ? await createPostgresTestDb(url) : await createPgliteTestDb();
+  if (opts.migrate ?? true) {
+    try {
+      await migrate(testDb.db);
+    } catch (error) {
+      await testDb.dispose();
+      throw error;
+    }
+  }
+  return testDb;
+}
+
+async function createPgliteTestDb(): Promise<TestDb> {
+  const db = await openPgliteDb({ memory: true });
+  return { db, dispose: () => db.close() };
+}
+
+async function createPostgresTestDb(adminUrl: string): Promise<TestDb> {
+  const name = `palimpsest_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  await withAdmin(adminUrl, (admin) => admin.query(`CREATE DATABASE ${name}`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  let db: Db;
+  try {
+    db = await openPostgresDb({ connectionString: url.toString() });
+  } catch (error) {
+    await dropDatabase(adminUrl, name);
+    throw error;
+  }
+  let disposed = false;
+  return {
+    db,
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      try {
+        await db.close();
+      } finally {
+        await dropDatabase(adminUrl, name);
+      }
+    },
+  };
+}
+
+function dropDatabase(adminUrl: string, name: string): Promise<unknown> {
+  return withAdmin(adminUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+}
+
+async function withAdmin<T>(adminUrl: string, fn: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: adminUrl, application_name: 'palimpsest-test-admin' });
+  await admin.connect();
+  try {
+    return await fn(admin);
+  } finally {
+    await admin.end();
+  }
+}
