@@ -30,5 +30,5 @@ export async function dispatch(
   const refused = admit(spec, args ?? {});
   if (refused) return refused;
   const handler = OPERATION_HANDLERS[spec.name as keyof typeof OPERATION_HANDLERS];
-  return handler(ctx, args as Record<string, unknown>);
+  return handler(ctx, args as Record<string, unknown>, { profile: opts.readOnly ? 'read-only' : 'full' });
 }

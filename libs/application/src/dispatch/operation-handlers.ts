@@ -12,11 +12,21 @@ import {
   readTargetQuery,
 } from '../queries/target-reads.handler';
 import { replayTargetQuery } from '../replay-target/replay-target.handler';
+import { capabilitiesManifest } from '../capabilities/capabilities.handler';
+import { previewProposal } from '../preview-proposal/preview-proposal.handler';
 import { saveCheckpoint } from '../save-checkpoint/save-checkpoint.handler';
 import { submitProposal } from '../submit-proposal/submit-proposal.handler';
 
 type Args = Record<string, any>;
-export type OperationHandler = (ctx: AppContext, args: Args) => Promise<Record<string, unknown>>;
+export interface HandlerSession {
+  profile: 'full' | 'read-only';
+}
+
+export type OperationHandler = (
+  ctx: AppContext,
+  args: Args,
+  session: HandlerSession,
+) => Promise<Record<string, unknown>>;
 
 const PROPOSAL_FIELDS = ['intent', 'edits', 'operations', 'replacement'];
 
@@ -52,8 +62,10 @@ export const OPERATION_HANDLERS: Record<OperationName, OperationHandler> = {
   palimpsest_submit_edits: submission(PROTOCOL.tx1),
   palimpsest_submit_operations: submission(PROTOCOL.tx2),
   palimpsest_submit_replacement: submission(PROTOCOL.tx3),
+  palimpsest_preview: (ctx, a) => previewProposal(ctx, a as never),
   palimpsest_save: (ctx, a) => saveCheckpoint(ctx, a as never),
   palimpsest_replay: (ctx, a) => replayTargetQuery(ctx, a as never) as Promise<Record<string, unknown>>,
   palimpsest_get_attempt_log: (ctx, a) => getAttemptLog(ctx, a as never),
   palimpsest_get_manifest_ledger: (ctx, a) => getManifestLedger(ctx, a as never),
+  palimpsest_capabilities: async (_ctx, _a, session) => capabilitiesManifest(session),
 };

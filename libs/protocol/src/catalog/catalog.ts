@@ -9,6 +9,7 @@ import {
   replay,
   save,
 } from './operations/lifecycle.operations';
+import { capabilities, preview } from './operations/meta.operations';
 import { findOccurrences, readLines, readTarget } from './operations/reads.operations';
 import { submitEdits, submitOperations, submitReplacement } from './operations/submissions.operations';
 
@@ -24,10 +25,12 @@ export const CATALOG: readonly OperationSpec[] = [
   submitEdits,
   submitOperations,
   submitReplacement,
+  preview,
   save,
   replay,
   getAttemptLog,
   getManifestLedger,
+  capabilities,
 ];
 
 export type OperationName = (typeof CATALOG)[number]['name'];

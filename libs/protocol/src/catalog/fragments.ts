@@ -115,3 +115,11 @@ export const statusResult = (statuses: string[]): JsonSchema => ({
   required: ['status'],
   properties: { status: { enum: statuses } },
 });
+
+/**
+ * Examples are illustrative: they are written against a target holding EXAMPLE_TEXT at version 0,
+ * and a host binds EXAMPLE_TARGET_ID (and guards) to its real target before calling.
+ */
+export const EXAMPLE_TARGET_ID = '5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30';
+export const EXAMPLE_TEXT = 'alpha beta alpha\n';
+export const EXAMPLE_HASH = 'b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2';

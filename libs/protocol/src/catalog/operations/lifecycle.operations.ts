@@ -1,4 +1,5 @@
 import {
+  EXAMPLE_TARGET_ID,
   beforeSequence,
   guardHash,
   guardVersion,
@@ -117,7 +118,7 @@ export const save: OperationSpec = {
   edgeFields: ['target_file_id', 'export_after_save'],
   result: statusResult(['saved', 'rejected', 'not_found', 'invalid_argument']),
   errors: ['not_found', 'target_version_mismatch', 'target_hash_mismatch', 'context_invalid'],
-  examples: [],
+  examples: [{ title: 'Checkpoint at version 0', params: { target_file_id: EXAMPLE_TARGET_ID, expected_target_version: 0 } }],
 };
 
 export const replay: OperationSpec = {
@@ -159,7 +160,7 @@ export const getAttemptLog: OperationSpec = {
   admission: 'schema',
   result: statusResult(['ok', 'not_found', 'invalid_argument']),
   errors: ['not_found', 'invalid_argument'],
-  examples: [],
+  examples: [{ title: 'The ten newest attempts', params: { target_file_id: EXAMPLE_TARGET_ID, limit: 10 } }],
 };
 
 export const getManifestLedger: OperationSpec = {
@@ -182,5 +183,5 @@ export const getManifestLedger: OperationSpec = {
   admission: 'schema',
   result: statusResult(['ok', 'not_found', 'invalid_argument']),
   errors: ['not_found', 'invalid_argument'],
-  examples: [],
+  examples: [{ title: 'Every accepted change, all cycles', params: { target_file_id: EXAMPLE_TARGET_ID, include_previous_cycles: true, limit: 50 } }],
 };

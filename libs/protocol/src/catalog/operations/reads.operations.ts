@@ -1,4 +1,4 @@
-import { statusResult, targetFileId } from '../fragments';
+import { EXAMPLE_TARGET_ID, statusResult, targetFileId } from '../fragments';
 import type { OperationSpec } from '../operation-spec';
 
 const readResult = statusResult(['ok', 'not_found', 'invalid_argument']);
@@ -26,7 +26,7 @@ export const readTarget: OperationSpec = {
   admission: 'schema',
   result: readResult,
   errors: ['not_found', 'start_out_of_range', 'invalid_length'],
-  examples: [],
+  examples: [{ title: 'Read the first 4,000 code points', params: { target_file_id: EXAMPLE_TARGET_ID, start: 0, length: 4000 } }],
 };
 
 export const readLines: OperationSpec = {
@@ -58,7 +58,7 @@ export const readLines: OperationSpec = {
   admission: 'schema',
   result: readResult,
   errors: ['not_found', 'line_out_of_range', 'invalid_line_range', 'offset_out_of_range', 'invalid_max_chars'],
-  examples: [],
+  examples: [{ title: 'Read line 1 with its start offset', params: { target_file_id: EXAMPLE_TARGET_ID, start_line: 1, end_line: 1, include_line_starts: true } }],
 };
 
 export const findOccurrences: OperationSpec = {
@@ -86,5 +86,5 @@ export const findOccurrences: OperationSpec = {
   admission: 'schema',
   result: readResult,
   errors: ['not_found', 'empty_text', 'invalid_text_encoding'],
-  examples: [],
+  examples: [{ title: 'Locate every alpha', params: { target_file_id: EXAMPLE_TARGET_ID, text: 'alpha', context_chars: 10 } }],
 };

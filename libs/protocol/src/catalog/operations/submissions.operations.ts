@@ -1,4 +1,4 @@
-import { matchEdit, matchOperation, spanOperation, statusResult, submissionCommon } from '../fragments';
+import { EXAMPLE_HASH, EXAMPLE_TARGET_ID, matchEdit, matchOperation, spanOperation, statusResult, submissionCommon } from '../fragments';
 import type { OperationSpec } from '../operation-spec';
 
 const GUARD_RULE =
@@ -41,7 +41,27 @@ export const submitEdits: OperationSpec = {
   edgeFields,
   result: submissionResult,
   errors: submissionErrors,
-  examples: [],
+  examples: [
+    {
+      title: 'Replace the second alpha, guarded by version',
+      params: {
+        target_file_id: EXAMPLE_TARGET_ID,
+        intent: 'Rename the second alpha',
+        expected_target_version: 0,
+        edits: [{ match: 'alpha', replace: 'gamma', occurrence_index: 2 }],
+      },
+    },
+    {
+      title: 'Select by anchor, guarded by hash, with a request key',
+      params: {
+        target_file_id: EXAMPLE_TARGET_ID,
+        intent: 'Rename the alpha after beta',
+        expected_current_hash: EXAMPLE_HASH,
+        client_request_id: 'req-001',
+        edits: [{ match: 'alpha', replace: 'gamma', anchor_before: 'beta', rationale: 'clearer name' }],
+      },
+    },
+  ],
 };
 
 export const submitOperations: OperationSpec = {
@@ -67,7 +87,26 @@ export const submitOperations: OperationSpec = {
   edgeFields,
   result: submissionResult,
   errors: submissionErrors,
-  examples: [],
+  examples: [
+    {
+      title: 'Replace a code-point span with its exact expected text',
+      params: {
+        target_file_id: EXAMPLE_TARGET_ID,
+        intent: 'Rename by span',
+        expected_target_version: 0,
+        operations: [{ op: 'span', start: 11, end: 16, expected_text: 'alpha', replace: 'gamma' }],
+      },
+    },
+    {
+      title: 'Insert at a point verified by adjacent context (runtime 0.5.0)',
+      params: {
+        target_file_id: EXAMPLE_TARGET_ID,
+        intent: 'Add a comma',
+        expected_target_version: 0,
+        operations: [{ op: 'span', start: 5, end: 5, expected_text: '', replace: ',', expected_before: 'alpha', expected_after: ' beta' }],
+      },
+    },
+  ],
 };
 
 export const submitReplacement: OperationSpec = {
@@ -88,5 +127,10 @@ export const submitReplacement: OperationSpec = {
   edgeFields,
   result: submissionResult,
   errors: [...submissionErrors, 'replacement_too_large'],
-  examples: [],
+  examples: [
+    {
+      title: 'Replace the whole text',
+      params: { target_file_id: EXAMPLE_TARGET_ID, intent: 'Rewrite', expected_target_version: 0, replacement: 'alpha beta gamma\n' },
+    },
+  ],
 };

@@ -1,0 +1,50 @@
+import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
+import { RUNTIME, PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
+import { READ_BOUNDS } from '@palimpsest/core/reads/read-bounds';
+import {
+  REPLACEMENT_MAX_CODE_POINTS,
+  REPLACEMENT_MAX_UTF8_BYTES,
+} from '@palimpsest/core/transaction/replacement-admission';
+import { MAX_CHANGES_PER_TRANSACTION } from '@palimpsest/core/transaction/parse-proposal';
+import { HISTORY_PAGE } from '../shared/sql-values';
+import { ATTEMPT_CONTENT_PAGE_BUDGET } from '../queries/attempt-log.handler';
+
+export interface SessionProfile {
+  profile: 'full' | 'read-only';
+}
+
+/** The manifest: derived from the catalog and the runtime constants, never restated. */
+export function capabilitiesManifest(session: SessionProfile) {
+  const readOnly = session.profile === 'read-only';
+  return {
+    status: 'ok',
+    service: 'palimpsest',
+    profile: session.profile,
+    operations: CATALOG.map((op) => ({
+      name: op.name,
+      read_only: op.readOnly,
+      status: readOnly && !op.readOnly ? 'not_permitted' : 'available',
+      errors: op.errors,
+    })),
+    error_codes: [...new Set(CATALOG.flatMap((op) => op.errors))].sort(),
+    limits: {
+      read_default_chars: READ_BOUNDS.defaultChars,
+      read_max_chars: READ_BOUNDS.maxChars,
+      find_context_default: READ_BOUNDS.defaultContextChars,
+      find_context_max: READ_BOUNDS.maxContextChars,
+      find_max_results: READ_BOUNDS.maxResults,
+      history_default_limit: HISTORY_PAGE.defaultLimit,
+      history_max_limit: HISTORY_PAGE.maxLimit,
+      attempt_content_page_bytes: ATTEMPT_CONTENT_PAGE_BUDGET,
+      replacement_max_code_points: REPLACEMENT_MAX_CODE_POINTS,
+      replacement_max_utf8_bytes: REPLACEMENT_MAX_UTF8_BYTES,
+      max_changes_per_transaction: MAX_CHANGES_PER_TRANSACTION,
+    },
+    profiles: [
+      { protocol: PROTOCOL.tx1, runtime: RUNTIME.typedMatch, operations: ['match'] },
+      { protocol: PROTOCOL.tx2, runtime: RUNTIME.spanOps, operations: ['match', 'span'] },
+      { protocol: PROTOCOL.tx2, runtime: RUNTIME.spanContext, operations: ['match', 'span'], span_context: true },
+      { protocol: PROTOCOL.tx3, runtime: RUNTIME.replacement, operations: ['replace_all'] },
+    ],
+  };
+}

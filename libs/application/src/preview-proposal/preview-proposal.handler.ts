@@ -1,0 +1,104 @@
+import { CommandRefused } from '@palimpsest/core/target/command-refused';
+import { evaluate } from '@palimpsest/core/target/target.decider';
+import { PROTOCOL, type ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
+import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import type { AppContext } from '../app-context';
+import { checkTargetId, notFound, readTargetRow } from '../shared/target-lookup';
+
+export interface PreviewInput {
+  target_file_id: unknown;
+  format: unknown;
+  expected_target_version?: unknown;
+  expected_current_hash?: unknown;
+  intent?: unknown;
+  edits?: unknown;
+  operations?: unknown;
+  replacement?: unknown;
+}
+
+const FORMATS: readonly string[] = Object.values(PROTOCOL);
+const PROPOSAL_FIELDS = ['intent', 'edits', 'operations', 'replacement'] as const;
+/** Preview never holds a key or lineage: the decision runs with placeholders that are never stored. */
+const PREVIEW_ATTEMPT_ID = '00000000-0000-4000-8000-000000000000';
+
+/**
+ * The submission evaluator on one coherent observation: no lock, no row, no commit.
+ * Submission always re-locks and rechecks, so a preview is advisory.
+ */
+export async function previewProposal(ctx: AppContext, input: PreviewInput) {
+  const bad = checkTargetId(input.target_file_id);
+  if (bad) return bad;
+  if (typeof input.format !== 'string' || !FORMATS.includes(input.format)) {
+    return invalidArgument('unsupported_format', `format must be one of ${FORMATS.join(', ')}.`, {
+      argument: 'format',
+      detail: 'unsupported_format',
+      allowed_formats: FORMATS,
+    });
+  }
+  const target = await readTargetRow(ctx.db, (input.target_file_id as string).toLowerCase());
+  if (!target) return notFound(String(input.target_file_id));
+  const proposal: Record<string, unknown> = {};
+  for (const key of PROPOSAL_FIELDS) if (key in input) proposal[key] = input[key];
+  const observed = {
+    current_version: target.version,
+    current_hash: target.current_hash,
+    before_version: target.version,
+    before_hash: target.current_hash,
+  };
+  let outcome;
+  try {
+    outcome = evaluate(
+      {
+        type: 'SubmitProposal',
+        now: ctx.clock.now(),
+        attempt_id: PREVIEW_ATTEMPT_ID,
+        target_id: target.target_id,
+        protocol_version: input.format as ProtocolVersion,
+        proposal,
+        expected_target_version: input.expected_target_version,
+        expected_current_hash: input.expected_current_hash,
+        lookups: { keyed: null, parent: null },
+      },
+      target,
+    );
+  } catch (err) {
+    if (err instanceof CommandRefused) return { ...err.body, preview: true, advisory: true };
+    throw err;
+  }
+  const event = outcome.events[0];
+  const base = { preview: true, advisory: true, target_file_id: target.target_id };
+  if (event.type === 'ProposalAccepted') {
+    const d = event.data;
+    return {
+      ...base,
+      status: 'accepted',
+      stage: 'transaction_applicability',
+      validity: { protocol_valid: true, transaction_valid: true, task_correct: 'not_evaluated', semantic: 'not_evaluated' },
+      ...observed,
+      after_hash: d.after_hash,
+      change_facts: d.change_facts,
+      warnings: d.warnings?.warnings ?? [],
+      warning_details: d.warnings?.warning_details ?? [],
+      warning_count: d.warnings?.warning_count ?? 0,
+      warnings_truncated: d.warnings?.warnings_truncated ?? false,
+    };
+  }
+  if (event.type !== 'ProposalRejected') throw new Error(`preview decided ${event.type}`);
+  const d = event.data;
+  return {
+    ...base,
+    status: 'rejected',
+    stage: d.validation_stage,
+    validity: {
+      protocol_valid: d.validation_stage !== 'PROTOCOL_VALIDATION',
+      transaction_valid: false,
+      task_correct: 'not_evaluated',
+      semantic: 'not_evaluated',
+    },
+    ...observed,
+    failure_reason: d.failure_reason,
+    failure_detail: d.failure_detail,
+    failed_change_id: d.failed_change_id,
+    diagnostic: d.diagnostic,
+  };
+}

@@ -1,0 +1,62 @@
+import { EXAMPLE_TARGET_ID, guardHash, guardVersion, matchEdit, matchOperation, spanOperation, statusResult, targetFileId } from '../fragments';
+import type { OperationSpec } from '../operation-spec';
+
+export const capabilities: OperationSpec = {
+  name: 'palimpsest_capabilities',
+  title: 'Capabilities',
+  description:
+    'The service manifest: every operation with its status in this session’s profile, limits, error codes and the recorded protocol/runtime profiles.',
+  readOnly: true,
+  params: { type: 'object', additionalProperties: false, properties: {} },
+  admission: 'schema',
+  result: statusResult(['ok']),
+  errors: [],
+  examples: [],
+};
+
+export const preview: OperationSpec = {
+  name: 'palimpsest_preview',
+  title: 'Preview a proposal',
+  description:
+    'Evaluate a proposal with the submission evaluator on one observation: no lock, no attempt row, no commit. Advisory; submission re-locks and rechecks. A version or hash guard is required.',
+  readOnly: true,
+  params: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['target_file_id', 'format'],
+    properties: {
+      target_file_id: targetFileId,
+      format: {
+        enum: ['patchdiff-tx/1', 'patchdiff-tx/2', 'patchdiff-tx/3'],
+        description: 'Proposal format: tx/1 uses intent+edits, tx/2 intent+operations, tx/3 intent+replacement.',
+      },
+      expected_target_version: guardVersion,
+      expected_current_hash: guardHash,
+      intent: { type: 'string', description: 'Transaction intent, as for submission.' },
+      edits: { type: 'array', minItems: 1, items: matchEdit, description: 'tx/1 edits (format patchdiff-tx/1 only).' },
+      operations: {
+        type: 'array',
+        minItems: 1,
+        items: { oneOf: [matchOperation, spanOperation] },
+        description: 'tx/2 operations (format patchdiff-tx/2 only).',
+      },
+      replacement: { type: 'string', description: 'tx/3 whole replacement (format patchdiff-tx/3 only).' },
+    },
+  },
+  admission: 'audited',
+  edgeFields: ['target_file_id', 'format'],
+  result: statusResult(['accepted', 'rejected', 'invalid_argument', 'not_found']),
+  errors: ['not_found', 'invalid_argument', 'replacement_too_large', 'unsupported_format'],
+  examples: [
+    {
+      title: 'Preview a typed edit',
+      params: {
+        target_file_id: EXAMPLE_TARGET_ID,
+        format: 'patchdiff-tx/1',
+        expected_target_version: 0,
+        intent: 'Rename',
+        edits: [{ match: 'alpha', replace: 'gamma', occurrence_index: 1 }],
+      },
+    },
+  ],
+};
