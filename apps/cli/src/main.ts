@@ -3,7 +3,7 @@ import { registerCall } from './commands/call.command';
 import { registerMigrate } from './commands/migrate.command';
 import { registerProjections } from './commands/projections.command';
 import { registerReplay } from './commands/replay.command';
-import { registerSchemas } from './commands/schemas.command';
+import { registerGenerate } from './commands/generate.command';
 import { registerStart } from './commands/start.command';
 
 export function buildProgram(): Command {
@@ -15,7 +15,7 @@ export function buildProgram(): Command {
   registerMigrate(program);
   registerReplay(program);
   registerProjections(program);
-  registerSchemas(program);
+  registerGenerate(program);
   return program;
 }
 

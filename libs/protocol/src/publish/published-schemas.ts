@@ -1,4 +1,6 @@
+import { CATALOG } from '../catalog/catalog';
 import { EVENT_SCHEMAS, SCHEMA_BASE, eventSchemaFileName } from './event-schemas';
+import { operationSchemaPath, publishOperationSchema } from './operation-schemas';
 
 /** Every file under schemas/, keyed by its path relative to schemas/. Generated; never hand-edited. */
 export function publishedSchemaFiles(): Map<string, unknown> {
@@ -8,6 +10,14 @@ export function publishedSchemaFiles(): Map<string, unknown> {
     const path = `events/${eventSchemaFileName(type)}`;
     files.set(path, schema);
     index.push({ $id: String(schema.$id), path, kind: 'event', title: type });
+  }
+  for (const op of CATALOG) {
+    for (const part of ['params', 'result'] as const) {
+      const schema = publishOperationSchema(op, part);
+      const path = operationSchemaPath(op, part);
+      files.set(path, schema);
+      index.push({ $id: String(schema.$id), path, kind: `operation-${part}`, title: op.name });
+    }
   }
   files.set('index.json', { $id: `${SCHEMA_BASE}/index.json`, schemas: index });
   return files;

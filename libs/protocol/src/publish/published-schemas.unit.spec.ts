@@ -3,12 +3,15 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { publishedSchemaFiles, renderSchemaFile } from './published-schemas';
+import { publishedSchemaFiles } from './published-schemas';
+import { generatedFiles } from './generated-files';
+import { CATALOG } from '../catalog/catalog';
 import { decide, evolve } from '@palimpsest/core/target/target.decider';
 import { initialTargetState } from '@palimpsest/core/target/target.state';
-import { EVENT_SCHEMAS } from './event-schemas';
+import { EVENT_SCHEMAS, SCHEMA_BASE } from './event-schemas';
 
-const SCHEMAS_DIR = resolve(__dirname, '../../../../schemas');
+const REPO_ROOT = resolve(__dirname, '../../../..');
+const SCHEMAS_DIR = join(REPO_ROOT, 'schemas');
 
 function listFiles(dir: string, prefix = ''): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
@@ -19,11 +22,33 @@ function listFiles(dir: string, prefix = ''): string[] {
 describe('published schemas', () => {
   const generated = publishedSchemaFiles();
 
-  it('schemas/ holds exactly what the catalog generates (run `npx palimpsest schemas --write`)', () => {
+  it('schemas/ holds exactly what the catalog generates (run `npx palimpsest generate`)', () => {
     const onDisk = listFiles(SCHEMAS_DIR).filter((f) => f.endsWith('.json') && f !== 'released.lock.json').sort();
     expect(onDisk).toEqual([...generated.keys()].sort());
+  });
+
+  it('every generated file (schemas, reference, client) matches the catalog', () => {
+    for (const [path, text] of generatedFiles()) {
+      expect({ path, text: readFileSync(join(REPO_ROOT, path), 'utf8') }).toEqual({ path, text });
+    }
+  });
+
+  it('every published schema loads into strict ajv by $id alone, and every example validates', () => {
+    const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
+    addFormats(ajv);
+    const ids: string[] = [];
     for (const [path, value] of generated) {
-      expect({ path, text: readFileSync(join(SCHEMAS_DIR, path), 'utf8') }).toEqual({ path, text: renderSchemaFile(value) });
+      if (path === 'index.json') continue;
+      const schema = JSON.parse(readFileSync(join(SCHEMAS_DIR, path), 'utf8'));
+      ajv.addSchema(schema);
+      ids.push(schema.$id);
+    }
+    for (const id of ids) expect(() => ajv.getSchema(id)).not.toThrow();
+    const index = JSON.parse(readFileSync(join(SCHEMAS_DIR, 'index.json'), 'utf8'));
+    expect(index.schemas.map((s: { $id: string }) => s.$id).sort()).toEqual([...ids].sort());
+    for (const op of CATALOG) {
+      const validate = ajv.getSchema(`${SCHEMA_BASE}/operations/${op.name}.params.v1.json`)!;
+      for (const ex of op.examples) expect({ op: op.name, ex: ex.title, ok: validate(ex.params) }).toEqual({ op: op.name, ex: ex.title, ok: true });
     }
   });
 

@@ -1,0 +1,254 @@
+// Generated from the Palimpsest operation catalog by `npx palimpsest generate`. Do not edit by hand.
+// Pure helpers: they encode JSON-RPC requests and decode responses; the host owns the streams.
+
+export const JSONRPC_VERSION = '2.0';
+export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities"] as const;
+export type Method = (typeof METHODS)[number];
+export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities"];
+
+/** Initialize target: Create a target from text: canonical LF content, version 0, an initial snapshot, an active editing cycle and the recorded source line endings. */
+export type InitializeTargetParams = {
+  filename: string;
+  content?: string | null;
+  content_type?: string | null;
+  project_id?: string | null;
+  from_workspace?: boolean;
+};
+
+/** Handle upload: Upload alias of palimpsest_initialize_target: content is required. */
+export type HandleUploadParams = {
+  filename: string;
+  content: string | null;
+  content_type?: string | null;
+  project_id?: string | null;
+  from_workspace?: boolean;
+};
+
+/** Get target: Current canonical content, hash, version, active editing cycle and source line endings of a target. */
+export type GetTargetParams = {
+  target_file_id: string;
+};
+
+/** Export target: Export the text with explicit line endings: original_text / canonical_lf (LF), crlf, or original_eol (the recorded uniform upload style). */
+export type ExportTargetParams = {
+  target_file_id: string;
+  format?: string | null;
+};
+
+/** Read target slice: Authoritative bounded read by code-point offset (default 4,000, max 8,000 code points) with version, hash and next_start continuation. */
+export type ReadTargetParams = {
+  target_file_id: string;
+  start?: number;
+  length?: number | null;
+};
+
+/** Read lines: Bounded inclusive range of one-based LF lines. Pages by offset (relative to range_start, pass next_offset back) or next_start (absolute, for palimpsest_read_target). */
+export type ReadLinesParams = {
+  target_file_id: string;
+  start_line?: number;
+  end_line?: number | null;
+  offset?: number;
+  max_chars?: number | null;
+  include_line_starts?: boolean;
+};
+
+/** Find occurrences: Exact occurrences of text (overlapping ones counted) in the current target, with bounded context and pagination. Indexes are valid for the first edit of a transaction. */
+export type FindOccurrencesParams = {
+  target_file_id: string;
+  text: string;
+  context_chars?: number;
+  start_occurrence?: number;
+  max_results?: number;
+};
+
+/** Submit typed edits (patchdiff-tx/1): Apply ordered exact-match edits atomically. Each edit sees the buffer after earlier edits. At least one of expected_target_version or expected_current_hash is required, and every supplied guard is checked under the target row lock. */
+export type SubmitEditsParams = {
+  target_file_id: string;
+  intent: string;
+  expected_target_version?: number | null;
+  expected_current_hash?: string | null;
+  source?: string;
+  parent_attempt_id?: string | null;
+  attempt?: number | null;
+  client_request_id?: string | null;
+  include_correlation_id?: boolean;
+  edits: Array<{
+    match: string;
+    replace: string;
+    occurrence_index?: number | null;
+    anchor_before?: string | null;
+    anchor_after?: string | null;
+    change_id?: string | null;
+    rationale?: string | null;
+    risk?: "low" | "medium" | "high" | null;
+  }>;
+};
+
+/** Submit match/span operations (patchdiff-tx/2): Apply ordered match and code-point span operations atomically (runtime 0.3.0, or 0.5.0 with expected_before/expected_after). For several spans from one read, order them by descending start. At least one of expected_target_version or expected_current_hash is required, and every supplied guard is checked under the target row lock. */
+export type SubmitOperationsParams = {
+  target_file_id: string;
+  intent: string;
+  expected_target_version?: number | null;
+  expected_current_hash?: string | null;
+  source?: string;
+  parent_attempt_id?: string | null;
+  attempt?: number | null;
+  client_request_id?: string | null;
+  include_correlation_id?: boolean;
+  operations: Array<{
+    op: "match";
+    match: string;
+    replace: string;
+    occurrence_index?: number | null;
+    anchor_before?: string | null;
+    anchor_after?: string | null;
+    change_id?: string | null;
+    rationale?: string | null;
+    risk?: "low" | "medium" | "high" | null;
+  } | {
+    op: "span";
+    start: number;
+    end: number;
+    expected_text: string;
+    replace: string;
+    expected_before?: string | null;
+    expected_after?: string | null;
+    change_id?: string | null;
+    rationale?: string | null;
+    risk?: "low" | "medium" | "high" | null;
+  }>;
+};
+
+/** Submit whole replacement (patchdiff-tx/3): Replace the whole text (runtime 0.4.0). Admission limit: 1,000,000 code points and 1,048,576 UTF-8 bytes, raw and canonical. At least one of expected_target_version or expected_current_hash is required, and every supplied guard is checked under the target row lock. */
+export type SubmitReplacementParams = {
+  target_file_id: string;
+  intent: string;
+  expected_target_version?: number | null;
+  expected_current_hash?: string | null;
+  source?: string;
+  parent_attempt_id?: string | null;
+  attempt?: number | null;
+  client_request_id?: string | null;
+  include_correlation_id?: boolean;
+  replacement: string;
+};
+
+/** Preview a proposal: Evaluate a proposal with the submission evaluator on one observation: no lock, no attempt row, no commit. Advisory; submission re-locks and rechecks. A version or hash guard is required. */
+export type PreviewParams = {
+  target_file_id: string;
+  format: "patchdiff-tx/1" | "patchdiff-tx/2" | "patchdiff-tx/3";
+  expected_target_version?: number | null;
+  expected_current_hash?: string | null;
+  intent?: string;
+  edits?: Array<{
+    match: string;
+    replace: string;
+    occurrence_index?: number | null;
+    anchor_before?: string | null;
+    anchor_after?: string | null;
+    change_id?: string | null;
+    rationale?: string | null;
+    risk?: "low" | "medium" | "high" | null;
+  }>;
+  operations?: Array<{
+    op: "match";
+    match: string;
+    replace: string;
+    occurrence_index?: number | null;
+    anchor_before?: string | null;
+    anchor_after?: string | null;
+    change_id?: string | null;
+    rationale?: string | null;
+    risk?: "low" | "medium" | "high" | null;
+  } | {
+    op: "span";
+    start: number;
+    end: number;
+    expected_text: string;
+    replace: string;
+    expected_before?: string | null;
+    expected_after?: string | null;
+    change_id?: string | null;
+    rationale?: string | null;
+    risk?: "low" | "medium" | "high" | null;
+  }>;
+  replacement?: string;
+};
+
+/** Save checkpoint: Snapshot the current target and rotate its editing cycle without changing the text. Optional guards: every supplied guard is checked; prefer the version guard. */
+export type SaveParams = {
+  target_file_id: string;
+  expected_target_version?: number | null;
+  expected_current_hash?: string | null;
+  export_after_save?: boolean;
+};
+
+/** Replay target: Reconstruct the target from its initial snapshot and accepted attempts (by each recorded protocol and runtime) and compare with the materialized state. Reports divergence; never repairs. */
+export type ReplayParams = {
+  target_file_id: string;
+};
+
+/** Attempt log: Newest-first page of the append-only attempt log (accepted and rejected), filterable by status, content hash or request key. */
+export type GetAttemptLogParams = {
+  target_file_id: string;
+  limit?: number | null;
+  before_sequence?: number | null;
+  status?: "accepted" | "rejected" | null;
+  content_hash?: string | null;
+  client_request_id?: string | null;
+  include_content?: boolean;
+};
+
+/** Manifest ledger: Accepted changes, oldest-first within the newest page. By default only the active editing cycle; include_previous_cycles adds cycles closed by palimpsest_save. */
+export type GetManifestLedgerParams = {
+  target_file_id: string;
+  include_previous_cycles?: boolean;
+  limit?: number | null;
+  before_sequence?: number | null;
+};
+
+/** Capabilities: The service manifest: every operation with its status in this session’s profile, limits, error codes and the recorded protocol/runtime profiles. */
+export type CapabilitiesParams = Record<string, never>;
+
+export interface ParamsByMethod {
+  palimpsest_initialize_target: InitializeTargetParams;
+  palimpsest_handle_upload: HandleUploadParams;
+  palimpsest_get_target: GetTargetParams;
+  palimpsest_export_target: ExportTargetParams;
+  palimpsest_read_target: ReadTargetParams;
+  palimpsest_read_lines: ReadLinesParams;
+  palimpsest_find_occurrences: FindOccurrencesParams;
+  palimpsest_submit_edits: SubmitEditsParams;
+  palimpsest_submit_operations: SubmitOperationsParams;
+  palimpsest_submit_replacement: SubmitReplacementParams;
+  palimpsest_preview: PreviewParams;
+  palimpsest_save: SaveParams;
+  palimpsest_replay: ReplayParams;
+  palimpsest_get_attempt_log: GetAttemptLogParams;
+  palimpsest_get_manifest_ledger: GetManifestLedgerParams;
+  palimpsest_capabilities: CapabilitiesParams;
+}
+
+export interface Request<M extends Method> { jsonrpc: '2.0'; id: number | string; method: M; params: ParamsByMethod[M] }
+export type Result = { status: string; [field: string]: unknown };
+export type Response =
+  | { ok: true; id: number | string; result: Result }
+  | { ok: false; id: number | string | null; error: { code: number; message: string; data?: unknown } };
+
+export function request<M extends Method>(id: number | string, method: M, params: ParamsByMethod[M]): Request<M> {
+  if (!METHODS.includes(method)) throw new TypeError(`unknown method ${String(method)}`);
+  return { jsonrpc: '2.0', id, method, params };
+}
+
+/** One NDJSON line for `palimpsest serve`: ASCII-escaped so no line separator can split it. */
+export function encodeRequest<M extends Method>(req: Request<M>): string {
+  return `${JSON.stringify(req).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+}
+
+export function decodeResponse(line: string): Response {
+  const msg = JSON.parse(line) as Record<string, any>;
+  if (msg.jsonrpc !== '2.0') throw new TypeError('not a JSON-RPC 2.0 response');
+  if (msg.error) return { ok: false, id: msg.id ?? null, error: msg.error };
+  if (!msg.result || typeof msg.result.status !== 'string') throw new TypeError('result without status');
+  return { ok: true, id: msg.id, result: msg.result };
+}

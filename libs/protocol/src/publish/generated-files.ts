@@ -1,0 +1,12 @@
+import { publishedSchemaFiles, renderSchemaFile } from './published-schemas';
+import { renderReference } from './reference-doc';
+import { renderTypescriptClient } from './typescript-client';
+
+/** Every file generated from the catalog, keyed by repository-relative path. */
+export function generatedFiles(): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const [path, value] of publishedSchemaFiles()) files.set(`schemas/${path}`, renderSchemaFile(value));
+  files.set('docs/operations.md', renderReference());
+  files.set('clients/typescript/palimpsest-client.ts', renderTypescriptClient());
+  return files;
+}
