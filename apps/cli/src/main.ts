@@ -1,9 +1,11 @@
 import { Command } from 'commander';
 import { registerCall } from './commands/call.command';
+import { registerMcp } from './commands/mcp.command';
 import { registerMigrate } from './commands/migrate.command';
 import { registerProjections } from './commands/projections.command';
 import { registerReplay } from './commands/replay.command';
 import { registerGenerate } from './commands/generate.command';
+import { registerServe } from './commands/serve.command';
 import { registerStart } from './commands/start.command';
 
 export function buildProgram(): Command {
@@ -12,10 +14,12 @@ export function buildProgram(): Command {
     .showHelpAfterError();
   registerStart(program);
   registerCall(program);
+  registerMcp(program);
   registerMigrate(program);
   registerReplay(program);
   registerProjections(program);
   registerGenerate(program);
+  registerServe(program);
   return program;
 }
 

@@ -110,10 +110,11 @@ export const beforeSequence: JsonSchema = {
 };
 
 /** Results are open objects: the status field says which shape follows. */
+/** Admission can refuse any call, so every result may be an invalid_argument. */
 export const statusResult = (statuses: string[]): JsonSchema => ({
   type: 'object',
   required: ['status'],
-  properties: { status: { enum: statuses } },
+  properties: { status: { enum: [...new Set([...statuses, 'invalid_argument'])] } },
 });
 
 /**

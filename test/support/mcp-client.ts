@@ -1,0 +1,32 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CLI_BIN, REPO_ROOT } from './cli-process';
+
+export interface McpSession {
+  client: Client;
+  call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; result: Record<string, any>; text: string }>;
+  close(): Promise<void>;
+}
+
+/** The official SDK client over real stdio, spawning `palimpsest mcp`. */
+export async function connectMcp(env: NodeJS.ProcessEnv, args: string[] = []): Promise<McpSession> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI_BIN, 'mcp', ...args],
+    cwd: REPO_ROOT,
+    env: { ...(process.env as Record<string, string>), ...(env as Record<string, string>) },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'palimpsest-e2e', version: '1.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    async call(name, callArgs) {
+      const r = (await client.callTool({ name, arguments: callArgs })) as any;
+      const text = r.content[0].text as string;
+      expect(JSON.parse(text)).toEqual(r.structuredContent);
+      return { isError: r.isError === true, result: r.structuredContent, text };
+    },
+    close: () => client.close(),
+  };
+}
