@@ -8,7 +8,7 @@ import type { StepEnv } from './step';
 import { PROTOCOL, RUNTIME } from './transaction.types';
 import type { ChangeAnnotation, ChangeFact, ProtocolVersion, TxFailure, TxResult } from './transaction.types';
 import { applyMatchChange } from './typed-match';
-import { collectWarnings } from './warnings';
+import { changeWarningInput, collectWarnings } from './warnings';
 import type { ChangeWarningInput } from './warnings';
 
 /** The observed target identity, echoed in exact-candidate diagnostics. */
@@ -74,6 +74,8 @@ function runSequential(format: ProtocolVersion, changes: readonly PlannedChange[
     const step = change.kind === 'match' ? applyMatchChange(buf, change, env) : applySpanChange(buf, change, env);
     if (!step.ok) return { ok: false, ...step.failure };
     const { fact } = step;
+    // Warning facts read the buffer before the change lands: its cuts and the earlier changes only.
+    warningInputs.push(changeWarningInput(buf, change, step));
     buf.replace(step.unitStart, step.unitEnd, step.replacement, {
       change_id: fact.change_id,
       change_index: fact.change_index,
@@ -83,7 +85,6 @@ function runSequential(format: ProtocolVersion, changes: readonly PlannedChange[
     });
     facts.push(fact);
     annotations.push({ change_id: change.change_id, change_index: change.change_index, rationale: change.rationale, risk: change.risk });
-    warningInputs.push({ change_id: change.change_id, change_index: change.change_index, noOp: step.noOp });
   }
   const warnings = collectWarnings({ changes: warningInputs, before: buffer, after: buf.text });
   return { ok: true, text: buf.text, facts, annotations, warnings };
