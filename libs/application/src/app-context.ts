@@ -1,14 +1,21 @@
 import type { Db } from '@palimpsest/store/db';
 import { systemClock, type Clock } from './ports/clock.port';
 import { randomIds, type IdGenerator } from './ports/id-generator.port';
+import { ContentCache } from './shared/content-cache';
 
 /** What every handler needs: the database, time and identity. Passed explicitly, never global. */
 export interface AppContext {
   db: Db;
   clock: Clock;
   ids: IdGenerator;
+  contents: ContentCache;
 }
 
 export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = {}): AppContext {
-  return { db, clock: overrides.clock ?? systemClock, ids: overrides.ids ?? randomIds };
+  return {
+    db,
+    clock: overrides.clock ?? systemClock,
+    ids: overrides.ids ?? randomIds,
+    contents: overrides.contents ?? new ContentCache(),
+  };
 }

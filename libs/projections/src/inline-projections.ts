@@ -1,6 +1,7 @@
 import type { Sql } from '@palimpsest/store/db';
 import { insertAttemptSql } from './attempts.projection';
 import { insertLedgerSql } from './ledger.projection';
+import { contentStatements, type ContentStatements } from './content/target-content';
 import type { ProjectedEvent } from './projected-event';
 import { insertCheckpointSnapshotSql, insertInitialSnapshotSql } from './snapshots.projection';
 import { SqlParams } from './sql-params';
@@ -10,7 +11,12 @@ import { insertTargetSql, updateTargetSql } from './target-row.projection';
  * The statements that bring every inline read model up to one event. They are joined into a single
  * statement of data-modifying CTEs, so one event costs one round trip whatever it touches.
  */
-export function statementsFor(p: SqlParams, pe: ProjectedEvent): string[] {
+export function statementsFor(p: SqlParams, pe: ProjectedEvent): ContentStatements {
+  const content = contentStatements(p, pe.event.data.target_id, pe.contentRewrite);
+  return { before: content.before, inline: [...rowStatements(p, pe), ...content.inline] };
+}
+
+function rowStatements(p: SqlParams, pe: ProjectedEvent): string[] {
   const { event, position, streamVersion, recordedAt, stateAfter } = pe;
   if (!stateAfter.exists) throw new Error(`projection of ${event.type} needs an existing target`);
   switch (event.type) {
@@ -47,6 +53,8 @@ export function combineStatements(statements: string[]): string {
 export async function projectInline(tx: Sql, events: ProjectedEvent[]): Promise<void> {
   for (const pe of events) {
     const p = new SqlParams();
-    await tx.query(combineStatements(statementsFor(p, pe)), p.values);
+    const { before, inline } = statementsFor(p, pe);
+    for (const s of before) await tx.query(s.text, s.params);
+    await tx.query(combineStatements(inline), p.values);
   }
 }

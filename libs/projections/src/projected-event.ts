@@ -1,5 +1,6 @@
 import type { TargetEvent } from '@palimpsest/core/target/target.events';
 import type { TargetState } from '@palimpsest/core/target/target.state';
+import type { ChunkRewrite } from './content/chunk-layout';
 
 /** An event as committed, with its place in the log and the target state right after it. */
 export interface ProjectedEvent {
@@ -8,4 +9,6 @@ export interface ProjectedEvent {
   streamVersion: number;
   recordedAt: string;
   stateAfter: TargetState;
+  /** How the stored chunks change (null: the text did not change). */
+  contentRewrite: ChunkRewrite | null;
 }

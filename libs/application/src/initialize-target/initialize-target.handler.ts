@@ -61,7 +61,15 @@ export async function initializeTarget(ctx: AppContext, input: InitializeTargetI
     throw err;
   }
   await ctx.db.transaction((tx) =>
-    commitEvents(tx, targetId, 0, outcome.events, outcome.state, now, { command: 'InitializeTarget' }),
+    commitEvents(tx, ctx.contents, {
+      targetId,
+      streamVersion: 0,
+      previousChunks: [],
+      events: outcome.events,
+      stateAfter: outcome.state,
+      recordedAt: now,
+      metadata: { command: 'InitializeTarget' },
+    }),
   );
   const t = outcome.state;
   if (!t.exists) throw new Error('initialization produced no target');

@@ -35,7 +35,7 @@ export async function previewProposal(ctx: AppContext, input: PreviewInput) {
       allowed_formats: FORMATS,
     });
   }
-  const target = await readTargetRow(ctx.db, (input.target_file_id as string).toLowerCase());
+  const target = await readTargetRow(ctx.db, (input.target_file_id as string).toLowerCase(), ctx.contents);
   if (!target) return notFound(String(input.target_file_id));
   const proposal: Record<string, unknown> = {};
   for (const key of PROPOSAL_FIELDS) if (key in input) proposal[key] = input[key];

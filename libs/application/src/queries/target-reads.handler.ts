@@ -14,7 +14,7 @@ async function withTarget(
 ): Promise<Record<string, unknown>> {
   const bad = checkTargetId(targetFileId);
   if (bad) return bad;
-  const target = await readTargetRow(ctx.db, (targetFileId as string).toLowerCase());
+  const target = await readTargetRow(ctx.db, (targetFileId as string).toLowerCase(), ctx.contents);
   if (!target) return notFound(String(targetFileId));
   return read(target);
 }

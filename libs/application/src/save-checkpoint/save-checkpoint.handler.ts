@@ -3,7 +3,7 @@ import { CommandRefused } from '@palimpsest/core/target/command-refused';
 import { evaluate } from '@palimpsest/core/target/target.decider';
 import type { AppContext } from '../app-context';
 import { commitEvents } from '../shared/commit-events';
-import { checkTargetId, notFound, TARGET_COLUMNS, toTargetRow } from '../shared/target-lookup';
+import { checkTargetId, lockTargetRow, notFound } from '../shared/target-lookup';
 
 export interface SaveCheckpointInput {
   target_file_id: unknown;
@@ -21,9 +21,8 @@ export async function saveCheckpoint(ctx: AppContext, input: SaveCheckpointInput
   const snapshotId = ctx.ids.next();
   const newCycleId = ctx.ids.next();
   return ctx.db.transaction(async (tx) => {
-    const { rows } = await tx.query(`SELECT ${TARGET_COLUMNS} FROM targets WHERE target_id = $1 FOR UPDATE`, [targetId]);
-    if (!rows.length) return notFound(targetId);
-    const target = toTargetRow(rows[0]);
+    const target = await lockTargetRow(tx, targetId, ctx.contents);
+    if (!target) return notFound(targetId);
     let outcome;
     try {
       outcome = evaluate(
@@ -42,8 +41,14 @@ export async function saveCheckpoint(ctx: AppContext, input: SaveCheckpointInput
       if (err instanceof CommandRefused) return err.body;
       throw err;
     }
-    await commitEvents(tx, targetId, target.stream_version, outcome.events, outcome.state, now, {
-      command: 'SaveCheckpoint',
+    await commitEvents(tx, ctx.contents, {
+      targetId,
+      streamVersion: target.stream_version,
+      previousChunks: target.chunks,
+      events: outcome.events,
+      stateAfter: outcome.state,
+      recordedAt: now,
+      metadata: { command: 'SaveCheckpoint' },
     });
     const result: Record<string, unknown> = {
       status: 'saved',

@@ -1,39 +1,60 @@
 import { TARGET_EVENT_SCHEMA_VERSION, targetStreamId, type TargetEvent } from '@palimpsest/core/target/target.events';
 import type { TargetState } from '@palimpsest/core/target/target.state';
+import { contentChangeFor } from '@palimpsest/projections/content/content-change';
 import { projectInline } from '@palimpsest/projections/inline-projections';
 import { appendToStream } from '@palimpsest/store/append-to-stream';
 import type { Sql } from '@palimpsest/store/db';
+import type { ContentCache } from './content-cache';
 
-/**
- * Append decided events and bring the inline read models up to them, inside the caller's transaction.
- * `stateAfter` is the state after the last event; intermediate states are only needed when one
- * command decides several content-changing events, which no command does.
- */
-export async function commitEvents(
-  tx: Sql,
-  targetId: string,
-  streamVersion: number,
-  events: TargetEvent[],
-  stateAfter: TargetState,
-  recordedAt: string,
-  metadata: Record<string, unknown>,
-): Promise<number[]> {
+export interface CommitInput {
+  targetId: string;
+  streamVersion: number;
+  /** The stored chunks before these events ([] for a new target). */
+  previousChunks: readonly string[];
+  events: TargetEvent[];
+  /** The state after the last event; no command decides two text-changing events. */
+  stateAfter: TargetState;
+  recordedAt: string;
+  metadata: Record<string, unknown>;
+}
+
+/** Append decided events and bring the inline read models up to them, inside the caller's transaction. */
+export async function commitEvents(tx: Sql, cache: ContentCache, input: CommitInput): Promise<number[]> {
+  const { events, streamVersion, stateAfter } = input;
   if (events.length === 0) return [];
   const { positions } = await appendToStream(
     tx,
-    targetStreamId(targetId),
+    targetStreamId(input.targetId),
     streamVersion,
-    events.map((e) => ({ type: e.type, schemaVersion: TARGET_EVENT_SCHEMA_VERSION, data: e.data, metadata, recordedAt })),
+    events.map((e) => ({
+      type: e.type,
+      schemaVersion: TARGET_EVENT_SCHEMA_VERSION,
+      data: e.data,
+      metadata: input.metadata,
+      recordedAt: input.recordedAt,
+    })),
   );
-  await projectInline(
-    tx,
-    events.map((event, i) => ({
+  let chunks = [...input.previousChunks];
+  const projected = events.map((event, i) => {
+    const change = contentChangeFor(event, chunks, stateAfter);
+    chunks = change.chunks;
+    return {
       event,
       position: positions[i],
       streamVersion: streamVersion + i + 1,
-      recordedAt,
+      recordedAt: input.recordedAt,
       stateAfter,
-    })),
-  );
+      contentRewrite: change.rewrite,
+    };
+  });
+  await projectInline(tx, projected);
+  if (stateAfter.exists) {
+    cache.set(input.targetId, {
+      version: stateAfter.version,
+      current_hash: stateAfter.current_hash,
+      chunks,
+      content: stateAfter.content,
+    });
+  }
   return positions;
 }

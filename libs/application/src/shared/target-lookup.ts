@@ -1,7 +1,9 @@
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { isUuid } from '@palimpsest/core/target/request-identity';
 import type { ExistingTarget } from '@palimpsest/core/target/target.state';
+import { loadChunks } from '@palimpsest/projections/content/target-content';
 import type { Sql } from '@palimpsest/store/db';
+import type { ContentCache } from './content-cache';
 
 export interface NotFound {
   status: 'not_found';
@@ -31,19 +33,33 @@ export function checkTargetId(value: unknown): InvalidArgument | null {
 export interface TargetRow extends ExistingTarget {
   stream_version: number;
   last_position: number;
+  /** The stored chunk layout of `content`. */
+  chunks: string[];
 }
 
-const COLUMNS = `target_id::text AS target_id, filename, content_type, project_id::text AS project_id, content, version,
+type TargetMeta = Omit<TargetRow, 'exists' | 'content' | 'chunks'>;
+
+const COLUMNS = `target_id::text AS target_id, filename, content_type, project_id::text AS project_id, version,
   current_hash, active_editing_cycle_id::text AS active_editing_cycle_id, source_line_endings, stream_version, last_position`;
 
-export function toTargetRow(row: Record<string, unknown>): TargetRow {
-  return { exists: true, ...(row as Omit<TargetRow, 'exists'>) };
+/** The row's metadata, then the text from the cache when (version, hash) match, else from its chunks. */
+async function withContent(sql: Sql, meta: TargetMeta, cache: ContentCache): Promise<TargetRow> {
+  const hit = cache.get(meta.target_id, meta.version, meta.current_hash);
+  if (hit) return { exists: true, ...meta, content: hit.content, chunks: hit.chunks };
+  const chunks = await loadChunks(sql, meta.target_id);
+  const content = chunks.join('');
+  cache.set(meta.target_id, { version: meta.version, current_hash: meta.current_hash, chunks, content });
+  return { exists: true, ...meta, content, chunks };
 }
 
-/** One coherent observation of a target row (no lock). */
-export async function readTargetRow(sql: Sql, targetId: string): Promise<TargetRow | null> {
+/** One coherent observation of a target (no lock). */
+export async function readTargetRow(sql: Sql, targetId: string, cache: ContentCache): Promise<TargetRow | null> {
   const { rows } = await sql.query(`SELECT ${COLUMNS} FROM targets WHERE target_id = $1`, [targetId]);
-  return rows.length ? toTargetRow(rows[0]) : null;
+  return rows.length ? withContent(sql, rows[0] as TargetMeta, cache) : null;
 }
 
-export const TARGET_COLUMNS = COLUMNS;
+/** The target under a row lock: writers to one target are serialized here. */
+export async function lockTargetRow(tx: Sql, targetId: string, cache: ContentCache): Promise<TargetRow | null> {
+  const { rows } = await tx.query(`SELECT ${COLUMNS} FROM targets WHERE target_id = $1 FOR UPDATE`, [targetId]);
+  return rows.length ? withContent(tx, rows[0] as TargetMeta, cache) : null;
+}

@@ -201,7 +201,9 @@ describe(`concurrent submissions on ${describeBackend}`, () => {
 
     const ids = done.map((d) => d.id);
     const rows = await h.testDb.db.query<{ target_id: string; version: number; content: string }>(
-      'SELECT target_id::text AS target_id, version, content FROM targets WHERE target_id = ANY($1::uuid[])',
+      `SELECT t.target_id::text AS target_id, t.version,
+              (SELECT string_agg(c.body, '' ORDER BY c.chunk_index) FROM target_chunks c WHERE c.target_id = t.target_id) AS content
+         FROM targets t WHERE t.target_id = ANY($1::uuid[])`,
       [ids],
     );
     expect(rows.rows).toHaveLength(PARALLEL_TARGETS);

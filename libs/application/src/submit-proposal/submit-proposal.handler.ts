@@ -7,7 +7,7 @@ import type { ProtocolVersion } from '@palimpsest/core/transaction/transaction.t
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
 import { commitEvents } from '../shared/commit-events';
-import { checkTargetId, notFound, TARGET_COLUMNS, toTargetRow, type NotFound } from '../shared/target-lookup';
+import { checkTargetId, lockTargetRow, notFound, type NotFound } from '../shared/target-lookup';
 import { viewOfAccepted, viewOfRejected, viewOfRow } from './attempt-view';
 import { submissionResponse } from './submission-response';
 
@@ -26,11 +26,6 @@ export interface SubmitProposalInput {
 }
 
 export type SubmissionResult = Record<string, unknown> | InvalidArgument | NotFound;
-
-async function lockTarget(tx: Sql, targetId: string) {
-  const { rows } = await tx.query(`SELECT ${TARGET_COLUMNS} FROM targets WHERE target_id = $1 FOR UPDATE`, [targetId]);
-  return rows.length ? toTargetRow(rows[0]) : null;
-}
 
 /** Runs after the lock is held, as its own statement, so it sees every attempt committed before the lock. */
 async function findKeyed(tx: Sql, targetId: string, key: unknown): Promise<KeyedAttempt | null> {
@@ -77,7 +72,7 @@ export async function submitProposal(ctx: AppContext, input: SubmitProposalInput
   const submittedKey = typeof input.client_request_id === 'string' ? input.client_request_id : null;
 
   return ctx.db.transaction(async (tx) => {
-    const target = await lockTarget(tx, targetId);
+    const target = await lockTargetRow(tx, targetId, ctx.contents);
     if (!target) return notFound(targetId);
     const keyed = await findKeyed(tx, targetId, input.client_request_id);
     const parent = await findParent(tx, input.parent_attempt_id);
@@ -108,8 +103,14 @@ export async function submitProposal(ctx: AppContext, input: SubmitProposalInput
       const view = await recoveredView(tx, outcome.recoveredAttemptId);
       return submissionResponse(view, { deduplicated: true, submittedKey, current, correlationId });
     }
-    await commitEvents(tx, targetId, target.stream_version, outcome.events, outcome.state, now, {
-      command: 'SubmitProposal',
+    await commitEvents(tx, ctx.contents, {
+      targetId,
+      streamVersion: target.stream_version,
+      previousChunks: target.chunks,
+      events: outcome.events,
+      stateAfter: outcome.state,
+      recordedAt: now,
+      metadata: { command: 'SubmitProposal' },
     });
     const event = outcome.events[0];
     const view = event.type === 'ProposalAccepted' ? viewOfAccepted(event.data) : viewOfRejected(event.data as never);

@@ -1,13 +1,16 @@
 import type { Sql } from '@palimpsest/store/db';
+import { ASSEMBLED_CONTENT } from '../content/target-content';
 
 /**
  * One digest per target over every inline read model row it owns, in a deterministic order.
+ * The text enters as assembled content, so two chunk layouts of the same text digest the same.
  * Two states of the read models are equal exactly when their digests are.
  */
 export async function readModelDigests(sql: Sql): Promise<Map<string, string>> {
   const { rows } = await sql.query(`
     SELECT t.target_id::text AS target_id, md5(concat_ws('#',
       row_to_json(t)::text,
+      ${ASSEMBLED_CONTENT('t.target_id')},
       (SELECT string_agg(row_to_json(a)::text, '|' ORDER BY a.log_sequence) FROM attempts a WHERE a.target_id = t.target_id),
       (SELECT string_agg(row_to_json(l)::text, '|' ORDER BY l.ledger_sequence) FROM ledger l WHERE l.target_id = t.target_id),
       (SELECT string_agg(row_to_json(s)::text, '|' ORDER BY s.log_sequence) FROM target_snapshots s WHERE s.target_id = t.target_id)

@@ -47,7 +47,7 @@ describe(`replay and rebuild on ${describeBackend}`, () => {
 
   it('detects a target row tampered with in SQL, and rebuild repairs the read model', async () => {
     const victim = ids[1];
-    await h.testDb.db.query(`UPDATE targets SET content = content || 'tamper' WHERE target_id = $1`, [victim]);
+    await h.testDb.db.query(`UPDATE target_chunks SET body = body || 'tamper' WHERE target_id = $1 AND chunk_index = 0`, [victim]);
     const r = await h.call('palimpsest_replay', { target_file_id: victim });
     expect(r).toMatchObject({
       status: 'success', materialized_state_matches: false,

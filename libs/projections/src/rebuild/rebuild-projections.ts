@@ -3,10 +3,11 @@ import { upcastTargetEvent } from '@palimpsest/core/target/target.events';
 import { initialTargetState, type TargetState } from '@palimpsest/core/target/target.state';
 import type { Db, Sql } from '@palimpsest/store/db';
 import { readStream } from '@palimpsest/store/read-stream';
+import { contentChangeFor } from '../content/content-change';
 import { projectInline } from '../inline-projections';
 import { compareDigests, readModelDigests, type DigestComparison } from './read-model-digest';
 
-export const READ_MODEL_TABLES = ['targets', 'target_snapshots', 'attempts', 'ledger'] as const;
+export const READ_MODEL_TABLES = ['targets', 'target_chunks', 'target_snapshots', 'attempts', 'ledger'] as const;
 
 export interface RebuildProgress {
   done: number;
@@ -23,11 +24,21 @@ export interface RebuildReport extends DigestComparison {
 async function rebuildStream(tx: Sql, streamId: string): Promise<number> {
   const stored = await readStream(tx, streamId);
   let state: TargetState = initialTargetState;
+  let chunks: string[] = [];
   for (const s of stored) {
     const event = upcastTargetEvent(s.type, s.schemaVersion, s.data);
     state = evolve(state, event);
+    const change = contentChangeFor(event, chunks, state);
+    chunks = change.chunks;
     await projectInline(tx, [
-      { event, position: s.globalPosition, streamVersion: s.streamVersion, recordedAt: s.recordedAt, stateAfter: state },
+      {
+        event,
+        position: s.globalPosition,
+        streamVersion: s.streamVersion,
+        recordedAt: s.recordedAt,
+        stateAfter: state,
+        contentRewrite: change.rewrite,
+      },
     ]);
   }
   return stored.length;

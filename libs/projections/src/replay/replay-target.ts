@@ -4,6 +4,7 @@ import { initialTargetState, type TargetState } from '@palimpsest/core/target/ta
 import { sha256Hex } from '@palimpsest/core/text/sha256';
 import type { Sql } from '@palimpsest/store/db';
 import { readStream } from '@palimpsest/store/read-stream';
+import { ASSEMBLED_CONTENT } from '../content/target-content';
 
 export interface ReplayReport {
   status: 'success' | 'failed';
@@ -55,7 +56,7 @@ export async function reconstructTarget(sql: Sql, targetId: string): Promise<Rec
 /** Compare the reconstruction with the materialized row. Reports divergence; never repairs. */
 export async function replayTarget(sql: Sql, targetId: string): Promise<ReplayReport | null> {
   const { rows } = await sql.query(
-    'SELECT content, current_hash, version FROM targets WHERE target_id = $1',
+    `SELECT ${ASSEMBLED_CONTENT('t.target_id')} AS content, current_hash, version FROM targets t WHERE target_id = $1`,
     [targetId],
   );
   const rebuilt = await reconstructTarget(sql, targetId);
