@@ -10,6 +10,7 @@ const swc = ['@swc/jest', {
 const moduleNameMapper = {
   '^@palimpsest/(core|store|projections|protocol|application)/(.*)$': '<rootDir>/libs/$1/src/$2',
   '^@palimpsest/mcp/(.*)$': '<rootDir>/apps/mcp/src/$1',
+  '^@palimpsest/api/(.*)$': '<rootDir>/apps/api/src/$1',
 };
 const common = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node' };
 module.exports = {

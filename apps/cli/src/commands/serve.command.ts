@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
-import { catalogAvailability, SERVE_PROFILES, type ServeProfile } from '../../../mcp/src/json-lines/catalog-methods';
-import { runJsonLinesSession } from '../../../mcp/src/json-lines/json-lines-session';
+import { catalogAvailability, SERVE_PROFILES, type ServeProfile } from '@palimpsest/mcp/json-lines/catalog-methods';
+import { runJsonLinesSession } from '@palimpsest/mcp/json-lines/json-lines-session';
 import { withApp } from '../runtime';
 
 /**

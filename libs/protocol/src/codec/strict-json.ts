@@ -23,8 +23,12 @@ export class StrictJsonError extends Error {
   }
 }
 
-/** Turns a number token into the stored value; `depth` is the enclosing container's depth (1 = top level). */
-export type NumberReviver = (token: string, depth: number, key: string | number | null) => unknown;
+/**
+ * Turns a number token into the stored value. `depth` is the enclosing container's depth (1 = the
+ * top-level object or array, 0 = a bare number document), `key` the member name or array index,
+ * `offset` where the token starts.
+ */
+export type NumberReviver = (token: string, depth: number, key: string | number | null, offset: number) => unknown;
 
 export interface StrictJsonOptions {
   maxDepth?: number;
@@ -118,7 +122,7 @@ class Parser {
     const m = NUMBER.exec(this.text);
     if (!m) return this.fail('invalid_json', 'Malformed number');
     this.pos = start + m[0].length;
-    return this.reviver ? this.reviver(m[0], depth, key) : numberFromToken(m[0], start);
+    return this.reviver ? this.reviver(m[0], depth, key, start) : numberFromToken(m[0], start);
   }
 
   private parseString(): string {
