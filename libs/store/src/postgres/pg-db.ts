@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import createSubscriber, { type Subscriber } from 'pg-listen';
 import { assertChannelName, type Db, type QueryResult, type Tx } from '../db';
@@ -37,6 +38,25 @@ const int8AsNumber = {
     return pg.types.getTypeParser(oid, format as 'text');
   },
 } as pg.CustomTypesConfig;
+
+/**
+ * Parameterized statements inside transactions are the command path (lock, key lookup, append,
+ * projections): a small fixed set of texts. Naming them lets each connection parse and plan them
+ * once. The name is derived from the text, so one name always means one text; past the cap,
+ * statements run unnamed rather than grow every connection's statement cache without bound.
+ */
+const PREPARED_CAP = 256;
+const preparedNames = new Map<string, string>();
+
+function preparedQuery(text: string, params?: unknown[]): pg.QueryConfig {
+  if (!params || params.length === 0) return { text };
+  let name = preparedNames.get(text);
+  if (!name && preparedNames.size < PREPARED_CAP) {
+    name = `pal_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    preparedNames.set(text, name);
+  }
+  return name ? { name, text, values: params } : { text, values: params };
+}
 
 const defaultOnError = (error: Error): void => {
   process.emitWarning(`palimpsest store (postgres): ${error.message}`, { code: 'PALIMPSEST_STORE' });
@@ -94,7 +114,7 @@ class PostgresDb implements Db {
     let broken: Error | undefined;
     const { tx, end } = transactionHandle(
       async (text, params) => {
-        const result = await client.query(text, params as unknown[] | undefined);
+        const result = await client.query(preparedQuery(text, params));
         return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
       },
       async (sqlScript) => {
