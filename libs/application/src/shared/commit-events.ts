@@ -1,5 +1,6 @@
 import { TARGET_EVENT_SCHEMA_VERSION, targetStreamId, type TargetEvent } from '@palimpsest/core/target/target.events';
 import type { TargetState } from '@palimpsest/core/target/target.state';
+import type { UnchangedEnds } from '@palimpsest/projections/content/chunk-layout';
 import { contentChangeFor } from '@palimpsest/projections/content/content-change';
 import { projectInline } from '@palimpsest/projections/inline-projections';
 import { appendToStream } from '@palimpsest/store/append-to-stream';
@@ -16,6 +17,8 @@ export interface CommitInput {
   stateAfter: TargetState;
   recordedAt: string;
   metadata: Record<string, unknown>;
+  /** Which ends of the text an acceptance left untouched, so storage compares only the rest. */
+  textChange?: UnchangedEnds | null;
 }
 
 /** Append decided events and bring the inline read models up to them, inside the caller's transaction. */
@@ -36,7 +39,7 @@ export async function commitEvents(tx: Sql, cache: ContentCache, input: CommitIn
   );
   let chunks = [...input.previousChunks];
   const projected = events.map((event, i) => {
-    const change = contentChangeFor(event, chunks, stateAfter);
+    const change = contentChangeFor(event, chunks, stateAfter, input.textChange ?? null);
     chunks = change.chunks;
     return {
       event,

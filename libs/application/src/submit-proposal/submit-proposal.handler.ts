@@ -111,6 +111,7 @@ export async function submitProposal(ctx: AppContext, input: SubmitProposalInput
       stateAfter: outcome.state,
       recordedAt: now,
       metadata: { command: 'SubmitProposal' },
+      textChange: outcome.textChange,
     });
     const event = outcome.events[0];
     const view = event.type === 'ProposalAccepted' ? viewOfAccepted(event.data) : viewOfRejected(event.data as never);

@@ -5,7 +5,7 @@ import { parseProposal } from '../transaction/parse-proposal';
 import { asciiJson, canonicalJson } from '../transaction/record-codec';
 import { checkReplacementAdmission } from '../transaction/replacement-admission';
 import { differingFields } from '../transaction/differing-fields';
-import type { FailureReason, ParsedProposal, ValidationStage } from '../transaction/transaction.types';
+import type { FailureReason, ParsedProposal, TextChange, ValidationStage } from '../transaction/transaction.types';
 import { RETRYABLE_REASONS } from '../transaction/transaction.types';
 import { CommandRefused } from './command-refused';
 import { checkGuardsAgainst, checkGuardSyntax, checkLineageSyntax, isNonNegativeInteger } from './guards';
@@ -30,6 +30,8 @@ export interface SubmissionDecision {
   recoveredAttemptId: string | null;
   /** The target text after an acceptance (saves the caller re-applying the record). */
   nextContent: string | null;
+  /** Which ends of the text the acceptance left untouched, when the runtime knows. */
+  textChange: TextChange | null;
 }
 
 const isHash = (value: unknown): value is string => typeof value === 'string' && SHA256_HEX.test(value);
@@ -105,11 +107,11 @@ function attemptCommon(cmd: SubmitProposal, state: ExistingTarget, content: stri
   };
 }
 
-const decision = (events: TargetEvent[], nextContent: string | null = null): SubmissionDecision => ({
-  events,
-  recoveredAttemptId: null,
-  nextContent,
-});
+const decision = (
+  events: TargetEvent[],
+  nextContent: string | null = null,
+  textChange: TextChange | null = null,
+): SubmissionDecision => ({ events, recoveredAttemptId: null, nextContent, textChange });
 
 /** Seed order: encoding → key syntax → key recovery/conflict → guard and lineage syntax → shape → admission → stale guards → apply. */
 export function decideSubmission(cmd: SubmitProposal, state: ExistingTarget): SubmissionDecision {
@@ -140,7 +142,7 @@ export function decideSubmission(cmd: SubmitProposal, state: ExistingTarget): Su
   const keyed = cmd.lookups.keyed;
   if (key !== null && keyed) {
     if (keyed.request_fingerprint === common.request_fingerprint) {
-      return { events: [], recoveredAttemptId: keyed.attempt_id, nextContent: null };
+      return { events: [], recoveredAttemptId: keyed.attempt_id, nextContent: null, textChange: null };
     }
     return decision([keyConflict(cmd, state, common, parsed)]);
   }
@@ -243,7 +245,7 @@ export function decideSubmission(cmd: SubmitProposal, state: ExistingTarget): Su
       warnings: summarizeWarnings(result.warnings),
     },
   };
-  return decision([accepted], result.text);
+  return decision([accepted], result.text, result.changed ?? null);
 }
 
 function parentIsKnown(cmd: SubmitProposal, state: ExistingTarget): boolean {

@@ -7,6 +7,7 @@ import { checkGuardsAgainst, checkGuardSyntax, isNonNegativeInteger } from './gu
 import { decideSubmission } from './submit-proposal.decision';
 import type { InitializeTarget, SaveCheckpoint, TargetCommand } from './target.commands';
 import type { TargetEvent } from './target.events';
+import type { TextChange } from '../transaction/transaction.types';
 import type { ExistingTarget, TargetState } from './target.state';
 
 export class TargetNotFound extends Error {
@@ -32,6 +33,8 @@ export interface Evaluation {
   events: TargetEvent[];
   state: TargetState;
   recoveredAttemptId: string | null;
+  /** For storage: which ends of the text an acceptance left untouched (null when unknown). */
+  textChange: TextChange | null;
 }
 
 function requireTarget(state: TargetState, targetId: string): ExistingTarget {
@@ -127,11 +130,11 @@ export function evaluate(command: TargetCommand, state: TargetState): Evaluation
   switch (command.type) {
     case 'InitializeTarget': {
       const events = initialize(command, state);
-      return { events, state: events.reduce(evolve, state), recoveredAttemptId: null };
+      return { events, state: events.reduce(evolve, state), recoveredAttemptId: null, textChange: null };
     }
     case 'SaveCheckpoint': {
       const events = save(command, requireTarget(state, command.target_id));
-      return { events, state: events.reduce(evolve, state), recoveredAttemptId: null };
+      return { events, state: events.reduce(evolve, state), recoveredAttemptId: null, textChange: null };
     }
     case 'SubmitProposal': {
       const target = requireTarget(state, command.target_id);
@@ -140,7 +143,7 @@ export function evaluate(command: TargetCommand, state: TargetState): Evaluation
         d.nextContent === null
           ? target
           : afterAcceptance(target, d.events[0] as Extract<TargetEvent, { type: 'ProposalAccepted' }>, d.nextContent);
-      return { events: d.events, state: next, recoveredAttemptId: d.recoveredAttemptId };
+      return { events: d.events, state: next, recoveredAttemptId: d.recoveredAttemptId, textChange: d.textChange };
     }
   }
 }

@@ -6,7 +6,7 @@ import { SequentialBuffer } from './sequential-buffer';
 import { applySpanChange } from './span-operations';
 import type { StepEnv } from './step';
 import { PROTOCOL, RUNTIME } from './transaction.types';
-import type { ChangeAnnotation, ChangeFact, ProtocolVersion, TxFailure, TxResult } from './transaction.types';
+import type { ChangeAnnotation, ChangeFact, ProtocolVersion, TextChange, TxFailure, TxResult } from './transaction.types';
 import { applyMatchChange } from './typed-match';
 import { changeWarningInput, collectWarnings } from './warnings';
 import type { ChangeWarningInput } from './warnings';
@@ -86,8 +86,8 @@ function runSequential(format: ProtocolVersion, changes: readonly PlannedChange[
     facts.push(fact);
     annotations.push({ change_id: change.change_id, change_index: change.change_index, rationale: change.rationale, risk: change.risk });
   }
-  const warnings = collectWarnings({ changes: warningInputs, before: buffer, after: buf.text });
-  return { ok: true, text: buf.text, facts, annotations, warnings };
+  const warnings = collectWarnings({ changes: warningInputs, before: buffer, after: buf.text, dirty: buf.dirty });
+  return { ok: true, text: buf.text, facts, annotations, warnings, changed: changedRegion(buffer, buf) };
 }
 
 function unsupportedProfile(p: RecordedProposal, detail: string): TxFailure {
@@ -99,4 +99,10 @@ function unsupportedProfile(p: RecordedProposal, detail: string): TxFailure {
 
 function reject(failure: TxFailure, buffer: string): TxResult {
   return { ok: false, ...failure, failing_buffer: buffer };
+}
+
+/** How much of the text is untouched at each end (UTF-16 units), so storage can skip those parts. */
+function changedRegion(before: string, buf: SequentialBuffer): TextChange {
+  if (!buf.dirty) return { unchangedPrefix: before.length, unchangedSuffix: 0 };
+  return { unchangedPrefix: buf.dirty.start, unchangedSuffix: buf.text.length - buf.dirty.end };
 }

@@ -21,6 +21,11 @@ export class SequentialBuffer {
   length: number;
   readonly originalBmpOnly: boolean;
   readonly applied: AppliedSpan[] = [];
+  /**
+   * The UTF-16 range of the current text that may differ from the original; everything before it
+   * and (aligned from the end) after it is unchanged. Null until the first change.
+   */
+  dirty: UnitRange | null = null;
 
   constructor(readonly original: string) {
     this.text = original;
@@ -48,6 +53,7 @@ export class SequentialBuffer {
 
   /** Replace UTF-16 range [unitStart, unitEnd) and remember the change for later mapping. */
   replace(unitStart: number, unitEnd: number, replacement: string, span: AppliedSpan): void {
+    this.dirty = mergeDirty(this.dirty, unitStart, unitEnd, replacement.length);
     this.text = this.text.slice(0, unitStart) + replacement + this.text.slice(unitEnd);
     if (this.bmpOnly && !isBmpOnly(replacement)) this.bmpOnly = false;
     this.length += span.replacement_chars - (span.end - span.start);
@@ -74,6 +80,20 @@ export class SequentialBuffer {
     }
     return null;
   }
+}
+
+export interface UnitRange {
+  start: number;
+  end: number;
+}
+
+/** Carry the dirty range through one replacement of [start, end) by `length` units. */
+function mergeDirty(dirty: UnitRange | null, start: number, end: number, length: number): UnitRange {
+  if (!dirty) return { start, end: start + length };
+  const delta = length - (end - start);
+  const mapStart = dirty.start <= start ? dirty.start : dirty.start >= end ? dirty.start + delta : start;
+  const mapEnd = dirty.end <= start ? dirty.end : dirty.end >= end ? dirty.end + delta : start + length;
+  return { start: Math.min(mapStart, start), end: Math.max(mapEnd, start + length) };
 }
 
 export function unitsToCodePoints(text: string, units: readonly number[], bmpOnly = isBmpOnly(text)): number[] {

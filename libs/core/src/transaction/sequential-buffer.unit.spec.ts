@@ -46,3 +46,29 @@ describe('unitsToCodePoints', () => {
     );
   });
 });
+
+describe('SequentialBuffer dirty range', () => {
+  it('outside the dirty range the text equals the original, at both ends', () => {
+    const fcx = require('fast-check') as typeof import('fast-check');
+    fcx.assert(
+      fcx.property(
+        fcx.string({ maxLength: 40 }),
+        fcx.array(fcx.tuple(fcx.nat(50), fcx.nat(6), fcx.string({ maxLength: 5 })), { maxLength: 6 }),
+        (original, edits) => {
+          const buf = new SequentialBuffer(original);
+          edits.forEach(([at, del, ins], i) => {
+            const start = Math.min(at, buf.text.length);
+            const end = Math.min(buf.text.length, start + del);
+            buf.replace(start, end, ins, { change_id: `c${i}`, change_index: i + 1, start, end, replacement_chars: ins.length });
+          });
+          const d = buf.dirty;
+          if (!d) return expect(buf.text).toBe(original);
+          expect(buf.text.slice(0, d.start)).toBe(original.slice(0, d.start));
+          const suffix = buf.text.length - d.end;
+          expect(buf.text.slice(buf.text.length - suffix)).toBe(original.slice(original.length - suffix));
+          expect(d.start).toBeLessThanOrEqual(d.end);
+        },
+      ),
+    );
+  });
+});

@@ -100,12 +100,20 @@ export interface TxFailure {
   location: FailureLocation | null;
 }
 
+/** Where the new text may differ from the old: both ends outside these counts are identical (UTF-16 units). */
+export interface TextChange {
+  unchangedPrefix: number;
+  unchangedSuffix: number;
+}
+
 export interface TxSuccess {
   ok: true;
   text: string;
   facts: ChangeFact[];
   annotations: ChangeAnnotation[];
   warnings: WarningDetail[];
+  /** Optional so runtimes that cannot tell (whole replacement) simply omit it. */
+  changed?: TextChange;
 }
 
 export type TxResult = TxSuccess | ({ ok: false } & TxFailure);

@@ -20,6 +20,17 @@ export interface WarningInput {
   changes: readonly ChangeWarningInput[];
   before: string;
   after: string;
+  /** Where `after` may differ from `before` (UTF-16); outside it the texts are equal. */
+  dirty?: { start: number; end: number } | null;
+}
+
+/** Equal lengths put the unchanged tails at the same offsets, so only the dirty range needs comparing. */
+function unchanged(input: WarningInput): boolean {
+  const { before, after, dirty } = input;
+  if (before.length !== after.length) return false;
+  if (dirty === undefined) return before === after;
+  if (dirty === null) return true;
+  return before.slice(dirty.start, dirty.end) === after.slice(dirty.start, dirty.end);
 }
 
 type ChangeCode = Exclude<WarningDetail['code'], 'no_op_transaction'>;
@@ -56,7 +67,7 @@ export function collectWarnings(input: WarningInput): WarningDetail[] {
   for (const change of changes) {
     for (const code of CODE_ORDER) warnings.push(...changeWarnings(code, change));
   }
-  if (input.before === input.after) {
+  if (unchanged(input)) {
     warnings.push({
       code: 'no_op_transaction',
       detail:

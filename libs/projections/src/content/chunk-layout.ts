@@ -30,10 +30,27 @@ export function splitIntoChunks(text: string, size = CHUNK_UNITS): string[] {
   return pieces;
 }
 
+/** Known-unchanged UTF-16 units at each end of the text (from the runtime); chunks inside them are not compared. */
+export interface UnchangedEnds {
+  unchangedPrefix: number;
+  unchangedSuffix: number;
+}
+
 /** The chunks an edit must rewrite: unchanged leading and trailing chunks are kept as they are. */
-export function planRewrite(old: readonly string[], next: string, size = CHUNK_UNITS): ChunkRewrite | null {
+export function planRewrite(
+  old: readonly string[],
+  next: string,
+  size = CHUNK_UNITS,
+  hint: UnchangedEnds | null = null,
+): ChunkRewrite | null {
+  const prefix = hint?.unchangedPrefix ?? 0;
+  const suffixStart = next.length - (hint?.unchangedSuffix ?? 0);
   let a = 0;
   let offset = 0;
+  while (a < old.length && offset + old[a].length <= prefix) {
+    offset += old[a].length;
+    a++;
+  }
   while (a < old.length && offset + old[a].length <= next.length && next.startsWith(old[a], offset)) {
     offset += old[a].length;
     a++;
@@ -42,6 +59,10 @@ export function planRewrite(old: readonly string[], next: string, size = CHUNK_U
   if (a === old.length && offset === next.length && oldTotal === next.length) return null;
   let b = old.length - 1;
   let tail = next.length;
+  while (b >= a && tail - old[b].length >= Math.max(offset, suffixStart)) {
+    tail -= old[b].length;
+    b--;
+  }
   while (b >= a && tail - old[b].length >= offset && next.endsWith(old[b], tail)) {
     tail -= old[b].length;
     b--;

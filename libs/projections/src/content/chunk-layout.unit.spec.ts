@@ -47,3 +47,21 @@ describe('chunk layout', () => {
     expect(applyRewrite(['ab', 'c'], planRewrite(['ab', 'c'], '', 2))).toEqual([]);
   });
 });
+
+describe('chunk layout with a runtime hint', () => {
+  it('gives the same plan as the full comparison whenever the hint is truthful', () => {
+    fc.assert(
+      fc.property(textArb, textArb, fc.integer({ min: 0, max: 80 }), fc.integer({ min: 0, max: 10 }), fc.integer({ min: 2, max: 9 }), (base, insert, at, del, size) => {
+        const old = splitIntoChunks(base, size);
+        const units = Math.min(at, base.length);
+        const start = units > 0 && /[\ud800-\udbff]/.test(base[units - 1]) ? units - 1 : units;
+        const end = Math.min(base.length, start + del);
+        const safeEnd = end < base.length && /[\udc00-\udfff]/.test(base[end]) ? end + 1 : end;
+        const next = base.slice(0, start) + insert + base.slice(safeEnd);
+        const hint = { unchangedPrefix: start, unchangedSuffix: base.length - safeEnd };
+        expect(applyRewrite(old, planRewrite(old, next, size, hint)).join('')).toBe(next);
+        expect(planRewrite(old, next, size, hint)).toEqual(planRewrite(old, next, size));
+      }),
+    );
+  });
+});
