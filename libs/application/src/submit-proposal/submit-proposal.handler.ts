@@ -9,7 +9,14 @@ import type { AppContext } from '../app-context';
 import { commitEvents } from '../shared/commit-events';
 import { checkTargetId, lockTargetRow, notFound, type NotFound } from '../shared/target-lookup';
 import { viewOfAccepted, viewOfRejected, viewOfRow } from './attempt-view';
+import { enrichRejection, type RejectionEnrichment } from './rejection-enrichment';
 import { submissionResponse } from './submission-response';
+
+const TOOL_OF: Record<ProtocolVersion, string> = {
+  'patchdiff-tx/1': 'palimpsest_submit_edits',
+  'patchdiff-tx/2': 'palimpsest_submit_operations',
+  'patchdiff-tx/3': 'palimpsest_submit_replacement',
+};
 
 /** Wire arguments common to the three submission tools (proposal fields vary by format). */
 export interface SubmitProposalInput {
@@ -71,7 +78,8 @@ export async function submitProposal(ctx: AppContext, input: SubmitProposalInput
   const correlationId = input.include_correlation_id === true ? ctx.ids.next() : null;
   const submittedKey = typeof input.client_request_id === 'string' ? input.client_request_id : null;
 
-  return ctx.db.transaction(async (tx) => {
+  let enrichment: RejectionEnrichment | null = null;
+  const body = await ctx.db.transaction(async (tx): Promise<SubmissionResult> => {
     const target = await lockTargetRow(tx, targetId, ctx.contents);
     if (!target) return notFound(targetId);
     const keyed = await findKeyed(tx, targetId, input.client_request_id);
@@ -99,6 +107,11 @@ export async function submitProposal(ctx: AppContext, input: SubmitProposalInput
       throw err;
     }
     const current = { version: target.version, current_hash: target.current_hash };
+    enrichment = {
+      tool: TOOL_OF[input.protocol_version],
+      current: { content: target.content, version: target.version, hash: target.current_hash },
+      nearMissSource: outcome.nearMissSource ?? null,
+    };
     if (outcome.recoveredAttemptId) {
       const view = await recoveredView(tx, outcome.recoveredAttemptId);
       return submissionResponse(view, { deduplicated: true, submittedKey, current, correlationId });
@@ -123,4 +136,6 @@ export async function submitProposal(ctx: AppContext, input: SubmitProposalInput
       correlationId,
     });
   });
+  // Near misses and contexts are computed after commit: the row lock is already released.
+  return enrichment ? enrichRejection(body, enrichment) : body;
 }

@@ -5,7 +5,8 @@ import { parseProposal } from '../transaction/parse-proposal';
 import { asciiJson, canonicalJson } from '../transaction/record-codec';
 import { checkReplacementAdmission } from '../transaction/replacement-admission';
 import { differingFields } from '../transaction/differing-fields';
-import type { FailureReason, ParsedProposal, TextChange, ValidationStage } from '../transaction/transaction.types';
+import type { FailureReason, ParsedProposal, TextChange, TxFailure, ValidationStage } from '../transaction/transaction.types';
+import { failureContext } from '../diagnostics/rejection-context';
 import { RETRYABLE_REASONS } from '../transaction/transaction.types';
 import { CommandRefused } from './command-refused';
 import { checkGuardsAgainst, checkGuardSyntax, checkLineageSyntax, isNonNegativeInteger } from './guards';
@@ -32,6 +33,19 @@ export interface SubmissionDecision {
   nextContent: string | null;
   /** Which ends of the text the acceptance left untouched, when the runtime knows. */
   textChange: TextChange | null;
+  /** For match_absent: the failing buffer and query the response-only near misses scan (never stored). */
+  nearMissSource?: NearMissSource | null;
+}
+
+export interface NearMissSource {
+  buffer: string;
+  query: string;
+}
+
+function nearMissSourceOf(failure: TxFailure): NearMissSource | null {
+  const q = failure.diagnostic.near_miss_query as { near_miss_query?: string } | undefined;
+  if (failure.failure_reason !== 'match_absent' || typeof q?.near_miss_query !== 'string') return null;
+  return { buffer: failure.failing_buffer, query: q.near_miss_query };
 }
 
 const isHash = (value: unknown): value is string => typeof value === 'string' && SHA256_HEX.test(value);
@@ -44,10 +58,13 @@ interface Rejection {
   detail: string;
   failedChangeId?: string | null;
   diagnostic: Record<string, unknown>;
+  /** The buffer the failing change saw; absent for failures before any change (canonical target). */
+  failing?: { buffer: string; priorChanges: number; location: number | null };
 }
 
 function rejectedEvent(common: AttemptData, state: ExistingTarget, r: Rejection): TargetEvent {
   const retryable = RETRYABLE_REASONS.has(r.reason);
+  const failing = r.failing ?? { buffer: state.content, priorChanges: 0, location: null };
   const data: ProposalRejectedData = {
     ...common,
     before_version: state.version,
@@ -63,6 +80,7 @@ function rejectedEvent(common: AttemptData, state: ExistingTarget, r: Rejection)
       retryable,
       requires_new_submission: true,
       validation_stage: r.stage,
+      failure_context: failureContext({ ...failing, observedVersion: state.version, observedHash: state.current_hash }),
     },
   };
   return { type: 'ProposalRejected', data };
@@ -221,15 +239,15 @@ export function decideSubmission(cmd: SubmitProposal, state: ExistingTarget): Su
     observedHash: state.current_hash,
   });
   if (!result.ok) {
-    return decision([
-      rejectedEvent(withRuntime, state, {
-        reason: result.failure_reason,
-        stage: result.validation_stage,
-        detail: result.failure_detail,
-        failedChangeId: result.failed_change_id,
-        diagnostic: result.diagnostic,
-      }),
-    ]);
+    const event = rejectedEvent(withRuntime, state, {
+      reason: result.failure_reason,
+      stage: result.validation_stage,
+      detail: result.failure_detail,
+      failedChangeId: result.failed_change_id,
+      diagnostic: result.diagnostic,
+      failing: { buffer: result.failing_buffer, priorChanges: result.prior_changes, location: result.location?.offset ?? null },
+    });
+    return { ...decision([event]), nearMissSource: nearMissSourceOf(result) };
   }
   const afterHash = sha256Hex(result.text);
   const accepted: TargetEvent = {

@@ -4,7 +4,7 @@ import { sha256Hex } from '../text/sha256';
 import { applyProposal } from '../transaction/apply-proposal';
 import { CommandRefused } from './command-refused';
 import { checkGuardsAgainst, checkGuardSyntax, isNonNegativeInteger } from './guards';
-import { decideSubmission } from './submit-proposal.decision';
+import { decideSubmission, type NearMissSource } from './submit-proposal.decision';
 import type { InitializeTarget, SaveCheckpoint, TargetCommand } from './target.commands';
 import type { TargetEvent } from './target.events';
 import type { TextChange } from '../transaction/transaction.types';
@@ -35,6 +35,8 @@ export interface Evaluation {
   recoveredAttemptId: string | null;
   /** For storage: which ends of the text an acceptance left untouched (null when unknown). */
   textChange: TextChange | null;
+  /** For a match_absent rejection: what the response-only near-miss scan reads. */
+  nearMissSource?: NearMissSource | null;
 }
 
 function requireTarget(state: TargetState, targetId: string): ExistingTarget {
@@ -143,7 +145,13 @@ export function evaluate(command: TargetCommand, state: TargetState): Evaluation
         d.nextContent === null
           ? target
           : afterAcceptance(target, d.events[0] as Extract<TargetEvent, { type: 'ProposalAccepted' }>, d.nextContent);
-      return { events: d.events, state: next, recoveredAttemptId: d.recoveredAttemptId, textChange: d.textChange };
+      return {
+        events: d.events,
+        state: next,
+        recoveredAttemptId: d.recoveredAttemptId,
+        textChange: d.textChange,
+        nearMissSource: d.nearMissSource ?? null,
+      };
     }
   }
 }

@@ -1,3 +1,4 @@
+import { nearMissQuery } from '../diagnostics/near-misses';
 import { MAX_EXACT_CANDIDATES, buildExactCandidates } from '../diagnostics/exact-candidates';
 import { toCanonicalLf } from '../text/canonical-text';
 import { codePointLength } from '../text/code-points';
@@ -153,7 +154,7 @@ function selectorFailure(
 function absentOrConsumed(buf: SequentialBuffer, match: string, env: StepEnv): StepResult {
   const original = buf.priorChanges > 0 ? firstOccurrences(buf.original, match, MAX_ORIGINAL_OCCURRENCES) : null;
   if (original === null || original.count === 0) {
-    return stepFailure(env, buf, 'match_absent', MATCH_ABSENT_DETAIL, { occurrence_count: 0 }, null);
+    return stepFailure(env, buf, 'match_absent', MATCH_ABSENT_DETAIL, { occurrence_count: 0, near_miss_query: nearMissQuery(match) }, null);
   }
   const matchChars = codePointLength(match);
   const starts = unitsToCodePoints(buf.original, original.units, buf.originalBmpOnly);
