@@ -2,7 +2,16 @@ import { CommandRefused } from '@palimpsest/core/target/command-refused';
 import { evaluate } from '@palimpsest/core/target/target.decider';
 import { PROTOCOL, type ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
 import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import type { TargetEvent } from '@palimpsest/core/target/target.events';
 import type { AppContext } from '../app-context';
+import { enrichRejection } from '../submit-proposal/rejection-enrichment';
+import { boundPreview } from './preview-bounds';
+
+const PREVIEWED_TOOL: Record<ProtocolVersion, string> = {
+  'patchdiff-tx/1': 'palimpsest_submit_edits',
+  'patchdiff-tx/2': 'palimpsest_submit_operations',
+  'patchdiff-tx/3': 'palimpsest_submit_replacement',
+};
 import { checkTargetId, notFound, readTargetRow } from '../shared/target-lookup';
 
 export interface PreviewInput {
@@ -67,6 +76,15 @@ export async function previewProposal(ctx: AppContext, input: PreviewInput) {
   }
   const event = outcome.events[0];
   const base = { preview: true, advisory: true, target_file_id: target.target_id };
+  const enrichment = {
+    tool: PREVIEWED_TOOL[input.format as ProtocolVersion],
+    current: { content: target.content, version: target.version, hash: target.current_hash },
+    nearMissSource: outcome.nearMissSource ?? null,
+  };
+  return boundPreview(event.type === 'ProposalRejected' ? enrichRejection(previewBody(base, observed, event), enrichment) : previewBody(base, observed, event));
+}
+
+function previewBody(base: Record<string, unknown>, observed: Record<string, unknown>, event: TargetEvent): Record<string, any> {
   if (event.type === 'ProposalAccepted') {
     const d = event.data;
     return {
