@@ -89,8 +89,10 @@ describe(`Db.listen with appendToStream (${describeBackend})`, () => {
             `SELECT pid FROM pg_stat_activity
              WHERE datname = current_database() AND application_name = 'palimpsest-listen' AND query ILIKE 'LISTEN%'`,
           )).rows.map((r) => r.pid);
-        const [before] = await listenerPids();
-        expect(before).toBeDefined();
+        const pids = await listenerPids();
+        expect(pids).toHaveLength(1);
+        const [before] = pids;
+        expect(typeof before).toBe('number');
         await db.query('SELECT pg_terminate_backend($1)', [before]);
         // Reconnected and LISTENing again on a new backend.
         const after = await eventually(listenerPids, (pids) => pids.length === 1 && pids[0] !== before, { timeoutMs: 10_000 });
