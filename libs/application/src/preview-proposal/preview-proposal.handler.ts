@@ -4,14 +4,9 @@ import { PROTOCOL, type ProtocolVersion } from '@palimpsest/core/transaction/tra
 import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import type { TargetEvent } from '@palimpsest/core/target/target.events';
 import type { AppContext } from '../app-context';
+import { SUBMISSION_TOOL } from '../shared/submission-tools';
 import { enrichRejection } from '../submit-proposal/rejection-enrichment';
 import { boundPreview } from './preview-bounds';
-
-const PREVIEWED_TOOL: Record<ProtocolVersion, string> = {
-  'patchdiff-tx/1': 'palimpsest_submit_edits',
-  'patchdiff-tx/2': 'palimpsest_submit_operations',
-  'patchdiff-tx/3': 'palimpsest_submit_replacement',
-};
 import { checkTargetId, notFound, readTargetRow } from '../shared/target-lookup';
 
 export interface PreviewInput {
@@ -77,7 +72,7 @@ export async function previewProposal(ctx: AppContext, input: PreviewInput) {
   const event = outcome.events[0];
   const base = { preview: true, advisory: true, target_file_id: target.target_id };
   const enrichment = {
-    tool: PREVIEWED_TOOL[input.format as ProtocolVersion],
+    tool: SUBMISSION_TOOL[input.format as ProtocolVersion],
     current: { content: target.content, version: target.version, hash: target.current_hash },
     nearMissSource: outcome.nearMissSource ?? null,
   };

@@ -6,17 +6,12 @@ import { evaluate } from '@palimpsest/core/target/target.decider';
 import type { ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
+import { SUBMISSION_TOOL } from '../shared/submission-tools';
 import { commitEvents } from '../shared/commit-events';
 import { checkTargetId, lockTargetRow, notFound, type NotFound } from '../shared/target-lookup';
 import { viewOfAccepted, viewOfRejected, viewOfRow } from './attempt-view';
 import { enrichRejection, type RejectionEnrichment } from './rejection-enrichment';
 import { submissionResponse } from './submission-response';
-
-const TOOL_OF: Record<ProtocolVersion, string> = {
-  'patchdiff-tx/1': 'palimpsest_submit_edits',
-  'patchdiff-tx/2': 'palimpsest_submit_operations',
-  'patchdiff-tx/3': 'palimpsest_submit_replacement',
-};
 
 /** Wire arguments common to the three submission tools (proposal fields vary by format). */
 export interface SubmitProposalInput {
@@ -108,7 +103,7 @@ export async function submitProposal(ctx: AppContext, input: SubmitProposalInput
     }
     const current = { version: target.version, current_hash: target.current_hash };
     enrichment = {
-      tool: TOOL_OF[input.protocol_version],
+      tool: SUBMISSION_TOOL[input.protocol_version],
       current: { content: target.content, version: target.version, hash: target.current_hash },
       nearMissSource: outcome.nearMissSource ?? null,
     };
