@@ -15,12 +15,12 @@ type AttemptEvent =
   | { type: 'ProposalRejected'; data: ProposalRejectedData };
 
 /** INSERT for one attempt row; the submitted record itself stays in the event (joined when asked for). */
-export function insertAttemptSql(p: SqlParams, e: AttemptEvent, position: number, recordedAt: string): string {
+export function insertAttemptSql(p: SqlParams, e: AttemptEvent, position: string, recordedAt: string): string {
   const d = e.data;
   const accepted = e.type === 'ProposalAccepted' ? e.data : null;
   const rejected = e.type === 'ProposalRejected' ? e.data : null;
   const values = [
-    p.add(d.attempt_id), p.add(position), p.add(d.target_id), p.add(accepted ? 'accepted' : 'rejected'),
+    p.add(d.attempt_id), position, p.add(d.target_id), p.add(accepted ? 'accepted' : 'rejected'),
     p.add(d.protocol_version), p.add(d.runtime_version), p.add(d.content_hash), p.add(utf8ByteLength(d.content)),
     p.add(d.request_fingerprint), p.add(d.client_request_id), p.add(d.expected_target_version),
     p.add(d.expected_current_hash), p.add(d.parent_attempt_id), p.add(d.regeneration_attempt), p.add(d.source),

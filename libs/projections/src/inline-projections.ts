@@ -4,7 +4,7 @@ import { insertLedgerSql } from './ledger.projection';
 import { contentStatements, type ContentStatements } from './content/target-content';
 import type { ProjectedEvent } from './projected-event';
 import { insertCheckpointSnapshotSql, insertInitialSnapshotSql } from './snapshots.projection';
-import { SqlParams } from './sql-params';
+import { positionSql, SqlParams } from './sql-params';
 import { insertTargetSql, updateTargetSql } from './target-row.projection';
 
 /**
@@ -17,7 +17,8 @@ export function statementsFor(p: SqlParams, pe: ProjectedEvent): ContentStatemen
 }
 
 function rowStatements(p: SqlParams, pe: ProjectedEvent): string[] {
-  const { event, position, streamVersion, recordedAt, stateAfter } = pe;
+  const { event, streamVersion, recordedAt, stateAfter } = pe;
+  const position = positionSql(p, pe.position);
   if (!stateAfter.exists) throw new Error(`projection of ${event.type} needs an existing target`);
   switch (event.type) {
     case 'TargetInitialized':
@@ -57,4 +58,22 @@ export async function projectInline(tx: Sql, events: ProjectedEvent[]): Promise<
     for (const s of before) await tx.query(s.text, s.params);
     await tx.query(combineStatements(inline), p.values);
   }
+}
+
+export interface AlongsideProjection {
+  /** Statements to run first, on their own (chunk renumbering). */
+  before: ContentStatements['before'];
+  /** CTEs for the append statement; they read the position from its `inserted` CTE. */
+  ctes: string[];
+  values: unknown[];
+}
+
+/**
+ * The read-model writes of one event as CTEs of the append statement itself, so the event and its
+ * projections cost one round trip. Parameters are numbered after the append's own `paramOffset`.
+ */
+export function projectionAlongside(pe: ProjectedEvent, paramOffset: number): AlongsideProjection {
+  const p = new SqlParams(paramOffset);
+  const { before, inline } = statementsFor(p, { ...pe, position: null });
+  return { before, ctes: inline, values: p.values };
 }

@@ -4,17 +4,13 @@ import type { SqlParams } from './sql-params';
 /** Room for 99,999 changes per transaction; the core caps transactions at 10,000 changes. */
 export const LEDGER_SEQUENCE_STRIDE = 100000;
 
-export function ledgerSequence(logSequence: number, changeIndex: number): number {
-  return logSequence * LEDGER_SEQUENCE_STRIDE + changeIndex;
-}
 
 /** One INSERT for every change of an acceptance, from a JSON array (one round trip whatever the count). */
-export function insertLedgerSql(p: SqlParams, d: ProposalAcceptedData, position: number, recordedAt: string): string {
+export function insertLedgerSql(p: SqlParams, d: ProposalAcceptedData, position: string, recordedAt: string): string {
   const rows = d.change_facts.map((fact, i) => {
     const note = d.annotations[i];
     const rationale = note?.rationale ?? null;
     return {
-      ledger_sequence: ledgerSequence(position, fact.change_index),
       change_index: fact.change_index,
       change_id: fact.change_id,
       intent: rationale ?? d.intent,
@@ -25,10 +21,10 @@ export function insertLedgerSql(p: SqlParams, d: ProposalAcceptedData, position:
   });
   return `INSERT INTO ledger (ledger_sequence, attempt_id, log_sequence, target_id, editing_cycle_id, before_version,
       after_version, change_index, change_id, intent, transaction_intent, rationale, risk, origin, derived, created_at)
-    SELECT x.ledger_sequence, ${p.add(d.attempt_id)}::uuid, ${p.add(position)}::bigint, ${p.add(d.target_id)}::uuid,
+    SELECT ${position} * ${LEDGER_SEQUENCE_STRIDE} + x.change_index, ${p.add(d.attempt_id)}::uuid, ${position}, ${p.add(d.target_id)}::uuid,
       ${p.add(d.editing_cycle_id)}::uuid, ${p.add(d.before_version)}::bigint, ${p.add(d.after_version)}::bigint,
       x.change_index, x.change_id, x.intent, ${p.add(d.intent)}::text, x.rationale, x.risk, 'typed', x.derived,
       ${p.add(recordedAt)}::timestamptz
-    FROM jsonb_to_recordset(${p.json(rows)}) AS x(ledger_sequence bigint, change_index integer, change_id text,
+    FROM jsonb_to_recordset(${p.json(rows)}) AS x(change_index integer, change_id text,
       intent text, rationale text, risk text, derived jsonb)`;
 }

@@ -5,7 +5,8 @@ import type { ChunkRewrite } from './content/chunk-layout';
 /** An event as committed, with its place in the log and the target state right after it. */
 export interface ProjectedEvent {
   event: TargetEvent;
-  position: number;
+  /** Null when the projection rides in the append statement and reads the position it inserts. */
+  position: number | null;
   streamVersion: number;
   recordedAt: string;
   stateAfter: TargetState;

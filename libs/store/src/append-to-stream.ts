@@ -26,7 +26,7 @@ export interface AppendResult {
  * the other gets StreamVersionConflictError, as does a writer whose expectedVersion is stale.
  * Run it inside a transaction when other writes must commit with the events.
  */
-const APPEND = `
+const appendSql = (alongside: string[]) => `
 WITH input AS (
   SELECT e.value AS event, e.ordinality AS ord
   FROM jsonb_array_elements($2::text::jsonb) WITH ORDINALITY AS e
@@ -52,17 +52,30 @@ notified AS (
            'stream_version', max(stream_version))::text) AS sent
   FROM inserted
   HAVING count(*) > 0
-)
+)${alongside.map((cte, i) => `,\nalongside_${i} AS (${cte})`).join('')}
 SELECT inserted.global_position, inserted.stream_version
 FROM inserted CROSS JOIN notified
 ORDER BY inserted.stream_version`;
+
+/**
+ * Writes that must commit with the events and can ride in the same statement (read models). Each is a
+ * data-modifying statement that may read `inserted` (global_position, stream_version of the new rows);
+ * its parameters are numbered after the append's own (from $5, see APPEND_PARAM_COUNT).
+ */
+export interface AlongsideWrites {
+  ctes: string[];
+  values: unknown[];
+}
+
+/** Parameters the append itself uses ($1…$4). */
+export const APPEND_PARAM_COUNT = 4;
 
 export async function appendToStream(
   tx: Sql,
   streamId: string,
   expectedVersion: number,
   events: NewEvent[],
-  opts: { notifyChannel?: string } = {},
+  opts: { notifyChannel?: string; alongside?: AlongsideWrites } = {},
 ): Promise<AppendResult> {
   if (!Number.isSafeInteger(expectedVersion) || expectedVersion < 0) {
     throw new RangeError(`expectedVersion must be a non-negative integer, got ${expectedVersion}`);
@@ -79,7 +92,9 @@ export async function appendToStream(
   );
   let rows: { global_position: number; stream_version: number }[];
   try {
-    ({ rows } = await tx.query(APPEND, [streamId, payload, expectedVersion, opts.notifyChannel ?? EVENTS_CHANNEL]));
+    const base = [streamId, payload, expectedVersion, opts.notifyChannel ?? EVENTS_CHANNEL];
+    const alongside = opts.alongside ?? { ctes: [], values: [] };
+    ({ rows } = await tx.query(appendSql(alongside.ctes), [...base, ...alongside.values]));
   } catch (error) {
     if (isStreamVersionViolation(error)) {
       throw new StreamVersionConflictError(streamId, expectedVersion, { cause: error });

@@ -2,9 +2,11 @@ import { TARGET_EVENT_SCHEMA_VERSION, targetStreamId, type TargetEvent } from '@
 import type { TargetState } from '@palimpsest/core/target/target.state';
 import type { UnchangedEnds } from '@palimpsest/projections/content/chunk-layout';
 import { contentChangeFor } from '@palimpsest/projections/content/content-change';
-import { projectInline } from '@palimpsest/projections/inline-projections';
-import { appendToStream } from '@palimpsest/store/append-to-stream';
+import { projectInline, projectionAlongside } from '@palimpsest/projections/inline-projections';
+import type { ProjectedEvent } from '@palimpsest/projections/projected-event';
+import { APPEND_PARAM_COUNT, appendToStream } from '@palimpsest/store/append-to-stream';
 import type { Sql } from '@palimpsest/store/db';
+import type { NewEvent } from '@palimpsest/store/stored-event';
 import type { ContentCache } from './content-cache';
 
 export interface CommitInput {
@@ -21,43 +23,36 @@ export interface CommitInput {
   textChange?: UnchangedEnds | null;
 }
 
-/** Append decided events and bring the inline read models up to them, inside the caller's transaction. */
+function toNewEvent(e: TargetEvent, input: CommitInput): NewEvent {
+  return { type: e.type, schemaVersion: TARGET_EVENT_SCHEMA_VERSION, data: e.data, metadata: input.metadata, recordedAt: input.recordedAt };
+}
+
+/**
+ * Append decided events and bring the inline read models up to them, inside the caller's transaction.
+ * A single event (every command today) is appended and projected by one statement: the round trip
+ * saved is taken while the target's row lock is held.
+ */
 export async function commitEvents(tx: Sql, cache: ContentCache, input: CommitInput): Promise<number[]> {
   const { events, streamVersion, stateAfter } = input;
   if (events.length === 0) return [];
-  const { positions } = await appendToStream(
-    tx,
-    targetStreamId(input.targetId),
-    streamVersion,
-    events.map((e) => ({
-      type: e.type,
-      schemaVersion: TARGET_EVENT_SCHEMA_VERSION,
-      data: e.data,
-      metadata: input.metadata,
-      recordedAt: input.recordedAt,
-    })),
-  );
   let chunks = [...input.previousChunks];
-  const projected = events.map((event, i) => {
+  const projected: ProjectedEvent[] = events.map((event, i) => {
     const change = contentChangeFor(event, chunks, stateAfter, input.textChange ?? null);
     chunks = change.chunks;
-    return {
-      event,
-      position: positions[i],
-      streamVersion: streamVersion + i + 1,
-      recordedAt: input.recordedAt,
-      stateAfter,
-      contentRewrite: change.rewrite,
-    };
+    return { event, position: null, streamVersion: streamVersion + i + 1, recordedAt: input.recordedAt, stateAfter, contentRewrite: change.rewrite };
   });
-  await projectInline(tx, projected);
+  const stream = targetStreamId(input.targetId);
+  let positions: number[];
+  if (projected.length === 1) {
+    const alongside = projectionAlongside(projected[0], APPEND_PARAM_COUNT);
+    for (const s of alongside.before) await tx.query(s.text, s.params);
+    ({ positions } = await appendToStream(tx, stream, streamVersion, [toNewEvent(events[0], input)], { alongside }));
+  } else {
+    ({ positions } = await appendToStream(tx, stream, streamVersion, events.map((e) => toNewEvent(e, input))));
+    await projectInline(tx, projected.map((pe, i) => ({ ...pe, position: positions[i] })));
+  }
   if (stateAfter.exists) {
-    cache.set(input.targetId, {
-      version: stateAfter.version,
-      current_hash: stateAfter.current_hash,
-      chunks,
-      content: stateAfter.content,
-    });
+    cache.set(input.targetId, { version: stateAfter.version, current_hash: stateAfter.current_hash, chunks, content: stateAfter.content });
   }
   return positions;
 }
