@@ -2,9 +2,9 @@
 // Pure helpers: they encode JSON-RPC requests and decode responses; the host owns the streams.
 
 export const JSONRPC_VERSION = '2.0';
-export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities"] as const;
+export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard"] as const;
 export type Method = (typeof METHODS)[number];
-export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities"];
+export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_edit_plan","palimpsest_change_inspect"];
 
 /** Initialize target: Create a target from text: canonical LF content, version 0, an initial snapshot, an active editing cycle and the recorded source line endings. */
 export type InitializeTargetParams = {
@@ -210,6 +210,146 @@ export type GetManifestLedgerParams = {
 /** Capabilities: The service manifest: every operation with its status in this session’s profile, limits, error codes and the recorded protocol/runtime profiles. */
 export type CapabilitiesParams = Record<string, never>;
 
+/** Propose a candidate change: Apply 1 to 50 operations (edit, match, span, replace_all), in order and all or nothing, to a private candidate over one or more targets. Nothing touches a target until palimpsest_change_apply. Pass candidate and expected_candidate_version to extend an open candidate. */
+export type ChangeProposeParams = {
+  request_id: string;
+  base: Array<{
+    target_file_id: string;
+    version: number;
+  }>;
+  operations: Array<{
+    kind: "edit";
+    target_file_id: string;
+    handle?: string;
+    match: string;
+    replace: string;
+    occurrence_index?: number | null;
+    anchor_before?: string | null;
+    anchor_after?: string | null;
+    rationale?: string | null;
+    risk?: "low" | "medium" | "high" | null;
+  } | {
+    kind: "match";
+    target_file_id: string;
+    handle?: string;
+    match: string;
+    replace: string;
+    occurrence_index?: number | null;
+    anchor_before?: string | null;
+    anchor_after?: string | null;
+    rationale?: string | null;
+    risk?: "low" | "medium" | "high" | null;
+  } | {
+    kind: "span";
+    target_file_id: string;
+    handle?: string;
+    start?: number;
+    end?: number;
+    range?: {
+      handle: string;
+    };
+    expected_text?: string;
+    replace: string;
+    expected_before?: string | null;
+    expected_after?: string | null;
+    rationale?: string | null;
+    risk?: "low" | "medium" | "high" | null;
+  } | {
+    kind: "replace_all";
+    target_file_id: string;
+    handle?: string;
+    replacement: string;
+    rationale?: string | null;
+    risk?: "low" | "medium" | "high" | null;
+  }>;
+  intent?: string | null;
+  candidate?: string;
+  expected_candidate_version?: number;
+  checks?: Array<string>;
+};
+
+/** Plan a change (dry run): The dry run of palimpsest_change_propose: the same operations checked by the same rules, answering the outcome of each operation, the targets it would change and the checks an apply would need. Stores nothing. */
+export type EditPlanParams = {
+  base: Array<{
+    target_file_id: string;
+    version: number;
+  }>;
+  operations: Array<{
+    kind: "edit";
+    target_file_id: string;
+    handle?: string;
+    match: string;
+    replace: string;
+    occurrence_index?: number | null;
+    anchor_before?: string | null;
+    anchor_after?: string | null;
+    rationale?: string | null;
+    risk?: "low" | "medium" | "high" | null;
+  } | {
+    kind: "match";
+    target_file_id: string;
+    handle?: string;
+    match: string;
+    replace: string;
+    occurrence_index?: number | null;
+    anchor_before?: string | null;
+    anchor_after?: string | null;
+    rationale?: string | null;
+    risk?: "low" | "medium" | "high" | null;
+  } | {
+    kind: "span";
+    target_file_id: string;
+    handle?: string;
+    start?: number;
+    end?: number;
+    range?: {
+      handle: string;
+    };
+    expected_text?: string;
+    replace: string;
+    expected_before?: string | null;
+    expected_after?: string | null;
+    rationale?: string | null;
+    risk?: "low" | "medium" | "high" | null;
+  } | {
+    kind: "replace_all";
+    target_file_id: string;
+    handle?: string;
+    replacement: string;
+    rationale?: string | null;
+    risk?: "low" | "medium" | "high" | null;
+  }>;
+  intent?: string | null;
+};
+
+/** Inspect a candidate: What a candidate changes, per target: the changed spans with their text before and after and the operations that asked for each, a unified source diff with bounded hunks, full content on request, and the checks of its current version. */
+export type ChangeInspectParams = {
+  candidate: string;
+  include?: Array<"semantic_diff" | "source_diff" | "content" | "checks">;
+  targets?: Array<string>;
+  context_lines?: number;
+};
+
+/** Run checks on a candidate: Run checks on the candidate's current version and record the results: utf8, json and yaml by content type, and the command checks the operator declared (run on the candidate's files in a temporary directory, with a timeout and bounded output). A failed check is a result with ok: false, never an error. */
+export type CheckRunParams = {
+  candidate: string;
+  checks: Array<string>;
+};
+
+/** Apply a candidate: Write the candidate to every target it changes, atomically, and return a receipt. Rechecks the candidate version, the required checks on that version and every written target under row locks; a written target that moved is refused with nothing written. Under a policy with approve, waits for an operator (APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: resend the same request_id to pick up a later decision). */
+export type ChangeApplyParams = {
+  candidate: string;
+  expected_candidate_version: number;
+  request_id: string;
+  require_checks?: Array<string>;
+};
+
+/** Discard a candidate: Close an open candidate. It never undoes an applied change: to undo, propose a compensating change. */
+export type ChangeDiscardParams = {
+  candidate: string;
+  expected_candidate_version?: number;
+};
+
 export interface ParamsByMethod {
   palimpsest_initialize_target: InitializeTargetParams;
   palimpsest_handle_upload: HandleUploadParams;
@@ -227,6 +367,12 @@ export interface ParamsByMethod {
   palimpsest_get_attempt_log: GetAttemptLogParams;
   palimpsest_get_manifest_ledger: GetManifestLedgerParams;
   palimpsest_capabilities: CapabilitiesParams;
+  palimpsest_change_propose: ChangeProposeParams;
+  palimpsest_edit_plan: EditPlanParams;
+  palimpsest_change_inspect: ChangeInspectParams;
+  palimpsest_check_run: CheckRunParams;
+  palimpsest_change_apply: ChangeApplyParams;
+  palimpsest_change_discard: ChangeDiscardParams;
 }
 
 export interface Request<M extends Method> { jsonrpc: '2.0'; id: number | string; method: M; params: ParamsByMethod[M] }

@@ -7,6 +7,7 @@ import { registerReplay } from './commands/replay.command';
 import { registerGenerate } from './commands/generate.command';
 import { registerServe } from './commands/serve.command';
 import { registerStart } from './commands/start.command';
+import { registerApprovals } from './commands/approvals.command';
 
 export function buildProgram(): Command {
   const program = new Command('palimpsest')
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerProjections(program);
   registerGenerate(program);
   registerServe(program);
+  registerApprovals(program);
   return program;
 }
 

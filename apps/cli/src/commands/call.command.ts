@@ -1,6 +1,7 @@
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
 import type { Command } from 'commander';
+import { resolveProfilePolicy } from '@palimpsest/application/candidates/policy/policy-store';
 import { printJson, withApp } from '../runtime';
 
 async function readStdin(): Promise<string> {
@@ -11,7 +12,7 @@ async function readStdin(): Promise<string> {
 }
 
 /** Statuses that mean the call itself failed (a rejected proposal is a normal answer). */
-const FAILED = new Set(['invalid_argument', 'not_found']);
+const FAILED = new Set(['invalid_argument', 'not_found', 'error']);
 
 export function registerCall(program: Command): void {
   program
@@ -20,7 +21,9 @@ export function registerCall(program: Command): void {
     .argument('<operation>', `operation name, e.g. palimpsest_submit_edits (${CATALOG.length} operations: see \`palimpsest operations\`)`)
     .option('-a, --args <json>', 'arguments as a JSON object instead of stdin')
     .option('--read-only', 'refuse write operations (read-only profile)')
-    .action(async (operation: string, opts: { args?: string; readOnly?: boolean }) => {
+    .option('--profile <profile>', 'owner policy to call under: full, read-only or a profile of PALIMPSEST_POLICY_FILE')
+    .action(async (operation: string, opts: { args?: string; readOnly?: boolean; profile?: string }) => {
+      const policy = opts.profile === undefined ? undefined : resolveProfilePolicy(opts.profile);
       const text = opts.args ?? (await readStdin());
       let args: unknown = {};
       if (text.trim() !== '') {
@@ -32,7 +35,8 @@ export function registerCall(program: Command): void {
           return;
         }
       }
-      const result = await withApp((ctx) => dispatch(ctx, operation, args, { readOnly: opts.readOnly }));
+      const readOnly = opts.readOnly || policy?.mode === 'read_only';
+      const result = await withApp((ctx) => dispatch(ctx, operation, args, { readOnly, policy }));
       printJson(result);
       if (FAILED.has(String(result.status))) process.exitCode = 2;
     });

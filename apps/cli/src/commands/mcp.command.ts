@@ -6,7 +6,7 @@ import { AsciiStdioServerTransport } from '@palimpsest/mcp/mcp-server/ascii-stdi
 import { createMcpServer } from '@palimpsest/mcp/mcp-server/mcp-server';
 import { responseModeFrom } from '@palimpsest/mcp/mcp-server/response-mode';
 import type { Profile } from '@palimpsest/mcp/mcp-server/tool-list';
-import { parseProfile } from '../profile';
+import { resolveProfilePolicy } from '@palimpsest/application/candidates/policy/policy-store';
 
 const VERSION = '0.1.0';
 
@@ -15,13 +15,14 @@ export function registerMcp(program: Command): void {
   program
     .command('mcp')
     .description('Serve the catalog as MCP tools over stdio (official SDK)')
-    .option('--profile <profile>', 'full | read-only (chosen at start-up; no request can widen it)', 'full')
+    .option('--profile <profile>', 'full | read-only | a profile of PALIMPSEST_POLICY_FILE (chosen at start-up; no request can widen it)', 'full')
     .action(async (opts: { profile: string }) => {
-      const profile: Profile = parseProfile(opts.profile);
+      const policy = resolveProfilePolicy(opts.profile);
+      const profile: Profile = policy.mode === 'read_only' ? 'read-only' : 'full';
       const mode = responseModeFrom(process.env);
       const db = await openDb();
       await migrate(db);
-      const server = createMcpServer(appContext(db), { profile, mode, version: VERSION });
+      const server = createMcpServer(appContext(db), { profile, policy, mode, version: VERSION });
       let closing: Promise<void> | null = null;
       const shutdown = () =>
         (closing ??= (async () => {
@@ -33,6 +34,6 @@ export function registerMcp(program: Command): void {
         process.once(signal, () => void shutdown().then(() => process.exit(0)));
       }
       await server.connect(new AsciiStdioServerTransport());
-      process.stderr.write(`palimpsest mcp: ready (profile ${profile}, response mode ${mode})\n`);
+      process.stderr.write(`palimpsest mcp: ready (profile ${opts.profile}, response mode ${mode})\n`);
     });
 }

@@ -10,15 +10,18 @@ import { hasLoneSurrogate } from '@palimpsest/core/text/code-points';
 import { asciiLine } from './ascii-stdio-transport';
 import { presentResult, type ResponseMode } from './response-mode';
 import { listTools, type Profile } from './tool-list';
+import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 
 export interface McpServerOptions {
   profile: Profile;
+  /** The profile's owner policy: which tools are listed and callable, command checks, approvals. */
+  policy?: OwnerPolicy;
   mode: ResponseMode;
   version: string;
 }
 
-/** Statuses that mean the call itself failed; a rejected proposal is a successful call. */
-const ERROR_STATUSES = new Set(['invalid_argument', 'not_found']);
+/** Statuses that mean the call itself failed; a rejected proposal is a successful call. "error": seed 000's envelope. */
+const ERROR_STATUSES = new Set(['invalid_argument', 'not_found', 'error']);
 
 /**
  * The result as literal JSON text plus structuredContent. Text that cannot be strict UTF-8 (a lone
@@ -43,11 +46,11 @@ export function createMcpServer(ctx: AppContext, opts: McpServerOptions): Server
         'Read a target (palimpsest_read_target / read_lines / find_occurrences), then propose a guarded transaction with the version you read. A rejection is recorded and its diagnostic says how to succeed next time.',
     },
   );
-  const tools = listTools(opts.profile, opts.mode);
+  const tools = listTools(opts.profile, opts.mode, opts.policy);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: structuredClone(tools) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args } = request.params;
-    const result = await dispatch(ctx, name, args ?? {}, { readOnly: opts.profile === 'read-only' });
+    const result = await dispatch(ctx, name, args ?? {}, { readOnly: opts.profile === 'read-only', policy: opts.policy });
     return toolResult(presentResult(name, result, opts.mode));
   });
   return server;

@@ -6,6 +6,8 @@ import {
   REPLACEMENT_MAX_CODE_POINTS,
   REPLACEMENT_MAX_UTF8_BYTES,
 } from '@palimpsest/core/transaction/replacement-admission';
+import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
+import { operationRefusal } from '@palimpsest/core/policy/policy-decisions';
 import type { ResponseMode } from './response-mode';
 
 export type Profile = 'full' | 'read-only';
@@ -40,9 +42,10 @@ function describe(op: OperationSpec, mode: ResponseMode): string {
   return op.description;
 }
 
-/** tools/list, generated from the catalog; a read-only profile advertises read tools only. */
-export function listTools(profile: Profile, mode: ResponseMode): Tool[] {
-  return CATALOG.filter((op) => profile === 'full' || op.readOnly).map((op) => {
+/** tools/list, generated from the catalog; a read-only profile advertises read tools only, a policy only its tools. */
+export function listTools(profile: Profile, mode: ResponseMode, policy?: OwnerPolicy): Tool[] {
+  const visible = (op: OperationSpec) => (profile === 'full' || op.readOnly) && (!policy || operationRefusal(policy, op) === null);
+  return CATALOG.filter(visible).map((op) => {
     const inputSchema: Record<string, unknown> = { ...op.params };
     if (op.examples.length) inputSchema.examples = structuredClone(op.examples.map((e) => e.params));
     const caps = capabilitiesFor(op);

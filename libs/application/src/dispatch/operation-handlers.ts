@@ -16,10 +16,14 @@ import { capabilitiesManifest } from '../capabilities/capabilities.handler';
 import { previewProposal } from '../preview-proposal/preview-proposal.handler';
 import { saveCheckpoint } from '../save-checkpoint/save-checkpoint.handler';
 import { submitProposal } from '../submit-proposal/submit-proposal.handler';
+import { CANDIDATE_HANDLERS } from '../candidates/candidate-handlers';
+import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 
 type Args = Record<string, any>;
 export interface HandlerSession {
   profile: 'full' | 'read-only';
+  /** The caller's owner policy (MCP profile or API token), when one is in force. */
+  policy?: OwnerPolicy | null;
 }
 
 export type OperationHandler = (
@@ -68,4 +72,5 @@ export const OPERATION_HANDLERS: Record<OperationName, OperationHandler> = {
   palimpsest_get_attempt_log: (ctx, a) => getAttemptLog(ctx, a as never),
   palimpsest_get_manifest_ledger: (ctx, a) => getManifestLedger(ctx, a as never),
   palimpsest_capabilities: async (_ctx, _a, session) => capabilitiesManifest(session),
+  ...CANDIDATE_HANDLERS,
 };

@@ -1,8 +1,10 @@
 import type { Sql } from '@palimpsest/store/db';
 import { ASSEMBLED_CONTENT } from '../content/target-content';
+import { candidateDigests } from '../candidates/candidate-digest';
 
 /**
- * One digest per target over every inline read model row it owns, in a deterministic order.
+ * One digest per target over every inline read model row it owns, in a deterministic order
+ * (and one per candidate, keyed `candidate:<id>`, over the candidate read models).
  * The text enters as assembled content, so two chunk layouts of the same text digest the same.
  * Two states of the read models are equal exactly when their digests are.
  */
@@ -16,7 +18,9 @@ export async function readModelDigests(sql: Sql): Promise<Map<string, string>> {
       (SELECT string_agg(row_to_json(s)::text, '|' ORDER BY s.log_sequence) FROM target_snapshots s WHERE s.target_id = t.target_id)
     )) AS digest
     FROM targets t`);
-  return new Map(rows.map((r: any) => [r.target_id as string, r.digest as string]));
+  const digests = new Map(rows.map((r: any) => [r.target_id as string, r.digest as string]));
+  for (const [key, digest] of await candidateDigests(sql)) digests.set(key, digest);
+  return digests;
 }
 
 export interface DigestComparison {

@@ -6,8 +6,10 @@ import { readStream } from '@palimpsest/store/read-stream';
 import { contentChangeFor } from '../content/content-change';
 import { projectInline } from '../inline-projections';
 import { compareDigests, readModelDigests, type DigestComparison } from './read-model-digest';
+import { CANDIDATE_TABLES } from '../candidates/candidate.projection';
+import { rebuildCandidateStreams } from '../candidates/rebuild-candidates';
 
-export const READ_MODEL_TABLES = ['targets', 'target_chunks', 'target_snapshots', 'attempts', 'ledger'] as const;
+export const READ_MODEL_TABLES = ['targets', 'target_chunks', 'target_snapshots', 'attempts', 'ledger', ...CANDIDATE_TABLES] as const;
 
 export interface RebuildProgress {
   done: number;
@@ -66,12 +68,14 @@ export async function rebuildProjections(
       events += await rebuildStream(tx, rows[i].stream_id);
       opts.onProgress?.({ done: i + 1, total: rows.length, streamId: rows[i].stream_id });
     }
+    const candidates = await rebuildCandidateStreams(tx);
+    events += candidates.events;
     await tx.query(
       `INSERT INTO projection_checkpoints (projection, last_position, rebuilt_at, updated_at)
        VALUES ('inline', COALESCE((SELECT max(global_position) FROM events), 0), now(), now())
        ON CONFLICT (projection) DO UPDATE SET last_position = EXCLUDED.last_position, rebuilt_at = now(), updated_at = now()`,
     );
     const after = await readModelDigests(tx);
-    return { ...compareDigests(before, after), streams: rows.length, events, duration_ms: Date.now() - started };
+    return { ...compareDigests(before, after), streams: rows.length + candidates.streams, events, duration_ms: Date.now() - started };
   });
 }

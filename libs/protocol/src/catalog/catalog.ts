@@ -12,6 +12,7 @@ import {
 import { capabilities, preview } from './operations/meta.operations';
 import { findOccurrences, readLines, readTarget } from './operations/reads.operations';
 import { submitEdits, submitOperations, submitReplacement } from './operations/submissions.operations';
+import { CANDIDATE_OPERATIONS } from './operations/candidates.operations';
 
 /** The one list of operations. Order is the order tools are advertised in. */
 export const CATALOG: readonly OperationSpec[] = [
@@ -31,6 +32,7 @@ export const CATALOG: readonly OperationSpec[] = [
   getAttemptLog,
   getManifestLedger,
   capabilities,
+  ...CANDIDATE_OPERATIONS,
 ];
 
 export type OperationName = (typeof CATALOG)[number]['name'];

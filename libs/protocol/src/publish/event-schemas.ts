@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../catalog/operation-spec';
+import { candidateEventSchemas } from './candidate-event-schemas';
 
 /**
  * JSON Schemas (2020-12) of the target stream's event payloads, schema version 1.
@@ -170,6 +171,7 @@ export const EVENT_SCHEMAS: Record<string, JsonSchema> = {
       saved_at: timestamp,
     },
   },
+  ...candidateEventSchemas(SCHEMA_BASE),
 };
 
 export function eventSchemaFileName(type: string): string {

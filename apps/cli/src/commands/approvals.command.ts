@@ -1,0 +1,58 @@
+import { userInfo } from 'node:os';
+import type { Command } from 'commander';
+import {
+  decideApproval,
+  listApprovals,
+  type ApprovalStatusFilter,
+  type ApprovalView,
+} from '@palimpsest/application/candidates/approvals/approvals.handler';
+import { printJson, withApp } from '../runtime';
+
+const STATUSES: ApprovalStatusFilter[] = ['pending', 'granted', 'declined', 'all'];
+
+function operatorName(given: string | undefined): string {
+  if (given) return given;
+  try {
+    return `cli:${userInfo().username}`;
+  } catch {
+    return 'cli:operator';
+  }
+}
+
+function line(a: ApprovalView): string {
+  return `${a.approval_id}  ${a.status.padEnd(8)} ${a.requested_at ?? ''}  candidate ${a.candidate} v${a.candidate_version}\n    ${a.prompt}\n`;
+}
+
+/**
+ * `palimpsest approvals list|approve|decline`: the operator's side of owner policies with approve.
+ * A waiting palimpsest_change_apply wakes as soon as the decision is recorded.
+ */
+export function registerApprovals(program: Command): void {
+  const approvals = program.command('approvals').description('List, approve and decline the applies an owner policy holds for a person');
+  approvals
+    .command('list')
+    .description('Approvals waiting for a decision (oldest first); --status for decided ones')
+    .option('--status <status>', `pending | granted | declined | all`, 'pending')
+    .option('--limit <n>', 'at most this many (1..500)', '50')
+    .option('--json', 'print JSON')
+    .action(async (opts: { status: string; limit: string; json?: boolean }) => {
+      if (!STATUSES.includes(opts.status as ApprovalStatusFilter)) throw new Error(`--status must be one of ${STATUSES.join(', ')}`);
+      const rows = await withApp((ctx) => listApprovals(ctx.db, { status: opts.status as ApprovalStatusFilter, limit: Number(opts.limit) }));
+      if (opts.json) return printJson(rows);
+      if (rows.length === 0) process.stdout.write(`no ${opts.status === 'all' ? '' : `${opts.status} `}approvals\n`);
+      for (const row of rows) process.stdout.write(line(row));
+    });
+  for (const [name, decision] of [['approve', 'grant'], ['decline', 'decline']] as const) {
+    approvals
+      .command(name)
+      .description(`${name === 'approve' ? 'Approve' : 'Decline'} a pending approval (the answer is final for that candidate version)`)
+      .argument('<approval_id>', 'the approval_id from `palimpsest approvals list`')
+      .option('--note <text>', 'a note recorded with the decision')
+      .option('--by <name>', 'who decides (default cli:<user>)')
+      .action(async (approvalId: string, opts: { note?: string; by?: string }) => {
+        const answer = await withApp((ctx) => decideApproval(ctx, { approval_id: approvalId, decision, decided_by: operatorName(opts.by), note: opts.note ?? null }));
+        printJson(answer);
+        if (answer.status !== 'ok') process.exitCode = 1;
+      });
+  }
+}

@@ -1,0 +1,51 @@
+import { candidateStreamId } from '@palimpsest/core/candidate/candidate.events';
+import { refusal } from '@palimpsest/core/candidate/candidate-refusal';
+import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
+import type { AppContext } from '../../app-context';
+import { candidateConfig } from '../shared/candidate-config';
+import { errorResult, type CandidateAnswer } from '../shared/envelope';
+import { applyOnce, type ApplyInput } from './apply-once';
+import { StreamWaiter } from './approval-wait';
+
+/**
+ * change_apply. Without an approval policy: one transaction. With one (policy.approve): the first
+ * attempt records ApprovalRequested and commits; the handler then waits — woken by NOTIFY on the
+ * candidate's stream, polling as a fallback, never holding a transaction — and tries again until the
+ * decision arrives or APPROVAL_WAIT_MS runs out. The same request_id sent later picks up a decision.
+ */
+export async function applyChange(ctx: AppContext, input: ApplyInput, policy: OwnerPolicy): Promise<CandidateAnswer> {
+  const { approvalWaitMs, approvalPollMs } = candidateConfig();
+  const deadline = Date.now() + approvalWaitMs;
+  let waiter: StreamWaiter | null = null;
+  try {
+    for (;;) {
+      const step = await applyOnce(ctx, input, policy);
+      if (step.kind === 'answer') return step.answer;
+      if (!waiter) {
+        waiter = await StreamWaiter.start(ctx.db, candidateStreamId(input.candidate.toLowerCase()));
+        continue; // a decision committed before we listened is seen by this next attempt
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) return approvalTimeout(input, step.approval_id, approvalWaitMs);
+      await waiter.wait(Math.min(approvalPollMs, left));
+    }
+  } finally {
+    await waiter?.stop();
+  }
+}
+
+function approvalTimeout(input: ApplyInput, approvalId: string, waitedMs: number): CandidateAnswer {
+  return errorResult(
+    refusal('permission_denied', 'approval_timeout', `No operator decided on applying candidate ${input.candidate} within ${waitedMs} ms. This is an answer, not an obstacle: resend the same request (same request_id) later to pick up the decision.`, {
+      target: { candidate: input.candidate, request_id: input.request_id },
+      details: { answer: 'APPROVAL_TIMEOUT', approval_id: approvalId, waited_ms: waitedMs },
+      next_actions: [
+        {
+          operation: 'palimpsest_change_apply',
+          reason: 'Resend this exact request, with the same request_id, once an operator has decided',
+          params: { ...input },
+        },
+      ],
+    }),
+  );
+}

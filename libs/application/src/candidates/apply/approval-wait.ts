@@ -1,0 +1,59 @@
+import { EVENTS_CHANNEL } from '@palimpsest/store/append-to-stream';
+import type { Db } from '@palimpsest/store/db';
+
+/**
+ * Waiting for an operator: a NOTIFY on the events channel for the candidate's stream wakes the
+ * waiter at once; polling is the fallback (notifications are a hint, not a delivery guarantee).
+ */
+export class StreamWaiter {
+  private wake: (() => void) | null = null;
+  private pending = false;
+
+  private constructor(private readonly unlisten: () => Promise<void>) {}
+
+  static async start(db: Db, streamId: string): Promise<StreamWaiter> {
+    let waiter: StreamWaiter | null = null;
+    const unlisten = await db.listen(EVENTS_CHANNEL, (payload) => {
+      if (streamOf(payload) === streamId) waiter?.notify();
+    });
+    waiter = new StreamWaiter(unlisten);
+    return waiter;
+  }
+
+  private notify(): void {
+    this.pending = true;
+    this.wake?.();
+  }
+
+  /** Resolves on the next notification for the stream, or after `ms`. */
+  wait(ms: number): Promise<void> {
+    if (this.pending) {
+      this.pending = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, Math.max(0, ms));
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        self.wake = null;
+        self.pending = false;
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  stop(): Promise<void> {
+    this.wake = null;
+    return this.unlisten();
+  }
+}
+
+function streamOf(payload: string): string | null {
+  try {
+    return (JSON.parse(payload) as { stream_id?: string }).stream_id ?? null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,101 @@
+import type { CandidateAppliedData } from '@palimpsest/core/candidate/candidate.events';
+import type { ExistingCandidate } from '@palimpsest/core/candidate/candidate.state';
+import { defaultIntent, targetProposal } from '@palimpsest/core/candidate/target-record';
+import type { MovedBy, TargetNow } from '@palimpsest/core/candidate/candidate.commands';
+import type { SubmitProposal } from '@palimpsest/core/target/target.commands';
+import { evaluate } from '@palimpsest/core/target/target.decider';
+import { PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
+import type { Sql } from '@palimpsest/store/db';
+import type { AppContext } from '../../app-context';
+import { commitEvents } from '../../shared/commit-events';
+import { lockTargetRow, type TargetRow } from '../../shared/target-lookup';
+
+/**
+ * The targets side of an apply. Written targets are locked in ascending id order — every apply
+ * takes its locks in that one order, so two candidates sharing targets cannot deadlock — and each is
+ * then written through the target aggregate as a tx/2 record of the candidate's span operations.
+ */
+
+export class ApplyDiverged extends Error {
+  constructor(readonly targetId: string, detail: string) {
+    super(`apply: target ${targetId} did not accept the candidate as recorded (${detail}); nothing was written`);
+  }
+}
+
+export const sortedIds = (ids: string[]) => [...ids].sort();
+
+export async function lockWrittenTargets(tx: Sql, ids: string[], ctx: AppContext): Promise<Map<string, TargetRow>> {
+  const rows = new Map<string, TargetRow>();
+  for (const id of sortedIds(ids)) {
+    const row = await lockTargetRow(tx, id, ctx.contents);
+    if (!row) throw new ApplyDiverged(id, 'the target row is missing');
+    rows.set(id, row);
+  }
+  return rows;
+}
+
+/** Who wrote the first version after `base`: a candidate's apply (recorded in candidate_targets) or a direct submission. */
+async function movedBy(tx: Sql, targetId: string, base: number): Promise<MovedBy> {
+  const { rows } = await tx.query<{ candidate_id: string }>(
+    'SELECT candidate_id::text AS candidate_id FROM candidate_targets WHERE target_id = $1 AND result_version = $2',
+    [targetId, base + 1],
+  );
+  return rows.length ? { kind: 'candidate', candidate_id: rows[0].candidate_id } : { kind: 'direct' };
+}
+
+/** Every target of the candidate as it is now: written ones from their locked rows, read ones by a plain read. */
+export async function observeForApply(tx: Sql, c: ExistingCandidate, locked: Map<string, TargetRow>): Promise<Record<string, TargetNow>> {
+  const others = c.targets.filter((t) => !locked.has(t.target_id)).map((t) => t.target_id);
+  const { rows } = others.length
+    ? await tx.query<{ target_id: string; version: number; current_hash: string }>(
+        'SELECT target_id::text AS target_id, version, current_hash FROM targets WHERE target_id = ANY($1::uuid[])',
+        [others],
+      )
+    : { rows: [] };
+  const seen = new Map<string, { version: number; hash: string }>();
+  for (const [id, row] of locked) seen.set(id, { version: row.version, hash: row.current_hash });
+  for (const r of rows) seen.set(r.target_id, { version: r.version, hash: r.current_hash });
+  const out: Record<string, TargetNow> = {};
+  for (const t of c.targets) {
+    const now = seen.get(t.target_id);
+    if (!now) throw new ApplyDiverged(t.target_id, 'the target row is missing');
+    const moved = now.version !== t.version && locked.has(t.target_id) ? await movedBy(tx, t.target_id, t.version) : null;
+    out[t.target_id] = { version: now.version, hash: now.hash, moved_by: moved };
+  }
+  return out;
+}
+
+/** Submit each written target's record through the target decider and commit it with the target's projections. */
+export async function writeTargets(tx: Sql, ctx: AppContext, c: ExistingCandidate, applied: CandidateAppliedData, locked: Map<string, TargetRow>): Promise<void> {
+  const intent = c.intent ?? defaultIntent(c.candidate_id, c.version);
+  for (const t of applied.targets) {
+    const row = locked.get(t.target_id) as TargetRow;
+    const member = c.targets.find((m) => m.target_id === t.target_id);
+    if (!member) throw new ApplyDiverged(t.target_id, 'not a target of the candidate');
+    const command: SubmitProposal = {
+      type: 'SubmitProposal',
+      now: applied.applied_at,
+      attempt_id: t.attempt_id,
+      target_id: t.target_id,
+      protocol_version: PROTOCOL.tx2,
+      proposal: targetProposal(intent, member.operations),
+      expected_target_version: t.base_version,
+      source: `candidate:${c.candidate_id}`,
+      lookups: { keyed: null, parent: null },
+    };
+    const outcome = evaluate(command, row);
+    const event = outcome.events[0];
+    if (event?.type !== 'ProposalAccepted') throw new ApplyDiverged(t.target_id, event ? `${event.type}: ${(event.data as { failure_detail?: string }).failure_detail}` : 'no event');
+    if (event.data.after_hash !== t.result_hash) throw new ApplyDiverged(t.target_id, 'the result hash differs from the candidate');
+    await commitEvents(tx, ctx.contents, {
+      targetId: t.target_id,
+      streamVersion: row.stream_version,
+      previousChunks: row.chunks,
+      events: outcome.events,
+      stateAfter: outcome.state,
+      recordedAt: applied.applied_at,
+      metadata: { command: 'ApplyCandidate', candidate_id: c.candidate_id, receipt_id: applied.receipt_id },
+      textChange: outcome.textChange,
+    });
+  }
+}

@@ -1,0 +1,88 @@
+import { decide } from '@palimpsest/core/candidate/candidate.decider';
+import { refusal } from '@palimpsest/core/candidate/candidate-refusal';
+import type { Sql } from '@palimpsest/store/db';
+import type { AppContext } from '../../app-context';
+import { toIso } from '../../shared/sql-values';
+import { commitCandidateEvents, lockAndLoad } from '../shared/candidate-store';
+import { errorResult, type CandidateAnswer } from '../shared/envelope';
+
+/**
+ * Operator side of approvals (CLI `palimpsest approvals`, and the gateway's operator routes):
+ * list what waits for a decision, and grant or decline it. A decision is an event on the
+ * candidate's stream; the waiting apply is woken by its NOTIFY.
+ */
+
+export type ApprovalStatusFilter = 'pending' | 'granted' | 'declined' | 'all';
+
+export interface ApprovalView {
+  approval_id: string;
+  candidate: string;
+  candidate_version: number;
+  candidate_state: string;
+  request_id: string;
+  status: string;
+  policy: string | null;
+  prompt: string;
+  requested_at: string | null;
+  decided_at: string | null;
+  decided_by: string | null;
+  note: string | null;
+}
+
+const SELECT = `SELECT a.approval_id::text AS approval_id, a.candidate_id::text AS candidate, a.candidate_version,
+         CASE WHEN c.state = 'open' AND c.expires_at <= $2::timestamptz THEN 'expired' ELSE c.state END AS candidate_state,
+         a.request_id, a.status, a.policy, a.prompt, a.requested_at, a.decided_at, a.decided_by, a.note
+    FROM approvals a JOIN candidates c ON c.candidate_id = a.candidate_id`;
+
+function view(r: Record<string, unknown>): ApprovalView {
+  return { ...(r as unknown as ApprovalView), requested_at: toIso(r.requested_at), decided_at: toIso(r.decided_at) };
+}
+
+/** Pending approvals are those of open, unexpired candidates at the version asked about; oldest first. */
+export async function listApprovals(sql: Sql, opts: { status?: ApprovalStatusFilter; limit?: number; now?: string } = {}): Promise<ApprovalView[]> {
+  const status = opts.status ?? 'pending';
+  const limit = Math.min(Math.max(opts.limit ?? 50, 1), 500);
+  const where =
+    status === 'pending'
+      ? `WHERE a.status = 'pending' AND c.state = 'open' AND c.expires_at > $2::timestamptz AND c.version = a.candidate_version`
+      : status === 'all'
+        ? ''
+        : `WHERE a.status = '${status === 'granted' ? 'granted' : 'declined'}'`;
+  const { rows } = await sql.query(`${SELECT} ${where} ORDER BY a.log_sequence LIMIT $1`, [limit, opts.now ?? new Date().toISOString()]);
+  return rows.map(view);
+}
+
+export async function getApproval(sql: Sql, approvalId: string, now = new Date().toISOString()): Promise<ApprovalView | null> {
+  const { rows } = await sql.query(`${SELECT} WHERE a.approval_id = $1`, [approvalId, now]);
+  return rows.length ? view(rows[0]) : null;
+}
+
+export interface ApprovalDecisionInput {
+  approval_id: string;
+  decision: 'grant' | 'decline';
+  decided_by: string;
+  note?: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function decideApproval(ctx: AppContext, input: ApprovalDecisionInput): Promise<CandidateAnswer> {
+  const approvalId = input.approval_id.toLowerCase();
+  const unknown = errorResult(refusal('not_found', 'approval_unknown', `No approval with id ${input.approval_id}.`, { target: { approval: input.approval_id } }));
+  if (!UUID.test(approvalId)) return unknown;
+  const found = await getApproval(ctx.db, approvalId, ctx.clock.now());
+  if (!found) return unknown;
+  const now = ctx.clock.now();
+  const answer = await ctx.db.transaction(async (tx) => {
+    const loaded = await lockAndLoad(tx, found.candidate);
+    const d = decide(
+      { type: 'DecideApproval', now, candidate_id: found.candidate, approval_id: approvalId, decision: input.decision, decided_by: input.decided_by, note: input.note ?? null },
+      loaded.state,
+    );
+    if (d.kind === 'replayed' || d.kind === 'awaiting_approval') throw new Error(`approval decided ${d.kind}`);
+    await commitCandidateEvents(tx, found.candidate, loaded, d.events, now, { command: 'DecideApproval' });
+    return d.kind === 'refused' ? errorResult(d.refusal) : null;
+  });
+  if (answer) return answer;
+  return { status: 'ok', approval: await getApproval(ctx.db, approvalId, now) };
+}

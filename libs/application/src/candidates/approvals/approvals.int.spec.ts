@@ -1,0 +1,91 @@
+import { ALLOW_ALL, type OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
+import { describeBackend } from '@palimpsest/store/test-support/test-db';
+import { createAppHarness, type AppHarness } from '../../test-support/app-harness';
+import { candidateCalls, edit, expectOk, until } from '../test-support/candidate-harness';
+import { decideApproval, listApprovals } from './approvals.handler';
+
+const REVIEWED: OwnerPolicy = { ...ALLOW_ALL, name: 'reviewed', approve: true };
+
+describe(`approvals on ${describeBackend}`, () => {
+  let h: AppHarness;
+  let c: ReturnType<typeof candidateCalls>;
+  const saved = { ...process.env };
+
+  beforeAll(async () => {
+    h = await createAppHarness();
+    c = candidateCalls(h, REVIEWED);
+  });
+  afterEach(() => {
+    process.env.APPROVAL_WAIT_MS = saved.APPROVAL_WAIT_MS;
+    process.env.PALIMPSEST_APPROVAL_POLL_MS = saved.PALIMPSEST_APPROVAL_POLL_MS;
+    for (const key of ['APPROVAL_WAIT_MS', 'PALIMPSEST_APPROVAL_POLL_MS']) if (saved[key] === undefined) delete process.env[key];
+  });
+  afterAll(() => h.dispose());
+
+  async function candidate(text: string) {
+    const id = await h.target(text);
+    const p = expectOk(await c.propose([[id, 0]], [edit(id, text.trim(), 'changed')]));
+    return { target: id, candidate: p.candidate.id as string };
+  }
+  const pendingFor = async (candidateId: string) => {
+    const found = (await listApprovals(h.ctx.db)).find((a) => a.candidate === candidateId);
+    if (!found) throw new Error('no pending approval yet');
+    return found;
+  };
+
+  it('waits for an operator; a grant wakes the apply at once (NOTIFY), which then applies', async () => {
+    process.env.APPROVAL_WAIT_MS = '20000';
+    process.env.PALIMPSEST_APPROVAL_POLL_MS = '15000';
+    const { target, candidate: id } = await candidate('first\n');
+    const applying = c.apply(id, 1);
+    const pending = await until(() => pendingFor(id));
+    expect(pending).toMatchObject({ status: 'pending', candidate_version: 1, policy: 'reviewed', candidate_state: 'open' });
+    expect(pending.prompt).toContain(`Apply candidate ${id} version 1`);
+    const started = Date.now();
+    expectOk(await decideApproval(h.ctx, { approval_id: pending.approval_id, decision: 'grant', decided_by: 'ops@example', note: 'fine' }));
+    const applied = expectOk(await applying);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(applied.receipt).toMatchObject({ outcome: 'applied', approval_id: pending.approval_id });
+    expect(await c.content(target)).toMatchObject({ version: 1, text: 'changed\n' });
+    expect((await listApprovals(h.ctx.db, { status: 'granted' })).map((a) => a.approval_id)).toContain(pending.approval_id);
+  });
+
+  it('a decline is final: this request and any other get permission_denied / approval_declined', async () => {
+    process.env.APPROVAL_WAIT_MS = '20000';
+    process.env.PALIMPSEST_APPROVAL_POLL_MS = '200';
+    const { target, candidate: id } = await candidate('second\n');
+    const applying = c.apply(id, 1);
+    const pending = await until(() => pendingFor(id));
+    expectOk(await decideApproval(h.ctx, { approval_id: pending.approval_id, decision: 'decline', decided_by: 'ops', note: 'no' }));
+    const declined = await applying;
+    expect(declined.error).toMatchObject({ code: 'permission_denied', reason: 'approval_declined', retryable: 'none', details: { answer: 'APPROVAL_DECLINED' } });
+    expect((await c.apply(id, 1)).error).toMatchObject({ reason: 'approval_declined' });
+    expect(await h.count('SELECT count(*) FROM approvals WHERE candidate_id = $1', [id])).toBe(1);
+    expect(await c.content(target)).toMatchObject({ version: 0 });
+    const twice = await decideApproval(h.ctx, { approval_id: pending.approval_id, decision: 'grant', decided_by: 'ops' });
+    expect(twice.error).toMatchObject({ code: 'precondition_failed', reason: 'approval_decided' });
+  });
+
+  it('times out with APPROVAL_TIMEOUT; resending the same request_id later picks up the decision', async () => {
+    process.env.APPROVAL_WAIT_MS = '300';
+    process.env.PALIMPSEST_APPROVAL_POLL_MS = '50';
+    const { target, candidate: id } = await candidate('third\n');
+    const args = { candidate: id, expected_candidate_version: 1, request_id: 'approve-later' };
+    const timedOut = await c.call('palimpsest_change_apply', args);
+    expect(timedOut.error).toMatchObject({
+      code: 'permission_denied', reason: 'approval_timeout', retryable: 'same_request', details: { answer: 'APPROVAL_TIMEOUT' },
+      next_actions: [{ operation: 'palimpsest_change_apply', params: args }],
+    });
+    const pending = await pendingFor(id);
+    expectOk(await decideApproval(h.ctx, { approval_id: pending.approval_id, decision: 'grant', decided_by: 'ops' }));
+    const applied = expectOk(await c.call('palimpsest_change_apply', args));
+    expect(applied).toMatchObject({ replayed: false, receipt: { request_id: 'approve-later', approval_id: pending.approval_id } });
+    expect(expectOk(await c.call('palimpsest_change_apply', args))).toEqual({ ...applied, replayed: true });
+    expect(await c.content(target)).toMatchObject({ version: 1 });
+    expect(await listApprovals(h.ctx.db)).toEqual([]);
+  });
+
+  it('refuses unknown approvals', async () => {
+    expect((await decideApproval(h.ctx, { approval_id: 'nope', decision: 'grant', decided_by: 'ops' })).error).toMatchObject({ code: 'not_found', reason: 'approval_unknown' });
+  });
+});

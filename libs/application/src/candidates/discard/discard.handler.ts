@@ -1,0 +1,25 @@
+import { decide } from '@palimpsest/core/candidate/candidate.decider';
+import type { AppContext } from '../../app-context';
+import { asExisting } from '../shared/candidate-read';
+import { commitCandidateEvents, lockAndLoad } from '../shared/candidate-store';
+import { candidateView } from '../shared/candidate-view';
+import { errorResult, type CandidateAnswer } from '../shared/envelope';
+
+export interface DiscardInput {
+  candidate: string;
+  expected_candidate_version?: number;
+}
+
+/** Close an open candidate. An applied change is never undone here. */
+export async function discardChange(ctx: AppContext, input: DiscardInput): Promise<CandidateAnswer> {
+  const id = input.candidate.toLowerCase();
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const loaded = await lockAndLoad(tx, id);
+    const d = decide({ type: 'DiscardCandidate', now, candidate_id: id, expected_candidate_version: input.expected_candidate_version ?? null }, loaded.state);
+    if (d.kind === 'replayed' || d.kind === 'awaiting_approval') throw new Error(`discard decided ${d.kind}`);
+    const after = await commitCandidateEvents(tx, id, loaded, d.events, now, { command: 'DiscardCandidate' });
+    if (d.kind === 'refused') return errorResult(d.refusal);
+    return { status: 'ok', candidate: candidateView(asExisting(after), now), released: true };
+  });
+}

@@ -1,0 +1,119 @@
+import type { BaseEntry, ProposeCandidate, TargetObservation } from '@palimpsest/core/candidate/candidate.commands';
+import { decide } from '@palimpsest/core/candidate/candidate.decider';
+import type { CandidateDecision } from '@palimpsest/core/candidate/candidate-decision';
+import type { CandidateEvent } from '@palimpsest/core/candidate/candidate.events';
+import { refusal } from '@palimpsest/core/candidate/candidate-refusal';
+import { proposeFingerprint } from '@palimpsest/core/candidate/input-fingerprint';
+import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
+import type { Sql } from '@palimpsest/store/db';
+import type { AppContext } from '../../app-context';
+import { checkView, planChecks, type PlannedCheck } from '../check-run/check-plan';
+import { runAndRecord } from '../check-run/check-run.handler';
+import { loadPolicyConfig } from '../policy/policy-store';
+import { candidateConfig, expiresAt } from '../shared/candidate-config';
+import { asExisting } from '../shared/candidate-read';
+import { commitCandidateEvents, eventAt, findRequest, loadCandidate, lockAndLoad, lockRequestId, type LoadedCandidate } from '../shared/candidate-store';
+import { candidateView, filesView, operationsView } from '../shared/candidate-view';
+import { checksOfVersion } from '../shared/checks-query';
+import { errorResult, type CandidateAnswer } from '../shared/envelope';
+import { baseContents, observeTarget } from '../shared/target-texts';
+
+export interface ProposeInput {
+  request_id: string;
+  base: { target_file_id: string; version: number }[];
+  operations: Record<string, unknown>[];
+  intent?: string | null;
+  candidate?: string;
+  expected_candidate_version?: number;
+  checks?: string[];
+}
+
+export const baseEntries = (base: ProposeInput['base']): BaseEntry[] =>
+  base.map((b) => ({ target_id: b.target_file_id.toLowerCase(), version: b.version }));
+
+/**
+ * Propose (or extend): request lock → request_id lookup → candidate row lock → target reads → decide
+ * → append + project, in one transaction. Requested checks run afterwards, outside it.
+ */
+export async function proposeChange(ctx: AppContext, input: ProposeInput, policy: OwnerPolicy): Promise<CandidateAnswer> {
+  if ((input.candidate === undefined) !== (input.expected_candidate_version === undefined)) {
+    return errorResult(refusal('invalid_arguments', 'schema', 'candidate and expected_candidate_version go together: give both to extend a candidate, neither to start one.'));
+  }
+  const plan = planChecks(input.checks ?? [], loadPolicyConfig(), policy);
+  if (!plan.ok) return errorResult(plan.refusal);
+  const cmd = command(ctx, input);
+  const decided = await ctx.db.transaction(async (tx) => {
+    await lockRequestId(tx, cmd.request_id);
+    const request = await findRequest(tx, cmd.request_id);
+    const loaded = cmd.expected_candidate_version === null ? { state: { exists: false as const }, streamVersion: 0 } : await lockAndLoad(tx, cmd.candidate_id);
+    const lookups = request ? { request, targets: {}, base_contents: {} } : await readLookups(ctx, tx, cmd, loaded);
+    const decision = decide({ ...cmd, lookups }, loaded.state);
+    if (decision.kind !== 'replayed') await commitCandidateEvents(tx, cmd.candidate_id, loaded, decision.events, cmd.now, { command: 'ProposeCandidate' });
+    return decision;
+  });
+  return answer(ctx, decided, cmd.candidate_id, plan.checks, policy);
+}
+
+function command(ctx: AppContext, input: ProposeInput): ProposeCandidate {
+  const now = ctx.clock.now();
+  const base = baseEntries(input.base);
+  const candidate = input.candidate?.toLowerCase() ?? null;
+  const intent = input.intent ?? null;
+  const expected = input.expected_candidate_version ?? null;
+  return {
+    type: 'ProposeCandidate',
+    now,
+    candidate_id: candidate ?? ctx.ids.next(),
+    expected_candidate_version: candidate === null ? null : expected,
+    request_id: input.request_id,
+    input_fingerprint: proposeFingerprint({ candidate, expected_candidate_version: expected, base, operations: input.operations, intent, checks: input.checks }),
+    intent,
+    base,
+    operations: input.operations,
+    expires_at: expiresAt(now, candidateConfig().ttlMs),
+    lookups: { request: null, targets: {}, base_contents: {} },
+  };
+}
+
+async function readLookups(ctx: AppContext, tx: Sql, cmd: ProposeCandidate, loaded: LoadedCandidate): Promise<ProposeCandidate['lookups']> {
+  const members = loaded.state.exists ? loaded.state.targets.map((t) => t.target_id) : [];
+  const targets: Record<string, TargetObservation | null> = {};
+  for (const entry of cmd.base) {
+    if (!members.includes(entry.target_id)) targets[entry.target_id] = await observeTarget(tx, entry.target_id, ctx.contents);
+  }
+  const ids = cmd.base.map((b) => b.target_id).filter((id) => members.includes(id));
+  const base_contents = loaded.state.exists && ids.length ? await baseContents(tx, loaded.state, ids, ctx.contents) : {};
+  return { request: null, targets, base_contents };
+}
+
+async function answer(ctx: AppContext, d: CandidateDecision, candidateId: string, checks: PlannedCheck[], policy: OwnerPolicy): Promise<CandidateAnswer> {
+  if (d.kind === 'refused') return errorResult(d.refusal);
+  if (d.kind === 'awaiting_approval') throw new Error('propose never awaits approval');
+  const replayed = d.kind === 'replayed';
+  const event = replayed ? await eventAt(ctx.db, d.request.log_sequence) : d.events[0];
+  const id = replayed ? d.request.candidate_id : candidateId;
+  const candidate = asExisting((await loadCandidate(ctx.db, id)).state);
+  let ran: Record<string, unknown>[] | null = null;
+  if (!replayed && checks.length) {
+    const outcome = await runAndRecord(ctx, candidate, checks);
+    if (!outcome.ok) return outcome.answer;
+    ran = outcome.results.map((r) => checkView(r));
+  }
+  return {
+    status: 'ok',
+    replayed,
+    candidate: candidateView(candidate, ctx.clock.now()),
+    operations: operationsView(outcomesOf(event)),
+    files: filesView(candidate),
+    checks: ran ?? (await checksOfVersion(ctx.db, id, proposalVersion(event) ?? candidate.version)),
+    required_checks: policy.require_checks,
+  };
+}
+
+function outcomesOf(event: CandidateEvent | null) {
+  return event && (event.type === 'CandidateProposed' || event.type === 'CandidateExtended') ? event.data.operations : [];
+}
+
+function proposalVersion(event: CandidateEvent | null): number | null {
+  return event && (event.type === 'CandidateProposed' || event.type === 'CandidateExtended') ? event.data.version : null;
+}

@@ -1,0 +1,84 @@
+/**
+ * Owner policy (seed 004): what a caller — an MCP profile or an API token — may see and do.
+ *   mode    allow_all | allow_list | read_only: read_only refuses every write; allow_list runs only
+ *           the command checks named in `allow`.
+ *   allow   command checks permitted under allow_list; deny: command checks refused in every mode.
+ *   shell   whether command checks declared with a shell command line may run.
+ *   approve applies need a person's decision (palimpsest approvals …).
+ *   tools   the operations the caller sees (null: all of them).
+ * Addition: require_checks, checks every apply under this policy must have passed.
+ */
+
+export type PolicyMode = 'allow_all' | 'allow_list' | 'read_only';
+export const POLICY_MODES: readonly PolicyMode[] = ['allow_all', 'allow_list', 'read_only'];
+
+export interface OwnerPolicy {
+  name: string | null;
+  mode: PolicyMode;
+  allow: string[];
+  deny: string[];
+  shell: boolean;
+  approve: boolean;
+  tools: string[] | null;
+  require_checks: string[];
+}
+
+export const ALLOW_ALL: OwnerPolicy = Object.freeze({
+  name: 'full',
+  mode: 'allow_all',
+  allow: [],
+  deny: [],
+  shell: false,
+  approve: false,
+  tools: null,
+  require_checks: [],
+}) as OwnerPolicy;
+
+export const READ_ONLY: OwnerPolicy = Object.freeze({ ...ALLOW_ALL, name: 'read-only', mode: 'read_only' }) as OwnerPolicy;
+
+/** Profiles every installation has; a policy file may add others but not redefine these. */
+export const BUILTIN_PROFILES: Readonly<Record<string, OwnerPolicy>> = { full: ALLOW_ALL, 'read-only': READ_ONLY };
+
+const FIELDS = new Set(['mode', 'allow', 'deny', 'shell', 'approve', 'tools', 'require_checks']);
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; problems: string[] };
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isNameList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string' && x.length > 0 && x.length <= 128);
+
+function list(input: Record<string, unknown>, key: string, problems: string[], where: string): string[] {
+  const value = input[key];
+  if (value === undefined || value === null) return [];
+  if (!isNameList(value)) {
+    problems.push(`${where}.${key} must be a list of names`);
+    return [];
+  }
+  return [...new Set(value)];
+}
+
+function flag(input: Record<string, unknown>, key: string, problems: string[], where: string): boolean {
+  const value = input[key];
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') problems.push(`${where}.${key} must be true or false`);
+  return value === true;
+}
+
+/** Validate and normalize one policy object (seed 004's commandPolicy, defaults filled in). Unknown fields are refused. */
+export function parsePolicy(input: unknown, name: string | null = null, where = 'policy'): Parsed<OwnerPolicy> {
+  if (!isRecord(input)) return { ok: false, problems: [`${where} must be an object`] };
+  const problems: string[] = Object.keys(input).filter((k) => !FIELDS.has(k)).map((k) => `${where}.${k} is not a policy field`);
+  const mode = input.mode;
+  if (!POLICY_MODES.includes(mode as PolicyMode)) problems.push(`${where}.mode must be one of ${POLICY_MODES.join(', ')}`);
+  const tools = input.tools === undefined || input.tools === null ? null : list(input, 'tools', problems, where);
+  const policy: OwnerPolicy = {
+    name,
+    mode: mode as PolicyMode,
+    allow: list(input, 'allow', problems, where),
+    deny: list(input, 'deny', problems, where),
+    shell: flag(input, 'shell', problems, where),
+    approve: flag(input, 'approve', problems, where),
+    tools,
+    require_checks: list(input, 'require_checks', problems, where),
+  };
+  return problems.length ? { ok: false, problems } : { ok: true, value: policy };
+}
