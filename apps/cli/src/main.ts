@@ -7,6 +7,8 @@ import { registerReplay } from './commands/replay.command';
 import { registerGenerate } from './commands/generate.command';
 import { registerServe } from './commands/serve.command';
 import { registerStart } from './commands/start.command';
+import { registerApi } from './commands/api.command';
+import { registerTokens } from './commands/tokens.command';
 import { registerApprovals } from './commands/approvals.command';
 
 export function buildProgram(): Command {
@@ -21,6 +23,8 @@ export function buildProgram(): Command {
   registerProjections(program);
   registerGenerate(program);
   registerServe(program);
+  registerApi(program);
+  registerTokens(program);
   registerApprovals(program);
   return program;
 }

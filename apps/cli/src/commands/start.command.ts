@@ -3,12 +3,13 @@ import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { describeStore, withApp } from '../runtime';
 
 /**
- * `npm start`: open (and migrate) the configured store, then walk one guarded edit through it so a
+ * `palimpsest tour`: open (and migrate) the configured store, then walk one guarded edit through it so a
  * newcomer sees the whole loop — create, a stale guard refused, an edit accepted, replay verified.
+ * (`npm start` runs the HTTP gateway, `palimpsest api`.)
  */
 export function registerStart(program: Command): void {
   program
-    .command('start')
+    .command('tour')
     .description('Open the store, migrate it, and run a short guided transaction tour')
     .action(async () => {
       process.stdout.write(`palimpsest: store ${describeStore()}\n`);

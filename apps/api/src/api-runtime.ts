@@ -1,0 +1,42 @@
+import { appContext, type AppContext } from '@palimpsest/application/app-context';
+import type { Db } from '@palimpsest/store/db';
+import { TokenVerifier } from './auth/token-verifier';
+import type { ApiConfig } from './config/api-config';
+import { EventHub } from './events/event-hub';
+import { EventStreams } from './events/event-streams';
+import { AdmissionLimiter } from './lifecycle/admission-limiter';
+import { RequestTracker } from './lifecycle/request-tracker';
+import { ApiMetrics } from './observability/api-metrics';
+import { InstrumentedDb } from './observability/instrumented-db';
+
+/**
+ * The gateway's composition root: the plain objects every controller, guard and filter shares, built
+ * once from the store and the configuration and handed to Nest as one provider.
+ */
+export class ApiRuntime {
+  readonly db: InstrumentedDb;
+  readonly ctx: AppContext;
+  readonly metrics: ApiMetrics;
+  readonly limiter: AdmissionLimiter;
+  readonly tracker: RequestTracker;
+  readonly tokens: TokenVerifier;
+  readonly hub: EventHub;
+  readonly streams: EventStreams;
+
+  constructor(
+    store: Db,
+    readonly config: ApiConfig,
+    readonly reportError: (error: unknown, context: string) => void,
+  ) {
+    this.db = new InstrumentedDb(store, (seconds) => this.metrics.transactionDone(seconds));
+    this.ctx = appContext(this.db);
+    this.limiter = new AdmissionLimiter(config, () => this.metrics.saturated.inc());
+    this.hub = new EventHub(this.db);
+    this.streams = new EventStreams(this.db, this.hub, { heartbeatMs: config.sseHeartbeatMs, maxStreams: config.sseMaxStreams }, (e) =>
+      reportError(e, 'event stream'),
+    );
+    this.metrics = new ApiMetrics(this.db, () => ({ active: this.limiter.active, queued: this.limiter.queued, streams: this.streams.size }));
+    this.tracker = new RequestTracker(this.metrics);
+    this.tokens = new TokenVerifier(this.db, config.tokenCacheMs, (e) => reportError(e, 'token last_used_at'));
+  }
+}

@@ -1,0 +1,70 @@
+/** Everything the gateway reads from its environment, parsed and checked once at start-up. */
+export interface ApiConfig {
+  port: number;
+  host: string;
+  /** false only with --no-auth (local development). */
+  auth: boolean;
+  /** Largest JSON body accepted, in bytes (413 above it). */
+  bodyLimitBytes: number;
+  /** Operations running at once; more wait in a bounded queue, and past it the answer is 429. */
+  maxConcurrency: number;
+  maxQueue: number;
+  queueTimeoutMs: number;
+  sseHeartbeatMs: number;
+  sseMaxStreams: number;
+  /** How long shutdown waits for in-flight requests before closing their connections. */
+  shutdownGraceMs: number;
+  logLevel: string;
+  /** How long a verified token is trusted without a database lookup (revocation also evicts it at once). */
+  tokenCacheMs: number;
+}
+
+/**
+ * The replacement bound is 1,048,576 UTF-8 bytes of text; JSON escaping can double that (quotes,
+ * backslashes, newlines), so the body bound leaves room for a maximal valid replacement and the
+ * handler's own replacement_too_large answer stays reachable.
+ */
+export const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new RangeError(`${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+export interface ApiFlags {
+  port?: string;
+  host?: string;
+  auth?: boolean;
+}
+
+export function apiConfigFrom(env: NodeJS.ProcessEnv, flags: ApiFlags = {}): ApiConfig {
+  const port = flags.port !== undefined ? int({ PORT: flags.port }, 'PORT', 3000, 0) : int(env, 'PORT', 3000, 0);
+  if (port > 65535) throw new RangeError(`port must be at most 65535, got ${port}`);
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new RangeError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  return {
+    port,
+    host: flags.host ?? (env.HOST || '127.0.0.1'),
+    auth: flags.auth !== false,
+    bodyLimitBytes: int(env, 'PALIMPSEST_API_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1024),
+    maxConcurrency: int(env, 'PALIMPSEST_API_MAX_CONCURRENCY', 64, 1),
+    maxQueue: int(env, 'PALIMPSEST_API_MAX_QUEUE', 1024, 0),
+    queueTimeoutMs: int(env, 'PALIMPSEST_API_QUEUE_TIMEOUT_MS', 10_000, 1),
+    sseHeartbeatMs: int(env, 'PALIMPSEST_API_SSE_HEARTBEAT_MS', 15_000, 100),
+    sseMaxStreams: int(env, 'PALIMPSEST_API_SSE_MAX_STREAMS', 1000, 1),
+    shutdownGraceMs: int(env, 'PALIMPSEST_API_SHUTDOWN_GRACE_MS', 10_000, 0),
+    logLevel,
+    tokenCacheMs: int(env, 'PALIMPSEST_API_TOKEN_CACHE_MS', 30_000, 0),
+  };
+}
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}

@@ -1,0 +1,48 @@
+import { Body, Controller, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiParam, ApiResponse } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { decideApproval, listApprovals } from '@palimpsest/application/candidates/approvals/approvals.handler';
+import { ApiRuntime } from '../api-runtime';
+import type { AuthenticatedRequest } from '../auth/scope.guard';
+import { ApprovalDecision, ApprovalsQuery } from '../operations/operator.dto';
+import { envelopeStatus } from '../routes/http-outcome';
+import { GatewayEndpoint } from '../routes/endpoint.decorators';
+import { STRICT_DTO } from './replay.controller';
+
+/**
+ * /v1/approvals (operator): the person's side of owner policies with approve. On the embedded store the
+ * CLI cannot open the store while the gateway holds it, so decisions are made here.
+ */
+@Controller()
+export class ApprovalsController {
+  constructor(private readonly runtime: ApiRuntime) {}
+
+  @GatewayEndpoint('approvals_list')
+  @ApiResponse({ status: 200, description: '{status: "ok", approvals: [...]}' })
+  async list(@Query(STRICT_DTO) query: ApprovalsQuery, @Res() res: Response) {
+    const approvals = await listApprovals(this.runtime.db, { status: query.status ?? 'pending', limit: query.limit ?? 50 });
+    res.status(200).json({ status: 'ok', approvals });
+  }
+
+  @GatewayEndpoint('approvals_approve')
+  @ApiParam({ name: 'id', description: 'The approval_id.', schema: { type: 'string' } })
+  @ApiBody({ type: ApprovalDecision, required: false })
+  @ApiResponse({ status: 200, description: '{status: "ok", approval}' })
+  approve(@Param('id') id: string, @Body(STRICT_DTO) body: ApprovalDecision, @Req() req: AuthenticatedRequest, @Res() res: Response) {
+    return this.decide(id, 'grant', body, req, res);
+  }
+
+  @GatewayEndpoint('approvals_decline')
+  @ApiParam({ name: 'id', description: 'The approval_id.', schema: { type: 'string' } })
+  @ApiBody({ type: ApprovalDecision, required: false })
+  @ApiResponse({ status: 200, description: '{status: "ok", approval}' })
+  decline(@Param('id') id: string, @Body(STRICT_DTO) body: ApprovalDecision, @Req() req: AuthenticatedRequest, @Res() res: Response) {
+    return this.decide(id, 'decline', body, req, res);
+  }
+
+  private async decide(id: string, decision: 'grant' | 'decline', body: ApprovalDecision, req: AuthenticatedRequest, res: Response) {
+    const decidedBy = req.principal ? `token:${req.principal.name}` : 'api:no-auth';
+    const answer = await decideApproval(this.runtime.ctx, { approval_id: id, decision, decided_by: decidedBy, note: body.note ?? null });
+    res.status(answer.status === 'ok' ? 200 : envelopeStatus(answer.error as Record<string, unknown>)).json(answer);
+  }
+}

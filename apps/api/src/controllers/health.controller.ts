@@ -1,0 +1,49 @@
+import { Controller, Res, ServiceUnavailableException } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
+import { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import type { Response } from 'express';
+import { pendingMigrations } from '@palimpsest/store/migrate';
+import { ApiRuntime } from '../api-runtime';
+import { GatewayEndpoint } from '../routes/endpoint.decorators';
+
+/** /health: 200 when the database answers and every migration is applied, else 503 with the details. */
+@Controller()
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly indicators: HealthIndicatorService,
+    private readonly runtime: ApiRuntime,
+  ) {}
+
+  @GatewayEndpoint('health', [503])
+  @ApiResponse({ status: 200, description: 'Terminus report: status ok, info.database, info.migrations.' })
+  @ApiResponse({ status: 503, description: 'Terminus report with status error and the failing indicator under error (while shutting down: an ErrorBody).' })
+  async check(@Res() res: Response) {
+    const { db } = this.runtime;
+    try {
+      const report = await this.health.check([
+        () =>
+          this.indicators
+            .check('database')
+            .attempt(async () => {
+              await db.query('SELECT 1');
+              return { backend: db.kind };
+            })
+            .withTimeout(3000),
+        () =>
+          this.indicators
+            .check('migrations')
+            .attempt(async () => {
+              const pending = await pendingMigrations(db);
+              if (pending.length) throw new Error(`pending migrations: ${pending.join(', ')}`);
+              return { pending: 0 };
+            })
+            .withTimeout(3000),
+      ]);
+      res.status(200).json(report);
+    } catch (error) {
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      res.status(503).json(error.getResponse());
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import { envelope, type ErrorCode, type Retryable } from './error-envelope';
+
+/**
+ * A refusal the gateway itself makes (auth, headers, body, saturation, shutdown). The filter renders
+ * it with the same body shape as an operation's error: status, failure_detail, error.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly httpStatus: number,
+    readonly body: Record<string, unknown>,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(String(body.failure_detail ?? 'request refused'));
+  }
+}
+
+export interface GatewayErrorOptions {
+  retryable?: Retryable;
+  headers?: Record<string, string>;
+  /** Fields beside status and failure_detail (code, argument, …). */
+  fields?: Record<string, unknown>;
+}
+
+/** The operation-style status word for a gateway refusal. */
+function statusWord(httpStatus: number): string {
+  if (httpStatus === 400 || httpStatus === 413 || httpStatus === 415) return 'invalid_argument';
+  if (httpStatus === 404) return 'not_found';
+  return 'error';
+}
+
+export function gatewayError(
+  httpStatus: number,
+  code: ErrorCode,
+  reason: string,
+  message: string,
+  opts: GatewayErrorOptions = {},
+): ApiError {
+  const body = {
+    status: statusWord(httpStatus),
+    ...opts.fields,
+    failure_detail: message,
+    error: envelope(code, reason, message, { retryable: opts.retryable }),
+  };
+  return new ApiError(httpStatus, body, opts.headers);
+}
+
+/** An argument problem found at the edge, shaped like the catalog's invalid_argument answers. */
+export function invalidArgumentError(tool: string, code: string, message: string, extra: Record<string, unknown> = {}): ApiError {
+  return gatewayError(400, 'invalid_arguments', code, message, { fields: { code, tool, ...extra } });
+}

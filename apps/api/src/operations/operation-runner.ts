@@ -1,0 +1,85 @@
+import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { dispatch } from '@palimpsest/application/dispatch/dispatch';
+import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
+import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
+import { ApiRuntime } from '../api-runtime';
+import type { AuthenticatedRequest } from '../auth/scope.guard';
+import { httpOutcome } from '../routes/http-outcome';
+import { operationArgs } from '../routes/operation-args';
+import { pathArgumentOf, routeOf, type OperationRoute } from '../routes/route-table';
+
+const header = (req: Request, name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+};
+
+/**
+ * What every catalog route does: request → arguments → a slot → dispatch() (the same path MCP
+ * takes) → the answer with its HTTP status, headers and, for errors, the envelope.
+ */
+@Injectable()
+export class OperationRunner {
+  constructor(private readonly runtime: ApiRuntime) {}
+
+  async run(operation: OperationName, req: AuthenticatedRequest, res: Response): Promise<void> {
+    const route = routeOf(operation);
+    const args = operationArgs(route, {
+      pathId: typeof req.params.id === 'string' ? req.params.id : undefined,
+      query: req.query as Record<string, unknown>,
+      body: req.body,
+      ifMatch: header(req, 'if-match'),
+      idempotencyKey: header(req, 'idempotency-key'),
+    });
+    const result = await this.execute(operation, args, req.principal?.policy);
+    send(route, result, req, res);
+  }
+
+  private async execute(operation: OperationName, args: Record<string, unknown>, policy: OwnerPolicy | undefined): Promise<Record<string, unknown>> {
+    const release = await this.runtime.limiter.acquire();
+    const started = performance.now();
+    let result: Record<string, unknown> | null = null;
+    try {
+      result = await dispatch(this.runtime.ctx, operation, args, { policy });
+      return result;
+    } finally {
+      release();
+      this.runtime.metrics.operationDone(operation, result, (performance.now() - started) / 1000);
+    }
+  }
+}
+
+function matchesAny(headerValue: string | undefined, tag: string): boolean {
+  if (!headerValue) return false;
+  return headerValue.split(',').some((t) => {
+    const candidate = t.trim();
+    return candidate === '*' || candidate === tag || candidate === `W/${tag}`;
+  });
+}
+
+/** The version a read answered with: a target's, or a candidate's. */
+function versionOf(result: Record<string, unknown>): number | null {
+  if (typeof result.version === 'number') return result.version;
+  const candidate = result.candidate as { version?: unknown } | undefined;
+  return typeof candidate?.version === 'number' ? candidate.version : null;
+}
+
+export function send(route: OperationRoute, result: Record<string, unknown>, req: Request, res: Response): void {
+  const outcome = httpOutcome(route, result);
+  const version = route.etag && outcome.status < 300 ? versionOf(result) : null;
+  if (version !== null) {
+    const tag = `"${version}"`;
+    res.setHeader('ETag', tag);
+    res.setHeader('Cache-Control', 'no-cache');
+    if (matchesAny(header(req, 'if-none-match'), tag)) {
+      res.status(304).end();
+      return;
+    }
+  }
+  if (outcome.status === 201 && !pathArgumentOf(route) && typeof result.target_file_id === 'string') {
+    res.setHeader('Location', `/v1/targets/${result.target_file_id}`);
+  }
+  const error = outcome.error ?? (result.error as object | undefined); // candidate answers carry their own
+  const body = outcome.status >= 400 && error ? { ...result, error: { ...error, trace_id: String(req.id ?? '') } } : result;
+  res.status(outcome.status).json(body);
+}

@@ -1,0 +1,57 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+
+/**
+ * Inputs of the gateway's own routes. Catalog routes need no classes (the catalog's schemas are
+ * their contract); these do, so Nest's ValidationPipe and the OpenAPI document can read them.
+ */
+export class ReplayAllRequest {
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100, description: 'Targets to replay in this page.' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  limit?: number;
+
+  @ApiPropertyOptional({ minimum: 0, description: 'Continue after this cursor: the previous page\'s next_after.' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  after?: number;
+}
+
+export class EventsQuery {
+  @ApiPropertyOptional({
+    minimum: 0,
+    description: 'Global position of the last event already held (like Last-Event-ID; the header wins). Default 0: from the first event.',
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  after?: number;
+}
+
+export class ApprovalsQuery {
+  @ApiPropertyOptional({ enum: ['pending', 'granted', 'declined', 'all'], default: 'pending' })
+  @IsOptional()
+  @IsIn(['pending', 'granted', 'declined', 'all'])
+  status?: 'pending' | 'granted' | 'declined' | 'all';
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 500, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  limit?: number;
+}
+
+export class ApprovalDecision {
+  @ApiPropertyOptional({ maxLength: 2000, description: 'Recorded with the decision.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  note?: string;
+}

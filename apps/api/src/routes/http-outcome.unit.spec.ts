@@ -1,0 +1,38 @@
+import { httpOutcome } from './http-outcome';
+import { routeOf } from './route-table';
+
+const edits = routeOf('palimpsest_submit_edits');
+const rejected = (failure_reason: string, diagnostic: object = {}) => ({ status: 'rejected', target_file_id: 't', failure_reason, diagnostic });
+
+describe('operation result → HTTP status and envelope', () => {
+  it('answers successes with the route\'s status', () => {
+    expect(httpOutcome(routeOf('palimpsest_initialize_target'), { status: 'ok' })).toEqual({ status: 201 });
+    expect(httpOutcome(edits, { status: 'accepted' })).toEqual({ status: 200 });
+    expect(httpOutcome(routeOf('palimpsest_save'), { status: 'saved' })).toEqual({ status: 201 });
+    expect(httpOutcome(routeOf('palimpsest_replay'), { status: 'failed' })).toEqual({ status: 200 });
+  });
+
+  it('sends stale guards and request-key conflicts to 409, other rejections to 422', () => {
+    expect(httpOutcome(edits, rejected('target_version_mismatch'))).toMatchObject({ status: 409, error: { code: 'precondition_failed', retryable: 'after_refresh' } });
+    expect(httpOutcome(edits, rejected('context_invalid', { code: 'request_key_conflict' }))).toMatchObject({ status: 409, error: { code: 'conflict', retryable: 'none' } });
+    expect(httpOutcome(edits, rejected('match_ambiguous'))).toMatchObject({ status: 422, error: { code: 'proposal_rejected', retryable: 'after_refresh' } });
+    expect(httpOutcome(edits, rejected('protocol_invalid'))).toMatchObject({ status: 422, error: { retryable: 'none', next_actions: [] } });
+    expect(httpOutcome(routeOf('palimpsest_preview'), rejected('match_absent'))).toEqual({ status: 200 });
+  });
+
+  it('maps refusals: 400, 403 for a policy, 404, 413 for an oversized replacement', () => {
+    expect(httpOutcome(edits, { status: 'invalid_argument', code: 'unknown_argument' })).toMatchObject({ status: 400, error: { code: 'invalid_arguments', reason: 'unknown_argument' } });
+    expect(httpOutcome(edits, { status: 'invalid_argument', code: 'operation_not_permitted' })).toMatchObject({ status: 403 });
+    expect(httpOutcome(edits, { status: 'invalid_argument', code: 'replacement_too_large' })).toMatchObject({ status: 413, error: { code: 'resource_limit' } });
+    expect(httpOutcome(edits, { status: 'not_found', code: 'target_not_found' })).toMatchObject({ status: 404, error: { next_actions: [{ method: 'POST', path: '/v1/targets' }] } });
+  });
+
+  it('keeps a candidate answer\'s own envelope and picks the status from its code', () => {
+    const apply = routeOf('palimpsest_change_apply');
+    const error = (code: string, retryable = 'none') => ({ status: 'error', error: { code, retryable } });
+    expect(httpOutcome(apply, error('conflict'))).toEqual({ status: 409 });
+    expect(httpOutcome(apply, error('snapshot_expired'))).toEqual({ status: 410 });
+    expect(httpOutcome(apply, error('permission_denied'))).toEqual({ status: 403 });
+    expect(httpOutcome(apply, error('resource_limit', 'same_request'))).toEqual({ status: 503 });
+  });
+});

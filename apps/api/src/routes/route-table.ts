@@ -1,0 +1,126 @@
+import { CATALOG, type OperationName } from '@palimpsest/protocol/catalog/catalog';
+import type { OperationSpec } from '@palimpsest/protocol/catalog/operation-spec';
+
+/**
+ * The gateway's one route table: every catalog operation mapped to a method, a resource path and the
+ * scope a bearer token needs, plus the few routes that are not catalog operations. Controllers bind
+ * these entries; the OpenAPI document, the scope guard, the metrics labels and the README are all
+ * read from here. Nothing in this file may import Nest: tests and the CLI load it directly.
+ */
+
+export const SCOPES = ['read', 'write', 'operator', 'auditor'] as const;
+export type Scope = (typeof SCOPES)[number];
+export type HttpMethod = 'GET' | 'POST';
+
+export interface OperationRoute {
+  operation: OperationName;
+  method: HttpMethod;
+  /** Express path; `:id` carries `pathArgument`. GET arguments come from the query, POST from a JSON body. */
+  path: string;
+  /** The argument `:id` stands for (default target_file_id). */
+  pathArgument?: string;
+  scope: Scope;
+  /** Status of a successful answer (201 when the call creates a resource). */
+  success: 200 | 201;
+  /** Reads of a versioned resource: ETag is its version (target or candidate), If-None-Match answers 304. */
+  etag?: boolean;
+}
+
+export const OPERATION_ROUTES: readonly OperationRoute[] = [
+  { operation: 'palimpsest_initialize_target', method: 'POST', path: '/v1/targets', scope: 'write', success: 201 },
+  { operation: 'palimpsest_handle_upload', method: 'POST', path: '/v1/uploads', scope: 'write', success: 201 },
+  { operation: 'palimpsest_get_target', method: 'GET', path: '/v1/targets/:id', scope: 'read', success: 200, etag: true },
+  { operation: 'palimpsest_export_target', method: 'GET', path: '/v1/targets/:id/export', scope: 'read', success: 200, etag: true },
+  { operation: 'palimpsest_read_target', method: 'GET', path: '/v1/targets/:id/text', scope: 'read', success: 200, etag: true },
+  { operation: 'palimpsest_read_lines', method: 'GET', path: '/v1/targets/:id/lines', scope: 'read', success: 200, etag: true },
+  { operation: 'palimpsest_find_occurrences', method: 'GET', path: '/v1/targets/:id/occurrences', scope: 'read', success: 200, etag: true },
+  { operation: 'palimpsest_submit_edits', method: 'POST', path: '/v1/targets/:id/edits', scope: 'write', success: 200 },
+  { operation: 'palimpsest_submit_operations', method: 'POST', path: '/v1/targets/:id/operations', scope: 'write', success: 200 },
+  { operation: 'palimpsest_submit_replacement', method: 'POST', path: '/v1/targets/:id/replacement', scope: 'write', success: 200 },
+  { operation: 'palimpsest_preview', method: 'POST', path: '/v1/targets/:id/previews', scope: 'read', success: 200 },
+  { operation: 'palimpsest_save', method: 'POST', path: '/v1/targets/:id/checkpoints', scope: 'write', success: 201 },
+  { operation: 'palimpsest_replay', method: 'POST', path: '/v1/targets/:id/replay', scope: 'auditor', success: 200 },
+  { operation: 'palimpsest_get_attempt_log', method: 'GET', path: '/v1/targets/:id/attempts', scope: 'auditor', success: 200 },
+  { operation: 'palimpsest_get_manifest_ledger', method: 'GET', path: '/v1/targets/:id/ledger', scope: 'auditor', success: 200 },
+  { operation: 'palimpsest_capabilities', method: 'GET', path: '/v1/capabilities', scope: 'read', success: 200 },
+  { operation: 'palimpsest_change_propose', method: 'POST', path: '/v1/candidates', scope: 'write', success: 200 },
+  { operation: 'palimpsest_edit_plan', method: 'POST', path: '/v1/plans', scope: 'read', success: 200 },
+  { operation: 'palimpsest_change_inspect', method: 'GET', path: '/v1/candidates/:id', pathArgument: 'candidate', scope: 'read', success: 200, etag: true },
+  { operation: 'palimpsest_check_run', method: 'POST', path: '/v1/candidates/:id/checks', pathArgument: 'candidate', scope: 'write', success: 200 },
+  { operation: 'palimpsest_change_apply', method: 'POST', path: '/v1/candidates/:id/apply', pathArgument: 'candidate', scope: 'write', success: 200 },
+  { operation: 'palimpsest_change_discard', method: 'POST', path: '/v1/candidates/:id/discard', pathArgument: 'candidate', scope: 'write', success: 200 },
+];
+
+export type RouteAccess = Scope | 'public';
+
+/** Routes that are the gateway's own, not catalog operations. */
+export interface GatewayRoute {
+  name: string;
+  method: HttpMethod;
+  path: string;
+  access: RouteAccess;
+  summary: string;
+  /** Every status the route answers with. */
+  statuses: number[];
+}
+
+export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
+  { name: 'target_events', method: 'GET', path: '/v1/targets/:id/events', access: 'auditor', summary: 'Live events of one target (Server-Sent Events, resumable with Last-Event-ID)', statuses: [200, 400, 401, 403, 404, 429, 500, 503] },
+  { name: 'replay_all', method: 'POST', path: '/v1/replay', access: 'operator', summary: 'Replay every target (a page at a time) and report divergence', statuses: [200, 400, 401, 403, 413, 415, 429, 500, 503] },
+  { name: 'projections_rebuild', method: 'POST', path: '/v1/projections/rebuild', access: 'operator', summary: 'Drop and rebuild every read model from the events, proving it equal', statuses: [200, 400, 401, 403, 413, 415, 429, 500, 503] },
+  { name: 'approvals_list', method: 'GET', path: '/v1/approvals', access: 'operator', summary: 'Applies an owner policy holds for a person (oldest first)', statuses: [200, 400, 401, 403, 429, 500, 503] },
+  { name: 'approvals_approve', method: 'POST', path: '/v1/approvals/:id/approve', access: 'operator', summary: 'Grant a pending approval: the waiting apply proceeds', statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503] },
+  { name: 'approvals_decline', method: 'POST', path: '/v1/approvals/:id/decline', access: 'operator', summary: 'Decline a pending approval (final for that candidate version)', statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503] },
+  { name: 'health', method: 'GET', path: '/health', access: 'public', summary: 'Database reachable and migrations applied (terminus)', statuses: [200, 503] },
+  { name: 'metrics', method: 'GET', path: '/metrics', access: 'public', summary: 'Prometheus metrics', statuses: [200, 503] },
+  { name: 'docs', method: 'GET', path: '/docs', access: 'public', summary: 'Swagger UI over the OpenAPI 3.1 document', statuses: [200] },
+  { name: 'openapi', method: 'GET', path: '/docs/openapi.json', access: 'public', summary: 'The OpenAPI 3.1 document', statuses: [200] },
+];
+
+const byOperation = new Map(OPERATION_ROUTES.map((r) => [r.operation, r]));
+
+export function routeOf(operation: OperationName): OperationRoute {
+  const route = byOperation.get(operation);
+  if (!route) throw new Error(`no HTTP route for ${operation}`);
+  return route;
+}
+
+export function specOf(operation: OperationName): OperationSpec {
+  const spec = CATALOG.find((op) => op.name === operation);
+  if (!spec) throw new Error(`${operation} is not in the catalog`);
+  return spec;
+}
+
+export function gatewayRoute(name: string): GatewayRoute {
+  const route = GATEWAY_ROUTES.find((r) => r.name === name);
+  if (!route) throw new Error(`no gateway route named ${name}`);
+  return route;
+}
+
+/** `/v1/targets/:id/edits` → `/v1/targets/{id}/edits` (OpenAPI) or with a concrete id. */
+export function concretePath(path: string, id?: string): string {
+  return path.replace(':id', id ?? '{id}');
+}
+
+/** Argument names an operation accepts (from its catalog schema). */
+export function argumentNames(spec: OperationSpec): string[] {
+  return Object.keys((spec.params.properties as Record<string, unknown> | undefined) ?? {});
+}
+
+/** The argument the path's `:id` carries, or null for a route without one. */
+export function pathArgumentOf(route: OperationRoute): string | null {
+  return route.path.includes(':id') ? (route.pathArgument ?? 'target_file_id') : null;
+}
+
+const GUARD_ARGUMENTS = ['expected_target_version', 'expected_candidate_version'];
+const KEY_ARGUMENTS = ['client_request_id', 'request_id'];
+
+/** What If-Match binds to for this operation (its version guard), if it has one. */
+export function guardArgumentOf(spec: OperationSpec): string | null {
+  return GUARD_ARGUMENTS.find((name) => argumentNames(spec).includes(name)) ?? null;
+}
+
+/** What Idempotency-Key binds to for this operation (its request key), if it has one. */
+export function keyArgumentOf(spec: OperationSpec): string | null {
+  return KEY_ARGUMENTS.find((name) => argumentNames(spec).includes(name)) ?? null;
+}

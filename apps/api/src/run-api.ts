@@ -1,0 +1,78 @@
+import type { Db } from '@palimpsest/store/db';
+import { migrate } from '@palimpsest/store/migrate';
+import { openDb } from '@palimpsest/store/open-db';
+import { createToken, listTokens, revokeTokensNamed } from './auth/api-tokens';
+import { startApiServer } from './api-server';
+import { apiConfigFrom, isLoopback, type ApiConfig, type ApiFlags } from './config/api-config';
+import { SCOPES } from './routes/route-table';
+
+export interface RunApiOptions extends ApiFlags {
+  /** false with --no-local-token. */
+  localToken: boolean;
+  version: string;
+  storeLabel: string;
+}
+
+/** The token `npm start` prints on the embedded store: all scopes, replaced at every start. */
+export const LOCAL_TOKEN_NAME = 'local (palimpsest api)';
+
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
+async function localToken(db: Db, config: ApiConfig, opts: RunApiOptions): Promise<string | null> {
+  if (!config.auth || !opts.localToken || process.env.DATABASE_URL) return null;
+  await revokeTokensNamed(db, LOCAL_TOKEN_NAME);
+  return (await createToken(db, { name: LOCAL_TOKEN_NAME, scopes: [...SCOPES] })).token;
+}
+
+/** Written in one piece, so a reader that waits for "listening on" also has the token line. */
+async function banner(db: Db, url: string, config: ApiConfig, opts: RunApiOptions, token: string | null): Promise<void> {
+  const lines = [
+    `palimpsest api ${opts.version}: store ${opts.storeLabel}`,
+    `palimpsest api listening on ${url}  (OpenAPI ${url}/docs, health ${url}/health, metrics ${url}/metrics)`,
+  ];
+  if (!config.auth) {
+    lines.push('WARNING: authentication is OFF (--no-auth): anyone who can reach this port can read and change every target.');
+  } else if (token) {
+    lines.push(`local token (all scopes, shown once, replaced at the next start): ${token}`);
+    lines.push(`  try: curl -H "Authorization: Bearer ${token}" ${url}/v1/capabilities`);
+  } else if ((await listTokens(db)).length === 0) {
+    lines.push('no active API tokens: create one with `palimpsest tokens create --scopes read,write`');
+  }
+  say(lines.join('\n'));
+}
+
+function nextSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      // A second signal while draining means "now".
+      process.once(signal, () => process.exit(130));
+      resolve(signal);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}
+
+/** `palimpsest api`: open and migrate the store, serve until SIGINT/SIGTERM, then drain and close. */
+export async function runApi(opts: RunApiOptions): Promise<void> {
+  const config = apiConfigFrom(process.env, opts);
+  if (!config.auth && !isLoopback(config.host)) {
+    throw new Error(`--no-auth is for local development: it is refused on ${config.host}; use a loopback host or tokens`);
+  }
+  const stop = nextSignal(); // listening before start-up, so an early signal still shuts down cleanly
+  const db = await openDb();
+  try {
+    await migrate(db);
+    const token = await localToken(db, config, opts);
+    const api = await startApiServer(db, config, opts.version);
+    await banner(db, api.url, config, opts, token);
+    const signal = await stop;
+    say(`palimpsest api: ${signal}: finishing in-flight requests (up to ${config.shutdownGraceMs} ms)`);
+    const { drained } = await api.close();
+    say(drained ? 'palimpsest api: stopped' : 'palimpsest api: stopped; requests still running at the deadline were cut off');
+  } finally {
+    await db.close();
+  }
+}

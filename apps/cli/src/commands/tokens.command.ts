@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { createToken, listTokens, parseScopes, revokeToken } from '@palimpsest/api/auth/api-tokens';
+import { printJson, withApp } from '../runtime';
+
+/** `palimpsest tokens create|list|revoke`: the gateway's bearer tokens (only their SHA-256 is stored). */
+export function registerTokens(program: Command): void {
+  const tokens = program.command('tokens').description('Create, list and revoke API tokens for `palimpsest api`');
+  tokens
+    .command('create')
+    .description('Create a token and print it once (it cannot be shown again)')
+    .requiredOption('--scopes <list>', 'comma-separated: read, write, operator, auditor')
+    .option('--name <name>', 'a label for people and logs', 'api token')
+    .option('--policy <json|@file>', 'an owner policy for this token, as JSON or @path to a JSON file (docs/candidates.md)')
+    .option('--json', 'print {"token", "token_id", "name", "scopes", "policy", "created_at"}')
+    .action(async (opts: { scopes: string; name: string; policy?: string; json?: boolean }) => {
+      const scopes = parseScopes(opts.scopes);
+      const policy = opts.policy ? parsePolicyOption(opts.policy) : null;
+      const { token, record } = await withApp((ctx) => createToken(ctx.db, { name: opts.name, scopes, policy }));
+      if (opts.json) printJson({ token, ...record });
+      else process.stdout.write(`${token}\n`);
+      if (!opts.json) process.stderr.write(`token ${record.token_id} (${record.scopes.join(', ')}): store it now, it is not shown again\n`);
+    });
+  tokens
+    .command('list')
+    .description('List tokens (never their secrets)')
+    .option('--all', 'include revoked tokens')
+    .action(async (opts: { all?: boolean }) => {
+      printJson(await withApp((ctx) => listTokens(ctx.db, { includeRevoked: opts.all === true })));
+    });
+  tokens
+    .command('revoke')
+    .description('Revoke a token by id; a running gateway forgets it at once')
+    .argument('<token_id>', 'the token_id from create or list')
+    .action(async (tokenId: string) => {
+      const revoked = await withApp((ctx) => revokeToken(ctx.db, tokenId));
+      if (!revoked) {
+        process.stderr.write(`palimpsest tokens: no active token with id ${tokenId}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      printJson(revoked);
+    });
+}
+
+function parsePolicyOption(value: string): Record<string, unknown> {
+  const text = value.startsWith('@') ? readFileSync(value.slice(1), 'utf8') : value;
+  const parsed: unknown = JSON.parse(text);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('--policy must be a JSON object');
+  return parsed as Record<string, unknown>;
+}

@@ -1,0 +1,206 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { appContext } from '@palimpsest/application/app-context';
+import { createToken } from '@palimpsest/api/auth/api-tokens';
+import { SCOPES } from '@palimpsest/api/routes/route-table';
+import { migrate } from '@palimpsest/store/migrate';
+import { openPostgresDb } from '@palimpsest/store/postgres/pg-db';
+import { createBenchDatabase, serverFacts } from './bench-database';
+import { appThroughput, assignTargets, documentOf, marker, rawEdit, rawSetup } from './scenarios';
+import { nowMs, runClosedLoop, summarize } from './stats';
+
+/**
+ * The HTTP gateway under load: autocannon against `palimpsest api` (a child process on real PostgreSQL)
+ * sending guarded 1-edit tx/1 submits spread over 64 targets, beside the raw-SQL baseline and the
+ * in-process dispatch() measured in the same run, on the same fresh database. Rounds repeat the three
+ * paths back to back, because a shared machine's load moves between them.
+ *
+ *   npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/http-api.js
+ *
+ * Env: BENCH_HTTP_SECONDS (30), BENCH_HTTP_CONNECTIONS (32), BENCH_TARGETS (64), BENCH_WARMUP_SECONDS (2), BENCH_HTTP_ROUNDS (2),
+ * BENCH_HTTP_LOG_LEVEL (info: one JSON log line per request, as in production).
+ */
+
+const env = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
+const SECONDS = env('BENCH_HTTP_SECONDS', 30);
+const CONNECTIONS = env('BENCH_HTTP_CONNECTIONS', 32);
+const TARGETS = env('BENCH_TARGETS', 64);
+const WARMUP = env('BENCH_WARMUP_SECONDS', 2);
+const ROUNDS = env('BENCH_HTTP_ROUNDS', 2);
+const CLI = join(__dirname, '..', '..', 'apps', 'cli', 'bin', 'palimpsest.js');
+
+interface Row {
+  path: string;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  note: string;
+}
+
+function startGateway(databaseUrl: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [CLI, 'api', '--port', '0'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, PALIMPSEST_PG_POOL_MAX: String(CONNECTIONS), LOG_LEVEL: process.env.BENCH_HTTP_LOG_LEVEL ?? 'info' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  return new Promise((resolve, reject) => {
+    child.stderr!.on('data', (d) => {
+      stderr += d;
+      const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
+      if (url) resolve({ url, child });
+    });
+    child.once('exit', (code) => reject(new Error(`palimpsest api exited ${code}: ${stderr}`)));
+  });
+}
+
+/**
+ * Every request takes a target no other request is working on (64 targets, 32 connections) and submits at
+ * the version its last answer named, so a submit is rejected only when a previous run left a version
+ * behind (at most one per target, and that answer carries the current version). autocannon's per-request
+ * context does not identify a connection, so the target is read back from each answer instead.
+ */
+async function cannon(url: string, token: string, ids: string[], seconds: number, versions: Map<string, number>) {
+  const free = [...ids];
+  let accepted = 0;
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req) => {
+          const id = free.shift()!;
+          const v = versions.get(id)!;
+          return {
+            ...req,
+            path: `/v1/targets/${id}/edits`,
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'if-match': `"${v}"` },
+            body: JSON.stringify({ intent: 'bench', edits: [{ match: marker(v), replace: marker(v + 1) }] }),
+          };
+        },
+        onResponse: (status, body) => {
+          const answer = JSON.parse(body) as { status?: string; target_file_id?: string; current_version?: number };
+          if (status === 200 && answer.status === 'accepted') accepted++;
+          if (!answer.target_file_id) return;
+          if (typeof answer.current_version === 'number') versions.set(answer.target_file_id, answer.current_version);
+          free.push(answer.target_file_id);
+        },
+      },
+    ],
+  });
+  return { result, accepted };
+}
+
+async function rawRow(pool: pg.Pool, seconds: number): Promise<Row> {
+  const ids = await rawSetup(pool, TARGETS, documentOf(1024));
+  const owned = assignTargets(ids, CONNECTIONS);
+  const turn = new Array<number>(CONNECTIONS).fill(0);
+  const samples: number[] = [];
+  const window = await runClosedLoop(
+    CONNECTIONS,
+    WARMUP * 1000,
+    seconds * 1000,
+    async (c) => {
+      const t0 = nowMs();
+      await rawEdit(pool, owned[c]![turn[c]++ % owned[c]!.length]!);
+      return nowMs() - t0;
+    },
+    (ms, inWindow) => inWindow && samples.push(ms),
+  );
+  const s = summarize(samples);
+  return { path: 'raw SQL (pg, same statements shape)', perSecond: window.perSecond, p50: s.p50, p99: s.p99, note: 'committed tx/s' };
+}
+
+/** CPU time (user + system) a process has used, in ms, from /proc (Linux); NaN elsewhere. */
+function processCpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in 10 ms ticks
+  } catch {
+    return NaN;
+  }
+}
+
+async function createTargets(url: string, token: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < TARGETS; i++) {
+    const r = await fetch(`${url}/v1/targets`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ filename: `bench-${i}.md`, content: documentOf(1024) }),
+    });
+    ids.push(((await r.json()) as { target_file_id: string }).target_file_id);
+  }
+  return ids;
+}
+
+async function httpRow(gateway: { url: string; child: ChildProcess }, token: string, ids: string[], versions: Map<string, number>): Promise<Row> {
+  await cannon(gateway.url, token, ids, WARMUP, versions);
+  const cpuBefore = processCpuMs(gateway.child.pid);
+  const { result, accepted } = await cannon(gateway.url, token, ids, SECONDS, versions);
+  const cpuPerRequest = (processCpuMs(gateway.child.pid) - cpuBefore) / result.requests.total;
+  return {
+    path: 'HTTP: autocannon → palimpsest api',
+    perSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    note: `${accepted}/${result.requests.total} accepted, ${result.non2xx} non-2xx, ${result.errors} errors; gateway CPU ${cpuPerRequest.toFixed(2)} ms/request`,
+  };
+}
+
+function print(round: number, rows: Row[]): void {
+  const raw = rows[0]!.perSecond;
+  const cell = (x: number) => (Number.isNaN(x) ? '' : x.toFixed(1)).padStart(7);
+  console.log(`\nround ${round}: path                            req/s  p50 ms  p99 ms  vs raw SQL  notes`);
+  for (const r of rows) {
+    console.log(`  ${r.path.padEnd(37)} ${r.perSecond.toFixed(1).padStart(7)} ${cell(r.p50)} ${cell(r.p99)}  ${((r.perSecond / raw) * 100).toFixed(0).padStart(8)} %  ${r.note}`);
+  }
+  console.log(`  HTTP / raw SQL = ${(rows[1]!.perSecond / raw).toFixed(2)} (aim ≥ 0.60); HTTP / dispatch() = ${(rows[1]!.perSecond / rows[2]!.perSecond).toFixed(2)}`);
+}
+
+async function main(): Promise<void> {
+  const adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) throw new Error('set DATABASE_URL to a PostgreSQL server (a fresh database is created there and dropped after)');
+  const facts = await serverFacts(adminUrl);
+  console.log(
+    `palimpsest http bench: PostgreSQL ${facts.server_version} (synchronous_commit=${facts.synchronous_commit}), Node ${process.version}, ` +
+      `${cpus().length} CPUs (load ${loadavg().map((x) => x.toFixed(2)).join(' ')}); ${CONNECTIONS} connections, ${TARGETS} targets of 1 KB, ` +
+      `${SECONDS} s measured after ${WARMUP} s warm-up per path, ${ROUNDS} rounds; every pool = ${CONNECTIONS} connections`,
+  );
+  const bench = await createBenchDatabase(adminUrl);
+  const db = await openPostgresDb({ connectionString: bench.url, poolMax: CONNECTIONS, onError: () => undefined });
+  const pool = new pg.Pool({ connectionString: bench.url, max: CONNECTIONS });
+  pool.on('error', () => undefined);
+  let gateway: { url: string; child: ChildProcess } | undefined;
+  try {
+    await migrate(db);
+    const { token } = await createToken(db, { name: 'bench', scopes: [...SCOPES] });
+    gateway = await startGateway(bench.url);
+    const ids = await createTargets(gateway.url, token);
+    const versions = new Map(ids.map((id) => [id, 0]));
+    const ctx = appContext(db);
+    for (let round = 1; round <= ROUNDS; round++) {
+      const raw = await rawRow(pool, SECONDS);
+      const http = await httpRow(gateway, token, ids, versions);
+      const app = await appThroughput(ctx, ids, CONNECTIONS, { warmupMs: WARMUP * 1000, durationMs: SECONDS * 1000 });
+      const dispatchRow = { path: 'dispatch() in process (no HTTP)', perSecond: app.perSecond, p50: NaN, p99: NaN, note: `bench Node CPU ${app.clientCpuMsPerOp.toFixed(2)} ms/tx` };
+      print(round, [raw, http, dispatchRow]);
+    }
+  } finally {
+    gateway?.child.kill('SIGTERM');
+    await pool.end();
+    await db.close();
+    await new Promise((r) => setTimeout(r, 1000));
+    await bench.drop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
