@@ -1,4 +1,5 @@
 import type { Db, QueryResult, Tx } from '@palimpsest/store/db';
+import { ForwardingDb } from '@palimpsest/store/forwarding-db';
 import { nowMs } from './stats';
 
 /**
@@ -13,14 +14,13 @@ export interface PhaseTotals {
   bytesReceived: number;
 }
 
-export class ProfilingDb implements Db {
-  readonly kind: Db['kind'];
+export class ProfilingDb extends ForwardingDb {
   readonly phases = new Map<string, PhaseTotals>();
   /** Wall time spent in transaction() calls, BEGIN to COMMIT included. */
   transactionMs = 0;
 
-  constructor(private readonly inner: Db) {
-    this.kind = inner.kind;
+  constructor(inner: Db) {
+    super(inner);
   }
 
   reset(): void {
@@ -45,11 +45,11 @@ export class ProfilingDb implements Db {
     return result;
   }
 
-  query<R = any>(text: string, params?: unknown[]): Promise<QueryResult<R>> {
+  override query<R = any>(text: string, params?: unknown[]): Promise<QueryResult<R>> {
     return this.timed(text, params, () => this.inner.query<R>(text, params));
   }
 
-  async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  override async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     let inside = 0;
     const t0 = nowMs();
     try {
@@ -72,17 +72,6 @@ export class ProfilingDb implements Db {
     }
   }
 
-  exec(sqlScript: string): Promise<void> {
-    return this.inner.exec(sqlScript);
-  }
-
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
-    return this.inner.listen(channel, onPayload);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
 }
 
 function bytesOf(params: unknown[] | undefined): number {

@@ -1,19 +1,19 @@
 import type { Db, QueryResult, Tx } from '@palimpsest/store/db';
+import { ForwardingDb } from '@palimpsest/store/forwarding-db';
 
 /**
  * Diagnostic only: a Db that rewrites statement text before it is sent, to measure what one part of
  * a statement costs (here: the application's NOTIFY) without touching the application. `rewrites`
  * counts the statements actually changed, so a rewrite that stopped matching is noticed.
  */
-export class RewritingDb implements Db {
-  readonly kind: Db['kind'];
+export class RewritingDb extends ForwardingDb {
   rewrites = 0;
 
   constructor(
-    private readonly inner: Db,
+    inner: Db,
     private readonly rewrite: (text: string) => string,
   ) {
-    this.kind = inner.kind;
+    super(inner);
   }
 
   private text(text: string): string {
@@ -22,27 +22,16 @@ export class RewritingDb implements Db {
     return out;
   }
 
-  query<R = any>(text: string, params?: unknown[]): Promise<QueryResult<R>> {
+  override query<R = any>(text: string, params?: unknown[]): Promise<QueryResult<R>> {
     return this.inner.query<R>(this.text(text), params);
   }
 
-  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  override transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.inner.transaction((tx) =>
       fn({ query: <R>(text: string, params?: unknown[]) => tx.query<R>(this.text(text), params), exec: (s) => tx.exec(s) }),
     );
   }
 
-  exec(sqlScript: string): Promise<void> {
-    return this.inner.exec(sqlScript);
-  }
-
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
-    return this.inner.listen(channel, onPayload);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
 }
 
 /** The append statement with pg_notify(channel, payload) replaced by concat(channel, payload): same shape, no NOTIFY. */

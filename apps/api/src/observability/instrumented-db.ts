@@ -1,23 +1,22 @@
 import type { Db, QueryResult, Tx } from '@palimpsest/store/db';
+import { ForwardingDb } from '@palimpsest/store/forwarding-db';
 
 /**
  * The gateway's Db: the store's own, counting what holds a connection right now. The Db port does not
  * expose the pg pool, so "busy" is measured here: each open transaction and each standalone query
  * holds one pooled connection (PGlite has exactly one, shared in turn).
  */
-export class InstrumentedDb implements Db {
+export class InstrumentedDb extends ForwardingDb {
   busy = 0;
 
   constructor(
-    private readonly inner: Db,
+    inner: Db,
     private readonly onTransaction: (seconds: number) => void = () => undefined,
-  ) {}
-
-  get kind() {
-    return this.inner.kind;
+  ) {
+    super(inner);
   }
 
-  async query<R = any>(text: string, params?: unknown[]): Promise<QueryResult<R>> {
+  override async query<R = any>(text: string, params?: unknown[]): Promise<QueryResult<R>> {
     this.busy++;
     try {
       return await this.inner.query<R>(text, params);
@@ -26,7 +25,7 @@ export class InstrumentedDb implements Db {
     }
   }
 
-  async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  override async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     this.busy++;
     const started = performance.now();
     try {
@@ -37,15 +36,4 @@ export class InstrumentedDb implements Db {
     }
   }
 
-  exec(sqlScript: string): Promise<void> {
-    return this.inner.exec(sqlScript);
-  }
-
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
-    return this.inner.listen(channel, onPayload);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
 }

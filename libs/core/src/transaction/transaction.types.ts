@@ -22,19 +22,22 @@ export type RuntimeVersion = (typeof RUNTIME)[keyof typeof RUNTIME];
 
 export type ValidationStage = 'PROTOCOL_VALIDATION' | 'PRECONDITION_GUARD' | 'transaction_applicability';
 
-export type FailureReason =
-  | 'match_absent'
-  | 'match_ambiguous'
-  | 'disambiguation_invalid'
-  | 'sequential_match_invalid'
-  | 'span_out_of_bounds'
-  | 'span_expected_text_mismatch'
-  | 'target_hash_mismatch'
-  | 'target_version_mismatch'
-  | 'target_diverged'
-  | 'context_invalid'
-  | 'protocol_invalid'
-  | 'target_encoding_invalid';
+/** Every failure_reason a recorded rejection can carry (published in the ProposalRejected schema). */
+export const FAILURE_REASONS = [
+  'match_absent',
+  'match_ambiguous',
+  'disambiguation_invalid',
+  'sequential_match_invalid',
+  'span_out_of_bounds',
+  'span_expected_text_mismatch',
+  'target_hash_mismatch',
+  'target_version_mismatch',
+  'target_diverged',
+  'context_invalid',
+  'protocol_invalid',
+  'target_encoding_invalid',
+] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
 
 /** Seed definition: a fresh read can fix it, resending the identical request cannot. */
 export const RETRYABLE_REASONS: ReadonlySet<FailureReason> = new Set<FailureReason>([

@@ -7,6 +7,16 @@ export const targetFileId: JsonSchema = {
   description: 'Target UUID returned by palimpsest_initialize_target.',
 };
 
+/** A closed params object about one target: target_file_id is always first and required. */
+export function targetParams(properties: Record<string, JsonSchema> = {}, required: string[] = []): JsonSchema {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['target_file_id', ...required],
+    properties: { target_file_id: targetFileId, ...properties },
+  };
+}
+
 export const guardVersion: JsonSchema = {
   type: ['integer', 'null'],
   minimum: 0,

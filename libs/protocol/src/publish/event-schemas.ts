@@ -1,3 +1,4 @@
+import { FAILURE_REASONS } from '@palimpsest/core/transaction/transaction.types';
 import type { JsonSchema } from '../catalog/operation-spec';
 import { candidateEventSchemas } from './candidate-event-schemas';
 
@@ -138,13 +139,7 @@ export const EVENT_SCHEMAS: Record<string, JsonSchema> = {
     required: [...attemptRequired, 'failure_reason', 'failure_detail', 'failed_change_id', 'validation_stage', 'retryable', 'diagnostic'],
     properties: {
       ...attemptProperties,
-      failure_reason: {
-        enum: [
-          'match_absent', 'match_ambiguous', 'disambiguation_invalid', 'sequential_match_invalid', 'span_out_of_bounds',
-          'span_expected_text_mismatch', 'target_hash_mismatch', 'target_version_mismatch', 'target_diverged',
-          'context_invalid', 'protocol_invalid', 'target_encoding_invalid',
-        ],
-      },
+      failure_reason: { enum: [...FAILURE_REASONS] },
       failure_detail: { type: 'string' },
       failed_change_id: nullable({ type: 'string' }),
       validation_stage: { enum: ['PROTOCOL_VALIDATION', 'PRECONDITION_GUARD', 'transaction_applicability'] },

@@ -1,5 +1,6 @@
 import {
   EXAMPLE_TARGET_ID,
+  targetParams,
   beforeSequence,
   guardHash,
   guardVersion,
@@ -56,12 +57,7 @@ export const handleUpload: OperationSpec = {
   examples: [],
 };
 
-const targetOnly = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['target_file_id'],
-  properties: { target_file_id: targetFileId },
-};
+const targetOnly = targetParams();
 
 export const getTarget: OperationSpec = {
   name: 'palimpsest_get_target',
@@ -103,17 +99,11 @@ export const save: OperationSpec = {
   description:
     'Snapshot the current target and rotate its editing cycle without changing the text. Optional guards: every supplied guard is checked; prefer the version guard.',
   readOnly: false,
-  params: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['target_file_id'],
-    properties: {
-      target_file_id: targetFileId,
-      expected_target_version: guardVersion,
-      expected_current_hash: guardHash,
-      export_after_save: { type: 'boolean', description: 'Add a default-format export of the saved text to the result.' },
-    },
-  },
+  params: targetParams({
+    expected_target_version: guardVersion,
+    expected_current_hash: guardHash,
+    export_after_save: { type: 'boolean', description: 'Add a default-format export of the saved text to the result.' },
+  }),
   admission: 'audited',
   edgeFields: ['target_file_id', 'export_after_save'],
   result: statusResult(['saved', 'rejected', 'not_found', 'invalid_argument']),
@@ -140,23 +130,17 @@ export const getAttemptLog: OperationSpec = {
   description:
     'Newest-first page of the append-only attempt log (accepted and rejected), filterable by status, content hash or request key.',
   readOnly: true,
-  params: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['target_file_id'],
-    properties: {
-      target_file_id: targetFileId,
-      limit: historyLimit,
-      before_sequence: beforeSequence,
-      status: { enum: ['accepted', 'rejected', null], description: 'Only attempts with this status.' },
-      content_hash: { type: ['string', 'null'], description: 'Only attempts whose submitted content has this SHA-256.' },
-      client_request_id: { type: ['string', 'null'], description: 'Only the attempt bound to this request key.' },
-      include_content: {
-        type: 'boolean',
-        description: 'Include each submitted record (1,048,576-byte page budget; the first entry is always whole).',
-      },
+  params: targetParams({
+    limit: historyLimit,
+    before_sequence: beforeSequence,
+    status: { enum: ['accepted', 'rejected', null], description: 'Only attempts with this status.' },
+    content_hash: { type: ['string', 'null'], description: 'Only attempts whose submitted content has this SHA-256.' },
+    client_request_id: { type: ['string', 'null'], description: 'Only the attempt bound to this request key.' },
+    include_content: {
+      type: 'boolean',
+      description: 'Include each submitted record (1,048,576-byte page budget; the first entry is always whole).',
     },
-  },
+  }),
   admission: 'schema',
   result: statusResult(['ok', 'not_found', 'invalid_argument']),
   errors: ['not_found', 'invalid_argument'],
@@ -169,17 +153,11 @@ export const getManifestLedger: OperationSpec = {
   description:
     'Accepted changes, oldest-first within the newest page. By default only the active editing cycle; include_previous_cycles adds cycles closed by palimpsest_save.',
   readOnly: true,
-  params: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['target_file_id'],
-    properties: {
-      target_file_id: targetFileId,
-      include_previous_cycles: { type: 'boolean', description: 'Include entries from closed editing cycles.' },
-      limit: historyLimit,
-      before_sequence: beforeSequence,
-    },
-  },
+  params: targetParams({
+    include_previous_cycles: { type: 'boolean', description: 'Include entries from closed editing cycles.' },
+    limit: historyLimit,
+    before_sequence: beforeSequence,
+  }),
   admission: 'schema',
   result: statusResult(['ok', 'not_found', 'invalid_argument']),
   errors: ['not_found', 'invalid_argument'],

@@ -1,4 +1,4 @@
-import { EXAMPLE_TARGET_ID, statusResult, targetFileId } from '../fragments';
+import { EXAMPLE_TARGET_ID, statusResult, targetParams } from '../fragments';
 import type { OperationSpec } from '../operation-spec';
 
 const readResult = statusResult(['ok', 'not_found', 'invalid_argument']);
@@ -9,20 +9,14 @@ export const readTarget: OperationSpec = {
   description:
     'Authoritative bounded read by code-point offset (default 4,000, max 8,000 code points) with version, hash and next_start continuation.',
   readOnly: true,
-  params: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['target_file_id'],
-    properties: {
-      target_file_id: targetFileId,
-      start: { type: 'integer', minimum: 0, description: 'Start offset in code points (default 0).' },
-      length: {
-        type: ['integer', 'null'],
-        minimum: 1,
-        description: 'Code points to read (default 4,000, clamped to 8,000).',
-      },
+  params: targetParams({
+    start: { type: 'integer', minimum: 0, description: 'Start offset in code points (default 0).' },
+    length: {
+      type: ['integer', 'null'],
+      minimum: 1,
+      description: 'Code points to read (default 4,000, clamped to 8,000).',
     },
-  },
+  }),
   admission: 'schema',
   result: readResult,
   errors: ['not_found', 'start_out_of_range', 'invalid_length'],
@@ -35,26 +29,20 @@ export const readLines: OperationSpec = {
   description:
     'Bounded inclusive range of one-based LF lines. Pages by offset (relative to range_start, pass next_offset back) or next_start (absolute, for palimpsest_read_target).',
   readOnly: true,
-  params: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['target_file_id'],
-    properties: {
-      target_file_id: targetFileId,
-      start_line: { type: 'integer', minimum: 1, description: 'First line, one-based (default 1).' },
-      end_line: { type: ['integer', 'null'], minimum: 1, description: 'Last line, inclusive (default: last line).' },
-      offset: { type: 'integer', minimum: 0, description: 'Code-point offset within the range (default 0).' },
-      max_chars: {
-        type: ['integer', 'null'],
-        minimum: 1,
-        description: 'Page size in code points (default 4,000, capped at 8,000).',
-      },
-      include_line_starts: {
-        type: 'boolean',
-        description: 'Add line_starts: absolute start offset of each selected line that begins in the page.',
-      },
+  params: targetParams({
+    start_line: { type: 'integer', minimum: 1, description: 'First line, one-based (default 1).' },
+    end_line: { type: ['integer', 'null'], minimum: 1, description: 'Last line, inclusive (default: last line).' },
+    offset: { type: 'integer', minimum: 0, description: 'Code-point offset within the range (default 0).' },
+    max_chars: {
+      type: ['integer', 'null'],
+      minimum: 1,
+      description: 'Page size in code points (default 4,000, capped at 8,000).',
     },
-  },
+    include_line_starts: {
+      type: 'boolean',
+      description: 'Add line_starts: absolute start offset of each selected line that begins in the page.',
+    },
+  }),
   admission: 'schema',
   result: readResult,
   errors: ['not_found', 'line_out_of_range', 'invalid_line_range', 'offset_out_of_range', 'invalid_max_chars'],
@@ -67,22 +55,16 @@ export const findOccurrences: OperationSpec = {
   description:
     'Exact occurrences of text (overlapping ones counted) in the current target, with bounded context and pagination. Indexes are valid for the first edit of a transaction.',
   readOnly: true,
-  params: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['target_file_id', 'text'],
-    properties: {
-      target_file_id: targetFileId,
-      text: { type: 'string', description: 'Exact text to locate (line endings canonicalized to LF).' },
-      context_chars: {
-        type: 'integer',
-        minimum: 0,
-        description: 'Context code points before/after each match (default 40, clamped to 400).',
-      },
-      start_occurrence: { type: 'integer', minimum: 1, description: '1-based occurrence to start from (default 1).' },
-      max_results: { type: 'integer', minimum: 1, description: 'Occurrences per page (default and cap 200).' },
+  params: targetParams({
+    text: { type: 'string', description: 'Exact text to locate (line endings canonicalized to LF).' },
+    context_chars: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Context code points before/after each match (default 40, clamped to 400).',
     },
-  },
+    start_occurrence: { type: 'integer', minimum: 1, description: '1-based occurrence to start from (default 1).' },
+    max_results: { type: 'integer', minimum: 1, description: 'Occurrences per page (default and cap 200).' },
+  }, ['text']),
   admission: 'schema',
   result: readResult,
   errors: ['not_found', 'empty_text', 'invalid_text_encoding'],

@@ -1,3 +1,4 @@
+import { FAILURE_REASONS } from '@palimpsest/core/transaction/transaction.types';
 import { EXAMPLE_HASH, EXAMPLE_TARGET_ID, matchEdit, matchOperation, spanOperation, statusResult, submissionCommon } from '../fragments';
 import type { OperationSpec } from '../operation-spec';
 
@@ -5,21 +6,7 @@ const GUARD_RULE =
   'At least one of expected_target_version or expected_current_hash is required, and every supplied guard is checked under the target row lock.';
 
 const submissionResult = statusResult(['accepted', 'rejected', 'invalid_argument', 'not_found']);
-const submissionErrors = [
-  'match_absent',
-  'match_ambiguous',
-  'disambiguation_invalid',
-  'sequential_match_invalid',
-  'span_out_of_bounds',
-  'span_expected_text_mismatch',
-  'target_version_mismatch',
-  'target_hash_mismatch',
-  'context_invalid',
-  'protocol_invalid',
-  'target_encoding_invalid',
-  'not_found',
-  'invalid_argument',
-];
+const submissionErrors = [...FAILURE_REASONS, 'not_found', 'invalid_argument'];
 /** Everything else is decided (and audited) by the core for a known target. */
 const edgeFields = ['target_file_id', 'include_correlation_id'];
 
