@@ -87,4 +87,28 @@ describe(`palimpsest api: candidates, token policies and approvals on ${backend}
     expect((await operator.post(`/v1/approvals/${pending[0].approval_id}/decline`, {})).status).toBe(409);
     expect((await operator.post('/v1/approvals/nope/approve', {})).status).toBe(404);
   });
+
+  it('answers a declined apply at once, and a resend after the decision gets the same final answer', async () => {
+    const agentHttp = http.withToken(tokens.agent!.token);
+    const operator = agentHttp.withToken(tokens.operator!.token);
+    const id = (await agentHttp.post('/v1/targets', { filename: 'd.md', content: 'alpha beta alpha\n' })).body.target_file_id;
+    const candidate = (await agentHttp.post('/v1/candidates', proposal(id), { headers: { 'idempotency-key': 'declined-1' } })).body.candidate.id;
+    const waiting = agentHttp.post(`/v1/candidates/${candidate}/apply`, {}, { headers: { 'if-match': '"1"', 'idempotency-key': 'declined-apply' } });
+    let pending: any[] = [];
+    for (let i = 0; i < 100 && pending.length === 0; i++) {
+      pending = (await operator.get('/v1/approvals')).body.approvals.filter((a: any) => a.candidate === candidate);
+      if (pending.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(pending).toHaveLength(1);
+    const declined = await operator.post(`/v1/approvals/${pending[0].approval_id}/decline`, { note: 'not this one' });
+    expect(declined).toMatchObject({ status: 200, body: { approval: { status: 'declined' } } });
+    const answer = await waiting;
+    expect(answer.body).toMatchObject({ status: 'error', error: { code: 'permission_denied', reason: 'approval_declined', retryable: 'none' } });
+    expect(answer.status).toBeGreaterThanOrEqual(400);
+    for (const key of ['declined-apply', 'declined-apply-again']) {
+      const resent = await agentHttp.post(`/v1/candidates/${candidate}/apply`, {}, { headers: { 'if-match': '"1"', 'idempotency-key': key } });
+      expect({ status: resent.status, body: resent.body }).toMatchObject({ status: answer.status, body: { error: { reason: 'approval_declined' } } });
+    }
+    expect((await agentHttp.get(`/v1/targets/${id}`)).body).toMatchObject({ version: 0 });
+  });
 });
