@@ -42,7 +42,10 @@ type TargetMeta = Omit<TargetRow, 'exists' | 'content' | 'chunks'>;
 const COLUMNS = `target_id::text AS target_id, filename, content_type, project_id::text AS project_id, version,
   current_hash, active_editing_cycle_id::text AS active_editing_cycle_id, source_line_endings, stream_version, last_position`;
 
-/** The row's metadata, then the text from the cache when (version, hash) match, else from its chunks. */
+/**
+ * Under the row lock: the text from the cache when (version, hash) match, else from its chunks. Only a
+ * lock holder writes chunks, so a second statement here still sees the locked version's text.
+ */
 async function withContent(sql: Sql, meta: TargetMeta, cache: ContentCache): Promise<TargetRow> {
   const hit = cache.get(meta.target_id, meta.version, meta.current_hash);
   if (hit) return { exists: true, ...meta, content: hit.content, chunks: hit.chunks };
@@ -52,10 +55,27 @@ async function withContent(sql: Sql, meta: TargetMeta, cache: ContentCache): Pro
   return { exists: true, ...meta, content, chunks };
 }
 
-/** One coherent observation of a target (no lock). */
+/**
+ * One coherent observation of a target (no lock). On a cache miss the row and its chunks are read again
+ * by ONE statement: two separate reads could pair one version's metadata with the next version's text.
+ */
 export async function readTargetRow(sql: Sql, targetId: string, cache: ContentCache): Promise<TargetRow | null> {
   const { rows } = await sql.query(`SELECT ${COLUMNS} FROM targets WHERE target_id = $1`, [targetId]);
-  return rows.length ? withContent(sql, rows[0] as TargetMeta, cache) : null;
+  if (!rows.length) return null;
+  const meta = rows[0] as TargetMeta;
+  const hit = cache.get(meta.target_id, meta.version, meta.current_hash);
+  if (hit) return { exists: true, ...meta, content: hit.content, chunks: hit.chunks };
+  const fresh = await sql.query(
+    `SELECT ${COLUMNS}, COALESCE((SELECT array_agg(c.body ORDER BY c.chunk_index) FROM target_chunks c
+              WHERE c.target_id = targets.target_id), '{}') AS chunks
+       FROM targets WHERE target_id = $1`,
+    [targetId],
+  );
+  if (!fresh.rows.length) return null;
+  const { chunks, ...observed } = fresh.rows[0] as TargetMeta & { chunks: string[] };
+  const content = chunks.join('');
+  cache.set(observed.target_id, { version: observed.version, current_hash: observed.current_hash, chunks, content });
+  return { exists: true, ...observed, content, chunks };
 }
 
 /** The target under a row lock: writers to one target are serialized here. */
