@@ -37,7 +37,7 @@ describe('ProposeCandidate (a new candidate)', () => {
 
   it('follows a handle: a later span rewrites exactly the text an earlier operation wrote', () => {
     const ops = [
-      { kind: 'span', target_file_id: T1, start: 0, end: 0, expected_text: '', replace: 'TODO ', handle: 'note' },
+      { kind: 'span', target_file_id: T1, start: 0, end: 0, expected_text: '', replace: 'NOTE ', handle: 'note' },
       { kind: 'edit', target_file_id: T1, match: 'beta', replace: 'b' },
       { kind: 'span', target_file_id: T1, range: { handle: 'note' }, replace: 'DONE ' },
     ];
