@@ -150,6 +150,26 @@ describe(`palimpsest serve (JSON-RPC over NDJSON) as a real process on ${backend
     expect((await s.exited).code).toBe(0);
   });
 
+  it('serves a policy-file profile: tools outside its allow list answer -32601, capabilities say so', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'palimpsest-serve-policy-'));
+    const file = join(dir, 'policy.yaml');
+    writeFileSync(file, 'profiles:\n  readers: { mode: allow_list, tools: [palimpsest_read_lines, palimpsest_capabilities] }\n');
+    const c = new JsonLinesClient(['--profile', 'readers'], { ...store.env, PALIMPSEST_POLICY_FILE: file });
+    clients.push(c);
+    const hidden = await c.call('palimpsest_get_target', { target_file_id: targetId });
+    expect(hidden.error).toMatchObject({ code: -32601, data: { code: 'operation_not_permitted', method: 'palimpsest_get_target' } });
+    expect((await c.call('palimpsest_read_lines', { target_file_id: targetId })).result).toMatchObject({ status: 'ok' });
+    const caps = (await c.call('palimpsest_capabilities', {})).result;
+    expect(caps.policy).toMatchObject({ name: 'readers', mode: 'allow_list' });
+    const status = Object.fromEntries(caps.operations.map((o: { name: string; status: string }) => [o.name, o.status]));
+    expect(status).toMatchObject({ palimpsest_read_lines: 'available', palimpsest_get_target: 'not_permitted', palimpsest_submit_edits: 'not_permitted' });
+    c.end();
+    expect((await c.exited).code).toBe(0);
+  });
+
   it('refuses an unknown profile at start-up', async () => {
     const s = serve(['--profile', 'admin']);
     s.end();

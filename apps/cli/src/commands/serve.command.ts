@@ -1,6 +1,7 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
+import { resolveProfilePolicy } from '@palimpsest/application/candidates/policy/policy-store';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
-import { catalogAvailability, SERVE_PROFILES, type ServeProfile } from '@palimpsest/mcp/json-lines/catalog-methods';
+import { catalogAvailability } from '@palimpsest/mcp/json-lines/catalog-methods';
 import { runJsonLinesSession } from '@palimpsest/mcp/json-lines/json-lines-session';
 import { withApp } from '../runtime';
 
@@ -13,19 +14,20 @@ export function registerServe(program: Command): void {
   program
     .command('serve')
     .description('Serve the catalog as JSON-RPC 2.0 over newline-delimited JSON on stdin/stdout (one request per line)')
-    .addOption(
-      new Option('--profile <profile>', 'full serves every operation; read-only refuses write methods with -32601')
-        .choices([...SERVE_PROFILES])
-        .default('full'),
+    .option(
+      '--profile <profile>',
+      'full | read-only | a profile of PALIMPSEST_POLICY_FILE; methods the profile does not allow answer -32601',
+      'full',
     )
-    .action(async (opts: { profile: ServeProfile }) => {
-      const readOnly = opts.profile === 'read-only';
+    .action(async (opts: { profile: string }) => {
+      const policy = resolveProfilePolicy(opts.profile);
+      const readOnly = policy.mode === 'read_only';
       const end = await withApp((ctx) =>
         runJsonLinesSession({
           input: process.stdin,
           output: process.stdout,
-          availability: catalogAvailability(opts.profile),
-          call: (method, params) => dispatch(ctx, method, params, { readOnly }),
+          availability: catalogAvailability(policy),
+          call: (method, params) => dispatch(ctx, method, params, { readOnly, policy }),
           onInternalError: (method, err) => {
             process.stderr.write(`palimpsest serve: ${method} failed: ${err instanceof Error ? err.message : String(err)}\n`);
           },

@@ -1,18 +1,19 @@
+import { operationRefusal } from '@palimpsest/core/policy/policy-decisions';
+import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
 import type { MethodAvailability } from './json-lines-session';
 
-/** `full` serves every catalog operation; `read-only` serves only those marked readOnly. */
-export type ServeProfile = 'full' | 'read-only';
-
-export const SERVE_PROFILES: readonly ServeProfile[] = ['full', 'read-only'];
-
-/** Method names are the catalog's operation names, nothing else. */
-export function catalogAvailability(profile: ServeProfile): (method: string) => MethodAvailability {
-  const readOnly = new Map(CATALOG.map((op) => [op.name, op.readOnly]));
+/**
+ * Method names are the catalog's operation names, nothing else. The session's owner policy (a built-in
+ * profile — full, read-only — or one from PALIMPSEST_POLICY_FILE) decides which of them are served.
+ */
+export function catalogAvailability(policy: OwnerPolicy): (method: string) => MethodAvailability {
+  const byName = new Map(CATALOG.map((op) => [op.name, op]));
   return (method) => {
-    const isReadOnly = readOnly.get(method);
-    if (isReadOnly === undefined) return 'unknown';
-    if (profile === 'read-only' && !isReadOnly) return 'read_only_profile';
-    return 'available';
+    const op = byName.get(method);
+    if (op === undefined) return 'unknown';
+    const refused = operationRefusal(policy, { name: op.name, readOnly: op.readOnly });
+    if (!refused) return 'available';
+    return refused.reason === 'read_only' ? 'read_only_profile' : { not_permitted: refused.message };
   };
 }

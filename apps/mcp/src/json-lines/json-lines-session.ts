@@ -10,6 +10,7 @@ import {
   oversizedFrameError,
   paramsShapeError,
   unavailableMethodError,
+  type UnavailableReason,
 } from '@palimpsest/protocol/codec/json-rpc-response';
 import type { RequestId } from '@palimpsest/protocol/codec/request-id';
 
@@ -29,7 +30,7 @@ import type { RequestId } from '@palimpsest/protocol/codec/request-id';
  * - EOF ends the session (`eof`) once every request before it is answered; a final frame without
  *   LF is handled like any other. If the output fails (reader gone), the session stops (`output_closed`).
  */
-export type MethodAvailability = 'available' | 'unknown' | 'read_only_profile';
+export type MethodAvailability = 'available' | UnavailableReason;
 
 export interface JsonLinesSessionOptions {
   input: Readable;

@@ -6,24 +6,33 @@ import {
   REPLACEMENT_MAX_UTF8_BYTES,
 } from '@palimpsest/core/transaction/replacement-admission';
 import { MAX_CHANGES_PER_TRANSACTION } from '@palimpsest/core/transaction/parse-proposal';
+import { operationRefusal } from '@palimpsest/core/policy/policy-decisions';
+import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { HISTORY_PAGE } from '../shared/sql-values';
 import { ATTEMPT_CONTENT_PAGE_BUDGET } from '../queries/attempt-log.handler';
 
 export interface SessionProfile {
   profile: 'full' | 'read-only';
+  /** The caller's owner policy, when one applies (MCP/serve profile, API token). */
+  policy?: OwnerPolicy | null;
 }
 
-/** The manifest: derived from the catalog and the runtime constants, never restated. */
+function statusOf(session: SessionProfile, op: { name: string; readOnly: boolean }): 'available' | 'not_permitted' {
+  if (session.profile === 'read-only' && !op.readOnly) return 'not_permitted';
+  return session.policy && operationRefusal(session.policy, op) ? 'not_permitted' : 'available';
+}
+
+/** The manifest: derived from the catalog, the caller's policy and the runtime constants, never restated. */
 export function capabilitiesManifest(session: SessionProfile) {
-  const readOnly = session.profile === 'read-only';
   return {
     status: 'ok',
     service: 'palimpsest',
     profile: session.profile,
+    policy: session.policy ? { name: session.policy.name, mode: session.policy.mode, approve: session.policy.approve } : null,
     operations: CATALOG.map((op) => ({
       name: op.name,
       read_only: op.readOnly,
-      status: readOnly && !op.readOnly ? 'not_permitted' : 'available',
+      status: statusOf(session, op),
       errors: op.errors,
     })),
     error_codes: [...new Set(CATALOG.flatMap((op) => op.errors))].sort(),

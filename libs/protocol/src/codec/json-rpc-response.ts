@@ -37,8 +37,18 @@ export function outcomeLine(id: RequestId, result: Record<string, unknown>): str
   return errorLine(id, { code, message, data: result });
 }
 
-/** -32601: the method is not in the catalog, or writes while the session is read-only. */
-export function unavailableMethodError(method: string, reason: 'unknown' | 'read_only_profile'): RpcError {
+/** Why a catalog method is not served in this session. */
+export type UnavailableReason = 'unknown' | 'read_only_profile' | { not_permitted: string };
+
+/** -32601: the method is not in the catalog, writes while the session is read-only, or its policy hides it. */
+export function unavailableMethodError(method: string, reason: UnavailableReason): RpcError {
+  if (typeof reason === 'object') {
+    return {
+      code: RPC_ERROR.methodNotFound,
+      message: 'Method not available',
+      data: { code: 'operation_not_permitted', method, failure_detail: reason.not_permitted },
+    };
+  }
   if (reason === 'read_only_profile') {
     return {
       code: RPC_ERROR.methodNotFound,
