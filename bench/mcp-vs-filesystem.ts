@@ -15,8 +15,9 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createBenchDatabase, serverFacts, type BenchDatabase } from './bench-database';
 import { ProfilingDb } from './profiling-db';
-import { documentOf, marker, profileSubmits, type PhaseRow } from './scenarios';
-import { nowMs, percentile } from './stats';
+import { documentOf, marker, profileSubmits } from './scenarios';
+import { report, summarize, type PathName, type Size, type SizeResult, type Summary } from './mcp-vs-filesystem.report';
+import { envNumber, nowMs } from './stats';
 
 /**
  * Round trip of one guarded 1-edit submit over MCP stdio (`palimpsest mcp`, palimpsest_submit_edits with
@@ -44,45 +45,6 @@ const REPO_ROOT = resolve(__dirname, '..', '..');
 const CLI_BIN = join(REPO_ROOT, 'apps', 'cli', 'bin', 'palimpsest.js');
 const FS_SERVER = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
 const FS_LIB = join(FS_SERVER, '..', 'lib.js');
-
-function envNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be a non-negative number, got ${raw}`);
-  return value;
-}
-
-const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '–');
-
-function table(title: string, header: string[], rows: (string | number)[][]): void {
-  const cells = [header, ...rows.map((r) => r.map(String))];
-  const widths = header.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  console.log(`\n${title}`);
-  console.log(line(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of cells.slice(1)) console.log(line(r));
-}
-
-interface Summary {
-  samples: number;
-  p50: number;
-  p90: number;
-  mean: number;
-  max: number;
-}
-
-function summarize(samples: number[]): Summary {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return {
-    samples: sorted.length,
-    p50: percentile(sorted, 50),
-    p90: percentile(sorted, 90),
-    mean: sorted.reduce((a, b) => a + b, 0) / (sorted.length || NaN),
-    max: sorted[sorted.length - 1] ?? NaN,
-  };
-}
 
 /** user+system CPU of a process in ms, from /proc (Linux, clock ticks of 10 ms); NaN elsewhere. */
 function processCpuMs(pid: number | null | undefined): number {
@@ -142,24 +104,6 @@ interface Backend {
   /** A Db for the in-process diagnostics (same server for PostgreSQL; a separate data directory for PGlite). */
   openInProcess(): Promise<Db>;
   dispose(): Promise<void>;
-}
-
-interface Size {
-  label: string;
-  bytes: number;
-  iterations: number;
-}
-
-type PathName = 'ours-stdio' | 'fs-stdio' | 'ours-dispatch' | 'ours-inmemory-mcp' | 'fs-applyFileEdits';
-
-interface SizeResult {
-  backend: string;
-  size: Size;
-  samples: Record<PathName, number[]>;
-  serverCpuMsPerCall: { ours: number; fs: number };
-  wire: { oursRequest: number; oursResponse: number; fsRequest: number; fsResponse: number };
-  /** dispatch() in process through a Db that times every round trip (run after the interleaved loop). */
-  profile: { totalMs: number; rows: PhaseRow[] };
 }
 
 /** One file edited through the filesystem server and a sibling edited in process through its applyFileEdits(). */
@@ -408,94 +352,6 @@ async function measurePings(ours: StdioServer, fsServer: StdioServer, n: number,
     }
   }
   return { ours: summarize(o), fs: summarize(f) };
-}
-
-function report(results: SizeResult[], pings: { backend: string; ours: Summary; fs: Summary }[]): void {
-  const rows: (string | number)[][] = [];
-  for (const r of results) {
-    const ours = summarize(r.samples['ours-stdio']);
-    const fs = summarize(r.samples['fs-stdio']);
-    const ratio = ours.p50 / fs.p50;
-    rows.push([
-      r.backend,
-      r.size.label,
-      ours.samples,
-      f2(ours.p50),
-      f2(ours.p90),
-      f2(fs.p50),
-      f2(fs.p90),
-      `${ratio.toFixed(2)}×`,
-      `${(ours.p90 / fs.p90).toFixed(2)}×`,
-      ratio <= 1.5 ? 'met' : 'missed',
-    ]);
-  }
-  table(
-    'Round trip of one 1-edit submit over MCP stdio (ms): palimpsest_submit_edits vs server-filesystem edit_file',
-    ['backend', 'target', 'n', 'ours p50', 'ours p90', 'fs p50', 'fs p90', 'p50 ratio', 'p90 ratio', 'aim ≤ 1.5×'],
-    rows,
-  );
-
-  const breakdown: (string | number)[][] = [];
-  for (const r of results) {
-    const p50 = (p: PathName) => summarize(r.samples[p]).p50;
-    const ping = pings.find((p) => p.backend === r.backend)!;
-    breakdown.push([
-      r.backend,
-      r.size.label,
-      f2(p50('ours-dispatch')),
-      f2(p50('ours-inmemory-mcp') - p50('ours-dispatch')),
-      f2(p50('ours-stdio') - p50('ours-inmemory-mcp')),
-      f2(p50('ours-stdio')),
-      f2(r.serverCpuMsPerCall.ours),
-      f2(p50('fs-applyFileEdits')),
-      f2(p50('fs-stdio') - p50('fs-applyFileEdits')),
-      f2(p50('fs-stdio')),
-      f2(r.serverCpuMsPerCall.fs),
-      f2(ping.ours.p50),
-      f2(ping.fs.p50),
-    ]);
-  }
-  table(
-    'Where the time goes (differences of p50s, ms; server CPU = user+system of the server process per call, 10 ms ticks)',
-    [
-      'backend',
-      'target',
-      'dispatch()',
-      '+ MCP (in memory)',
-      '+ stdio hop',
-      '= ours stdio',
-      'ours server CPU',
-      'applyFileEdits()',
-      '+ MCP + stdio',
-      '= fs stdio',
-      'fs server CPU',
-      'ping ours',
-      'ping fs',
-    ],
-    breakdown,
-  );
-
-  const phases = [...new Set(results.flatMap((r) => r.profile.rows.map((row) => row.phase)))];
-  table(
-    'dispatch() in process, phases (ms per submit, mean; statements timed through a wrapping Db, run after the interleaved loop)',
-    ['phase', ...results.map((r) => `${r.backend} ${r.size.label}`)],
-    [
-      ...phases.map((phase) => [
-        phase,
-        ...results.map((r) => {
-          const row = r.profile.rows.find((x) => x.phase === phase);
-          return row ? f2(row.msPerSubmit) : '';
-        }),
-      ]),
-      ['total', ...results.map((r) => f2(r.profile.totalMs))],
-    ],
-  );
-
-  table(
-    'Bytes on the wire per call (JSON of the tools/call params and of the result)',
-    ['backend', 'target', 'ours request', 'ours response', 'fs request', 'fs response'],
-    results.map((r) => [r.backend, r.size.label, r.wire.oursRequest, r.wire.oursResponse, r.wire.fsRequest, r.wire.fsResponse]),
-  );
 }
 
 main().then(

@@ -19,6 +19,7 @@ import {
   type ThroughputResult,
   type Timing,
 } from './scenarios';
+import { envNumber, f2, table } from './stats';
 
 /**
  * Guarded 1-edit tx/1 submissions through dispatch() (in process, no HTTP) against a raw-SQL baseline
@@ -30,30 +31,10 @@ import {
  * BENCH_CLIENTS (default 16), BENCH_TARGETS (default 64), BENCH_PROFILE_ITERATIONS (default 200).
  */
 
-function envNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number, got ${raw}`);
-  return value;
-}
-
 const KB = 1024;
 const MB = 1024 * 1024;
 const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
 const f1 = (x: number) => x.toFixed(1);
-const f2 = (x: number) => x.toFixed(2);
-
-function table(title: string, header: string[], rows: (string | number)[][]): void {
-  const cells = [header, ...rows.map((r) => r.map(String))];
-  const widths = header.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  console.log(`\n${title}`);
-  console.log(line(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of cells.slice(1)) console.log(line(r));
-}
-
 async function main(): Promise<void> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {

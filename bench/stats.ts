@@ -109,3 +109,25 @@ export async function runClosedLoop<T>(
     machineBusy: last.total > first.total ? (last.busy - first.busy) / (last.total - first.total) : NaN,
   };
 }
+
+/** A non-negative number from the environment, or the fallback when unset. */
+export function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be a non-negative number, got ${raw}`);
+  return value;
+}
+
+export const f2 = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : '–');
+
+/** Prints an aligned text table: the first column left-aligned, the others right-aligned. */
+export function table(title: string, header: string[], rows: (string | number)[][]): void {
+  const cells = [header, ...rows.map((r) => r.map(String))];
+  const widths = header.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  console.log(`\n${title}`);
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of cells.slice(1)) console.log(line(r));
+}
