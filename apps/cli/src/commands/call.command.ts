@@ -2,6 +2,7 @@ import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
 import type { Command } from 'commander';
 import { resolveProfilePolicy } from '@palimpsest/application/candidates/policy/policy-store';
+import { isCallFailure } from '@palimpsest/protocol/result-status';
 import { printJson, withApp } from '../runtime';
 
 async function readStdin(): Promise<string> {
@@ -10,9 +11,6 @@ async function readStdin(): Promise<string> {
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
 }
-
-/** Statuses that mean the call itself failed (a rejected proposal is a normal answer). */
-const FAILED = new Set(['invalid_argument', 'not_found', 'error']);
 
 export function registerCall(program: Command): void {
   program
@@ -38,7 +36,7 @@ export function registerCall(program: Command): void {
       const readOnly = opts.readOnly || policy?.mode === 'read_only';
       const result = await withApp((ctx) => dispatch(ctx, operation, args, { readOnly, policy }));
       printJson(result);
-      if (FAILED.has(String(result.status))) process.exitCode = 2;
+      if (isCallFailure(result)) process.exitCode = 2;
     });
 
   program

@@ -7,6 +7,7 @@ import {
 import type { AppContext } from '@palimpsest/application/app-context';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { hasLoneSurrogate } from '@palimpsest/core/text/code-points';
+import { isCallFailure } from '@palimpsest/protocol/result-status';
 import { asciiLine } from './ascii-stdio-transport';
 import { presentResult, type ResponseMode } from './response-mode';
 import { listTools, type Profile } from './tool-list';
@@ -20,9 +21,6 @@ export interface McpServerOptions {
   version: string;
 }
 
-/** Statuses that mean the call itself failed; a rejected proposal is a successful call. "error": seed 000's envelope. */
-const ERROR_STATUSES = new Set(['invalid_argument', 'not_found', 'error']);
-
 /**
  * The result as literal JSON text plus structuredContent. Text that cannot be strict UTF-8 (a lone
  * surrogate) falls back to ASCII escapes for that one result; the parsed value is the same.
@@ -33,7 +31,7 @@ export function toolResult(result: Record<string, unknown>): CallToolResult {
   return {
     content: [{ type: 'text', text }],
     structuredContent: result,
-    isError: ERROR_STATUSES.has(String(result.status)),
+    isError: isCallFailure(result),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
 import { PROTOCOL, type ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
 import type { AppContext } from '../app-context';
+import { proposalOf } from '../shared/submission-tools';
 import { initializeTarget, type InitializeTargetInput } from '../initialize-target/initialize-target.handler';
 import { getAttemptLog } from '../queries/attempt-log.handler';
 import { getManifestLedger } from '../queries/manifest-ledger.handler';
@@ -32,13 +33,11 @@ export type OperationHandler = (
   session: HandlerSession,
 ) => Promise<Record<string, unknown>>;
 
-const PROPOSAL_FIELDS = ['intent', 'edits', 'operations', 'replacement'];
 
 /** Split submission arguments into the envelope and the proposal fields the caller supplied. */
 function submission(protocol: ProtocolVersion): OperationHandler {
   return (ctx, args) => {
-    const proposal: Record<string, unknown> = {};
-    for (const key of PROPOSAL_FIELDS) if (key in args) proposal[key] = args[key];
+    const proposal = proposalOf(args);
     return submitProposal(ctx, {
       target_file_id: args.target_file_id,
       protocol_version: protocol,

@@ -4,10 +4,10 @@ import { PROTOCOL, type ProtocolVersion } from '@palimpsest/core/transaction/tra
 import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import type { TargetEvent } from '@palimpsest/core/target/target.events';
 import type { AppContext } from '../app-context';
-import { SUBMISSION_TOOL } from '../shared/submission-tools';
+import { SUBMISSION_TOOL, proposalOf } from '../shared/submission-tools';
 import { enrichRejection } from '../submit-proposal/rejection-enrichment';
 import { boundPreview } from './preview-bounds';
-import { checkTargetId, notFound, readTargetRow } from '../shared/target-lookup';
+import { targetIdOf, notFound, readTargetRow } from '../shared/target-lookup';
 
 export interface PreviewInput {
   target_file_id: unknown;
@@ -21,7 +21,6 @@ export interface PreviewInput {
 }
 
 const FORMATS: readonly string[] = Object.values(PROTOCOL);
-const PROPOSAL_FIELDS = ['intent', 'edits', 'operations', 'replacement'] as const;
 /** Preview never holds a key or lineage: the decision runs with placeholders that are never stored. */
 const PREVIEW_ATTEMPT_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -30,8 +29,8 @@ const PREVIEW_ATTEMPT_ID = '00000000-0000-4000-8000-000000000000';
  * Submission always re-locks and rechecks, so a preview is advisory.
  */
 export async function previewProposal(ctx: AppContext, input: PreviewInput) {
-  const bad = checkTargetId(input.target_file_id);
-  if (bad) return bad;
+  const { id: targetId, error } = targetIdOf(input.target_file_id);
+  if (error) return error;
   if (typeof input.format !== 'string' || !FORMATS.includes(input.format)) {
     return invalidArgument('unsupported_format', `format must be one of ${FORMATS.join(', ')}.`, {
       argument: 'format',
@@ -39,10 +38,9 @@ export async function previewProposal(ctx: AppContext, input: PreviewInput) {
       allowed_formats: FORMATS,
     });
   }
-  const target = await readTargetRow(ctx.db, (input.target_file_id as string).toLowerCase(), ctx.contents);
-  if (!target) return notFound(String(input.target_file_id));
-  const proposal: Record<string, unknown> = {};
-  for (const key of PROPOSAL_FIELDS) if (key in input) proposal[key] = input[key];
+  const target = await readTargetRow(ctx.db, targetId, ctx.contents);
+  if (!target) return notFound(targetId);
+  const proposal = proposalOf(input as unknown as Record<string, unknown>);
   const observed = {
     current_version: target.version,
     current_hash: target.current_hash,

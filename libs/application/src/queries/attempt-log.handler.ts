@@ -1,6 +1,6 @@
 import type { AppContext } from '../app-context';
 import { pageLimit, toIso } from '../shared/sql-values';
-import { checkTargetId, notFound } from '../shared/target-lookup';
+import { targetIdOf, notFound } from '../shared/target-lookup';
 
 export interface AttemptLogInput {
   target_file_id: unknown;
@@ -54,9 +54,8 @@ function entryOf(r: Record<string, any>) {
 
 /** Newest-first page; fetches limit+1 after all filters, so the cost is O(page), not O(history). */
 export async function getAttemptLog(ctx: AppContext, input: AttemptLogInput) {
-  const bad = checkTargetId(input.target_file_id);
-  if (bad) return { ...bad, ...EMPTY };
-  const targetId = (input.target_file_id as string).toLowerCase();
+  const { id: targetId, error } = targetIdOf(input.target_file_id);
+  if (error) return { ...error, ...EMPTY };
   const exists = await ctx.db.query('SELECT 1 FROM targets WHERE target_id = $1', [targetId]);
   if (!exists.rows.length) return { ...notFound(targetId), ...EMPTY };
   const limit = pageLimit(input.limit);

@@ -1,6 +1,6 @@
 import type { AppContext } from '../app-context';
 import { pageLimit, toIso } from '../shared/sql-values';
-import { checkTargetId, notFound } from '../shared/target-lookup';
+import { targetIdOf, notFound } from '../shared/target-lookup';
 
 export interface ManifestLedgerInput {
   target_file_id: unknown;
@@ -37,9 +37,8 @@ function entryOf(r: Record<string, any>) {
 
 /** Accepted changes, oldest-first within the newest page; the default covers the active editing cycle. */
 export async function getManifestLedger(ctx: AppContext, input: ManifestLedgerInput) {
-  const bad = checkTargetId(input.target_file_id);
-  if (bad) return { ...bad, ...EMPTY };
-  const targetId = (input.target_file_id as string).toLowerCase();
+  const { id: targetId, error } = targetIdOf(input.target_file_id);
+  if (error) return { ...error, ...EMPTY };
   const target = await ctx.db.query(
     'SELECT active_editing_cycle_id::text AS cycle FROM targets WHERE target_id = $1',
     [targetId],

@@ -4,7 +4,7 @@ import { findOccurrences, type FindOccurrencesArgs } from '@palimpsest/core/read
 import { readLines, type ReadLinesArgs } from '@palimpsest/core/reads/read-lines';
 import { readTargetSlice, type ReadTargetArgs } from '@palimpsest/core/reads/read-target';
 import type { AppContext } from '../app-context';
-import { checkTargetId, notFound, readTargetRow, type TargetRow } from '../shared/target-lookup';
+import { targetIdOf, notFound, readTargetRow, type TargetRow } from '../shared/target-lookup';
 
 /** Each read is one coherent observation of the target row: no lock, no write. */
 async function withTarget(
@@ -12,10 +12,10 @@ async function withTarget(
   targetFileId: unknown,
   read: (t: TargetRow) => Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
-  const bad = checkTargetId(targetFileId);
-  if (bad) return bad;
-  const target = await readTargetRow(ctx.db, (targetFileId as string).toLowerCase(), ctx.contents);
-  if (!target) return notFound(String(targetFileId));
+  const { id, error } = targetIdOf(targetFileId);
+  if (error) return error;
+  const target = await readTargetRow(ctx.db, id, ctx.contents);
+  if (!target) return notFound(id);
   return read(target);
 }
 

@@ -3,7 +3,7 @@ import { CommandRefused } from '@palimpsest/core/target/command-refused';
 import { evaluate } from '@palimpsest/core/target/target.decider';
 import type { AppContext } from '../app-context';
 import { commitEvents } from '../shared/commit-events';
-import { checkTargetId, lockTargetRow, notFound } from '../shared/target-lookup';
+import { targetIdOf, lockTargetRow, notFound } from '../shared/target-lookup';
 
 export interface SaveCheckpointInput {
   target_file_id: unknown;
@@ -14,9 +14,8 @@ export interface SaveCheckpointInput {
 
 /** Snapshot the current target and rotate its editing cycle; the text is not touched. */
 export async function saveCheckpoint(ctx: AppContext, input: SaveCheckpointInput) {
-  const badId = checkTargetId(input.target_file_id);
-  if (badId) return badId;
-  const targetId = (input.target_file_id as string).toLowerCase();
+  const { id: targetId, error } = targetIdOf(input.target_file_id);
+  if (error) return error;
   const now = ctx.clock.now();
   const snapshotId = ctx.ids.next();
   const newCycleId = ctx.ids.next();

@@ -2,7 +2,7 @@ import { TARGET_EVENT_SCHEMA_VERSION, targetStreamId, type TargetEvent } from '@
 import type { TargetState } from '@palimpsest/core/target/target.state';
 import type { UnchangedEnds } from '@palimpsest/projections/content/chunk-layout';
 import { contentChangeFor } from '@palimpsest/projections/content/content-change';
-import { projectInline, projectionAlongside } from '@palimpsest/projections/inline-projections';
+import { projectionAlongside } from '@palimpsest/projections/inline-projections';
 import type { ProjectedEvent } from '@palimpsest/projections/projected-event';
 import { APPEND_PARAM_COUNT, appendToStream } from '@palimpsest/store/append-to-stream';
 import type { Sql } from '@palimpsest/store/db';
@@ -29,29 +29,32 @@ function toNewEvent(e: TargetEvent, input: CommitInput): NewEvent {
 
 /**
  * Append decided events and bring the inline read models up to them, inside the caller's transaction.
- * A single event (every command today) is appended and projected by one statement: the round trip
- * saved is taken while the target's row lock is held.
+ * Each event is appended and projected by one statement (the projections ride as CTEs of the append),
+ * so every round trip saved is taken while the target's row lock is held.
  */
 export async function commitEvents(tx: Sql, cache: ContentCache, input: CommitInput): Promise<number[]> {
-  const { events, streamVersion, stateAfter } = input;
-  if (events.length === 0) return [];
+  const { events, stateAfter } = input;
+  const stream = targetStreamId(input.targetId);
+  const positions: number[] = [];
   let chunks = [...input.previousChunks];
-  const projected: ProjectedEvent[] = events.map((event, i) => {
+  for (const [i, event] of events.entries()) {
+    const streamVersion = input.streamVersion + i;
     const change = contentChangeFor(event, chunks, stateAfter, input.textChange ?? null);
     chunks = change.chunks;
-    return { event, position: null, streamVersion: streamVersion + i + 1, recordedAt: input.recordedAt, stateAfter, contentRewrite: change.rewrite };
-  });
-  const stream = targetStreamId(input.targetId);
-  let positions: number[];
-  if (projected.length === 1) {
-    const alongside = projectionAlongside(projected[0], APPEND_PARAM_COUNT);
+    const projected: ProjectedEvent = {
+      event,
+      position: null,
+      streamVersion: streamVersion + 1,
+      recordedAt: input.recordedAt,
+      stateAfter,
+      contentRewrite: change.rewrite,
+    };
+    const alongside = projectionAlongside(projected, APPEND_PARAM_COUNT);
     for (const s of alongside.before) await tx.query(s.text, s.params);
-    ({ positions } = await appendToStream(tx, stream, streamVersion, [toNewEvent(events[0], input)], { alongside }));
-  } else {
-    ({ positions } = await appendToStream(tx, stream, streamVersion, events.map((e) => toNewEvent(e, input))));
-    await projectInline(tx, projected.map((pe, i) => ({ ...pe, position: positions[i] })));
+    const appended = await appendToStream(tx, stream, streamVersion, [toNewEvent(event, input)], { alongside });
+    positions.push(...appended.positions);
   }
-  if (stateAfter.exists) {
+  if (events.length && stateAfter.exists) {
     cache.set(input.targetId, { version: stateAfter.version, current_hash: stateAfter.current_hash, chunks, content: stateAfter.content });
   }
   return positions;

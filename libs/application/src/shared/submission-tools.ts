@@ -1,5 +1,14 @@
 import type { ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
 
+const PROPOSAL_FIELDS = ['intent', 'edits', 'operations', 'replacement'] as const;
+
+/** Only the proposal fields the caller supplied: a field of another format is refused even when null. */
+export function proposalOf(args: Record<string, unknown>): Record<string, unknown> {
+  const proposal: Record<string, unknown> = {};
+  for (const key of PROPOSAL_FIELDS) if (key in args) proposal[key] = args[key];
+  return proposal;
+}
+
 /** The submission tool that carries each proposal format (next actions name it). */
 export const SUBMISSION_TOOL: Record<ProtocolVersion, string> = {
   'patchdiff-tx/1': 'palimpsest_submit_edits',

@@ -22,12 +22,17 @@ export function notFound(targetId: string): NotFound {
   };
 }
 
-/** A malformed target id is refused before any query (no row, no event). */
-export function checkTargetId(value: unknown): InvalidArgument | null {
-  if (isUuid(value)) return null;
-  return invalidArgument('invalid_target_file_id', 'target_file_id must be a UUID (8-4-4-4-12 hexadecimal).', {
-    argument: 'target_file_id',
-  });
+/**
+ * The target id in its stored (lowercase) form, or the refusal of a malformed one before any query
+ * (no row, no event).
+ */
+export function targetIdOf(value: unknown): { id: string; error?: undefined } | { id?: undefined; error: InvalidArgument } {
+  if (isUuid(value)) return { id: value.toLowerCase() };
+  return {
+    error: invalidArgument('invalid_target_file_id', 'target_file_id must be a UUID (8-4-4-4-12 hexadecimal).', {
+      argument: 'target_file_id',
+    }),
+  };
 }
 
 export interface TargetRow extends ExistingTarget {
@@ -47,9 +52,15 @@ const COLUMNS = `target_id::text AS target_id, filename, content_type, project_i
  * lock holder writes chunks, so a second statement here still sees the locked version's text.
  */
 async function withContent(sql: Sql, meta: TargetMeta, cache: ContentCache): Promise<TargetRow> {
+  return cached(cache, meta) ?? remember(cache, meta, await loadChunks(sql, meta.target_id));
+}
+
+function cached(cache: ContentCache, meta: TargetMeta): TargetRow | null {
   const hit = cache.get(meta.target_id, meta.version, meta.current_hash);
-  if (hit) return { exists: true, ...meta, content: hit.content, chunks: hit.chunks };
-  const chunks = await loadChunks(sql, meta.target_id);
+  return hit ? { exists: true, ...meta, content: hit.content, chunks: hit.chunks } : null;
+}
+
+function remember(cache: ContentCache, meta: TargetMeta, chunks: string[]): TargetRow {
   const content = chunks.join('');
   cache.set(meta.target_id, { version: meta.version, current_hash: meta.current_hash, chunks, content });
   return { exists: true, ...meta, content, chunks };
@@ -62,9 +73,8 @@ async function withContent(sql: Sql, meta: TargetMeta, cache: ContentCache): Pro
 export async function readTargetRow(sql: Sql, targetId: string, cache: ContentCache): Promise<TargetRow | null> {
   const { rows } = await sql.query(`SELECT ${COLUMNS} FROM targets WHERE target_id = $1`, [targetId]);
   if (!rows.length) return null;
-  const meta = rows[0] as TargetMeta;
-  const hit = cache.get(meta.target_id, meta.version, meta.current_hash);
-  if (hit) return { exists: true, ...meta, content: hit.content, chunks: hit.chunks };
+  const hit = cached(cache, rows[0] as TargetMeta);
+  if (hit) return hit;
   const fresh = await sql.query(
     `SELECT ${COLUMNS}, COALESCE((SELECT array_agg(c.body ORDER BY c.chunk_index) FROM target_chunks c
               WHERE c.target_id = targets.target_id), '{}') AS chunks
@@ -73,9 +83,7 @@ export async function readTargetRow(sql: Sql, targetId: string, cache: ContentCa
   );
   if (!fresh.rows.length) return null;
   const { chunks, ...observed } = fresh.rows[0] as TargetMeta & { chunks: string[] };
-  const content = chunks.join('');
-  cache.set(observed.target_id, { version: observed.version, current_hash: observed.current_hash, chunks, content });
-  return { exists: true, ...observed, content, chunks };
+  return remember(cache, observed, chunks);
 }
 
 /** The target under a row lock: writers to one target are serialized here. */

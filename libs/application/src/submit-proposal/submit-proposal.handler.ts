@@ -8,7 +8,7 @@ import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
 import { SUBMISSION_TOOL } from '../shared/submission-tools';
 import { commitEvents } from '../shared/commit-events';
-import { checkTargetId, lockTargetRow, notFound, type NotFound } from '../shared/target-lookup';
+import { targetIdOf, lockTargetRow, notFound, type NotFound } from '../shared/target-lookup';
 import { viewOfAccepted, viewOfRejected, viewOfRow } from './attempt-view';
 import { enrichRejection, type RejectionEnrichment } from './rejection-enrichment';
 import { submissionResponse } from './submission-response';
@@ -65,9 +65,8 @@ async function recoveredView(tx: Sql, attemptId: string) {
 
 /** lock → idempotency lookup → decide → append → project, in one transaction. */
 export async function submitProposal(ctx: AppContext, input: SubmitProposalInput): Promise<SubmissionResult> {
-  const badId = checkTargetId(input.target_file_id);
-  if (badId) return badId;
-  const targetId = (input.target_file_id as string).toLowerCase();
+  const { id: targetId, error } = targetIdOf(input.target_file_id);
+  if (error) return error;
   const attemptId = ctx.ids.next();
   const now = ctx.clock.now();
   const correlationId = input.include_correlation_id === true ? ctx.ids.next() : null;

@@ -39,18 +39,13 @@ export const FAILURE_REASONS = [
 ] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 
+/** Request-shape, encoding, lineage and request-key failures: a fresh read cannot fix them. */
+const NOT_RETRYABLE: readonly FailureReason[] = ['context_invalid', 'protocol_invalid', 'target_encoding_invalid'];
+
 /** Seed definition: a fresh read can fix it, resending the identical request cannot. */
-export const RETRYABLE_REASONS: ReadonlySet<FailureReason> = new Set<FailureReason>([
-  'match_absent',
-  'match_ambiguous',
-  'disambiguation_invalid',
-  'sequential_match_invalid',
-  'span_out_of_bounds',
-  'span_expected_text_mismatch',
-  'target_hash_mismatch',
-  'target_version_mismatch',
-  'target_diverged',
-]);
+export const RETRYABLE_REASONS: ReadonlySet<FailureReason> = new Set(
+  FAILURE_REASONS.filter((reason) => !NOT_RETRYABLE.includes(reason)),
+);
 
 export type ChangeOperation = 'match' | 'span' | 'replace_all';
 
