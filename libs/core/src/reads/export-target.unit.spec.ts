@@ -1,18 +1,8 @@
 import fc from 'fast-check';
-import { Checked } from '../errors/invalid-argument';
 import { canonicalizeUpload, SourceLineEndings } from '../text/canonical-text';
 import { sha256Hex } from '../text/sha256';
 import { EXPORT_FORMATS, exportTarget } from './export-target';
-
-function value<T>(result: Checked<T>): T {
-  if (!result.ok) throw new Error(JSON.stringify(result.error));
-  return result.value;
-}
-
-function errorOf<T>(result: Checked<T>) {
-  if (result.ok) throw new Error('expected invalid_argument');
-  return result.error;
-}
+import { errorOf, value } from '../errors/test-support/checked';
 
 const sourceOf = (raw: string): SourceLineEndings => canonicalizeUpload(raw).sourceLineEndings;
 const text = 'one\ntwo\n';

@@ -1,19 +1,9 @@
 import fc from 'fast-check';
-import { Checked } from '../errors/invalid-argument';
 import { FindOccurrencesArgs, findOccurrences, Occurrence, OccurrencesPage } from './find-occurrences';
+import { errorOf, value } from '../errors/test-support/checked';
 
 const EMOJI = '\u{1F600}';
 const EXT_B = '\u{20000}';
-
-function value<T>(result: Checked<T>): T {
-  if (!result.ok) throw new Error(JSON.stringify(result.error));
-  return result.value;
-}
-
-function errorOf<T>(result: Checked<T>) {
-  if (result.ok) throw new Error('expected invalid_argument');
-  return result.error;
-}
 
 /** Brute force over code points: every start where the needle's code points follow. */
 function referenceOccurrences(text: string, needle: string, context: number): Omit<Occurrence, 'occurrence_index'>[] {

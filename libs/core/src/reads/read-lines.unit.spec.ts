@@ -1,21 +1,11 @@
 import fc from 'fast-check';
-import { Checked } from '../errors/invalid-argument';
 import { hasLoneSurrogate } from '../text/code-points';
 import { LinesPage, readLines, ReadLinesArgs } from './read-lines';
 import { readTargetSlice } from './read-target';
+import { errorOf, value } from '../errors/test-support/checked';
 
 const EMOJI = '\u{1F600}';
 const EXT_B = '\u{20000}';
-
-function value<T>(result: Checked<T>): T {
-  if (!result.ok) throw new Error(JSON.stringify(result.error));
-  return result.value;
-}
-
-function errorOf<T>(result: Checked<T>) {
-  if (result.ok) throw new Error('expected invalid_argument');
-  return result.error;
-}
 
 /** Reference model in code points: starts of every line, by Array.from. */
 function referenceStarts(text: string): number[] {

@@ -1,23 +1,13 @@
 import fc from 'fast-check';
-import { Checked } from '../errors/invalid-argument';
 import { hasLoneSurrogate } from '../text/code-points';
 import { readTargetSlice, TargetSlice } from './read-target';
+import { errorOf, value } from '../errors/test-support/checked';
 
 const EMOJI = '\u{1F600}';
 const EXT_B = '\u{20000}';
 const mixedText = fc
   .array(fc.constantFrom('a', 'b', '\n', 'é', EMOJI, EXT_B), { maxLength: 60 })
   .map((parts) => parts.join(''));
-
-function value<T>(result: Checked<T>): T {
-  if (!result.ok) throw new Error(JSON.stringify(result.error));
-  return result.value;
-}
-
-function errorOf<T>(result: Checked<T>) {
-  if (result.ok) throw new Error('expected invalid_argument');
-  return result.error;
-}
 
 describe('readTargetSlice', () => {
   const long = 'x'.repeat(10_000);
