@@ -19,15 +19,20 @@ export interface AppendResult {
   nextExpectedVersion: number;
 }
 
+const AT_VERSION = '(SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = $1::text) = $3::bigint';
+
 /**
  * One statement, one round trip: checks that the stream is at `expectedVersion` (0 = new stream),
- * inserts every event with versions expectedVersion+1…, and queues a NOTIFY (delivered on commit).
+ * inserts every event with versions expectedVersion+1…, and queues a NOTIFY (delivered on commit)
+ * unless the caller sends its wake-up after commit (notifyChannel null, see WakeNotifier).
  * Two writers racing on one version: the unique (stream_id, stream_version) index lets one win and
  * the other gets StreamVersionConflictError, as does a writer whose expectedVersion is stale.
- * Run it inside a transaction when other writes must commit with the events.
+ * Run it inside a transaction when other writes must commit with the events. With a guard every
+ * refusal raises (palimpsest_expect) instead of inserting nothing: outside a transaction block the
+ * alongside writes would otherwise commit without their event.
  */
-const appendSql = (alongside: string[]) => `
-WITH input AS (
+const appendSql = (alongside: string[], notify: boolean, guard: string | null) => `
+WITH ${guard ? `guarded AS MATERIALIZED (${guard}),\n` : ''}input AS (
   SELECT e.value AS event, e.ordinality AS ord
   FROM jsonb_array_elements($2::text::jsonb) WITH ORDINALITY AS e
 ),
@@ -41,12 +46,12 @@ inserted AS (
          coalesce(input.event -> 'metadata', '{}'::jsonb),
          (input.event ->> 'recordedAt')::timestamptz
   FROM input
-  WHERE (SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = $1::text) = $3::bigint
+  WHERE ${guard ? `palimpsest_expect(EXISTS (SELECT 1 FROM guarded) AND ${AT_VERSION}, 'stream moved: the guarded row changed')` : AT_VERSION}
   ORDER BY input.ord
   RETURNING global_position, stream_version
 ),
 notified AS (
-  SELECT pg_notify($4::text, json_build_object(
+  SELECT ${notify ? 'pg_notify' : 'concat'}($4::text, json_build_object(
            'stream_id', $1::text,
            'global_position', max(global_position),
            'stream_version', max(stream_version))::text) AS sent
@@ -70,12 +75,31 @@ export interface AlongsideWrites {
 /** Parameters the append itself uses ($1…$4). */
 export const APPEND_PARAM_COUNT = 4;
 
+/**
+ * An optimistic append, sent outside any transaction block: `sql` is a SELECT … FOR UPDATE of the row
+ * that serializes the stream's writers, returning a row only while that row still shows the state the
+ * events were decided on. The lock is taken before any event is inserted; when no row comes back the
+ * whole statement aborts (nothing written) and the append throws StreamVersionConflictError.
+ * Its parameters are numbered after the alongside writes' own.
+ */
+export interface AppendGuard {
+  sql: string;
+  values: unknown[];
+}
+
+export interface AppendOptions {
+  /** NOTIFY channel; null sends none (the caller wakes listeners after commit). */
+  notifyChannel?: string | null;
+  alongside?: AlongsideWrites;
+  guard?: AppendGuard;
+}
+
 export async function appendToStream(
   tx: Sql,
   streamId: string,
   expectedVersion: number,
   events: NewEvent[],
-  opts: { notifyChannel?: string; alongside?: AlongsideWrites } = {},
+  opts: AppendOptions = {},
 ): Promise<AppendResult> {
   if (!Number.isSafeInteger(expectedVersion) || expectedVersion < 0) {
     throw new RangeError(`expectedVersion must be a non-negative integer, got ${expectedVersion}`);
@@ -92,9 +116,12 @@ export async function appendToStream(
   );
   let rows: { global_position: number; stream_version: number }[];
   try {
+    const notify = opts.notifyChannel !== null;
     const base = [streamId, payload, expectedVersion, opts.notifyChannel ?? EVENTS_CHANNEL];
     const alongside = opts.alongside ?? { ctes: [], values: [] };
-    ({ rows } = await tx.query(appendSql(alongside.ctes), [...base, ...alongside.values]));
+    const guard = opts.guard ?? null;
+    const text = appendSql(alongside.ctes, notify, guard?.sql ?? null);
+    ({ rows } = await tx.query(text, [...base, ...alongside.values, ...(guard?.values ?? [])]));
   } catch (error) {
     if (isStreamVersionViolation(error)) {
       throw new StreamVersionConflictError(streamId, expectedVersion, { cause: error });
@@ -108,7 +135,12 @@ export async function appendToStream(
   };
 }
 
+/**
+ * A racing writer took the version (unique index), or an optimistic guard found its row moved (40001)
+ * or held by another writer (55P03, NOWAIT).
+ */
 function isStreamVersionViolation(error: unknown): boolean {
   const e = error as { code?: unknown; constraint?: unknown } | undefined;
+  if (e?.code === '40001' || e?.code === '55P03') return true;
   return e?.code === '23505' && (e.constraint === undefined || e.constraint === 'events_stream_version_unique');
 }

@@ -40,8 +40,8 @@ const int8AsNumber = {
 } as pg.CustomTypesConfig;
 
 /**
- * Parameterized statements inside transactions are the command path (lock, key lookup, append,
- * projections): a small fixed set of texts. Naming them lets each connection parse and plan them
+ * Parameterized statements are mostly the command path (lock, key lookup, append with projections,
+ * the optimistic one-statement commit) and the reads: a small fixed set of texts. Naming them lets each connection parse and plan them
  * once. The name is derived from the text, so one name always means one text; past the cap,
  * statements run unnamed rather than grow every connection's statement cache without bound.
  */
@@ -97,7 +97,7 @@ class PostgresDb implements Db {
   async query<R = any>(text: string, params?: unknown[]): Promise<QueryResult<R>> {
     this.guard.assertOutside('query');
     this.assertOpen();
-    const result = await this.pool.query(text, params as unknown[] | undefined);
+    const result = await this.pool.query(preparedQuery(text, params));
     return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
   }
 

@@ -1,0 +1,70 @@
+import { EVENTS_CHANNEL, type AppendNotification } from './append-to-stream';
+import type { Sql } from './db';
+
+/**
+ * Wake-ups sent after commit instead of inside it. PostgreSQL serializes the commits of every
+ * transaction that issued NOTIFY (a database-wide lock held through the commit's WAL flush), which
+ * caps the whole write path near one commit per flush. A notification is only a hint (listeners read
+ * the store themselves and poll as a fallback), so the command path commits without NOTIFY and hands
+ * its appends here: at most one NOTIFY statement is in flight per process, carrying every stream
+ * appended to since the previous one (the highest position per stream), as an asynchronous commit.
+ *
+ * A crash between a commit and its wake-up loses the wake-up, never the event: consumers catch up on
+ * their next poll, exactly as when a listener connection is re-established.
+ */
+export class WakeNotifier {
+  private pending = new Map<string, AppendNotification>();
+  private flushing: Promise<void> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly channel = EVENTS_CHANNEL,
+    private readonly onError: (error: unknown) => void = () => undefined,
+  ) {}
+
+  /** Queue a wake-up for a committed append; never throws, never waits. */
+  wake(note: AppendNotification): void {
+    if (this.closed) return;
+    const queued = this.pending.get(note.stream_id);
+    if (!queued || queued.global_position < note.global_position) this.pending.set(note.stream_id, note);
+    this.flushing ??= this.drain();
+  }
+
+  /** Resolves when every wake-up queued so far has been sent (or failed). */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+  }
+
+  /** Sends what is queued, then refuses new wake-ups. */
+  async close(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.pending.size > 0) {
+        const batch = [...this.pending.values()];
+        this.pending = new Map();
+        await this.send(batch);
+      }
+    } finally {
+      this.flushing = null;
+    }
+  }
+
+  private async send(batch: AppendNotification[]): Promise<void> {
+    try {
+      // set_config(…, true) applies to this statement's own implicit transaction: a NOTIFY-only
+      // commit needs no durable WAL flush, so it does not wait for the disk.
+      await this.sql.query(
+        `SELECT set_config('synchronous_commit', 'off', true), pg_notify($1::text, n)
+           FROM unnest($2::text[]) AS n`,
+        [this.channel, batch.map((note) => JSON.stringify(note))],
+      );
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+}
