@@ -6,10 +6,12 @@ import { openDb } from '@palimpsest/store/open-db';
 /** Open the configured store (DATABASE_URL, else embedded PGlite), migrate it, run `fn`, always close. */
 export async function withApp<T>(fn: (ctx: AppContext) => Promise<T>, opts: { migrate?: boolean } = {}): Promise<T> {
   const db: Db = await openDb();
+  const ctx = appContext(db);
   try {
     if (opts.migrate !== false) await migrate(db);
-    return await fn(appContext(db));
+    return await fn(ctx);
   } finally {
+    await ctx.wakes.close(); // wake-ups of this process's last commits go out before the store closes
     await db.close();
   }
 }

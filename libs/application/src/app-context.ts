@@ -1,4 +1,5 @@
 import type { Db } from '@palimpsest/store/db';
+import { WakeNotifier } from '@palimpsest/store/wake-notifier';
 import { systemClock, type Clock } from './ports/clock.port';
 import { randomIds, type IdGenerator } from './ports/id-generator.port';
 import { ContentCache } from './shared/content-cache';
@@ -9,6 +10,8 @@ export interface AppContext {
   clock: Clock;
   ids: IdGenerator;
   contents: ContentCache;
+  /** Listeners' wake-ups, sent after commit (see WakeNotifier). */
+  wakes: WakeNotifier;
 }
 
 export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = {}): AppContext {
@@ -17,5 +20,6 @@ export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = 
     clock: overrides.clock ?? systemClock,
     ids: overrides.ids ?? randomIds,
     contents: overrides.contents ?? new ContentCache(),
+    wakes: overrides.wakes ?? new WakeNotifier(db),
   };
 }

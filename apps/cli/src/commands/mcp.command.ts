@@ -22,11 +22,13 @@ export function registerMcp(program: Command): void {
       const mode = responseModeFrom(process.env);
       const db = await openDb();
       await migrate(db);
-      const server = createMcpServer(appContext(db), { profile, policy, mode, version: VERSION });
+      const ctx = appContext(db);
+      const server = createMcpServer(ctx, { profile, policy, mode, version: VERSION });
       let closing: Promise<void> | null = null;
       const shutdown = () =>
         (closing ??= (async () => {
           await server.close().catch(() => undefined);
+          await ctx.wakes.close();
           await db.close();
         })());
       process.stdin.once('end', () => void shutdown().then(() => process.exit(0)));

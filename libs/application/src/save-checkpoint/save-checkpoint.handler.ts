@@ -2,7 +2,7 @@ import { exportTarget } from '@palimpsest/core/reads/export-target';
 import { CommandRefused } from '@palimpsest/core/target/command-refused';
 import { evaluate } from '@palimpsest/core/target/target.decider';
 import type { AppContext } from '../app-context';
-import { commitEvents } from '../shared/commit-events';
+import { afterCommit, commitEvents, type Committed } from '../shared/commit-events';
 import { targetIdOf, lockTargetRow, notFound } from '../shared/target-lookup';
 
 export interface SaveCheckpointInput {
@@ -19,7 +19,8 @@ export async function saveCheckpoint(ctx: AppContext, input: SaveCheckpointInput
   const now = ctx.clock.now();
   const snapshotId = ctx.ids.next();
   const newCycleId = ctx.ids.next();
-  return ctx.db.transaction(async (tx) => {
+  let done: Committed | null = null;
+  const answer = await ctx.db.transaction(async (tx) => {
     const target = await lockTargetRow(tx, targetId, ctx.contents);
     if (!target) return notFound(targetId);
     let outcome;
@@ -40,7 +41,7 @@ export async function saveCheckpoint(ctx: AppContext, input: SaveCheckpointInput
       if (err instanceof CommandRefused) return err.body;
       throw err;
     }
-    await commitEvents(tx, ctx.contents, {
+    done = await commitEvents(tx, ctx.contents, {
       targetId,
       streamVersion: target.stream_version,
       previousChunks: target.chunks,
@@ -64,4 +65,6 @@ export async function saveCheckpoint(ctx: AppContext, input: SaveCheckpointInput
     }
     return result;
   });
+  if (done) afterCommit(ctx, done);
+  return answer;
 }

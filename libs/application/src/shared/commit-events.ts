@@ -4,9 +4,12 @@ import type { UnchangedEnds } from '@palimpsest/projections/content/chunk-layout
 import { contentChangeFor } from '@palimpsest/projections/content/content-change';
 import { projectionAlongside } from '@palimpsest/projections/inline-projections';
 import type { ProjectedEvent } from '@palimpsest/projections/projected-event';
-import { APPEND_PARAM_COUNT, appendToStream } from '@palimpsest/store/append-to-stream';
+import { SqlParams } from '@palimpsest/projections/sql-params';
+import { APPEND_PARAM_COUNT, appendToStream, type AppendGuard, type AppendNotification } from '@palimpsest/store/append-to-stream';
 import type { Sql } from '@palimpsest/store/db';
+import { StreamVersionConflictError } from '@palimpsest/store/errors';
 import type { NewEvent } from '@palimpsest/store/stored-event';
+import type { AppContext } from '../app-context';
 import type { ContentCache } from './content-cache';
 
 export interface CommitInput {
@@ -23,39 +26,116 @@ export interface CommitInput {
   textChange?: UnchangedEnds | null;
 }
 
+/** What a commit wrote, for the bookkeeping that must wait until it is durable (see afterCommit). */
+export interface Committed {
+  targetId: string;
+  positions: number[];
+  streamVersion: number;
+  chunks: string[];
+  stateAfter: TargetState;
+  notification: AppendNotification | null;
+}
+
 function toNewEvent(e: TargetEvent, input: CommitInput): NewEvent {
   return { type: e.type, schemaVersion: TARGET_EVENT_SCHEMA_VERSION, data: e.data, metadata: input.metadata, recordedAt: input.recordedAt };
 }
 
+function projectedEvent(input: CommitInput, i: number, chunks: readonly string[]) {
+  const event = input.events[i]!;
+  const change = contentChangeFor(event, chunks, input.stateAfter, input.textChange ?? null);
+  const projected: ProjectedEvent = {
+    event,
+    position: null,
+    streamVersion: input.streamVersion + i + 1,
+    recordedAt: input.recordedAt,
+    stateAfter: input.stateAfter,
+    contentRewrite: change.rewrite,
+  };
+  return { event, chunks: change.chunks, alongside: projectionAlongside(projected, APPEND_PARAM_COUNT) };
+}
+
+function committed(input: CommitInput, positions: number[], chunks: string[]): Committed {
+  const last = positions[positions.length - 1];
+  const streamVersion = input.streamVersion + positions.length;
+  const stream_id = targetStreamId(input.targetId);
+  const notification = last === undefined ? null : { stream_id, global_position: last, stream_version: streamVersion };
+  return { targetId: input.targetId, positions, streamVersion, chunks, stateAfter: input.stateAfter, notification };
+}
+
 /**
- * Append decided events and bring the inline read models up to them, inside the caller's transaction.
- * Each event is appended and projected by one statement (the projections ride as CTEs of the append),
- * so every round trip saved is taken while the target's row lock is held.
+ * Append decided events and bring the inline read models up to them, inside the caller's transaction
+ * (which holds the target's row lock). Each event is appended and projected by one statement (the
+ * projections ride as CTEs of the append). No NOTIFY rides along: call afterCommit once it committed.
  */
-export async function commitEvents(tx: Sql, cache: ContentCache, input: CommitInput): Promise<number[]> {
-  const { events, stateAfter } = input;
+export async function commitEvents(tx: Sql, cache: ContentCache, input: CommitInput): Promise<Committed> {
   const stream = targetStreamId(input.targetId);
   const positions: number[] = [];
   let chunks = [...input.previousChunks];
-  for (const [i, event] of events.entries()) {
-    const streamVersion = input.streamVersion + i;
-    const change = contentChangeFor(event, chunks, stateAfter, input.textChange ?? null);
-    chunks = change.chunks;
-    const projected: ProjectedEvent = {
-      event,
-      position: null,
-      streamVersion: streamVersion + 1,
-      recordedAt: input.recordedAt,
-      stateAfter,
-      contentRewrite: change.rewrite,
-    };
-    const alongside = projectionAlongside(projected, APPEND_PARAM_COUNT);
-    for (const s of alongside.before) await tx.query(s.text, s.params);
-    const appended = await appendToStream(tx, stream, streamVersion, [toNewEvent(event, input)], { alongside });
+  for (const [i, event] of input.events.entries()) {
+    const next = projectedEvent(input, i, chunks);
+    chunks = next.chunks;
+    for (const s of next.alongside.before) await tx.query(s.text, s.params);
+    const appended = await appendToStream(tx, stream, input.streamVersion + i, [toNewEvent(event, input)], {
+      alongside: next.alongside,
+      notifyChannel: null,
+    });
     positions.push(...appended.positions);
   }
-  if (events.length && stateAfter.exists) {
-    cache.set(input.targetId, { version: stateAfter.version, current_hash: stateAfter.current_hash, chunks, content: stateAfter.content });
+  if (input.events.length && input.stateAfter.exists) {
+    const s = input.stateAfter;
+    cache.set(input.targetId, { version: s.version, current_hash: s.current_hash, chunks, content: s.content });
   }
-  return positions;
+  return committed(input, positions, chunks);
+}
+
+/**
+ * The guard of an optimistic write: the target row, locked, still at the stream version the events
+ * were decided on, and (for a keyed submission) no attempt holding the key yet. Any writer that got in
+ * first moved the row's stream_version, which FOR UPDATE re-checks on the newest row. NOWAIT: a row
+ * locked by another writer means this decision is about to be stale, so it fails at once (55P03)
+ * instead of queueing twice (here, then on the locked path).
+ */
+function targetGuard(input: CommitInput, key: string | null, offset: number): AppendGuard {
+  const p = new SqlParams(offset);
+  const id = p.add(input.targetId);
+  const keyFree = key === null
+    ? ''
+    : ` AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.target_id = ${id}::uuid AND a.client_request_id = ${p.add(key)}::text)`;
+  const sql = `SELECT 1 FROM targets WHERE target_id = ${id}::uuid AND stream_version = ${p.add(input.streamVersion)}::bigint${keyFree}
+    FOR UPDATE OF targets NOWAIT`;
+  return { sql, values: p.values };
+}
+
+/**
+ * One event in ONE statement outside any transaction block: lock the row, check it, append, project,
+ * commit. Null when the write cannot take this path (several events, or a chunk renumbering that
+ * needs statements of its own) or when the row moved (nothing was written): take the locked path then.
+ */
+export async function commitOptimistically(sql: Sql, input: CommitInput, key: string | null): Promise<Committed | null> {
+  if (input.events.length !== 1) return null;
+  const next = projectedEvent(input, 0, input.previousChunks);
+  if (next.alongside.before.length) return null;
+  const guard = targetGuard(input, key, APPEND_PARAM_COUNT + next.alongside.values.length);
+  try {
+    const appended = await appendToStream(sql, targetStreamId(input.targetId), input.streamVersion, [toNewEvent(next.event, input)], {
+      alongside: next.alongside,
+      notifyChannel: null,
+      guard,
+    });
+    return committed(input, appended.positions, next.chunks);
+  } catch (error) {
+    if (error instanceof StreamVersionConflictError) return null;
+    throw error;
+  }
+}
+
+/** Once the commit is durable: the cache learns the new head, and listeners get their wake-up. */
+export function afterCommit(ctx: AppContext, done: Committed): void {
+  if (!done.notification) return;
+  const { exists, content, ...row } = done.stateAfter as Extract<TargetState, { exists: true }>;
+  if (exists) {
+    const head = { ...row, stream_version: done.streamVersion, last_position: done.notification.global_position };
+    ctx.contents.setCommitted(head, done.chunks, content);
+  }
+  ctx.wakes.wake(done.notification);
 }

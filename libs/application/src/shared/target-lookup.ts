@@ -3,7 +3,7 @@ import { isUuid } from '@palimpsest/core/target/request-identity';
 import type { ExistingTarget } from '@palimpsest/core/target/target.state';
 import { loadChunks } from '@palimpsest/projections/content/target-content';
 import type { Sql } from '@palimpsest/store/db';
-import type { ContentCache } from './content-cache';
+import type { ContentCache, TargetHead } from './content-cache';
 
 export interface NotFound {
   status: 'not_found';
@@ -42,7 +42,7 @@ export interface TargetRow extends ExistingTarget {
   chunks: string[];
 }
 
-type TargetMeta = Omit<TargetRow, 'exists' | 'content' | 'chunks'>;
+type TargetMeta = TargetHead;
 
 const COLUMNS = `target_id::text AS target_id, filename, content_type, project_id::text AS project_id, version,
   current_hash, active_editing_cycle_id::text AS active_editing_cycle_id, source_line_endings, stream_version, last_position`;
@@ -55,14 +55,18 @@ async function withContent(sql: Sql, meta: TargetMeta, cache: ContentCache): Pro
   return cached(cache, meta) ?? remember(cache, meta, await loadChunks(sql, meta.target_id));
 }
 
+/** Every row read here is committed data, so it also becomes the cache's head for the target. */
 function cached(cache: ContentCache, meta: TargetMeta): TargetRow | null {
   const hit = cache.get(meta.target_id, meta.version, meta.current_hash);
-  return hit ? { exists: true, ...meta, content: hit.content, chunks: hit.chunks } : null;
+  if (!hit) return null;
+  cache.rememberHead(meta);
+  return { exists: true, ...meta, content: hit.content, chunks: hit.chunks };
 }
 
 function remember(cache: ContentCache, meta: TargetMeta, chunks: string[]): TargetRow {
   const content = chunks.join('');
   cache.set(meta.target_id, { version: meta.version, current_hash: meta.current_hash, chunks, content });
+  cache.rememberHead(meta);
   return { exists: true, ...meta, content, chunks };
 }
 

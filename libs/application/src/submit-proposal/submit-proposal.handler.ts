@@ -2,13 +2,13 @@ import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { CommandRefused } from '@palimpsest/core/target/command-refused';
 import { isUuid } from '@palimpsest/core/target/request-identity';
 import type { KeyedAttempt, ParentAttempt, SubmitProposal } from '@palimpsest/core/target/target.commands';
-import { evaluate } from '@palimpsest/core/target/target.decider';
+import { evaluate, type Evaluation } from '@palimpsest/core/target/target.decider';
 import type { ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
 import { SUBMISSION_TOOL } from '../shared/submission-tools';
-import { commitEvents } from '../shared/commit-events';
-import { targetIdOf, lockTargetRow, notFound, type NotFound } from '../shared/target-lookup';
+import { afterCommit, commitEvents, commitOptimistically, type CommitInput, type Committed } from '../shared/commit-events';
+import { targetIdOf, lockTargetRow, notFound, type NotFound, type TargetRow } from '../shared/target-lookup';
 import { viewOfAccepted, viewOfRejected, viewOfRow } from './attempt-view';
 import { enrichRejection, type RejectionEnrichment } from './rejection-enrichment';
 import { submissionResponse } from './submission-response';
@@ -63,73 +63,143 @@ async function recoveredView(tx: Sql, attemptId: string) {
   return viewOfRow(rows[0]);
 }
 
-/** lock → idempotency lookup → decide → append → project, in one transaction. */
-export async function submitProposal(ctx: AppContext, input: SubmitProposalInput): Promise<SubmissionResult> {
-  const { id: targetId, error } = targetIdOf(input.target_file_id);
-  if (error) return error;
-  const attemptId = ctx.ids.next();
-  const now = ctx.clock.now();
-  const correlationId = input.include_correlation_id === true ? ctx.ids.next() : null;
-  const submittedKey = typeof input.client_request_id === 'string' ? input.client_request_id : null;
+interface Submission {
+  input: SubmitProposalInput;
+  targetId: string;
+  attemptId: string;
+  now: string;
+  correlationId: string | null;
+  submittedKey: string | null;
+}
 
+function commandFor(sub: Submission, lookups: SubmitProposal['lookups']): SubmitProposal {
+  const { input } = sub;
+  return {
+    type: 'SubmitProposal',
+    now: sub.now,
+    attempt_id: sub.attemptId,
+    target_id: sub.targetId,
+    protocol_version: input.protocol_version,
+    proposal: input.proposal,
+    expected_target_version: input.expected_target_version,
+    expected_current_hash: input.expected_current_hash,
+    client_request_id: input.client_request_id,
+    parent_attempt_id: input.parent_attempt_id,
+    regeneration_attempt: input.attempt,
+    source: input.source,
+    lookups,
+  };
+}
+
+const commitInput = (sub: Submission, target: TargetRow, outcome: Evaluation): CommitInput => ({
+  targetId: sub.targetId,
+  streamVersion: target.stream_version,
+  previousChunks: target.chunks,
+  events: outcome.events,
+  stateAfter: outcome.state,
+  recordedAt: sub.now,
+  metadata: { command: 'SubmitProposal' },
+  textChange: outcome.textChange,
+});
+
+function enrichmentFor(sub: Submission, target: TargetRow, outcome: Evaluation): RejectionEnrichment {
+  return {
+    tool: SUBMISSION_TOOL[sub.input.protocol_version],
+    current: { content: target.content, version: target.version, hash: target.current_hash },
+    nearMissSource: outcome.nearMissSource ?? null,
+  };
+}
+
+function decidedResponse(sub: Submission, target: TargetRow, outcome: Evaluation): SubmissionResult {
+  const event = outcome.events[0]!;
+  const view = event.type === 'ProposalAccepted' ? viewOfAccepted(event.data) : viewOfRejected(event.data as never);
+  const after = outcome.state.exists ? outcome.state : target;
+  return submissionResponse(view, {
+    deduplicated: false,
+    submittedKey: sub.submittedKey,
+    current: { version: after.version, current_hash: after.current_hash },
+    correlationId: sub.correlationId,
+  });
+}
+
+/**
+ * The fast path: decide on the last committed row this process saw and commit with ONE statement that
+ * locks the row and aborts unless it is still that row (see commitOptimistically). Null when it cannot
+ * apply (nothing cached, a parent to look up, a refusal whose wording the locked path owns) or the row
+ * moved: nothing was written, and the locked path decides afresh. Outcomes are the locked path's: the
+ * decision saw exactly the state the lock would have shown.
+ */
+async function submitOptimistically(ctx: AppContext, sub: Submission, moved: { value: boolean }): Promise<{ body: SubmissionResult; enrichment: RejectionEnrichment } | null> {
+  const head = ctx.contents.optimisticHead(sub.targetId);
+  if (!head || isUuid(sub.input.parent_attempt_id)) return null;
+  const target: TargetRow = { exists: true, ...head };
+  let outcome: Evaluation;
+  try {
+    outcome = evaluate(commandFor(sub, { keyed: null, parent: null }), target);
+  } catch (err) {
+    if (err instanceof CommandRefused) return null;
+    throw err;
+  }
+  if (outcome.recoveredAttemptId || outcome.events.length !== 1) return null;
+  const done = await commitOptimistically(ctx.db, commitInput(sub, target, outcome), sub.submittedKey);
+  if (!done) {
+    moved.value = true;
+    return null;
+  }
+  afterCommit(ctx, done);
+  return { body: decidedResponse(sub, target, outcome), enrichment: enrichmentFor(sub, target, outcome) };
+}
+
+/** lock → idempotency lookup → decide → append → project, in one transaction. */
+async function submitLocked(ctx: AppContext, sub: Submission): Promise<{ body: SubmissionResult; enrichment: RejectionEnrichment | null }> {
   let enrichment: RejectionEnrichment | null = null;
+  let done: Committed | null = null;
+  const { input, targetId } = sub;
   const body = await ctx.db.transaction(async (tx): Promise<SubmissionResult> => {
     const target = await lockTargetRow(tx, targetId, ctx.contents);
     if (!target) return notFound(targetId);
     const keyed = await findKeyed(tx, targetId, input.client_request_id);
     const parent = await findParent(tx, input.parent_attempt_id);
-    const command: SubmitProposal = {
-      type: 'SubmitProposal',
-      now,
-      attempt_id: attemptId,
-      target_id: targetId,
-      protocol_version: input.protocol_version,
-      proposal: input.proposal,
-      expected_target_version: input.expected_target_version,
-      expected_current_hash: input.expected_current_hash,
-      client_request_id: input.client_request_id,
-      parent_attempt_id: input.parent_attempt_id,
-      regeneration_attempt: input.attempt,
-      source: input.source,
-      lookups: { keyed, parent },
-    };
-    let outcome;
+    let outcome: Evaluation;
     try {
-      outcome = evaluate(command, target);
+      outcome = evaluate(commandFor(sub, { keyed, parent }), target);
     } catch (err) {
       if (err instanceof CommandRefused) return err.body;
       throw err;
     }
-    const current = { version: target.version, current_hash: target.current_hash };
-    enrichment = {
-      tool: SUBMISSION_TOOL[input.protocol_version],
-      current: { content: target.content, version: target.version, hash: target.current_hash },
-      nearMissSource: outcome.nearMissSource ?? null,
-    };
+    enrichment = enrichmentFor(sub, target, outcome);
     if (outcome.recoveredAttemptId) {
       const view = await recoveredView(tx, outcome.recoveredAttemptId);
-      return submissionResponse(view, { deduplicated: true, submittedKey, current, correlationId });
+      const current = { version: target.version, current_hash: target.current_hash };
+      return submissionResponse(view, { deduplicated: true, submittedKey: sub.submittedKey, current, correlationId: sub.correlationId });
     }
-    await commitEvents(tx, ctx.contents, {
-      targetId,
-      streamVersion: target.stream_version,
-      previousChunks: target.chunks,
-      events: outcome.events,
-      stateAfter: outcome.state,
-      recordedAt: now,
-      metadata: { command: 'SubmitProposal' },
-      textChange: outcome.textChange,
-    });
-    const event = outcome.events[0];
-    const view = event.type === 'ProposalAccepted' ? viewOfAccepted(event.data) : viewOfRejected(event.data as never);
-    const after = outcome.state.exists ? outcome.state : target;
-    return submissionResponse(view, {
-      deduplicated: false,
-      submittedKey,
-      current: { version: after.version, current_hash: after.current_hash },
-      correlationId,
-    });
+    done = await commitEvents(tx, ctx.contents, commitInput(sub, target, outcome));
+    return decidedResponse(sub, target, outcome);
   });
-  // Near misses and contexts are computed after commit: the row lock is already released.
+  if (done) afterCommit(ctx, done);
+  return { body, enrichment };
+}
+
+export async function submitProposal(ctx: AppContext, input: SubmitProposalInput): Promise<SubmissionResult> {
+  const { id: targetId, error } = targetIdOf(input.target_file_id);
+  if (error) return error;
+  const sub: Submission = {
+    input,
+    targetId,
+    attemptId: ctx.ids.next(),
+    now: ctx.clock.now(),
+    correlationId: input.include_correlation_id === true ? ctx.ids.next() : null,
+    submittedKey: typeof input.client_request_id === 'string' ? input.client_request_id : null,
+  };
+  const moved = { value: false };
+  ctx.contents.beginWrite(targetId);
+  let answer;
+  try {
+    answer = (await submitOptimistically(ctx, sub, moved)) ?? (await submitLocked(ctx, sub));
+  } finally {
+    ctx.contents.endWrite(targetId, moved.value);
+  }
+  const { body, enrichment } = answer;
+  // Near misses and contexts are computed after commit: no row lock is held any more.
   return enrichment ? enrichRejection(body, enrichment) : body;
 }
