@@ -23,6 +23,11 @@ export class ProfilingDb extends ForwardingDb {
     super(inner);
   }
 
+  /** The wrapped Db, for work that should not be profiled (the post-commit wake-ups). */
+  get unprofiled(): Db {
+    return this.inner;
+  }
+
   reset(): void {
     this.phases.clear();
     this.transactionMs = 0;
@@ -82,8 +87,9 @@ function bytesOf(params: unknown[] | undefined): number {
 }
 
 const KNOWN: [RegExp, string][] = [
+  [/guarded AS MATERIALIZED/i, 'optimistic commit (lock, check, append, project, COMMIT)'],
   [/FOR UPDATE/i, 'lock target row (SELECT … FOR UPDATE)'],
-  [/INSERT INTO events/i, 'append event (+ NOTIFY)'],
+  [/INSERT INTO events/i, 'append event + projections (locked path)'],
   [/FROM attempts a JOIN events/i, 'request key lookup'],
   [/INSERT INTO attempts|UPDATE targets/i, 'project inline (attempts, ledger, target row)'],
   [/FROM targets WHERE target_id/i, 'read target row'],
