@@ -199,10 +199,7 @@ describe(`palimpsest api: /health on ${backend}`, () => {
       expect(replay.reconstructed_hash).toBe(replay.current_hash);
 
       // The notification listener (token revocations, event wake-ups) reconnects too, on its own backoff
-      // (250 ms doubling, at most 10 s). Waiting for it also keeps afterAll's clean-exit check about the
-      // recovered gateway: stopping it while the listener is still reconnecting exits 1 today ("Client has
-      // encountered a connection error and is not queryable": TokenVerifier.stop() → UNLISTEN on the dead
-      // pg-listen client, libs/store/src/postgres/pg-db.ts listen()'s unsubscribe), a separate defect.
+      // (250 ms doubling, at most 10 s).
       const listenerStarted = performance.now();
       let listenerAfter = await listenerPids(store.env.DATABASE_URL!);
       while (listenerAfter.length !== 1 || listenerAfter[0] === listenerBefore[0]) {
@@ -210,6 +207,23 @@ describe(`palimpsest api: /health on ${backend}`, () => {
         await new Promise((r) => setTimeout(r, 100));
         listenerAfter = await listenerPids(store.env.DATABASE_URL!);
       }
+    });
+
+    it('stops cleanly (exit 0) when told to while its listener is still reconnecting after an outage', async () => {
+      await proxy!.cut();
+      const started = performance.now();
+      while ((await timed(() => http.get('/health', undefined, { token: null }))).status !== 503) {
+        expect(performance.now() - started).toBeLessThan(TRANSITION_BOUND_MS);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await proxy!.restore();
+      while ((await timed(() => http.get('/health', undefined, { token: null }))).status !== 200) {
+        expect(performance.now() - started).toBeLessThan(2 * TRANSITION_BOUND_MS);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      // At once: the LISTEN connection is still on its reconnect backoff, so its UNLISTEN cannot be sent.
+      const stopped = await api.stop();
+      expect(`exit ${stopped.code}\n${stopped.stderr}`).toMatch(/^exit 0\n/);
     });
   }
 });

@@ -171,7 +171,13 @@ class PostgresDb implements Db {
       if (callbacks.size === 0 && this.channels.get(channel) === entry && !this.closing) {
         this.channels.delete(channel);
         subscriber.notifications.removeAllListeners(channel);
-        await subscriber.unlisten(channel);
+        try {
+          await subscriber.unlisten(channel);
+        } catch (error) {
+          // The listener connection is down (pg-listen is reconnecting): nothing is delivered to a
+          // channel without callbacks, so unsubscribing must not fail a shutdown over it.
+          this.onError(error as Error);
+        }
       }
     };
   }
@@ -204,10 +210,20 @@ class PostgresDb implements Db {
           parse: (payload: string) => payload,
           serialize: (payload: unknown) => String(payload),
           retryTimeout: 0, // keep retrying until close()
-          retryInterval: (attempt: number) => Math.min(250 * 2 ** attempt, 10_000),
+          retryInterval: (attempt: number) => (this.closing ? 0 : Math.min(250 * 2 ** attempt, 2_000)),
         },
       );
-      subscriber.events.on('error', (error: Error) => this.onError(error));
+      subscriber.events.on('error', (error: Error) => {
+        if (!this.closing) this.onError(error);
+      });
+      // pg-listen's reconnect loop does not look at close(): stop it from inside (a throwing "reconnect"
+      // listener ends the loop) and end a connection that completed after close, or the process stays up.
+      subscriber.events.on('reconnect', () => {
+        if (this.closing) throw new Error('the database was closed: no more reconnecting');
+      });
+      subscriber.events.on('connected', () => {
+        if (this.closing) void subscriber.close().catch(() => undefined);
+      });
       const connecting = subscriber.connect().then(
         () => subscriber,
         async (error: unknown) => {
