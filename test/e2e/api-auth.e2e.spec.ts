@@ -40,6 +40,21 @@ describe(`palimpsest api: tokens, scopes and saturation on ${backend}`, () => {
     expect(unknown.headers.get('www-authenticate')).toContain('error="invalid_token"');
   });
 
+  it('authenticates before it reads a body: 401 for a malformed, non-JSON or oversized one', async () => {
+    const path = `/v1/targets/${targetId}/edits`;
+    const bodies = [
+      { raw: '{"intent":', headers: { 'content-type': 'application/json' } },
+      { raw: 'intent=x', headers: { 'content-type': 'text/plain' } },
+      { raw: `{"intent":"${'x'.repeat(4 * 1024 * 1024)}"}`, headers: { 'content-type': 'application/json' } },
+    ];
+    for (const body of bodies) {
+      const r = await http.request('POST', path, { ...body, token: null });
+      expect(r).toMatchObject({ status: 401, body: { error: { code: 'unauthenticated', reason: 'missing_token' } } });
+    }
+    const reader = http.withToken(tokens.reader!.token);
+    expect((await reader.request('POST', path, bodies[1])).status).toBe(403); // scope before body too
+  });
+
   it('answers 403 naming the missing scope; each scope opens its own routes', async () => {
     const reader = http.withToken(tokens.reader!.token);
     expect((await reader.get(`/v1/targets/${targetId}`)).status).toBe(200);
