@@ -1,5 +1,6 @@
 import { appContext, type AppContext } from '@palimpsest/application/app-context';
 import type { Db } from '@palimpsest/store/db';
+import type { Logger } from 'pino';
 import { TokenVerifier } from './auth/token-verifier';
 import type { ApiConfig } from './config/api-config';
 import { EventHub } from './events/event-hub';
@@ -26,17 +27,22 @@ export class ApiRuntime {
   constructor(
     store: Db,
     readonly config: ApiConfig,
-    readonly reportError: (error: unknown, context: string) => void,
+    readonly logger: Logger,
   ) {
     this.db = new InstrumentedDb(store, (seconds) => this.metrics.transactionDone(seconds));
     this.ctx = appContext(this.db);
     this.limiter = new AdmissionLimiter(config, () => this.metrics.saturated.inc());
     this.hub = new EventHub(this.db);
     this.streams = new EventStreams(this.db, this.hub, { heartbeatMs: config.sseHeartbeatMs, maxStreams: config.sseMaxStreams }, (e) =>
-      reportError(e, 'event stream'),
+      this.reportError(e, 'event stream'),
     );
     this.metrics = new ApiMetrics(this.db, () => ({ active: this.limiter.active, queued: this.limiter.queued, streams: this.streams.size }));
-    this.tracker = new RequestTracker(this.metrics);
-    this.tokens = new TokenVerifier(this.db, config.tokenCacheMs, (e) => reportError(e, 'token last_used_at'));
+    this.tracker = new RequestTracker(this.metrics, logger);
+    this.tokens = new TokenVerifier(this.db, config.tokenCacheMs, (e) => this.reportError(e, 'token last_used_at'));
   }
+
+  /** Errors off the request path (event streams, token bookkeeping) and unexpected ones on it. */
+  readonly reportError = (error: unknown, context: string): void => {
+    this.logger.error({ err: error, context }, `${context} failed`);
+  };
 }

@@ -1,13 +1,15 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
-import { Logger } from 'nestjs-pino';
 import type { Db } from '@palimpsest/store/db';
 import { ApiModule } from './api.module';
 import { ApiRuntime } from './api-runtime';
 import type { ApiConfig } from './config/api-config';
+import { frameworkErrorHandler } from './errors/api-exception.filter';
+import { deferBodyParsing } from './lifecycle/json-body';
+import { createLogger, PinoLoggerService, requestId } from './observability/logger';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 
 export interface RunningApi {
@@ -16,23 +18,27 @@ export interface RunningApi {
   close(): Promise<{ drained: boolean }>;
 }
 
-/** Builds the Nest application on an open, migrated store and starts listening. */
+/** Builds the Nest application (on Fastify) on an open, migrated store and starts listening. */
 export async function startApiServer(store: Db, config: ApiConfig, version: string): Promise<RunningApi> {
-  let logger: Logger | undefined;
-  const runtime = new ApiRuntime(store, config, (error, context) => {
-    if (logger) logger.error({ err: error, context }, `${context} failed`);
-    else process.stderr.write(`palimpsest api: ${context} failed: ${String(error)}\n`);
+  const logger = createLogger(config.logLevel);
+  const runtime = new ApiRuntime(store, config, logger);
+  // Fastify's own request logging is off: RequestTracker writes one line per request instead.
+  // It adds neither an ETag nor X-Powered-By: the ETag is the target version, set by the runner.
+  const adapter = new FastifyAdapter({
+    logger: false,
+    genReqId: requestId,
+    frameworkErrors: frameworkErrorHandler,
+    maxParamLength: 1000, // an over-long id is answered by admission (400 invalid_target_file_id), not the router (414)
+    skipMiddie: true, // no Nest or Express middleware: the gateway's own hooks are Fastify hooks
   });
-  const app = await NestFactory.create<NestExpressApplication>(ApiModule.register(runtime), {
-    bodyParser: false, // bodies are read after authentication (JsonBodyInterceptor)
+  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.register(runtime), adapter, {
+    bodyParser: false, // bodies are read after authentication (JsonBodyPipe)
     bufferLogs: true,
   });
-  const appLogger = app.get(Logger);
-  logger = appLogger;
-  app.useLogger(appLogger);
-  app.set('etag', false); // ETag is the target version, set by the runner; Express must not add its own
-  app.disable('x-powered-by');
-  app.use(runtime.tracker.middleware);
+  app.useLogger(new PinoLoggerService(logger));
+  const fastify = adapter.getInstance();
+  deferBodyParsing(fastify);
+  fastify.addHook('onRequest', runtime.tracker.onRequest);
   SwaggerModule.setup('docs', app, buildOpenApiDocument(app, version), {
     jsonDocumentUrl: 'docs/openapi.json',
     customSiteTitle: 'Palimpsest HTTP API',
@@ -50,7 +56,7 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
  * anything new with 503 (a clean refusal a client can retry elsewhere), because closing it first
  * would also drop keep-alive sockets whose next request is already on the wire.
  */
-async function shutdown(app: NestExpressApplication, runtime: ApiRuntime, server: Server): Promise<{ drained: boolean }> {
+async function shutdown(app: NestFastifyApplication, runtime: ApiRuntime, server: Server): Promise<{ drained: boolean }> {
   runtime.tracker.startDraining();
   runtime.streams.closeAll('server shutting down; reconnect with Last-Event-ID');
   const drained = await runtime.tracker.settle(runtime.config.shutdownGraceMs);

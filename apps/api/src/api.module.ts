@@ -1,7 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
-import { LoggerModule } from 'nestjs-pino';
 import { ApiRuntime } from './api-runtime';
 import { ScopeGuard } from './auth/scope.guard';
 import { ApprovalsController } from './controllers/approvals.controller';
@@ -20,8 +19,6 @@ import { ReplayController } from './controllers/replay.controller';
 import { TargetsController } from './controllers/targets.controller';
 import { UploadsController } from './controllers/uploads.controller';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
-import { JsonBodyInterceptor } from './lifecycle/json-body.interceptor';
-import { loggerParams } from './observability/logger.config';
 import { OperationRunner } from './operations/operation-runner';
 
 export const CONTROLLERS = [
@@ -47,13 +44,12 @@ export class ApiModule {
   static register(runtime: ApiRuntime): DynamicModule {
     return {
       module: ApiModule,
-      imports: [TerminusModule.forRoot({ logger: false }), LoggerModule.forRoot(loggerParams(runtime.config))],
+      imports: [TerminusModule.forRoot({ logger: false })],
       controllers: CONTROLLERS,
       providers: [
         { provide: ApiRuntime, useValue: runtime },
         OperationRunner,
         { provide: APP_GUARD, useClass: ScopeGuard },
-        { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
       ],
     };

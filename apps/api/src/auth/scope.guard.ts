@@ -1,17 +1,16 @@
 import { Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
 import { gatewayError } from '../errors/api-error';
 import { ApiRuntime } from '../api-runtime';
 import type { RouteAccess } from '../routes/route-table';
-import { scopeRefusal, type Principal } from './token-verifier';
+import { scopeRefusal, type AuthenticatedRequest } from './token-verifier';
 
 export const ROUTE_ACCESS = 'palimpsest:route-access';
 
 /** Every route declares who may call it: a scope, or public. */
 export const Access = (access: RouteAccess) => SetMetadata(ROUTE_ACCESS, access);
 
-export type AuthenticatedRequest = Request & { principal?: Principal };
+export type { AuthenticatedRequest } from './token-verifier';
 
 /** Global guard: a route without a declared access fails closed. */
 @Injectable()

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { resolveTokenPolicy } from '@palimpsest/application/candidates/policy/policy-store';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { Db } from '@palimpsest/store/db';
@@ -12,6 +13,9 @@ export interface Principal {
   /** Passed to dispatch() with every call this token makes. */
   policy: OwnerPolicy;
 }
+
+/** A request the ScopeGuard let through, with the token's principal (absent on public routes and with --no-auth). */
+export type AuthenticatedRequest = FastifyRequest & { principal?: Principal };
 
 const REALM = 'Bearer realm="palimpsest"';
 const TOUCH_EVERY_MS = 60_000;

@@ -1,8 +1,9 @@
-import { Body, Controller, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiParam, ApiResponse } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { decideApproval, listApprovals } from '@palimpsest/application/candidates/approvals/approvals.handler';
 import { ApiRuntime } from '../api-runtime';
+import { JsonBody } from '../lifecycle/json-body.pipe';
 import type { AuthenticatedRequest } from '../auth/scope.guard';
 import { ApprovalDecision, ApprovalsQuery } from '../operations/operator.dto';
 import { envelopeStatus } from '../routes/http-outcome';
@@ -19,30 +20,30 @@ export class ApprovalsController {
 
   @GatewayEndpoint('approvals_list')
   @ApiResponse({ status: 200, description: '{status: "ok", approvals: [...]}' })
-  async list(@Query(STRICT_DTO) query: ApprovalsQuery, @Res() res: Response) {
+  async list(@Query(STRICT_DTO) query: ApprovalsQuery, @Res() reply: FastifyReply) {
     const approvals = await listApprovals(this.runtime.db, { status: query.status ?? 'pending', limit: query.limit ?? 50 });
-    res.status(200).json({ status: 'ok', approvals });
+    void reply.code(200).send({ status: 'ok', approvals });
   }
 
   @GatewayEndpoint('approvals_approve')
   @ApiParam({ name: 'id', description: 'The approval_id.', schema: { type: 'string' } })
   @ApiBody({ type: ApprovalDecision, required: false })
   @ApiResponse({ status: 200, description: '{status: "ok", approval}' })
-  approve(@Param('id') id: string, @Body(STRICT_DTO) body: ApprovalDecision, @Req() req: AuthenticatedRequest, @Res() res: Response) {
-    return this.decide(id, 'grant', body, req, res);
+  approve(@Param('id') id: string, @JsonBody(STRICT_DTO) body: ApprovalDecision, @Req() req: AuthenticatedRequest, @Res() reply: FastifyReply) {
+    return this.decide(id, 'grant', body, req, reply);
   }
 
   @GatewayEndpoint('approvals_decline')
   @ApiParam({ name: 'id', description: 'The approval_id.', schema: { type: 'string' } })
   @ApiBody({ type: ApprovalDecision, required: false })
   @ApiResponse({ status: 200, description: '{status: "ok", approval}' })
-  decline(@Param('id') id: string, @Body(STRICT_DTO) body: ApprovalDecision, @Req() req: AuthenticatedRequest, @Res() res: Response) {
-    return this.decide(id, 'decline', body, req, res);
+  decline(@Param('id') id: string, @JsonBody(STRICT_DTO) body: ApprovalDecision, @Req() req: AuthenticatedRequest, @Res() reply: FastifyReply) {
+    return this.decide(id, 'decline', body, req, reply);
   }
 
-  private async decide(id: string, decision: 'grant' | 'decline', body: ApprovalDecision, req: AuthenticatedRequest, res: Response) {
+  private async decide(id: string, decision: 'grant' | 'decline', body: ApprovalDecision, req: AuthenticatedRequest, reply: FastifyReply) {
     const decidedBy = req.principal ? `token:${req.principal.name}` : 'api:no-auth';
     const answer = await decideApproval(this.runtime.ctx, { approval_id: id, decision, decided_by: decidedBy, note: body.note ?? null });
-    res.status(answer.status === 'ok' ? 200 : envelopeStatus(answer.error as Record<string, unknown>)).json(answer);
+    void reply.code(answer.status === 'ok' ? 200 : envelopeStatus(answer.error as Record<string, unknown>)).send(answer);
   }
 }

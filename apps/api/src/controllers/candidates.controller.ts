@@ -1,5 +1,6 @@
 import { Controller, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { JsonBody } from '../lifecycle/json-body.pipe';
 import { OperationRunner } from '../operations/operation-runner';
 import { OperationEndpoint } from '../routes/endpoint.decorators';
 
@@ -9,27 +10,27 @@ export class CandidatesController {
   constructor(private readonly runner: OperationRunner) {}
 
   @OperationEndpoint('palimpsest_change_propose')
-  propose(@Req() req: Request, @Res() res: Response) {
-    return this.runner.run('palimpsest_change_propose', req, res);
+  propose(@JsonBody() body: unknown, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.runner.run('palimpsest_change_propose', req, reply, body);
   }
 
   @OperationEndpoint('palimpsest_change_inspect')
-  inspect(@Req() req: Request, @Res() res: Response) {
-    return this.runner.run('palimpsest_change_inspect', req, res);
+  inspect(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.runner.run('palimpsest_change_inspect', req, reply);
   }
 
   @OperationEndpoint('palimpsest_check_run')
-  checks(@Req() req: Request, @Res() res: Response) {
-    return this.runner.run('palimpsest_check_run', req, res);
+  checks(@JsonBody() body: unknown, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.runner.run('palimpsest_check_run', req, reply, body);
   }
 
   @OperationEndpoint('palimpsest_change_apply')
-  apply(@Req() req: Request, @Res() res: Response) {
-    return this.runner.run('palimpsest_change_apply', req, res);
+  apply(@JsonBody() body: unknown, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.runner.run('palimpsest_change_apply', req, reply, body);
   }
 
   @OperationEndpoint('palimpsest_change_discard')
-  discard(@Req() req: Request, @Res() res: Response) {
-    return this.runner.run('palimpsest_change_discard', req, res);
+  discard(@JsonBody() body: unknown, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.runner.run('palimpsest_change_discard', req, reply, body);
   }
 }

@@ -1,5 +1,5 @@
 import { Controller, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { OperationRunner } from '../operations/operation-runner';
 import { OperationEndpoint } from '../routes/endpoint.decorators';
 
@@ -9,7 +9,7 @@ export class CapabilitiesController {
   constructor(private readonly runner: OperationRunner) {}
 
   @OperationEndpoint('palimpsest_capabilities')
-  get(@Req() req: Request, @Res() res: Response) {
-    return this.runner.run('palimpsest_capabilities', req, res);
+  get(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.runner.run('palimpsest_capabilities', req, reply);
   }
 }

@@ -1,5 +1,6 @@
 import { Controller, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { JsonBody } from '../lifecycle/json-body.pipe';
 import { OperationRunner } from '../operations/operation-runner';
 import { OperationEndpoint } from '../routes/endpoint.decorators';
 
@@ -9,7 +10,7 @@ export class CheckpointsController {
   constructor(private readonly runner: OperationRunner) {}
 
   @OperationEndpoint('palimpsest_save')
-  save(@Req() req: Request, @Res() res: Response) {
-    return this.runner.run('palimpsest_save', req, res);
+  save(@JsonBody() body: unknown, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.runner.run('palimpsest_save', req, reply, body);
   }
 }

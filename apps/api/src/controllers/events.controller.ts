@@ -1,6 +1,6 @@
 import { Controller, Headers, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiParam, ApiProduces, ApiResponse } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiRuntime } from '../api-runtime';
 import { resumePosition } from '../events/event-streams';
 import { EventsQuery } from '../operations/operator.dto';
@@ -21,9 +21,9 @@ export class EventsController {
     @Param('id') id: string,
     @Query(STRICT_DTO) query: EventsQuery,
     @Headers('last-event-id') lastEventId: string | undefined,
-    @Req() req: Request,
-    @Res() res: Response,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
   ) {
-    await this.runtime.streams.serve(id, resumePosition(lastEventId, query.after), req, res);
+    await this.runtime.streams.serve(id, resumePosition(lastEventId, query.after), req, reply);
   }
 }

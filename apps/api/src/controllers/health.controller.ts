@@ -1,7 +1,7 @@
 import { Controller, Res, ServiceUnavailableException } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { pendingMigrations } from '@palimpsest/store/migrate';
 import { ApiRuntime } from '../api-runtime';
 import { GatewayEndpoint } from '../routes/endpoint.decorators';
@@ -18,7 +18,7 @@ export class HealthController {
   @GatewayEndpoint('health', [503])
   @ApiResponse({ status: 200, description: 'Terminus report: status ok, info.database, info.migrations.' })
   @ApiResponse({ status: 503, description: 'Terminus report with status error and the failing indicator under error (while shutting down: an ErrorBody).' })
-  async check(@Res() res: Response) {
+  async check(@Res() reply: FastifyReply) {
     const { db } = this.runtime;
     try {
       const report = await this.health.check([
@@ -40,10 +40,10 @@ export class HealthController {
             })
             .withTimeout(3000),
       ]);
-      res.status(200).json(report);
+      void reply.code(200).send(report);
     } catch (error) {
       if (!(error instanceof ServiceUnavailableException)) throw error;
-      res.status(503).json(error.getResponse());
+      void reply.code(503).send(error.getResponse());
     }
   }
 }

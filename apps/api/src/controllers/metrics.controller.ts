@@ -1,6 +1,6 @@
 import { Controller, Res } from '@nestjs/common';
 import { ApiProduces, ApiResponse } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { ApiRuntime } from '../api-runtime';
 import { GatewayEndpoint } from '../routes/endpoint.decorators';
 
@@ -12,8 +12,8 @@ export class MetricsController {
   @GatewayEndpoint('metrics')
   @ApiProduces('text/plain')
   @ApiResponse({ status: 200, description: 'Prometheus text format.' })
-  async scrape(@Res() res: Response) {
+  async scrape(@Res() reply: FastifyReply) {
     const { registry } = this.runtime.metrics;
-    res.status(200).type(registry.contentType).send(await registry.metrics());
+    void reply.code(200).type(registry.contentType).send(await registry.metrics());
   }
 }

@@ -1,6 +1,6 @@
 import { Controller, Res } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { rebuildProjections } from '@palimpsest/projections/rebuild/rebuild-projections';
 import { ApiRuntime } from '../api-runtime';
 import { GatewayEndpoint } from '../routes/endpoint.decorators';
@@ -12,11 +12,11 @@ export class ProjectionsController {
 
   @GatewayEndpoint('projections_rebuild')
   @ApiResponse({ status: 200, description: 'The rebuild report: status ok when the rebuilt models equal what they replaced, else failed.' })
-  async rebuild(@Res() res: Response) {
+  async rebuild(@Res() reply: FastifyReply) {
     const release = await this.runtime.limiter.acquire();
     try {
       const report = await rebuildProjections(this.runtime.db);
-      res.status(200).json({ status: report.equal ? 'ok' : 'failed', ...report });
+      void reply.code(200).send({ status: report.equal ? 'ok' : 'failed', ...report });
     } finally {
       release();
     }

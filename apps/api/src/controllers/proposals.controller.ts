@@ -1,5 +1,6 @@
 import { Controller, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { JsonBody } from '../lifecycle/json-body.pipe';
 import { OperationRunner } from '../operations/operation-runner';
 import { OperationEndpoint } from '../routes/endpoint.decorators';
 
@@ -9,22 +10,22 @@ export class ProposalsController {
   constructor(private readonly runner: OperationRunner) {}
 
   @OperationEndpoint('palimpsest_submit_edits')
-  edits(@Req() req: Request, @Res() res: Response) {
-    return this.runner.run('palimpsest_submit_edits', req, res);
+  edits(@JsonBody() body: unknown, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.runner.run('palimpsest_submit_edits', req, reply, body);
   }
 
   @OperationEndpoint('palimpsest_submit_operations')
-  operations(@Req() req: Request, @Res() res: Response) {
-    return this.runner.run('palimpsest_submit_operations', req, res);
+  operations(@JsonBody() body: unknown, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.runner.run('palimpsest_submit_operations', req, reply, body);
   }
 
   @OperationEndpoint('palimpsest_submit_replacement')
-  replacement(@Req() req: Request, @Res() res: Response) {
-    return this.runner.run('palimpsest_submit_replacement', req, res);
+  replacement(@JsonBody() body: unknown, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.runner.run('palimpsest_submit_replacement', req, reply, body);
   }
 
   @OperationEndpoint('palimpsest_preview')
-  preview(@Req() req: Request, @Res() res: Response) {
-    return this.runner.run('palimpsest_preview', req, res);
+  preview(@JsonBody() body: unknown, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.runner.run('palimpsest_preview', req, reply, body);
   }
 }

@@ -1,6 +1,7 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiRuntime } from '../api-runtime';
+import { unsupportedMediaType } from '../lifecycle/json-body';
 import { ApiError, gatewayError } from './api-error';
 
 /** SQLSTATEs that mean "try again" rather than "wrong": lock timeout, serialization failure, deadlock. */
@@ -14,13 +15,14 @@ function isUnreachable(error: { code?: string; message?: string }): boolean {
 }
 
 /** What Nest itself throws (unknown route, DTO validation) and what the database throws, as envelopes. */
-export function toApiError(exception: unknown, req: Request): ApiError | null {
+export function toApiError(exception: unknown, req: FastifyRequest): ApiError | null {
   if (exception instanceof ApiError) return exception;
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     if (status === 404) {
-      return gatewayError(404, 'not_found', 'route_not_found', `No route ${req.method} ${req.path}; the routes are listed at /docs.`);
+      return gatewayError(404, 'not_found', 'route_not_found', `No route ${req.method} ${req.url.split('?')[0]}; the routes are listed at /docs.`);
     }
+    if (status === 415) return unsupportedMediaType(); // Fastify's own refusal of an unreadable Content-Type header
     if (status === 400) {
       const response = exception.getResponse() as { message?: unknown };
       const messages = Array.isArray(response.message) ? response.message.map(String) : [exception.message];
@@ -51,18 +53,31 @@ export class ApiExceptionFilter implements ExceptionFilter {
   constructor(private readonly runtime: ApiRuntime) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const req = host.switchToHttp().getRequest<Request>();
-    const res = host.switchToHttp().getResponse<Response>();
+    const req = host.switchToHttp().getRequest<FastifyRequest>();
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
     const known = toApiError(exception, req);
-    if (!known || known.httpStatus >= 500) this.runtime.reportError(exception, `${req.method} ${req.originalUrl}`);
+    if (!known || known.httpStatus >= 500) this.runtime.reportError(exception, `${req.method} ${req.url}`);
     const error =
       known ?? gatewayError(500, 'internal', 'internal', 'An unexpected error occurred; resend the request once, then report it with its request id.');
-    if (res.headersSent) {
-      res.end();
+    if (reply.sent || reply.raw.headersSent) {
+      reply.raw.end();
       return;
     }
-    for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-    const body = { ...error.body, error: { ...(error.body.error as object), trace_id: String(req.id ?? '') } };
-    res.status(error.httpStatus).json(body);
+    sendApiError(reply, req.id, error);
   }
+}
+
+/** The error's status, headers and body, with the request id as the envelope's trace_id. */
+export function sendApiError(reply: FastifyReply, traceId: string, error: ApiError): void {
+  const body = { ...error.body, error: { ...(error.body.error as object), trace_id: traceId } };
+  void reply.code(error.httpStatus).headers(error.headers).send(body);
+}
+
+/**
+ * What Fastify's router refuses before any hook or handler runs (a malformed URL, an over-long path
+ * parameter), answered with the same envelope as everything else (Fastify's `frameworkErrors`).
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  sendApiError(reply, request.id, gatewayError(status, 'invalid_arguments', 'malformed_request', error.message));
 }

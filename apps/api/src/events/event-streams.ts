@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isUuid } from '@palimpsest/core/target/request-identity';
 import { targetStreamId } from '@palimpsest/core/target/target.events';
 import type { Db } from '@palimpsest/store/db';
@@ -29,7 +29,7 @@ export class EventStreams {
   }
 
   /** `after` is the global position of the last event the client holds (Last-Event-ID), 0 for all. */
-  async serve(targetId: string, after: number, req: Request, res: Response): Promise<void> {
+  async serve(targetId: string, after: number, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (!isUuid(targetId)) {
       throw invalidArgumentError(EVENTS, 'invalid_target_file_id', 'target_file_id must be a UUID (8-4-4-4-12 hexadecimal).', {
         argument: 'target_file_id',
@@ -44,12 +44,13 @@ export class EventStreams {
     const streamId = targetStreamId(targetId.toLowerCase());
     await this.assertExists(streamId, targetId);
     const version = await versionAtPosition(this.db, streamId, after);
-    const stream = new SseStream(this.db, streamId, version, res, this.opts.heartbeatMs, this.onError);
+    const stream = new SseStream(this.db, streamId, version, reply.raw, this.opts.heartbeatMs, this.onError);
     this.open.add(stream);
     stream.onClose(() => this.open.delete(stream));
     const unsubscribe = await this.hub.subscribe(streamId, () => stream.wake());
     stream.onClose(unsubscribe);
-    if (req.destroyed) stream.close();
+    if (request.raw.destroyed) stream.close();
+    reply.hijack(); // from here on the stream writes the raw response itself
     stream.open();
   }
 

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { Sql } from '@palimpsest/store/db';
 import { readStream } from '@palimpsest/store/read-stream';
 import type { StoredEvent } from '@palimpsest/store/stored-event';
@@ -51,7 +51,7 @@ export class SseStream {
     private readonly db: Sql,
     private readonly streamId: string,
     private version: number,
-    private readonly res: Response,
+    private readonly res: ServerResponse,
     private readonly heartbeatMs: number,
     private readonly onError: (error: unknown) => void,
   ) {
@@ -69,7 +69,7 @@ export class SseStream {
 
   open(): void {
     if (this.closed) return;
-    this.res.status(200);
+    this.res.statusCode = 200;
     this.res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     this.res.setHeader('Cache-Control', 'no-cache, no-transform');
     this.res.setHeader('X-Accel-Buffering', 'no');

@@ -1,30 +1,38 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { Logger } from 'pino';
+import type { AuthenticatedRequest } from '../auth/token-verifier';
 import { gatewayError } from '../errors/api-error';
 import type { ApiMetrics } from '../observability/api-metrics';
 
 /**
- * Express-level middleware, ahead of everything else: counts requests in flight (shutdown waits for
- * them), refuses new ones with 503 once draining, and records each response in the metrics under
- * its route pattern (never the raw URL, so label values stay bounded).
+ * Fastify's first onRequest hook, ahead of routing's guards and handlers: echoes the request id,
+ * counts requests in flight (shutdown waits for them), refuses new ones with 503 once draining, and
+ * when each response closes records it in the metrics under its route pattern (never the raw URL,
+ * so label values stay bounded) and writes its one access-log line.
  */
 export class RequestTracker {
   draining = false;
-  private readonly open = new Set<Response>();
+  private readonly open = new Set<ServerResponse>();
   private idleWaiters: (() => void)[] = [];
 
-  constructor(private readonly metrics: ApiMetrics) {}
+  constructor(
+    private readonly metrics: ApiMetrics,
+    private readonly logger: Logger,
+  ) {}
 
-  readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
+  readonly onRequest = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     const started = performance.now();
+    const res = reply.raw;
+    res.setHeader('X-Request-Id', request.id); // on the raw response, so hijacked (SSE) answers carry it too
     this.open.add(res);
     res.once('close', () => {
       this.open.delete(res);
-      const route = req.route?.path ? String(req.route.path) : 'unmatched';
-      this.metrics.httpDone(req.method, route, res.statusCode, (performance.now() - started) / 1000);
+      this.completed(request, res, performance.now() - started);
       if (this.open.size === 0) this.idleWaiters.splice(0).forEach((wake) => wake());
     });
-    if (this.draining) refuseWhileDraining(req, res);
-    else next();
+    if (this.draining) refuseWhileDraining(request, reply);
+    else done();
   };
 
   get inFlight(): number {
@@ -67,24 +75,40 @@ export class RequestTracker {
       });
     });
   }
+
+  private completed(request: FastifyRequest, res: ServerResponse, ms: number): void {
+    const route = request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');
+    this.metrics.httpDone(request.method, route, res.statusCode, ms / 1000);
+    const aborted = !res.writableFinished;
+    const level = aborted || res.statusCode >= 500 ? 'error' : 'info';
+    if (!this.logger.isLevelEnabled(level)) return;
+    const principal = (request as AuthenticatedRequest).principal;
+    this.logger[level](
+      {
+        req: { id: request.id, method: request.method, url: request.url, remote: request.socket.remoteAddress },
+        res: { status: res.statusCode },
+        responseTime: Math.round(ms),
+        ...(principal ? { token: principal.name } : {}),
+      },
+      aborted ? 'request aborted' : 'request completed',
+    );
+  }
 }
 
 /**
  * 503 with Connection: close — after reading what the client sent: closing a socket with unread bytes
  * makes TCP reset it, and the client would see ECONNRESET instead of the answer.
  */
-function refuseWhileDraining(req: Request, res: Response): void {
+function refuseWhileDraining(request: FastifyRequest, reply: FastifyReply): void {
   const refusal = gatewayError(503, 'unavailable', 'shutting_down', 'The gateway is shutting down; retry on another instance or after it restarts.');
+  const req = request.raw;
   let sent = false;
   const send = () => {
     if (sent) return;
     sent = true;
-    res.setHeader('Connection', 'close');
-    res.setHeader('Retry-After', '1');
-    res.status(refusal.httpStatus).json(refusal.body);
+    void reply.code(refusal.httpStatus).header('Connection', 'close').header('Retry-After', '1').send(refusal.body);
   };
   if (req.complete) return send();
   req.once('end', send).once('error', send).resume();
   setTimeout(send, 1000).unref();
 }
-

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
@@ -9,7 +9,7 @@ import { httpOutcome } from '../routes/http-outcome';
 import { operationArgs } from '../routes/operation-args';
 import { pathArgumentOf, routeOf, type OperationRoute } from '../routes/route-table';
 
-const header = (req: Request, name: string): string | undefined => {
+const header = (req: FastifyRequest, name: string): string | undefined => {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
 };
@@ -22,17 +22,18 @@ const header = (req: Request, name: string): string | undefined => {
 export class OperationRunner {
   constructor(private readonly runtime: ApiRuntime) {}
 
-  async run(operation: OperationName, req: AuthenticatedRequest, res: Response): Promise<void> {
+  /** `body` is the parsed JSON body of a POST route (its controller reads it with @JsonBody()). */
+  async run(operation: OperationName, req: AuthenticatedRequest, reply: FastifyReply, body?: unknown): Promise<void> {
     const route = routeOf(operation);
     const args = operationArgs(route, {
-      pathId: typeof req.params.id === 'string' ? req.params.id : undefined,
+      pathId: (req.params as { id?: string }).id,
       query: req.query as Record<string, unknown>,
-      body: req.body,
+      body,
       ifMatch: header(req, 'if-match'),
       idempotencyKey: header(req, 'idempotency-key'),
     });
     const result = await this.execute(operation, args, req.principal?.policy);
-    send(route, result, req, res);
+    send(route, result, req, reply);
   }
 
   private async execute(operation: OperationName, args: Record<string, unknown>, policy: OwnerPolicy | undefined): Promise<Record<string, unknown>> {
@@ -64,22 +65,21 @@ function versionOf(result: Record<string, unknown>): number | null {
   return typeof candidate?.version === 'number' ? candidate.version : null;
 }
 
-export function send(route: OperationRoute, result: Record<string, unknown>, req: Request, res: Response): void {
+export function send(route: OperationRoute, result: Record<string, unknown>, req: FastifyRequest, reply: FastifyReply): void {
   const outcome = httpOutcome(route, result);
   const version = route.etag && outcome.status < 300 ? versionOf(result) : null;
   if (version !== null) {
     const tag = `"${version}"`;
-    res.setHeader('ETag', tag);
-    res.setHeader('Cache-Control', 'no-cache');
+    reply.header('ETag', tag).header('Cache-Control', 'no-cache');
     if (matchesAny(header(req, 'if-none-match'), tag)) {
-      res.status(304).end();
+      void reply.code(304).send();
       return;
     }
   }
   if (outcome.status === 201 && !pathArgumentOf(route) && typeof result.target_file_id === 'string') {
-    res.setHeader('Location', `/v1/targets/${result.target_file_id}`);
+    reply.header('Location', `/v1/targets/${result.target_file_id}`);
   }
   const error = outcome.error ?? (result.error as object | undefined); // candidate answers carry their own
-  const body = outcome.status >= 400 && error ? { ...result, error: { ...error, trace_id: String(req.id ?? '') } } : result;
-  res.status(outcome.status).json(body);
+  const body = outcome.status >= 400 && error ? { ...result, error: { ...error, trace_id: req.id } } : result;
+  void reply.code(outcome.status).send(body);
 }

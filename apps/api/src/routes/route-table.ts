@@ -15,7 +15,7 @@ export type HttpMethod = 'GET' | 'POST';
 export interface OperationRoute {
   operation: OperationName;
   method: HttpMethod;
-  /** Express path; `:id` carries `pathArgument`. GET arguments come from the query, POST from a JSON body. */
+  /** Route path; `:id` carries `pathArgument`. GET arguments come from the query, POST from a JSON body. */
   path: string;
   /** The argument `:id` stands for (default target_file_id). */
   pathArgument?: string;

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { LoggerService } from '@nestjs/common';
+import pino, { type Logger } from 'pino';
+
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** A caller's X-Request-Id is kept when it is a plain token; otherwise the gateway makes one (Fastify's genReqId). */
+export function requestId(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id'];
+  return typeof incoming === 'string' && CLIENT_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/**
+ * JSON lines on stdout: one per request (see RequestTracker), plus Nest's own messages and reported
+ * errors. Written asynchronously: lines logged while a write is pending go out together in the next
+ * one (one system call for many requests under load), and pino flushes what is left at exit.
+ */
+export function createLogger(level: string): Logger {
+  return pino({ level }, pino.destination({ dest: 1, sync: false }));
+}
+
+/** Nest's application logger, writing through the same pino instance. */
+export class PinoLoggerService implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+
+  log(message: unknown, context?: string): void {
+    this.write('info', message, context);
+  }
+
+  error(message: unknown, stack?: string, context?: string): void {
+    this.logger.error({ context, stack }, String(message));
+  }
+
+  warn(message: unknown, context?: string): void {
+    this.write('warn', message, context);
+  }
+
+  debug(message: unknown, context?: string): void {
+    this.write('debug', message, context);
+  }
+
+  verbose(message: unknown, context?: string): void {
+    this.write('trace', message, context);
+  }
+
+  fatal(message: unknown, context?: string): void {
+    this.write('fatal', message, context);
+  }
+
+  private write(level: 'info' | 'warn' | 'debug' | 'trace' | 'fatal', message: unknown, context: string | undefined): void {
+    if (typeof message === 'object' && message !== null) this.logger[level]({ context, ...message });
+    else this.logger[level]({ context }, String(message));
+  }
+}
