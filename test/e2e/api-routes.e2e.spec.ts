@@ -190,6 +190,18 @@ describe(`palimpsest api: catalog routes over HTTP on ${backend}`, () => {
     expect((await http.get(`/v1/targets/${id}`)).body.version).toBe(0);
   });
 
+  it('sends no CORS headers unless PALIMPSEST_CORS_ORIGINS allows an origin (api-cors)', async () => {
+    const origin = 'https://app.example.com';
+    const preflight = await fetch(new URL('/v1/targets', api.url), {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    const read = await http.get('/v1/capabilities', undefined, { headers: { origin } });
+    expect(read.status).toBe(200);
+    expect(read.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
   it('echoes a caller X-Request-Id and puts it in error envelopes', async () => {
     const r = await http.get(`/v1/targets/${UNKNOWN}`, undefined, { headers: { 'x-request-id': 'trace-123' } });
     expect(r.headers.get('x-request-id')).toBe('trace-123');

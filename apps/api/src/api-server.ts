@@ -7,6 +7,7 @@ import type { Db } from '@palimpsest/store/db';
 import { ApiModule } from './api.module';
 import { ApiRuntime } from './api-runtime';
 import type { ApiConfig } from './config/api-config';
+import { enableCors } from './config/cors';
 import { frameworkErrorHandler } from './errors/api-exception.filter';
 import { deferBodyParsing } from './lifecycle/json-body';
 import { createLogger, PinoLoggerService, requestId } from './observability/logger';
@@ -39,6 +40,7 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
   const fastify = adapter.getInstance();
   deferBodyParsing(fastify);
   fastify.addHook('onRequest', runtime.tracker.onRequest);
+  enableCors(app, config.corsOrigins);
   SwaggerModule.setup('docs', app, buildOpenApiDocument(app, version), {
     jsonDocumentUrl: 'docs/openapi.json',
     customSiteTitle: 'Palimpsest HTTP API',

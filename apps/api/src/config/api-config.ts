@@ -17,6 +17,12 @@ export interface ApiConfig {
   logLevel: string;
   /** How long a verified token is trusted without a database lookup (revocation also evicts it at once). */
   tokenCacheMs: number;
+  /**
+   * Browser origins allowed to call the API cross-origin (PALIMPSEST_CORS_ORIGINS, comma-separated,
+   * e.g. `https://app.example.com,http://localhost:5173`). Empty, the default: CORS is off, and
+   * browsers keep pages of other origins from reading any answer.
+   */
+  corsOrigins: string[];
 }
 
 /**
@@ -36,6 +42,23 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
     throw new RangeError(`${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
   }
   return value;
+}
+
+/** Each entry must be exactly an origin: scheme, host and optional port, nothing else (no path, no `*`). */
+export function corsOriginsFrom(raw: string | undefined): string[] {
+  const entries = (raw ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    let origin: string | null = null;
+    try {
+      origin = new URL(entry).origin;
+    } catch {
+      // not a URL at all
+    }
+    if (origin !== entry || !/^https?:/.test(entry)) {
+      throw new RangeError(`PALIMPSEST_CORS_ORIGINS: ${JSON.stringify(entry)} is not an origin (scheme://host[:port], e.g. https://app.example.com)`);
+    }
+  }
+  return [...new Set(entries)];
 }
 
 export interface ApiFlags {
@@ -62,6 +85,7 @@ export function apiConfigFrom(env: NodeJS.ProcessEnv, flags: ApiFlags = {}): Api
     shutdownGraceMs: int(env, 'PALIMPSEST_API_SHUTDOWN_GRACE_MS', 10_000, 0),
     logLevel,
     tokenCacheMs: int(env, 'PALIMPSEST_API_TOKEN_CACHE_MS', 30_000, 0),
+    corsOrigins: corsOriginsFrom(env.PALIMPSEST_CORS_ORIGINS),
   };
 }
 
