@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -11,6 +10,7 @@ import { migrate } from '@palimpsest/store/migrate';
 import { openPostgresDb } from '@palimpsest/store/postgres/pg-db';
 import { createBenchDatabase, serverFacts } from './bench-database';
 import { appThroughput, assignTargets, documentOf, marker, rawEdit, rawSetup } from './scenarios';
+import { postgresCpuSince, processCpuMs } from './process-cpu';
 import { nowMs, runClosedLoop, summarize } from './stats';
 
 /**
@@ -39,6 +39,19 @@ interface Row {
   p50: number;
   p99: number;
   note: string;
+}
+
+/** CPU spent over a window by the PostgreSQL server, this bench process and (if any) the gateway, in ms. */
+function cpuWindow(gatewayPid?: number) {
+  const start = { pg: postgresCpuSince(), bench: process.cpuUsage(), gateway: processCpuMs(gatewayPid) };
+  return (ops: number) => {
+    const bench = process.cpuUsage(start.bench);
+    const per = (ms: number) => (ms / ops).toFixed(2);
+    const parts = [`PostgreSQL ${per(start.pg())}`];
+    if (gatewayPid) parts.push(`gateway ${per(processCpuMs(gatewayPid) - start.gateway)}`);
+    parts.push(`bench process ${per((bench.user + bench.system) / 1000)}`);
+    return `CPU ms/op: ${parts.join(', ')}`;
+  };
 }
 
 function startGateway(databaseUrl: string): Promise<{ url: string; child: ChildProcess }> {
@@ -101,6 +114,7 @@ async function rawRow(pool: pg.Pool, seconds: number): Promise<Row> {
   const owned = assignTargets(ids, CONNECTIONS);
   const turn = new Array<number>(CONNECTIONS).fill(0);
   const samples: number[] = [];
+  let cpu = cpuWindow();
   const window = await runClosedLoop(
     CONNECTIONS,
     WARMUP * 1000,
@@ -110,20 +124,13 @@ async function rawRow(pool: pg.Pool, seconds: number): Promise<Row> {
       await rawEdit(pool, owned[c]![turn[c]++ % owned[c]!.length]!);
       return nowMs() - t0;
     },
-    (ms, inWindow) => inWindow && samples.push(ms),
+    (ms, inWindow) => {
+      if (inWindow) samples.push(ms);
+      else if (!samples.length) cpu = cpuWindow(); // restarts until the measured window begins
+    },
   );
   const s = summarize(samples);
-  return { path: 'raw SQL (pg, same statements shape)', perSecond: window.perSecond, p50: s.p50, p99: s.p99, note: 'committed tx/s' };
-}
-
-/** CPU time (user + system) a process has used, in ms, from /proc (Linux); NaN elsewhere. */
-function processCpuMs(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in 10 ms ticks
-  } catch {
-    return NaN;
-  }
+  return { path: 'raw SQL (pg, same statements shape)', perSecond: window.perSecond, p50: s.p50, p99: s.p99, note: `committed tx/s; ${cpu(samples.length)}` };
 }
 
 async function createTargets(url: string, token: string): Promise<string[]> {
@@ -141,15 +148,14 @@ async function createTargets(url: string, token: string): Promise<string[]> {
 
 async function httpRow(gateway: { url: string; child: ChildProcess }, token: string, ids: string[], versions: Map<string, number>): Promise<Row> {
   await cannon(gateway.url, token, ids, WARMUP, versions);
-  const cpuBefore = processCpuMs(gateway.child.pid);
+  const cpu = cpuWindow(gateway.child.pid);
   const { result, accepted } = await cannon(gateway.url, token, ids, SECONDS, versions);
-  const cpuPerRequest = (processCpuMs(gateway.child.pid) - cpuBefore) / result.requests.total;
   return {
     path: 'HTTP: autocannon → palimpsest api',
     perSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    note: `${accepted}/${result.requests.total} accepted, ${result.non2xx} non-2xx, ${result.errors} errors; gateway CPU ${cpuPerRequest.toFixed(2)} ms/request`,
+    note: `${accepted}/${result.requests.total} accepted, ${result.non2xx} non-2xx, ${result.errors} errors; ${cpu(result.requests.total)}`,
   };
 }
 

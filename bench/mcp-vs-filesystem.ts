@@ -14,6 +14,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createBenchDatabase, serverFacts, type BenchDatabase } from './bench-database';
+import { processCpuMs } from './process-cpu';
 import { ProfilingDb } from './profiling-db';
 import { documentOf, marker, profileSubmits } from './scenarios';
 import { report, summarize, type PathName, type Size, type SizeResult, type Summary } from './mcp-vs-filesystem.report';
@@ -45,18 +46,6 @@ const REPO_ROOT = resolve(__dirname, '..', '..');
 const CLI_BIN = join(REPO_ROOT, 'apps', 'cli', 'bin', 'palimpsest.js');
 const FS_SERVER = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
 const FS_LIB = join(FS_SERVER, '..', 'lib.js');
-
-/** user+system CPU of a process in ms, from /proc (Linux, clock ticks of 10 ms); NaN elsewhere. */
-function processCpuMs(pid: number | null | undefined): number {
-  if (!pid) return NaN;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14, 15; USER_HZ = 100)
-  } catch {
-    return NaN;
-  }
-}
 
 type ToolResult = { isError?: boolean; structuredContent?: Record<string, any>; content?: { type: string; text?: string }[] };
 
