@@ -1,27 +1,19 @@
 import { appendToStream, EVENTS_CHANNEL, type AppendNotification } from '@palimpsest/store/append-to-stream';
-import type { Db } from '@palimpsest/store/db';
 import { eventually } from '@palimpsest/store/test-support/eventually';
 import { sampleEvents, uniqueStreamId } from '@palimpsest/store/test-support/sample-events';
-import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
+import { describeBackend, useTestDb } from '@palimpsest/store/test-support/test-db';
 
 describe(`Db.listen with appendToStream (${describeBackend})`, () => {
-  let testDb: TestDb;
-  let db: Db;
+  const store = useTestDb();
 
-  beforeAll(async () => {
-    testDb = await createTestDb();
-    db = testDb.db;
-  });
-  afterAll(() => testDb.dispose());
-
-  const settle = () => new Promise((resolve) => setTimeout(resolve, db.kind === 'postgres' ? 150 : 20));
+  const settle = () => new Promise((resolve) => setTimeout(resolve, store.db.kind === 'postgres' ? 150 : 20));
 
   it('delivers one notification per committed append, with the stream and its last position', async () => {
     const received: AppendNotification[] = [];
-    const stop = await db.listen(EVENTS_CHANNEL, (payload) => received.push(JSON.parse(payload) as AppendNotification));
+    const stop = await store.db.listen(EVENTS_CHANNEL, (payload) => received.push(JSON.parse(payload) as AppendNotification));
     try {
       const stream = uniqueStreamId('notify');
-      const { positions } = await db.transaction((tx) => appendToStream(tx, stream, 0, sampleEvents(3)));
+      const { positions } = await store.db.transaction((tx) => appendToStream(tx, stream, 0, sampleEvents(3)));
       await eventually(async () => received.length, (n) => n >= 1, { timeoutMs: 5000 });
       expect(received).toEqual([{ stream_id: stream, global_position: positions[2], stream_version: 3 }]);
     } finally {
@@ -31,9 +23,9 @@ describe(`Db.listen with appendToStream (${describeBackend})`, () => {
 
   it('sends nothing for a rolled-back append, nor to a listener that unsubscribed', async () => {
     const received: string[] = [];
-    const stop = await db.listen(EVENTS_CHANNEL, (payload) => received.push(payload));
+    const stop = await store.db.listen(EVENTS_CHANNEL, (payload) => received.push(payload));
     await expect(
-      db.transaction(async (tx) => {
+      store.db.transaction(async (tx) => {
         await appendToStream(tx, uniqueStreamId('gone'), 0, sampleEvents(1));
         throw new Error('abort');
       }),
@@ -41,7 +33,7 @@ describe(`Db.listen with appendToStream (${describeBackend})`, () => {
     await settle();
     expect(received).toEqual([]);
     await stop();
-    await appendToStream(db, uniqueStreamId('unheard'), 0, sampleEvents(1));
+    await appendToStream(store.db, uniqueStreamId('unheard'), 0, sampleEvents(1));
     await settle();
     expect(received).toEqual([]);
   });
@@ -51,25 +43,25 @@ describe(`Db.listen with appendToStream (${describeBackend})`, () => {
     const second: string[] = [];
     const custom: string[] = [];
     const stops = await Promise.all([
-      db.listen(EVENTS_CHANNEL, (p) => first.push(p)),
-      db.listen(EVENTS_CHANNEL, (p) => second.push(p)),
-      db.listen('palimpsest_custom', (p) => custom.push(p)),
+      store.db.listen(EVENTS_CHANNEL, (p) => first.push(p)),
+      store.db.listen(EVENTS_CHANNEL, (p) => second.push(p)),
+      store.db.listen('palimpsest_custom', (p) => custom.push(p)),
     ]);
     try {
       const stream = uniqueStreamId('multi');
-      await appendToStream(db, stream, 0, sampleEvents(1));
-      await appendToStream(db, stream, 1, sampleEvents(1), { notifyChannel: 'palimpsest_custom' });
+      await appendToStream(store.db, stream, 0, sampleEvents(1));
+      await appendToStream(store.db, stream, 1, sampleEvents(1), { notifyChannel: 'palimpsest_custom' });
       await eventually(async () => first.length + second.length + custom.length, (n) => n >= 3, { timeoutMs: 5000 });
       await stops[0]!();
-      await appendToStream(db, stream, 2, sampleEvents(1));
+      await appendToStream(store.db, stream, 2, sampleEvents(1));
       await eventually(async () => second.length, (n) => n >= 2, { timeoutMs: 5000 });
       await settle();
       expect(first.map((p) => JSON.parse(p).stream_version)).toEqual([1]);
       expect(second.map((p) => JSON.parse(p).stream_version)).toEqual([1, 3]);
       expect(custom.map((p) => JSON.parse(p).stream_version)).toEqual([2]);
-      if (db.kind === 'postgres') {
+      if (store.db.kind === 'postgres') {
         // All of them share one LISTEN connection.
-        const { rows } = await db.query<{ n: number }>(
+        const { rows } = await store.db.query<{ n: number }>(
           `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'palimpsest-listen'`,
         );
         expect(rows[0]!.n).toBe(1);
@@ -81,11 +73,11 @@ describe(`Db.listen with appendToStream (${describeBackend})`, () => {
 
   it('keeps listening after the listener connection is lost (postgres) or a statement fails (pglite)', async () => {
     const received: string[] = [];
-    const stop = await db.listen(EVENTS_CHANNEL, (payload) => received.push(payload));
+    const stop = await store.db.listen(EVENTS_CHANNEL, (payload) => received.push(payload));
     try {
-      if (db.kind === 'postgres') {
+      if (store.db.kind === 'postgres') {
         const listenerPids = async () =>
-          (await db.query<{ pid: number }>(
+          (await store.db.query<{ pid: number }>(
             `SELECT pid FROM pg_stat_activity
              WHERE datname = current_database() AND application_name = 'palimpsest-listen' AND query ILIKE 'LISTEN%'`,
           )).rows.map((r) => r.pid);
@@ -93,16 +85,16 @@ describe(`Db.listen with appendToStream (${describeBackend})`, () => {
         expect(pids).toHaveLength(1);
         const [before] = pids;
         expect(typeof before).toBe('number');
-        await db.query('SELECT pg_terminate_backend($1)', [before]);
+        await store.db.query('SELECT pg_terminate_backend($1)', [before]);
         // Reconnected and LISTENing again on a new backend.
         const after = await eventually(listenerPids, (pids) => pids.length === 1 && pids[0] !== before, { timeoutMs: 10_000 });
         expect(after).toHaveLength(1);
         expect(after[0]).not.toBe(before);
       } else {
-        await expect(db.query('SELECT * FROM no_such_table')).rejects.toMatchObject({ code: '42P01' });
+        await expect(store.db.query('SELECT * FROM no_such_table')).rejects.toMatchObject({ code: '42P01' });
       }
       const stream = uniqueStreamId('after-loss');
-      await appendToStream(db, stream, 0, sampleEvents(1));
+      await appendToStream(store.db, stream, 0, sampleEvents(1));
       await eventually(async () => received.length, (n) => n >= 1, { timeoutMs: 5000 });
       expect(JSON.parse(received[0]!).stream_id).toBe(stream);
     } finally {
@@ -111,6 +103,6 @@ describe(`Db.listen with appendToStream (${describeBackend})`, () => {
   });
 
   it('refuses channel names that would need quoting', async () => {
-    await expect(db.listen('Bad-Channel', () => undefined)).rejects.toThrow(/invalid notification channel/);
+    await expect(store.db.listen('Bad-Channel', () => undefined)).rejects.toThrow(/invalid notification channel/);
   });
 });

@@ -1,26 +1,18 @@
 import { EVENTS_CHANNEL, type AppendNotification } from '@palimpsest/store/append-to-stream';
-import type { Db } from '@palimpsest/store/db';
 import { eventually } from '@palimpsest/store/test-support/eventually';
 import { uniqueStreamId } from '@palimpsest/store/test-support/sample-events';
-import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
+import { describeBackend, useTestDb } from '@palimpsest/store/test-support/test-db';
 import { WakeNotifier } from '@palimpsest/store/wake-notifier';
 
 describe(`WakeNotifier (${describeBackend})`, () => {
-  let testDb: TestDb;
-  let db: Db;
-
-  beforeAll(async () => {
-    testDb = await createTestDb();
-    db = testDb.db;
-  });
-  afterAll(() => testDb.dispose());
+  const store = useTestDb();
 
   const note = (stream_id: string, global_position: number): AppendNotification => ({ stream_id, global_position, stream_version: global_position });
 
   it('delivers every stream woken, coalescing wake-ups queued behind the one in flight to the newest per stream', async () => {
     const received: AppendNotification[] = [];
-    const stop = await db.listen(EVENTS_CHANNEL, (payload) => received.push(JSON.parse(payload) as AppendNotification));
-    const wakes = new WakeNotifier(db);
+    const stop = await store.db.listen(EVENTS_CHANNEL, (payload) => received.push(JSON.parse(payload) as AppendNotification));
+    const wakes = new WakeNotifier(store.db);
     try {
       const [s1, s2] = [uniqueStreamId('wake'), uniqueStreamId('wake')];
       wakes.wake(note(s1, 1)); // sent at once
@@ -29,7 +21,7 @@ describe(`WakeNotifier (${describeBackend})`, () => {
       wakes.wake(note(s1, 4));
       await wakes.flush();
       await eventually(async () => received.length, (n) => n >= 3, { timeoutMs: 5000 });
-      await new Promise((resolve) => setTimeout(resolve, db.kind === 'postgres' ? 200 : 20));
+      await new Promise((resolve) => setTimeout(resolve, store.db.kind === 'postgres' ? 200 : 20));
       expect(received).toEqual([note(s1, 1), note(s1, 4), note(s2, 3)]);
     } finally {
       await stop();

@@ -76,3 +76,29 @@ async function withAdmin<T>(adminUrl: string, fn: (admin: pg.Client) => Promise<
     await admin.end();
   }
 }
+
+/**
+ * One migrated test database for the enclosing describe block: created in beforeAll, disposed in
+ * afterAll. Read `.db` from tests and hooks (it does not exist before beforeAll has run).
+ */
+export function useTestDb(): { readonly db: Db; readonly testDb: TestDb } {
+  let current: TestDb | undefined;
+  beforeAll(async () => {
+    current = await createTestDb();
+  });
+  afterAll(async () => {
+    await current?.dispose();
+  });
+  const testDb = (): TestDb => {
+    if (!current) throw new Error('useTestDb(): the database is created in beforeAll');
+    return current;
+  };
+  return {
+    get testDb() {
+      return testDb();
+    },
+    get db() {
+      return testDb().db;
+    },
+  };
+}
