@@ -36,6 +36,22 @@ async function listenerPids(databaseUrl: string): Promise<number[]> {
   }
 }
 
+/**
+ * Polls /health until it answers `want`: every answer in bounded time, nothing but `from` before it, and
+ * the switch within TRANSITION_BOUND_MS.
+ */
+async function healthBecomes(http: HttpClient, from: number, want: number): Promise<HttpAnswer & { ms: number }> {
+  const started = performance.now();
+  for (;;) {
+    const answer = await timed(() => http.get('/health', undefined, { token: null }));
+    expect(answer.ms).toBeLessThan(ANSWER_BOUND_MS);
+    if (answer.status === want) return answer;
+    expect(answer.status).toBe(from);
+    expect(performance.now() - started).toBeLessThan(TRANSITION_BOUND_MS);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** The request, and how long its answer took; fails (instead of hanging the test) past `boundMs`. */
 async function timed(request: () => Promise<HttpAnswer>, boundMs = ANSWER_BOUND_MS): Promise<HttpAnswer & { ms: number }> {
   const started = performance.now();
@@ -123,16 +139,7 @@ describe(`palimpsest api: /health on ${backend}`, () => {
       await proxy!.cut();
 
       // /health notices: 503, each answer in bounded time, the failing checks named under `error`.
-      const outageStarted = performance.now();
-      let down: HttpAnswer & { ms: number };
-      for (;;) {
-        down = await timed(() => http.get('/health', undefined, { token: null }));
-        expect(down.ms).toBeLessThan(ANSWER_BOUND_MS);
-        if (down.status !== 200) break;
-        expect(performance.now() - outageStarted).toBeLessThan(TRANSITION_BOUND_MS);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(down.status).toBe(503);
+      const down = await healthBecomes(http, 200, 503);
       expect(down.body).toMatchObject({
         status: 'error',
         error: { database: { status: 'down', message: expect.any(String) } },
@@ -158,16 +165,7 @@ describe(`palimpsest api: /health on ${backend}`, () => {
 
       await proxy!.restore();
 
-      const recoveryStarted = performance.now();
-      let up: HttpAnswer & { ms: number };
-      for (;;) {
-        up = await timed(() => http.get('/health', undefined, { token: null }));
-        expect(up.ms).toBeLessThan(ANSWER_BOUND_MS);
-        if (up.status === 200) break;
-        expect(up.status).toBe(503);
-        expect(performance.now() - recoveryStarted).toBeLessThan(TRANSITION_BOUND_MS);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      const up = await healthBecomes(http, 503, 200);
       expect(up.body).toEqual(HEALTHY);
 
       // The same request, resent as the 503 asked: applied now, and for the first time (nothing of it was kept).
@@ -211,16 +209,9 @@ describe(`palimpsest api: /health on ${backend}`, () => {
 
     it('stops cleanly (exit 0) when told to while its listener is still reconnecting after an outage', async () => {
       await proxy!.cut();
-      const started = performance.now();
-      while ((await timed(() => http.get('/health', undefined, { token: null }))).status !== 503) {
-        expect(performance.now() - started).toBeLessThan(TRANSITION_BOUND_MS);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await healthBecomes(http, 200, 503);
       await proxy!.restore();
-      while ((await timed(() => http.get('/health', undefined, { token: null }))).status !== 200) {
-        expect(performance.now() - started).toBeLessThan(2 * TRANSITION_BOUND_MS);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await healthBecomes(http, 503, 200);
       // At once: the LISTEN connection is still on its reconnect backoff, so its UNLISTEN cannot be sent.
       const stopped = await api.stop();
       expect(`exit ${stopped.code}\n${stopped.stderr}`).toMatch(/^exit 0\n/);
