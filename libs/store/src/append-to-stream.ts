@@ -51,6 +51,8 @@ inserted AS (
   RETURNING global_position, stream_version
 ),
 notified AS (
+  -- Without NOTIFY the CTE stays, as concat(): $4 must still be referenced (the alongside writes number
+  -- their parameters from $5), and PostgreSQL refuses a parameter it cannot type.
   SELECT ${notify ? 'pg_notify' : 'concat'}($4::text, json_build_object(
            'stream_id', $1::text,
            'global_position', max(global_position),

@@ -61,7 +61,7 @@ export async function initializeTarget(ctx: AppContext, input: InitializeTargetI
     throw err;
   }
   const done = await ctx.db.transaction((tx) =>
-    commitEvents(tx, ctx.contents, {
+    commitEvents(tx, {
       targetId,
       streamVersion: 0,
       previousChunks: [],

@@ -41,7 +41,7 @@ export async function saveCheckpoint(ctx: AppContext, input: SaveCheckpointInput
       if (err instanceof CommandRefused) return err.body;
       throw err;
     }
-    done = await commitEvents(tx, ctx.contents, {
+    done = await commitEvents(tx, {
       targetId,
       streamVersion: target.stream_version,
       previousChunks: target.chunks,

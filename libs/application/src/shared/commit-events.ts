@@ -10,7 +10,6 @@ import type { Sql } from '@palimpsest/store/db';
 import { StreamVersionConflictError } from '@palimpsest/store/errors';
 import type { NewEvent } from '@palimpsest/store/stored-event';
 import type { AppContext } from '../app-context';
-import type { ContentCache } from './content-cache';
 
 export interface CommitInput {
   targetId: string;
@@ -29,7 +28,6 @@ export interface CommitInput {
 /** What a commit wrote, for the bookkeeping that must wait until it is durable (see afterCommit). */
 export interface Committed {
   targetId: string;
-  positions: number[];
   streamVersion: number;
   chunks: string[];
   stateAfter: TargetState;
@@ -59,15 +57,16 @@ function committed(input: CommitInput, positions: number[], chunks: string[]): C
   const streamVersion = input.streamVersion + positions.length;
   const stream_id = targetStreamId(input.targetId);
   const notification = last === undefined ? null : { stream_id, global_position: last, stream_version: streamVersion };
-  return { targetId: input.targetId, positions, streamVersion, chunks, stateAfter: input.stateAfter, notification };
+  return { targetId: input.targetId, streamVersion, chunks, stateAfter: input.stateAfter, notification };
 }
 
 /**
  * Append decided events and bring the inline read models up to them, inside the caller's transaction
  * (which holds the target's row lock). Each event is appended and projected by one statement (the
- * projections ride as CTEs of the append). No NOTIFY rides along: call afterCommit once it committed.
+ * projections ride as CTEs of the append). Neither the cache nor NOTIFY is touched before the commit:
+ * call afterCommit once it committed.
  */
-export async function commitEvents(tx: Sql, cache: ContentCache, input: CommitInput): Promise<Committed> {
+export async function commitEvents(tx: Sql, input: CommitInput): Promise<Committed> {
   const stream = targetStreamId(input.targetId);
   const positions: number[] = [];
   let chunks = [...input.previousChunks];
@@ -80,10 +79,6 @@ export async function commitEvents(tx: Sql, cache: ContentCache, input: CommitIn
       notifyChannel: null,
     });
     positions.push(...appended.positions);
-  }
-  if (input.events.length && input.stateAfter.exists) {
-    const s = input.stateAfter;
-    cache.set(input.targetId, { version: s.version, current_hash: s.current_hash, chunks, content: s.content });
   }
   return committed(input, positions, chunks);
 }

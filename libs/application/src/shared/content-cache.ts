@@ -86,12 +86,15 @@ export class ContentCache {
     this.writing.set(targetId, (this.writing.get(targetId) ?? 0) + 1);
   }
 
-  /** `moved`: an optimistic write found the row changed, so the next few writes go straight to the lock. */
-  endWrite(targetId: string, moved = false): void {
+  endWrite(targetId: string): void {
     const n = (this.writing.get(targetId) ?? 1) - 1;
     if (n > 0) this.writing.set(targetId, n);
     else this.writing.delete(targetId);
-    if (moved) this.cooling.set(targetId, CONTENDED_SKIPS);
+  }
+
+  /** An optimistic write found the row moved: the next few writes to the target go straight to the lock. */
+  markContended(targetId: string): void {
+    this.cooling.set(targetId, CONTENDED_SKIPS);
   }
 
   /**

@@ -129,7 +129,7 @@ function decidedResponse(sub: Submission, target: TargetRow, outcome: Evaluation
  * moved: nothing was written, and the locked path decides afresh. Outcomes are the locked path's: the
  * decision saw exactly the state the lock would have shown.
  */
-async function submitOptimistically(ctx: AppContext, sub: Submission, moved: { value: boolean }): Promise<{ body: SubmissionResult; enrichment: RejectionEnrichment } | null> {
+async function submitOptimistically(ctx: AppContext, sub: Submission): Promise<{ body: SubmissionResult; enrichment: RejectionEnrichment } | null> {
   const head = ctx.contents.optimisticHead(sub.targetId);
   if (!head || isUuid(sub.input.parent_attempt_id)) return null;
   const target: TargetRow = { exists: true, ...head };
@@ -143,7 +143,7 @@ async function submitOptimistically(ctx: AppContext, sub: Submission, moved: { v
   if (outcome.recoveredAttemptId || outcome.events.length !== 1) return null;
   const done = await commitOptimistically(ctx.db, commitInput(sub, target, outcome), sub.submittedKey);
   if (!done) {
-    moved.value = true;
+    ctx.contents.markContended(sub.targetId);
     return null;
   }
   afterCommit(ctx, done);
@@ -173,7 +173,7 @@ async function submitLocked(ctx: AppContext, sub: Submission): Promise<{ body: S
       const current = { version: target.version, current_hash: target.current_hash };
       return submissionResponse(view, { deduplicated: true, submittedKey: sub.submittedKey, current, correlationId: sub.correlationId });
     }
-    done = await commitEvents(tx, ctx.contents, commitInput(sub, target, outcome));
+    done = await commitEvents(tx, commitInput(sub, target, outcome));
     return decidedResponse(sub, target, outcome);
   });
   if (done) afterCommit(ctx, done);
@@ -191,13 +191,12 @@ export async function submitProposal(ctx: AppContext, input: SubmitProposalInput
     correlationId: input.include_correlation_id === true ? ctx.ids.next() : null,
     submittedKey: typeof input.client_request_id === 'string' ? input.client_request_id : null,
   };
-  const moved = { value: false };
   ctx.contents.beginWrite(targetId);
   let answer;
   try {
-    answer = (await submitOptimistically(ctx, sub, moved)) ?? (await submitLocked(ctx, sub));
+    answer = (await submitOptimistically(ctx, sub)) ?? (await submitLocked(ctx, sub));
   } finally {
-    ctx.contents.endWrite(targetId, moved.value);
+    ctx.contents.endWrite(targetId);
   }
   const { body, enrichment } = answer;
   // Near misses and contexts are computed after commit: no row lock is held any more.

@@ -52,7 +52,7 @@ export async function applyOnce(ctx: AppContext, input: ApplyInput, policy: Owne
     const d = decide(cmd, state);
     if (d.kind === 'replayed') return { kind: 'answer', answer: appliedAnswer(await eventAt(tx, d.request.log_sequence), true) };
     if (d.kind === 'accepted' && d.events[0].type === 'CandidateApplied' && state.exists) {
-      written = await writeTargets(tx, ctx, state, d.events[0].data, locked);
+      written = await writeTargets(tx, state, d.events[0].data, locked);
     }
     await commitCandidateEvents(tx, id, loaded, d.events, now, { command: 'ApplyCandidate', request_id: input.request_id });
     if (d.kind === 'refused') return { kind: 'answer', answer: errorResult(d.refusal) };

@@ -69,7 +69,7 @@ export async function observeForApply(tx: Sql, c: ExistingCandidate, locked: Map
  * Submit each written target's record through the target decider and commit it with the target's
  * projections. The caller passes what was written to afterCommit once its transaction committed.
  */
-export async function writeTargets(tx: Sql, ctx: AppContext, c: ExistingCandidate, applied: CandidateAppliedData, locked: Map<string, TargetRow>): Promise<Committed[]> {
+export async function writeTargets(tx: Sql, c: ExistingCandidate, applied: CandidateAppliedData, locked: Map<string, TargetRow>): Promise<Committed[]> {
   const written: Committed[] = [];
   const intent = c.intent ?? defaultIntent(c.candidate_id, c.version);
   for (const t of applied.targets) {
@@ -91,7 +91,7 @@ export async function writeTargets(tx: Sql, ctx: AppContext, c: ExistingCandidat
     const event = outcome.events[0];
     if (event?.type !== 'ProposalAccepted') throw new ApplyDiverged(t.target_id, event ? `${event.type}: ${(event.data as { failure_detail?: string }).failure_detail}` : 'no event');
     if (event.data.after_hash !== t.result_hash) throw new ApplyDiverged(t.target_id, 'the result hash differs from the candidate');
-    written.push(await commitEvents(tx, ctx.contents, {
+    written.push(await commitEvents(tx, {
       targetId: t.target_id,
       streamVersion: row.stream_version,
       previousChunks: row.chunks,
