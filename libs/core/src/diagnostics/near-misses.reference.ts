@@ -70,3 +70,14 @@ function fullTable(q: Int32Array, text: Int32Array, start: number, columns: numb
     lastRow.set(row.subarray(0, columns + 1));
   }
 }
+
+/** Textbook Levenshtein distance between two code-point sequences (the oracle for the banded wave). */
+export function levenshtein(a: readonly string[], b: readonly string[]): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1), prev[j]! + 1, row[j - 1]! + 1);
+    prev = row;
+  }
+  return prev[b.length]!;
+}

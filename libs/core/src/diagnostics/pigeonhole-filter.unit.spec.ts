@@ -2,16 +2,7 @@ import fc from 'fast-check';
 import { bandRadius, nearMissThreshold } from './banded-levenshtein';
 import { codesOf, scanTextOf } from './code-point-array';
 import { candidateWindowStarts, needlePieces } from './pigeonhole-filter';
-
-function levenshtein(a: readonly string[], b: readonly string[]): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1), prev[j] + 1, row[j - 1] + 1);
-    prev = row;
-  }
-  return prev[b.length];
-}
+import { levenshtein } from './near-misses.reference';
 
 describe('needlePieces', () => {
   it('cuts threshold + 1 contiguous, near-equal pieces', () => {
