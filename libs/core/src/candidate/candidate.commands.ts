@@ -1,3 +1,5 @@
+import type { CheckRecordedData } from './candidate.events';
+
 /** Candidate commands. Ids, time and everything read from the database come in with the command. */
 
 interface CommandMeta {
@@ -50,23 +52,8 @@ export interface ProposeCandidate extends CommandMeta {
   };
 }
 
-export interface CheckOutcome {
-  check: string;
-  kind: 'builtin' | 'command';
-  status: 'passed' | 'failed' | 'unavailable';
-  ok: boolean;
-  reason: string | null;
-  targets: { target_id: string; ok: boolean; message: string | null; line: number | null; column: number | null }[];
-  output: {
-    exit_code: number | null;
-    signal: string | null;
-    stdout: string;
-    stderr: string;
-    truncated: boolean;
-    timed_out: boolean;
-  } | null;
-  duration_ms: number;
-}
+/** A check's result as the runner reports it: the recorded event's data before it is bound to a version. */
+export type CheckOutcome = Omit<CheckRecordedData, 'candidate_id' | 'candidate_version' | 'recorded_at'>;
 
 export interface RecordChecks extends CommandMeta {
   type: 'RecordChecks';
