@@ -9,6 +9,7 @@ import { SCOPES } from '@palimpsest/api/routes/route-table';
 import { migrate } from '@palimpsest/store/migrate';
 import { openPostgresDb } from '@palimpsest/store/postgres/pg-db';
 import { createBenchDatabase, serverFacts } from './bench-database';
+import { asDeployed } from './deployed-env';
 import { appThroughput, assignTargets, documentOf, marker, rawEdit, rawSetup } from './scenarios';
 import { postgresCpuSince, processCpuMs } from './process-cpu';
 import { nowMs, runClosedLoop, summarize } from './stats';
@@ -170,13 +171,14 @@ function print(round: number, rows: Row[]): void {
 }
 
 async function main(): Promise<void> {
+  const deployed = asDeployed();
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) throw new Error('set DATABASE_URL to a PostgreSQL server (a fresh database is created there and dropped after)');
   const facts = await serverFacts(adminUrl);
   console.log(
     `palimpsest http bench: PostgreSQL ${facts.server_version} (synchronous_commit=${facts.synchronous_commit}), Node ${process.version}, ` +
       `${cpus().length} CPUs (load ${loadavg().map((x) => x.toFixed(2)).join(' ')}); ${CONNECTIONS} connections, ${TARGETS} targets of 1 KB, ` +
-      `${SECONDS} s measured after ${WARMUP} s warm-up per path, ${ROUNDS} rounds; every pool = ${CONNECTIONS} connections`,
+      `${SECONDS} s measured after ${WARMUP} s warm-up per path, ${ROUNDS} rounds; every pool = ${CONNECTIONS} connections; ${deployed}`,
   );
   const bench = await createBenchDatabase(adminUrl);
   const db = await openPostgresDb({ connectionString: bench.url, poolMax: CONNECTIONS, onError: () => undefined });

@@ -14,6 +14,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createBenchDatabase, serverFacts, type BenchDatabase } from './bench-database';
+import { asDeployed } from './deployed-env';
 import { processCpuMs } from './process-cpu';
 import { ProfilingDb } from './profiling-db';
 import { documentOf, marker, profileSubmits } from './scenarios';
@@ -106,6 +107,7 @@ class FsFiles {
 }
 
 async function main(): Promise<void> {
+  const deployed = asDeployed();
   const adminUrl = process.env.DATABASE_URL || '';
   const sizes: Size[] = [
     { label: '1 KB', bytes: KB, iterations: Math.round(envNumber('BENCH_MCP_ITERATIONS_1KB', 200)) },
@@ -162,7 +164,7 @@ async function main(): Promise<void> {
     console.log(
       `palimpsest bench:mcp — ${[pgFacts, withPglite ? 'PGlite (temporary data directory)' : ''].filter(Boolean).join(' and ')}; ` +
         `Node ${process.version}, ${cpus().length} CPUs (load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}); ` +
-        `response mode ${mode}; warm-up ${warmup} per path; ${sizes.map((s) => `${s.label} × ${s.iterations}`).join(', ')}`,
+        `${deployed}; response mode ${mode}; warm-up ${warmup} per path; ${sizes.map((s) => `${s.label} × ${s.iterations}`).join(', ')}`,
     );
 
     // The filesystem server, one for the whole run: files in a temporary directory it is allowed to edit.

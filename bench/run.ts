@@ -19,6 +19,7 @@ import {
   type ThroughputResult,
   type Timing,
 } from './scenarios';
+import { asDeployed } from './deployed-env';
 import { envNumber, f2, table } from './stats';
 
 /**
@@ -36,6 +37,7 @@ const MB = 1024 * 1024;
 const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
 const f1 = (x: number) => x.toFixed(1);
 async function main(): Promise<void> {
+  const deployed = asDeployed();
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
     console.error('bench: set DATABASE_URL to a PostgreSQL server (a fresh database is created there and dropped after).');
@@ -51,7 +53,7 @@ async function main(): Promise<void> {
     `palimpsest bench: PostgreSQL ${facts.server_version} (synchronous_commit=${facts.synchronous_commit}, fsync=${facts.fsync}, ` +
       `shared_buffers=${facts.shared_buffers}), Node ${process.version}, ${cpus().length} CPUs ` +
       `(load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}); ` +
-      `${timing.durationMs / 1000} s per scenario after ${timing.warmupMs / 1000} s warm-up; pool = ${clients} connections`,
+      `${timing.durationMs / 1000} s per scenario after ${timing.warmupMs / 1000} s warm-up; pool = ${clients} connections; ${deployed}`,
   );
 
   const bench = await createBenchDatabase(adminUrl);

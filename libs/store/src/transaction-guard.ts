@@ -2,16 +2,35 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { QueryResult, Tx } from './db';
 
 /**
+ * Whether Dbs check for the mistake below: on, except under NODE_ENV=production;
+ * PALIMPSEST_TRANSACTION_GUARD=on|off decides either way. The check is an assertion about our own
+ * code (the test suite runs with it on), and it is not free: on Node 20 an AsyncLocalStorage in use
+ * makes every promise of the process run async hooks (measured: 0.05 ms of gateway CPU per request,
+ * 12–15 % of its throughput; see docs/benchmarks.md).
+ */
+export function transactionGuardEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  const setting = env.PALIMPSEST_TRANSACTION_GUARD;
+  if (setting === 'on') return true;
+  if (setting === 'off') return false;
+  if (setting) throw new Error(`PALIMPSEST_TRANSACTION_GUARD must be on or off, got ${JSON.stringify(setting)}`);
+  return env.NODE_ENV !== 'production';
+}
+
+/**
  * Catches the one mistake both backends punish differently: using the Db (instead of the
  * transaction handle) from inside a transaction callback. PGlite runs one transaction at a time,
  * so it would deadlock; PostgreSQL would run the query on another connection, outside the transaction.
- * One guard per Db: using a different Db inside the callback stays allowed.
+ * One guard per Db: using a different Db inside the callback stays allowed. Disabled, it checks nothing.
  */
 export class TransactionGuard {
-  private readonly scope = new AsyncLocalStorage<{ open: boolean }>();
+  private readonly scope: AsyncLocalStorage<{ open: boolean }> | null;
+
+  constructor(enabled = transactionGuardEnabled()) {
+    this.scope = enabled ? new AsyncLocalStorage() : null;
+  }
 
   assertOutside(operation: string): void {
-    if (this.scope.getStore()?.open) {
+    if (this.scope?.getStore()?.open) {
       throw new Error(
         `db.${operation}() was called inside db.transaction(): pass the transaction handle down and use it instead`,
       );
@@ -19,6 +38,7 @@ export class TransactionGuard {
   }
 
   async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (!this.scope) return fn();
     const state = { open: true };
     try {
       return await this.scope.run(state, fn);
