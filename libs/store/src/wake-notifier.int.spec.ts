@@ -28,6 +28,29 @@ describe(`WakeNotifier (${describeBackend})`, () => {
     }
   });
 
+  it('starts statements at least minIntervalMs apart under a stream of wake-ups, the first one at once', async () => {
+    const sent: { at: number; notes: number }[] = [];
+    const counting = {
+      query: async (_text: string, params?: unknown[]) => {
+        sent.push({ at: performance.now(), notes: (params![1] as string[]).length });
+        return store.db.query(_text, params);
+      },
+    };
+    const wakes = new WakeNotifier(counting, EVENTS_CHANNEL, () => undefined, 40);
+    const stream = uniqueStreamId('wake');
+    const started = performance.now();
+    wakes.wake(note(stream, 1));
+    for (let i = 2; i <= 20; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      wakes.wake(note(stream, i));
+    }
+    await wakes.flush();
+    expect(sent[0]!.at - started).toBeLessThan(30);
+    for (let i = 1; i < sent.length; i++) expect(sent[i]!.at - sent[i - 1]!.at).toBeGreaterThanOrEqual(35); // timer and hand-over jitter
+    expect(sent.length).toBeLessThanOrEqual(Math.ceil((performance.now() - started) / 40) + 1);
+    expect(sent.length).toBeLessThan(20);
+  });
+
   it('swallows a failed send (a wake-up is a hint) and refuses new ones after close', async () => {
     const errors: unknown[] = [];
     const failing = new WakeNotifier({ query: () => Promise.reject(new Error('connection lost')) }, EVENTS_CHANNEL, (e) => errors.push(e));

@@ -1,13 +1,20 @@
 import { EVENTS_CHANNEL, type AppendNotification } from './append-to-stream';
 import type { Sql } from './db';
 
+/** Listeners learn of an append at most this much later under load (they also poll). */
+export const DEFAULT_MIN_INTERVAL_MS = 10;
+
 /**
  * Wake-ups sent after commit instead of inside it. PostgreSQL serializes the commits of every
  * transaction that issued NOTIFY (a database-wide lock held through the commit's WAL flush), which
  * caps the whole write path near one commit per flush. A notification is only a hint (listeners read
  * the store themselves and poll as a fallback), so the command path commits without NOTIFY and hands
  * its appends here: at most one NOTIFY statement is in flight per process, carrying every stream
- * appended to since the previous one (the highest position per stream), as an asynchronous commit.
+ * appended to since the previous one (the highest position per stream), as an asynchronous commit,
+ * and statements start at least `minIntervalMs` apart: a wake-up after a quiet spell goes out at once,
+ * under load they leave in batches (each NOTIFY is a transaction of its own, and it wakes every
+ * listening backend of the database, whatever its channel). Measured on the gateway: a statement per
+ * round trip cost ≈ 5 % of its throughput.
  *
  * A crash between a commit and its wake-up loses the wake-up, never the event: consumers catch up on
  * their next poll, exactly as when a listener connection is re-established.
@@ -16,11 +23,13 @@ export class WakeNotifier {
   private pending = new Map<string, AppendNotification>();
   private flushing: Promise<void> | null = null;
   private closed = false;
+  private lastSentAt = -Infinity;
 
   constructor(
     private readonly sql: Sql,
     private readonly channel = EVENTS_CHANNEL,
     private readonly onError: (error: unknown) => void = () => undefined,
+    private readonly minIntervalMs = DEFAULT_MIN_INTERVAL_MS,
   ) {}
 
   /** Queue a wake-up for a committed append; never throws, never waits. */
@@ -45,6 +54,9 @@ export class WakeNotifier {
   private async drain(): Promise<void> {
     try {
       while (this.pending.size > 0) {
+        const wait = this.lastSentAt + this.minIntervalMs - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        this.lastSentAt = performance.now();
         const batch = [...this.pending.values()];
         this.pending = new Map();
         await this.send(batch);
