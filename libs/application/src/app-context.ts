@@ -1,3 +1,4 @@
+import { AppendBatcher } from '@palimpsest/store/append-batcher';
 import type { Db } from '@palimpsest/store/db';
 import { WakeNotifier } from '@palimpsest/store/wake-notifier';
 import { systemClock, type Clock } from './ports/clock.port';
@@ -12,6 +13,8 @@ export interface AppContext {
   contents: ContentCache;
   /** Listeners' wake-ups, sent after commit (see WakeNotifier). */
   wakes: WakeNotifier;
+  /** One-statement optimistic commits, batched under load (see AppendBatcher). */
+  appends: AppendBatcher;
 }
 
 export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = {}): AppContext {
@@ -21,5 +24,6 @@ export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = 
     ids: overrides.ids ?? randomIds,
     contents: overrides.contents ?? new ContentCache(),
     wakes: overrides.wakes ?? new WakeNotifier(db),
+    appends: overrides.appends ?? new AppendBatcher(db),
   };
 }

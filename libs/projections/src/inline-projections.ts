@@ -11,14 +11,14 @@ import { insertTargetSql, updateTargetSql } from './target-row.projection';
  * The statements that bring every inline read model up to one event. They are joined into a single
  * statement of data-modifying CTEs, so one event costs one round trip whatever it touches.
  */
-export function statementsFor(p: SqlParams, pe: ProjectedEvent): ContentStatements {
+export function statementsFor(p: SqlParams, pe: ProjectedEvent, insertedCte?: string): ContentStatements {
   const content = contentStatements(p, pe.event.data.target_id, pe.contentRewrite);
-  return { before: content.before, inline: [...rowStatements(p, pe), ...content.inline] };
+  return { before: content.before, inline: [...rowStatements(p, pe, insertedCte), ...content.inline] };
 }
 
-function rowStatements(p: SqlParams, pe: ProjectedEvent): string[] {
+function rowStatements(p: SqlParams, pe: ProjectedEvent, insertedCte?: string): string[] {
   const { event, streamVersion, recordedAt, stateAfter } = pe;
-  const position = positionSql(p, pe.position);
+  const position = positionSql(p, pe.position, insertedCte);
   if (!stateAfter.exists) throw new Error(`projection of ${event.type} needs an existing target`);
   switch (event.type) {
     case 'TargetInitialized':
@@ -70,10 +70,11 @@ export interface AlongsideProjection {
 
 /**
  * The read-model writes of one event as CTEs of the append statement itself, so the event and its
- * projections cost one round trip. Parameters are numbered after the append's own `paramOffset`.
+ * projections cost one round trip. Parameters are numbered after `paramOffset`; the position is read
+ * from the append's CTE `insertedCte`.
  */
-export function projectionAlongside(pe: ProjectedEvent, paramOffset: number): AlongsideProjection {
+export function projectionAlongside(pe: ProjectedEvent, paramOffset: number, insertedCte = 'inserted'): AlongsideProjection {
   const p = new SqlParams(paramOffset);
-  const { before, inline } = statementsFor(p, { ...pe, position: null });
+  const { before, inline } = statementsFor(p, { ...pe, position: null }, insertedCte);
   return { before, ctes: inline, values: p.values };
 }

@@ -19,8 +19,9 @@ export class SqlParams {
 
 /**
  * The SQL for an event's global position: a parameter when it is known (rebuild), or the row the
- * same statement's append CTE (`inserted`) returns, when projections ride along with the append.
+ * same statement's append CTE (`inserted`, or its name in a batch) returns, when projections ride
+ * along with the append.
  */
-export function positionSql(p: SqlParams, position: number | null): string {
-  return position === null ? '(SELECT global_position FROM inserted)' : `${p.add(position)}::bigint`;
+export function positionSql(p: SqlParams, position: number | null, insertedCte = 'inserted'): string {
+  return position === null ? `(SELECT global_position FROM ${insertedCte})` : `${p.add(position)}::bigint`;
 }

@@ -19,47 +19,66 @@ export interface AppendResult {
   nextExpectedVersion: number;
 }
 
-const AT_VERSION = '(SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = $1::text) = $3::bigint';
+/**
+ * Where one append sits in its statement: its CTE names end in `tag` and its own parameters are
+ * $base+1…$base+4 (several appends share one statement in appendGuardedBatch).
+ */
+export interface AppendSlot {
+  tag: string;
+  base: number;
+}
+
+/** The slot of a statement holding one append: plain CTE names, parameters from $1. */
+export const ONLY_APPEND: AppendSlot = { tag: '', base: 0 };
 
 /**
- * One statement, one round trip: checks that the stream is at `expectedVersion` (0 = new stream),
- * inserts every event with versions expectedVersion+1…, and queues a NOTIFY (delivered on commit)
- * unless the caller sends its wake-up after commit (notifyChannel null, see WakeNotifier).
- * Two writers racing on one version: the unique (stream_id, stream_version) index lets one win and
- * the other gets StreamVersionConflictError, as does a writer whose expectedVersion is stale.
- * Run it inside a transaction when other writes must commit with the events. With a guard every
- * refusal raises (palimpsest_expect) instead of inserting nothing: outside a transaction block the
- * alongside writes would otherwise commit without their event.
+ * The CTEs of one append: checks that the stream is at `expectedVersion` (0 = new stream), inserts
+ * every event with versions expectedVersion+1…, queues a NOTIFY (delivered on commit) unless the caller
+ * sends its wake-up after commit (notify false, see WakeNotifier), and carries the alongside writes.
+ * With a guard every refusal raises (palimpsest_expect) instead of inserting nothing: outside a
+ * transaction block the alongside writes would otherwise commit without their event.
  */
-const appendSql = (alongside: string[], notify: boolean, guard: string | null) => `
-WITH ${guard ? `guarded AS MATERIALIZED (${guard}),\n` : ''}input AS (
+export function appendCtes(alongside: string[], notify: boolean, guard: string | null, slot: AppendSlot): string {
+  const $ = (n: number) => `$${slot.base + n}`;
+  const t = slot.tag;
+  const atVersion = `(SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = ${$(1)}::text) = ${$(3)}::bigint`;
+  return `${guard ? `guarded${t} AS MATERIALIZED (${guard}),\n` : ''}input${t} AS (
   SELECT e.value AS event, e.ordinality AS ord
-  FROM jsonb_array_elements($2::text::jsonb) WITH ORDINALITY AS e
+  FROM jsonb_array_elements(${$(2)}::text::jsonb) WITH ORDINALITY AS e
 ),
-inserted AS (
+inserted${t} AS (
   INSERT INTO events (stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
-  SELECT $1::text,
-         $3::bigint + input.ord,
-         input.event ->> 'type',
-         (input.event ->> 'schemaVersion')::integer,
-         input.event -> 'data',
-         coalesce(input.event -> 'metadata', '{}'::jsonb),
-         (input.event ->> 'recordedAt')::timestamptz
-  FROM input
-  WHERE ${guard ? `palimpsest_expect(EXISTS (SELECT 1 FROM guarded) AND ${AT_VERSION}, 'stream moved: the guarded row changed')` : AT_VERSION}
-  ORDER BY input.ord
+  SELECT ${$(1)}::text,
+         ${$(3)}::bigint + input${t}.ord,
+         input${t}.event ->> 'type',
+         (input${t}.event ->> 'schemaVersion')::integer,
+         input${t}.event -> 'data',
+         coalesce(input${t}.event -> 'metadata', '{}'::jsonb),
+         (input${t}.event ->> 'recordedAt')::timestamptz
+  FROM input${t}
+  WHERE ${guard ? `palimpsest_expect(EXISTS (SELECT 1 FROM guarded${t}) AND ${atVersion}, 'stream moved: the guarded row changed')` : atVersion}
+  ORDER BY input${t}.ord
   RETURNING global_position, stream_version
 ),
-notified AS (
+notified${t} AS (
   -- Without NOTIFY the CTE stays, as concat(): $4 must still be referenced (the alongside writes number
   -- their parameters from $5), and PostgreSQL refuses a parameter it cannot type.
-  SELECT ${notify ? 'pg_notify' : 'concat'}($4::text, json_build_object(
-           'stream_id', $1::text,
+  SELECT ${notify ? 'pg_notify' : 'concat'}(${$(4)}::text, json_build_object(
+           'stream_id', ${$(1)}::text,
            'global_position', max(global_position),
            'stream_version', max(stream_version))::text) AS sent
-  FROM inserted
+  FROM inserted${t}
   HAVING count(*) > 0
-)${alongside.map((cte, i) => `,\nalongside_${i} AS (${cte})`).join('')}
+)${alongside.map((cte, i) => `,\nalongside${t}_${i} AS (${cte})`).join('')}`;
+}
+
+/**
+ * One statement, one round trip. Two writers racing on one version: the unique (stream_id,
+ * stream_version) index lets one win and the other gets StreamVersionConflictError, as does a writer
+ * whose expectedVersion is stale. Run it inside a transaction when other writes must commit with the events.
+ */
+const appendSql = (alongside: string[], notify: boolean, guard: string | null) => `
+WITH ${appendCtes(alongside, notify, guard, ONLY_APPEND)}
 SELECT inserted.global_position, inserted.stream_version
 FROM inserted CROSS JOIN notified
 ORDER BY inserted.stream_version`;
@@ -96,17 +115,11 @@ export interface AppendOptions {
   guard?: AppendGuard;
 }
 
-export async function appendToStream(
-  tx: Sql,
-  streamId: string,
-  expectedVersion: number,
-  events: NewEvent[],
-  opts: AppendOptions = {},
-): Promise<AppendResult> {
+/** The append's own parameters, $1…$4 of its slot. */
+export function appendValues(streamId: string, expectedVersion: number, events: NewEvent[], channel: string): unknown[] {
   if (!Number.isSafeInteger(expectedVersion) || expectedVersion < 0) {
     throw new RangeError(`expectedVersion must be a non-negative integer, got ${expectedVersion}`);
   }
-  if (events.length === 0) return { positions: [], nextExpectedVersion: expectedVersion };
   const payload = JSON.stringify(
     events.map((event) => ({
       type: event.type,
@@ -116,13 +129,23 @@ export async function appendToStream(
       recordedAt: event.recordedAt,
     })),
   );
+  return [streamId, payload, expectedVersion, channel];
+}
+
+export async function appendToStream(
+  tx: Sql,
+  streamId: string,
+  expectedVersion: number,
+  events: NewEvent[],
+  opts: AppendOptions = {},
+): Promise<AppendResult> {
+  const base = appendValues(streamId, expectedVersion, events, opts.notifyChannel ?? EVENTS_CHANNEL);
+  if (events.length === 0) return { positions: [], nextExpectedVersion: expectedVersion };
   let rows: { global_position: number; stream_version: number }[];
   try {
-    const notify = opts.notifyChannel !== null;
-    const base = [streamId, payload, expectedVersion, opts.notifyChannel ?? EVENTS_CHANNEL];
     const alongside = opts.alongside ?? { ctes: [], values: [] };
     const guard = opts.guard ?? null;
-    const text = appendSql(alongside.ctes, notify, guard?.sql ?? null);
+    const text = appendSql(alongside.ctes, opts.notifyChannel !== null, guard?.sql ?? null);
     ({ rows } = await tx.query(text, [...base, ...alongside.values, ...(guard?.values ?? [])]));
   } catch (error) {
     if (isStreamVersionViolation(error)) {

@@ -5,9 +5,16 @@ import { contentChangeFor } from '@palimpsest/projections/content/content-change
 import { projectionAlongside } from '@palimpsest/projections/inline-projections';
 import type { ProjectedEvent } from '@palimpsest/projections/projected-event';
 import { SqlParams } from '@palimpsest/projections/sql-params';
-import { APPEND_PARAM_COUNT, appendToStream, type AppendGuard, type AppendNotification } from '@palimpsest/store/append-to-stream';
+import type { AppendBatcher } from '@palimpsest/store/append-batcher';
+import {
+  APPEND_PARAM_COUNT,
+  appendToStream,
+  ONLY_APPEND,
+  type AppendGuard,
+  type AppendNotification,
+  type AppendSlot,
+} from '@palimpsest/store/append-to-stream';
 import type { Sql } from '@palimpsest/store/db';
-import { StreamVersionConflictError } from '@palimpsest/store/errors';
 import type { NewEvent } from '@palimpsest/store/stored-event';
 import type { AppContext } from '../app-context';
 
@@ -49,7 +56,8 @@ function projectedEvent(input: CommitInput, i: number, chunks: readonly string[]
     stateAfter: input.stateAfter,
     contentRewrite: change.rewrite,
   };
-  return { event, chunks: change.chunks, alongside: projectionAlongside(projected, APPEND_PARAM_COUNT) };
+  const alongsideAt = (slot: AppendSlot) => projectionAlongside(projected, slot.base + APPEND_PARAM_COUNT, `inserted${slot.tag}`);
+  return { event, chunks: change.chunks, alongside: alongsideAt(ONLY_APPEND), alongsideAt };
 }
 
 function committed(input: CommitInput, positions: number[], chunks: string[]): Committed {
@@ -102,26 +110,23 @@ function targetGuard(input: CommitInput, key: string | null, offset: number): Ap
 }
 
 /**
- * One event in ONE statement outside any transaction block: lock the row, check it, append, project,
- * commit. Null when the write cannot take this path (several events, or a chunk renumbering that
- * needs statements of its own) or when the row moved (nothing was written): take the locked path then.
+ * One event in ONE statement outside any transaction block — alone, or batched with other targets'
+ * (AppendBatcher): lock the row, check it, append, project, commit. Null when the write cannot take
+ * this path (several events, or a chunk renumbering that needs statements of its own) or when the row
+ * moved (nothing was written): take the locked path then.
  */
-export async function commitOptimistically(sql: Sql, input: CommitInput, key: string | null): Promise<Committed | null> {
+export async function commitOptimistically(appends: AppendBatcher, input: CommitInput, key: string | null): Promise<Committed | null> {
   if (input.events.length !== 1) return null;
   const next = projectedEvent(input, 0, input.previousChunks);
   if (next.alongside.before.length) return null;
-  const guard = targetGuard(input, key, APPEND_PARAM_COUNT + next.alongside.values.length);
-  try {
-    const appended = await appendToStream(sql, targetStreamId(input.targetId), input.streamVersion, [toNewEvent(next.event, input)], {
-      alongside: next.alongside,
-      notifyChannel: null,
-      guard,
-    });
-    return committed(input, appended.positions, next.chunks);
-  } catch (error) {
-    if (error instanceof StreamVersionConflictError) return null;
-    throw error;
-  }
+  const events = [toNewEvent(next.event, input)];
+  const streamId = targetStreamId(input.targetId);
+  const appended = await appends.append((slot) => {
+    const alongside = slot === ONLY_APPEND ? next.alongside : next.alongsideAt(slot);
+    const guard = targetGuard(input, key, slot.base + APPEND_PARAM_COUNT + alongside.values.length);
+    return { streamId, expectedVersion: input.streamVersion, events, alongside, guard };
+  });
+  return appended ? committed(input, appended.positions, next.chunks) : null;
 }
 
 /** Once the commit is durable: the cache learns the new head, and listeners get their wake-up. */

@@ -117,4 +117,34 @@ describe(`optimistic submissions on ${describeBackend}`, () => {
     expect(await h.count('SELECT count(DISTINCT after_version) FROM attempts WHERE target_id = $1 AND status = $2', [id, 'accepted'])).toBe(accepted);
     expect(await verified(id)).toBe(true);
   });
+
+  it('concurrent submits to many targets share statements, from two processes, and every target replays to its text', async () => {
+    const ids: string[] = [];
+    for (let t = 0; t < 12; t++) {
+      ids.push((await dispatch(a, 'palimpsest_initialize_target', { filename: `many-${t}.md`, content: '@@0@@\n' }) as Answer).target_file_id);
+    }
+    for (const id of ids) await dispatch(b, 'palimpsest_read_target', { target_file_id: id }); // b knows every head too
+    const known = new Map(ids.map((id) => [id, 0]));
+    const writer = async (ctx: AppContext, mine: string[]) => {
+      for (let i = 0; i < 10; i++) {
+        for (const id of mine) {
+          const v = known.get(id)!;
+          const r = await submit(ctx, { target_file_id: id, intent: 'w', expected_target_version: v, edits: [{ match: `@@${v}@@`, replace: `@@${v + 1}@@` }] });
+          known.set(id, Math.max(known.get(id)!, r.current_version));
+        }
+      }
+    };
+    counting.reset();
+    await Promise.all(ids.map((id) => writer(a, [id]))); // twelve writers in one process, a target each
+    expect(counting.transactions).toBe(0);
+    expect(counting.statements).toBeLessThan(12 * 10); // 120 submits, fewer round trips
+    // Then b's writers go round all the targets as well, so heads move under a's batches.
+    await Promise.all([...ids.map((id) => writer(a, [id])), writer(b, ids), writer(b, [...ids].reverse())]);
+    for (const id of ids) {
+      const accepted = await h.count(`SELECT count(*) FROM attempts WHERE target_id = $1 AND status = 'accepted'`, [id]);
+      expect(await textOf(id)).toBe(`@@${accepted}@@\n`);
+      expect(await h.count('SELECT count(DISTINCT after_version) FROM attempts WHERE target_id = $1 AND status = $2', [id, 'accepted'])).toBe(accepted);
+      expect(await verified(id)).toBe(true);
+    }
+  });
 });

@@ -141,7 +141,7 @@ async function submitOptimistically(ctx: AppContext, sub: Submission): Promise<{
     throw err;
   }
   if (outcome.recoveredAttemptId || outcome.events.length !== 1) return null;
-  const done = await commitOptimistically(ctx.db, commitInput(sub, target, outcome), sub.submittedKey);
+  const done = await commitOptimistically(ctx.appends, commitInput(sub, target, outcome), sub.submittedKey);
   if (!done) {
     ctx.contents.markContended(sub.targetId);
     return null;

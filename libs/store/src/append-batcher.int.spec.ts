@@ -1,0 +1,89 @@
+import { AppendBatcher } from '@palimpsest/store/append-batcher';
+import type { GuardedAppendBuilder } from '@palimpsest/store/append-guarded-batch';
+import { APPEND_PARAM_COUNT, type AppendSlot } from '@palimpsest/store/append-to-stream';
+import { readStream } from '@palimpsest/store/read-stream';
+import { countingSql, sampleEvents, uniqueStreamId } from '@palimpsest/store/test-support/sample-events';
+import { describeBackend, useTestDb } from '@palimpsest/store/test-support/test-db';
+
+describe(`AppendBatcher (${describeBackend})`, () => {
+  const store = useTestDb();
+
+  beforeAll(async () => {
+    await store.db.exec(`CREATE TABLE batcher_rows (id text PRIMARY KEY, v bigint NOT NULL, note text)`);
+  });
+
+  async function rows(count: number) {
+    const ids = Array.from({ length: count }, () => uniqueStreamId('row'));
+    for (const id of ids) await store.db.query('INSERT INTO batcher_rows (id, v) VALUES ($1, 0)', [id]);
+    return ids;
+  }
+
+  /**
+   * Stream `s-<id>` at 0 → 1, the row bumped alongside; guard: the row still at `at`. `noted` gives the
+   * alongside write another shape; `v` null breaks the NOT NULL column (an error that is not a conflict).
+   */
+  const append = (id: string, opts: { at?: number; noted?: boolean; v?: number | null } = {}): GuardedAppendBuilder => (slot: AppendSlot) => {
+    const p = slot.base + APPEND_PARAM_COUNT;
+    const set = opts.noted ? `v = $${p + 1}, note = 'noted'` : `v = $${p + 1}`;
+    return {
+      streamId: `s-${id}`,
+      expectedVersion: 0,
+      events: sampleEvents(1),
+      alongside: { ctes: [`UPDATE batcher_rows SET ${set} WHERE id = $${p + 2}`], values: [opts.v === undefined ? 1 : opts.v, id] },
+      guard: { sql: `SELECT 1 FROM batcher_rows WHERE id = $${p + 3} AND v = $${p + 4} FOR UPDATE NOWAIT`, values: [id, opts.at ?? 0] },
+    };
+  };
+
+  const versions = async (ids: string[]) => Promise.all(ids.map(async (id) => (await readStream(store.db, `s-${id}`)).length));
+
+  it('sends an append at once and alone when nothing is in flight', async () => {
+    const [id] = await rows(1);
+    const counting = countingSql(store.db);
+    const result = await new AppendBatcher(counting).append(append(id!));
+    expect(result?.nextExpectedVersion).toBe(1);
+    expect(counting.count).toBe(1);
+    expect(counting.texts[0]).toContain('inserted AS');
+  });
+
+  it('batches the appends that queue behind a statement in flight, and answers each with its own positions', async () => {
+    const ids = await rows(9);
+    const counting = countingSql(store.db);
+    const batcher = new AppendBatcher(counting, { inFlight: 1, maxBatch: 8 });
+    const results = await Promise.all(ids.map((id) => batcher.append(append(id))));
+    expect(counting.count).toBe(2); // the first alone, the next eight together
+    expect(counting.texts[1]).toContain('inserted_7 AS');
+    for (const [i, id] of ids.entries()) {
+      expect((await readStream(store.db, `s-${id}`)).map((e) => e.globalPosition)).toEqual(results[i]!.positions);
+    }
+  });
+
+  it('puts one shape in a batch, so batch texts repeat', async () => {
+    const ids = await rows(5);
+    const counting = countingSql(store.db);
+    const batcher = new AppendBatcher(counting, { inFlight: 1, maxBatch: 8 });
+    await Promise.all(ids.map((id, i) => batcher.append(append(id, { noted: i % 2 === 1 }))));
+    expect(counting.count).toBe(3); // 0 alone; then the oldest queued (1) with 3, its shape; then 2 and 4
+    expect(counting.texts[1]).toContain("note = 'noted'");
+    expect(counting.texts[1]).toContain('inserted_1 AS');
+    expect(counting.texts[2]).not.toContain("note = 'noted'");
+    expect(counting.texts[2]).toContain('inserted_1 AS');
+    expect(await versions(ids)).toEqual([1, 1, 1, 1, 1]);
+  });
+
+  it('when a guard refuses inside a batch, the others still commit and only that append is answered null', async () => {
+    const ids = await rows(5);
+    const batcher = new AppendBatcher(store.db, { inFlight: 1, maxBatch: 8 });
+    const results = await Promise.all(ids.map((id, i) => batcher.append(append(id, { at: i === 3 ? 9 : 0 }))));
+    expect(results.map((r) => r?.nextExpectedVersion ?? null)).toEqual([1, 1, 1, null, 1]);
+    expect(await versions(ids)).toEqual([1, 1, 1, 0, 1]);
+  });
+
+  it('an error of one append reaches that append only', async () => {
+    const ids = await rows(4);
+    const batcher = new AppendBatcher(store.db, { inFlight: 1, maxBatch: 8 });
+    const settled = await Promise.allSettled(ids.map((id, i) => batcher.append(append(id, { v: i === 2 ? null : 1 }))));
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect((settled[2] as PromiseRejectedResult).reason).toMatchObject({ code: '23502' });
+    expect(await versions(ids)).toEqual([1, 1, 0, 1]);
+  });
+});

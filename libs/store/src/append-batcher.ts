@@ -1,0 +1,98 @@
+import { appendGuardedBatch, shapeOf, type GuardedAppend, type GuardedAppendBuilder } from './append-guarded-batch';
+import { appendToStream, ONLY_APPEND, type AppendResult } from './append-to-stream';
+import type { Sql } from './db';
+import { StreamVersionConflictError } from './errors';
+
+export interface AppendBatcherOptions {
+  /** Appends per statement at most (default 8). */
+  maxBatch?: number;
+  /** Statements running at once (default 4). */
+  inFlight?: number;
+}
+
+interface Pending {
+  build: GuardedAppendBuilder;
+  /** The append built for a statement of its own. */
+  alone: GuardedAppend;
+  shape: string;
+  resolve(result: AppendResult | null): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Natural batching of guarded appends (group commit). Up to `inFlight` statements run at once; appends
+ * arriving meanwhile queue, and each statement that ends sends up to `maxBatch` queued appends of one
+ * shape as ONE statement (appendGuardedBatch). Nothing waits for a batch to fill: an append that finds
+ * a free slot goes out at once, alone. Batches take one shape at a time so that a batch's text repeats
+ * and stays a prepared statement. Measured in process (bench/, 32 clients, 64 targets): PostgreSQL
+ * CPU per submit halved. The caller keeps one stream out of two pending appends (ContentCache).
+ *
+ * Resolves null when the append's guard refused (its row moved or is locked): nothing was written.
+ * When a batch fails, each of its appends is retried alone, so a refusal or an error reaches only the
+ * append it belongs to.
+ */
+export class AppendBatcher {
+  private queue: Pending[] = [];
+  private running = 0;
+  private readonly maxBatch: number;
+  private readonly inFlight: number;
+
+  constructor(
+    private readonly sql: Sql,
+    options: AppendBatcherOptions = {},
+  ) {
+    this.maxBatch = options.maxBatch ?? 8;
+    this.inFlight = options.inFlight ?? 4;
+  }
+
+  append(build: GuardedAppendBuilder): Promise<AppendResult | null> {
+    const alone = build(ONLY_APPEND);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ build, alone, shape: shapeOf(alone), resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.running < this.inFlight && this.queue.length > 0) {
+      const batch = this.takeBatch();
+      this.running++;
+      void this.send(batch).finally(() => {
+        this.running--;
+        this.pump();
+      });
+    }
+  }
+
+  /** The oldest append and the next queued ones of its shape, in arrival order. */
+  private takeBatch(): Pending[] {
+    const shape = this.queue[0]!.shape;
+    const batch: Pending[] = [];
+    const rest: Pending[] = [];
+    for (const pending of this.queue) (batch.length < this.maxBatch && pending.shape === shape ? batch : rest).push(pending);
+    this.queue = rest;
+    return batch;
+  }
+
+  private async send(batch: Pending[]): Promise<void> {
+    if (batch.length === 1) return this.sendAlone(batch[0]!);
+    let results: AppendResult[];
+    try {
+      results = await appendGuardedBatch(this.sql, batch.map((pending) => pending.build));
+    } catch {
+      await Promise.all(batch.map((pending) => this.sendAlone(pending)));
+      return;
+    }
+    batch.forEach((pending, i) => pending.resolve(results[i]!));
+  }
+
+  private async sendAlone(pending: Pending): Promise<void> {
+    const { streamId, expectedVersion, events, alongside, guard } = pending.alone;
+    try {
+      pending.resolve(await appendToStream(this.sql, streamId, expectedVersion, events, { alongside, guard, notifyChannel: null }));
+    } catch (error) {
+      if (error instanceof StreamVersionConflictError) pending.resolve(null);
+      else pending.reject(error);
+    }
+  }
+}
