@@ -28,6 +28,11 @@ describe(`palimpsest api: tokens, scopes and saturation on ${backend}`, () => {
     await store.dispose();
   });
 
+  it('starts without process warnings on stderr (deprecations of the frameworks it configures included)', () => {
+    expect(api.stderr()).toContain('listening on');
+    expect(api.stderr()).not.toMatch(/\(node:\d+\) \[?\w*/);
+  });
+
   it('answers 401 with a challenge when the token is missing, malformed or unknown', async () => {
     const none = await http.get(`/v1/targets/${targetId}`, undefined, { token: null });
     expect(none.status).toBe(401);

@@ -29,7 +29,7 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
     logger: false,
     genReqId: requestId,
     frameworkErrors: frameworkErrorHandler,
-    maxParamLength: 1000, // an over-long id is answered by admission (400 invalid_target_file_id), not the router (414)
+    routerOptions: { maxParamLength: 1000 }, // an over-long id is answered by admission (400 invalid_target_file_id), not the router (414)
     // Node's own defaults, which Fastify changes (no request timeout at all; 72 s keep-alive):
     // a client gets 5 minutes to send a whole request, and an idle keep-alive socket 5 s.
     requestTimeout: 300_000,
