@@ -258,5 +258,7 @@ describe(`palimpsest api: catalog routes over HTTP on ${backend}`, () => {
     expect(metrics).toMatch(/palimpsest_http_requests_total\{method="GET",route="\/v1\/targets\/:id",status="200"\}/);
     expect(metrics).toMatch(/palimpsest_db_pool_max \d+/);
     expect(metrics).toMatch(/palimpsest_db_connections_busy \d+/);
+    expect(metrics).toMatch(/palimpsest_commit_batch_size_count [1-9]\d*/); // accepted submits committed by one statement
+    expect(metrics).toMatch(/palimpsest_commit_batches_retried_total \d+/);
   });
 });

@@ -1,4 +1,5 @@
 import { appContext, type AppContext } from '@palimpsest/application/app-context';
+import { AppendBatcher } from '@palimpsest/store/append-batcher';
 import type { Db } from '@palimpsest/store/db';
 import type { Logger } from 'pino';
 import { TokenVerifier } from './auth/token-verifier';
@@ -30,7 +31,8 @@ export class ApiRuntime {
     readonly logger: Logger,
   ) {
     this.db = new InstrumentedDb(store, (seconds) => this.metrics.transactionDone(seconds));
-    this.ctx = appContext(this.db);
+    const appends = new AppendBatcher(this.db, { observer: { committed: (n) => this.metrics.commits.committed(n), retried: () => this.metrics.commits.retried() } });
+    this.ctx = appContext(this.db, { appends });
     this.limiter = new AdmissionLimiter(config, () => this.metrics.saturated.inc());
     this.hub = new EventHub(this.db);
     this.streams = new EventStreams(this.db, this.hub, { heartbeatMs: config.sseHeartbeatMs, maxStreams: config.sseMaxStreams }, (e) =>

@@ -48,9 +48,12 @@ describe(`AppendBatcher (${describeBackend})`, () => {
   it('batches the appends that queue behind a statement in flight, and answers each with its own positions', async () => {
     const ids = await rows(9);
     const counting = countingSql(store.db);
-    const batcher = new AppendBatcher(counting, { inFlight: 1, maxBatch: 8 });
+    const seen = { committed: [] as number[], retried: [] as number[] };
+    const observer = { committed: (n: number) => seen.committed.push(n), retried: (n: number) => seen.retried.push(n) };
+    const batcher = new AppendBatcher(counting, { inFlight: 1, maxBatch: 8, observer });
     const results = await Promise.all(ids.map((id) => batcher.append(append(id))));
     expect(counting.count).toBe(2); // the first alone, the next eight together
+    expect(seen).toEqual({ committed: [1, 8], retried: [] });
     expect(counting.texts[1]).toContain('inserted_7 AS');
     for (const [i, id] of ids.entries()) {
       expect((await readStream(store.db, `s-${id}`)).map((e) => e.globalPosition)).toEqual(results[i]!.positions);
@@ -72,9 +75,12 @@ describe(`AppendBatcher (${describeBackend})`, () => {
 
   it('when a guard refuses inside a batch, the others still commit and only that append is answered null', async () => {
     const ids = await rows(5);
-    const batcher = new AppendBatcher(store.db, { inFlight: 1, maxBatch: 8 });
+    const seen = { committed: [] as number[], retried: [] as number[] };
+    const observer = { committed: (n: number) => seen.committed.push(n), retried: (n: number) => seen.retried.push(n) };
+    const batcher = new AppendBatcher(store.db, { inFlight: 1, maxBatch: 8, observer });
     const results = await Promise.all(ids.map((id, i) => batcher.append(append(id, { at: i === 3 ? 9 : 0 }))));
     expect(results.map((r) => r?.nextExpectedVersion ?? null)).toEqual([1, 1, 1, null, 1]);
+    expect(seen).toEqual({ committed: [1, 1, 1, 1], retried: [4] }); // 0 alone; 1–4 as a batch, undone, then alone
     expect(await versions(ids)).toEqual([1, 1, 1, 0, 1]);
   });
 

@@ -8,6 +8,13 @@ export interface AppendBatcherOptions {
   maxBatch?: number;
   /** Statements running at once (default 4). */
   inFlight?: number;
+  /** Told of every statement that committed (how many appends it carried) and every batch retried one by one. */
+  observer?: AppendBatchObserver;
+}
+
+export interface AppendBatchObserver {
+  committed(appends: number): void;
+  retried(appends: number): void;
 }
 
 interface Pending {
@@ -36,6 +43,7 @@ export class AppendBatcher {
   private running = 0;
   private readonly maxBatch: number;
   private readonly inFlight: number;
+  private readonly observer: AppendBatchObserver | undefined;
 
   constructor(
     private readonly sql: Sql,
@@ -43,6 +51,7 @@ export class AppendBatcher {
   ) {
     this.maxBatch = options.maxBatch ?? 8;
     this.inFlight = options.inFlight ?? 4;
+    this.observer = options.observer;
   }
 
   append(build: GuardedAppendBuilder): Promise<AppendResult | null> {
@@ -80,16 +89,20 @@ export class AppendBatcher {
     try {
       results = await appendGuardedBatch(this.sql, batch.map((pending) => pending.build));
     } catch {
+      this.observer?.retried(batch.length);
       await Promise.all(batch.map((pending) => this.sendAlone(pending)));
       return;
     }
+    this.observer?.committed(batch.length);
     batch.forEach((pending, i) => pending.resolve(results[i]!));
   }
 
   private async sendAlone(pending: Pending): Promise<void> {
     const { streamId, expectedVersion, events, alongside, guard } = pending.alone;
     try {
-      pending.resolve(await appendToStream(this.sql, streamId, expectedVersion, events, { alongside, guard, notifyChannel: null }));
+      const result = await appendToStream(this.sql, streamId, expectedVersion, events, { alongside, guard, notifyChannel: null });
+      this.observer?.committed(1);
+      pending.resolve(result);
     } catch (error) {
       if (error instanceof StreamVersionConflictError) pending.resolve(null);
       else pending.reject(error);

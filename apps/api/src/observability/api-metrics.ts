@@ -48,6 +48,22 @@ export class ApiMetrics {
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });
+  private readonly commitBatch = new Histogram({
+    name: 'palimpsest_commit_batch_size',
+    help: 'Submits committed by one optimistic statement (group commit: more than one under load)',
+    buckets: [1, 2, 4, 8],
+    registers: [this.registry],
+  });
+  private readonly commitRetried = new Counter({
+    name: 'palimpsest_commit_batches_retried_total',
+    help: 'Batched statements undone as a whole (a guard refused or a submit failed), then retried one submit at a time',
+    registers: [this.registry],
+  });
+  /** For the store's AppendBatcher. */
+  readonly commits = {
+    committed: (appends: number) => this.commitBatch.observe(appends),
+    retried: () => this.commitRetried.inc(),
+  };
   readonly saturated = new Counter({
     name: 'palimpsest_http_saturated_total',
     help: 'Requests refused with 429 because every operation slot and the queue were taken',
