@@ -86,10 +86,42 @@ describe(`AppendBatcher (${describeBackend})`, () => {
 
   it('an error of one append reaches that append only', async () => {
     const ids = await rows(4);
-    const batcher = new AppendBatcher(store.db, { inFlight: 1, maxBatch: 8 });
+    const seen: number[] = [];
+    const batcher = new AppendBatcher(store.db, { inFlight: 1, maxBatch: 8, observer: { committed: () => undefined, retried: (n) => seen.push(n) } });
     const settled = await Promise.allSettled(ids.map((id, i) => batcher.append(append(id, { v: i === 2 ? null : 1 }))));
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     expect((settled[2] as PromiseRejectedResult).reason).toMatchObject({ code: '23502' });
+    expect(seen).toEqual([3]); // 1–3 were sent as one batch, undone by the error, then one by one
     expect(await versions(ids)).toEqual([1, 1, 0, 1]);
+  });
+
+  it('a batch whose outcome is unknown (the connection failed under it) is not retried: each append gets the error', async () => {
+    const ids = await rows(3);
+    const lost = new Error('Connection terminated unexpectedly');
+    const texts: string[] = [];
+    const flaky = {
+      query: (text: string, params?: unknown[]) => {
+        texts.push(text);
+        return text.includes('inserted_0 AS') ? Promise.reject(lost) : store.db.query(text, params);
+      },
+    };
+    const batcher = new AppendBatcher(flaky, { inFlight: 1, maxBatch: 8, observer: { committed: () => undefined, retried: () => { throw new Error('not retried'); } } });
+    const settled = await Promise.allSettled(ids.map((id) => batcher.append(append(id))));
+    expect(settled.map((s) => (s.status === 'rejected' ? s.reason : 'ok'))).toEqual(['ok', lost, lost]);
+    expect(texts).toHaveLength(2);
+  });
+
+  it('past maxQueue waiting appends, an append is answered null at once, and observers that throw change nothing', async () => {
+    const ids = await rows(5);
+    const throwing = { committed: () => { throw new Error('observer'); }, retried: () => undefined };
+    const batcher = new AppendBatcher(store.db, { inFlight: 1, maxBatch: 8, maxQueue: 2, observer: throwing });
+    const results = await Promise.all(ids.map((id) => batcher.append(append(id))));
+    expect(results.map((r) => r?.nextExpectedVersion ?? null)).toEqual([1, 1, 1, null, null]);
+    expect(await versions(ids)).toEqual([1, 1, 1, 0, 0]);
+  });
+
+  it('refuses limits that are not positive integers', () => {
+    expect(() => new AppendBatcher(store.db, { inFlight: 0 })).toThrow(/inFlight must be a positive integer, got 0/);
+    expect(() => new AppendBatcher(store.db, { maxBatch: 1.5 })).toThrow(/maxBatch must be a positive integer/);
   });
 });

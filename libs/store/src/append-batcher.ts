@@ -8,6 +8,8 @@ export interface AppendBatcherOptions {
   maxBatch?: number;
   /** Statements running at once (default 4). */
   inFlight?: number;
+  /** Appends waiting at most (default 256); past it an append is answered null at once (the caller's locked path takes it). */
+  maxQueue?: number;
   /** Told of every statement that committed (how many appends it carried) and every batch retried one by one. */
   observer?: AppendBatchObserver;
 }
@@ -35,27 +37,32 @@ interface Pending {
  * CPU per submit halved. The caller keeps one stream out of two pending appends (ContentCache).
  *
  * Resolves null when the append's guard refused (its row moved or is locked): nothing was written.
- * When a batch fails, each of its appends is retried alone, so a refusal or an error reaches only the
- * append it belongs to.
+ * When the server refused a batch (it was undone: a guard refused, or one append erred), each of its
+ * appends is retried alone, so a refusal or an error reaches only the append it belongs to. When the
+ * outcome is unknown (the connection failed under it), every append of the batch gets that error:
+ * retrying could write twice.
  */
 export class AppendBatcher {
   private queue: Pending[] = [];
   private running = 0;
   private readonly maxBatch: number;
   private readonly inFlight: number;
+  private readonly maxQueue: number;
   private readonly observer: AppendBatchObserver | undefined;
 
   constructor(
     private readonly sql: Sql,
     options: AppendBatcherOptions = {},
   ) {
-    this.maxBatch = options.maxBatch ?? 8;
-    this.inFlight = options.inFlight ?? 4;
+    this.maxBatch = positive('maxBatch', options.maxBatch ?? 8);
+    this.inFlight = positive('inFlight', options.inFlight ?? 4);
+    this.maxQueue = positive('maxQueue', options.maxQueue ?? 256);
     this.observer = options.observer;
   }
 
   append(build: GuardedAppendBuilder): Promise<AppendResult | null> {
     const alone = build(ONLY_APPEND);
+    if (this.queue.length >= this.maxQueue) return Promise.resolve(null);
     return new Promise((resolve, reject) => {
       this.queue.push({ build, alone, shape: shapeOf(alone), resolve, reject });
       this.pump();
@@ -88,12 +95,16 @@ export class AppendBatcher {
     let results: AppendResult[];
     try {
       results = await appendGuardedBatch(this.sql, batch.map((pending) => pending.build));
-    } catch {
-      this.observer?.retried(batch.length);
+    } catch (error) {
+      if (!undone(error)) {
+        for (const pending of batch) pending.reject(error);
+        return;
+      }
+      this.tell('retried', batch.length);
       await Promise.all(batch.map((pending) => this.sendAlone(pending)));
       return;
     }
-    this.observer?.committed(batch.length);
+    this.tell('committed', batch.length);
     batch.forEach((pending, i) => pending.resolve(results[i]!));
   }
 
@@ -101,11 +112,36 @@ export class AppendBatcher {
     const { streamId, expectedVersion, events, alongside, guard } = pending.alone;
     try {
       const result = await appendToStream(this.sql, streamId, expectedVersion, events, { alongside, guard, notifyChannel: null });
-      this.observer?.committed(1);
+      this.tell('committed', 1);
       pending.resolve(result);
     } catch (error) {
       if (error instanceof StreamVersionConflictError) pending.resolve(null);
       else pending.reject(error);
     }
   }
+
+  /** Observers only watch: what they throw must not touch the appends. */
+  private tell(what: keyof AppendBatchObserver, appends: number): void {
+    try {
+      this.observer?.[what](appends);
+    } catch {
+      // ignored on purpose
+    }
+  }
+}
+
+/**
+ * The batch was never sent (it could not be composed) or the server answered it with an error, which
+ * undoes a statement run outside a transaction block; anything else (a lost connection) leaves the
+ * outcome unknown.
+ */
+function undone(error: unknown): boolean {
+  if (error instanceof RangeError) return true;
+  const e = error as { severity?: unknown; code?: unknown } | null;
+  return typeof e?.severity === 'string' && typeof e.code === 'string';
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`AppendBatcher ${name} must be a positive integer, got ${value}`);
+  return value;
 }

@@ -50,6 +50,28 @@ describe(`appendGuardedBatch (${describeBackend})`, () => {
     expect(await rowsOf(ids)).toEqual(ids.map((id) => ({ id, v: 1, writes: 1 })));
   });
 
+  it('numbers each append after the one before, whatever its parameter count', async () => {
+    const [a, b, c] = await rows(3);
+    const [sa, sb] = [uniqueStreamId('batch'), uniqueStreamId('batch')];
+    const twoWrites: GuardedAppendBuilder = (slot) => {
+      const p = slot.base + APPEND_PARAM_COUNT;
+      return {
+        streamId: sa,
+        expectedVersion: 0,
+        events: sampleEvents(1),
+        alongside: {
+          ctes: [`UPDATE batch_rows SET v = $${p + 1}, writes = writes + 1 WHERE id = $${p + 2}`, `UPDATE batch_rows SET writes = writes + $${p + 3} WHERE id = $${p + 4}`],
+          values: [1, a, 10, c],
+        },
+        guard: { sql: `SELECT 1 FROM batch_rows WHERE id = $${p + 5} AND v = $${p + 6} FOR UPDATE NOWAIT`, values: [a, 0] },
+      };
+    };
+    const results = await appendGuardedBatch(store.db, [twoWrites, guarded(sb, b!, 0, 0)]);
+    expect(results.map((r) => r.nextExpectedVersion)).toEqual([1, 1]);
+    const byId = new Map((await rowsOf([a!, b!, c!])).map((r) => [r.id, { v: Number(r.v), writes: r.writes }]));
+    expect([byId.get(a), byId.get(b), byId.get(c)]).toEqual([{ v: 1, writes: 1 }, { v: 1, writes: 1 }, { v: 0, writes: 10 }]);
+  });
+
   it('writes nothing for any append when one guard refuses', async () => {
     const ids = await rows(3);
     const streams = ids.map(() => uniqueStreamId('batch'));

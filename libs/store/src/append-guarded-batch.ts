@@ -34,7 +34,8 @@ type Row = { item: number; global_position: number; stream_version: number };
  * and one commit for all of them (PostgreSQL spends more per statement — protocol, executor set-up,
  * commit — than on one submit's rows). All commit or none: a guard that refuses raises and aborts the
  * whole statement without saying which, so the caller retries the appends one by one to learn. No
- * NOTIFY: callers wake listeners after commit. Throws whatever the statement threw.
+ * NOTIFY: callers wake listeners after commit. Throws a RangeError before sending anything when the
+ * appends cannot share a statement, else whatever the statement threw.
  */
 export async function appendGuardedBatch(sql: Sql, builders: GuardedAppendBuilder[]): Promise<AppendResult[]> {
   const ctes: string[] = [];
@@ -56,7 +57,8 @@ export async function appendGuardedBatch(sql: Sql, builders: GuardedAppendBuilde
   const { rows } = await sql.query<Row>(`WITH ${ctes.join(',\n')}\n${selects.join('\nUNION ALL\n')}`, values);
   return builders.map((_, item) => {
     const mine = rows.filter((row) => Number(row.item) === item).sort((a, b) => a.stream_version - b.stream_version);
-    if (mine.length === 0) throw new Error(`batched append ${item} returned no rows`); // a guard refuses by raising
+    // A guard refuses by raising, so this is a defect; the statement committed: not a RangeError, never retried.
+    if (mine.length === 0) throw new Error(`batched append ${item} returned no rows`);
     return { positions: mine.map((row) => row.global_position), nextExpectedVersion: mine[mine.length - 1]!.stream_version };
   });
 }

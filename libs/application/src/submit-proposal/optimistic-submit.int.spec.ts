@@ -134,10 +134,27 @@ describe(`optimistic submissions on ${describeBackend}`, () => {
         }
       }
     };
+    // Twelve writers in one process, a target each, mixing shapes: keyed accepts, plain accepts, stale guards.
+    const mixed = async (id: string) => {
+      for (let i = 0; i < 10; i++) {
+        const v = known.get(id)!;
+        const stale = i % 3 === 2;
+        const r = await submit(a, {
+          target_file_id: id,
+          intent: 'w',
+          expected_target_version: stale ? v + 5 : v,
+          edits: [{ match: `@@${v}@@`, replace: `@@${v + 1}@@` }],
+          ...(i % 3 === 1 ? { client_request_id: `key-${id}-${i}` } : {}),
+        });
+        expect(r.status).toBe(stale ? 'rejected' : 'accepted');
+        known.set(id, r.current_version);
+      }
+    };
     counting.reset();
-    await Promise.all(ids.map((id) => writer(a, [id]))); // twelve writers in one process, a target each
+    await Promise.all(ids.map((id) => mixed(id)));
     expect(counting.transactions).toBe(0);
     expect(counting.statements).toBeLessThan(12 * 10); // 120 submits, fewer round trips
+    expect(await h.count(`SELECT count(*) FROM attempts WHERE target_id = ANY($1::uuid[]) AND status = 'rejected'`, [ids])).toBe(12 * 3);
     // Then b's writers go round all the targets as well, so heads move under a's batches.
     await Promise.all([...ids.map((id) => writer(a, [id])), writer(b, ids), writer(b, [...ids].reverse())]);
     for (const id of ids) {
