@@ -1,19 +1,20 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { QueryResult, Tx } from './db';
+import type { DbKind, QueryResult, Tx } from './db';
 
 /**
- * Whether Dbs check for the mistake below: on, except under NODE_ENV=production;
+ * Whether a Db checks for the mistake below: on, except on PostgreSQL under NODE_ENV=production;
  * PALIMPSEST_TRANSACTION_GUARD=on|off decides either way. The check is an assertion about our own
  * code (the test suite runs with it on), and it is not free: on Node 20 an AsyncLocalStorage in use
  * makes every promise of the process run async hooks (measured: 0.05 ms of gateway CPU per request,
- * 12–15 % of its throughput; see docs/benchmarks.md).
+ * 12–15 % of its throughput; see docs/benchmarks.md). On PGlite it stays on: there the mistake would
+ * hang the whole process without a word, and the embedded store's own cost dwarfs the hooks'.
  */
-export function transactionGuardEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+export function transactionGuardEnabled(env: NodeJS.ProcessEnv = process.env, backend: DbKind = 'postgres'): boolean {
   const setting = env.PALIMPSEST_TRANSACTION_GUARD;
   if (setting === 'on') return true;
   if (setting === 'off') return false;
   if (setting) throw new Error(`PALIMPSEST_TRANSACTION_GUARD must be on or off, got ${JSON.stringify(setting)}`);
-  return env.NODE_ENV !== 'production';
+  return backend === 'pglite' || env.NODE_ENV !== 'production';
 }
 
 /**

@@ -7,6 +7,11 @@ describe('transactionGuardEnabled', () => {
     expect(transactionGuardEnabled({ NODE_ENV: 'production' })).toBe(false);
   });
 
+  it('stays on for PGlite under NODE_ENV=production, where the mistake would hang the process', () => {
+    expect(transactionGuardEnabled({ NODE_ENV: 'production' }, 'pglite')).toBe(true);
+    expect(transactionGuardEnabled({ NODE_ENV: 'production', PALIMPSEST_TRANSACTION_GUARD: 'off' }, 'pglite')).toBe(false);
+  });
+
   it('follows PALIMPSEST_TRANSACTION_GUARD either way', () => {
     expect(transactionGuardEnabled({ NODE_ENV: 'production', PALIMPSEST_TRANSACTION_GUARD: 'on' })).toBe(true);
     expect(transactionGuardEnabled({ PALIMPSEST_TRANSACTION_GUARD: 'off' })).toBe(false);

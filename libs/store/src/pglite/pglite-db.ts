@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { assertChannelName, type Db, type QueryResult, type Tx } from '../db';
 import { INT8_OID, parseInt8 } from '../int8';
-import { TransactionGuard, transactionHandle } from '../transaction-guard';
+import { TransactionGuard, transactionGuardEnabled, transactionHandle } from '../transaction-guard';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 import { loadPglite, localError, toHostRealm, toLocalRealm } from './pglite-module';
 
@@ -73,7 +73,7 @@ const hostRealmBridge: Bridge = {
 
 class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
-  private readonly guard = new TransactionGuard();
+  private readonly guard = new TransactionGuard(transactionGuardEnabled(process.env, 'pglite'));
   private closing: Promise<void> | undefined;
 
   constructor(
