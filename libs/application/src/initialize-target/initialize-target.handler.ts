@@ -4,7 +4,7 @@ import { isUuid } from '@palimpsest/core/target/request-identity';
 import { evaluate } from '@palimpsest/core/target/target.decider';
 import { initialTargetState } from '@palimpsest/core/target/target.state';
 import type { AppContext } from '../app-context';
-import { afterCommit, commitEvents } from '../shared/commit-events';
+import { transactionCommitting } from '../shared/commit-events';
 
 export interface InitializeTargetInput {
   filename: string;
@@ -60,8 +60,8 @@ export async function initializeTarget(ctx: AppContext, input: InitializeTargetI
     if (err instanceof CommandRefused) return err.body;
     throw err;
   }
-  const done = await ctx.db.transaction((tx) =>
-    commitEvents(tx, {
+  await transactionCommitting(ctx, (_tx, commit) =>
+    commit({
       targetId,
       streamVersion: 0,
       previousChunks: [],
@@ -71,7 +71,6 @@ export async function initializeTarget(ctx: AppContext, input: InitializeTargetI
       metadata: { command: 'InitializeTarget' },
     }),
   );
-  afterCommit(ctx, done);
   const t = outcome.state;
   if (!t.exists) throw new Error('initialization produced no target');
   return {

@@ -2,7 +2,7 @@ import { exportTarget } from '@palimpsest/core/reads/export-target';
 import { CommandRefused } from '@palimpsest/core/target/command-refused';
 import { evaluate } from '@palimpsest/core/target/target.decider';
 import type { AppContext } from '../app-context';
-import { afterCommit, commitEvents, type Committed } from '../shared/commit-events';
+import { transactionCommitting } from '../shared/commit-events';
 import { targetIdOf, lockTargetRow, notFound } from '../shared/target-lookup';
 
 export interface SaveCheckpointInput {
@@ -19,8 +19,7 @@ export async function saveCheckpoint(ctx: AppContext, input: SaveCheckpointInput
   const now = ctx.clock.now();
   const snapshotId = ctx.ids.next();
   const newCycleId = ctx.ids.next();
-  let done: Committed | null = null;
-  const answer = await ctx.db.transaction(async (tx) => {
+  return transactionCommitting(ctx, async (tx, commit) => {
     const target = await lockTargetRow(tx, targetId, ctx.contents);
     if (!target) return notFound(targetId);
     let outcome;
@@ -41,7 +40,7 @@ export async function saveCheckpoint(ctx: AppContext, input: SaveCheckpointInput
       if (err instanceof CommandRefused) return err.body;
       throw err;
     }
-    done = await commitEvents(tx, {
+    await commit({
       targetId,
       streamVersion: target.stream_version,
       previousChunks: target.chunks,
@@ -65,6 +64,4 @@ export async function saveCheckpoint(ctx: AppContext, input: SaveCheckpointInput
     }
     return result;
   });
-  if (done) afterCommit(ctx, done);
-  return answer;
 }

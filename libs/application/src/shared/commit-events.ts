@@ -71,10 +71,10 @@ function committed(input: CommitInput, positions: number[], chunks: string[]): C
 /**
  * Append decided events and bring the inline read models up to them, inside the caller's transaction
  * (which holds the target's row lock). Each event is appended and projected by one statement (the
- * projections ride as CTEs of the append). Neither the cache nor NOTIFY is touched before the commit:
- * call afterCommit once it committed.
+ * projections ride as CTEs of the append). Neither the cache nor NOTIFY is touched before the commit
+ * (see transactionCommitting).
  */
-export async function commitEvents(tx: Sql, input: CommitInput): Promise<Committed> {
+async function commitEvents(tx: Sql, input: CommitInput): Promise<Committed> {
   const stream = targetStreamId(input.targetId);
   const positions: number[] = [];
   let chunks = [...input.previousChunks];
@@ -127,6 +127,26 @@ export async function commitOptimistically(appends: AppendBatcher, input: Commit
     return { streamId, expectedVersion: input.streamVersion, events, alongside, guard };
   });
   return appended ? committed(input, appended.positions, next.chunks) : null;
+}
+
+/** Commits one target's decided events inside the transaction it was handed by transactionCommitting. */
+export type CommitTargetEvents = (input: CommitInput) => Promise<Committed>;
+
+/**
+ * A transaction that writes target events through `commit`. Once it has committed, and only then,
+ * each write's head reaches the cache and its wake-up the listeners (afterCommit); rolled back, none do.
+ */
+export async function transactionCommitting<T>(ctx: AppContext, fn: (tx: Sql, commit: CommitTargetEvents) => Promise<T>): Promise<T> {
+  const written: Committed[] = [];
+  const result = await ctx.db.transaction((tx) =>
+    fn(tx, async (input) => {
+      const done = await commitEvents(tx, input);
+      written.push(done);
+      return done;
+    }),
+  );
+  for (const done of written) afterCommit(ctx, done);
+  return result;
 }
 
 /** Once the commit is durable: the cache learns the new head, and listeners get their wake-up. */

@@ -7,7 +7,7 @@ import type { ProtocolVersion } from '@palimpsest/core/transaction/transaction.t
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
 import { SUBMISSION_TOOL } from '../shared/submission-tools';
-import { afterCommit, commitEvents, commitOptimistically, type CommitInput, type Committed } from '../shared/commit-events';
+import { afterCommit, commitOptimistically, transactionCommitting, type CommitInput } from '../shared/commit-events';
 import { targetIdOf, lockTargetRow, notFound, type NotFound, type TargetRow } from '../shared/target-lookup';
 import { viewOfAccepted, viewOfRejected, viewOfRow } from './attempt-view';
 import { enrichRejection, type RejectionEnrichment } from './rejection-enrichment';
@@ -153,9 +153,8 @@ async function submitOptimistically(ctx: AppContext, sub: Submission): Promise<{
 /** lock → idempotency lookup → decide → append → project, in one transaction. */
 async function submitLocked(ctx: AppContext, sub: Submission): Promise<{ body: SubmissionResult; enrichment: RejectionEnrichment | null }> {
   let enrichment: RejectionEnrichment | null = null;
-  let done: Committed | null = null;
   const { input, targetId } = sub;
-  const body = await ctx.db.transaction(async (tx): Promise<SubmissionResult> => {
+  const body = await transactionCommitting(ctx, async (tx, commit): Promise<SubmissionResult> => {
     const target = await lockTargetRow(tx, targetId, ctx.contents);
     if (!target) return notFound(targetId);
     const keyed = await findKeyed(tx, targetId, input.client_request_id);
@@ -173,10 +172,9 @@ async function submitLocked(ctx: AppContext, sub: Submission): Promise<{ body: S
       const current = { version: target.version, current_hash: target.current_hash };
       return submissionResponse(view, { deduplicated: true, submittedKey: sub.submittedKey, current, correlationId: sub.correlationId });
     }
-    done = await commitEvents(tx, commitInput(sub, target, outcome));
+    await commit(commitInput(sub, target, outcome));
     return decidedResponse(sub, target, outcome);
   });
-  if (done) afterCommit(ctx, done);
   return { body, enrichment };
 }
 

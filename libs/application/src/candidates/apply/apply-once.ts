@@ -7,7 +7,7 @@ import type { AppContext } from '../../app-context';
 import { commitCandidateEvents, eventAt, findRequest, lockAndLoad, lockRequestId } from '../shared/candidate-store';
 import { errorResult, type CandidateAnswer } from '../shared/envelope';
 import { appliedAnswer } from './receipt';
-import { afterCommit, type Committed } from '../../shared/commit-events';
+import { transactionCommitting } from '../../shared/commit-events';
 import { lockWrittenTargets, observeForApply, writeTargets } from './target-writes';
 
 export interface ApplyInput {
@@ -29,8 +29,7 @@ export async function applyOnce(ctx: AppContext, input: ApplyInput, policy: Owne
   const now = ctx.clock.now();
   const requireChecks = [...new Set([...(input.require_checks ?? []), ...policy.require_checks])];
   const fingerprint = applyFingerprint({ candidate: id, expected_candidate_version: input.expected_candidate_version, require_checks: input.require_checks });
-  let written: Committed[] = [];
-  const outcome = await ctx.db.transaction(async (tx): Promise<ApplyStep> => {
+  return transactionCommitting(ctx, async (tx, commit): Promise<ApplyStep> => {
     await lockRequestId(tx, input.request_id);
     const request = await findRequest(tx, input.request_id);
     const loaded = request ? { state: { exists: false } as CandidateState, streamVersion: 0 } : await lockAndLoad(tx, id);
@@ -52,13 +51,11 @@ export async function applyOnce(ctx: AppContext, input: ApplyInput, policy: Owne
     const d = decide(cmd, state);
     if (d.kind === 'replayed') return { kind: 'answer', answer: appliedAnswer(await eventAt(tx, d.request.log_sequence), true) };
     if (d.kind === 'accepted' && d.events[0].type === 'CandidateApplied' && state.exists) {
-      written = await writeTargets(tx, state, d.events[0].data, locked);
+      await writeTargets(commit, state, d.events[0].data, locked);
     }
     await commitCandidateEvents(tx, id, loaded, d.events, now, { command: 'ApplyCandidate', request_id: input.request_id });
     if (d.kind === 'refused') return { kind: 'answer', answer: errorResult(d.refusal) };
     if (d.kind === 'awaiting_approval') return { kind: 'awaiting', approval_id: d.approval_id };
     return { kind: 'answer', answer: appliedAnswer(d.events[0], false) };
   });
-  for (const w of written) afterCommit(ctx, w);
-  return outcome;
 }

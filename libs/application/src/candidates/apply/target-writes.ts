@@ -7,7 +7,7 @@ import { evaluate } from '@palimpsest/core/target/target.decider';
 import { PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../../app-context';
-import { commitEvents, type Committed } from '../../shared/commit-events';
+import type { CommitTargetEvents } from '../../shared/commit-events';
 import { lockTargetRow, type TargetRow } from '../../shared/target-lookup';
 
 /**
@@ -65,12 +65,8 @@ export async function observeForApply(tx: Sql, c: ExistingCandidate, locked: Map
   return out;
 }
 
-/**
- * Submit each written target's record through the target decider and commit it with the target's
- * projections. The caller passes what was written to afterCommit once its transaction committed.
- */
-export async function writeTargets(tx: Sql, c: ExistingCandidate, applied: CandidateAppliedData, locked: Map<string, TargetRow>): Promise<Committed[]> {
-  const written: Committed[] = [];
+/** Submit each written target's record through the target decider and commit it with the target's projections. */
+export async function writeTargets(commit: CommitTargetEvents, c: ExistingCandidate, applied: CandidateAppliedData, locked: Map<string, TargetRow>): Promise<void> {
   const intent = c.intent ?? defaultIntent(c.candidate_id, c.version);
   for (const t of applied.targets) {
     const row = locked.get(t.target_id) as TargetRow;
@@ -91,7 +87,7 @@ export async function writeTargets(tx: Sql, c: ExistingCandidate, applied: Candi
     const event = outcome.events[0];
     if (event?.type !== 'ProposalAccepted') throw new ApplyDiverged(t.target_id, event ? `${event.type}: ${(event.data as { failure_detail?: string }).failure_detail}` : 'no event');
     if (event.data.after_hash !== t.result_hash) throw new ApplyDiverged(t.target_id, 'the result hash differs from the candidate');
-    written.push(await commitEvents(tx, {
+    await commit({
       targetId: t.target_id,
       streamVersion: row.stream_version,
       previousChunks: row.chunks,
@@ -100,7 +96,6 @@ export async function writeTargets(tx: Sql, c: ExistingCandidate, applied: Candi
       recordedAt: applied.applied_at,
       metadata: { command: 'ApplyCandidate', candidate_id: c.candidate_id, receipt_id: applied.receipt_id },
       textChange: outcome.textChange,
-    }));
+    });
   }
-  return written;
 }
