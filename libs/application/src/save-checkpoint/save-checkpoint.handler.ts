@@ -2,7 +2,7 @@ import { exportTarget } from '@palimpsest/core/reads/export-target';
 import { CommandRefused } from '@palimpsest/core/target/command-refused';
 import { evaluate } from '@palimpsest/core/target/target.decider';
 import type { AppContext } from '../app-context';
-import { transactionCommitting } from '../shared/commit-events';
+import { commitOf, transactionCommitting } from '../shared/commit-events';
 import { targetIdOf, lockTargetRow, notFound } from '../shared/target-lookup';
 
 export interface SaveCheckpointInput {
@@ -40,15 +40,7 @@ export async function saveCheckpoint(ctx: AppContext, input: SaveCheckpointInput
       if (err instanceof CommandRefused) return err.body;
       throw err;
     }
-    await commit({
-      targetId,
-      streamVersion: target.stream_version,
-      previousChunks: target.chunks,
-      events: outcome.events,
-      stateAfter: outcome.state,
-      recordedAt: now,
-      metadata: { command: 'SaveCheckpoint' },
-    });
+    await commit(commitOf(target, outcome, now, { command: 'SaveCheckpoint' }));
     const result: Record<string, unknown> = {
       status: 'saved',
       target_file_id: targetId,

@@ -1,3 +1,4 @@
+import type { Evaluation } from '@palimpsest/core/target/target.decider';
 import { TARGET_EVENT_SCHEMA_VERSION, targetStreamId, type TargetEvent } from '@palimpsest/core/target/target.events';
 import type { TargetState } from '@palimpsest/core/target/target.state';
 import type { UnchangedEnds } from '@palimpsest/projections/content/chunk-layout';
@@ -7,8 +8,9 @@ import type { ProjectedEvent } from '@palimpsest/projections/projected-event';
 import { SqlParams } from '@palimpsest/projections/sql-params';
 import type { AppendBatcher } from '@palimpsest/store/append-batcher';
 import {
-  APPEND_PARAM_COUNT,
+  alongsideParamOffset,
   appendToStream,
+  insertedCte,
   ONLY_APPEND,
   type AppendGuard,
   type AppendNotification,
@@ -17,6 +19,7 @@ import {
 import type { Sql } from '@palimpsest/store/db';
 import type { NewEvent } from '@palimpsest/store/stored-event';
 import type { AppContext } from '../app-context';
+import type { TargetRow } from './target-lookup';
 
 export interface CommitInput {
   targetId: string;
@@ -30,6 +33,20 @@ export interface CommitInput {
   metadata: Record<string, unknown>;
   /** Which ends of the text an acceptance left untouched, so storage compares only the rest. */
   textChange?: UnchangedEnds | null;
+}
+
+/** The commit of what the decider evaluated on a target row (locked, or this process's head of it). */
+export function commitOf(row: TargetRow, outcome: Evaluation, recordedAt: string, metadata: Record<string, unknown>): CommitInput {
+  return {
+    targetId: row.target_id,
+    streamVersion: row.stream_version,
+    previousChunks: row.chunks,
+    events: outcome.events,
+    stateAfter: outcome.state,
+    recordedAt,
+    metadata,
+    textChange: outcome.textChange,
+  };
 }
 
 /** What a commit wrote, for the bookkeeping that must wait until it is durable (see afterCommit). */
@@ -56,7 +73,7 @@ function projectedEvent(input: CommitInput, i: number, chunks: readonly string[]
     stateAfter: input.stateAfter,
     contentRewrite: change.rewrite,
   };
-  const alongsideAt = (slot: AppendSlot) => projectionAlongside(projected, slot.base + APPEND_PARAM_COUNT, `inserted${slot.tag}`);
+  const alongsideAt = (slot: AppendSlot) => projectionAlongside(projected, alongsideParamOffset(slot), insertedCte(slot));
   return { event, chunks: change.chunks, alongside: alongsideAt(ONLY_APPEND), alongsideAt };
 }
 
@@ -123,7 +140,7 @@ export async function commitOptimistically(appends: AppendBatcher, input: Commit
   const streamId = targetStreamId(input.targetId);
   const appended = await appends.append((slot) => {
     const alongside = slot === ONLY_APPEND ? next.alongside : next.alongsideAt(slot);
-    const guard = targetGuard(input, key, slot.base + APPEND_PARAM_COUNT + alongside.values.length);
+    const guard = targetGuard(input, key, alongsideParamOffset(slot) + alongside.values.length);
     return { streamId, expectedVersion: input.streamVersion, events, alongside, guard };
   });
   return appended ? committed(input, appended.positions, next.chunks) : null;

@@ -7,7 +7,7 @@ import type { ProtocolVersion } from '@palimpsest/core/transaction/transaction.t
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
 import { SUBMISSION_TOOL } from '../shared/submission-tools';
-import { afterCommit, commitOptimistically, transactionCommitting, type CommitInput } from '../shared/commit-events';
+import { afterCommit, commitOf, commitOptimistically, transactionCommitting } from '../shared/commit-events';
 import { targetIdOf, lockTargetRow, notFound, type NotFound, type TargetRow } from '../shared/target-lookup';
 import { viewOfAccepted, viewOfRejected, viewOfRow } from './attempt-view';
 import { enrichRejection, type RejectionEnrichment } from './rejection-enrichment';
@@ -91,16 +91,7 @@ function commandFor(sub: Submission, lookups: SubmitProposal['lookups']): Submit
   };
 }
 
-const commitInput = (sub: Submission, target: TargetRow, outcome: Evaluation): CommitInput => ({
-  targetId: sub.targetId,
-  streamVersion: target.stream_version,
-  previousChunks: target.chunks,
-  events: outcome.events,
-  stateAfter: outcome.state,
-  recordedAt: sub.now,
-  metadata: { command: 'SubmitProposal' },
-  textChange: outcome.textChange,
-});
+const commitInput = (sub: Submission, target: TargetRow, outcome: Evaluation) => commitOf(target, outcome, sub.now, { command: 'SubmitProposal' });
 
 function enrichmentFor(sub: Submission, target: TargetRow, outcome: Evaluation): RejectionEnrichment {
   return {

@@ -7,7 +7,7 @@ import { evaluate } from '@palimpsest/core/target/target.decider';
 import { PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../../app-context';
-import type { CommitTargetEvents } from '../../shared/commit-events';
+import { commitOf, type CommitTargetEvents } from '../../shared/commit-events';
 import { lockTargetRow, type TargetRow } from '../../shared/target-lookup';
 
 /**
@@ -87,15 +87,6 @@ export async function writeTargets(commit: CommitTargetEvents, c: ExistingCandid
     const event = outcome.events[0];
     if (event?.type !== 'ProposalAccepted') throw new ApplyDiverged(t.target_id, event ? `${event.type}: ${(event.data as { failure_detail?: string }).failure_detail}` : 'no event');
     if (event.data.after_hash !== t.result_hash) throw new ApplyDiverged(t.target_id, 'the result hash differs from the candidate');
-    await commit({
-      targetId: t.target_id,
-      streamVersion: row.stream_version,
-      previousChunks: row.chunks,
-      events: outcome.events,
-      stateAfter: outcome.state,
-      recordedAt: applied.applied_at,
-      metadata: { command: 'ApplyCandidate', candidate_id: c.candidate_id, receipt_id: applied.receipt_id },
-      textChange: outcome.textChange,
-    });
+    await commit(commitOf(row, outcome, applied.applied_at, { command: 'ApplyCandidate', candidate_id: c.candidate_id, receipt_id: applied.receipt_id }));
   }
 }
