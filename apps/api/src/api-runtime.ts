@@ -31,14 +31,13 @@ export class ApiRuntime {
     readonly logger: Logger,
   ) {
     this.db = new InstrumentedDb(store, (seconds) => this.metrics.transactionDone(seconds));
-    const appends = new AppendBatcher(this.db, { observer: { committed: (n) => this.metrics.commits.committed(n), retried: () => this.metrics.commits.retried() } });
-    this.ctx = appContext(this.db, { appends });
+    this.metrics = new ApiMetrics(this.db, () => ({ active: this.limiter.active, queued: this.limiter.queued, streams: this.streams.size }));
+    this.ctx = appContext(this.db, { appends: new AppendBatcher(this.db, { observer: this.metrics.commits }) });
     this.limiter = new AdmissionLimiter(config, () => this.metrics.saturated.inc());
     this.hub = new EventHub(this.db);
     this.streams = new EventStreams(this.db, this.hub, { heartbeatMs: config.sseHeartbeatMs, maxStreams: config.sseMaxStreams }, (e) =>
       this.reportError(e, 'event stream'),
     );
-    this.metrics = new ApiMetrics(this.db, () => ({ active: this.limiter.active, queued: this.limiter.queued, streams: this.streams.size }));
     this.tracker = new RequestTracker(this.metrics, logger);
     this.tokens = new TokenVerifier(this.db, config.tokenCacheMs, (e) => this.reportError(e, 'token last_used_at'));
   }

@@ -61,8 +61,8 @@ export class AppendBatcher {
   }
 
   append(build: GuardedAppendBuilder): Promise<AppendResult | null> {
-    const alone = build(ONLY_APPEND);
     if (this.queue.length >= this.maxQueue) return Promise.resolve(null);
+    const alone = build(ONLY_APPEND);
     return new Promise((resolve, reject) => {
       this.queue.push({ build, alone, shape: shapeOf(alone), resolve, reject });
       this.pump();

@@ -2,6 +2,7 @@ import {
   appendCtes,
   appendValues,
   EVENTS_CHANNEL,
+  insertedCte,
   type AlongsideWrites,
   type AppendGuard,
   type AppendResult,
@@ -49,9 +50,8 @@ export async function appendGuardedBatch(sql: Sql, builders: GuardedAppendBuilde
     if (streams.has(append.streamId)) throw new RangeError(`stream ${append.streamId} appears twice in one batch`);
     streams.add(append.streamId);
     ctes.push(appendCtes(append.alongside.ctes, false, append.guard.sql, slot));
-    selects.push(
-      `SELECT ${item} AS item, inserted${slot.tag}.global_position, inserted${slot.tag}.stream_version FROM inserted${slot.tag} CROSS JOIN notified${slot.tag}`,
-    );
+    const inserted = insertedCte(slot);
+    selects.push(`SELECT ${item} AS item, ${inserted}.global_position, ${inserted}.stream_version FROM ${inserted} CROSS JOIN notified${slot.tag}`);
     values.push(...appendValues(append.streamId, append.expectedVersion, append.events, EVENTS_CHANNEL), ...append.alongside.values, ...append.guard.values);
   });
   const { rows } = await sql.query<Row>(`WITH ${ctes.join(',\n')}\n${selects.join('\nUNION ALL\n')}`, values);

@@ -31,6 +31,12 @@ export interface AppendSlot {
 /** The slot of a statement holding one append: plain CTE names, parameters from $1. */
 export const ONLY_APPEND: AppendSlot = { tag: '', base: 0 };
 
+/** The CTE of a slot's append whose rows (global_position, stream_version) its alongside writes read. */
+export const insertedCte = (slot: AppendSlot): string => `inserted${slot.tag}`;
+
+/** How many parameters come before a slot's alongside writes (theirs start at the next one). */
+export const alongsideParamOffset = (slot: AppendSlot): number => slot.base + APPEND_PARAM_COUNT;
+
 /**
  * The CTEs of one append: checks that the stream is at `expectedVersion` (0 = new stream), inserts
  * every event with versions expectedVersion+1…, queues a NOTIFY (delivered on commit) unless the caller
@@ -41,12 +47,13 @@ export const ONLY_APPEND: AppendSlot = { tag: '', base: 0 };
 export function appendCtes(alongside: string[], notify: boolean, guard: string | null, slot: AppendSlot): string {
   const $ = (n: number) => `$${slot.base + n}`;
   const t = slot.tag;
+  const inserted = insertedCte(slot);
   const atVersion = `(SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = ${$(1)}::text) = ${$(3)}::bigint`;
   return `${guard ? `guarded${t} AS MATERIALIZED (${guard}),\n` : ''}input${t} AS (
   SELECT e.value AS event, e.ordinality AS ord
   FROM jsonb_array_elements(${$(2)}::text::jsonb) WITH ORDINALITY AS e
 ),
-inserted${t} AS (
+${inserted} AS (
   INSERT INTO events (stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
   SELECT ${$(1)}::text,
          ${$(3)}::bigint + input${t}.ord,
@@ -67,7 +74,7 @@ notified${t} AS (
            'stream_id', ${$(1)}::text,
            'global_position', max(global_position),
            'stream_version', max(stream_version))::text) AS sent
-  FROM inserted${t}
+  FROM ${inserted}
   HAVING count(*) > 0
 )${alongside.map((cte, i) => `,\nalongside${t}_${i} AS (${cte})`).join('')}`;
 }

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
+import type { AppendBatchObserver } from '@palimpsest/store/append-batcher';
 import { poolMaxFromEnv } from '@palimpsest/store/postgres/pg-db';
 import { specOf } from '../routes/route-table';
 import type { InstrumentedDb } from './instrumented-db';
@@ -59,9 +60,9 @@ export class ApiMetrics {
     help: 'Batched statements undone as a whole (a guard refused or a submit failed), then retried one submit at a time',
     registers: [this.registry],
   });
-  /** For the store's AppendBatcher. */
-  readonly commits = {
-    committed: (appends: number) => this.commitBatch.observe(appends),
+  /** The store's AppendBatcher reports here. */
+  readonly commits: AppendBatchObserver = {
+    committed: (appends) => this.commitBatch.observe(appends),
     retried: () => this.commitRetried.inc(),
   };
   readonly saturated = new Counter({
