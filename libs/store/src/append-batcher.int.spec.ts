@@ -1,6 +1,6 @@
 import { AppendBatcher } from '@palimpsest/store/append-batcher';
 import type { GuardedAppendBuilder } from '@palimpsest/store/append-guarded-batch';
-import { APPEND_PARAM_COUNT, type AppendSlot } from '@palimpsest/store/append-to-stream';
+import { alongsideParamOffset, type AppendSlot } from '@palimpsest/store/append-to-stream';
 import { readStream } from '@palimpsest/store/read-stream';
 import { countingSql, sampleEvents, uniqueStreamId } from '@palimpsest/store/test-support/sample-events';
 import { describeBackend, useTestDb } from '@palimpsest/store/test-support/test-db';
@@ -23,7 +23,7 @@ describe(`AppendBatcher (${describeBackend})`, () => {
    * alongside write another shape; `v` null breaks the NOT NULL column (an error that is not a conflict).
    */
   const append = (id: string, opts: { at?: number; noted?: boolean; v?: number | null } = {}): GuardedAppendBuilder => (slot: AppendSlot) => {
-    const p = slot.base + APPEND_PARAM_COUNT;
+    const p = alongsideParamOffset(slot);
     const set = opts.noted ? `v = $${p + 1}, note = 'noted'` : `v = $${p + 1}`;
     return {
       streamId: `s-${id}`,

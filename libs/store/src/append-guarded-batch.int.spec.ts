@@ -1,5 +1,5 @@
 import { appendGuardedBatch, type GuardedAppendBuilder } from '@palimpsest/store/append-guarded-batch';
-import { APPEND_PARAM_COUNT, type AppendSlot } from '@palimpsest/store/append-to-stream';
+import { alongsideParamOffset, type AppendSlot } from '@palimpsest/store/append-to-stream';
 import { readStream } from '@palimpsest/store/read-stream';
 import { countingSql, sampleEvents, uniqueStreamId } from '@palimpsest/store/test-support/sample-events';
 import { describeBackend, useTestDb } from '@palimpsest/store/test-support/test-db';
@@ -26,7 +26,7 @@ describe(`appendGuardedBatch (${describeBackend})`, () => {
 
   /** Append one event to `stream` at `expected`; alongside, bump the row; guard: the row still at `at`. */
   const guarded = (stream: string, id: string, expected: number, at: number): GuardedAppendBuilder => (slot: AppendSlot) => {
-    const p = slot.base + APPEND_PARAM_COUNT;
+    const p = alongsideParamOffset(slot);
     return {
       streamId: stream,
       expectedVersion: expected,
@@ -54,7 +54,7 @@ describe(`appendGuardedBatch (${describeBackend})`, () => {
     const [a, b, c] = await rows(3);
     const [sa, sb] = [uniqueStreamId('batch'), uniqueStreamId('batch')];
     const twoWrites: GuardedAppendBuilder = (slot) => {
-      const p = slot.base + APPEND_PARAM_COUNT;
+      const p = alongsideParamOffset(slot);
       return {
         streamId: sa,
         expectedVersion: 0,

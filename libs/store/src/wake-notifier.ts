@@ -2,7 +2,7 @@ import { EVENTS_CHANNEL, type AppendNotification } from './append-to-stream';
 import type { Sql } from './db';
 
 /** Listeners learn of an append at most this much later under load (they also poll). */
-export const DEFAULT_MIN_INTERVAL_MS = 10;
+const DEFAULT_MIN_INTERVAL_MS = 10;
 
 /**
  * Wake-ups sent after commit instead of inside it. PostgreSQL serializes the commits of every
