@@ -26,7 +26,7 @@ export function transactionGuardEnabled(env: NodeJS.ProcessEnv = process.env, ba
 export class TransactionGuard {
   private readonly scope: AsyncLocalStorage<{ open: boolean }> | null;
 
-  constructor(enabled = transactionGuardEnabled()) {
+  constructor(enabled: boolean) {
     this.scope = enabled ? new AsyncLocalStorage() : null;
   }
 

@@ -3,7 +3,7 @@ import pg from 'pg';
 import createSubscriber, { type Subscriber } from 'pg-listen';
 import { assertChannelName, type Db, type QueryResult, type Tx } from '../db';
 import { INT8_ARRAY_OID, INT8_OID, mapInt8Array, parseInt8 } from '../int8';
-import { TransactionGuard, transactionHandle } from '../transaction-guard';
+import { TransactionGuard, transactionGuardEnabled, transactionHandle } from '../transaction-guard';
 
 export interface PostgresDbOptions {
   connectionString: string;
@@ -76,7 +76,7 @@ export async function openPostgresDb(options: PostgresDbOptions): Promise<Db> {
 class PostgresDb implements Db {
   readonly kind = 'postgres' as const;
   private readonly pool: pg.Pool;
-  private readonly guard = new TransactionGuard();
+  private readonly guard = new TransactionGuard(transactionGuardEnabled(process.env, 'postgres'));
   private readonly onError: (error: Error) => void;
   private subscriber: Promise<Subscriber> | undefined;
   private readonly channels = new Map<string, { callbacks: Set<(payload: string) => void>; ready: Promise<void> }>();
