@@ -2,7 +2,7 @@ import pg from 'pg';
 import { isolatedStore } from '../support/cli-process';
 import { HttpClient, type HttpAnswer } from '../support/http-client';
 import { seedTokens, startApi, type ApiProcess } from '../support/http-server';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
+import { startTcpProxy, type TcpProxy } from '@palimpsest/store/test-support/tcp-proxy';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 

@@ -27,6 +27,12 @@ export interface Tx extends Sql {
 
 export type DbKind = 'postgres' | 'pglite';
 
+/**
+ * A break in notification delivery: `lost` when the listener connection failed (anything notified from
+ * now on may be missed), `resumed` once it listens again (anything notified in between was missed).
+ */
+export type ListenGap = 'lost' | 'resumed';
+
 export interface Db extends Sql {
   readonly kind: DbKind;
   /**
@@ -41,9 +47,10 @@ export interface Db extends Sql {
    * Subscribes to NOTIFY on `channel` (a lowercase SQL identifier). Resolves once listening;
    * the returned function unsubscribes. Notifications are a wake-up hint, not a delivery guarantee:
    * anything sent while a PostgreSQL listener connection is re-established is lost, so consumers
-   * must also read (readAll) on their own.
+   * must also read (readAll) on their own. `onGap` is told when delivery breaks and when it is back,
+   * so that whatever the notifications keep fresh (caches, waits) is re-read then (PGlite never breaks).
    */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(channel: string, onPayload: (payload: string) => void, onGap?: (gap: ListenGap) => void): Promise<() => Promise<void>>;
   /** Closes pools, listeners and (PGlite) the data directory lock. Idempotent. */
   close(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import type { Db, DbKind, QueryResult, Tx } from './db';
+import type { Db, DbKind, ListenGap, QueryResult, Tx } from './db';
 
 /**
  * A Db that forwards everything to another one: decorators (metrics, profiling, statement rewriting)
@@ -23,8 +23,8 @@ export class ForwardingDb implements Db {
     return this.inner.exec(sqlScript);
   }
 
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
-    return this.inner.listen(channel, onPayload);
+  listen(channel: string, onPayload: (payload: string) => void, onGap?: (gap: ListenGap) => void): Promise<() => Promise<void>> {
+    return this.inner.listen(channel, onPayload, onGap);
   }
 
   close(): Promise<void> {

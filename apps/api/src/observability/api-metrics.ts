@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
 import type { AppendBatchObserver } from '@palimpsest/store/append-batcher';
-import { poolMaxFromEnv } from '@palimpsest/store/postgres/pg-db';
+import { poolMaxFromEnv } from '@palimpsest/store/postgres/pg-settings';
 import { specOf } from '../routes/route-table';
 import type { InstrumentedDb } from './instrumented-db';
 

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { assertChannelName, type Db, type QueryResult, type Tx } from '../db';
+import { assertChannelName, type Db, type ListenGap, type QueryResult, type Tx } from '../db';
 import { INT8_OID, parseInt8 } from '../int8';
 import { TransactionGuard, transactionGuardEnabled, transactionHandle } from '../transaction-guard';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
@@ -115,7 +115,8 @@ class PgliteDb implements Db {
     }));
   }
 
-  async listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+  /** In process, delivery never breaks: `onGap` is never called. */
+  async listen(channel: string, onPayload: (payload: string) => void, _onGap?: (gap: ListenGap) => void): Promise<() => Promise<void>> {
     assertChannelName(channel);
     this.guard.assertOutside('listen');
     this.assertOpen();

@@ -63,6 +63,23 @@ async function createPostgresTestDb(adminUrl: string): Promise<TestDb> {
   };
 }
 
+/** The URL of a PostgreSQL test database, so that other pools (another "process", a proxy) reach the same one. */
+export async function databaseUrlOf(db: Db): Promise<string> {
+  const adminUrl = process.env.DATABASE_URL;
+  if (db.kind !== 'postgres' || !adminUrl) throw new Error('databaseUrlOf(): a PostgreSQL test database only');
+  const { rows } = await db.query<{ name: string }>('SELECT current_database() AS name');
+  const url = new URL(adminUrl);
+  url.pathname = `/${rows[0]!.name}`;
+  return url.toString();
+}
+
+/** Runs `sql` on the server as the admin (pg_terminate_backend of other sessions, settings). */
+export function asAdmin<R = unknown>(sql: string, params: unknown[] = []): Promise<R[]> {
+  const adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) throw new Error('asAdmin(): PostgreSQL only');
+  return withAdmin(adminUrl, async (admin) => (await admin.query(sql, params)).rows as R[]);
+}
+
 function dropDatabase(adminUrl: string, name: string): Promise<unknown> {
   return withAdmin(adminUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
 }

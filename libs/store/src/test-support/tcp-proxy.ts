@@ -10,6 +10,12 @@ export interface TcpProxy {
   cut(): Promise<void>;
   /** Listens again on the same port. */
   restore(): Promise<void>;
+  /**
+   * A blackhole: every byte either way is held back and new connections are accepted but not relayed,
+   * as when a network path dies silently (no reset, no refusal). resume() delivers what was held.
+   */
+  stall(): void;
+  resume(): void;
   /** cut(), for good. */
   close(): Promise<void>;
 }
@@ -23,6 +29,10 @@ export async function startTcpProxy(target: { host: string; port: number }, host
   const pairs = new Set<{ client: Socket; upstream: Socket }>();
   let server: Server | null = null;
   let port = 0;
+  let stalled = false;
+  const hold = (socket: Socket) => {
+    socket.pause();
+  };
 
   const onConnection = (client: Socket) => {
     const upstream = connect({ host: target.host, port: target.port });
@@ -32,6 +42,10 @@ export async function startTcpProxy(target: { host: string; port: number }, host
     upstream.setNoDelay(true);
     client.pipe(upstream);
     upstream.pipe(client);
+    if (stalled) {
+      hold(client);
+      hold(upstream);
+    }
     const drop = () => {
       if (!pairs.delete(pair)) return;
       client.destroy();
@@ -76,6 +90,20 @@ export async function startTcpProxy(target: { host: string; port: number }, host
     cut,
     async restore() {
       if (!server) await listen();
+    },
+    stall() {
+      stalled = true;
+      for (const pair of pairs) {
+        hold(pair.client);
+        hold(pair.upstream);
+      }
+    },
+    resume() {
+      stalled = false;
+      for (const pair of pairs) {
+        pair.client.resume();
+        pair.upstream.resume();
+      }
     },
     close: cut,
   };
