@@ -133,11 +133,8 @@ const decision = (
 
 /** Seed order: encoding → key syntax → key recovery/conflict → guard and lineage syntax → shape → admission → stale guards → apply. */
 export function decideSubmission(cmd: SubmitProposal, state: ExistingTarget): SubmissionDecision {
-  const encodingPath = findUnstorableText({
-    proposal: cmd.proposal,
-    source: cmd.source,
-    client_request_id: cmd.client_request_id,
-  });
+  // The request key is not text but printable ASCII: a NUL or surrogate in it is invalid_client_request_id below.
+  const encodingPath = findUnstorableText({ proposal: cmd.proposal, source: cmd.source });
   if (encodingPath) return decision([encodingRejection(cmd, state, encodingPath)]);
 
   const keySupplied = cmd.client_request_id !== undefined && cmd.client_request_id !== null;

@@ -124,6 +124,10 @@ describe('SubmitProposal', () => {
     ['a malformed parent id', { parent_attempt_id: 'not-a-uuid' }, 'invalid_parent_attempt_id'],
     ['a zero attempt number', { regeneration_attempt: 0 }, 'invalid_attempt'],
     ['a request key with a control character', { client_request_id: 'a\tb' }, 'invalid_client_request_id'],
+    ['a request key with a NUL', { client_request_id: 'a\u0000b' }, 'invalid_client_request_id'],
+    ['a request key with a lone surrogate', { client_request_id: '\ud800' }, 'invalid_client_request_id'],
+    ['a request key with a noncharacter', { client_request_id: 'k\ufffe' }, 'invalid_client_request_id'],
+    ['a parent id with a NUL', { parent_attempt_id: '\u0000' }, 'invalid_parent_attempt_id'],
   ])('audits %s as context_invalid at PROTOCOL_VALIDATION', (_title, overrides, code) => {
     given(initialized).when(submit(overrides as Partial<SubmitProposal>)).then((events) => {
       const e = only(events);
@@ -132,6 +136,15 @@ describe('SubmitProposal', () => {
       expect(e.data.validation_stage).toBe('PROTOCOL_VALIDATION');
       expect(e.data.diagnostic.code).toBe(code);
       expect(e.data.retryable).toBe(false);
+    });
+  });
+
+  it('stores no request key that is not the seed syntax, only its ASCII-escaped preview', () => {
+    given(initialized).when(submit({ client_request_id: 'req\u0000\ud800' })).then((events) => {
+      const e = only(events);
+      if (e.type !== 'ProposalRejected') throw new Error(e.type);
+      expect(e.data.client_request_id).toBeNull();
+      expect(e.data.diagnostic.submitted_key_preview).toBe('req\\u0000\\ud800');
     });
   });
 
