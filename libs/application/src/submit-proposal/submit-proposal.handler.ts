@@ -1,6 +1,6 @@
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { CommandRefused } from '@palimpsest/core/target/command-refused';
-import { isUuid } from '@palimpsest/core/target/request-identity';
+import { isUuid, isValidRequestKey } from '@palimpsest/core/target/request-identity';
 import type { KeyedAttempt, ParentAttempt, SubmitProposal } from '@palimpsest/core/target/target.commands';
 import { evaluate, type Evaluation } from '@palimpsest/core/target/target.decider';
 import type { ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
@@ -30,8 +30,8 @@ export interface SubmitProposalInput {
 export type SubmissionResult = Record<string, unknown> | InvalidArgument | NotFound;
 
 /** Runs after the lock is held, as its own statement, so it sees every attempt committed before the lock. */
-async function findKeyed(tx: Sql, targetId: string, key: unknown): Promise<KeyedAttempt | null> {
-  if (typeof key !== 'string') return null;
+async function findKeyed(tx: Sql, targetId: string, key: string | null): Promise<KeyedAttempt | null> {
+  if (key === null) return null;
   const { rows } = await tx.query(
     `SELECT a.attempt_id::text AS attempt_id, a.request_fingerprint, a.protocol_version, a.content_hash,
             a.expected_target_version, a.expected_current_hash, a.parent_attempt_id::text AS parent_attempt_id,
@@ -70,6 +70,12 @@ interface Submission {
   now: string;
   correlationId: string | null;
   submittedKey: string | null;
+  /**
+   * The key as SQL may see it: only one of the seed's syntax (1..128 printable ASCII) can be bound to
+   * an attempt. Any other (NUL, surrogates, too long) binds nothing and the decider records its
+   * invalid_client_request_id rejection; PostgreSQL could not even compare a NUL.
+   */
+  boundKey: string | null;
 }
 
 function commandFor(sub: Submission, lookups: SubmitProposal['lookups']): SubmitProposal {
@@ -132,7 +138,7 @@ async function submitOptimistically(ctx: AppContext, sub: Submission): Promise<{
     throw err;
   }
   if (outcome.recoveredAttemptId || outcome.events.length !== 1) return null;
-  const done = await commitOptimistically(ctx.appends, commitInput(sub, target, outcome), sub.submittedKey);
+  const done = await commitOptimistically(ctx.appends, commitInput(sub, target, outcome), sub.boundKey);
   if (!done) {
     ctx.contents.markContended(sub.targetId);
     return null;
@@ -148,7 +154,7 @@ async function submitLocked(ctx: AppContext, sub: Submission): Promise<{ body: S
   const body = await transactionCommitting(ctx, async (tx, commit): Promise<SubmissionResult> => {
     const target = await lockTargetRow(tx, targetId, ctx.contents);
     if (!target) return notFound(targetId);
-    const keyed = await findKeyed(tx, targetId, input.client_request_id);
+    const keyed = await findKeyed(tx, targetId, sub.boundKey);
     const parent = await findParent(tx, input.parent_attempt_id);
     let outcome: Evaluation;
     try {
@@ -179,6 +185,7 @@ export async function submitProposal(ctx: AppContext, input: SubmitProposalInput
     now: ctx.clock.now(),
     correlationId: input.include_correlation_id === true ? ctx.ids.next() : null,
     submittedKey: typeof input.client_request_id === 'string' ? input.client_request_id : null,
+    boundKey: isValidRequestKey(input.client_request_id) ? input.client_request_id : null,
   };
   ctx.contents.beginWrite(targetId);
   let answer;
