@@ -1,6 +1,7 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import type { JsonSchema, OperationSpec } from './catalog/operation-spec';
+import { admitText } from './text-admission';
 
 const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
 const compiled = new Map<string, ValidateFunction>();
@@ -38,7 +39,8 @@ function describe(e: ErrorObject): { path: string; message: string } {
 
 /**
  * Check arguments against the catalog before any work is done. Unknown and missing names are
- * reported first (seed: such calls never reach the tool), then type and range violations.
+ * reported first (seed: such calls never reach the tool), then type and range violations, then
+ * text PostgreSQL cannot hold (see text-admission).
  */
 export function admit(spec: OperationSpec, args: unknown): InvalidArgument | null {
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
@@ -59,7 +61,7 @@ export function admit(spec: OperationSpec, args: unknown): InvalidArgument | nul
     });
   }
   const validate = validatorFor(spec);
-  if (validate(args)) return null;
+  if (validate(args)) return admitText(spec, args as Record<string, unknown>);
   const errors = (validate.errors ?? []).map(describe);
   const first = errors[0];
   const argument = first.path.split('.')[0];
