@@ -9,6 +9,7 @@ import { ApiRuntime } from './api-runtime';
 import type { ApiConfig } from './config/api-config';
 import { enableCors } from './config/cors';
 import { frameworkErrorHandler } from './errors/api-exception.filter';
+import { clientErrorHandler } from './errors/client-error';
 import { deferBodyParsing } from './lifecycle/json-body';
 import { createLogger, PinoLoggerService, requestId } from './observability/logger';
 import { buildOpenApiDocument } from './openapi/openapi-document';
@@ -29,6 +30,7 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
     logger: false,
     genReqId: requestId,
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler: clientErrorHandler(logger), // what Node's parser refuses before any request exists
     routerOptions: { maxParamLength: 1000 }, // an over-long id is answered by admission (400 invalid_target_file_id), not the router (414)
     // Node's own defaults, which Fastify changes (no request timeout at all; 72 s keep-alive):
     // a client gets 5 minutes to send a whole request, and an idle keep-alive socket 5 s.

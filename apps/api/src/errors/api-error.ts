@@ -23,7 +23,7 @@ export interface GatewayErrorOptions {
 
 /** The operation-style status word for a gateway refusal. */
 function statusWord(httpStatus: number): string {
-  if (httpStatus === 400 || httpStatus === 413 || httpStatus === 415) return 'invalid_argument';
+  if ([400, 413, 414, 415, 431].includes(httpStatus)) return 'invalid_argument';
   if (httpStatus === 404) return 'not_found';
   return 'error';
 }
@@ -47,4 +47,11 @@ export function gatewayError(
 /** An argument problem found at the edge, shaped like the catalog's invalid_argument answers. */
 export function invalidArgumentError(tool: string, code: string, message: string, extra: Record<string, unknown> = {}): ApiError {
   return gatewayError(400, 'invalid_arguments', code, message, { fields: { code, tool, ...extra } });
+}
+
+/** An answer's body with this request's id as the envelope's trace_id (bodies without an envelope are left as they are). */
+export function withTraceId<T extends Record<string, unknown>>(body: T, traceId: string): T {
+  const error = body.error;
+  if (error === null || typeof error !== 'object') return body;
+  return { ...body, error: { ...(error as object), trace_id: traceId } };
 }

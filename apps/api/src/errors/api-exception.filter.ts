@@ -2,7 +2,7 @@ import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiRuntime } from '../api-runtime';
 import { unsupportedMediaType } from '../lifecycle/json-body';
-import { ApiError, gatewayError } from './api-error';
+import { ApiError, gatewayError, withTraceId } from './api-error';
 
 /** SQLSTATEs that mean "try again" rather than "wrong": lock timeout, serialization failure, deadlock. */
 const TRANSIENT_SQLSTATES: Record<string, string> = { '55P03': 'lock_timeout', '40001': 'serialization_failure', '40P01': 'deadlock' };
@@ -69,8 +69,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
 /** The error's status, headers and body, with the request id as the envelope's trace_id. */
 export function sendApiError(reply: FastifyReply, traceId: string, error: ApiError): void {
-  const body = { ...error.body, error: { ...(error.body.error as object), trace_id: traceId } };
-  void reply.code(error.httpStatus).headers(error.headers).send(body);
+  void reply.code(error.httpStatus).headers(error.headers).send(withTraceId(error.body, traceId));
 }
 
 /**
@@ -78,6 +77,10 @@ export function sendApiError(reply: FastifyReply, traceId: string, error: ApiErr
  * parameter), answered with the same envelope as everything else (Fastify's `frameworkErrors`).
  */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
-  sendApiError(reply, request.id, gatewayError(status, 'invalid_arguments', 'malformed_request', error.message));
+  const refusal =
+    error.statusCode === 414
+      ? gatewayError(414, 'resource_limit', 'uri_too_long', 'A path segment is longer than the router admits.') // Fastify's message repeats the whole path
+      : gatewayError(400, 'invalid_arguments', 'malformed_request', error.message);
+  reply.header('X-Request-Id', request.id); // the onRequest hook that sets it on every other answer has not run
+  sendApiError(reply, request.id, refusal);
 }

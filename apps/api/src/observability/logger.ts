@@ -5,10 +5,13 @@ import pino, { type Logger } from 'pino';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** A request id the gateway makes itself: for a request without a usable X-Request-Id, or without a request at all. */
+export const newRequestId = (): string => randomUUID();
+
 /** A caller's X-Request-Id is kept when it is a plain token; otherwise the gateway makes one (Fastify's genReqId). */
 export function requestId(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];
-  return typeof incoming === 'string' && CLIENT_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  return typeof incoming === 'string' && CLIENT_REQUEST_ID.test(incoming) ? incoming : newRequestId();
 }
 
 /**

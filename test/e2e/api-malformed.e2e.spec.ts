@@ -1,0 +1,89 @@
+import { isolatedStore } from '../support/cli-process';
+import { rawRequest, type RawAnswer } from '../support/raw-http';
+import { startApi, type ApiProcess } from '../support/http-server';
+
+const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The body as the documented envelope, its trace_id being the answer's X-Request-Id. */
+function envelopeOf(answer: RawAnswer): Record<string, any> {
+  expect(answer.headers['content-type']).toMatch(/^application\/json/);
+  const body = JSON.parse(answer.body);
+  expect(body.error).toEqual({
+    code: expect.any(String),
+    reason: expect.any(String),
+    message: expect.any(String),
+    retryable: expect.stringMatching(/^(none|same_request|after_refresh)$/),
+    next_actions: expect.any(Array),
+    trace_id: expect.any(String),
+  });
+  expect(body.error.trace_id).toBe(answer.headers['x-request-id']);
+  return body.error;
+}
+
+/**
+ * Requests Node's HTTP parser refuses before any route runs, sent byte for byte over a raw socket: each
+ * is answered with the envelope (a trace id made for it) and the connection closed.
+ */
+describe(`palimpsest api: malformed requests over raw HTTP on ${backend}`, () => {
+  let store: Awaited<ReturnType<typeof isolatedStore>>;
+  let api: ApiProcess;
+
+  beforeAll(async () => {
+    store = await isolatedStore();
+    api = await startApi(store.env, ['--no-local-token']);
+  });
+  afterAll(async () => {
+    const stopped = await api?.stop();
+    expect(stopped?.code).toBe(0);
+    await store.dispose();
+  });
+
+  const filler = 'a'.repeat(20_000); // past Node's 16 KiB request head limit
+  const parserRefusals: [string, string, string, string, string][] = [
+    // name, request bytes, status line, code, reason
+    ['a malformed request line', 'GARBAGE\r\n\r\n', 'HTTP/1.1 400 Bad Request', 'invalid_arguments', 'malformed_request'],
+    ['HTTP/9.9', 'GET /v1/capabilities HTTP/9.9\r\nHost: x\r\n\r\n', 'HTTP/1.1 400 Bad Request', 'invalid_arguments', 'unsupported_http_version'],
+    ['Content-Length: -1', 'POST /v1/targets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: -1\r\n\r\n{}', 'HTTP/1.1 400 Bad Request', 'invalid_arguments', 'malformed_request'],
+    [
+      'Content-Length with Transfer-Encoding',
+      'POST /v1/targets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 7\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+      'HTTP/1.1 400 Bad Request',
+      'invalid_arguments',
+      'malformed_request',
+    ],
+    [
+      'bad chunking',
+      'POST /v1/targets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+      'HTTP/1.1 400 Bad Request',
+      'invalid_arguments',
+      'malformed_request',
+    ],
+    ['a NUL in the URL', 'GET /v1/capa\0bilities HTTP/1.1\r\nHost: x\r\n\r\n', 'HTTP/1.1 400 Bad Request', 'invalid_arguments', 'malformed_request'],
+    ['a NUL in a header', 'GET /v1/capabilities HTTP/1.1\r\nHost: x\r\nX-Note: a\0b\r\n\r\n', 'HTTP/1.1 400 Bad Request', 'invalid_arguments', 'malformed_request'],
+    ['oversized headers', `GET /v1/capabilities HTTP/1.1\r\nHost: x\r\nX-Fill: ${filler}\r\n\r\n`, 'HTTP/1.1 431 Request Header Fields Too Large', 'resource_limit', 'headers_too_large'],
+    ['an overlong URI', `GET /v1/capabilities?fill=${filler} HTTP/1.1\r\nHost: x\r\n\r\n`, 'HTTP/1.1 414 URI Too Long', 'resource_limit', 'uri_too_long'],
+  ];
+
+  it.each(parserRefusals)('answers %s with the envelope and closes the connection', async (_name, bytes, statusLine, code, reason) => {
+    const answer = await rawRequest(api.url, bytes);
+    expect(answer.statusLine).toBe(statusLine);
+    expect(answer.headers.connection).toBe('close');
+    expect(answer.closed).toBe(true);
+    const error = envelopeOf(answer);
+    expect(error).toMatchObject({ code, reason, next_actions: [] });
+    expect(error.trace_id).toMatch(UUID);
+  });
+
+  it('gives every parser refusal a trace id of its own', async () => {
+    const ids = await Promise.all([1, 2, 3].map(async () => envelopeOf(await rawRequest(api.url, 'GARBAGE\r\n\r\n')).trace_id));
+    expect(new Set(ids).size).toBe(3);
+  });
+
+  it('answers an over-long path segment (the router\'s refusal) with the envelope', async () => {
+    const answer = await rawRequest(api.url, `GET /v1/targets/${'a'.repeat(2_000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expect(answer.statusLine).toBe('HTTP/1.1 414 URI Too Long');
+    expect(envelopeOf(answer)).toMatchObject({ code: 'resource_limit', reason: 'uri_too_long' });
+    expect(answer.body.length).toBeLessThan(1_000); // the path is not echoed back
+  });
+});
