@@ -1,6 +1,7 @@
 import { isolatedStore } from '../support/cli-process';
+import { HttpClient } from '../support/http-client';
 import { rawRequest, type RawAnswer } from '../support/raw-http';
-import { startApi, type ApiProcess } from '../support/http-server';
+import { seedTokens, startApi, type ApiProcess } from '../support/http-server';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -23,15 +24,20 @@ function envelopeOf(answer: RawAnswer): Record<string, any> {
 
 /**
  * Requests Node's HTTP parser refuses before any route runs, sent byte for byte over a raw socket: each
- * is answered with the envelope (a trace id made for it) and the connection closed.
+ * is answered with the envelope (a trace id made for it) and the connection closed. Then a refusal
+ * made after parsing: an unknown approval.
  */
 describe(`palimpsest api: malformed requests over raw HTTP on ${backend}`, () => {
   let store: Awaited<ReturnType<typeof isolatedStore>>;
   let api: ApiProcess;
+  let http: HttpClient;
+  let token: string;
 
   beforeAll(async () => {
     store = await isolatedStore();
+    token = (await seedTokens(store.env, { all: 'read,write,operator' })).all!.token;
     api = await startApi(store.env, ['--no-local-token']);
+    http = new HttpClient(api.url, token);
   });
   afterAll(async () => {
     const stopped = await api?.stop();
@@ -85,5 +91,16 @@ describe(`palimpsest api: malformed requests over raw HTTP on ${backend}`, () =>
     expect(answer.statusLine).toBe('HTTP/1.1 414 URI Too Long');
     expect(envelopeOf(answer)).toMatchObject({ code: 'resource_limit', reason: 'uri_too_long' });
     expect(answer.body.length).toBeLessThan(1_000); // the path is not echoed back
+  });
+
+  it('answers an unknown approval with 404 and the trace id', async () => {
+    for (const id of ['nope', '00000000-0000-4000-8000-000000000000']) {
+      const r = await http.post(`/v1/approvals/${id}/approve`, {}, { headers: { 'x-request-id': `approve-${id.length}` } });
+      expect(r.status).toBe(404);
+      expect(r.body.error).toMatchObject({ code: 'not_found', reason: 'approval_unknown', trace_id: `approve-${id.length}` });
+    }
+    const declined = await http.post('/v1/approvals/nope/decline', {});
+    expect(declined.status).toBe(404);
+    expect(declined.body.error.trace_id).toBe(declined.headers.get('x-request-id'));
   });
 });

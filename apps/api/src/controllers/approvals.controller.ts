@@ -3,6 +3,7 @@ import { ApiBody, ApiParam, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { decideApproval, listApprovals } from '@palimpsest/application/candidates/approvals/approvals.handler';
 import { ApiRuntime } from '../api-runtime';
+import { withTraceId } from '../errors/api-error';
 import { JsonBody } from '../lifecycle/json-body.pipe';
 import type { AuthenticatedRequest } from '../auth/scope.guard';
 import { ApprovalDecision, ApprovalsQuery } from '../operations/operator.dto';
@@ -44,6 +45,7 @@ export class ApprovalsController {
   private async decide(id: string, decision: 'grant' | 'decline', body: ApprovalDecision, req: AuthenticatedRequest, reply: FastifyReply) {
     const decidedBy = req.principal ? `token:${req.principal.name}` : 'api:no-auth';
     const answer = await decideApproval(this.runtime.ctx, { approval_id: id, decision, decided_by: decidedBy, note: body.note ?? null });
-    void reply.code(answer.status === 'ok' ? 200 : envelopeStatus(answer.error as Record<string, unknown>)).send(answer);
+    if (answer.status === 'ok') return void reply.code(200).send(answer);
+    void reply.code(envelopeStatus(answer.error as Record<string, unknown>)).send(withTraceId(answer, req.id));
   }
 }
