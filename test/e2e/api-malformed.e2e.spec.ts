@@ -24,8 +24,8 @@ function envelopeOf(answer: RawAnswer): Record<string, any> {
 
 /**
  * Requests Node's HTTP parser refuses before any route runs, sent byte for byte over a raw socket: each
- * is answered with the envelope (a trace id made for it) and the connection closed. Then a refusal
- * made after parsing: an unknown approval.
+ * is answered with the envelope (a trace id made for it) and the connection closed. Then two refusals
+ * made after parsing: an unknown approval, and a request with two Idempotency-Key headers.
  */
 describe(`palimpsest api: malformed requests over raw HTTP on ${backend}`, () => {
   let store: Awaited<ReturnType<typeof isolatedStore>>;
@@ -102,5 +102,41 @@ describe(`palimpsest api: malformed requests over raw HTTP on ${backend}`, () =>
     const declined = await http.post('/v1/approvals/nope/decline', {});
     expect(declined.status).toBe(404);
     expect(declined.body.error.trace_id).toBe(declined.headers.get('x-request-id'));
+  });
+
+  it('refuses two Idempotency-Key headers with 400 instead of joining them into one key', async () => {
+    const created = await http.post('/v1/targets', { filename: 'k.md', content: 'alpha beta\n' });
+    const id = created.body.target_file_id as string;
+    const body = JSON.stringify({ intent: 'Rename', expected_target_version: 0, edits: [{ match: 'alpha', replace: 'gamma' }] });
+    const edit = (headers: string[]) =>
+      rawRequest(
+        api.url,
+        [
+          `POST /v1/targets/${id}/edits HTTP/1.1`,
+          'Host: x',
+          `Authorization: Bearer ${token}`,
+          'Content-Type: application/json',
+          `Content-Length: ${Buffer.byteLength(body)}`,
+          'Connection: close',
+          ...headers,
+          '',
+          body,
+        ].join('\r\n'),
+      );
+
+    const twoKeys = await edit(['Idempotency-Key: a', 'Idempotency-Key: b']);
+    expect(twoKeys.statusLine).toBe('HTTP/1.1 400 Bad Request');
+    expect(envelopeOf(twoKeys)).toMatchObject({ code: 'invalid_arguments', reason: 'duplicate_idempotency_key' });
+    expect(JSON.parse(twoKeys.body)).toMatchObject({ code: 'duplicate_idempotency_key', argument: 'Idempotency-Key' });
+    expect((await edit(['Idempotency-Key: a', 'Idempotency-Key: a'])).status).toBe(400); // the same key twice is still two headers
+
+    const twoGuards = await edit(['If-Match: "0"', 'If-Match: "0"']); // as If-Match already was
+    expect(twoGuards.status).toBe(400);
+    expect(envelopeOf(twoGuards)).toMatchObject({ code: 'invalid_arguments', reason: 'invalid_if_match' });
+
+    expect((await http.get(`/v1/targets/${id}`)).body).toMatchObject({ version: 0 }); // nothing was recorded
+    const once = await edit(['Idempotency-Key: a']);
+    expect(once.status).toBe(200);
+    expect(JSON.parse(once.body)).toMatchObject({ status: 'accepted', client_request_id: 'a', version: 1 });
   });
 });

@@ -30,7 +30,7 @@ export class OperationRunner {
       query: req.query as Record<string, unknown>,
       body,
       ifMatch: header(req, 'if-match'),
-      idempotencyKey: header(req, 'idempotency-key'),
+      idempotencyKey: req.raw.headersDistinct['idempotency-key'],
     });
     const result = await this.execute(operation, args, req.principal?.policy);
     send(route, result, req, reply);

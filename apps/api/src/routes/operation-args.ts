@@ -12,7 +12,8 @@ export interface RequestParts {
   query: Record<string, unknown>;
   body: unknown;
   ifMatch?: string;
-  idempotencyKey?: string;
+  /** Each Idempotency-Key header as sent (a list when there are several: Node would join them with ", "). */
+  idempotencyKey?: string | readonly string[];
 }
 
 type Args = Record<string, unknown>;
@@ -118,11 +119,19 @@ function bindVersionGuard(spec: OperationSpec, args: Args, header: string): void
 }
 
 /** Idempotency-Key becomes the request key, client_request_id or request_id (the same key in both places is accepted). */
-function bindRequestKey(spec: OperationSpec, args: Args, key: string): void {
+function bindRequestKey(spec: OperationSpec, args: Args, header: string | readonly string[]): void {
   const name = keyArgumentOf(spec);
   if (!name) {
     throw invalidArgumentError(spec.name, 'idempotency_key_not_supported', `${spec.name} takes no request key; drop the Idempotency-Key header.`);
   }
+  const keys = typeof header === 'string' ? [header] : header;
+  // Joined, two headers would make a third key ("a, b") that neither was meant to be.
+  if (keys.length !== 1) {
+    throw invalidArgumentError(spec.name, 'duplicate_idempotency_key', `Send one Idempotency-Key header; this request has ${keys.length}.`, {
+      argument: 'Idempotency-Key',
+    });
+  }
+  const key = keys[0]!;
   const explicit = args[name];
   if (explicit !== undefined && explicit !== null && explicit !== key) {
     throw invalidArgumentError(spec.name, 'idempotency_key_conflict', `Idempotency-Key differs from ${name} in the body; send one key.`, { argument: name });

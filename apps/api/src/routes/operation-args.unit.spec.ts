@@ -42,6 +42,10 @@ describe('request → operation arguments', () => {
     expect(refusal(() => args('"3"', undefined, { expected_target_version: 2 })).code).toBe('guard_conflict');
     for (const bad of ['3', 'W/"3"', '"3", "4"', '"-1"', '""']) expect(refusal(() => args(bad)).code).toBe('invalid_if_match');
     expect(refusal(() => args(undefined, 'k1', { client_request_id: 'k2' })).code).toBe('idempotency_key_conflict');
+    const keys = (idempotencyKey: readonly string[]) => operationArgs(route, { pathId: ID, query: {}, body: {}, idempotencyKey });
+    expect(keys(['a, b'])).toMatchObject({ client_request_id: 'a, b' }); // one header: its value is the key, comma and all
+    expect(refusal(() => keys(['a', 'b'])).code).toBe('duplicate_idempotency_key');
+    expect(refusal(() => keys(['a', 'a'])).code).toBe('duplicate_idempotency_key');
     expect(refusal(() => operationArgs(routeOf('palimpsest_save'), { pathId: ID, query: {}, body: {}, idempotencyKey: 'k' })).code).toBe('idempotency_key_not_supported');
     expect(refusal(() => operationArgs(routeOf('palimpsest_initialize_target'), { query: {}, body: {}, ifMatch: '"0"' })).code).toBe('if_match_not_supported');
   });
