@@ -1,4 +1,3 @@
-import { ERROR_CODES as CANDIDATE_ERROR_CODES } from '@palimpsest/core/candidate/candidate-refusal';
 import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
 import { concretePath, routeOf } from '../routes/route-table';
 
@@ -9,19 +8,28 @@ import { concretePath, routeOf } from '../routes/route-table';
 export type Retryable = 'none' | 'same_request' | 'after_refresh';
 
 export const ERROR_CODES = {
-  invalid_arguments: { http: [400, 415], retryable: 'none', meaning: 'Malformed or unusable arguments, body or headers.' },
+  invalid_arguments: { http: [400, 415], retryable: 'none', meaning: 'Malformed or unusable arguments, body, headers or request.' },
   unauthenticated: { http: [401], retryable: 'none', meaning: 'No bearer token, or one that is unknown or revoked.' },
-  permission_denied: { http: [403], retryable: 'none', meaning: 'The token lacks the scope this route declares.' },
-  not_found: { http: [404], retryable: 'none', meaning: 'Unknown target or route.' },
+  permission_denied: { http: [403], retryable: 'none', meaning: 'The token lacks the scope this route declares, or its owner policy refuses.' },
+  not_found: { http: [404], retryable: 'none', meaning: 'Unknown target, candidate, approval or route.' },
   precondition_failed: { http: [409], retryable: 'after_refresh', meaning: 'A version or hash guard no longer holds (the rejection is recorded).' },
   conflict: { http: [409], retryable: 'none', meaning: 'The request key is bound to a different proposal (the rejection is recorded).' },
   proposal_rejected: { http: [422], retryable: 'after_refresh', meaning: 'The proposal was decided and rejected; the diagnostic says why (recorded).' },
-  resource_limit: { http: [413, 429], retryable: 'none', meaning: 'A bound was hit: the request size, or the service is saturated (429: same_request).' },
+  resource_limit: {
+    http: [408, 413, 414, 429, 431, 503],
+    retryable: 'none',
+    meaning: 'A bound was hit: the request size or time, or the service is saturated (429 and 503: same_request).',
+  },
   unavailable: { http: [503], retryable: 'same_request', meaning: 'The gateway is shutting down or the database is unreachable.' },
   internal: { http: [500], retryable: 'same_request', meaning: 'An unexpected failure; retry once, then report it with the request id.' },
   stale_snapshot: { http: [409], retryable: 'after_refresh', meaning: 'Candidates: a target moved since the base the operations were written against.' },
   snapshot_expired: { http: [410], retryable: 'after_refresh', meaning: 'Candidates: the candidate expired or was evicted.' },
   unsupported_operation: { http: [400], retryable: 'none', meaning: 'Candidates: an operation or option that is not served.' },
+  // The rest of the candidates' closed list: mapped to an HTTP status, though no operation answers them yet.
+  ambiguous_owner: { http: [422], retryable: 'none', meaning: 'Candidates: reserved.' },
+  read_only_origin: { http: [422], retryable: 'none', meaning: 'Candidates: reserved.' },
+  compile_failed: { http: [422], retryable: 'none', meaning: 'Candidates: reserved.' },
+  insufficient_context: { http: [422], retryable: 'none', meaning: 'Candidates: reserved.' },
 } as const satisfies Record<string, { http: number[]; retryable: Retryable; meaning: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -72,7 +80,7 @@ export const ERROR_ENVELOPE_SCHEMA = {
   required: ['code', 'reason', 'message', 'retryable', 'next_actions'],
   properties: {
     code: {
-      enum: [...new Set([...Object.keys(ERROR_CODES), ...CANDIDATE_ERROR_CODES])],
+      enum: Object.keys(ERROR_CODES),
       description: 'Closed list (the gateway\'s and the candidate operations\'); see the README for what each means.',
     },
     reason: { type: 'string', description: 'Open refinement of code (failure_reason, argument code, …).' },
