@@ -1,18 +1,9 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { storeFailureOf } from '@palimpsest/store/errors';
 import { ApiRuntime } from '../api-runtime';
 import { unsupportedMediaType } from '../lifecycle/json-body';
 import { ApiError, gatewayError, withTraceId } from './api-error';
-
-/** SQLSTATEs that mean "try again" rather than "wrong": lock timeout, serialization failure, deadlock. */
-const TRANSIENT_SQLSTATES: Record<string, string> = { '55P03': 'lock_timeout', '40001': 'serialization_failure', '40P01': 'deadlock' };
-
-function isUnreachable(error: { code?: string; message?: string }): boolean {
-  return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001'].includes(String(error.code)) ||
-    /timeout exceeded when trying to connect|the database was closed|Connection terminated/i.test(String(error.message))
-  );
-}
 
 /** What Nest itself throws (unknown route, DTO validation) and what the database throws, as envelopes. */
 export function toApiError(exception: unknown, req: FastifyRequest): ApiError | null {
@@ -32,16 +23,16 @@ export function toApiError(exception: unknown, req: FastifyRequest): ApiError | 
     }
     return gatewayError(status, status >= 500 ? 'internal' : 'invalid_arguments', 'http_error', exception.message);
   }
-  const e = (exception ?? {}) as { code?: string; message?: string };
-  const transient = TRANSIENT_SQLSTATES[String(e.code)];
-  if (transient) {
-    return gatewayError(503, 'resource_limit', transient, 'The database could not complete the transaction in time; resend the same request.', {
+  const failure = storeFailureOf(exception);
+  if (failure?.kind === 'transient') {
+    return gatewayError(503, 'resource_limit', failure.reason, 'The database could not complete the transaction in time; resend the same request.', {
       retryable: 'same_request',
       headers: { 'Retry-After': '1' },
     });
   }
-  if (isUnreachable(e)) {
-    return gatewayError(503, 'unavailable', 'database_unavailable', 'The database is unreachable; resend the same request shortly.', {
+  if (failure?.kind === 'unreachable') {
+    // The statement in flight may have committed: the resend with the same key finds it, so this is never a refusal.
+    return gatewayError(503, 'unavailable', failure.reason, 'The database is unreachable; resend the same request shortly.', {
       headers: { 'Retry-After': '2' },
     });
   }

@@ -1,4 +1,3 @@
-import { refusal } from '@palimpsest/core/candidate/candidate-refusal';
 import { ALLOW_ALL, READ_ONLY, type OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { AppContext } from '../app-context';
 import { applyChange } from './apply/apply.handler';
@@ -7,7 +6,7 @@ import { discardChange } from './discard/discard.handler';
 import { inspectChange } from './inspect/inspect.handler';
 import { editPlan } from './plan/edit-plan.handler';
 import { proposeChange } from './propose/propose.handler';
-import { errorResult, type CandidateAnswer } from './shared/envelope';
+import type { CandidateAnswer } from './shared/envelope';
 
 /** The session a candidate handler sees: the caller's owner policy (absent: the session's profile decides). */
 interface Session {
@@ -20,18 +19,12 @@ type Handler = (ctx: AppContext, args: Record<string, any>, session: Session) =>
 const policyOf = (s: Session): OwnerPolicy => s.policy ?? (s.profile === 'read-only' ? READ_ONLY : ALLOW_ALL);
 
 /**
- * Every failure of a candidate operation is an envelope: an unexpected exception (a database that
- * went away, a defect) answers internal / same_request after its transaction rolled back.
+ * A candidate operation answers its refusals as envelopes. An exception (a database that went away, a
+ * defect) is not caught here: it reaches the transport's one error path, which logs it and answers as
+ * every other operation does (503 for a lost database, whose outcome only a resend can tell).
  */
 function enveloped(run: (ctx: AppContext, args: Record<string, any>, policy: OwnerPolicy) => Promise<CandidateAnswer>): Handler {
-  return async (ctx, args, session) => {
-    try {
-      return await run(ctx, args, policyOf(session));
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      return errorResult(refusal('internal', 'unexpected', `The operation failed and changed nothing: ${message}`, { retryable: 'same_request' }));
-    }
-  };
+  return (ctx, args, session) => run(ctx, args, policyOf(session));
 }
 
 export const CANDIDATE_HANDLERS: Record<string, Handler> = {
