@@ -28,12 +28,19 @@ function unauthenticated(reason: string, message: string, challenge: string) {
 /**
  * Bearer token → principal. A verified token is trusted for `cacheMs` without a lookup, so a request
  * costs no extra round trip; revocation is announced on TOKENS_CHANNEL and evicts it at once.
+ * The cache is only as good as that announcement: while the listener connection is down (a revoke
+ * there would be missed) nothing is trusted from the cache and every request looks its token up, and
+ * whatever was cached before the gap is dropped when it ends.
  * last_used_at is written at most once a minute per token, off the request path.
  */
 export class TokenVerifier {
   private readonly cache = new Map<string, { principal: Principal; until: number }>();
   private readonly touched = new Map<string, number>();
   private unlisten: (() => Promise<void>) | undefined;
+  /** False while revocations may be missed (the listener is down). */
+  private trusting = true;
+  /** Counts gaps: a lookup that started before one must not fill the cache after it. */
+  private generation = 0;
 
   constructor(
     private readonly db: Db,
@@ -42,7 +49,15 @@ export class TokenVerifier {
   ) {}
 
   async start(): Promise<void> {
-    this.unlisten = await this.db.listen(TOKENS_CHANNEL, (hash) => this.cache.delete(hash));
+    this.unlisten = await this.db.listen(
+      TOKENS_CHANNEL,
+      (hash) => this.cache.delete(hash),
+      (gap) => {
+        this.generation++;
+        this.cache.clear();
+        this.trusting = gap === 'resumed';
+      },
+    );
   }
 
   async stop(): Promise<void> {
@@ -59,8 +74,9 @@ export class TokenVerifier {
       throw unauthenticated('invalid_token', 'The Authorization header must be "Bearer pal_…" with a token from palimpsest tokens create.', `${REALM}, error="invalid_token"`);
     }
     const hash = hashSecret(secret);
-    const cached = this.cache.get(hash);
+    const cached = this.trusting ? this.cache.get(hash) : undefined;
     if (cached && cached.until > Date.now()) return this.used(cached.principal);
+    const generation = this.generation;
     const token = await findActiveToken(this.db, secret);
     if (!token) {
       this.cache.delete(hash);
@@ -71,8 +87,10 @@ export class TokenVerifier {
       throw gatewayError(403, 'permission_denied', 'invalid_token_policy', `The policy stored with token "${token.name}" is invalid: ${resolved.problems.join('; ')}.`);
     }
     const principal: Principal = { token_id: token.token_id, name: token.name, scopes: token.scopes, policy: resolved.policy };
-    if (this.cache.size >= CACHE_MAX) this.cache.clear();
-    this.cache.set(hash, { principal, until: Date.now() + this.cacheMs });
+    if (this.trusting && generation === this.generation) {
+      if (this.cache.size >= CACHE_MAX) this.cache.clear();
+      this.cache.set(hash, { principal, until: Date.now() + this.cacheMs });
+    }
     return this.used(principal);
   }
 

@@ -14,7 +14,13 @@ export class EventHub {
 
   /** Resolves once LISTEN is in effect, so a read started after it cannot miss a commit. */
   async subscribe(streamId: string, wake: () => void): Promise<() => void> {
-    this.listening ??= this.db.listen(EVENTS_CHANNEL, (payload) => this.notify(payload));
+    this.listening ??= this.db.listen(
+      EVENTS_CHANNEL,
+      (payload) => this.notify(payload),
+      (gap) => {
+        if (gap === 'resumed') this.wakeAll(); // what was notified meanwhile is lost: every stream reads now
+      },
+    );
     try {
       await this.listening;
     } catch (error) {
@@ -34,6 +40,10 @@ export class EventHub {
     const listening = this.listening;
     this.listening = undefined;
     if (listening) await (await listening.catch(() => async () => undefined))();
+  }
+
+  private wakeAll(): void {
+    for (const wakers of this.wakers.values()) for (const wake of wakers) wake();
   }
 
   private notify(payload: string): void {

@@ -13,9 +13,15 @@ export class StreamWaiter {
 
   static async start(db: Db, streamId: string): Promise<StreamWaiter> {
     let waiter: StreamWaiter | null = null;
-    const unlisten = await db.listen(EVENTS_CHANNEL, (payload) => {
-      if (streamOf(payload) === streamId) waiter?.notify();
-    });
+    const unlisten = await db.listen(
+      EVENTS_CHANNEL,
+      (payload) => {
+        if (streamOf(payload) === streamId) waiter?.notify();
+      },
+      (gap) => {
+        if (gap === 'resumed') waiter?.notify(); // a decision may have been notified while the listener was down
+      },
+    );
     waiter = new StreamWaiter(unlisten);
     return waiter;
   }
