@@ -14,12 +14,12 @@ const moduleNameMapper = {
 };
 const common = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node' };
 // Specs of the PostgreSQL adapter itself (lost sessions, stalled networks) belong to the PostgreSQL run only.
-const onlyOnPostgres = process.env.DATABASE_URL ? [] : ['/libs/store/src/postgres/'];
+const onlyOnPostgres = process.env.DATABASE_URL ? [] : ['/libs/store/src/postgres/', '/test/e2e/postgres/'];
 module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,test,clients}/**/*.unit.spec.ts'] },
     { ...common, displayName: 'int', testMatch: ['<rootDir>/{apps,libs,test}/**/*.int.spec.ts'], testPathIgnorePatterns: ['/node_modules/', ...onlyOnPostgres] },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{apps,libs,test}/**/*.e2e.spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{apps,libs,test}/**/*.e2e.spec.ts'], testPathIgnorePatterns: ['/node_modules/', ...onlyOnPostgres] },
   ],
   testTimeout: 60000,
 };

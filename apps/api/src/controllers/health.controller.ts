@@ -6,7 +6,13 @@ import { pendingMigrations } from '@palimpsest/store/migrate';
 import { ApiRuntime } from '../api-runtime';
 import { GatewayEndpoint } from '../routes/endpoint.decorators';
 
-/** /health: 200 when the database answers and every migration is applied, else 503 with the details. */
+/**
+ * /health: 200 when the database answers and every migration is applied, else 503 with the details.
+ * A database that does not answer at all is reported down after HEALTH_TIMEOUT_MS: a load balancer's
+ * probe gets its answer in about a second, not after the store's own (longer) statement bounds.
+ */
+const HEALTH_TIMEOUT_MS = 900;
+
 @Controller()
 export class HealthController {
   constructor(
@@ -29,7 +35,7 @@ export class HealthController {
               await db.query('SELECT 1');
               return { backend: db.kind };
             })
-            .withTimeout(3000),
+            .withTimeout(HEALTH_TIMEOUT_MS),
         () =>
           this.indicators
             .check('migrations')
@@ -38,7 +44,7 @@ export class HealthController {
               if (pending.length) throw new Error(`pending migrations: ${pending.join(', ')}`);
               return { pending: 0 };
             })
-            .withTimeout(3000),
+            .withTimeout(HEALTH_TIMEOUT_MS),
       ]);
       void reply.code(200).send(report);
     } catch (error) {
