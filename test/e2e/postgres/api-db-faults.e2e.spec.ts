@@ -125,7 +125,7 @@ describe('palimpsest api on PostgreSQL: database faults under write load', () =>
     const writers = [...own.map((id, c) => ({ id, name: `own${c}` })), ...Array.from({ length: SHARED_WRITERS }, (_, c) => ({ id: shared, name: `shared${c}` }))];
     const seen: Seen = { statuses: [], resets: [], bad503: [], unexpected: [] };
     const versions = new Map<string, { known: number }>([...own, shared].map((id) => [id, { known: 0 }]));
-    const health: { status: number; ms: number }[] = [];
+    const health: { status: number; ms: number; code?: string; traceId?: string }[] = [];
 
     let faulting = true;
     const written = new Map<string, string[]>(); // target → markers accepted
@@ -161,7 +161,7 @@ describe('palimpsest api on PostgreSQL: database faults under write load', () =>
       while (Date.now() < stalledUntil) {
         const started = performance.now();
         const r = await http.get('/health', undefined, { token: null });
-        health.push({ status: r.status, ms: performance.now() - started });
+        health.push({ status: r.status, ms: performance.now() - started, code: r.body?.error?.code, traceId: r.body?.error?.trace_id });
       }
       await sleep(1_000); // the statements in flight outlive their query timeout
       during.stalled = unavailableSoFar() - mark;
@@ -185,7 +185,7 @@ describe('palimpsest api on PostgreSQL: database faults under write load', () =>
     expect(Object.values(during).every((n) => n > 0)).toBe(true);
     // /health while the network was silent: 503, each within about a second.
     expect(health.length).toBeGreaterThan(0);
-    expect(health.filter((h) => h.status !== 503 || h.ms > 1_500)).toEqual([]);
+    expect(health.filter((h) => h.status !== 503 || h.ms > 1_500 || h.code !== 'unavailable' || !h.traceId)).toEqual([]);
 
     expect((await http.get('/health', undefined, { token: null })).status).toBe(200);
     for (const [id, keys] of written) {

@@ -4,7 +4,29 @@ import { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import type { FastifyReply } from 'fastify';
 import { pendingMigrations } from '@palimpsest/store/migrate';
 import { ApiRuntime } from '../api-runtime';
+import { gatewayError } from '../errors/api-error';
 import { GatewayEndpoint } from '../routes/endpoint.decorators';
+
+interface TerminusReport {
+  status: string;
+  error?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/**
+ * Terminus's report, its `error` also the gateway's envelope (code, reason, message, retryable,
+ * trace_id) beside the failing indicators, so a client that reads every non-2xx answer as an
+ * envelope reads this one too.
+ */
+function downReport(report: TerminusReport, traceId: string): TerminusReport {
+  const failing = Object.keys(report.error ?? {});
+  const reason = failing.includes('database') ? 'database_unavailable' : 'migrations_pending';
+  const message = failing.includes('database')
+    ? 'The database does not answer; the gateway serves again as soon as it does.'
+    : 'Migrations are pending: run palimpsest migrate (or restart the gateway, which applies them).';
+  const envelope = gatewayError(503, 'unavailable', reason, message).body.error as Record<string, unknown>;
+  return { ...report, error: { ...report.error, ...envelope, trace_id: traceId } };
+}
 
 /**
  * /health: 200 when the database answers and every migration is applied, else 503 with the details.
@@ -23,7 +45,7 @@ export class HealthController {
 
   @GatewayEndpoint('health', [503])
   @ApiResponse({ status: 200, description: 'Terminus report: status ok, info.database, info.migrations.' })
-  @ApiResponse({ status: 503, description: 'Terminus report with status error and the failing indicator under error (while shutting down: an ErrorBody).' })
+  @ApiResponse({ status: 503, description: 'Terminus report with status error; under error, the failing indicators beside the envelope fields (code unavailable, reason, message, retryable, trace_id). While shutting down: an ErrorBody.' })
   async check(@Res() reply: FastifyReply) {
     const { db } = this.runtime;
     try {
@@ -49,7 +71,7 @@ export class HealthController {
       void reply.code(200).send(report);
     } catch (error) {
       if (!(error instanceof ServiceUnavailableException)) throw error;
-      void reply.code(503).send(error.getResponse());
+      void reply.code(503).header('Retry-After', '2').send(downReport(error.getResponse() as TerminusReport, reply.request.id));
     }
   }
 }
