@@ -63,11 +63,15 @@ function syntaxRefusesNonAscii(c: HostileCase): boolean {
   return ['target_file_id', 'candidate', 'project_id', 'request_id', 'handle', 'op', 'kind', 'risk', 'format', 'status', 'include'].includes(field);
 }
 
-export function judge(c: HostileCase, kind: HostileKind, answer: Answer): Verdict {
+/** Only what holds whatever text arrived: no internal error, a status the operation documents. */
+export function judgeDelivery(c: HostileCase, answer: Answer): Verdict {
   const internal = internalProblem(answer);
-  if (internal) return fail(internal);
-  const documented = documentedStatus(c, answer);
-  if (!documented.ok) return documented;
+  return internal ? fail(internal) : documentedStatus(c, answer);
+}
+
+export function judge(c: HostileCase, kind: HostileKind, answer: Answer): Verdict {
+  const delivered = judgeDelivery(c, answer);
+  if (!delivered.ok) return delivered;
   const top = String(c.slot.path[0]);
   const admissionField = ownedByAdmission(c.op, top);
   if (kind === 'noncharacter') {
