@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { ERROR_ENVELOPE_SCHEMA } from '../errors/error-envelope';
+import { openApiSchema } from './openapi-schema';
 
 const DESCRIPTION = `Every Palimpsest catalog operation over HTTP. Answers are the same objects the MCP server returns;
 an error answer (any non-2xx) adds an \`error\` object: \`code\`, \`reason\`, \`message\`, \`retryable\`
@@ -20,13 +21,13 @@ export function buildOpenApiDocument(app: INestApplication, version: string): Op
   document.components ??= {};
   document.components.schemas = {
     ...document.components.schemas,
-    ErrorEnvelope: ERROR_ENVELOPE_SCHEMA as never,
-    ErrorBody: {
+    ErrorEnvelope: openApiSchema(ERROR_ENVELOPE_SCHEMA),
+    ErrorBody: openApiSchema({
       type: 'object',
       description: 'The operation\'s own answer fields (status, code, failure_reason, diagnostic, …) plus error.',
       required: ['status', 'error'],
       properties: { status: { type: 'string' }, error: { $ref: '#/components/schemas/ErrorEnvelope' } },
-    } as never,
+    }),
   };
   return document;
 }

@@ -1,5 +1,6 @@
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import type { JsonSchema, OperationSpec } from '@palimpsest/protocol/catalog/operation-spec';
+import { openApiSchema } from './openapi-schema';
 import { documentedStatuses, STATUS_MEANINGS } from '../routes/documented-statuses';
 import { guardArgumentOf, keyArgumentOf, pathArgumentOf, type OperationRoute } from '../routes/route-table';
 
@@ -24,11 +25,11 @@ function inputDocs(route: OperationRoute, spec: OperationSpec): MethodDecorator[
         return [`example_${i + 1}`, { summary: e.title, value }];
       }),
     );
-    return [ApiBody({ required: false, schema: schema as never, ...(spec.examples.length ? { examples } : {}) })];
+    return [ApiBody({ required: false, schema: openApiSchema(schema), ...(spec.examples.length ? { examples } : {}) })];
   }
   const required = (schema.required as string[] | undefined) ?? [];
   return Object.entries(schema.properties as Record<string, JsonSchema>).map(([name, property]) =>
-    ApiQuery({ name, required: required.includes(name), description: String(property.description ?? ''), schema: property as never }),
+    ApiQuery({ name, required: required.includes(name), description: String(property.description ?? ''), schema: openApiSchema(property) }),
   );
 }
 
@@ -52,14 +53,14 @@ function responseDocs(route: OperationRoute, spec: OperationSpec): MethodDecorat
     if (status === 304) return ApiResponse({ status, description });
     if (status === route.success) {
       const headers = route.etag ? { ETag: { description: 'The target version, quoted ("3").', schema: { type: 'string' } } } : undefined;
-      return ApiResponse({ status, description, schema: spec.result as never, ...(headers ? { headers } : {}) });
+      return ApiResponse({ status, description, schema: openApiSchema(spec.result), ...(headers ? { headers } : {}) });
     }
     return errorResponse(status);
   });
 }
 
 export function errorResponse(status: number): MethodDecorator {
-  return ApiResponse({ status, description: STATUS_MEANINGS[status] ?? '', schema: ERROR_BODY_REF as never });
+  return ApiResponse({ status, description: STATUS_MEANINGS[status] ?? '', schema: openApiSchema(ERROR_BODY_REF) });
 }
 
 /** The OpenAPI description of one catalog route, generated from the catalog entry itself. */

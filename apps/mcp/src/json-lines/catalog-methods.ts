@@ -1,6 +1,6 @@
 import { operationRefusal } from '@palimpsest/core/policy/policy-decisions';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
-import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
+import { findOperation } from '@palimpsest/protocol/catalog/catalog';
 import type { MethodAvailability } from './json-lines-session';
 
 /**
@@ -8,9 +8,8 @@ import type { MethodAvailability } from './json-lines-session';
  * profile — full, read-only — or one from PALIMPSEST_POLICY_FILE) decides which of them are served.
  */
 export function catalogAvailability(policy: OwnerPolicy): (method: string) => MethodAvailability {
-  const byName = new Map(CATALOG.map((op) => [op.name, op]));
   return (method) => {
-    const op = byName.get(method);
+    const op = findOperation(method);
     if (op === undefined) return 'unknown';
     const refused = operationRefusal(policy, { name: op.name, readOnly: op.readOnly });
     if (!refused) return 'available';

@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
@@ -11,8 +12,8 @@ export function asciiLine(message: unknown): string {
 }
 
 export class AsciiStdioServerTransport extends StdioServerTransport {
-  constructor(private readonly out: NodeJS.WritableStream = process.stdout) {
-    super(process.stdin, out as never);
+  constructor(private readonly out: Writable = process.stdout) {
+    super(process.stdin, out);
   }
 
   override send(message: JSONRPCMessage): Promise<void> {

@@ -25,7 +25,7 @@ function statusOf(session: SessionProfile, op: { name: string; readOnly: boolean
 /** The manifest: derived from the catalog, the caller's policy and the runtime constants, never restated. */
 export function capabilitiesManifest(session: SessionProfile) {
   return {
-    status: 'ok',
+    status: 'ok' as const,
     service: 'palimpsest',
     profile: session.profile,
     policy: session.policy ? { name: session.policy.name, mode: session.policy.mode, approve: session.policy.approve } : null,

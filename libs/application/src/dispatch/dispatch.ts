@@ -1,9 +1,12 @@
 import { admit } from '@palimpsest/protocol/admission';
-import { findOperation } from '@palimpsest/protocol/catalog/catalog';
+import { findOperation, type OperationName } from '@palimpsest/protocol/catalog/catalog';
+import type { OperationSpec } from '@palimpsest/protocol/catalog/operation-spec';
+import type { Admitted, Result } from '@palimpsest/protocol/catalog/operation-types';
 import { READ_ONLY, type OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { AppContext } from '../app-context';
 import { policyGate } from '../candidates/policy/policy-gate';
 import { admissionEnvelope, isEnvelopeOperation } from '../candidates/shared/envelope';
+import type { HandlerSession, OperationHandler } from './operation-handler';
 import { OPERATION_HANDLERS } from './operation-handlers';
 
 export interface DispatchOptions {
@@ -37,6 +40,11 @@ export async function dispatch(
   if (forbidden) return forbidden;
   const refused = admit(spec, args ?? {});
   if (refused) return isEnvelopeOperation(spec.name) ? admissionEnvelope(refused) : refused;
-  const handler = OPERATION_HANDLERS[spec.name as keyof typeof OPERATION_HANDLERS];
-  return handler(ctx, args as Record<string, unknown>, { profile: opts.readOnly ? 'read-only' : 'full', policy: opts.policy ?? null });
+  return run(ctx, spec, args ?? {}, { profile: opts.readOnly ? 'read-only' : 'full', policy: opts.policy ?? null });
+}
+
+/** Admission has checked `args` against the operation's schema: this is where they take its type. */
+function run<N extends OperationName>(ctx: AppContext, spec: OperationSpec<N>, args: unknown, session: HandlerSession): Promise<Result<N>> {
+  const handler: OperationHandler<N> = OPERATION_HANDLERS[spec.name];
+  return handler(ctx, args as Admitted<N>, session);
 }

@@ -1,7 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
 import { admissionSchema } from '@palimpsest/protocol/admission';
-import { OPERATION_HANDLERS } from './operation-handlers';
+import { OPERATION_HANDLERS, type OperationHandlers } from './operation-handlers';
 
 describe('the operation catalog drives dispatch', () => {
   it('has exactly one handler per operation, and no handler without an operation', () => {
@@ -23,5 +23,18 @@ describe('the operation catalog drives dispatch', () => {
       expect({ name, described: typeof schema.description === 'string' && !schema.description.includes('\n') }).toEqual({ name, described: true });
     }
     for (const example of op.examples) expect(ajv.validate(op.params, example.params)).toBe(true);
+  });
+});
+
+describe('the handler table is typed by the catalog', () => {
+  it('refuses a missing, extra or misspelled handler at compile time', () => {
+    const { palimpsest_capabilities: _dropped, ...missingOne } = OPERATION_HANDLERS;
+    // @ts-expect-error palimpsest_capabilities is missing
+    const missing: OperationHandlers = missingOne;
+    // @ts-expect-error no operation is called palimpsest_no_such_operation
+    const extra: OperationHandlers = { ...OPERATION_HANDLERS, palimpsest_no_such_operation: OPERATION_HANDLERS.palimpsest_get_target };
+    // @ts-expect-error a read handler does not answer a submission
+    const swapped: OperationHandlers = { ...OPERATION_HANDLERS, palimpsest_submit_edits: OPERATION_HANDLERS.palimpsest_get_target };
+    expect([missing, extra, swapped].every((table) => typeof table === 'object')).toBe(true);
   });
 });

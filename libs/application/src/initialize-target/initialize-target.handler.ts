@@ -57,7 +57,7 @@ export async function initializeTarget(ctx: AppContext, input: InitializeTargetI
       initialTargetState,
     );
   } catch (err) {
-    if (err instanceof CommandRefused) return err.body;
+    if (err instanceof CommandRefused && err.body.status === 'invalid_argument') return err.body; // initialization refuses arguments only
     throw err;
   }
   await transactionCommitting(ctx, (_tx, commit) =>
@@ -74,7 +74,7 @@ export async function initializeTarget(ctx: AppContext, input: InitializeTargetI
   const t = outcome.state;
   if (!t.exists) throw new Error('initialization produced no target');
   return {
-    status: 'ok',
+    status: 'ok' as const,
     target_file_id: t.target_id,
     filename: t.filename,
     target_type: t.content_type,

@@ -1,3 +1,4 @@
+import type { Answer } from '../shared/answer';
 import { asciiJson } from '@palimpsest/core/transaction/record-codec';
 
 /** Seed preview budgets, in compact ASCII-escaped JSON bytes. */
@@ -69,7 +70,7 @@ const OMISSION_ORDER: [string, (r: Result) => Result | null][] = [
  * Bounds a preview to 32,768 bytes. Verdict, stage, validity, target id, observed version/hash and an
  * accepted after_hash are never removed; every omission is recorded in evidence_omissions.
  */
-export function boundPreview(input: Result): Result {
+export function boundPreview(input: Answer<'accepted' | 'rejected'>): Answer<'accepted' | 'rejected'> {
   let result = input.status === 'accepted' ? boundFacts(input) : boundDiagnostic(input);
   const omissions: string[] = [];
   for (const [name, omit] of OMISSION_ORDER) {
@@ -86,5 +87,5 @@ export function boundPreview(input: Result): Result {
     result.change_facts_truncated = true;
     if (!omissions.includes('trailing_facts')) omissions.push('trailing_facts');
   }
-  return { ...result, evidence_omissions: omissions };
+  return { ...result, status: input.status, evidence_omissions: omissions };
 }

@@ -15,7 +15,7 @@ describe('preview bounds', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 3000, unit: 'binary' }), fc.nat(40), (junk, warnings) => {
         const input = {
-          status: 'rejected', stage: 'transaction_applicability', validity: { protocol_valid: true }, target_file_id: 't',
+          status: 'rejected' as const, stage: 'transaction_applicability', validity: { protocol_valid: true }, target_file_id: 't',
           current_version: 1, current_hash: 'h', before_version: 1, before_hash: 'h',
           failure_reason: 'match_absent', failure_detail: junk.repeat(3), failed_change_id: junk,
           diagnostic: { failure_context: { text: junk.slice(0, 256) }, near_misses: { candidates: [junk, junk] }, big: [junk, junk, junk] },

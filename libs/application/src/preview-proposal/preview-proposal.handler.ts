@@ -1,3 +1,4 @@
+import type { Answer } from '../shared/answer';
 import { CommandRefused } from '@palimpsest/core/target/command-refused';
 import { evaluate } from '@palimpsest/core/target/target.decider';
 import { PROTOCOL, type ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
@@ -77,12 +78,12 @@ export async function previewProposal(ctx: AppContext, input: PreviewInput) {
   return boundPreview(event.type === 'ProposalRejected' ? enrichRejection(previewBody(base, observed, event), enrichment) : previewBody(base, observed, event));
 }
 
-function previewBody(base: Record<string, unknown>, observed: Record<string, unknown>, event: TargetEvent): Record<string, any> {
+function previewBody(base: Record<string, unknown>, observed: Record<string, unknown>, event: TargetEvent): Answer<'accepted' | 'rejected'> {
   if (event.type === 'ProposalAccepted') {
     const d = event.data;
     return {
       ...base,
-      status: 'accepted',
+      status: 'accepted' as const,
       stage: 'transaction_applicability',
       validity: { protocol_valid: true, transaction_valid: true, task_correct: 'not_evaluated', semantic: 'not_evaluated' },
       ...observed,
@@ -98,7 +99,7 @@ function previewBody(base: Record<string, unknown>, observed: Record<string, unk
   const d = event.data;
   return {
     ...base,
-    status: 'rejected',
+    status: 'rejected' as const,
     stage: d.validation_stage,
     validity: {
       protocol_valid: d.validation_stage !== 'PROTOCOL_VALIDATION',

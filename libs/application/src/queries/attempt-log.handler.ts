@@ -85,7 +85,7 @@ export async function getAttemptLog(ctx: AppContext, input: AttemptLogInput) {
   const entries: Record<string, unknown>[] = page.map(entryOf);
   if (input.include_content) await attachContent(ctx, page, entries);
   return {
-    status: 'ok',
+    status: 'ok' as const,
     target_file_id: targetId,
     entries,
     has_more: hasMore,

@@ -67,7 +67,7 @@ export async function getManifestLedger(ctx: AppContext, input: ManifestLedgerIn
   const page = rows.slice(0, limit);
   const hasMore = rows.length > limit;
   return {
-    status: 'ok',
+    status: 'ok' as const,
     target_file_id: targetId,
     entries: page.map(entryOf).reverse(),
     has_more: hasMore,

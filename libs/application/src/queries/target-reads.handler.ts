@@ -1,17 +1,17 @@
-import type { Checked } from '@palimpsest/core/errors/invalid-argument';
+import type { Checked, InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { exportTarget, type ExportArgs } from '@palimpsest/core/reads/export-target';
 import { findOccurrences, type FindOccurrencesArgs } from '@palimpsest/core/reads/find-occurrences';
 import { readLines, type ReadLinesArgs } from '@palimpsest/core/reads/read-lines';
 import { readTargetSlice, type ReadTargetArgs } from '@palimpsest/core/reads/read-target';
 import type { AppContext } from '../app-context';
-import { targetIdOf, notFound, readTargetRow, type TargetRow } from '../shared/target-lookup';
+import { targetIdOf, notFound, readTargetRow, type NotFound, type TargetRow } from '../shared/target-lookup';
 
 /** Each read is one coherent observation of the target row: no lock, no write. */
-async function withTarget(
+async function withTarget<R extends { status: string }>(
   ctx: AppContext,
   targetFileId: unknown,
-  read: (t: TargetRow) => Record<string, unknown>,
-): Promise<Record<string, unknown>> {
+  read: (t: TargetRow) => R,
+): Promise<R | InvalidArgument | NotFound> {
   const { id, error } = targetIdOf(targetFileId);
   if (error) return error;
   const target = await readTargetRow(ctx.db, id, ctx.contents);
@@ -19,14 +19,14 @@ async function withTarget(
   return read(target);
 }
 
-function observed<T extends object>(t: TargetRow, result: Checked<T>): Record<string, unknown> {
+function observed<T extends object>(t: TargetRow, result: Checked<T>) {
   if (!result.ok) return { ...result.error, target_file_id: t.target_id };
-  return { status: 'ok', target_file_id: t.target_id, version: t.version, current_hash: t.current_hash, ...result.value };
+  return { status: 'ok' as const, target_file_id: t.target_id, version: t.version, current_hash: t.current_hash, ...result.value };
 }
 
 export function getTarget(ctx: AppContext, input: { target_file_id: unknown }) {
   return withTarget(ctx, input.target_file_id, (t) => ({
-    status: 'ok',
+    status: 'ok' as const,
     target_file_id: t.target_id,
     filename: t.filename,
     target_type: t.content_type,
@@ -43,7 +43,7 @@ export function exportTargetQuery(ctx: AppContext, input: { target_file_id: unkn
     const result = exportTarget(t.content, input, { source_line_endings: t.source_line_endings });
     if (!result.ok) return { ...result.error, target_file_id: t.target_id };
     return {
-      status: 'ok',
+      status: 'ok' as const,
       target_file_id: t.target_id,
       filename: t.filename,
       content_type: t.content_type,

@@ -12,6 +12,17 @@ export interface SaveCheckpointInput {
   export_after_save?: boolean;
 }
 
+interface SavedCheckpoint {
+  status: 'saved';
+  target_file_id: string;
+  snapshot_id: string;
+  closed_editing_cycle_id: string;
+  new_editing_cycle_id: string;
+  current_hash: string;
+  version: number;
+  export?: { format: string; content: string; content_sha256: string };
+}
+
 /** Snapshot the current target and rotate its editing cycle; the text is not touched. */
 export async function saveCheckpoint(ctx: AppContext, input: SaveCheckpointInput) {
   const { id: targetId, error } = targetIdOf(input.target_file_id);
@@ -41,7 +52,7 @@ export async function saveCheckpoint(ctx: AppContext, input: SaveCheckpointInput
       throw err;
     }
     await commit(commitOf(target, outcome, now, { command: 'SaveCheckpoint' }));
-    const result: Record<string, unknown> = {
+    const result: SavedCheckpoint = {
       status: 'saved',
       target_file_id: targetId,
       snapshot_id: snapshotId,

@@ -38,8 +38,9 @@ function nearMissesFor(diagnostic: Record<string, any>, source: NearMissSource |
  * lock: current_context, near misses, and the envelope fields agents act on (retryable, next_actions).
  * The stored diagnostic is never changed.
  */
-export function enrichRejection(body: Record<string, any>, e: RejectionEnrichment): Record<string, any> {
-  if (body.status !== 'rejected') return body;
+export function enrichRejection<T extends { status: string }>(answer: T, e: RejectionEnrichment): T {
+  if (answer.status !== 'rejected') return answer;
+  const body: Record<string, any> = answer;
   const diagnostic: Record<string, any> = { ...(body.diagnostic ?? {}) };
   if (body.failure_reason === 'sequential_match_invalid') {
     diagnostic.near_misses = { omission_reason: 'sequential_match_consumed' };
@@ -50,7 +51,7 @@ export function enrichRejection(body: Record<string, any>, e: RejectionEnrichmen
   const current = presentCurrentContext(currentContext(e.current.content, e.current.version, e.current.hash), diagnostic.failure_context);
   const currentBounded: RejectionContext = boundContexts(diagnostic.failure_context, current);
   return {
-    ...body,
+    ...answer,
     diagnostic,
     current_context: currentBounded,
     retryable: retryableOf(String(body.failure_reason), diagnostic.retryable),

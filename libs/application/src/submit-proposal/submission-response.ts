@@ -1,3 +1,4 @@
+import type { Answer } from '../shared/answer';
 import type { AttemptView } from './attempt-view';
 
 export interface ResponseOptions {
@@ -26,7 +27,7 @@ function tail(o: ResponseOptions): Record<string, unknown> {
 }
 
 /** The seed's submission response, the same on every transport. */
-export function submissionResponse(view: AttemptView, o: ResponseOptions): Record<string, unknown> {
+export function submissionResponse(view: AttemptView, o: ResponseOptions): Answer<'accepted' | 'rejected'> {
   if (view.status === 'accepted') {
     return {
       status: 'accepted',

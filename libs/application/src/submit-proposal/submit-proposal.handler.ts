@@ -1,3 +1,4 @@
+import type { Answer } from '../shared/answer';
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { CommandRefused } from '@palimpsest/core/target/command-refused';
 import { isUuid, isValidRequestKey } from '@palimpsest/core/target/request-identity';
@@ -27,7 +28,7 @@ export interface SubmitProposalInput {
   include_correlation_id?: boolean;
 }
 
-export type SubmissionResult = Record<string, unknown> | InvalidArgument | NotFound;
+export type SubmissionResult = Answer<'accepted' | 'rejected'> | InvalidArgument | NotFound;
 
 /** Runs after the lock is held, as its own statement, so it sees every attempt committed before the lock. */
 async function findKeyed(tx: Sql, targetId: string, key: string | null): Promise<KeyedAttempt | null> {
@@ -109,7 +110,8 @@ function enrichmentFor(sub: Submission, target: TargetRow, outcome: Evaluation):
 
 function decidedResponse(sub: Submission, target: TargetRow, outcome: Evaluation): SubmissionResult {
   const event = outcome.events[0]!;
-  const view = event.type === 'ProposalAccepted' ? viewOfAccepted(event.data) : viewOfRejected(event.data as never);
+  if (event.type !== 'ProposalAccepted' && event.type !== 'ProposalRejected') throw new Error(`a submission decided ${event.type}`);
+  const view = event.type === 'ProposalAccepted' ? viewOfAccepted(event.data) : viewOfRejected(event.data);
   const after = outcome.state.exists ? outcome.state : target;
   return submissionResponse(view, {
     deduplicated: false,

@@ -14,8 +14,11 @@ import { findOccurrences, readLines, readTarget } from './operations/reads.opera
 import { submitEdits, submitOperations, submitReplacement } from './operations/submissions.operations';
 import { CANDIDATE_OPERATIONS } from './operations/candidates.operations';
 
-/** The one list of operations. Order is the order tools are advertised in. */
-export const CATALOG: readonly OperationSpec[] = [
+/**
+ * The one list of operations. Order is the order tools are advertised in. Declared `as const`, so
+ * OperationName is the union of the names: a misspelled or unknown operation is a compile error.
+ */
+export const CATALOG = [
   initializeTarget,
   handleUpload,
   getTarget,
@@ -33,10 +36,21 @@ export const CATALOG: readonly OperationSpec[] = [
   getManifestLedger,
   capabilities,
   ...CANDIDATE_OPERATIONS,
-];
+] as const satisfies readonly OperationSpec[];
 
 export type OperationName = (typeof CATALOG)[number]['name'];
 
-export function findOperation(name: string): OperationSpec | undefined {
-  return CATALOG.find((op) => op.name === name);
+const BY_NAME: ReadonlyMap<string, OperationSpec<OperationName>> = new Map(CATALOG.map((op) => [op.name, op]));
+
+export function isOperationName(name: string): name is OperationName {
+  return BY_NAME.has(name);
+}
+
+export function findOperation(name: string): OperationSpec<OperationName> | undefined {
+  return BY_NAME.get(name);
+}
+
+/** The spec of a name the type system already knows is in the catalog. */
+export function operationSpec<N extends OperationName>(name: N): OperationSpec<N> {
+  return BY_NAME.get(name) as OperationSpec<N>;
 }

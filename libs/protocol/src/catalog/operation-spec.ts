@@ -10,8 +10,8 @@ export interface OperationExample {
  * One operation's whole contract. The catalog of these drives argument admission, dispatch,
  * the CLI, published schemas and generated docs: nothing restates it elsewhere.
  */
-export interface OperationSpec {
-  name: string;
+export interface OperationSpec<N extends string = string> {
+  name: N;
   title: string;
   description: string;
   readOnly: boolean;
@@ -26,4 +26,9 @@ export interface OperationSpec {
   result: JsonSchema;
   errors: string[];
   examples: OperationExample[];
+}
+
+/** Declares one operation, keeping its name as a literal type: the catalog's names become a union. */
+export function defineOperation<const N extends string>(spec: OperationSpec<N>): OperationSpec<N> {
+  return spec;
 }

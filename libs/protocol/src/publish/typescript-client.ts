@@ -1,17 +1,20 @@
 import { CATALOG } from '../catalog/catalog';
 import type { JsonSchema } from '../catalog/operation-spec';
 
-/** JSON Schema (the catalog's subset) → a TypeScript type expression. */
-export function schemaToType(schema: JsonSchema, indent = ''): string {
+/**
+ * JSON Schema (the catalog's subset) → a TypeScript type expression. `closed`: no index signature for
+ * open objects (a result type names what it promises; values with more fields still fit).
+ */
+export function schemaToType(schema: JsonSchema, indent = '', closed = false): string {
   if ('const' in schema) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
-  if (Array.isArray(schema.oneOf)) return (schema.oneOf as JsonSchema[]).map((s) => schemaToType(s, indent)).join(' | ');
+  if (Array.isArray(schema.oneOf)) return (schema.oneOf as JsonSchema[]).map((s) => schemaToType(s, indent, closed)).join(' | ');
   const types = Array.isArray(schema.type) ? (schema.type as string[]) : schema.type ? [String(schema.type)] : [];
   if (types.length === 0) return 'unknown';
-  return types.map((t) => single(t, schema, indent)).join(' | ');
+  return types.map((t) => single(t, schema, indent, closed)).join(' | ');
 }
 
-function single(type: string, schema: JsonSchema, indent: string): string {
+function single(type: string, schema: JsonSchema, indent: string, closed: boolean): string {
   switch (type) {
     case 'string':
       return 'string';
@@ -23,23 +26,24 @@ function single(type: string, schema: JsonSchema, indent: string): string {
     case 'null':
       return 'null';
     case 'array':
-      return `Array<${schemaToType((schema.items as JsonSchema) ?? {}, indent)}>`;
+      return `Array<${schemaToType((schema.items as JsonSchema) ?? {}, indent, closed)}>`;
     case 'object':
-      return objectType(schema, indent);
+      return objectType(schema, indent, closed);
     default:
       return 'unknown';
   }
 }
 
-function objectType(schema: JsonSchema, indent: string): string {
+function objectType(schema: JsonSchema, indent: string, closed: boolean): string {
   const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const inner = `${indent}  `;
   const fields = Object.entries(props).map(
-    ([name, s]) => `${inner}${name}${required.has(name) ? '' : '?'}: ${schemaToType(s, inner)};`,
+    ([name, s]) => `${inner}${name}${required.has(name) ? '' : '?'}: ${schemaToType(s, inner, closed)};`,
   );
-  if (schema.additionalProperties !== false) fields.push(`${inner}[extra: string]: unknown;`);
-  return fields.length ? `{\n${fields.join('\n')}\n${indent}}` : 'Record<string, never>';
+  if (schema.additionalProperties !== false && !closed) fields.push(`${inner}[extra: string]: unknown;`);
+  if (fields.length === 0) return closed ? 'object' : 'Record<string, never>';
+  return `{\n${fields.join('\n')}\n${indent}}`;
 }
 
 const pascal = (name: string) =>

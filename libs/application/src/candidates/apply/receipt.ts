@@ -1,3 +1,4 @@
+import type { CandidateAnswer } from '../shared/envelope';
 import type { BaseChange, CandidateAppliedData, CandidateEvent } from '@palimpsest/core/candidate/candidate.events';
 
 /** The apply receipt (seed 000), built from the CandidateApplied event: the same for a fresh and a replayed answer. */
@@ -30,9 +31,9 @@ const baseChangeView = (b: BaseChange) => ({
   current_sha256: b.current_hash,
 });
 
-export function appliedAnswer(event: CandidateEvent | null, replayed: boolean): Record<string, unknown> {
+export function appliedAnswer(event: CandidateEvent | null, replayed: boolean): CandidateAnswer {
   if (!event || event.type !== 'CandidateApplied') throw new Error('apply: the recorded request names no CandidateApplied event');
-  const answer: Record<string, unknown> = { status: 'ok', replayed, receipt: receiptOf(event.data) };
+  const answer: CandidateAnswer = { status: 'ok', replayed, receipt: receiptOf(event.data) };
   if (!replayed && event.data.base_changes.length) answer.base_changes = event.data.base_changes.map(baseChangeView);
   return answer;
 }

@@ -1,3 +1,4 @@
+import type { Answer } from '../../shared/answer';
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { refusal, type Refusal } from '@palimpsest/core/candidate/candidate-refusal';
 import { ENVELOPE_OPERATION_NAMES } from '@palimpsest/protocol/catalog/operations/candidates.operations';
@@ -7,7 +8,7 @@ import { ENVELOPE_OPERATION_NAMES } from '@palimpsest/protocol/catalog/operation
  * retryable, next_actions, operation_index?, target?, details?}}. Successes are {status: "ok", …}.
  */
 
-export type CandidateAnswer = Record<string, unknown>;
+export type CandidateAnswer = Answer<'ok' | 'error'>;
 
 export function errorResult(r: Refusal): CandidateAnswer {
   return { status: 'error', error: r };

@@ -1,5 +1,5 @@
 import { EXAMPLE_TARGET_ID } from '../fragments';
-import type { OperationSpec } from '../operation-spec';
+import { defineOperation } from '../operation-spec';
 import {
   CANDIDATE_ERRORS,
   base,
@@ -20,7 +20,7 @@ import {
 
 const object = (required: string[], properties: Record<string, unknown>) => ({ type: 'object', additionalProperties: false, required, properties });
 
-export const changePropose: OperationSpec = {
+export const changePropose = defineOperation({
   name: 'palimpsest_change_propose',
   title: 'Propose a candidate change',
   description:
@@ -49,9 +49,9 @@ export const changePropose: OperationSpec = {
       },
     },
   ],
-};
+});
 
-export const editPlan: OperationSpec = {
+export const editPlan = defineOperation({
   name: 'palimpsest_edit_plan',
   title: 'Plan a change (dry run)',
   description:
@@ -73,9 +73,9 @@ export const editPlan: OperationSpec = {
       },
     },
   ],
-};
+});
 
-export const changeInspect: OperationSpec = {
+export const changeInspect = defineOperation({
   name: 'palimpsest_change_inspect',
   title: 'Inspect a candidate',
   description:
@@ -95,9 +95,9 @@ export const changeInspect: OperationSpec = {
   result: candidateResult({ candidate: { type: 'object' }, files: { type: 'array' }, targets: { type: 'array' } }),
   errors: CANDIDATE_ERRORS,
   examples: [],
-};
+});
 
-export const checkRun: OperationSpec = {
+export const checkRun = defineOperation({
   name: 'palimpsest_check_run',
   title: 'Run checks on a candidate',
   description:
@@ -111,9 +111,9 @@ export const checkRun: OperationSpec = {
   result: candidateResult({ ok: { type: 'boolean' }, checks: { type: 'array' } }),
   errors: CANDIDATE_ERRORS,
   examples: [],
-};
+});
 
-export const changeApply: OperationSpec = {
+export const changeApply = defineOperation({
   name: 'palimpsest_change_apply',
   title: 'Apply a candidate',
   description:
@@ -129,9 +129,9 @@ export const changeApply: OperationSpec = {
   result: candidateResult({ replayed: { type: 'boolean' }, receipt: { type: 'object' }, base_changes: { type: 'array' } }),
   errors: CANDIDATE_ERRORS,
   examples: [],
-};
+});
 
-export const changeDiscard: OperationSpec = {
+export const changeDiscard = defineOperation({
   name: 'palimpsest_change_discard',
   title: 'Discard a candidate',
   description: 'Close an open candidate. It never undoes an applied change: to undo, propose a compensating change.',
@@ -144,7 +144,7 @@ export const changeDiscard: OperationSpec = {
   result: candidateResult({ candidate: { type: 'object' }, released: { type: 'boolean' } }),
   errors: CANDIDATE_ERRORS,
   examples: [],
-};
+});
 
 export const CANDIDATE_OPERATIONS = [changePropose, editPlan, changeInspect, checkRun, changeApply, changeDiscard] as const;
 

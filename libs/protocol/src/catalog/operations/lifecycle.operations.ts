@@ -9,7 +9,7 @@ import {
   targetFileId,
   UUID_PATTERN,
 } from '../fragments';
-import type { OperationSpec } from '../operation-spec';
+import { defineOperation } from '../operation-spec';
 
 const initializeParams = {
   type: 'object',
@@ -35,7 +35,7 @@ const initializeExample = {
   params: { filename: 'notes.md', content: 'alpha beta alpha\n', content_type: 'text/markdown' },
 };
 
-export const initializeTarget: OperationSpec = {
+export const initializeTarget = defineOperation({
   name: 'palimpsest_initialize_target',
   title: 'Initialize target',
   description:
@@ -46,20 +46,20 @@ export const initializeTarget: OperationSpec = {
   result: statusResult(['ok', 'invalid_argument']),
   errors: ['invalid_argument', 'invalid_text_encoding', 'missing_content', 'workspace_not_configured'],
   examples: [initializeExample],
-};
+});
 
-export const handleUpload: OperationSpec = {
+export const handleUpload = defineOperation({
   ...initializeTarget,
   name: 'palimpsest_handle_upload',
   title: 'Handle upload',
   description: 'Upload alias of palimpsest_initialize_target: content is required.',
   params: { ...initializeParams, required: ['filename', 'content'] },
   examples: [],
-};
+});
 
 const targetOnly = targetParams();
 
-export const getTarget: OperationSpec = {
+export const getTarget = defineOperation({
   name: 'palimpsest_get_target',
   title: 'Get target',
   description: 'Current canonical content, hash, version, active editing cycle and source line endings of a target.',
@@ -69,9 +69,9 @@ export const getTarget: OperationSpec = {
   result: statusResult(['ok', 'not_found', 'invalid_argument']),
   errors: ['not_found', 'invalid_target_file_id'],
   examples: [],
-};
+});
 
-export const exportTarget: OperationSpec = {
+export const exportTarget = defineOperation({
   name: 'palimpsest_export_target',
   title: 'Export target',
   description:
@@ -91,9 +91,9 @@ export const exportTarget: OperationSpec = {
   result: statusResult(['ok', 'not_found', 'invalid_argument']),
   errors: ['not_found', 'unsupported_export_format', 'original_eol_unrecoverable', 'source_line_endings_unknown'],
   examples: [],
-};
+});
 
-export const save: OperationSpec = {
+export const save = defineOperation({
   name: 'palimpsest_save',
   title: 'Save checkpoint',
   description:
@@ -109,9 +109,9 @@ export const save: OperationSpec = {
   result: statusResult(['saved', 'rejected', 'not_found', 'invalid_argument']),
   errors: ['not_found', 'target_version_mismatch', 'target_hash_mismatch', 'context_invalid'],
   examples: [{ title: 'Checkpoint at version 0', params: { target_file_id: EXAMPLE_TARGET_ID, expected_target_version: 0 } }],
-};
+});
 
-export const replay: OperationSpec = {
+export const replay = defineOperation({
   name: 'palimpsest_replay',
   title: 'Replay target',
   description:
@@ -122,9 +122,9 @@ export const replay: OperationSpec = {
   result: statusResult(['success', 'failed', 'not_found', 'invalid_argument']),
   errors: ['not_found', 'replay_protocol_invalid', 'replay_diverged'],
   examples: [],
-};
+});
 
-export const getAttemptLog: OperationSpec = {
+export const getAttemptLog = defineOperation({
   name: 'palimpsest_get_attempt_log',
   title: 'Attempt log',
   description:
@@ -145,9 +145,9 @@ export const getAttemptLog: OperationSpec = {
   result: statusResult(['ok', 'not_found', 'invalid_argument']),
   errors: ['not_found', 'invalid_argument'],
   examples: [{ title: 'The ten newest attempts', params: { target_file_id: EXAMPLE_TARGET_ID, limit: 10 } }],
-};
+});
 
-export const getManifestLedger: OperationSpec = {
+export const getManifestLedger = defineOperation({
   name: 'palimpsest_get_manifest_ledger',
   title: 'Manifest ledger',
   description:
@@ -162,4 +162,4 @@ export const getManifestLedger: OperationSpec = {
   result: statusResult(['ok', 'not_found', 'invalid_argument']),
   errors: ['not_found', 'invalid_argument'],
   examples: [{ title: 'Every accepted change, all cycles', params: { target_file_id: EXAMPLE_TARGET_ID, include_previous_cycles: true, limit: 50 } }],
-};
+});

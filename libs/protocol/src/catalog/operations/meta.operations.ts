@@ -1,7 +1,7 @@
 import { EXAMPLE_TARGET_ID, guardHash, guardVersion, matchEdit, matchOperation, spanOperation, statusResult, targetFileId } from '../fragments';
-import type { OperationSpec } from '../operation-spec';
+import { defineOperation } from '../operation-spec';
 
-export const capabilities: OperationSpec = {
+export const capabilities = defineOperation({
   name: 'palimpsest_capabilities',
   title: 'Capabilities',
   description:
@@ -12,9 +12,9 @@ export const capabilities: OperationSpec = {
   result: statusResult(['ok']),
   errors: [],
   examples: [],
-};
+});
 
-export const preview: OperationSpec = {
+export const preview = defineOperation({
   name: 'palimpsest_preview',
   title: 'Preview a proposal',
   description:
@@ -59,4 +59,4 @@ export const preview: OperationSpec = {
       },
     },
   ],
-};
+});

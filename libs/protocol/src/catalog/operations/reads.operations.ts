@@ -1,9 +1,9 @@
 import { EXAMPLE_TARGET_ID, statusResult, targetParams } from '../fragments';
-import type { OperationSpec } from '../operation-spec';
+import { defineOperation } from '../operation-spec';
 
 const readResult = statusResult(['ok', 'not_found', 'invalid_argument']);
 
-export const readTarget: OperationSpec = {
+export const readTarget = defineOperation({
   name: 'palimpsest_read_target',
   title: 'Read target slice',
   description:
@@ -21,9 +21,9 @@ export const readTarget: OperationSpec = {
   result: readResult,
   errors: ['not_found', 'start_out_of_range', 'invalid_length'],
   examples: [{ title: 'Read the first 4,000 code points', params: { target_file_id: EXAMPLE_TARGET_ID, start: 0, length: 4000 } }],
-};
+});
 
-export const readLines: OperationSpec = {
+export const readLines = defineOperation({
   name: 'palimpsest_read_lines',
   title: 'Read lines',
   description:
@@ -47,9 +47,9 @@ export const readLines: OperationSpec = {
   result: readResult,
   errors: ['not_found', 'line_out_of_range', 'invalid_line_range', 'offset_out_of_range', 'invalid_max_chars'],
   examples: [{ title: 'Read line 1 with its start offset', params: { target_file_id: EXAMPLE_TARGET_ID, start_line: 1, end_line: 1, include_line_starts: true } }],
-};
+});
 
-export const findOccurrences: OperationSpec = {
+export const findOccurrences = defineOperation({
   name: 'palimpsest_find_occurrences',
   title: 'Find occurrences',
   description:
@@ -69,4 +69,4 @@ export const findOccurrences: OperationSpec = {
   result: readResult,
   errors: ['not_found', 'empty_text', 'invalid_text_encoding'],
   examples: [{ title: 'Locate every alpha', params: { target_file_id: EXAMPLE_TARGET_ID, text: 'alpha', context_chars: 10 } }],
-};
+});

@@ -1,6 +1,6 @@
 import { FAILURE_REASONS } from '@palimpsest/core/transaction/transaction.types';
 import { EXAMPLE_HASH, EXAMPLE_TARGET_ID, matchEdit, matchOperation, spanOperation, statusResult, submissionCommon } from '../fragments';
-import type { OperationSpec } from '../operation-spec';
+import { defineOperation } from '../operation-spec';
 
 const GUARD_RULE =
   'At least one of expected_target_version or expected_current_hash is required, and every supplied guard is checked under the target row lock.';
@@ -10,7 +10,7 @@ const submissionErrors = [...FAILURE_REASONS, 'not_found', 'invalid_argument'];
 /** Everything else is decided (and audited) by the core for a known target. */
 const edgeFields = ['target_file_id', 'include_correlation_id'];
 
-export const submitEdits: OperationSpec = {
+export const submitEdits = defineOperation({
   name: 'palimpsest_submit_edits',
   title: 'Submit typed edits (patchdiff-tx/1)',
   description: `Apply ordered exact-match edits atomically. Each edit sees the buffer after earlier edits. ${GUARD_RULE}`,
@@ -49,9 +49,9 @@ export const submitEdits: OperationSpec = {
       },
     },
   ],
-};
+});
 
-export const submitOperations: OperationSpec = {
+export const submitOperations = defineOperation({
   name: 'palimpsest_submit_operations',
   title: 'Submit match/span operations (patchdiff-tx/2)',
   description: `Apply ordered match and code-point span operations atomically (runtime 0.3.0, or 0.5.0 with expected_before/expected_after). For several spans from one read, order them by descending start. ${GUARD_RULE}`,
@@ -94,9 +94,9 @@ export const submitOperations: OperationSpec = {
       },
     },
   ],
-};
+});
 
-export const submitReplacement: OperationSpec = {
+export const submitReplacement = defineOperation({
   name: 'palimpsest_submit_replacement',
   title: 'Submit whole replacement (patchdiff-tx/3)',
   description: `Replace the whole text (runtime 0.4.0). Admission limit: 1,000,000 code points and 1,048,576 UTF-8 bytes, raw and canonical. ${GUARD_RULE}`,
@@ -120,4 +120,4 @@ export const submitReplacement: OperationSpec = {
       params: { target_file_id: EXAMPLE_TARGET_ID, intent: 'Rewrite', expected_target_version: 0, replacement: 'alpha beta gamma\n' },
     },
   ],
-};
+});
