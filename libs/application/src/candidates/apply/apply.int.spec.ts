@@ -86,8 +86,9 @@ describe(`palimpsest_change_apply on ${describeBackend}`, () => {
     const last = [...ids].sort()[2];
     const p = expectOk(await c.propose(ids.map((id) => [id, 0] as [string, number]), ids.map((id, i) => edit(id, `t${i + 1}`, `T${i + 1}`))));
     const faulty = appContext(failingOn(h.testDb.db, targetStreamId(last)), { contents: h.ctx.contents });
-    const failed = (await dispatch(faulty, 'palimpsest_change_apply', { candidate: p.candidate.id, expected_candidate_version: 1, request_id: 'apply-3' })) as any;
-    expect(failed.error).toMatchObject({ code: 'internal', retryable: 'same_request' });
+    // The failure is not an answer of the operation: it reaches the transport's one error path (HTTP 500
+    // internal or 503 for a lost database, JSON-RPC -32603), like every operation's, after the rollback.
+    await expect(dispatch(faulty, 'palimpsest_change_apply', { candidate: p.candidate.id, expected_candidate_version: 1, request_id: 'apply-3' })).rejects.toThrow('injected: disk full');
     for (const [i, id] of ids.entries()) expect(await c.content(id)).toMatchObject({ version: 0, text: `t${i + 1}\n` });
     expect(await h.count('SELECT count(*) FROM attempts WHERE target_id = ANY($1::uuid[])', [ids])).toBe(0);
     expect((await c.call('palimpsest_change_inspect', { candidate: p.candidate.id })).candidate.state).toBe('open');
