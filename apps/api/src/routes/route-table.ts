@@ -1,4 +1,4 @@
-import { CATALOG, type OperationName } from '@palimpsest/protocol/catalog/catalog';
+import { operationSpec, type OperationName } from '@palimpsest/protocol/catalog/catalog';
 import type { OperationSpec } from '@palimpsest/protocol/catalog/operation-spec';
 
 /**
@@ -24,6 +24,8 @@ export interface OperationRoute {
   success: 200 | 201;
   /** Reads of a versioned resource: ETag is its version (target or candidate), If-None-Match answers 304. */
   etag?: boolean;
+  /** What the README adds to the success status (a success that is not what it seems). */
+  successNote?: string;
 }
 
 export const OPERATION_ROUTES: readonly OperationRoute[] = [
@@ -37,9 +39,9 @@ export const OPERATION_ROUTES: readonly OperationRoute[] = [
   { operation: 'palimpsest_submit_edits', method: 'POST', path: '/v1/targets/:id/edits', scope: 'write', success: 200 },
   { operation: 'palimpsest_submit_operations', method: 'POST', path: '/v1/targets/:id/operations', scope: 'write', success: 200 },
   { operation: 'palimpsest_submit_replacement', method: 'POST', path: '/v1/targets/:id/replacement', scope: 'write', success: 200 },
-  { operation: 'palimpsest_preview', method: 'POST', path: '/v1/targets/:id/previews', scope: 'read', success: 200 },
+  { operation: 'palimpsest_preview', method: 'POST', path: '/v1/targets/:id/previews', scope: 'read', success: 200, successNote: 'a rejected preview too' },
   { operation: 'palimpsest_save', method: 'POST', path: '/v1/targets/:id/checkpoints', scope: 'write', success: 201 },
-  { operation: 'palimpsest_replay', method: 'POST', path: '/v1/targets/:id/replay', scope: 'auditor', success: 200 },
+  { operation: 'palimpsest_replay', method: 'POST', path: '/v1/targets/:id/replay', scope: 'auditor', success: 200, successNote: '`failed` is a report' },
   { operation: 'palimpsest_get_attempt_log', method: 'GET', path: '/v1/targets/:id/attempts', scope: 'auditor', success: 200 },
   { operation: 'palimpsest_get_manifest_ledger', method: 'GET', path: '/v1/targets/:id/ledger', scope: 'auditor', success: 200 },
   { operation: 'palimpsest_capabilities', method: 'GET', path: '/v1/capabilities', scope: 'read', success: 200 },
@@ -85,10 +87,8 @@ export function routeOf(operation: OperationName): OperationRoute {
   return route;
 }
 
-export function specOf(operation: OperationName): OperationSpec {
-  const spec = CATALOG.find((op) => op.name === operation);
-  if (!spec) throw new Error(`${operation} is not in the catalog`);
-  return spec;
+export function specOf<N extends OperationName>(operation: N): OperationSpec<N> {
+  return operationSpec(operation);
 }
 
 export function gatewayRoute(name: string): GatewayRoute {
@@ -123,4 +123,11 @@ export function guardArgumentOf(spec: OperationSpec): string | null {
 /** What Idempotency-Key binds to for this operation (its request key), if it has one. */
 export function keyArgumentOf(spec: OperationSpec): string | null {
   return KEY_ARGUMENTS.find((name) => argumentNames(spec).includes(name)) ?? null;
+}
+
+/** The README's row for an operation route: `| `POST /v1/targets` | `palimpsest_initialize_target` | write | 201 + Location |`. */
+export function readmeRow(route: OperationRoute): string {
+  const extras = [route.etag ? 'ETag' : null, route.success === 201 && !pathArgumentOf(route) ? 'Location' : null].filter(Boolean);
+  const success = [String(route.success), ...extras].join(' + ') + (route.successNote ? ` (${route.successNote})` : '');
+  return `| \`${route.method} ${concretePath(route.path)}\` | \`${route.operation}\` | ${route.scope} | ${success} |`;
 }
