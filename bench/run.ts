@@ -20,11 +20,14 @@ import {
   type Timing,
 } from './scenarios';
 import { asDeployed } from './deployed-env';
+import { createEmmettStreams, emmettLatency, emmettThroughput, openEmmett, type EmmettBench } from './emmett';
+import { IN_FLIGHT, MAX_BATCH, rawBatchedLatency, rawBatchedThroughput } from './raw-batched';
 import { envNumber, f2, table } from './stats';
 
 /**
  * Guarded 1-edit tx/1 submissions through dispatch() (in process, no HTTP) against a raw-SQL baseline
- * doing the same shape of work with `pg` alone, on a fresh PostgreSQL database created and dropped here.
+ * doing the same shape of work with `pg` alone (per transaction, and batched like our group commit), and
+ * against Emmett's PostgreSQL event store, on fresh PostgreSQL databases created and dropped here.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench
  *
@@ -36,6 +39,7 @@ const KB = 1024;
 const MB = 1024 * 1024;
 const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
 const f1 = (x: number) => x.toFixed(1);
+const times = (x: number) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : '–');
 async function main(): Promise<void> {
   const deployed = asDeployed();
   const adminUrl = process.env.DATABASE_URL;
@@ -57,8 +61,12 @@ async function main(): Promise<void> {
   );
 
   const bench = await createBenchDatabase(adminUrl);
+  const emmettDb = await createBenchDatabase(adminUrl).catch(async (error: unknown) => {
+    await bench.drop();
+    throw error;
+  });
   const onSignal = () => {
-    void bench.drop().finally(() => process.exit(130));
+    void Promise.allSettled([bench.drop(), emmettDb.drop()]).finally(() => process.exit(130));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -76,14 +84,19 @@ async function main(): Promise<void> {
   pool.on('error', (error) => {
     if (!closing) console.error(`bench: raw pool error: ${error.message}`);
   });
+  let emmett: EmmettBench | undefined;
   try {
     await migrate(db);
+    emmett = await openEmmett(emmettDb.url, clients, (error) => {
+      if (!closing) console.error(`bench: Emmett pool error: ${error.message}`);
+    });
     const ctx = appContext(db);
     const small = documentOf(KB);
     const large = documentOf(MB);
 
     // (a) + (b): throughput, application vs raw SQL, same clients, same durations.
     const throughput: (string | number)[][] = [];
+    const ratios: string[] = [];
     for (const targetCount of [1, targets]) {
       const scenario = `${targetCount} target${targetCount === 1 ? '' : 's'}, ${clients} clients`;
       const appIds = await createTargets(ctx, targetCount, small);
@@ -94,6 +107,10 @@ async function main(): Promise<void> {
       const raw = await rawThroughput(pool, rawIds, clients, timing);
       await rawSetup(pool, targetCount, small);
       const rawNotify = await rawThroughput(pool, rawIds, clients, timing, true);
+      await rawSetup(pool, targetCount, small);
+      const rawBatched = await rawBatchedThroughput(pool, rawIds, small, clients, timing);
+      const streams = await createEmmettStreams(emmett, `t${targetCount}`, targetCount, small);
+      const em = await emmettThroughput(emmett, streams, clients, timing);
       const row = (path: string, r: ThroughputResult, accepted: string) => [
         scenario,
         path,
@@ -108,6 +125,19 @@ async function main(): Promise<void> {
         row('dispatch(), locked path only *', appLocked, `${f1(appLocked.acceptedPerSecond)} (${pct(appLocked.acceptedShare)})`),
         row('raw SQL', raw, ''),
         row('raw SQL + pg_notify', rawNotify, ''),
+        row(
+          `raw SQL batched (≤ ${MAX_BATCH} per statement, ≤ ${IN_FLIGHT} in flight) †`,
+          rawBatched,
+          `${pct(rawBatched.batchedShare)} batched, ${f1(rawBatched.meanBatch)} per statement`,
+        ),
+        row('Emmett (emmett-postgresql, inline Pongo projection) ‡', em, `${f1(em.acceptedPerSecond)} (${pct(em.acceptedShare)} of ${f1(em.attemptsPerSecond)} tries/s)`),
+      );
+      const accepted = targetCount === 1 ? `; accepted/s: ours / Emmett ${times(app.acceptedPerSecond / em.acceptedPerSecond)}` : '';
+      ratios.push(
+        `${scenario}: dispatch() / raw SQL = ${times(app.perSecond / raw.perSecond)}, ` +
+          `dispatch() / raw SQL batched = ${times(app.perSecond / rawBatched.perSecond)}, ` +
+          `dispatch() / Emmett = ${times(app.perSecond / em.perSecond)} (tx/s)${accepted}; ` +
+          `Emmett / raw SQL = ${times(em.perSecond / raw.perSecond)}`,
       );
     }
     table(
@@ -123,6 +153,17 @@ async function main(): Promise<void> {
       'tx/s counts committed transactions; a dispatch() submit that loses the race is rejected ' +
         '(target_version_mismatch), recorded like any other attempt, and retried at the version its answer names.',
     );
+    console.log(
+      `† the raw SQL baseline batched like our group commit: an edit decided on the text this process last committed goes out in ONE ` +
+        `statement (lock the rows at their versions, insert the events, update the rows) with up to ${MAX_BATCH - 1} other targets' edits, ` +
+        `up to ${IN_FLIGHT} statements at once, never waiting to fill; an edit whose target has another in flight takes the per-transaction path. ` +
+        `accepted/s column: share of edits that committed batched, mean edits per statement.`,
+    );
+    console.log(
+      '‡ Emmett: read the inline projection\'s document, decide, appendToStream with expectedStreamVersion; the projection applies the ' +
+        'edit in the append\'s transaction. tx/s counts committed appends (a version conflict rolls back, writes nothing, and is retried).',
+    );
+    for (const line of ratios) console.log(line);
 
     // (c): single-client latency on a 1 KB and a 1 MB target.
     const [id1k] = await createTargets(ctx, 1, small);
@@ -133,17 +174,37 @@ async function main(): Promise<void> {
     await pool.query('UPDATE bench_raw_targets SET content = $1 WHERE target_id = 2', [large]);
     const raw1k = await rawLatency(pool, 1, timing);
     const raw1m = await rawLatency(pool, 2, timing);
+    await rawSetup(pool, 2, small);
+    await pool.query('UPDATE bench_raw_targets SET content = $1 WHERE target_id = 2', [large]);
+    const batched1k = await rawBatchedLatency(pool, 1, small, timing);
+    const batched1m = await rawBatchedLatency(pool, 2, large, timing);
+    const [stream1k] = await createEmmettStreams(emmett, 'latency-1k', 1, small);
+    const [stream1m] = await createEmmettStreams(emmett, 'latency-1m', 1, large);
+    const em1k = await emmettLatency(emmett, stream1k!, timing);
+    const em1m = await emmettLatency(emmett, stream1m!, timing);
+    const latencyRow = (path: string, target: string, l: typeof app1k) => [path, target, l.samples, f2(l.p50), f2(l.p99), f2(l.mean), f2(l.max)];
     table(
       'Latency: one client, sequential 1-edit submits (ms) (aim: 1 MB p50 / 1 KB p50 ≤ 3×)',
       ['path', 'target', 'samples', 'p50', 'p99', 'mean', 'max'],
       [
-        ['dispatch', '1 KB', app1k.samples, f2(app1k.p50), f2(app1k.p99), f2(app1k.mean), f2(app1k.max)],
-        ['dispatch', '1 MB', app1m.samples, f2(app1m.p50), f2(app1m.p99), f2(app1m.mean), f2(app1m.max)],
-        ['raw SQL', '1 KB', raw1k.samples, f2(raw1k.p50), f2(raw1k.p99), f2(raw1k.mean), f2(raw1k.max)],
-        ['raw SQL', '1 MB', raw1m.samples, f2(raw1m.p50), f2(raw1m.p99), f2(raw1m.mean), f2(raw1m.max)],
+        latencyRow('dispatch', '1 KB', app1k),
+        latencyRow('dispatch', '1 MB', app1m),
+        latencyRow('raw SQL', '1 KB', raw1k),
+        latencyRow('raw SQL', '1 MB', raw1m),
+        latencyRow('raw SQL batched (one edit per statement)', '1 KB', batched1k),
+        latencyRow('raw SQL batched (one edit per statement)', '1 MB', batched1m),
+        latencyRow('Emmett', '1 KB', em1k),
+        latencyRow('Emmett', '1 MB', em1m),
       ],
     );
-    console.log(`dispatch 1 MB p50 / 1 KB p50 = ${f1(app1m.p50 / app1k.p50)}×   (raw SQL: ${f1(raw1m.p50 / raw1k.p50)}×)`);
+    console.log(
+      `dispatch 1 MB p50 / 1 KB p50 = ${f1(app1m.p50 / app1k.p50)}×   (raw SQL: ${f1(raw1m.p50 / raw1k.p50)}×, ` +
+        `raw SQL batched: ${f1(batched1m.p50 / batched1k.p50)}×, Emmett: ${f1(em1m.p50 / em1k.p50)}×)`,
+    );
+    console.log(
+      `p50 latency: dispatch / raw SQL batched = ${times(app1k.p50 / batched1k.p50)} (1 KB), ${times(app1m.p50 / batched1m.p50)} (1 MB); ` +
+        `dispatch / Emmett = ${times(app1k.p50 / em1k.p50)} (1 KB), ${times(app1m.p50 / em1m.p50)} (1 MB)`,
+    );
 
     // Where a submit's time goes: one client, every round trip timed; WAL written per transaction beside raw SQL's.
     const profiled = new ProfilingDb(db);
@@ -174,9 +235,10 @@ async function main(): Promise<void> {
     }
   } finally {
     closing = true;
+    await emmett?.close();
     await pool.end();
     await db.close();
-    await bench.drop();
+    await Promise.all([bench.drop(), emmettDb.drop()]);
   }
 }
 

@@ -131,24 +131,35 @@ export async function rawSetup(pool: pg.Pool, targets: number, content: string):
   return ids;
 }
 
+/** The event-like row one raw edit inserts (JSON text for its jsonb column). */
+export function rawEventData(version: number): string {
+  return JSON.stringify({
+    type: 'EditAccepted',
+    before_version: version,
+    after_version: version + 1,
+    edits: [{ match: marker(version), replace: marker(version + 1) }],
+    recorded: new Date().toISOString(),
+  });
+}
+
+/** A raw target as committed: its version and text. */
+export interface RawHead {
+  version: number;
+  content: string;
+}
+
 /**
  * One raw edit. `notify` adds the pg_notify the application's append sends, to show what the
- * commit-time notification lock costs on its own.
+ * commit-time notification lock costs on its own. Returns the row it committed.
  */
-export async function rawEdit(pool: pg.Pool, targetId: number, notify = false): Promise<void> {
+export async function rawEdit(pool: pg.Pool, targetId: number, notify = false): Promise<RawHead> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
     const { rows } = await client.query('SELECT version, content FROM bench_raw_targets WHERE target_id = $1 FOR UPDATE', [targetId]);
     const v = Number(rows[0].version);
     const content = (rows[0].content as string).replace(marker(v), marker(v + 1));
-    const data = JSON.stringify({
-      type: 'EditAccepted',
-      before_version: v,
-      after_version: v + 1,
-      edits: [{ match: marker(v), replace: marker(v + 1) }],
-      recorded: new Date().toISOString(),
-    });
+    const data = rawEventData(v);
     await client.query(
       'INSERT INTO bench_raw_events (stream_id, stream_version, data, recorded_at) VALUES ($1, $2, $3, now())',
       [`raw-${targetId}`, v + 1, data],
@@ -156,6 +167,7 @@ export async function rawEdit(pool: pg.Pool, targetId: number, notify = false): 
     await client.query('UPDATE bench_raw_targets SET version = $2, content = $3 WHERE target_id = $1', [targetId, v + 1, content]);
     if (notify) await client.query(`SELECT pg_notify('bench_raw_events', $1)`, [`raw-${targetId}:${v + 1}`]);
     await client.query('COMMIT');
+    return { version: v + 1, content };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
