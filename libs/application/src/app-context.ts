@@ -3,6 +3,7 @@ import type { Db } from '@palimpsest/store/db';
 import { WakeNotifier } from '@palimpsest/store/wake-notifier';
 import { systemClock, type Clock } from './ports/clock.port';
 import { randomIds, type IdGenerator } from './ports/id-generator.port';
+import { candidateSettings, type CandidateSettings } from './candidates/shared/candidate-settings';
 import { ContentCache } from './shared/content-cache';
 
 /** What every handler needs: the database, time and identity. Passed explicitly, never global. */
@@ -15,6 +16,8 @@ export interface AppContext {
   wakes: WakeNotifier;
   /** One-statement optimistic commits, batched under load (see AppendBatcher). */
   appends: AppendBatcher;
+  /** Candidate lifetimes, approval waits and the operator's policy document, read once at start. */
+  candidates: CandidateSettings;
 }
 
 export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = {}): AppContext {
@@ -25,5 +28,6 @@ export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = 
     contents: overrides.contents ?? new ContentCache(),
     wakes: overrides.wakes ?? new WakeNotifier(db),
     appends: overrides.appends ?? new AppendBatcher(db),
+    candidates: overrides.candidates ?? candidateSettings(),
   };
 }

@@ -1,9 +1,9 @@
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
-import { CommandRefused } from '@palimpsest/core/target/command-refused';
 import { isUuid } from '@palimpsest/core/target/request-identity';
-import { evaluate } from '@palimpsest/core/target/target.decider';
+import { decide } from '@palimpsest/core/target/target.decider';
 import { initialTargetState } from '@palimpsest/core/target/target.state';
 import type { AppContext } from '../app-context';
+import { refusalAnswer } from '../shared/target-refusals';
 import { transactionCommitting } from '../shared/commit-events';
 
 export interface InitializeTargetInput {
@@ -40,25 +40,24 @@ export async function initializeTarget(ctx: AppContext, input: InitializeTargetI
   if (bad) return bad;
   const targetId = ctx.ids.next();
   const now = ctx.clock.now();
-  let outcome;
-  try {
-    outcome = evaluate(
-      {
-        type: 'InitializeTarget',
-        now,
-        target_id: targetId,
-        filename: input.filename,
-        content: input.content as string,
-        content_type: input.content_type ?? DEFAULT_CONTENT_TYPE,
-        project_id: input.project_id ? input.project_id.toLowerCase() : null,
-        editing_cycle_id: ctx.ids.next(),
-        snapshot_id: ctx.ids.next(),
-      },
-      initialTargetState,
-    );
-  } catch (err) {
-    if (err instanceof CommandRefused && err.body.status === 'invalid_argument') return err.body; // initialization refuses arguments only
-    throw err;
+  const outcome = decide(
+    {
+      type: 'InitializeTarget',
+      now,
+      target_id: targetId,
+      filename: input.filename,
+      content: input.content as string,
+      content_type: input.content_type ?? DEFAULT_CONTENT_TYPE,
+      project_id: input.project_id ? input.project_id.toLowerCase() : null,
+      editing_cycle_id: ctx.ids.next(),
+      snapshot_id: ctx.ids.next(),
+    },
+    initialTargetState,
+  );
+  if (outcome.kind === 'refused') {
+    const answer = refusalAnswer(outcome.refusal);
+    if (answer.status !== 'invalid_argument') throw new Error(`initialization refused as ${answer.status}`); // it refuses arguments only
+    return answer;
   }
   await transactionCommitting(ctx, (_tx, commit) =>
     commit({

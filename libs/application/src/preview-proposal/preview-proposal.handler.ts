@@ -1,10 +1,10 @@
 import type { Answer } from '../shared/answer';
-import { CommandRefused } from '@palimpsest/core/target/command-refused';
-import { evaluate } from '@palimpsest/core/target/target.decider';
+import { decide } from '@palimpsest/core/target/target.decider';
 import { PROTOCOL, type ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
 import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import type { TargetEvent } from '@palimpsest/core/target/target.events';
 import type { AppContext } from '../app-context';
+import { refusalAnswer } from '../shared/target-refusals';
 import { SUBMISSION_TOOL, proposalOf } from '../shared/submission-tools';
 import { enrichRejection } from '../submit-proposal/rejection-enrichment';
 import { boundPreview } from './preview-bounds';
@@ -48,32 +48,27 @@ export async function previewProposal(ctx: AppContext, input: PreviewInput) {
     before_version: target.version,
     before_hash: target.current_hash,
   };
-  let outcome;
-  try {
-    outcome = evaluate(
-      {
-        type: 'SubmitProposal',
-        now: ctx.clock.now(),
-        attempt_id: PREVIEW_ATTEMPT_ID,
-        target_id: target.target_id,
-        protocol_version: input.format as ProtocolVersion,
-        proposal,
-        expected_target_version: input.expected_target_version,
-        expected_current_hash: input.expected_current_hash,
-        lookups: { keyed: null, parent: null },
-      },
-      target,
-    );
-  } catch (err) {
-    if (err instanceof CommandRefused) return { ...err.body, preview: true, advisory: true };
-    throw err;
-  }
+  const outcome = decide(
+    {
+      type: 'SubmitProposal',
+      now: ctx.clock.now(),
+      attempt_id: PREVIEW_ATTEMPT_ID,
+      target_id: target.target_id,
+      protocol_version: input.format as ProtocolVersion,
+      proposal,
+      expected_target_version: input.expected_target_version,
+      expected_current_hash: input.expected_current_hash,
+      lookups: { keyed: null, parent: null },
+    },
+    target,
+  );
+  if (outcome.kind === 'refused') return { ...refusalAnswer(outcome.refusal), preview: true, advisory: true };
   const event = outcome.events[0];
   const base = { preview: true, advisory: true, target_file_id: target.target_id };
   const enrichment = {
     tool: SUBMISSION_TOOL[input.format as ProtocolVersion],
     current: { content: target.content, version: target.version, hash: target.current_hash },
-    nearMissSource: outcome.nearMissSource ?? null,
+    nearMissSource: outcome.hints.nearMissSource,
   };
   return boundPreview(event.type === 'ProposalRejected' ? enrichRejection(previewBody(base, observed, event), enrichment) : previewBody(base, observed, event));
 }

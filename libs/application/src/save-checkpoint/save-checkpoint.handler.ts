@@ -1,7 +1,7 @@
 import { exportTarget } from '@palimpsest/core/reads/export-target';
-import { CommandRefused } from '@palimpsest/core/target/command-refused';
-import { evaluate } from '@palimpsest/core/target/target.decider';
+import { decide } from '@palimpsest/core/target/target.decider';
 import type { AppContext } from '../app-context';
+import { refusalAnswer } from '../shared/target-refusals';
 import { commitOf, transactionCommitting } from '../shared/commit-events';
 import { targetIdOf, lockTargetRow, notFound } from '../shared/target-lookup';
 
@@ -33,24 +33,19 @@ export async function saveCheckpoint(ctx: AppContext, input: SaveCheckpointInput
   return transactionCommitting(ctx, async (tx, commit) => {
     const target = await lockTargetRow(tx, targetId, ctx.contents);
     if (!target) return notFound(targetId);
-    let outcome;
-    try {
-      outcome = evaluate(
-        {
-          type: 'SaveCheckpoint',
-          now,
-          target_id: targetId,
-          snapshot_id: snapshotId,
-          new_editing_cycle_id: newCycleId,
-          expected_target_version: input.expected_target_version,
-          expected_current_hash: input.expected_current_hash,
-        },
-        target,
-      );
-    } catch (err) {
-      if (err instanceof CommandRefused) return err.body;
-      throw err;
-    }
+    const outcome = decide(
+      {
+        type: 'SaveCheckpoint',
+        now,
+        target_id: targetId,
+        snapshot_id: snapshotId,
+        new_editing_cycle_id: newCycleId,
+        expected_target_version: input.expected_target_version,
+        expected_current_hash: input.expected_current_hash,
+      },
+      target,
+    );
+    if (outcome.kind === 'refused') return refusalAnswer(outcome.refusal);
     await commit(commitOf(target, outcome, now, { command: 'SaveCheckpoint' }));
     const result: SavedCheckpoint = {
       status: 'saved',

@@ -1,4 +1,4 @@
-import type { Evaluation } from '@palimpsest/core/target/target.decider';
+import type { Decided } from './target-refusals';
 import { TARGET_EVENT_SCHEMA_VERSION, targetStreamId, type TargetEvent } from '@palimpsest/core/target/target.events';
 import type { TargetState } from '@palimpsest/core/target/target.state';
 import type { UnchangedEnds } from '@palimpsest/projections/content/chunk-layout';
@@ -36,7 +36,7 @@ export interface CommitInput {
 }
 
 /** The commit of what the decider evaluated on a target row (locked, or this process's head of it). */
-export function commitOf(row: TargetRow, outcome: Evaluation, recordedAt: string, metadata: Record<string, unknown>): CommitInput {
+export function commitOf(row: TargetRow, outcome: Decided, recordedAt: string, metadata: Record<string, unknown>): CommitInput {
   return {
     targetId: row.target_id,
     streamVersion: row.stream_version,
@@ -45,7 +45,7 @@ export function commitOf(row: TargetRow, outcome: Evaluation, recordedAt: string
     stateAfter: outcome.state,
     recordedAt,
     metadata,
-    textChange: outcome.textChange,
+    textChange: outcome.hints.textChange,
   };
 }
 

@@ -6,7 +6,7 @@ import {
   presentCurrentContext,
   type RejectionContext,
 } from '@palimpsest/core/diagnostics/rejection-context';
-import type { NearMissSource } from '@palimpsest/core/target/submit-proposal.decision';
+import type { NearMissSource } from '@palimpsest/core/target/target-decision';
 
 /** What the response-only enrichment of a rejection needs, captured while the row was locked. */
 export interface RejectionEnrichment {

@@ -1,12 +1,12 @@
 import type { Answer } from '../shared/answer';
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
-import { CommandRefused } from '@palimpsest/core/target/command-refused';
 import { isUuid, isValidRequestKey } from '@palimpsest/core/target/request-identity';
 import type { KeyedAttempt, ParentAttempt, SubmitProposal } from '@palimpsest/core/target/target.commands';
-import { evaluate, type Evaluation } from '@palimpsest/core/target/target.decider';
+import { decide } from '@palimpsest/core/target/target.decider';
 import type { ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
+import { refusalAnswer, type Decided } from '../shared/target-refusals';
 import { SUBMISSION_TOOL } from '../shared/submission-tools';
 import { afterCommit, commitOf, commitOptimistically, transactionCommitting } from '../shared/commit-events';
 import { targetIdOf, lockTargetRow, notFound, type NotFound, type TargetRow } from '../shared/target-lookup';
@@ -98,17 +98,17 @@ function commandFor(sub: Submission, lookups: SubmitProposal['lookups']): Submit
   };
 }
 
-const commitInput = (sub: Submission, target: TargetRow, outcome: Evaluation) => commitOf(target, outcome, sub.now, { command: 'SubmitProposal' });
+const commitInput = (sub: Submission, target: TargetRow, outcome: Decided) => commitOf(target, outcome, sub.now, { command: 'SubmitProposal' });
 
-function enrichmentFor(sub: Submission, target: TargetRow, outcome: Evaluation): RejectionEnrichment {
+function enrichmentFor(sub: Submission, target: TargetRow, outcome: Decided): RejectionEnrichment {
   return {
     tool: SUBMISSION_TOOL[sub.input.protocol_version],
     current: { content: target.content, version: target.version, hash: target.current_hash },
-    nearMissSource: outcome.nearMissSource ?? null,
+    nearMissSource: outcome.hints.nearMissSource,
   };
 }
 
-function decidedResponse(sub: Submission, target: TargetRow, outcome: Evaluation): SubmissionResult {
+function decidedResponse(sub: Submission, target: TargetRow, outcome: Decided): SubmissionResult {
   const event = outcome.events[0]!;
   if (event.type !== 'ProposalAccepted' && event.type !== 'ProposalRejected') throw new Error(`a submission decided ${event.type}`);
   const view = event.type === 'ProposalAccepted' ? viewOfAccepted(event.data) : viewOfRejected(event.data);
@@ -132,13 +132,8 @@ async function submitOptimistically(ctx: AppContext, sub: Submission): Promise<{
   const head = ctx.contents.optimisticHead(sub.targetId);
   if (!head || isUuid(sub.input.parent_attempt_id)) return null;
   const target: TargetRow = { exists: true, ...head };
-  let outcome: Evaluation;
-  try {
-    outcome = evaluate(commandFor(sub, { keyed: null, parent: null }), target);
-  } catch (err) {
-    if (err instanceof CommandRefused) return null;
-    throw err;
-  }
+  const outcome = decide(commandFor(sub, { keyed: null, parent: null }), target);
+  if (outcome.kind === 'refused') return null; // the locked path answers refusals
   if (outcome.recoveredAttemptId || outcome.events.length !== 1) return null;
   const done = await commitOptimistically(ctx.appends, commitInput(sub, target, outcome), sub.boundKey);
   if (!done) {
@@ -158,13 +153,8 @@ async function submitLocked(ctx: AppContext, sub: Submission): Promise<{ body: S
     if (!target) return notFound(targetId);
     const keyed = await findKeyed(tx, targetId, sub.boundKey);
     const parent = await findParent(tx, input.parent_attempt_id);
-    let outcome: Evaluation;
-    try {
-      outcome = evaluate(commandFor(sub, { keyed, parent }), target);
-    } catch (err) {
-      if (err instanceof CommandRefused) return err.body;
-      throw err;
-    }
+    const outcome = decide(commandFor(sub, { keyed, parent }), target);
+    if (outcome.kind === 'refused') return refusalAnswer(outcome.refusal);
     enrichment = enrichmentFor(sub, target, outcome);
     if (outcome.recoveredAttemptId) {
       const view = await recoveredView(tx, outcome.recoveredAttemptId);

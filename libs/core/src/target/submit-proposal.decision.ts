@@ -8,7 +8,6 @@ import { differingFields } from '../transaction/differing-fields';
 import type { FailureReason, ParsedProposal, TextChange, TxFailure, ValidationStage } from '../transaction/transaction.types';
 import { failureContext } from '../diagnostics/rejection-context';
 import { RETRYABLE_REASONS } from '../transaction/transaction.types';
-import { CommandRefused } from './command-refused';
 import { checkGuardsAgainst, checkGuardSyntax, checkLineageSyntax, isNonNegativeInteger } from './guards';
 import {
   differingComponents,
@@ -19,6 +18,7 @@ import {
   type FingerprintEnvelope,
 } from './request-identity';
 import type { SubmitProposal } from './target.commands';
+import type { NearMissSource, TargetRefusal } from './target-decision';
 import type { AttemptData, ProposalRejectedData, TargetEvent } from './target.events';
 import type { ExistingTarget } from './target.state';
 import { summarizeWarnings } from './warnings';
@@ -26,6 +26,7 @@ import { summarizeWarnings } from './warnings';
 export const INVALID_INPUT_FORMAT = 'patchdiff-invalid-input/1';
 
 export interface SubmissionDecision {
+  kind: 'decided';
   events: TargetEvent[];
   /** Set when an attempt with the same key and fingerprint exists: answer it, append nothing. */
   recoveredAttemptId: string | null;
@@ -37,10 +38,9 @@ export interface SubmissionDecision {
   nearMissSource?: NearMissSource | null;
 }
 
-export interface NearMissSource {
-  buffer: string;
-  query: string;
-}
+/** A submission is decided (accepted or rejected, both recorded) or, before anything is recorded, refused. */
+export type SubmissionOutcome = SubmissionDecision | { kind: 'refused'; refusal: TargetRefusal };
+
 
 function nearMissSourceOf(failure: TxFailure): NearMissSource | null {
   const q = failure.diagnostic.near_miss_query as { near_miss_query?: string } | undefined;
@@ -129,10 +129,10 @@ const decision = (
   events: TargetEvent[],
   nextContent: string | null = null,
   textChange: TextChange | null = null,
-): SubmissionDecision => ({ events, recoveredAttemptId: null, nextContent, textChange });
+): SubmissionDecision => ({ kind: 'decided', events, recoveredAttemptId: null, nextContent, textChange });
 
 /** Seed order: encoding → key syntax → key recovery/conflict → guard and lineage syntax → shape → admission → stale guards → apply. */
-export function decideSubmission(cmd: SubmitProposal, state: ExistingTarget): SubmissionDecision {
+export function decideSubmission(cmd: SubmitProposal, state: ExistingTarget): SubmissionOutcome {
   // The request key is not text but printable ASCII: a NUL or surrogate in it is invalid_client_request_id below.
   const encodingPath = findUnstorableText({ proposal: cmd.proposal, source: cmd.source });
   if (encodingPath) return decision([encodingRejection(cmd, state, encodingPath)]);
@@ -157,7 +157,7 @@ export function decideSubmission(cmd: SubmitProposal, state: ExistingTarget): Su
   const keyed = cmd.lookups.keyed;
   if (key !== null && keyed) {
     if (keyed.request_fingerprint === common.request_fingerprint) {
-      return { events: [], recoveredAttemptId: keyed.attempt_id, nextContent: null, textChange: null };
+      return { kind: 'decided', events: [], recoveredAttemptId: keyed.attempt_id, nextContent: null, textChange: null };
     }
     return decision([keyConflict(cmd, state, common, parsed)]);
   }
@@ -202,15 +202,7 @@ export function decideSubmission(cmd: SubmitProposal, state: ExistingTarget): Su
 
   if (proposal.protocol_version === 'patchdiff-tx/3') {
     const tooLarge = checkReplacementAdmission(String(proposal.record.replacement ?? ''));
-    if (tooLarge) {
-      throw new CommandRefused({
-        status: 'invalid_argument',
-        code: 'replacement_too_large',
-        failure_detail: `replacement exceeds the admission limit (${tooLarge.limit_exceeded}: ${tooLarge.actual} > ${tooLarge.limit}).`,
-        attempt_id: null,
-        diagnostic: tooLarge,
-      });
-    }
+    if (tooLarge) return { kind: 'refused', refusal: { kind: 'replacement_too_large', target_id: state.target_id, limit: tooLarge } };
   }
 
   const stale = checkGuardsAgainst(withRuntime.expected_target_version, withRuntime.expected_current_hash, state);

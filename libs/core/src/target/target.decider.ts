@@ -2,23 +2,17 @@ import { canonicalizeUpload } from '../text/canonical-text';
 import { findUnstorableText } from '../text/encoding';
 import { sha256Hex } from '../text/sha256';
 import { applyProposal } from '../transaction/apply-proposal';
-import { CommandRefused } from './command-refused';
 import { checkGuardsAgainst, checkGuardSyntax, isNonNegativeInteger } from './guards';
-import { decideSubmission, type NearMissSource } from './submit-proposal.decision';
-import type { InitializeTarget, SaveCheckpoint, TargetCommand } from './target.commands';
+import { decideSubmission } from './submit-proposal.decision';
+import type { InitializeTarget, SaveCheckpoint, SubmitProposal, TargetCommand } from './target.commands';
+import { NO_HINTS, type DecisionHints, type TargetDecision, type TargetRefusal } from './target-decision';
 import type { TargetEvent } from './target.events';
-import type { TextChange } from '../transaction/transaction.types';
 import type { ExistingTarget, TargetState } from './target.state';
 
+/** A history that names a target before its TargetInitialized: evolve cannot fold it. */
 export class TargetNotFound extends Error {
   constructor(readonly targetId: string) {
     super(`target ${targetId} does not exist`);
-  }
-}
-
-export class TargetAlreadyExists extends Error {
-  constructor(readonly targetId: string) {
-    super(`target ${targetId} already exists`);
   }
 }
 
@@ -29,34 +23,18 @@ export class ReplayDivergence extends Error {
   }
 }
 
-export interface Evaluation {
-  events: TargetEvent[];
-  state: TargetState;
-  recoveredAttemptId: string | null;
-  /** For storage: which ends of the text an acceptance left untouched (null when unknown). */
-  textChange: TextChange | null;
-  /** For a match_absent rejection: what the response-only near-miss scan reads. */
-  nearMissSource?: NearMissSource | null;
+const refused = (refusal: TargetRefusal): TargetDecision => ({ kind: 'refused', refusal });
+
+function decided(events: TargetEvent[], state: TargetState, hints: DecisionHints = NO_HINTS, recoveredAttemptId: string | null = null): TargetDecision {
+  return { kind: 'decided', events, state, recoveredAttemptId, hints };
 }
 
-function requireTarget(state: TargetState, targetId: string): ExistingTarget {
-  if (!state.exists) throw new TargetNotFound(targetId);
-  return state;
-}
-
-function initialize(cmd: InitializeTarget, state: TargetState): TargetEvent[] {
-  if (state.exists) throw new TargetAlreadyExists(cmd.target_id);
+function initialize(cmd: InitializeTarget, state: TargetState): TargetDecision {
+  if (state.exists) return refused({ kind: 'target_exists', target_id: cmd.target_id });
   const bad = findUnstorableText({ filename: cmd.filename, content: cmd.content, content_type: cmd.content_type });
-  if (bad) {
-    throw new CommandRefused({
-      status: 'invalid_argument',
-      code: 'invalid_text_encoding',
-      argument: bad.replace(/^\$\./, '').split(/[.[]/)[0],
-      failure_detail: 'Text must be valid UTF-8 without NUL characters or unpaired surrogates.',
-    });
-  }
+  if (bad) return refused({ kind: 'unstorable_text', argument: bad.replace(/^\$\./, '').split(/[.[]/)[0]! });
   const upload = canonicalizeUpload(cmd.content);
-  return [
+  const events: TargetEvent[] = [
     {
       type: 'TargetInitialized',
       data: {
@@ -73,36 +51,18 @@ function initialize(cmd: InitializeTarget, state: TargetState): TargetEvent[] {
       },
     },
   ];
+  return decided(events, events.reduce(evolve, state));
 }
 
-function save(cmd: SaveCheckpoint, target: ExistingTarget): TargetEvent[] {
-  const syntax = checkSaveGuardSyntax(cmd);
-  if (syntax) {
-    throw new CommandRefused({
-      status: 'rejected',
-      target_file_id: target.target_id,
-      failure_reason: 'context_invalid',
-      failure_detail: syntax.detail,
-      diagnostic: { code: syntax.code, argument: syntax.argument, retryable: false },
-      current_version: target.version,
-      current_hash: target.current_hash,
-    });
-  }
+function save(cmd: SaveCheckpoint, target: ExistingTarget): TargetDecision {
+  const observed = { target_id: target.target_id, current_version: target.version, current_hash: target.current_hash };
+  const problem = checkSaveGuardSyntax(cmd);
+  if (problem) return refused({ kind: 'guard_invalid', problem, ...observed });
   const version = isNonNegativeInteger(cmd.expected_target_version) ? cmd.expected_target_version : null;
   const hash = typeof cmd.expected_current_hash === 'string' ? cmd.expected_current_hash : null;
   const stale = checkGuardsAgainst(version, hash, target);
-  if (stale) {
-    throw new CommandRefused({
-      status: 'rejected',
-      target_file_id: target.target_id,
-      failure_reason: stale.failure_reason,
-      failure_detail: stale.detail,
-      diagnostic: { code: stale.failure_reason, retryable: true },
-      current_version: target.version,
-      current_hash: target.current_hash,
-    });
-  }
-  return [
+  if (stale) return refused({ kind: 'guard_stale', stale, ...observed });
+  const events: TargetEvent[] = [
     {
       type: 'CheckpointSaved',
       data: {
@@ -117,6 +77,7 @@ function save(cmd: SaveCheckpoint, target: ExistingTarget): TargetEvent[] {
       },
     },
   ];
+  return decided(events, events.reduce(evolve, target));
 }
 
 /** Save guards are optional; when supplied they must be well-formed. */
@@ -127,37 +88,32 @@ function checkSaveGuardSyntax(cmd: SaveCheckpoint) {
   return checkGuardSyntax(v, h);
 }
 
-/** Evaluate a command once: the events it decides and the state they lead to. */
-export function evaluate(command: TargetCommand, state: TargetState): Evaluation {
+function submit(cmd: SubmitProposal, target: ExistingTarget): TargetDecision {
+  const d = decideSubmission(cmd, target);
+  if (d.kind === 'refused') return d;
+  const next: TargetState =
+    d.nextContent === null ? target : afterAcceptance(target, d.events[0] as Extract<TargetEvent, { type: 'ProposalAccepted' }>, d.nextContent);
+  return decided(d.events, next, { textChange: d.textChange, nearMissSource: d.nearMissSource ?? null }, d.recoveredAttemptId);
+}
+
+/**
+ * decide(command, state): the events a command decides and the state they lead to, or a refusal
+ * (a value, never thrown) when it decides nothing. One shape with the candidate decider.
+ */
+export function decide(command: TargetCommand, state: TargetState): TargetDecision {
+  if (command.type === 'InitializeTarget') return initialize(command, state);
+  if (!state.exists) return refused({ kind: 'target_not_found', target_id: command.target_id });
   switch (command.type) {
-    case 'InitializeTarget': {
-      const events = initialize(command, state);
-      return { events, state: events.reduce(evolve, state), recoveredAttemptId: null, textChange: null };
-    }
-    case 'SaveCheckpoint': {
-      const events = save(command, requireTarget(state, command.target_id));
-      return { events, state: events.reduce(evolve, state), recoveredAttemptId: null, textChange: null };
-    }
-    case 'SubmitProposal': {
-      const target = requireTarget(state, command.target_id);
-      const d = decideSubmission(command, target);
-      const next: TargetState =
-        d.nextContent === null
-          ? target
-          : afterAcceptance(target, d.events[0] as Extract<TargetEvent, { type: 'ProposalAccepted' }>, d.nextContent);
-      return {
-        events: d.events,
-        state: next,
-        recoveredAttemptId: d.recoveredAttemptId,
-        textChange: d.textChange,
-        nearMissSource: d.nearMissSource ?? null,
-      };
-    }
+    case 'SaveCheckpoint':
+      return save(command, state);
+    case 'SubmitProposal':
+      return submit(command, state);
   }
 }
 
-export function decide(command: TargetCommand, state: TargetState): TargetEvent[] {
-  return evaluate(command, state).events;
+function requireTarget(state: TargetState, targetId: string): ExistingTarget {
+  if (!state.exists) throw new TargetNotFound(targetId);
+  return state;
 }
 
 function afterAcceptance(

@@ -1,6 +1,5 @@
-import { CommandRefused } from './command-refused';
-import { given } from './test-support/decider-spec';
-import { TargetAlreadyExists, TargetNotFound, decide, evaluate, evolve } from './target.decider';
+import { eventsOf, given } from './test-support/decider-spec';
+import { decide, evolve } from './target.decider';
 import type { InitializeTarget, SaveCheckpoint, SubmitProposal } from './target.commands';
 import type { TargetEvent } from './target.events';
 import { initialTargetState } from './target.state';
@@ -22,7 +21,7 @@ const init: InitializeTarget = {
   editing_cycle_id: '22222222-2222-4222-8222-222222222222',
   snapshot_id: '33333333-3333-4333-8333-333333333333',
 };
-const initialized = decide(init, initialTargetState);
+const initialized = eventsOf(decide(init, initialTargetState));
 
 function submit(overrides: Partial<SubmitProposal> = {}): SubmitProposal {
   return {
@@ -36,6 +35,13 @@ function submit(overrides: Partial<SubmitProposal> = {}): SubmitProposal {
     lookups: { keyed: null, parent: null },
     ...overrides,
   };
+}
+
+/** A decision that went through (not refused). */
+function decided(command: Parameters<typeof decide>[0], state: Parameters<typeof decide>[1]) {
+  const d = decide(command, state);
+  if (d.kind !== 'decided') throw new Error(`refused: ${d.refusal.kind}`);
+  return d;
 }
 
 const only = (events: TargetEvent[]) => {
@@ -57,12 +63,12 @@ describe('InitializeTarget', () => {
   });
 
   it('refuses a second initialization of the same stream', () => {
-    given(initialized).when(init).thenThrows(TargetAlreadyExists);
+    given(initialized).when(init).thenRefuses('target_exists');
   });
 
   it('refuses unstorable text (lone surrogate) without an event', () => {
-    given([]).when({ ...init, content: 'a\ud800b' }).thenThrows(CommandRefused, (err) => {
-      expect(err.body).toMatchObject({ status: 'invalid_argument', code: 'invalid_text_encoding' });
+    given([]).when({ ...init, content: 'a\ud800b' }).thenRefuses('unstorable_text', (r) => {
+      expect(r.argument).toBe('content');
     });
   });
 });
@@ -173,7 +179,7 @@ describe('SubmitProposal', () => {
   });
 
   it('recovers an identical keyed request without an event', () => {
-    const first = only(decide(submit({ client_request_id: 'req-1' }), initialized.reduce(evolve, initialTargetState)));
+    const first = only(eventsOf(decide(submit({ client_request_id: 'req-1' }), initialized.reduce(evolve, initialTargetState))));
     if (first.type !== 'ProposalAccepted') throw new Error(first.type);
     const keyed = {
       attempt_id: first.data.attempt_id,
@@ -186,11 +192,11 @@ describe('SubmitProposal', () => {
       parent_attempt_id: null,
     };
     const state = [...initialized, first].reduce(evolve, initialTargetState);
-    const again = evaluate(submit({ client_request_id: 'req-1', lookups: { keyed, parent: null } }), state);
+    const again = decided(submit({ client_request_id: 'req-1', lookups: { keyed, parent: null } }), state);
     expect(again.events).toEqual([]);
     expect(again.recoveredAttemptId).toBe(first.data.attempt_id);
 
-    const changed = evaluate(
+    const changed = decided(
       submit({
         client_request_id: 'req-1',
         proposal: { intent: 'Rename alpha', edits: [{ match: 'alpha', replace: 'delta', occurrence_index: 2 }] },
@@ -214,14 +220,14 @@ describe('SubmitProposal', () => {
   it('refuses an oversized replacement before admission, with no event', () => {
     given(initialized)
       .when(submit({ protocol_version: 'patchdiff-tx/3', proposal: { intent: 'big', replacement: 'a\r\n'.repeat(400_000) } }))
-      .thenThrows(CommandRefused, (err) => {
-        expect(err.body.code).toBe('replacement_too_large');
-        expect((err.body.diagnostic as any).canonical_would_fit).toBe(true);
+      .thenRefuses('replacement_too_large', (r) => {
+        expect(r.limit.code).toBe('replacement_too_large');
+        expect(r.limit.canonical_would_fit).toBe(true);
       });
   });
 
   it('refuses to decide for a target that does not exist', () => {
-    given([]).when(submit()).thenThrows(TargetNotFound);
+    given([]).when(submit()).thenRefuses('target_not_found', (r) => expect(r.target_id).toBe(T));
   });
 
   it('binds the fingerprint to the envelope', () => {
@@ -254,8 +260,8 @@ describe('SaveCheckpoint', () => {
   });
 
   it('refuses a stale version without an event', () => {
-    given(initialized).when({ ...save, expected_target_version: 9 }).thenThrows(CommandRefused, (err) => {
-      expect(err.body).toMatchObject({ status: 'rejected', failure_reason: 'target_version_mismatch' });
+    given(initialized).when({ ...save, expected_target_version: 9 }).thenRefuses('guard_stale', (r) => {
+      expect(r.stale.failure_reason).toBe('target_version_mismatch');
     });
   });
 });
@@ -263,7 +269,7 @@ describe('SaveCheckpoint', () => {
 describe('evolve', () => {
   it('re-applies an acceptance by its recorded profile (replay equals the live decision)', () => {
     const state0 = initialized.reduce(evolve, initialTargetState);
-    const live = evaluate(submit(), state0);
+    const live = decided(submit(), state0);
     const replayed = live.events.reduce(evolve, state0);
     expect(replayed).toEqual(live.state);
     expect(replayed.exists && sha256Hex(replayed.content)).toBe(replayed.exists && replayed.current_hash);

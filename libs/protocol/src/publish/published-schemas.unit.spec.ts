@@ -7,6 +7,7 @@ import { publishedSchemaFiles } from './published-schemas';
 import { generatedFiles } from './generated-files';
 import { CATALOG } from '../catalog/catalog';
 import { decide, evolve } from '@palimpsest/core/target/target.decider';
+import { eventsOf } from '@palimpsest/core/target/test-support/decider-spec';
 import { initialTargetState } from '@palimpsest/core/target/target.state';
 import { EVENT_SCHEMAS, SCHEMA_BASE } from './event-schemas';
 
@@ -66,14 +67,14 @@ describe('published schemas', () => {
     addFormats(ajv);
     const now = '2026-11-30T00:00:00.000Z';
     const T = '11111111-1111-4111-8111-111111111111';
-    const init = decide(
+    const init = eventsOf(decide(
       { type: 'InitializeTarget', now, target_id: T, filename: 'a', content: 'x y x\r\n', content_type: 'text/plain', project_id: null, editing_cycle_id: '22222222-2222-4222-8222-222222222222', snapshot_id: '33333333-3333-4333-8333-333333333333' },
       initialTargetState,
-    );
+    ));
     const s0 = init.reduce(evolve, initialTargetState);
     const sub = (edits: unknown[], n: string) =>
-      decide({ type: 'SubmitProposal', now, attempt_id: `44444444-4444-4444-8444-44444444444${n}`, target_id: T, protocol_version: 'patchdiff-tx/1', proposal: { intent: 'i', edits }, expected_target_version: 0, client_request_id: 'k', lookups: { keyed: null, parent: null } }, s0);
-    const saved = decide({ type: 'SaveCheckpoint', now, target_id: T, snapshot_id: '55555555-5555-4555-8555-555555555555', new_editing_cycle_id: '66666666-6666-4666-8666-666666666666' }, s0);
+      eventsOf(decide({ type: 'SubmitProposal', now, attempt_id: `44444444-4444-4444-8444-44444444444${n}`, target_id: T, protocol_version: 'patchdiff-tx/1', proposal: { intent: 'i', edits }, expected_target_version: 0, client_request_id: 'k', lookups: { keyed: null, parent: null } }, s0));
+    const saved = eventsOf(decide({ type: 'SaveCheckpoint', now, target_id: T, snapshot_id: '55555555-5555-4555-8555-555555555555', new_editing_cycle_id: '66666666-6666-4666-8666-666666666666' }, s0));
     const events = [...init, ...sub([{ match: 'y', replace: 'y' }], '1'), ...sub([{ match: 'x', replace: 'z' }], '2'), ...saved];
     expect(events.map((e) => e.type)).toEqual(['TargetInitialized', 'ProposalAccepted', 'ProposalRejected', 'CheckpointSaved']);
     for (const e of events) {

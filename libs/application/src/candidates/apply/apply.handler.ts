@@ -2,7 +2,6 @@ import { candidateStreamId } from '@palimpsest/core/candidate/candidate.events';
 import { refusal } from '@palimpsest/core/candidate/candidate-refusal';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { AppContext } from '../../app-context';
-import { candidateConfig } from '../shared/candidate-config';
 import { errorResult, type CandidateAnswer } from '../shared/envelope';
 import { applyOnce, type ApplyInput } from './apply-once';
 import { StreamWaiter } from './approval-wait';
@@ -14,7 +13,7 @@ import { StreamWaiter } from './approval-wait';
  * decision arrives or APPROVAL_WAIT_MS runs out. The same request_id sent later picks up a decision.
  */
 export async function applyChange(ctx: AppContext, input: ApplyInput, policy: OwnerPolicy): Promise<CandidateAnswer> {
-  const { approvalWaitMs, approvalPollMs } = candidateConfig();
+  const { approvalWaitMs, approvalPollMs } = ctx.candidates;
   const deadline = Date.now() + approvalWaitMs;
   let waiter: StreamWaiter | null = null;
   try {

@@ -3,7 +3,7 @@ import type { ExistingCandidate } from '@palimpsest/core/candidate/candidate.sta
 import { defaultIntent, targetProposal } from '@palimpsest/core/candidate/target-record';
 import type { MovedBy, TargetNow } from '@palimpsest/core/candidate/candidate.commands';
 import type { SubmitProposal } from '@palimpsest/core/target/target.commands';
-import { evaluate } from '@palimpsest/core/target/target.decider';
+import { decide } from '@palimpsest/core/target/target.decider';
 import { PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../../app-context';
@@ -83,7 +83,8 @@ export async function writeTargets(commit: CommitTargetEvents, c: ExistingCandid
       source: `candidate:${c.candidate_id}`,
       lookups: { keyed: null, parent: null },
     };
-    const outcome = evaluate(command, row);
+    const outcome = decide(command, row);
+    if (outcome.kind === 'refused') throw new ApplyDiverged(t.target_id, `refused: ${outcome.refusal.kind}`);
     const event = outcome.events[0];
     if (event?.type !== 'ProposalAccepted') throw new ApplyDiverged(t.target_id, event ? `${event.type}: ${(event.data as { failure_detail?: string }).failure_detail}` : 'no event');
     if (event.data.after_hash !== t.result_hash) throw new ApplyDiverged(t.target_id, 'the result hash differs from the candidate');

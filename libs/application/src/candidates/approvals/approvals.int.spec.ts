@@ -2,6 +2,7 @@ import { ALLOW_ALL, type OwnerPolicy } from '@palimpsest/core/policy/owner-polic
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { createAppHarness, type AppHarness } from '../../test-support/app-harness';
 import { candidateCalls, edit, expectOk, until } from '../test-support/candidate-harness';
+import { DEFAULTS } from '../shared/candidate-config';
 import { decideApproval, listApprovals } from './approvals.handler';
 
 const REVIEWED: OwnerPolicy = { ...ALLOW_ALL, name: 'reviewed', approve: true };
@@ -9,17 +10,14 @@ const REVIEWED: OwnerPolicy = { ...ALLOW_ALL, name: 'reviewed', approve: true };
 describe(`approvals on ${describeBackend}`, () => {
   let h: AppHarness;
   let c: ReturnType<typeof candidateCalls>;
-  const saved = { ...process.env };
 
   beforeAll(async () => {
     h = await createAppHarness();
     c = candidateCalls(h, REVIEWED);
   });
-  afterEach(() => {
-    process.env.APPROVAL_WAIT_MS = saved.APPROVAL_WAIT_MS;
-    process.env.PALIMPSEST_APPROVAL_POLL_MS = saved.PALIMPSEST_APPROVAL_POLL_MS;
-    for (const key of ['APPROVAL_WAIT_MS', 'PALIMPSEST_APPROVAL_POLL_MS']) if (saved[key] === undefined) delete process.env[key];
-  });
+  /** The waits this test's operations see (candidate settings are the context's, read once at start). */
+  const waits = (approvalWaitMs: number, approvalPollMs: number) => Object.assign(h.ctx.candidates, { approvalWaitMs, approvalPollMs });
+  afterEach(() => waits(DEFAULTS.approvalWaitMs, DEFAULTS.approvalPollMs));
   afterAll(() => h.dispose());
 
   async function candidate(text: string) {
@@ -34,8 +32,7 @@ describe(`approvals on ${describeBackend}`, () => {
   };
 
   it('waits for an operator; a grant wakes the apply at once (NOTIFY), which then applies', async () => {
-    process.env.APPROVAL_WAIT_MS = '20000';
-    process.env.PALIMPSEST_APPROVAL_POLL_MS = '15000';
+    waits(20000, 15000);
     const { target, candidate: id } = await candidate('first\n');
     const applying = c.apply(id, 1);
     const pending = await until(() => pendingFor(id));
@@ -51,8 +48,7 @@ describe(`approvals on ${describeBackend}`, () => {
   });
 
   it('a decline is final: this request and any other get permission_denied / approval_declined', async () => {
-    process.env.APPROVAL_WAIT_MS = '20000';
-    process.env.PALIMPSEST_APPROVAL_POLL_MS = '200';
+    waits(20000, 200);
     const { target, candidate: id } = await candidate('second\n');
     const applying = c.apply(id, 1);
     const pending = await until(() => pendingFor(id));
@@ -67,8 +63,7 @@ describe(`approvals on ${describeBackend}`, () => {
   });
 
   it('times out with APPROVAL_TIMEOUT; resending the same request_id later picks up the decision', async () => {
-    process.env.APPROVAL_WAIT_MS = '300';
-    process.env.PALIMPSEST_APPROVAL_POLL_MS = '50';
+    waits(300, 50);
     const { target, candidate: id } = await candidate('third\n');
     const args = { candidate: id, expected_candidate_version: 1, request_id: 'approve-later' };
     const timedOut = await c.call('palimpsest_change_apply', args);

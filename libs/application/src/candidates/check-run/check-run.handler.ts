@@ -3,7 +3,6 @@ import type { CheckOutcome } from '@palimpsest/core/candidate/candidate.commands
 import type { ExistingCandidate } from '@palimpsest/core/candidate/candidate.state';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { AppContext } from '../../app-context';
-import { loadPolicyConfig } from '../policy/policy-store';
 import { readRefusal, asExisting } from '../shared/candidate-read';
 import { commitCandidateEvents, loadCandidate, lockAndLoad } from '../shared/candidate-store';
 import { errorResult, type CandidateAnswer } from '../shared/envelope';
@@ -21,7 +20,7 @@ export interface CheckRunInput {
  */
 export async function checkRun(ctx: AppContext, input: CheckRunInput, policy: OwnerPolicy): Promise<CandidateAnswer> {
   const id = input.candidate.toLowerCase();
-  const plan = planChecks(input.checks, loadPolicyConfig(), policy);
+  const plan = planChecks(input.checks, ctx.candidates.policy, policy);
   if (!plan.ok) return errorResult(plan.refusal);
   const { state } = await loadCandidate(ctx.db, id);
   const refused = readRefusal(state, id, ctx.clock.now(), 'check');

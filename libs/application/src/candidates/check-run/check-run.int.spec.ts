@@ -28,10 +28,10 @@ describe(`palimpsest_check_run on ${describeBackend}`, () => {
   const run = (policy: OwnerPolicy, candidate: string, checks: string[]) => candidateCalls(h, policy).call('palimpsest_check_run', { candidate, checks });
 
   beforeAll(async () => {
-    h = await createAppHarness();
     dir = mkdtempSync(join(tmpdir(), 'palimpsest-policy-'));
     writeFileSync(join(dir, 'policy.yaml'), POLICY);
     process.env.PALIMPSEST_POLICY_FILE = join(dir, 'policy.yaml');
+    h = await createAppHarness(); // its app context reads the policy document once, as a process does at start
   });
   afterAll(async () => {
     if (saved === undefined) delete process.env.PALIMPSEST_POLICY_FILE;

@@ -9,8 +9,7 @@ import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../../app-context';
 import { checkView, planChecks, type PlannedCheck } from '../check-run/check-plan';
 import { runAndRecord } from '../check-run/check-run.handler';
-import { loadPolicyConfig } from '../policy/policy-store';
-import { candidateConfig, expiresAt } from '../shared/candidate-config';
+import { expiresAt } from '../shared/candidate-config';
 import { asExisting } from '../shared/candidate-read';
 import { commitCandidateEvents, eventAt, findRequest, loadCandidate, lockAndLoad, lockRequestId, type LoadedCandidate } from '../shared/candidate-store';
 import { candidateView, filesView, operationsView } from '../shared/candidate-view';
@@ -39,7 +38,7 @@ export async function proposeChange(ctx: AppContext, input: ProposeInput, policy
   if ((input.candidate === undefined) !== (input.expected_candidate_version === undefined)) {
     return errorResult(refusal('invalid_arguments', 'schema', 'candidate and expected_candidate_version go together: give both to extend a candidate, neither to start one.'));
   }
-  const plan = planChecks(input.checks ?? [], loadPolicyConfig(), policy);
+  const plan = planChecks(input.checks ?? [], ctx.candidates.policy, policy);
   if (!plan.ok) return errorResult(plan.refusal);
   const cmd = command(ctx, input);
   const decided = await ctx.db.transaction(async (tx) => {
@@ -70,7 +69,7 @@ function command(ctx: AppContext, input: ProposeInput): ProposeCandidate {
     intent,
     base,
     operations: input.operations,
-    expires_at: expiresAt(now, candidateConfig().ttlMs),
+    expires_at: expiresAt(now, ctx.candidates.ttlMs),
     lookups: { request: null, targets: {}, base_contents: {} },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Candidate settings, read from the environment on each use so a test can change them:
+ * Candidate settings from the environment (read once at start, into the app context: candidate-settings.ts):
  *   PALIMPSEST_CANDIDATE_TTL_MS   how long an open candidate lives after its last proposal (default 24 h)
  *   APPROVAL_WAIT_MS              how long an apply waits for an operator's decision (default 90 s)
  *   PALIMPSEST_APPROVAL_POLL_MS   the polling fallback while waiting (default 1 s)

@@ -1,33 +1,42 @@
+import { deciderSpec } from '../../test-support/decider-spec';
+import type { TargetRefusal } from '../target-decision';
 import { decide, evolve } from '../target.decider';
-import type { TargetCommand } from '../target.commands';
 import type { TargetEvent } from '../target.events';
-import { initialTargetState, type TargetState } from '../target.state';
+import { initialTargetState } from '../target.state';
 
-/** Emmett-style decider specs: given(history).when(command).then(expected events). */
+const spec = deciderSpec({
+  decide,
+  evolve,
+  initialState: initialTargetState,
+  eventsOf: (d) => (d.kind === 'decided' ? d.events : []),
+  refusalOf: (d) => (d.kind === 'refused' ? d.refusal : null),
+  replayed: (d) => d.kind === 'decided' && d.recoveredAttemptId !== null,
+});
+
+/** given(history).when(command).then(events) / .thenRefuses(kind, match) for the target decider. */
 export function given(history: TargetEvent[]) {
-  const state: TargetState = history.reduce(evolve, initialTargetState);
+  const g = spec(history);
   return {
-    state,
-    when(command: TargetCommand) {
-      const run = () => decide(command, state);
+    ...g,
+    when(command: Parameters<typeof decide>[0]) {
+      const w = g.when(command);
       return {
-        then(expected: (events: TargetEvent[]) => void | TargetEvent[]) {
-          const events = run();
-          const result = expected(events);
-          if (Array.isArray(result)) expect(events).toEqual(result);
-          return events;
-        },
-        thenThrows(errorType: new (...args: never[]) => Error, match?: (err: any) => void) {
-          let caught: unknown;
-          try {
-            run();
-          } catch (err) {
-            caught = err;
-          }
-          expect(caught).toBeInstanceOf(errorType);
-          match?.(caught);
+        ...w,
+        thenRefuses<K extends TargetRefusal['kind']>(kind: K, match?: (refusal: Extract<TargetRefusal, { kind: K }>) => void): Extract<TargetRefusal, { kind: K }> {
+          const { refusal, recorded } = w.thenRefuses();
+          expect({ kind: refusal.kind, recorded }).toEqual({ kind, recorded: [] });
+          if (refusal.kind !== kind) throw new Error(`refused as ${refusal.kind}`);
+          const mine = refusal as Extract<TargetRefusal, { kind: K }>;
+          match?.(mine);
+          return mine;
         },
       };
     },
   };
+}
+
+/** The events of a decision that must have gone through (fixtures built from decisions). */
+export function eventsOf(decision: ReturnType<typeof decide>): TargetEvent[] {
+  if (decision.kind !== 'decided') throw new Error(`refused: ${decision.refusal.kind}`);
+  return decision.events;
 }

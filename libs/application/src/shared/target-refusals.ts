@@ -1,0 +1,58 @@
+import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import type { TargetDecision, TargetRefusal } from '@palimpsest/core/target/target-decision';
+import type { Answer } from './answer';
+import { notFound, type NotFound } from './target-lookup';
+
+/** What the decider decided (events, state, hints), once a refusal is ruled out. */
+export type Decided = Extract<TargetDecision, { kind: 'decided' }>;
+
+/** A checkpoint refused before anything is recorded: the seed's rejected shape, with nothing stored. */
+export type UnrecordedRejection = Answer<'rejected'>;
+
+/**
+ * The one place a target refusal becomes an answer. InitializeTarget on an id that exists cannot
+ * happen (ids are fresh UUIDs): it is a defect, thrown to the transport's error path.
+ */
+export function refusalAnswer(refusal: TargetRefusal): InvalidArgument | NotFound | UnrecordedRejection {
+  switch (refusal.kind) {
+    case 'target_not_found':
+      return notFound(refusal.target_id);
+    case 'target_exists':
+      throw new Error(`target ${refusal.target_id} already exists: a fresh id was reused`);
+    case 'unstorable_text':
+      return invalidArgument('invalid_text_encoding', 'Text must be valid UTF-8 without NUL characters or unpaired surrogates.', {
+        argument: refusal.argument,
+      });
+    case 'replacement_too_large': {
+      const l = refusal.limit;
+      return invalidArgument('replacement_too_large', `replacement exceeds the admission limit (${l.limit_exceeded}: ${l.actual} > ${l.limit}).`, {
+        attempt_id: null,
+        diagnostic: l,
+      });
+    }
+    case 'guard_invalid':
+      return {
+        status: 'rejected',
+        target_file_id: refusal.target_id,
+        failure_reason: 'context_invalid',
+        failure_detail: refusal.problem.detail,
+        diagnostic: { code: refusal.problem.code, argument: refusal.problem.argument, retryable: false },
+        current_version: refusal.current_version,
+        current_hash: refusal.current_hash,
+      };
+    case 'guard_stale':
+      return {
+        status: 'rejected',
+        target_file_id: refusal.target_id,
+        failure_reason: refusal.stale.failure_reason,
+        failure_detail: refusal.stale.detail,
+        diagnostic: { code: refusal.stale.failure_reason, retryable: true },
+        current_version: refusal.current_version,
+        current_hash: refusal.current_hash,
+      };
+    default: {
+      const unknown: never = refusal;
+      throw new Error(`unhandled target refusal ${JSON.stringify(unknown)}`);
+    }
+  }
+}
