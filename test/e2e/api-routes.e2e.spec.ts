@@ -49,7 +49,9 @@ describe(`palimpsest api: catalog routes over HTTP on ${backend}`, () => {
       diagnostic: { occurrence_count: 2 },
       error: { code: 'proposal_rejected', reason: 'match_ambiguous', retryable: 'after_refresh' },
     });
-    expect(ambiguous.body.error.next_actions[0]).toMatchObject({ method: 'GET', path: `/v1/targets/${id}/occurrences` });
+    // HTTP shows the operation's own next actions (one list on every transport), each with its route.
+    expect(ambiguous.body.error.next_actions).toEqual(ambiguous.body.next_actions.map((a: object) => expect.objectContaining(a)));
+    expect(ambiguous.body.error.next_actions[0]).toMatchObject({ operation: 'palimpsest_submit_edits', method: 'POST', path: `/v1/targets/${id}/edits` });
 
     const accepted = await edit(id, { expected_target_version: 0, edits: [{ match: 'alpha', replace: 'gamma', occurrence_index: 2 }] });
     expect(accepted.status).toBe(200);

@@ -43,7 +43,7 @@ export class ApiRuntime {
   }
 
   /** Errors off the request path (event streams, token bookkeeping) and unexpected ones on it. */
-  readonly reportError = (error: unknown, context: string): void => {
-    this.logger.error({ err: error, context }, `${context} failed`);
+  readonly reportError = (error: unknown, context: string, traceId?: string): void => {
+    this.logger.error({ err: error, context, ...(traceId ? { trace_id: traceId } : {}) }, `${context} failed`);
   };
 }

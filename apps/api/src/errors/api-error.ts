@@ -1,4 +1,5 @@
-import { envelope, type ErrorCode, type Retryable } from './error-envelope';
+import type { ErrorCode, Retryable } from '@palimpsest/core/errors/error-model';
+import { envelope } from './error-envelope';
 
 /**
  * A refusal the gateway itself makes (auth, headers, body, saturation, shutdown). The filter renders

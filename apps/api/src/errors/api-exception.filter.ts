@@ -47,7 +47,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const req = host.switchToHttp().getRequest<FastifyRequest>();
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const known = toApiError(exception, req);
-    if (!known || known.httpStatus >= 500) this.runtime.reportError(exception, `${req.method} ${req.url}`);
+    if (!known || known.httpStatus >= 500) this.runtime.reportError(exception, `${req.method} ${req.url}`, req.id);
     const error =
       known ?? gatewayError(500, 'internal', 'internal', 'An unexpected error occurred; resend the request once, then report it with its request id.');
     if (reply.sent || reply.raw.headersSent) {

@@ -1,53 +1,44 @@
-import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
-import { concretePath, routeOf } from '../routes/route-table';
+import { ERROR_CODES, type ErrorCode, type NextAction, type Retryable } from '@palimpsest/core/errors/error-model';
+import { isOperationName } from '@palimpsest/protocol/catalog/catalog';
+import { concretePath, pathArgumentOf, routeOf } from '../routes/route-table';
 
 /**
- * The `error` object every non-2xx HTTP answer carries beside the operation's own fields. Decide what
- * to do from code, reason, retryable and next_actions; message is for people.
+ * The `error` object every non-2xx HTTP answer carries beside the operation's own fields: the one
+ * error model (libs/core/src/errors/error-model.ts), with HTTP's statuses, and each next action
+ * addressed by its route. Decide what to do from code, reason, retryable and next_actions; message
+ * is for people.
  */
-export type Retryable = 'none' | 'same_request' | 'after_refresh';
 
-export const ERROR_CODES = {
-  invalid_arguments: { http: [400, 415], retryable: 'none', meaning: 'Malformed or unusable arguments, body, headers or request.' },
-  unauthenticated: { http: [401], retryable: 'none', meaning: 'No bearer token, or one that is unknown or revoked.' },
-  permission_denied: { http: [403], retryable: 'none', meaning: 'The token lacks the scope this route declares, or its owner policy refuses.' },
-  not_found: { http: [404], retryable: 'none', meaning: 'Unknown target, candidate, approval or route.' },
-  precondition_failed: { http: [409], retryable: 'after_refresh', meaning: 'A version or hash guard no longer holds (the rejection is recorded).' },
-  conflict: { http: [409], retryable: 'none', meaning: 'The request key is bound to a different proposal (the rejection is recorded).' },
-  proposal_rejected: { http: [422], retryable: 'after_refresh', meaning: 'The proposal was decided and rejected; the diagnostic says why (recorded).' },
-  resource_limit: {
-    http: [408, 413, 414, 429, 431, 503],
-    retryable: 'none',
-    meaning: 'A bound was hit: the request size or time, or the service is saturated (429 and 503: same_request).',
-  },
-  unavailable: { http: [503], retryable: 'same_request', meaning: 'The gateway is shutting down or the database is unreachable.' },
-  internal: { http: [500], retryable: 'same_request', meaning: 'An unexpected failure; retry once, then report it with the request id.' },
-  stale_snapshot: { http: [409], retryable: 'after_refresh', meaning: 'Candidates: a target moved since the base the operations were written against.' },
-  snapshot_expired: { http: [410], retryable: 'after_refresh', meaning: 'Candidates: the candidate expired or was evicted.' },
-  unsupported_operation: { http: [400], retryable: 'none', meaning: 'Candidates: an operation or option that is not served.' },
-  // The rest of the candidates' closed list: mapped to an HTTP status, though no operation answers them yet.
-  ambiguous_owner: { http: [422], retryable: 'none', meaning: 'Candidates: reserved.' },
-  read_only_origin: { http: [422], retryable: 'none', meaning: 'Candidates: reserved.' },
-  compile_failed: { http: [422], retryable: 'none', meaning: 'Candidates: reserved.' },
-  insufficient_context: { http: [422], retryable: 'none', meaning: 'Candidates: reserved.' },
-} as const satisfies Record<string, { http: number[]; retryable: Retryable; meaning: string }>;
+/** Every status the gateway sends with each code (the README's table is held to this). */
+export const HTTP_STATUSES = {
+  invalid_arguments: [400, 415],
+  unsupported_operation: [400],
+  unauthenticated: [401],
+  permission_denied: [403],
+  not_found: [404],
+  precondition_failed: [409],
+  conflict: [409],
+  proposal_rejected: [422],
+  stale_snapshot: [409],
+  snapshot_expired: [410],
+  resource_limit: [413, 408, 414, 429, 431, 503], // first: what an operation's resource_limit answers with
+  unavailable: [503],
+  internal: [500],
+  ambiguous_owner: [422],
+  read_only_origin: [422],
+  compile_failed: [422],
+  insufficient_context: [422],
+} as const satisfies { [C in ErrorCode]: readonly number[] };
 
-export type ErrorCode = keyof typeof ERROR_CODES;
-
-export interface NextAction {
-  operation: string;
-  method: string;
-  path: string;
-  reason: string;
-  params?: Record<string, unknown>;
-}
+/** A next action, addressed by its HTTP route so a client can follow it as is. */
+export type HttpNextAction = NextAction & { method: string; path: string };
 
 export interface ErrorEnvelope {
   code: ErrorCode;
   reason: string;
   message: string;
   retryable: Retryable;
-  next_actions: NextAction[];
+  next_actions: HttpNextAction[];
   /** This request's X-Request-Id (not a request key). */
   trace_id?: string;
 }
@@ -56,7 +47,7 @@ export function envelope(
   code: ErrorCode,
   reason: string,
   message: string,
-  extra: { retryable?: Retryable; next_actions?: NextAction[] } = {},
+  extra: { retryable?: Retryable; next_actions?: HttpNextAction[] } = {},
 ): ErrorEnvelope {
   return {
     code,
@@ -67,11 +58,13 @@ export function envelope(
   };
 }
 
-/** A suggested follow-up call, addressed by its HTTP route so a client can follow it as is. */
-export function nextAction(operation: OperationName, reason: string, params: Record<string, unknown> = {}): NextAction {
-  const route = routeOf(operation);
-  const id = typeof params.target_file_id === 'string' ? params.target_file_id : undefined;
-  return { operation, method: route.method, path: concretePath(route.path, id), reason, params };
+/** An operation's next action with its route: the one list every transport shows, HTTP adding method and path. */
+export function httpNextAction(action: NextAction): HttpNextAction {
+  if (!isOperationName(action.operation)) return { ...action, method: 'POST', path: '/v1' }; // never: actions name catalog operations
+  const route = routeOf(action.operation);
+  const inPath = pathArgumentOf(route);
+  const id = inPath && typeof action.params?.[inPath] === 'string' ? (action.params[inPath] as string) : undefined;
+  return { ...action, method: route.method, path: concretePath(route.path, id) };
 }
 
 /** JSON Schema of the envelope, for the OpenAPI document. */

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
+import type { Outcome } from '@palimpsest/protocol/outcome';
 import { ApiRuntime } from '../api-runtime';
 import type { AuthenticatedRequest } from '../auth/scope.guard';
 import { httpOutcome } from '../routes/http-outcome';
@@ -36,10 +37,10 @@ export class OperationRunner {
     send(route, result, req, reply);
   }
 
-  private async execute(operation: OperationName, args: Record<string, unknown>, policy: OwnerPolicy | undefined): Promise<Record<string, unknown>> {
+  private async execute(operation: OperationName, args: Record<string, unknown>, policy: OwnerPolicy | undefined): Promise<Outcome> {
     const release = await this.runtime.limiter.acquire();
     const started = performance.now();
-    let result: Record<string, unknown> | null = null;
+    let result: Outcome | null = null;
     try {
       result = await dispatch(this.runtime.ctx, operation, args, { policy });
       return result;
@@ -65,7 +66,7 @@ function versionOf(result: Record<string, unknown>): number | null {
   return typeof candidate?.version === 'number' ? candidate.version : null;
 }
 
-export function send(route: OperationRoute, result: Record<string, unknown>, req: FastifyRequest, reply: FastifyReply): void {
+export function send(route: OperationRoute, result: Outcome, req: FastifyRequest, reply: FastifyReply): void {
   const outcome = httpOutcome(route, result);
   const version = route.etag && outcome.status < 300 ? versionOf(result) : null;
   if (version !== null) {

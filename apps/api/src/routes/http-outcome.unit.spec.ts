@@ -2,7 +2,7 @@ import { httpOutcome } from './http-outcome';
 import { routeOf } from './route-table';
 
 const edits = routeOf('palimpsest_submit_edits');
-const rejected = (failure_reason: string, diagnostic: object = {}) => ({ status: 'rejected', target_file_id: 't', failure_reason, diagnostic });
+const rejected = (failure_reason: string, diagnostic: object = {}) => ({ status: 'rejected' as const, target_file_id: 't', failure_reason, diagnostic });
 
 describe('operation result → HTTP status and envelope', () => {
   it('answers successes with the route\'s status', () => {
@@ -24,12 +24,12 @@ describe('operation result → HTTP status and envelope', () => {
     expect(httpOutcome(edits, { status: 'invalid_argument', code: 'unknown_argument' })).toMatchObject({ status: 400, error: { code: 'invalid_arguments', reason: 'unknown_argument' } });
     expect(httpOutcome(edits, { status: 'invalid_argument', code: 'operation_not_permitted' })).toMatchObject({ status: 403 });
     expect(httpOutcome(edits, { status: 'invalid_argument', code: 'replacement_too_large' })).toMatchObject({ status: 413, error: { code: 'resource_limit' } });
-    expect(httpOutcome(edits, { status: 'not_found', code: 'target_not_found' })).toMatchObject({ status: 404, error: { next_actions: [{ method: 'POST', path: '/v1/targets' }] } });
+    expect(httpOutcome(edits, { status: 'not_found', code: 'target_not_found', next_actions: [{ operation: 'palimpsest_initialize_target', reason: 'Create a target' }] })).toMatchObject({ status: 404, error: { next_actions: [{ method: 'POST', path: '/v1/targets' }] } });
   });
 
   it('keeps a candidate answer\'s own envelope and picks the status from its code', () => {
     const apply = routeOf('palimpsest_change_apply');
-    const error = (code: string, retryable = 'none') => ({ status: 'error', error: { code, retryable } });
+    const error = (code: string, retryable = 'none') => ({ status: 'error' as const, error: { code, retryable } });
     expect(httpOutcome(apply, error('conflict'))).toEqual({ status: 409 });
     expect(httpOutcome(apply, error('snapshot_expired'))).toEqual({ status: 410 });
     expect(httpOutcome(apply, error('permission_denied'))).toEqual({ status: 403 });

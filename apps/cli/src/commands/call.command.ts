@@ -2,7 +2,7 @@ import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
 import type { Command } from 'commander';
 import { resolveProfilePolicy } from '@palimpsest/application/candidates/policy/policy-store';
-import { isCallFailure } from '@palimpsest/protocol/result-status';
+import { isCallFailure } from '@palimpsest/protocol/outcome';
 import { printJson, withApp } from '../runtime';
 
 async function readStdin(): Promise<string> {
@@ -36,7 +36,7 @@ export function registerCall(program: Command): void {
       const readOnly = opts.readOnly || policy?.mode === 'read_only';
       const result = await withApp((ctx) => dispatch(ctx, operation, args, { readOnly, policy }));
       printJson(result);
-      if (isCallFailure(result)) process.exitCode = 2;
+      if (isCallFailure(result.status)) process.exitCode = 2;
     });
 
   program

@@ -7,7 +7,7 @@ import {
 import type { AppContext } from '@palimpsest/application/app-context';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { hasLoneSurrogate } from '@palimpsest/core/text/code-points';
-import { isCallFailure } from '@palimpsest/protocol/result-status';
+import { isCallFailure, type Outcome } from '@palimpsest/protocol/outcome';
 import { asciiLine } from './ascii-stdio-transport';
 import { presentResult, type ResponseMode } from './response-mode';
 import { listTools, type Profile } from './tool-list';
@@ -25,13 +25,13 @@ export interface McpServerOptions {
  * The result as literal JSON text plus structuredContent. Text that cannot be strict UTF-8 (a lone
  * surrogate) falls back to ASCII escapes for that one result; the parsed value is the same.
  */
-export function toolResult(result: Record<string, unknown>): CallToolResult {
+export function toolResult(result: Outcome): CallToolResult {
   const literal = JSON.stringify(result);
   const text = hasLoneSurrogate(literal) ? asciiLine(result).trimEnd() : literal;
   return {
     content: [{ type: 'text', text }],
     structuredContent: result,
-    isError: isCallFailure(result),
+    isError: isCallFailure(result.status),
   };
 }
 

@@ -1,3 +1,6 @@
+import { isSubmission } from '@palimpsest/protocol/catalog/operations/submissions.operations';
+import type { Outcome } from '@palimpsest/protocol/outcome';
+
 export type ResponseMode = 'detailed' | 'compact';
 
 export class InvalidResponseModeError extends Error {
@@ -14,14 +17,12 @@ export function responseModeFrom(env: NodeJS.ProcessEnv): ResponseMode {
   throw new InvalidResponseModeError(raw);
 }
 
-const SUBMISSIONS = new Set(['palimpsest_submit_edits', 'palimpsest_submit_operations', 'palimpsest_submit_replacement']);
-
 /**
  * Compact presentation: accepted submissions drop their per-change evidence (the ledger keeps it) and
  * say so. Failures, diagnostics and every other result keep the detailed representation.
  */
-export function presentResult(tool: string, result: Record<string, unknown>, mode: ResponseMode): Record<string, unknown> {
-  if (mode === 'detailed' || !SUBMISSIONS.has(tool) || result.status !== 'accepted' || !('evidence' in result)) {
+export function presentResult(tool: string, result: Outcome, mode: ResponseMode): Outcome {
+  if (mode === 'detailed' || !isSubmission(tool) || result.status !== 'accepted' || !('evidence' in result)) {
     return result;
   }
   const { evidence: _omitted, ...rest } = result;

@@ -2,6 +2,7 @@ import { admit } from '@palimpsest/protocol/admission';
 import { findOperation, type OperationName } from '@palimpsest/protocol/catalog/catalog';
 import type { OperationSpec } from '@palimpsest/protocol/catalog/operation-spec';
 import type { Admitted, Result } from '@palimpsest/protocol/catalog/operation-types';
+import type { Outcome } from '@palimpsest/protocol/outcome';
 import { READ_ONLY, type OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { AppContext } from '../app-context';
 import { policyGate } from '../candidates/policy/policy-gate';
@@ -22,25 +23,24 @@ export async function dispatch(
   name: string,
   args: unknown,
   opts: DispatchOptions = {},
-): Promise<Record<string, unknown>> {
+): Promise<Outcome> {
   const spec = findOperation(name);
   if (!spec) {
     return { status: 'invalid_argument', code: 'unknown_operation', failure_detail: `No operation named ${name}.` };
   }
   if (opts.readOnly && !spec.readOnly) {
-    if (isEnvelopeOperation(spec.name)) return policyGate(READ_ONLY, spec) as Record<string, unknown>;
-    return {
-      status: 'invalid_argument',
-      code: 'operation_not_permitted',
-      tool: name,
-      failure_detail: `${name} writes; this session runs the read-only profile.`,
-    };
+    if (isEnvelopeOperation(spec.name)) return policyGate(READ_ONLY, spec) ?? readOnlyRefusal(name);
+    return readOnlyRefusal(name);
   }
   const forbidden = opts.policy ? policyGate(opts.policy, spec) : null;
   if (forbidden) return forbidden;
   const refused = admit(spec, args ?? {});
   if (refused) return isEnvelopeOperation(spec.name) ? admissionEnvelope(refused) : refused;
   return run(ctx, spec, args ?? {}, { profile: opts.readOnly ? 'read-only' : 'full', policy: opts.policy ?? null });
+}
+
+function readOnlyRefusal(name: string): Outcome {
+  return { status: 'invalid_argument', code: 'operation_not_permitted', tool: name, failure_detail: `${name} writes; this session runs the read-only profile.` };
 }
 
 /** Admission has checked `args` against the operation's schema: this is where they take its type. */

@@ -1,4 +1,5 @@
 import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
+import type { SubmissionOperation } from '@palimpsest/protocol/catalog/operations/submissions.operations';
 import { PROTOCOL, type ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
 import type { OperationHandler } from './operation-handler';
 import { proposalOf } from '../shared/submission-tools';
@@ -23,9 +24,7 @@ import { CANDIDATE_HANDLERS } from '../candidates/candidate-handlers';
 export type OperationHandlers = { [N in OperationName]: OperationHandler<N> };
 
 /** Split submission arguments into the envelope and the proposal fields the caller supplied. */
-type Submission = 'palimpsest_submit_edits' | 'palimpsest_submit_operations' | 'palimpsest_submit_replacement';
-
-function submission<N extends Submission>(protocol: ProtocolVersion): OperationHandler<N> {
+function submission<N extends SubmissionOperation>(protocol: ProtocolVersion): OperationHandler<N> {
   return (ctx, args) => {
     const proposal = proposalOf(args);
     return submitProposal(ctx, {

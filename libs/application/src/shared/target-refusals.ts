@@ -39,6 +39,8 @@ export function refusalAnswer(refusal: TargetRefusal): InvalidArgument | NotFoun
         diagnostic: { code: refusal.problem.code, argument: refusal.problem.argument, retryable: false },
         current_version: refusal.current_version,
         current_hash: refusal.current_hash,
+        retryable: 'none',
+        next_actions: [],
       };
     case 'guard_stale':
       return {
@@ -49,6 +51,14 @@ export function refusalAnswer(refusal: TargetRefusal): InvalidArgument | NotFoun
         diagnostic: { code: refusal.stale.failure_reason, retryable: true },
         current_version: refusal.current_version,
         current_hash: refusal.current_hash,
+        retryable: 'after_refresh',
+        next_actions: [
+          {
+            operation: 'palimpsest_get_target',
+            reason: `The target moved to version ${refusal.current_version}: re-read it and save with the new guard.`,
+            params: { target_file_id: refusal.target_id },
+          },
+        ],
       };
     default: {
       const unknown: never = refusal;

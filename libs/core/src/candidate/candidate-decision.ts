@@ -1,6 +1,7 @@
 import type { RequestRecord } from './candidate.commands';
 import type { CandidateEvent } from './candidate.events';
-import { refusal, type NextAction, type Refusal } from './candidate-refusal';
+import type { NextAction } from '../errors/error-model';
+import { refusal, type Refusal } from './candidate-refusal';
 import { isLapsed, type CandidateState, type ExistingCandidate } from './candidate.state';
 
 /** What a candidate command decided. A refusal may still record events (an expiry found on the way). */

@@ -1,15 +1,12 @@
+import type { NextAction, Retryable } from '../errors/error-model';
+import { RETRYABLE_REASONS, type FailureReason } from '../transaction/transaction.types';
+
 /**
- * What a caller should do next after a rejection, as calls it can make (seed 000's next_actions):
+ * What a caller should do next after a rejection, as calls it can make (seed 000's next_actions,
+ * the one NextAction of errors/error-model.ts):
  * read, search, or resubmit with the value the diagnostic names. Params are filled where known;
  * guards always come from a fresh read.
  */
-export interface NextAction {
-  operation: string;
-  why: string;
-  params?: Record<string, unknown>;
-}
-
-export type Retryable = 'none' | 'same_request' | 'after_refresh';
 
 export interface RejectionSummary {
   target_id: string;
@@ -30,12 +27,12 @@ function candidatesOf(d: Record<string, any> | null): { occurrence_index: number
 
 function spanRead(r: RejectionSummary): NextAction {
   const at = Math.max(0, Number(r.diagnostic?.failure_context?.start ?? 0));
-  return { operation: READ, why: 'Read the text around the span, then resend with its exact offsets and text.', params: { target_file_id: r.target_id, start: at, length: 4000 } };
+  return { operation: READ, reason: 'Read the text around the span, then resend with its exact offsets and text.', params: { target_file_id: r.target_id, start: at, length: 4000 } };
 }
 
 /** Seed definition: after_refresh when a new proposal from a fresh read can succeed, else none. */
 export function retryableOf(reason: string, retryable: boolean | undefined): Retryable {
-  if (retryable === undefined) return reason === 'target_version_mismatch' || reason === 'target_hash_mismatch' ? 'after_refresh' : 'none';
+  if (retryable === undefined) return RETRYABLE_REASONS.has(reason as FailureReason) ? 'after_refresh' : 'none';
   return retryable ? 'after_refresh' : 'none';
 }
 
@@ -46,22 +43,22 @@ export function nextActions(r: RejectionSummary): NextAction[] {
     case 'disambiguation_invalid': {
       const actions: NextAction[] = candidatesOf(r.diagnostic).slice(0, 3).map((c) => ({
         operation: r.tool,
-        why: `Resend with occurrence_index ${c.occurrence_index} to select the occurrence at ${c.start}.`,
-        params: { occurrence_index: c.occurrence_index, expected_target_version: r.current_version },
+        reason: `Resend with occurrence_index ${c.occurrence_index} to select the occurrence at ${c.start}.`,
+        params: { ...target, occurrence_index: c.occurrence_index, expected_target_version: r.current_version },
       }));
       const next = r.diagnostic?.exact_candidates?.next_occurrence_index;
-      if (next) actions.push({ operation: FIND, why: 'List the remaining occurrences.', params: { ...target, start_occurrence: next } });
-      if (!actions.length) actions.push({ operation: FIND, why: 'List the exact occurrences and choose one.', params: target });
+      if (next) actions.push({ operation: FIND, reason: 'List the remaining occurrences.', params: { ...target, start_occurrence: next } });
+      if (!actions.length) actions.push({ operation: FIND, reason: 'List the exact occurrences and choose one.', params: target });
       return actions;
     }
     case 'match_absent':
       return [
-        { operation: FIND, why: 'The text is not in the target: search for a shorter exact excerpt.', params: target },
-        { operation: READ, why: 'Read the target and copy the exact text to match.', params: target },
+        { operation: FIND, reason: 'The text is not in the target: search for a shorter exact excerpt.', params: target },
+        { operation: READ, reason: 'Read the target and copy the exact text to match.', params: target },
       ];
     case 'sequential_match_invalid':
       return [
-        { operation: READ, why: 'An earlier change in the same transaction consumed the match; read and resend as spans in descending order.', params: target },
+        { operation: READ, reason: 'An earlier change in the same transaction consumed the match; read and resend as spans in descending order.', params: target },
       ];
     case 'span_out_of_bounds':
     case 'span_expected_text_mismatch':
@@ -70,16 +67,16 @@ export function nextActions(r: RejectionSummary): NextAction[] {
     case 'target_hash_mismatch':
     case 'target_diverged':
       return [
-        { operation: 'palimpsest_get_target', why: `The target moved to version ${r.current_version}: re-read, rebuild the proposal and resend with the new guard.`, params: target },
+        { operation: 'palimpsest_get_target', reason: `The target moved to version ${r.current_version}: re-read, rebuild the proposal and resend with the new guard.`, params: target },
       ];
     case 'context_invalid':
       if (r.diagnostic?.code === 'request_key_conflict') {
         return [
-          { operation: 'palimpsest_get_attempt_log', why: 'The request key is bound to another proposal: inspect it, or send this proposal under a new key.', params: { ...target, client_request_id: r.client_request_id } },
+          { operation: 'palimpsest_get_attempt_log', reason: 'The request key is bound to another proposal: inspect it, or send this proposal under a new key.', params: { ...target, client_request_id: r.client_request_id } },
         ];
       }
-      return [{ operation: r.tool, why: 'Fix the named argument and resend.', params: r.diagnostic?.argument ? { argument: r.diagnostic.argument } : undefined }];
+      return [{ operation: r.tool, reason: 'Fix the named argument and resend.', params: r.diagnostic?.argument ? { argument: r.diagnostic.argument } : undefined }];
     default:
-      return [{ operation: r.tool, why: 'Fix the request as failure_detail describes and resend.' }];
+      return [{ operation: r.tool, reason: 'Fix the request as failure_detail describes and resend.' }];
   }
 }

@@ -47,6 +47,9 @@ export const RETRYABLE_REASONS: ReadonlySet<FailureReason> = new Set(
   FAILURE_REASONS.filter((reason) => !NOT_RETRYABLE.includes(reason)),
 );
 
+/** A version or hash guard that no longer holds: the target moved since the caller read it. */
+export const GUARD_FAILURE_REASONS: ReadonlySet<string> = new Set<FailureReason>(['target_version_mismatch', 'target_hash_mismatch']);
+
 export type ChangeOperation = 'match' | 'span' | 'replace_all';
 
 /** One accepted change, in the coordinates of the sequential buffer it was applied to (code points). */

@@ -25,6 +25,8 @@ export interface OperationSpec<N extends string = string> {
   edgeFields?: string[];
   result: JsonSchema;
   errors: string[];
+  /** What a host reads of the runtime behind the operation (tools/list's x-palimpsest-capabilities), from its constants. */
+  capabilities?: Record<string, unknown>;
   examples: OperationExample[];
 }
 

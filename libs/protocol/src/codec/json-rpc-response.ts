@@ -1,3 +1,4 @@
+import { isOutcomeStatus, unreachable, type OutcomeStatus } from '../outcome';
 import { toAsciiJson } from './ascii-json';
 import { MAX_RESPONSE_BYTES, RPC_ERROR, type RpcError } from './json-rpc.constants';
 import { encodeRequestId, type RequestId } from './request-id';
@@ -12,10 +13,24 @@ import { encodeRequestId, type RequestId } from './request-id';
  * Every other status — ok, accepted, rejected (a recorded decision), saved, success, failed
  * (replay divergence is a report) — is a normal result.
  */
-export const ERROR_STATUSES: Readonly<Record<string, RpcError['code']>> = {
-  invalid_argument: RPC_ERROR.invalidParams,
-  not_found: RPC_ERROR.semanticFailure,
-};
+export function rpcErrorOf(status: OutcomeStatus): RpcError['code'] | null {
+  switch (status) {
+    case 'invalid_argument':
+      return RPC_ERROR.invalidParams;
+    case 'not_found':
+      return RPC_ERROR.semanticFailure;
+    case 'ok':
+    case 'accepted':
+    case 'rejected':
+    case 'saved':
+    case 'success':
+    case 'failed':
+    case 'error': // candidates: seed 000's envelope is the result
+      return null;
+    default:
+      return unreachable(status);
+  }
+}
 
 export function resultLine(id: RequestId, result: unknown): string {
   return `{"jsonrpc":"2.0","id":${encodeRequestId(id)},"result":${toAsciiJson(result)}}`;
@@ -29,11 +44,10 @@ export function errorLine(id: RequestId | null, error: RpcError): string {
 
 /** The response for an operation's result object, by its status. */
 export function outcomeLine(id: RequestId, result: Record<string, unknown>): string {
-  const status = typeof result.status === 'string' ? result.status : '';
-  const code = Object.prototype.hasOwnProperty.call(ERROR_STATUSES, status) ? ERROR_STATUSES[status] : undefined;
-  if (code === undefined) return resultLine(id, result);
+  const code = isOutcomeStatus(result.status) ? rpcErrorOf(result.status) : null; // no status of the catalog's: a plain result
+  if (code === null) return resultLine(id, result);
   const detail = typeof result.failure_detail === 'string' ? result.failure_detail : undefined;
-  const message = detail ?? (code === RPC_ERROR.invalidParams ? 'Invalid params' : status);
+  const message = detail ?? (code === RPC_ERROR.invalidParams ? 'Invalid params' : String(result.status));
   return errorLine(id, { code, message, data: result });
 }
 

@@ -1,13 +1,14 @@
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { operationRefusal } from '@palimpsest/core/policy/policy-decisions';
 import type { OperationSpec } from '@palimpsest/protocol/catalog/operation-spec';
+import type { Outcome } from '@palimpsest/protocol/outcome';
 import { isEnvelopeOperation, permissionDenied } from '../shared/envelope';
 
 /**
  * The dispatch-time gate: an operation the caller's policy hides or forbids is refused before
  * admission — in seed 000's envelope for candidate operations, as operation_not_permitted elsewhere.
  */
-export function policyGate(policy: OwnerPolicy, spec: OperationSpec): Record<string, unknown> | null {
+export function policyGate(policy: OwnerPolicy, spec: OperationSpec): Outcome | null {
   const refused = operationRefusal(policy, { name: spec.name, readOnly: spec.readOnly });
   if (!refused) return null;
   if (isEnvelopeOperation(spec.name)) {

@@ -2,7 +2,7 @@ import { deciderSpec } from '../../test-support/decider-spec';
 import { decide, evolve } from '../candidate.decider';
 import type { CandidateCommand } from '../candidate.commands';
 import type { CandidateEvent } from '../candidate.events';
-import type { ErrorCode } from '../candidate-refusal';
+import type { ErrorCode } from '../../errors/error-model';
 import { initialCandidateState } from '../candidate.state';
 
 const spec = deciderSpec({

@@ -1,4 +1,5 @@
-import { FAILURE_REASONS } from '@palimpsest/core/transaction/transaction.types';
+import { REPLACEMENT_MAX_CODE_POINTS, REPLACEMENT_MAX_UTF8_BYTES } from '@palimpsest/core/transaction/replacement-admission';
+import { FAILURE_REASONS, PROTOCOL, RUNTIME } from '@palimpsest/core/transaction/transaction.types';
 import { EXAMPLE_HASH, EXAMPLE_TARGET_ID, matchEdit, matchOperation, spanOperation, statusResult, submissionCommon } from '../fragments';
 import { defineOperation } from '../operation-spec';
 
@@ -70,6 +71,14 @@ export const submitOperations = defineOperation({
       },
     },
   },
+  capabilities: {
+    protocol: PROTOCOL.tx2,
+    runtime: RUNTIME.spanOps,
+    operations: ['match', 'span'],
+    coordinates: 'unicode_code_points',
+    insertion: 'start == end with expected_text ""',
+    span_context: { fields: ['expected_before', 'expected_after'], runtime: RUNTIME.spanContext },
+  },
   admission: 'audited',
   edgeFields,
   result: submissionResult,
@@ -110,6 +119,12 @@ export const submitReplacement = defineOperation({
       replacement: { type: 'string', description: 'The complete new text ("" empties the target).' },
     },
   },
+  capabilities: {
+    protocol: PROTOCOL.tx3,
+    runtime: RUNTIME.replacement,
+    operations: ['replace_all'],
+    limits: { max_code_points: REPLACEMENT_MAX_CODE_POINTS, max_utf8_bytes: REPLACEMENT_MAX_UTF8_BYTES },
+  },
   admission: 'audited',
   edgeFields,
   result: submissionResult,
@@ -121,3 +136,9 @@ export const submitReplacement = defineOperation({
     },
   ],
 });
+
+/** The three submission operations (tx/1, tx/2, tx/3): one list for every transport that treats them alike. */
+export const SUBMISSION_OPERATIONS = [submitEdits, submitOperations, submitReplacement] as const;
+export type SubmissionOperation = (typeof SUBMISSION_OPERATIONS)[number]['name'];
+const SUBMISSION_NAMES: ReadonlySet<string> = new Set(SUBMISSION_OPERATIONS.map((op) => op.name));
+export const isSubmission = (name: string): name is SubmissionOperation => SUBMISSION_NAMES.has(name);
