@@ -1,4 +1,4 @@
-import { ContentCache } from '@palimpsest/application/shared/content-cache';
+import { ContentCache } from '@palimpsest/projections/content/content-cache';
 
 /**
  * Diagnostic only: a content cache that never offers a head, so every submit takes the locked path

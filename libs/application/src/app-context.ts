@@ -4,7 +4,7 @@ import { WakeNotifier } from '@palimpsest/store/wake-notifier';
 import { systemClock, type Clock } from './ports/clock.port';
 import { randomIds, type IdGenerator } from './ports/id-generator.port';
 import { candidateSettings, type CandidateSettings } from './candidates/shared/candidate-settings';
-import { ContentCache } from './shared/content-cache';
+import { ContentCache } from '@palimpsest/projections/content/content-cache';
 
 /** What every handler needs: the database, time and identity. Passed explicitly, never global. */
 export interface AppContext {

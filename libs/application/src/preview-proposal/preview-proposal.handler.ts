@@ -8,7 +8,8 @@ import { refusalAnswer } from '../shared/target-refusals';
 import { SUBMISSION_TOOL, proposalOf } from '../shared/submission-tools';
 import { enrichRejection } from '../submit-proposal/rejection-enrichment';
 import { boundPreview } from './preview-bounds';
-import { targetIdOf, notFound, readTargetRow } from '../shared/target-lookup';
+import { targetIdOf, notFound } from '../shared/target-lookup';
+import { readTargetRow } from '@palimpsest/projections/content/target-row.queries';
 
 export interface PreviewInput {
   target_file_id: unknown;

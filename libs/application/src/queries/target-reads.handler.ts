@@ -4,7 +4,8 @@ import { findOccurrences, type FindOccurrencesArgs } from '@palimpsest/core/read
 import { readLines, type ReadLinesArgs } from '@palimpsest/core/reads/read-lines';
 import { readTargetSlice, type ReadTargetArgs } from '@palimpsest/core/reads/read-target';
 import type { AppContext } from '../app-context';
-import { targetIdOf, notFound, readTargetRow, type NotFound, type TargetRow } from '../shared/target-lookup';
+import { targetIdOf, notFound, type NotFound } from '../shared/target-lookup';
+import { readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 
 /** Each read is one coherent observation of the target row: no lock, no write. */
 async function withTarget<R extends { status: string }>(

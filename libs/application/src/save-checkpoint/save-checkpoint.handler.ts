@@ -3,7 +3,8 @@ import { decide } from '@palimpsest/core/target/target.decider';
 import type { AppContext } from '../app-context';
 import { refusalAnswer } from '../shared/target-refusals';
 import { commitOf, transactionCommitting } from '../shared/commit-events';
-import { targetIdOf, lockTargetRow, notFound } from '../shared/target-lookup';
+import { targetIdOf, notFound } from '../shared/target-lookup';
+import { lockTargetRow } from '@palimpsest/projections/content/target-row.queries';
 
 export interface SaveCheckpointInput {
   target_file_id: unknown;

@@ -19,7 +19,7 @@ import {
 import type { Sql } from '@palimpsest/store/db';
 import type { NewEvent } from '@palimpsest/store/stored-event';
 import type { AppContext } from '../app-context';
-import type { TargetRow } from './target-lookup';
+import { type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 
 export interface CommitInput {
   targetId: string;

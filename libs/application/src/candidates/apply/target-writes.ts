@@ -8,7 +8,7 @@ import { PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../../app-context';
 import { commitOf, type CommitTargetEvents } from '../../shared/commit-events';
-import { lockTargetRow, type TargetRow } from '../../shared/target-lookup';
+import { lockTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 
 /**
  * The targets side of an apply. Written targets are locked in ascending id order — every apply

@@ -7,8 +7,8 @@ import { initialTargetState, type TargetState } from '@palimpsest/core/target/ta
 import { sha256Hex } from '@palimpsest/core/text/sha256';
 import type { Sql } from '@palimpsest/store/db';
 import { readStream } from '@palimpsest/store/read-stream';
-import type { ContentCache } from '../../shared/content-cache';
-import { readTargetRow } from '../../shared/target-lookup';
+import type { ContentCache } from '@palimpsest/projections/content/content-cache';
+import { readTargetRow } from '@palimpsest/projections/content/target-row.queries';
 
 /** Target texts a candidate needs: current ones from the row (and its cache), older ones from the stream. */
 

@@ -1,9 +1,9 @@
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
-import { appContext } from '../app-context';
-import { dispatch } from '../dispatch/dispatch';
-import { createAppHarness, type AppHarness } from '../test-support/app-harness';
+import { appContext } from '@palimpsest/application/app-context';
+import { dispatch } from '@palimpsest/application/dispatch/dispatch';
+import { createAppHarness, type AppHarness } from '@palimpsest/application/test-support/app-harness';
 import { ContentCache } from './content-cache';
-import { lockTargetRow, readTargetRow } from './target-lookup';
+import { lockTargetRow, readTargetRow } from './target-row.queries';
 
 describe(`target lookup with and without a warm content cache on ${describeBackend}`, () => {
   let h: AppHarness;
