@@ -1,3 +1,4 @@
+import type { Placement } from '@palimpsest/store/append-to-stream';
 import type { Sql } from '@palimpsest/store/db';
 import { insertAttemptSql } from './attempts.projection';
 import { insertLedgerSql } from './ledger.projection';
@@ -68,13 +69,17 @@ export interface AlongsideProjection {
   values: unknown[];
 }
 
+/** What must run on its own before the event's append (a chunk renumbering), wherever the append is placed. */
+export function statementsFirst(pe: ProjectedEvent): ContentStatements['before'] {
+  return contentStatements(new SqlParams(), pe.event.data.target_id, pe.contentRewrite).before;
+}
+
 /**
  * The read-model writes of one event as CTEs of the append statement itself, so the event and its
- * projections cost one round trip. Parameters are numbered after `paramOffset`; the position is read
- * from the append's CTE `insertedCte`.
+ * projections cost one round trip, wherever the store places the append (alone or in a batch).
  */
-export function projectionAlongside(pe: ProjectedEvent, paramOffset: number, insertedCte = 'inserted'): AlongsideProjection {
-  const p = new SqlParams(paramOffset);
-  const { before, inline } = statementsFor(p, { ...pe, position: null }, insertedCte);
+export function projectionAlongside(pe: ProjectedEvent, at: Placement): AlongsideProjection {
+  const p = new SqlParams(at.paramOffset);
+  const { before, inline } = statementsFor(p, { ...pe, position: null }, at.inserted);
   return { before, ctes: inline, values: p.values };
 }

@@ -1,6 +1,5 @@
 import { AppendBatcher } from '@palimpsest/store/append-batcher';
-import type { GuardedAppendBuilder } from '@palimpsest/store/append-guarded-batch';
-import { alongsideParamOffset, type AppendSlot } from '@palimpsest/store/append-to-stream';
+import type { GuardedAppendSpec } from '@palimpsest/store/append-guarded-batch';
 import { readStream } from '@palimpsest/store/read-stream';
 import { countingSql, sampleEvents, uniqueStreamId } from '@palimpsest/store/test-support/sample-events';
 import { describeBackend, useTestDb } from '@palimpsest/store/test-support/test-db';
@@ -22,17 +21,16 @@ describe(`AppendBatcher (${describeBackend})`, () => {
    * Stream `s-<id>` at 0 → 1, the row bumped alongside; guard: the row still at `at`. `noted` gives the
    * alongside write another shape; `v` null breaks the NOT NULL column (an error that is not a conflict).
    */
-  const append = (id: string, opts: { at?: number; noted?: boolean; v?: number | null } = {}): GuardedAppendBuilder => (slot: AppendSlot) => {
-    const p = alongsideParamOffset(slot);
-    const set = opts.noted ? `v = $${p + 1}, note = 'noted'` : `v = $${p + 1}`;
-    return {
-      streamId: `s-${id}`,
-      expectedVersion: 0,
-      events: sampleEvents(1),
-      alongside: { ctes: [`UPDATE batcher_rows SET ${set} WHERE id = $${p + 2}`], values: [opts.v === undefined ? 1 : opts.v, id] },
-      guard: { sql: `SELECT 1 FROM batcher_rows WHERE id = $${p + 3} AND v = $${p + 4} FOR UPDATE NOWAIT`, values: [id, opts.at ?? 0] },
-    };
-  };
+  const append = (id: string, opts: { at?: number; noted?: boolean; v?: number | null } = {}): GuardedAppendSpec => ({
+    streamId: `s-${id}`,
+    expectedVersion: 0,
+    events: sampleEvents(1),
+    alongside: ({ paramOffset: p }) => ({
+      ctes: [`UPDATE batcher_rows SET ${opts.noted ? `v = $${p + 1}, note = 'noted'` : `v = $${p + 1}`} WHERE id = $${p + 2}`],
+      values: [opts.v === undefined ? 1 : opts.v, id],
+    }),
+    guard: (p) => ({ sql: `SELECT 1 FROM batcher_rows WHERE id = $${p + 1} AND v = $${p + 2} FOR UPDATE NOWAIT`, values: [id, opts.at ?? 0] }),
+  });
 
   const versions = async (ids: string[]) => Promise.all(ids.map(async (id) => (await readStream(store.db, `s-${id}`)).length));
 

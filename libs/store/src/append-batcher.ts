@@ -1,5 +1,5 @@
-import { appendGuardedBatch, shapeOf, type GuardedAppend, type GuardedAppendBuilder } from './append-guarded-batch';
-import { appendToStream, ONLY_APPEND, type AppendResult } from './append-to-stream';
+import { appendGuardedBatch, shapeOf, type GuardedAppendSpec } from './append-guarded-batch';
+import { appendToStream, type AppendResult } from './append-to-stream';
 import type { Sql } from './db';
 import { StreamVersionConflictError } from './errors';
 
@@ -20,9 +20,7 @@ export interface AppendBatchObserver {
 }
 
 interface Pending {
-  build: GuardedAppendBuilder;
-  /** The append built for a statement of its own. */
-  alone: GuardedAppend;
+  spec: GuardedAppendSpec;
   shape: string;
   resolve(result: AppendResult | null): void;
   reject(error: unknown): void;
@@ -60,11 +58,10 @@ export class AppendBatcher {
     this.observer = options.observer;
   }
 
-  append(build: GuardedAppendBuilder): Promise<AppendResult | null> {
+  append(spec: GuardedAppendSpec): Promise<AppendResult | null> {
     if (this.queue.length >= this.maxQueue) return Promise.resolve(null);
-    const alone = build(ONLY_APPEND);
     return new Promise((resolve, reject) => {
-      this.queue.push({ build, alone, shape: shapeOf(alone), resolve, reject });
+      this.queue.push({ spec, shape: shapeOf(spec), resolve, reject });
       this.pump();
     });
   }
@@ -94,7 +91,7 @@ export class AppendBatcher {
     if (batch.length === 1) return this.sendAlone(batch[0]!);
     let results: AppendResult[];
     try {
-      results = await appendGuardedBatch(this.sql, batch.map((pending) => pending.build));
+      results = await appendGuardedBatch(this.sql, batch.map((pending) => pending.spec));
     } catch (error) {
       if (!undone(error)) {
         for (const pending of batch) pending.reject(error);
@@ -109,7 +106,7 @@ export class AppendBatcher {
   }
 
   private async sendAlone(pending: Pending): Promise<void> {
-    const { streamId, expectedVersion, events, alongside, guard } = pending.alone;
+    const { streamId, expectedVersion, events, alongside, guard } = pending.spec;
     try {
       const result = await appendToStream(this.sql, streamId, expectedVersion, events, { alongside, guard, notifyChannel: null });
       this.tell('committed', 1);

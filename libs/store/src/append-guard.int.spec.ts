@@ -17,12 +17,12 @@ describe(`appendToStream with a guard (${describeBackend})`, () => {
 
   const rowOf = async (id: string) => (await store.db.query('SELECT v, writes FROM guard_rows WHERE id = $1', [id])).rows[0];
 
-  /** Alongside: bump the row to the stream's new version ($5, $6); guard: the row still at `at` ($7, $8). */
+  /** Alongside: bump the row to the stream's new version; guard: the row still at `at` (numbered where the store places them). */
   async function guardedAppend(stream: string, id: string, expected: number, at: number) {
     return appendToStream(store.db, stream, expected, sampleEvents(1, expected + 1), {
       notifyChannel: null,
-      alongside: { ctes: ['UPDATE guard_rows SET v = $5, writes = writes + 1 WHERE id = $6'], values: [expected + 1, id] },
-      guard: { sql: 'SELECT 1 FROM guard_rows WHERE id = $7 AND v = $8 FOR UPDATE NOWAIT', values: [id, at] },
+      alongside: ({ paramOffset: p }) => ({ ctes: [`UPDATE guard_rows SET v = $${p + 1}, writes = writes + 1 WHERE id = $${p + 2}`], values: [expected + 1, id] }),
+      guard: (p) => ({ sql: `SELECT 1 FROM guard_rows WHERE id = $${p + 1} AND v = $${p + 2} FOR UPDATE NOWAIT`, values: [id, at] }),
     });
   }
 

@@ -1,5 +1,4 @@
-import { appendGuardedBatch, type GuardedAppendBuilder } from '@palimpsest/store/append-guarded-batch';
-import { alongsideParamOffset, type AppendSlot } from '@palimpsest/store/append-to-stream';
+import { appendGuardedBatch, type GuardedAppendSpec } from '@palimpsest/store/append-guarded-batch';
 import { readStream } from '@palimpsest/store/read-stream';
 import { countingSql, sampleEvents, uniqueStreamId } from '@palimpsest/store/test-support/sample-events';
 import { describeBackend, useTestDb } from '@palimpsest/store/test-support/test-db';
@@ -25,16 +24,13 @@ describe(`appendGuardedBatch (${describeBackend})`, () => {
   }
 
   /** Append one event to `stream` at `expected`; alongside, bump the row; guard: the row still at `at`. */
-  const guarded = (stream: string, id: string, expected: number, at: number): GuardedAppendBuilder => (slot: AppendSlot) => {
-    const p = alongsideParamOffset(slot);
-    return {
-      streamId: stream,
-      expectedVersion: expected,
-      events: sampleEvents(1, expected + 1),
-      alongside: { ctes: [`UPDATE batch_rows SET v = $${p + 1}, writes = writes + 1 WHERE id = $${p + 2}`], values: [expected + 1, id] },
-      guard: { sql: `SELECT 1 FROM batch_rows WHERE id = $${p + 3} AND v = $${p + 4} FOR UPDATE NOWAIT`, values: [id, at] },
-    };
-  };
+  const guarded = (stream: string, id: string, expected: number, at: number): GuardedAppendSpec => ({
+    streamId: stream,
+    expectedVersion: expected,
+    events: sampleEvents(1, expected + 1),
+    alongside: ({ paramOffset: p }) => ({ ctes: [`UPDATE batch_rows SET v = $${p + 1}, writes = writes + 1 WHERE id = $${p + 2}`], values: [expected + 1, id] }),
+    guard: (p) => ({ sql: `SELECT 1 FROM batch_rows WHERE id = $${p + 1} AND v = $${p + 2} FOR UPDATE NOWAIT`, values: [id, at] }),
+  });
 
   it('commits every append and its alongside write in one statement, each answered with its own positions', async () => {
     const ids = await rows(3);
@@ -53,18 +49,15 @@ describe(`appendGuardedBatch (${describeBackend})`, () => {
   it('numbers each append after the one before, whatever its parameter count', async () => {
     const [a, b, c] = await rows(3);
     const [sa, sb] = [uniqueStreamId('batch'), uniqueStreamId('batch')];
-    const twoWrites: GuardedAppendBuilder = (slot) => {
-      const p = alongsideParamOffset(slot);
-      return {
-        streamId: sa,
-        expectedVersion: 0,
-        events: sampleEvents(1),
-        alongside: {
-          ctes: [`UPDATE batch_rows SET v = $${p + 1}, writes = writes + 1 WHERE id = $${p + 2}`, `UPDATE batch_rows SET writes = writes + $${p + 3} WHERE id = $${p + 4}`],
-          values: [1, a, 10, c],
-        },
-        guard: { sql: `SELECT 1 FROM batch_rows WHERE id = $${p + 5} AND v = $${p + 6} FOR UPDATE NOWAIT`, values: [a, 0] },
-      };
+    const twoWrites: GuardedAppendSpec = {
+      streamId: sa,
+      expectedVersion: 0,
+      events: sampleEvents(1),
+      alongside: ({ paramOffset: p }) => ({
+        ctes: [`UPDATE batch_rows SET v = $${p + 1}, writes = writes + 1 WHERE id = $${p + 2}`, `UPDATE batch_rows SET writes = writes + $${p + 3} WHERE id = $${p + 4}`],
+        values: [1, a, 10, c],
+      }),
+      guard: (p) => ({ sql: `SELECT 1 FROM batch_rows WHERE id = $${p + 1} AND v = $${p + 2} FOR UPDATE NOWAIT`, values: [a, 0] }),
     };
     const results = await appendGuardedBatch(store.db, [twoWrites, guarded(sb, b!, 0, 0)]);
     expect(results.map((r) => r.nextExpectedVersion)).toEqual([1, 1]);

@@ -20,8 +20,18 @@ export interface AppendResult {
 }
 
 /**
- * Where one append sits in its statement: its CTE names end in `tag` and its own parameters are
- * $base+1…$base+4 (several appends share one statement in appendGuardedBatch).
+ * Where an append's riding writes sit in its statement: their parameters are numbered after
+ * `paramOffset`, and the new rows' (global_position, stream_version) are read from the CTE named
+ * `inserted`. The store chooses it (an append alone, or one of a batch); writers only use it.
+ */
+export interface Placement {
+  paramOffset: number;
+  inserted: string;
+}
+
+/**
+ * Store-internal: where one append sits in its statement: its CTE names end in `tag` and its own
+ * parameters are $base+1…$base+4 (several appends share one statement in appendGuardedBatch).
  */
 export interface AppendSlot {
   tag: string;
@@ -34,8 +44,8 @@ export const ONLY_APPEND: AppendSlot = { tag: '', base: 0 };
 /** The CTE of a slot's append whose rows (global_position, stream_version) its alongside writes read. */
 export const insertedCte = (slot: AppendSlot): string => `inserted${slot.tag}`;
 
-/** How many parameters come before a slot's alongside writes (theirs start at the next one). */
-export const alongsideParamOffset = (slot: AppendSlot): number => slot.base + APPEND_PARAM_COUNT;
+/** What a slot's riding writes are told (see Placement). */
+export const placementOf = (slot: AppendSlot): Placement => ({ paramOffset: slot.base + APPEND_PARAM_COUNT, inserted: insertedCte(slot) });
 
 /**
  * The CTEs of one append: checks that the stream is at `expectedVersion` (0 = new stream), inserts
@@ -91,17 +101,32 @@ FROM inserted CROSS JOIN notified
 ORDER BY inserted.stream_version`;
 
 /**
- * Writes that must commit with the events and can ride in the same statement (read models). Each is a
- * data-modifying statement that may read `inserted` (global_position, stream_version of the new rows);
- * its parameters are numbered after the append's own (from $5, see APPEND_PARAM_COUNT).
+ * Writes that must commit with the events and can ride in the same statement (inline projections):
+ * data-modifying statements that may read the Placement's `inserted` CTE, their parameters numbered
+ * after its `paramOffset`.
  */
 export interface AlongsideWrites {
   ctes: string[];
   values: unknown[];
 }
 
+/** The inline projections of an append: the writes that ride with it, wherever the store places it. */
+export type RidingWrites = (at: Placement) => AlongsideWrites;
+
+/** An optimistic guard whose parameters are numbered after `paramOffset` (after the riding writes'). */
+export type GuardAt = (paramOffset: number) => AppendGuard;
+
+/** One append and everything that commits with it: the unit of work the store runs (alone or batched). */
+export interface AppendSpec {
+  streamId: string;
+  expectedVersion: number;
+  events: NewEvent[];
+  alongside?: RidingWrites;
+  guard?: GuardAt;
+}
+
 /** Parameters the append itself uses ($1…$4). */
-export const APPEND_PARAM_COUNT = 4;
+const APPEND_PARAM_COUNT = 4;
 
 /**
  * An optimistic append, sent outside any transaction block: `sql` is a SELECT … FOR UPDATE of the row
@@ -118,8 +143,15 @@ export interface AppendGuard {
 export interface AppendOptions {
   /** NOTIFY channel; null sends none (the caller wakes listeners after commit). */
   notifyChannel?: string | null;
-  alongside?: AlongsideWrites;
-  guard?: AppendGuard;
+  alongside?: RidingWrites;
+  guard?: GuardAt;
+}
+
+/** A spec's riding writes and guard, numbered for `slot`. */
+export function placeAppend(spec: Pick<AppendSpec, 'alongside' | 'guard'>, slot: AppendSlot): { alongside: AlongsideWrites; guard: AppendGuard | null } {
+  const at = placementOf(slot);
+  const alongside = spec.alongside?.(at) ?? { ctes: [], values: [] };
+  return { alongside, guard: spec.guard?.(at.paramOffset + alongside.values.length) ?? null };
 }
 
 /** The append's own parameters, $1…$4 of its slot. */
@@ -150,8 +182,7 @@ export async function appendToStream(
   if (events.length === 0) return { positions: [], nextExpectedVersion: expectedVersion };
   let rows: { global_position: number; stream_version: number }[];
   try {
-    const alongside = opts.alongside ?? { ctes: [], values: [] };
-    const guard = opts.guard ?? null;
+    const { alongside, guard } = placeAppend(opts, ONLY_APPEND);
     const text = appendSql(alongside.ctes, opts.notifyChannel !== null, guard?.sql ?? null);
     ({ rows } = await tx.query(text, [...base, ...alongside.values, ...(guard?.values ?? [])]));
   } catch (error) {

@@ -8,7 +8,7 @@ import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
 import { refusalAnswer, type Decided } from '../shared/target-refusals';
 import { SUBMISSION_TOOL } from '../shared/submission-tools';
-import { afterCommit, commitOf, commitOptimistically, transactionCommitting } from '../shared/commit-events';
+import { commitOf, commitOptimistically, transactionCommitting } from '../shared/commit-events';
 import { targetIdOf, notFound, type NotFound } from '../shared/target-lookup';
 import { lockTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import { viewOfAccepted, viewOfRejected, viewOfRow } from './attempt-view';
@@ -136,12 +136,11 @@ async function submitOptimistically(ctx: AppContext, sub: Submission): Promise<{
   const outcome = decide(commandFor(sub, { keyed: null, parent: null }), target);
   if (outcome.kind === 'refused') return null; // the locked path answers refusals
   if (outcome.recoveredAttemptId || outcome.events.length !== 1) return null;
-  const done = await commitOptimistically(ctx.appends, commitInput(sub, target, outcome), sub.boundKey);
+  const done = await commitOptimistically(ctx, commitInput(sub, target, outcome), sub.boundKey);
   if (!done) {
     ctx.contents.markContended(sub.targetId);
     return null;
   }
-  afterCommit(ctx, done);
   return { body: decidedResponse(sub, target, outcome), enrichment: enrichmentFor(sub, target, outcome) };
 }
 

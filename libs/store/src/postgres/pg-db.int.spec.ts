@@ -67,8 +67,9 @@ describe('PostgreSQL adapter under faults', () => {
       await tx.query('UPDATE fault_rows SET v = v + 1 WHERE id = 2');
       await tx.query('SELECT pg_sleep(5)');
     });
+    const database = new URL(url).pathname.slice(1);
     await eventually(
-      () => asAdmin<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(5)%' AND application_name = 'palimpsest'`),
+      () => asAdmin<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'SELECT pg_sleep(5)%' AND application_name = 'palimpsest'`, [database]),
       (rows) => rows[0]!.n === 2,
     );
     await terminateIn(db, 'palimpsest');
