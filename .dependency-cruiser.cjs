@@ -38,6 +38,13 @@ module.exports = {
       to: { path: '^libs/(projections|protocol|application)/' },
     },
     {
+      name: 'store-internals-private',
+      severity: 'error',
+      comment: 'How appends become statement text (slots, CTE names, parameter numbering) is the store\'s alone.',
+      from: { pathNot: '^libs/store/src' },
+      to: { path: '^libs/store/src/internal/' },
+    },
+    {
       name: 'protocol-is-contract-only',
       severity: 'error',
       comment: 'The catalog describes operations; it does not call handlers or the database.',

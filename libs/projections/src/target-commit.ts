@@ -1,7 +1,9 @@
 import { TARGET_EVENT_SCHEMA_VERSION, targetStreamId, type TargetEvent } from '@palimpsest/core/target/target.events';
 import type { TargetState } from '@palimpsest/core/target/target.state';
 import type { AppendBatcher } from '@palimpsest/store/append-batcher';
-import { appendToStream, type AppendGuard, type AppendNotification, type Placement } from '@palimpsest/store/append-to-stream';
+import type { AppendGuard, Placement } from '@palimpsest/store/append-spec';
+import { appendToStream } from '@palimpsest/store/append-to-stream';
+import { type AppendNotification } from '@palimpsest/store/events-channel';
 import type { Sql } from '@palimpsest/store/db';
 import type { NewEvent } from '@palimpsest/store/stored-event';
 import type { UnchangedEnds } from './content/chunk-layout';

@@ -1,4 +1,5 @@
-import { appendToStream, EVENTS_CHANNEL } from '@palimpsest/store/append-to-stream';
+import { appendToStream } from '@palimpsest/store/append-to-stream';
+import { EVENTS_CHANNEL } from '@palimpsest/store/events-channel';
 import { StreamVersionConflictError } from '@palimpsest/store/errors';
 import { readStream } from '@palimpsest/store/read-stream';
 import { sampleEvents, uniqueStreamId } from '@palimpsest/store/test-support/sample-events';

@@ -1,14 +1,7 @@
-import {
-  appendCtes,
-  appendValues,
-  EVENTS_CHANNEL,
-  insertedCte,
-  ONLY_APPEND,
-  placeAppend,
-  type AppendResult,
-  type AppendSlot,
-  type AppendSpec,
-} from './append-to-stream';
+import type { AppendSpec } from './append-spec';
+import { type AppendResult } from './append-to-stream';
+import { EVENTS_CHANNEL } from './events-channel';
+import { appendCtes, appendValues, insertedCte, ONLY_APPEND, placeAppend, type AppendSlot } from './internal/append-statement';
 import type { Sql } from './db';
 
 /** A guarded append: the spec of an optimistic commit (its guard is what makes it safe outside a lock). */

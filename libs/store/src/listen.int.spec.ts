@@ -1,4 +1,5 @@
-import { appendToStream, EVENTS_CHANNEL, type AppendNotification } from '@palimpsest/store/append-to-stream';
+import { appendToStream } from '@palimpsest/store/append-to-stream';
+import { EVENTS_CHANNEL, type AppendNotification } from '@palimpsest/store/events-channel';
 import { eventually } from '@palimpsest/store/test-support/eventually';
 import { sampleEvents, uniqueStreamId } from '@palimpsest/store/test-support/sample-events';
 import { describeBackend, useTestDb } from '@palimpsest/store/test-support/test-db';

@@ -1,4 +1,4 @@
-import { EVENTS_CHANNEL, type AppendNotification } from '@palimpsest/store/append-to-stream';
+import { EVENTS_CHANNEL, type AppendNotification } from '@palimpsest/store/events-channel';
 import { eventually } from '@palimpsest/store/test-support/eventually';
 import { uniqueStreamId } from '@palimpsest/store/test-support/sample-events';
 import { describeBackend, useTestDb } from '@palimpsest/store/test-support/test-db';

@@ -1,4 +1,4 @@
-import { EVENTS_CHANNEL, type AppendNotification } from './append-to-stream';
+import { EVENTS_CHANNEL, type AppendNotification } from './events-channel';
 import type { Sql } from './db';
 
 /** Listeners learn of an append at most this much later under load (they also poll). */

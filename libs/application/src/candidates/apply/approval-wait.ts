@@ -1,4 +1,4 @@
-import { EVENTS_CHANNEL } from '@palimpsest/store/append-to-stream';
+import { EVENTS_CHANNEL } from '@palimpsest/store/events-channel';
 import type { Db } from '@palimpsest/store/db';
 
 /**
