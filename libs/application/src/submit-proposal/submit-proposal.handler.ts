@@ -1,7 +1,7 @@
 import type { Answer } from '../shared/answer';
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { isUuid, isValidRequestKey } from '@palimpsest/core/target/request-identity';
-import type { KeyedAttempt, ParentAttempt, SubmitProposal } from '@palimpsest/core/target/target.commands';
+import type { SubmitProposal } from '@palimpsest/core/target/target.commands';
 import { decide } from '@palimpsest/core/target/target.decider';
 import type { ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
 import type { Sql } from '@palimpsest/store/db';
@@ -10,6 +10,7 @@ import { refusalAnswer, type Decided } from '../shared/target-refusals';
 import { SUBMISSION_TOOL } from '../shared/submission-tools';
 import { commitOf, commitOptimistically, transactionCommitting } from '../shared/commit-events';
 import { targetIdOf, notFound, type NotFound } from '../shared/target-lookup';
+import { attemptRow, findKeyedAttempt, findParentAttempt } from '@palimpsest/projections/attempt-lookups.queries';
 import { lockTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import { viewOfAccepted, viewOfRejected, viewOfRow } from './attempt-view';
 import { enrichRejection, type RejectionEnrichment } from './rejection-enrichment';
@@ -31,38 +32,13 @@ export interface SubmitProposalInput {
 
 export type SubmissionResult = Answer<'accepted' | 'rejected'> | InvalidArgument | NotFound;
 
-/** Runs after the lock is held, as its own statement, so it sees every attempt committed before the lock. */
-async function findKeyed(tx: Sql, targetId: string, key: string | null): Promise<KeyedAttempt | null> {
-  if (key === null) return null;
-  const { rows } = await tx.query(
-    `SELECT a.attempt_id::text AS attempt_id, a.request_fingerprint, a.protocol_version, a.content_hash,
-            a.expected_target_version, a.expected_current_hash, a.parent_attempt_id::text AS parent_attempt_id,
-            e.data->>'content' AS content
-       FROM attempts a JOIN events e ON e.global_position = a.log_sequence
-      WHERE a.target_id = $1 AND a.client_request_id = $2`,
-    [targetId, key],
-  );
-  return (rows[0] as KeyedAttempt) ?? null;
-}
-
-async function findParent(tx: Sql, parentId: unknown): Promise<ParentAttempt | null> {
-  if (!isUuid(parentId)) return null;
-  const { rows } = await tx.query(
-    `SELECT attempt_id::text AS attempt_id, target_id::text AS target_id, status FROM attempts WHERE attempt_id = $1`,
-    [parentId],
-  );
-  return (rows[0] as ParentAttempt) ?? null;
-}
+const findKeyed = (tx: Sql, targetId: string, key: string | null) => (key === null ? Promise.resolve(null) : findKeyedAttempt(tx, targetId, key));
+const findParent = (tx: Sql, parentId: unknown) => (isUuid(parentId) ? findParentAttempt(tx, parentId) : Promise.resolve(null));
 
 async function recoveredView(tx: Sql, attemptId: string) {
-  const { rows } = await tx.query(
-    `SELECT attempt_id::text AS attempt_id, target_id::text AS target_id, status, client_request_id, before_version,
-            before_hash, after_version, after_hash, failure_reason, failure_detail, failed_change_id,
-            validation_stage, diagnostic, change_facts
-       FROM attempts WHERE attempt_id = $1`,
-    [attemptId],
-  );
-  return viewOfRow(rows[0]);
+  const row = await attemptRow(tx, attemptId);
+  if (!row) throw new Error(`the recovered attempt ${attemptId} has no attempts row`);
+  return viewOfRow(row);
 }
 
 interface Submission {

@@ -62,3 +62,13 @@ export async function lockTargetRow(tx: Sql, targetId: string, cache: ContentCac
   const { rows } = await tx.query(`SELECT ${COLUMNS} FROM targets WHERE target_id = $1 FOR UPDATE`, [targetId]);
   return rows.length ? withContent(tx, rows[0] as TargetHead, cache) : null;
 }
+
+/** Version and hash of each of these targets (no lock, no text); an unknown id has no row. */
+export async function targetHeads(sql: Sql, targetIds: string[]): Promise<{ target_id: string; version: number; current_hash: string }[]> {
+  if (targetIds.length === 0) return [];
+  const { rows } = await sql.query<{ target_id: string; version: number; current_hash: string }>(
+    'SELECT target_id::text AS target_id, version, current_hash FROM targets WHERE target_id = ANY($1::uuid[])',
+    [targetIds],
+  );
+  return rows;
+}

@@ -8,7 +8,8 @@ import { PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../../app-context';
 import { commitOf, type CommitTargetEvents } from '../../shared/commit-events';
-import { lockTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
+import { candidateThatWrote } from '@palimpsest/projections/candidates/candidate-targets.queries';
+import { lockTargetRow, targetHeads, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 
 /**
  * The targets side of an apply. Written targets are locked in ascending id order — every apply
@@ -36,22 +37,14 @@ export async function lockWrittenTargets(tx: Sql, ids: string[], ctx: AppContext
 
 /** Who wrote the first version after `base`: a candidate's apply (recorded in candidate_targets) or a direct submission. */
 async function movedBy(tx: Sql, targetId: string, base: number): Promise<MovedBy> {
-  const { rows } = await tx.query<{ candidate_id: string }>(
-    'SELECT candidate_id::text AS candidate_id FROM candidate_targets WHERE target_id = $1 AND result_version = $2',
-    [targetId, base + 1],
-  );
-  return rows.length ? { kind: 'candidate', candidate_id: rows[0].candidate_id } : { kind: 'direct' };
+  const candidate = await candidateThatWrote(tx, targetId, base + 1);
+  return candidate ? { kind: 'candidate', candidate_id: candidate } : { kind: 'direct' };
 }
 
 /** Every target of the candidate as it is now: written ones from their locked rows, read ones by a plain read. */
 export async function observeForApply(tx: Sql, c: ExistingCandidate, locked: Map<string, TargetRow>): Promise<Record<string, TargetNow>> {
   const others = c.targets.filter((t) => !locked.has(t.target_id)).map((t) => t.target_id);
-  const { rows } = others.length
-    ? await tx.query<{ target_id: string; version: number; current_hash: string }>(
-        'SELECT target_id::text AS target_id, version, current_hash FROM targets WHERE target_id = ANY($1::uuid[])',
-        [others],
-      )
-    : { rows: [] };
+  const rows = await targetHeads(tx, others);
   const seen = new Map<string, { version: number; hash: string }>();
   for (const [id, row] of locked) seen.set(id, { version: row.version, hash: row.current_hash });
   for (const r of rows) seen.set(r.target_id, { version: r.version, hash: r.current_hash });

@@ -1,0 +1,40 @@
+import type { KeyedAttempt, ParentAttempt } from '@palimpsest/core/target/target.commands';
+import type { Sql } from '@palimpsest/store/db';
+
+/**
+ * The attempt lookups a submission decides with (seed: request-key recovery and lineage). The keyed
+ * lookup runs after the target row is locked, as its own statement, so it sees every attempt
+ * committed before the lock was granted.
+ */
+
+export async function findKeyedAttempt(tx: Sql, targetId: string, key: string): Promise<KeyedAttempt | null> {
+  const { rows } = await tx.query<KeyedAttempt>(
+    `SELECT a.attempt_id::text AS attempt_id, a.request_fingerprint, a.protocol_version, a.content_hash,
+            a.expected_target_version, a.expected_current_hash, a.parent_attempt_id::text AS parent_attempt_id,
+            e.data->>'content' AS content
+       FROM attempts a JOIN events e ON e.global_position = a.log_sequence
+      WHERE a.target_id = $1 AND a.client_request_id = $2`,
+    [targetId, key],
+  );
+  return rows[0] ?? null;
+}
+
+export async function findParentAttempt(tx: Sql, parentId: string): Promise<ParentAttempt | null> {
+  const { rows } = await tx.query<ParentAttempt>(
+    `SELECT attempt_id::text AS attempt_id, target_id::text AS target_id, status FROM attempts WHERE attempt_id = $1`,
+    [parentId],
+  );
+  return rows[0] ?? null;
+}
+
+/** The recorded attempt a recovered request is answered with, as its attempts row. */
+export async function attemptRow(tx: Sql, attemptId: string): Promise<Record<string, unknown> | null> {
+  const { rows } = await tx.query<Record<string, unknown>>(
+    `SELECT attempt_id::text AS attempt_id, target_id::text AS target_id, status, client_request_id, before_version,
+            before_hash, after_version, after_hash, failure_reason, failure_detail, failed_change_id,
+            validation_stage, diagnostic, change_facts
+       FROM attempts WHERE attempt_id = $1`,
+    [attemptId],
+  );
+  return rows[0] ?? null;
+}
