@@ -1,3 +1,4 @@
+import { attemptContents, attemptLogRows, targetExists, type AttemptLogRow } from '@palimpsest/projections/attempts.queries';
 import type { AppContext } from '../app-context';
 import { pageLimit, toIso } from '../shared/sql-values';
 import { targetIdOf, notFound } from '../shared/target-lookup';
@@ -18,7 +19,7 @@ const INTENT_LIMIT = 256;
 
 const EMPTY = { entries: [], has_more: false, next_sequence: null };
 
-function entryOf(r: Record<string, any>) {
+function entryOf(r: AttemptLogRow) {
   const intentTruncated = typeof r.intent === 'string' && [...r.intent].length > INTENT_LIMIT;
   return {
     attempt_id: r.attempt_id,
@@ -45,7 +46,7 @@ function entryOf(r: Record<string, any>) {
     attempt: r.regeneration_attempt,
     source: r.source,
     diagnostic: r.diagnostic,
-    intent: intentTruncated ? [...r.intent].slice(0, INTENT_LIMIT).join('') : r.intent,
+    intent: intentTruncated ? [...r.intent!].slice(0, INTENT_LIMIT).join('') : r.intent,
     intent_truncated: intentTruncated,
     editing_cycle_id: r.editing_cycle_id,
     created_at: toIso(r.created_at),
@@ -56,30 +57,15 @@ function entryOf(r: Record<string, any>) {
 export async function getAttemptLog(ctx: AppContext, input: AttemptLogInput) {
   const { id: targetId, error } = targetIdOf(input.target_file_id);
   if (error) return { ...error, ...EMPTY };
-  const exists = await ctx.db.query('SELECT 1 FROM targets WHERE target_id = $1', [targetId]);
-  if (!exists.rows.length) return { ...notFound(targetId), ...EMPTY };
+  if (!(await targetExists(ctx.db, targetId))) return { ...notFound(targetId), ...EMPTY };
   const limit = pageLimit(input.limit);
-  const params: unknown[] = [targetId];
-  const where = ['target_id = $1'];
-  const add = (clause: string, value: unknown) => {
-    params.push(value);
-    where.push(clause.replace('?', `$${params.length}`));
+  const filter = {
+    beforeSequence: input.before_sequence,
+    status: input.status,
+    contentHash: input.content_hash,
+    clientRequestId: input.client_request_id,
   };
-  if (input.before_sequence != null) add('log_sequence < ?', input.before_sequence);
-  if (input.status != null) add('status = ?', input.status);
-  if (input.content_hash != null) add('content_hash = ?', input.content_hash);
-  if (input.client_request_id != null) add('client_request_id = ?', input.client_request_id);
-  params.push(limit + 1);
-  const { rows } = await ctx.db.query(
-    `SELECT attempt_id::text AS attempt_id, log_sequence, status, protocol_version, runtime_version, content_hash,
-            content_bytes, request_fingerprint, client_request_id, expected_target_version, expected_current_hash,
-            before_version, after_version, before_hash, after_hash, failure_reason, failure_detail, failed_change_id,
-            validation_stage, parent_attempt_id::text AS parent_attempt_id, regeneration_attempt, source, diagnostic,
-            left(intent, ${INTENT_LIMIT + 1}) AS intent, editing_cycle_id::text AS editing_cycle_id, created_at
-       FROM attempts WHERE ${where.join(' AND ')}
-      ORDER BY log_sequence DESC LIMIT $${params.length}`,
-    params,
-  );
+  const rows = await attemptLogRows(ctx.db, targetId, filter, { rows: limit + 1, intentChars: INTENT_LIMIT + 1 });
   const page = rows.slice(0, limit);
   const hasMore = rows.length > limit;
   const entries: Record<string, unknown>[] = page.map(entryOf);
@@ -94,7 +80,7 @@ export async function getAttemptLog(ctx: AppContext, input: AttemptLogInput) {
 }
 
 /** Content lives in the event; only the entries inside the byte budget are fetched at all. */
-async function attachContent(ctx: AppContext, page: Record<string, any>[], entries: Record<string, unknown>[]) {
+async function attachContent(ctx: AppContext, page: AttemptLogRow[], entries: Record<string, unknown>[]) {
   let used = 0;
   const wanted: number[] = [];
   page.forEach((row, i) => {
@@ -103,11 +89,7 @@ async function attachContent(ctx: AppContext, page: Record<string, any>[], entri
       wanted.push(row.log_sequence);
     }
   });
-  const { rows } = await ctx.db.query(
-    `SELECT global_position, data->>'content' AS content FROM events WHERE global_position = ANY($1::bigint[])`,
-    [wanted],
-  );
-  const byPosition = new Map(rows.map((r: any) => [Number(r.global_position), r.content as string]));
+  const byPosition = await attemptContents(ctx.db, wanted);
   page.forEach((row, i) => {
     const content = byPosition.get(row.log_sequence);
     entries[i].attempt_content = content ?? null;

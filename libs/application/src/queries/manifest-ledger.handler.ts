@@ -1,3 +1,4 @@
+import { activeEditingCycle, ledgerRows, type LedgerRow } from '@palimpsest/projections/ledger.queries';
 import type { AppContext } from '../app-context';
 import { pageLimit, toIso } from '../shared/sql-values';
 import { targetIdOf, notFound } from '../shared/target-lookup';
@@ -11,7 +12,7 @@ export interface ManifestLedgerInput {
 
 const EMPTY = { entries: [], has_more: false, next_sequence: null };
 
-function entryOf(r: Record<string, any>) {
+function entryOf(r: LedgerRow) {
   return {
     ledger_sequence: r.ledger_sequence,
     attempt_id: r.attempt_id,
@@ -39,31 +40,14 @@ function entryOf(r: Record<string, any>) {
 export async function getManifestLedger(ctx: AppContext, input: ManifestLedgerInput) {
   const { id: targetId, error } = targetIdOf(input.target_file_id);
   if (error) return { ...error, ...EMPTY };
-  const target = await ctx.db.query(
-    'SELECT active_editing_cycle_id::text AS cycle FROM targets WHERE target_id = $1',
-    [targetId],
-  );
-  if (!target.rows.length) return { ...notFound(targetId), ...EMPTY };
+  const target = await activeEditingCycle(ctx.db, targetId);
+  if (!target) return { ...notFound(targetId), ...EMPTY };
   const limit = pageLimit(input.limit);
-  const params: unknown[] = [targetId];
-  const where = ['target_id = $1'];
-  if (!input.include_previous_cycles) {
-    params.push(target.rows[0].cycle);
-    where.push(`editing_cycle_id = $${params.length}`);
-  }
-  if (input.before_sequence != null) {
-    params.push(input.before_sequence);
-    where.push(`ledger_sequence < $${params.length}`);
-  }
-  params.push(limit + 1);
-  const { rows } = await ctx.db.query(
-    `SELECT ledger_sequence, attempt_id::text AS attempt_id, log_sequence, before_version, after_version,
-            editing_cycle_id::text AS editing_cycle_id, change_index, change_id, intent, transaction_intent, rationale,
-            risk, origin, derived, created_at
-       FROM ledger WHERE ${where.join(' AND ')}
-      ORDER BY ledger_sequence DESC LIMIT $${params.length}`,
-    params,
-  );
+  const filter = {
+    editingCycleId: input.include_previous_cycles ? undefined : target.cycle,
+    beforeSequence: input.before_sequence,
+  };
+  const rows = await ledgerRows(ctx.db, targetId, filter, { rows: limit + 1 });
   const page = rows.slice(0, limit);
   const hasMore = rows.length > limit;
   return {

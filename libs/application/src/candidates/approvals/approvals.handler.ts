@@ -1,5 +1,6 @@
 import { decide } from '@palimpsest/core/candidate/candidate.decider';
 import { refusal } from '@palimpsest/core/candidate/candidate-refusal';
+import { approvalRow, approvalRows, type ApprovalRow, type ApprovalStatusFilter } from '@palimpsest/projections/candidates/approvals.queries';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../../app-context';
 import { toIso } from '../../shared/sql-values';
@@ -12,7 +13,7 @@ import { errorResult, type CandidateAnswer } from '../shared/envelope';
  * candidate's stream; the waiting apply is woken by its NOTIFY.
  */
 
-export type ApprovalStatusFilter = 'pending' | 'granted' | 'declined' | 'all';
+export type { ApprovalStatusFilter };
 
 export interface ApprovalView {
   approval_id: string;
@@ -29,32 +30,20 @@ export interface ApprovalView {
   note: string | null;
 }
 
-const SELECT = `SELECT a.approval_id::text AS approval_id, a.candidate_id::text AS candidate, a.candidate_version,
-         CASE WHEN c.state = 'open' AND c.expires_at <= $2::timestamptz THEN 'expired' ELSE c.state END AS candidate_state,
-         a.request_id, a.status, a.policy, a.prompt, a.requested_at, a.decided_at, a.decided_by, a.note
-    FROM approvals a JOIN candidates c ON c.candidate_id = a.candidate_id`;
-
-function view(r: Record<string, unknown>): ApprovalView {
-  return { ...(r as unknown as ApprovalView), requested_at: toIso(r.requested_at), decided_at: toIso(r.decided_at) };
+function view(r: ApprovalRow): ApprovalView {
+  return { ...r, requested_at: toIso(r.requested_at), decided_at: toIso(r.decided_at) };
 }
 
 /** Pending approvals are those of open, unexpired candidates at the version asked about; oldest first. */
 export async function listApprovals(sql: Sql, opts: { status?: ApprovalStatusFilter; limit?: number; now?: string } = {}): Promise<ApprovalView[]> {
   const status = opts.status ?? 'pending';
   const limit = Math.min(Math.max(opts.limit ?? 50, 1), 500);
-  const where =
-    status === 'pending'
-      ? `WHERE a.status = 'pending' AND c.state = 'open' AND c.expires_at > $2::timestamptz AND c.version = a.candidate_version`
-      : status === 'all'
-        ? ''
-        : `WHERE a.status = '${status === 'granted' ? 'granted' : 'declined'}'`;
-  const { rows } = await sql.query(`${SELECT} ${where} ORDER BY a.log_sequence LIMIT $1`, [limit, opts.now ?? new Date().toISOString()]);
-  return rows.map(view);
+  return (await approvalRows(sql, { status, limit, now: opts.now ?? new Date().toISOString() })).map(view);
 }
 
 export async function getApproval(sql: Sql, approvalId: string, now = new Date().toISOString()): Promise<ApprovalView | null> {
-  const { rows } = await sql.query(`${SELECT} WHERE a.approval_id = $1`, [approvalId, now]);
-  return rows.length ? view(rows[0]) : null;
+  const row = await approvalRow(sql, approvalId, now);
+  return row ? view(row) : null;
 }
 
 export interface ApprovalDecisionInput {

@@ -4,6 +4,7 @@ import { refusal } from '@palimpsest/core/candidate/candidate-refusal';
 import { initialCandidateState, writes, type CandidateState, type ExistingCandidate } from '@palimpsest/core/candidate/candidate.state';
 import { DEFAULT_DIFF_BOUNDS, unifiedDiff } from '@palimpsest/core/candidate/line-diff';
 import { semanticChanges, type OperationRef } from '@palimpsest/core/candidate/semantic-diff';
+import { targetHeads } from '@palimpsest/projections/content/target-row.queries';
 import type { Sql } from '@palimpsest/store/db';
 import { readStream } from '@palimpsest/store/read-stream';
 import type { AppContext } from '../../app-context';
@@ -38,14 +39,6 @@ async function loadWithOutcomes(sql: Sql, id: string): Promise<{ state: Candidat
   return { state, outcomes };
 }
 
-async function currentVersions(sql: Sql, ids: string[]): Promise<Map<string, number>> {
-  const { rows } = await sql.query<{ target_id: string; version: number }>(
-    'SELECT target_id::text AS target_id, version FROM targets WHERE target_id = ANY($1::uuid[])',
-    [ids],
-  );
-  return new Map(rows.map((r) => [r.target_id, r.version]));
-}
-
 /** What a candidate changes, per target. A read: it records nothing, not even an expiry it notices. */
 export async function inspectChange(ctx: AppContext, input: InspectInput): Promise<CandidateAnswer> {
   const id = input.candidate.toLowerCase();
@@ -59,7 +52,7 @@ export async function inspectChange(ctx: AppContext, input: InspectInput): Promi
   if (unknown) return errorResult(refusal('invalid_arguments', 'target_not_in_candidate', `Target ${unknown} is not part of candidate ${id}.`, { details: { target_file_id: unknown } }));
   const parts = new Set(input.include ?? DEFAULT_PARTS);
   const texts = (await candidateTexts(ctx.db, c, ctx.contents)).filter((t) => wanted === null || wanted.includes(t.target_id));
-  const versions = await currentVersions(ctx.db, texts.map((t) => t.target_id));
+  const versions = new Map((await targetHeads(ctx.db, texts.map((t) => t.target_id))).map((r) => [r.target_id, r.version]));
   const normalized = (ref: OperationRef) => outcomes.get(`${ref.candidate_version}:${ref.index}`)?.normalized === true;
   return {
     status: 'ok',

@@ -1,0 +1,54 @@
+import type { Sql } from '@palimpsest/store/db';
+import { SqlParams } from './sql-params';
+
+/** Reads of the manifest ledger (written by ledger.projection.ts). */
+
+export interface LedgerRow {
+  ledger_sequence: number;
+  attempt_id: string;
+  log_sequence: number;
+  before_version: number;
+  after_version: number;
+  editing_cycle_id: string;
+  change_index: number;
+  change_id: string;
+  intent: string | null;
+  transaction_intent: string | null;
+  rationale: string | null;
+  risk: string | null;
+  origin: string;
+  derived: unknown;
+  created_at: Date;
+}
+
+export interface LedgerFilter {
+  /** Only this editing cycle's changes; absent: every cycle's. */
+  editingCycleId?: string | null;
+  beforeSequence?: number | null;
+}
+
+/** The target's active editing cycle, or null when there is no such target. */
+export async function activeEditingCycle(sql: Sql, targetId: string): Promise<{ cycle: string | null } | null> {
+  const { rows } = await sql.query<{ cycle: string | null }>(
+    'SELECT active_editing_cycle_id::text AS cycle FROM targets WHERE target_id = $1',
+    [targetId],
+  );
+  return rows[0] ?? null;
+}
+
+/** A target's ledger entries, newest first: at most `rows` of them. */
+export async function ledgerRows(sql: Sql, targetId: string, filter: LedgerFilter, page: { rows: number }): Promise<LedgerRow[]> {
+  const p = new SqlParams();
+  const where = [`target_id = ${p.add(targetId)}`];
+  if (filter.editingCycleId !== undefined) where.push(`editing_cycle_id = ${p.add(filter.editingCycleId)}`);
+  if (filter.beforeSequence != null) where.push(`ledger_sequence < ${p.add(filter.beforeSequence)}`);
+  const { rows } = await sql.query<LedgerRow>(
+    `SELECT ledger_sequence, attempt_id::text AS attempt_id, log_sequence, before_version, after_version,
+            editing_cycle_id::text AS editing_cycle_id, change_index, change_id, intent, transaction_intent, rationale,
+            risk, origin, derived, created_at
+       FROM ledger WHERE ${where.join(' AND ')}
+      ORDER BY ledger_sequence DESC LIMIT ${p.add(page.rows)}`,
+    p.values,
+  );
+  return rows;
+}
