@@ -1,4 +1,4 @@
-import type { Placement } from '@palimpsest/store/append-to-stream';
+import type { Placement } from '@palimpsest/store/append-spec';
 import type { Sql } from '@palimpsest/store/db';
 import { insertAttemptSql } from './attempts.projection';
 import { insertLedgerSql } from './ledger.projection';
