@@ -45,6 +45,22 @@ module.exports = {
       to: { path: '^libs/store/src/internal/' },
     },
     {
+      name: 'application-does-not-write-sql',
+      severity: 'error',
+      comment:
+        'Use cases decide; appends and their projections are built in libs/projections and run by the store (the unit of work). No SQL text either: no-sql.unit.spec.ts.',
+      from: { path: '^libs/application/src', pathNot: '(\\.spec\\.ts$|/test-support/)' },
+      to: { path: '^libs/(store/src/(append-to-stream|append-guarded-batch|append-spec|internal/)|projections/src/sql-params)' },
+    },
+    {
+      name: 'gateways-use-the-store-for-their-own-concerns',
+      severity: 'error',
+      comment:
+        'Transports open, migrate, observe, listen to and stream from the store; they never write events or read models themselves, nor query them: that goes through dispatch.',
+      from: { path: '^apps/', pathNot: '\\.spec\\.ts$' },
+      to: { path: '^libs/(store/src/(append-to-stream|append-guarded-batch|append-spec|internal/)|projections/src/(target-commit|inline-projections|.*\\.queries))' },
+    },
+    {
       name: 'protocol-is-contract-only',
       severity: 'error',
       comment: 'The catalog describes operations; it does not call handlers or the database.',

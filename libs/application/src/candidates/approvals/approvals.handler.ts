@@ -4,7 +4,8 @@ import { approvalRow, approvalRows, type ApprovalRow, type ApprovalStatusFilter 
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../../app-context';
 import { toIso } from '../../shared/sql-values';
-import { commitCandidateEvents, lockAndLoad } from '../shared/candidate-store';
+import { lockAndLoad } from '../shared/candidate-store';
+import { commitCandidateEvents } from '@palimpsest/projections/candidates/candidate-commit';
 import { errorResult, type CandidateAnswer } from '../shared/envelope';
 
 /**

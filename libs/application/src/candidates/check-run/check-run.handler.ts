@@ -4,7 +4,8 @@ import type { ExistingCandidate } from '@palimpsest/core/candidate/candidate.sta
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { AppContext } from '../../app-context';
 import { readRefusal, asExisting } from '../shared/candidate-read';
-import { commitCandidateEvents, loadCandidate, lockAndLoad } from '../shared/candidate-store';
+import { loadCandidate, lockAndLoad } from '../shared/candidate-store';
+import { commitCandidateEvents } from '@palimpsest/projections/candidates/candidate-commit';
 import { errorResult, type CandidateAnswer } from '../shared/envelope';
 import { candidateTexts } from '../shared/target-texts';
 import { checkView, planChecks, runChecks, type PlannedCheck } from './check-plan';

@@ -1,7 +1,8 @@
 import { decide } from '@palimpsest/core/candidate/candidate.decider';
 import type { AppContext } from '../../app-context';
 import { asExisting } from '../shared/candidate-read';
-import { commitCandidateEvents, lockAndLoad } from '../shared/candidate-store';
+import { lockAndLoad } from '../shared/candidate-store';
+import { commitCandidateEvents } from '@palimpsest/projections/candidates/candidate-commit';
 import { candidateView } from '../shared/candidate-view';
 import { errorResult, type CandidateAnswer } from '../shared/envelope';
 

@@ -11,7 +11,9 @@ import { checkView, planChecks, type PlannedCheck } from '../check-run/check-pla
 import { runAndRecord } from '../check-run/check-run.handler';
 import { expiresAt } from '../shared/candidate-config';
 import { asExisting } from '../shared/candidate-read';
-import { commitCandidateEvents, eventAt, findRequest, loadCandidate, lockAndLoad, lockRequestId, type LoadedCandidate } from '../shared/candidate-store';
+import { loadCandidate, lockAndLoad, type LoadedCandidate } from '../shared/candidate-store';
+import { commitCandidateEvents } from '@palimpsest/projections/candidates/candidate-commit';
+import { eventAt, findRequest, lockRequestId } from '@palimpsest/projections/candidates/candidate.queries';
 import { candidateView, filesView, operationsView } from '../shared/candidate-view';
 import { checksOfVersion } from '../shared/checks-query';
 import { errorResult, type CandidateAnswer } from '../shared/envelope';
