@@ -99,6 +99,17 @@ describe(`optimistic submissions on ${describeBackend}`, () => {
     expect(await verified(id)).toBe(true);
   });
 
+  it('resending a recorded request does not mark its target contended: the next write still takes one statement', async () => {
+    const id = (await dispatch(a, 'palimpsest_initialize_target', { filename: 'resend.md', content: 'p q r\n' }) as Answer).target_file_id;
+    const args = { target_file_id: id, intent: 'k', expected_target_version: 0, client_request_id: 'resend-1', edits: [{ match: 'p', replace: 'P' }] };
+    expect(await submit(a, args)).toMatchObject({ status: 'accepted', deduplicated: false });
+    for (let i = 0; i < 3; i++) expect(await submit(a, args)).toMatchObject({ status: 'accepted', deduplicated: true }); // e.g. after a crash
+    counting.reset();
+    const next = await submit(a, { target_file_id: id, intent: 'n', expected_target_version: 1, edits: [{ match: 'q', replace: 'Q' }] });
+    expect(next).toMatchObject({ status: 'accepted', current_version: 2 });
+    expect({ statements: counting.statements, transactions: counting.transactions }).toEqual({ statements: 1, transactions: 0 });
+  });
+
   it('interleaved writers from two processes: every version accepted once, the log replays to the text', async () => {
     const id = (await dispatch(a, 'palimpsest_initialize_target', { filename: 'four.md', content: '@@0@@\n' }) as Answer).target_file_id;
     const known = { v: 0 };

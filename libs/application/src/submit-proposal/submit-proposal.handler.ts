@@ -105,23 +105,23 @@ function decidedResponse(sub: Submission, target: TargetRow, outcome: Decided): 
  * moved: nothing was written, and the locked path decides afresh. Outcomes are the locked path's: the
  * decision saw exactly the state the lock would have shown.
  */
-async function submitOptimistically(ctx: AppContext, sub: Submission): Promise<{ body: SubmissionResult; enrichment: RejectionEnrichment } | null> {
+type Answered = { body: SubmissionResult; enrichment: RejectionEnrichment | null };
+
+/** Answered, or why not: the fast path does not apply, or the guard refused (the row moved, or the key is taken). */
+async function submitOptimistically(ctx: AppContext, sub: Submission): Promise<Answered | 'declined' | 'refused'> {
   const head = ctx.contents.optimisticHead(sub.targetId);
-  if (!head || isUuid(sub.input.parent_attempt_id)) return null;
+  if (!head || isUuid(sub.input.parent_attempt_id)) return 'declined';
   const target: TargetRow = { exists: true, ...head };
   const outcome = decide(commandFor(sub, { keyed: null, parent: null }), target);
-  if (outcome.kind === 'refused') return null; // the locked path answers refusals
-  if (outcome.recoveredAttemptId || outcome.events.length !== 1) return null;
+  if (outcome.kind === 'refused') return 'declined'; // the locked path answers refusals
+  if (outcome.recoveredAttemptId || outcome.events.length !== 1) return 'declined';
   const done = await commitOptimistically(ctx, commitInput(sub, target, outcome), sub.boundKey);
-  if (!done) {
-    ctx.contents.markContended(sub.targetId);
-    return null;
-  }
+  if (!done) return 'refused';
   return { body: decidedResponse(sub, target, outcome), enrichment: enrichmentFor(sub, target, outcome) };
 }
 
 /** lock → idempotency lookup → decide → append → project, in one transaction. */
-async function submitLocked(ctx: AppContext, sub: Submission): Promise<{ body: SubmissionResult; enrichment: RejectionEnrichment | null }> {
+async function submitLocked(ctx: AppContext, sub: Submission): Promise<Answered> {
   let enrichment: RejectionEnrichment | null = null;
   const { input, targetId } = sub;
   const body = await transactionCommitting(ctx, async (tx, commit): Promise<SubmissionResult> => {
@@ -156,9 +156,13 @@ export async function submitProposal(ctx: AppContext, input: SubmitProposalInput
     boundKey: isValidRequestKey(input.client_request_id) ? input.client_request_id : null,
   };
   ctx.contents.beginWrite(targetId);
-  let answer;
+  let answer: Answered;
   try {
-    answer = (await submitOptimistically(ctx, sub)) ?? (await submitLocked(ctx, sub));
+    const fast = await submitOptimistically(ctx, sub);
+    answer = typeof fast === 'object' ? fast : await submitLocked(ctx, sub);
+    // A refused guard means another writer got in first, unless the key was taken: a resend of a
+    // recorded request (deduplicated) says nothing about contention and must not slow the next writes.
+    if (fast === 'refused' && answer.body.deduplicated !== true) ctx.contents.markContended(targetId);
   } finally {
     ctx.contents.endWrite(targetId);
   }
