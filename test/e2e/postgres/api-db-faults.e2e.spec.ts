@@ -193,8 +193,14 @@ describe('palimpsest api on PostgreSQL: database faults under write load', () =>
       const text = target.current_content as string;
       for (const key of keys) expect({ key, times: text.split(`[${key}]`).length - 1 }).toEqual({ key, times: 1 });
       expect(target.version).toBe(keys.length); // one version per write: nothing applied twice, nothing lost
-      const log = (await http.get(`/v1/targets/${id}/attempts`, { limit: 200, status: 'accepted' })).body;
-      const versions = (log.entries as { status: string; after_version: number }[]).filter((e) => e.status === 'accepted').map((e) => e.after_version).sort((a, b) => a - b);
+      const versions: number[] = [];
+      for (let before: number | null = null; ; ) {
+        const page = (await http.get(`/v1/targets/${id}/attempts`, { limit: 200, status: 'accepted', ...(before === null ? {} : { before_sequence: before }) })).body;
+        versions.push(...(page.entries as { after_version: number }[]).map((e) => e.after_version));
+        if (!page.has_more) break;
+        before = page.next_sequence;
+      }
+      versions.sort((a, b) => a - b);
       expect(versions).toEqual(Array.from({ length: keys.length }, (_, i) => i + 1));
       expect((await http.post(`/v1/targets/${id}/replay`)).body).toMatchObject({ status: 'success', materialized_state_matches: true, reconstructed_version: keys.length });
     }
