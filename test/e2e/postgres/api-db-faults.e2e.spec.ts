@@ -195,7 +195,7 @@ describe('palimpsest api on PostgreSQL: database faults under write load', () =>
       expect(target.version).toBe(keys.length); // one version per write: nothing applied twice, nothing lost
       const versions: number[] = [];
       for (let before: number | null = null; ; ) {
-        const page = (await http.get(`/v1/targets/${id}/attempts`, { limit: 200, status: 'accepted', ...(before === null ? {} : { before_sequence: before }) })).body;
+        const page: { entries: unknown[]; has_more: boolean; next_sequence: number } = (await http.get(`/v1/targets/${id}/attempts`, { limit: 200, status: 'accepted', ...(before === null ? {} : { before_sequence: before }) })).body;
         versions.push(...(page.entries as { after_version: number }[]).map((e) => e.after_version));
         if (!page.has_more) break;
         before = page.next_sequence;
