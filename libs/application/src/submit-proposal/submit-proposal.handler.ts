@@ -8,7 +8,8 @@ import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
 import { refusalAnswer, type Decided } from '../shared/target-refusals';
 import { SUBMISSION_TOOL } from '../shared/submission-tools';
-import { commitOf, commitOptimistically, transactionCommitting } from '../shared/commit-events';
+import { commitOf, commitOptimistically } from '../shared/commit-events';
+import { handleCommand, targetUnitOfWork, type TargetUnit } from '../shared/handle-command';
 import { targetIdOf, notFound, type NotFound } from '../shared/target-lookup';
 import { attemptRow, findKeyedAttempt, findParentAttempt } from '@palimpsest/projections/attempt-lookups.queries';
 import { lockTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
@@ -120,27 +121,31 @@ async function submitOptimistically(ctx: AppContext, sub: Submission): Promise<A
   return { body: decidedResponse(sub, target, outcome), enrichment: enrichmentFor(sub, target, outcome) };
 }
 
-/** lock → idempotency lookup → decide → append → project, in one transaction. */
-async function submitLocked(ctx: AppContext, sub: Submission): Promise<Answered> {
-  let enrichment: RejectionEnrichment | null = null;
+/** The locked path: lock → idempotency and lineage lookups → decide → append → project, in one transaction. */
+function lockedSubmission(ctx: AppContext, sub: Submission) {
   const { input, targetId } = sub;
-  const body = await transactionCommitting(ctx, async (tx, commit): Promise<SubmissionResult> => {
-    const target = await lockTargetRow(tx, targetId, ctx.contents);
-    if (!target) return notFound(targetId);
-    const keyed = await findKeyed(tx, targetId, sub.boundKey);
-    const parent = await findParent(tx, input.parent_attempt_id);
-    const outcome = decide(commandFor(sub, { keyed, parent }), target);
-    if (outcome.kind === 'refused') return refusalAnswer(outcome.refusal);
-    enrichment = enrichmentFor(sub, target, outcome);
-    if (outcome.recoveredAttemptId) {
-      const view = await recoveredView(tx, outcome.recoveredAttemptId);
-      const current = { version: target.version, current_hash: target.current_hash };
-      return submissionResponse(view, { deduplicated: true, submittedKey: sub.submittedKey, current, correlationId: sub.correlationId });
-    }
-    await commit(commitInput(sub, target, outcome));
-    return decidedResponse(sub, target, outcome);
-  });
-  return { body, enrichment };
+  return {
+    unitOfWork: targetUnitOfWork(ctx),
+    load: ({ tx }: TargetUnit) => lockTargetRow(tx, targetId, ctx.contents),
+    decide: async (target: TargetRow | null, { tx }: TargetUnit) => {
+      if (!target) return null;
+      const keyed = await findKeyed(tx, targetId, sub.boundKey);
+      const parent = await findParent(tx, input.parent_attempt_id);
+      return decide(commandFor(sub, { keyed, parent }), target);
+    },
+    commit: async (target: TargetRow | null, outcome: ReturnType<typeof decide> | null, { tx, commit }: TargetUnit): Promise<Answered> => {
+      if (!target || !outcome) return { body: notFound(targetId), enrichment: null };
+      if (outcome.kind === 'refused') return { body: refusalAnswer(outcome.refusal), enrichment: null };
+      const enrichment = enrichmentFor(sub, target, outcome);
+      if (outcome.recoveredAttemptId) {
+        const view = await recoveredView(tx, outcome.recoveredAttemptId);
+        const current = { version: target.version, current_hash: target.current_hash };
+        return { body: submissionResponse(view, { deduplicated: true, submittedKey: sub.submittedKey, current, correlationId: sub.correlationId }), enrichment };
+      }
+      await commit(commitInput(sub, target, outcome));
+      return { body: decidedResponse(sub, target, outcome), enrichment };
+    },
+  };
 }
 
 export async function submitProposal(ctx: AppContext, input: SubmitProposalInput): Promise<SubmissionResult> {
@@ -158,11 +163,15 @@ export async function submitProposal(ctx: AppContext, input: SubmitProposalInput
   ctx.contents.beginWrite(targetId);
   let answer: Answered;
   try {
-    const fast = await submitOptimistically(ctx, sub);
-    answer = typeof fast === 'object' ? fast : await submitLocked(ctx, sub);
-    // A refused guard means another writer got in first, unless the key was taken: a resend of a
-    // recorded request (deduplicated) says nothing about contention and must not slow the next writes.
-    if (fast === 'refused' && answer.body.deduplicated !== true) ctx.contents.markContended(targetId);
+    answer = await handleCommand({
+      optimistic: () => submitOptimistically(ctx, sub),
+      // A refused guard means another writer got in first, unless the key was taken: a resend of a
+      // recorded request (deduplicated) says nothing about contention and must not slow the next writes.
+      afterRefusedGuard: ({ body }) => {
+        if (body.deduplicated !== true) ctx.contents.markContended(targetId);
+      },
+      ...lockedSubmission(ctx, sub),
+    });
   } finally {
     ctx.contents.endWrite(targetId);
   }

@@ -3,6 +3,7 @@ import { refusal } from '@palimpsest/core/candidate/candidate-refusal';
 import { approvalRow, approvalRows, type ApprovalRow, type ApprovalStatusFilter } from '@palimpsest/projections/candidates/approvals.queries';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../../app-context';
+import { candidateUnitOfWork, handleCommand } from '../../shared/handle-command';
 import { toIso } from '../../shared/sql-values';
 import { lockAndLoad } from '../shared/candidate-store';
 import { commitCandidateEvents } from '@palimpsest/projections/candidates/candidate-commit';
@@ -63,16 +64,20 @@ export async function decideApproval(ctx: AppContext, input: ApprovalDecisionInp
   const found = await getApproval(ctx.db, approvalId, ctx.clock.now());
   if (!found) return unknown;
   const now = ctx.clock.now();
-  const answer = await ctx.db.transaction(async (tx) => {
-    const loaded = await lockAndLoad(tx, found.candidate);
-    const d = decide(
-      { type: 'DecideApproval', now, candidate_id: found.candidate, approval_id: approvalId, decision: input.decision, decided_by: input.decided_by, note: input.note ?? null },
-      loaded.state,
-    );
-    if (d.kind === 'replayed' || d.kind === 'awaiting_approval') throw new Error(`approval decided ${d.kind}`);
-    await commitCandidateEvents(tx, found.candidate, loaded, d.events, now, { command: 'DecideApproval' });
-    return d.kind === 'refused' ? errorResult(d.refusal) : null;
+  const answer = await handleCommand({
+    unitOfWork: candidateUnitOfWork(ctx),
+    load: (tx) => lockAndLoad(tx, found.candidate),
+    decide: (loaded) =>
+      decide(
+        { type: 'DecideApproval', now, candidate_id: found.candidate, approval_id: approvalId, decision: input.decision, decided_by: input.decided_by, note: input.note ?? null },
+        loaded.state,
+      ),
+    commit: async (loaded, d, tx): Promise<{ refused: CandidateAnswer | null }> => {
+      if (d.kind === 'replayed' || d.kind === 'awaiting_approval') throw new Error(`approval decided ${d.kind}`);
+      await commitCandidateEvents(tx, found.candidate, loaded, d.events, now, { command: 'DecideApproval' });
+      return { refused: d.kind === 'refused' ? errorResult(d.refusal) : null };
+    },
   });
-  if (answer) return answer;
+  if (answer.refused) return answer.refused;
   return { status: 'ok', approval: await getApproval(ctx.db, approvalId, now) };
 }

@@ -3,6 +3,7 @@ import type { CheckOutcome } from '@palimpsest/core/candidate/candidate.commands
 import type { ExistingCandidate } from '@palimpsest/core/candidate/candidate.state';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { AppContext } from '../../app-context';
+import { candidateUnitOfWork, handleCommand } from '../../shared/handle-command';
 import { readRefusal, asExisting } from '../shared/candidate-read';
 import { loadCandidate, lockAndLoad } from '../shared/candidate-store';
 import { commitCandidateEvents } from '@palimpsest/projections/candidates/candidate-commit';
@@ -46,11 +47,14 @@ export async function runAndRecord(
   const texts = await candidateTexts(ctx.db, candidate, ctx.contents);
   const results = await runChecks(checks, texts);
   const now = ctx.clock.now();
-  const decision = await ctx.db.transaction(async (tx) => {
-    const loaded = await lockAndLoad(tx, candidate.candidate_id);
-    const d = decide({ type: 'RecordChecks', now, candidate_id: candidate.candidate_id, candidate_version: candidate.version, results }, loaded.state);
-    if (d.kind !== 'replayed') await commitCandidateEvents(tx, candidate.candidate_id, loaded, d.events, now, { command: 'RecordChecks' });
-    return d;
+  const decision = await handleCommand({
+    unitOfWork: candidateUnitOfWork(ctx),
+    load: (tx) => lockAndLoad(tx, candidate.candidate_id),
+    decide: (loaded) => decide({ type: 'RecordChecks', now, candidate_id: candidate.candidate_id, candidate_version: candidate.version, results }, loaded.state),
+    commit: async (loaded, d, tx) => {
+      if (d.kind !== 'replayed') await commitCandidateEvents(tx, candidate.candidate_id, loaded, d.events, now, { command: 'RecordChecks' });
+      return d;
+    },
   });
   if (decision.kind === 'refused') return { ok: false, answer: errorResult(decision.refusal) };
   return { ok: true, results };

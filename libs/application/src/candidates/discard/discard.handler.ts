@@ -1,5 +1,6 @@
 import { decide } from '@palimpsest/core/candidate/candidate.decider';
 import type { AppContext } from '../../app-context';
+import { candidateUnitOfWork, handleCommand } from '../../shared/handle-command';
 import { asExisting } from '../shared/candidate-read';
 import { lockAndLoad } from '../shared/candidate-store';
 import { commitCandidateEvents } from '@palimpsest/projections/candidates/candidate-commit';
@@ -15,12 +16,15 @@ export interface DiscardInput {
 export async function discardChange(ctx: AppContext, input: DiscardInput): Promise<CandidateAnswer> {
   const id = input.candidate.toLowerCase();
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
-    const loaded = await lockAndLoad(tx, id);
-    const d = decide({ type: 'DiscardCandidate', now, candidate_id: id, expected_candidate_version: input.expected_candidate_version ?? null }, loaded.state);
-    if (d.kind === 'replayed' || d.kind === 'awaiting_approval') throw new Error(`discard decided ${d.kind}`);
-    const after = await commitCandidateEvents(tx, id, loaded, d.events, now, { command: 'DiscardCandidate' });
-    if (d.kind === 'refused') return errorResult(d.refusal);
-    return { status: 'ok', candidate: candidateView(asExisting(after), now), released: true };
+  return handleCommand({
+    unitOfWork: candidateUnitOfWork(ctx),
+    load: (tx) => lockAndLoad(tx, id),
+    decide: (loaded) => decide({ type: 'DiscardCandidate', now, candidate_id: id, expected_candidate_version: input.expected_candidate_version ?? null }, loaded.state),
+    commit: async (loaded, d, tx): Promise<CandidateAnswer> => {
+      if (d.kind === 'replayed' || d.kind === 'awaiting_approval') throw new Error(`discard decided ${d.kind}`);
+      const after = await commitCandidateEvents(tx, id, loaded, d.events, now, { command: 'DiscardCandidate' });
+      if (d.kind === 'refused') return errorResult(d.refusal);
+      return { status: 'ok', candidate: candidateView(asExisting(after), now), released: true };
+    },
   });
 }

@@ -7,6 +7,7 @@ import { proposeFingerprint } from '@palimpsest/core/candidate/input-fingerprint
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../../app-context';
+import { candidateUnitOfWork, handleCommand } from '../../shared/handle-command';
 import { checkView, planChecks, type PlannedCheck } from '../check-run/check-plan';
 import { runAndRecord } from '../check-run/check-run.handler';
 import { expiresAt } from '../shared/candidate-config';
@@ -43,14 +44,22 @@ export async function proposeChange(ctx: AppContext, input: ProposeInput, policy
   const plan = planChecks(input.checks ?? [], ctx.candidates.policy, policy);
   if (!plan.ok) return errorResult(plan.refusal);
   const cmd = command(ctx, input);
-  const decided = await ctx.db.transaction(async (tx) => {
-    await lockRequestId(tx, cmd.request_id);
-    const request = await findRequest(tx, cmd.request_id);
-    const loaded = cmd.expected_candidate_version === null ? { state: { exists: false as const }, streamVersion: 0 } : await lockAndLoad(tx, cmd.candidate_id);
-    const lookups = request ? { request, targets: {}, base_contents: {} } : await readLookups(ctx, tx, cmd, loaded);
-    const decision = decide({ ...cmd, lookups }, loaded.state);
-    if (decision.kind !== 'replayed') await commitCandidateEvents(tx, cmd.candidate_id, loaded, decision.events, cmd.now, { command: 'ProposeCandidate' });
-    return decision;
+  const decided = await handleCommand({
+    unitOfWork: candidateUnitOfWork(ctx),
+    load: async (tx) => {
+      await lockRequestId(tx, cmd.request_id); // a new candidate has no row to lock yet: its request_id serializes
+      const request = await findRequest(tx, cmd.request_id);
+      const loaded: LoadedCandidate = cmd.expected_candidate_version === null ? { state: { exists: false }, streamVersion: 0 } : await lockAndLoad(tx, cmd.candidate_id);
+      return { request, loaded };
+    },
+    decide: async ({ request, loaded }, tx) => {
+      const lookups = request ? { request, targets: {}, base_contents: {} } : await readLookups(ctx, tx, cmd, loaded);
+      return decide({ ...cmd, lookups }, loaded.state);
+    },
+    commit: async ({ loaded }, decision, tx) => {
+      if (decision.kind !== 'replayed') await commitCandidateEvents(tx, cmd.candidate_id, loaded, decision.events, cmd.now, { command: 'ProposeCandidate' });
+      return decision;
+    },
   });
   return answer(ctx, decided, cmd.candidate_id, plan.checks, policy);
 }
