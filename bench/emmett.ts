@@ -7,7 +7,7 @@ import {
 } from '@event-driven-io/emmett-postgresql';
 import { pongoClient, type PongoClient, type PongoCollection } from '@event-driven-io/pongo';
 import pg from 'pg';
-import { assignTargets, marker, type ThroughputResult, type Timing } from './scenarios';
+import { marker, targetPicker, type ThroughputResult, type Timing } from './scenarios';
 import { nowMs, runClosedLoop, summarize, type LatencySummary } from './stats';
 
 /**
@@ -158,17 +158,13 @@ export interface EmmettResult extends ThroughputResult {
  */
 export async function emmettThroughput(bench: EmmettBench, streams: string[], clients: number, t: Timing): Promise<EmmettResult> {
   return withEmmettTypes(async () => {
-    const next = new Array<number>(clients).fill(0);
-    const mine = assignTargets(streams, clients);
+    const pick = targetPicker(streams, clients);
     let committed = 0;
     const result = await runClosedLoop(
       clients,
       t.warmupMs,
       t.durationMs,
-      async (c) => {
-        const list = mine[c]!;
-        return emmettSubmit(bench, list[next[c]++ % list.length]!);
-      },
+      async (c) => emmettSubmit(bench, pick(c)),
       (ok, inWindow) => {
         if (inWindow && ok) committed++;
       },

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { marker, rawEdit, rawEventData, assignTargets, type RawHead, type ThroughputResult, type Timing } from './scenarios';
+import { marker, rawEdit, rawEventData, targetPicker, type RawHead, type ThroughputResult, type Timing } from './scenarios';
 import { nowMs, runClosedLoop, summarize, type LatencySummary } from './stats';
 
 /**
@@ -180,17 +180,13 @@ export async function rawBatchedThroughput(
 ): Promise<RawBatchedResult> {
   const group = new RawGroupCommit(pool);
   const heads = new RawHeads(targetIds, content);
-  const next = new Array<number>(clients).fill(0);
-  const mine = assignTargets(targetIds, clients);
+  const pick = targetPicker(targetIds, clients);
   let batched = 0;
   const result = await runClosedLoop(
     clients,
     t.warmupMs,
     t.durationMs,
-    async (c) => {
-      const list = mine[c]!;
-      return rawBatchedEdit(pool, group, heads, list[next[c]++ % list.length]!);
-    },
+    async (c) => rawBatchedEdit(pool, group, heads, pick(c)),
     (path, inWindow) => {
       if (inWindow && path === 'batched') batched++;
     },

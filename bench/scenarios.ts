@@ -55,6 +55,16 @@ export function assignTargets<T>(ids: T[], clients: number): T[][] {
   );
 }
 
+/** Each client's next target, round robin over the ones assignTargets gave it. */
+export function targetPicker<T>(ids: T[], clients: number): (client: number) => T {
+  const mine = assignTargets(ids, clients);
+  const next = new Array<number>(clients).fill(0);
+  return (c) => {
+    const list = mine[c]!;
+    return list[next[c]++ % list.length]!;
+  };
+}
+
 export interface ThroughputResult {
   /** Committed transactions per second (for dispatch: accepted + rejected submissions, each locked, appended, projected). */
   perSecond: number;
@@ -71,16 +81,14 @@ export interface ThroughputResult {
  */
 export async function appThroughput(ctx: AppContext, targetIds: string[], clients: number, t: Timing): Promise<ThroughputResult> {
   const known = new Map(targetIds.map((id) => [id, 0]));
-  const next = new Array<number>(clients).fill(0);
-  const mine = assignTargets(targetIds, clients);
+  const pick = targetPicker(targetIds, clients);
   let accepted = 0;
   const result = await runClosedLoop(
     clients,
     t.warmupMs,
     t.durationMs,
     async (c) => {
-      const list = mine[c]!;
-      const id = list[next[c]++ % list.length]!;
+      const id = pick(c);
       const v = known.get(id)!;
       const r = await submit(ctx, id, v);
       if (r.status === 'accepted') {
@@ -183,11 +191,9 @@ export async function rawThroughput(
   t: Timing,
   notify = false,
 ): Promise<ThroughputResult> {
-  const next = new Array<number>(clients).fill(0);
-  const mine = assignTargets(targetIds, clients);
+  const pick = targetPicker(targetIds, clients);
   const result = await runClosedLoop(clients, t.warmupMs, t.durationMs, async (c) => {
-    const list = mine[c]!;
-    await rawEdit(pool, list[next[c]++ % list.length]!, notify);
+    await rawEdit(pool, pick(c), notify);
   });
   return {
     perSecond: result.perSecond,

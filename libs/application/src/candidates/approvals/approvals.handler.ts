@@ -17,20 +17,8 @@ import { errorResult, type CandidateAnswer } from '../shared/envelope';
 
 export type { ApprovalStatusFilter };
 
-export interface ApprovalView {
-  approval_id: string;
-  candidate: string;
-  candidate_version: number;
-  candidate_state: string;
-  request_id: string;
-  status: string;
-  policy: string | null;
-  prompt: string;
-  requested_at: string | null;
-  decided_at: string | null;
-  decided_by: string | null;
-  note: string | null;
-}
+/** An approval as operators see it: the row, its times as ISO strings. */
+export type ApprovalView = Omit<ApprovalRow, 'requested_at' | 'decided_at'> & { requested_at: string | null; decided_at: string | null };
 
 function view(r: ApprovalRow): ApprovalView {
   return { ...r, requested_at: toIso(r.requested_at), decided_at: toIso(r.decided_at) };
