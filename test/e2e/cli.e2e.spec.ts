@@ -59,6 +59,32 @@ describe(`palimpsest CLI as a real process on ${backend}`, () => {
     expect(invalid.json).toMatchObject({ code: 'invalid_target_file_id' });
   });
 
+  it('exits 2, saying what to do, for every request that names nothing or gives a bad value', async () => {
+    const unknownTarget = await runCli(['replay', '5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30'], { env: store.env });
+    expect({ code: unknownTarget.code, status: JSON.parse(unknownTarget.stdout).status }).toEqual({ code: 2, status: 'not_found' });
+    const malformed = await runCli(['replay', 'not-a-uuid'], { env: store.env });
+    expect({ code: malformed.code, status: JSON.parse(malformed.stdout).status }).toEqual({ code: 2, status: 'invalid_argument' });
+    const revoke = await runCli(['tokens', 'revoke', 'nope'], { env: store.env });
+    expect(revoke.code).toBe(2);
+    expect(revoke.stderr).toContain('tokens list');
+    const scopes = await runCli(['tokens', 'create', '--scopes', 'bogus'], { env: store.env });
+    expect(scopes.code).toBe(2);
+    expect(scopes.stderr).toMatch(/--scopes: .*unknown: bogus/);
+    const policy = await runCli(['tokens', 'create', '--scopes', 'read', '--policy', '{not json'], { env: store.env });
+    expect(policy.code).toBe(2);
+    expect(policy.stderr).toContain('--policy:');
+  });
+
+  it('prints its version, suggests a command it knows, and lists the environment in --help', async () => {
+    const version = await runCli(['--version'], { env: store.env });
+    expect({ code: version.code, out: version.stdout.trim() }).toEqual({ code: 0, out: '0.1.0' });
+    const typo = await runCli(['repaly'], { env: store.env });
+    expect(typo.code).not.toBe(0);
+    expect(typo.stderr).toContain('Did you mean replay?');
+    const help = await runCli(['--help'], { env: store.env });
+    for (const name of ['DATABASE_URL', 'PALIMPSEST_DATA_DIR', 'PORT', 'Examples:']) expect(help.stdout).toContain(name);
+  });
+
   it('lists the catalog', async () => {
     const r = await runCli(['operations'], { env: store.env });
     expect(r.code).toBe(0);

@@ -11,5 +11,5 @@ try {
 }
 require(entry).main(process.argv).catch((err) => {
   process.stderr.write(`palimpsest: ${err && err.message ? err.message : String(err)}\n`);
-  process.exit(1);
+  process.exit(err && err.exitCode === 2 ? 2 : 1); // 2: the request was wrong (UsageError), 1: the work failed
 });

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { HELP_FOOTER, VERSION } from './cli-errors';
 import { registerCall } from './commands/call.command';
 import { registerMcp } from './commands/mcp.command';
 import { registerMigrate } from './commands/migrate.command';
@@ -14,6 +15,8 @@ import { registerApprovals } from './commands/approvals.command';
 export function buildProgram(): Command {
   const program = new Command('palimpsest')
     .description('Guarded, event-sourced text transactions. Embedded PGlite by default; PostgreSQL with DATABASE_URL.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .addHelpText('after', HELP_FOOTER)
     .showHelpAfterError();
   registerStart(program);
   registerCall(program);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
+import { VERSION } from '../cli-errors';
 import { describeStore } from '../runtime';
 
-const VERSION = '0.1.0';
 
 /** `palimpsest api` (and `npm start`): the HTTP gateway. Nest is loaded only when this command runs. */
 export function registerApi(program: Command): void {

@@ -11,6 +11,7 @@ export function registerReplay(program: Command): void {
       const report = await withApp((ctx) => replayTargetQuery(ctx, { target_file_id: target }));
       printJson(report);
       const r = report as Record<string, unknown>;
-      if (r.status !== 'success' || r.materialized_state_matches !== true) process.exitCode = 1;
+      if (r.status === 'invalid_argument' || r.status === 'not_found') process.exitCode = 2; // nothing to replay
+      else if (r.status !== 'success' || r.materialized_state_matches !== true) process.exitCode = 1;
     });
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { createToken, listTokens, parseScopes, revokeToken } from '@palimpsest/api/auth/api-tokens';
+import { UsageError } from '../cli-errors';
 import { printJson, withApp } from '../runtime';
 
 /** `palimpsest tokens create|list|revoke`: the gateway's bearer tokens (only their SHA-256 is stored). */
@@ -14,7 +15,7 @@ export function registerTokens(program: Command): void {
     .option('--policy <json|@file>', 'an owner policy for this token, as JSON or @path to a JSON file (docs/candidates.md)')
     .option('--json', 'print {"token", "token_id", "name", "scopes", "policy", "created_at"}')
     .action(async (opts: { scopes: string; name: string; policy?: string; json?: boolean }) => {
-      const scopes = parseScopes(opts.scopes);
+      const scopes = usage('--scopes', () => parseScopes(opts.scopes));
       const policy = opts.policy ? parsePolicyOption(opts.policy) : null;
       const { token, record } = await withApp((ctx) => createToken(ctx.db, { name: opts.name, scopes, policy }));
       if (opts.json) printJson({ token, ...record });
@@ -35,17 +36,25 @@ export function registerTokens(program: Command): void {
     .action(async (tokenId: string) => {
       const revoked = await withApp((ctx) => revokeToken(ctx.db, tokenId));
       if (!revoked) {
-        process.stderr.write(`palimpsest tokens: no active token with id ${tokenId}\n`);
-        process.exitCode = 1;
+        process.stderr.write(`palimpsest tokens: no active token with id ${tokenId} (palimpsest tokens list)\n`);
+        process.exitCode = 2;
         return;
       }
       printJson(revoked);
     });
 }
 
+/** A bad option value is the caller's mistake: exit 2, naming the option. */
+function usage<T>(option: string, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    throw new UsageError(`${option}: ${(err as Error).message}`);
+  }
+}
+
 function parsePolicyOption(value: string): Record<string, unknown> {
-  const text = value.startsWith('@') ? readFileSync(value.slice(1), 'utf8') : value;
-  const parsed: unknown = JSON.parse(text);
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('--policy must be a JSON object');
+  const parsed: unknown = usage('--policy', () => JSON.parse(value.startsWith('@') ? readFileSync(value.slice(1), 'utf8') : value));
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError('--policy must be a JSON object');
   return parsed as Record<string, unknown>;
 }

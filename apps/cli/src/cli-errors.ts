@@ -1,0 +1,28 @@
+/**
+ * The CLI's exit codes: 0 done, 1 the work failed (a divergent replay, the store unreachable), 2 the
+ * request itself was wrong (an unknown id, a bad option value, invalid arguments) — nothing was done.
+ */
+export class UsageError extends Error {
+  readonly exitCode = 2;
+}
+
+/** The package version, one place (the gateway's banner and `palimpsest --version`). */
+export const VERSION = '0.1.0';
+
+/** What `--help` adds after the command list. */
+export const HELP_FOOTER = `
+Environment:
+  DATABASE_URL                 PostgreSQL connection string; unset: embedded PGlite
+  PALIMPSEST_DATA_DIR          the embedded store's data directory (default ./.palimpsest/data)
+  PORT, HOST                   where \`palimpsest api\` listens (default 127.0.0.1:3000)
+  LOG_LEVEL                    gateway log level (default info)
+  PALIMPSEST_POLICY_FILE       owner policy profiles and command checks (YAML or JSON)
+  PALIMPSEST_PG_*_MS           PostgreSQL timeouts (README: "When the database misbehaves")
+
+Examples:
+  palimpsest tour                                         a guided guarded edit
+  palimpsest api                                          the HTTP gateway (prints a local token)
+  echo '{"filename":"a.md","content":"hi\\n"}' | palimpsest call palimpsest_initialize_target
+  palimpsest replay <target_file_id>                      verify a target against its events
+  palimpsest tokens create --scopes read,write --json
+`;
