@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { isolatedStore, runCli } from '../support/cli-process';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
@@ -83,6 +84,20 @@ describe(`palimpsest CLI as a real process on ${backend}`, () => {
     expect(typo.stderr).toContain('Did you mean replay?');
     const help = await runCli(['--help'], { env: store.env });
     for (const name of ['DATABASE_URL', 'PALIMPSEST_DATA_DIR', 'PORT', 'Examples:']) expect(help.stdout).toContain(name);
+  });
+
+  it('a port already in use is one clear error (exit 2), before anything starts', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen({ host: '127.0.0.1', port: 0 }, resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const r = await runCli(['api', '--port', String(port), '--no-local-token'], { env: { ...store.env, LOG_LEVEL: 'info' } });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`127.0.0.1:${port} is already in use`);
+      expect(r.stdout).not.toContain('successfully started');
+    } finally {
+      taken.close();
+    }
   });
 
   it('lists the catalog', async () => {

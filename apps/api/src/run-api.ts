@@ -1,5 +1,6 @@
 import type { Db } from '@palimpsest/store/db';
 import { migrate } from '@palimpsest/store/migrate';
+import { assertPortFree } from './lifecycle/port-check';
 import { openDb } from '@palimpsest/store/open-db';
 import { createToken, listTokens, revokeTokensNamed } from './auth/api-tokens';
 import { startApiServer } from './api-server';
@@ -61,6 +62,7 @@ export async function runApi(opts: RunApiOptions): Promise<void> {
   if (!config.auth && !isLoopback(config.host)) {
     throw new Error(`--no-auth is for local development: it is refused on ${config.host}; use a loopback host or tokens`);
   }
+  await assertPortFree(config.host, config.port);
   const stop = nextSignal(); // listening before start-up, so an early signal still shuts down cleanly
   const db = await openDb();
   try {
