@@ -1,5 +1,6 @@
 import { createServer, type AddressInfo } from 'node:net';
-import { isolatedStore, runCli } from '../support/cli-process';
+import { execFile } from 'node:child_process';
+import { CLI_BIN, isolatedStore, runCli } from '../support/cli-process';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 
@@ -98,6 +99,19 @@ describe(`palimpsest CLI as a real process on ${backend}`, () => {
     } finally {
       taken.close();
     }
+  });
+
+  it('tokens list prints a table on a terminal and JSON otherwise', async () => {
+    expect((await runCli(['tokens', 'create', '--scopes', 'read', '--name', 'tabled'], { env: store.env })).code).toBe(0);
+    const piped = await runCli(['tokens', 'list'], { env: store.env });
+    expect(JSON.parse(piped.stdout).map((t: { name: string }) => t.name)).toContain('tabled');
+    // `script` gives the command a pseudo-terminal, as a person's shell would.
+    const tty = await new Promise<string>((resolve, reject) => {
+      execFile('script', ['-qec', `${process.execPath} ${CLI_BIN} tokens list`, '/dev/null'], { env: { ...process.env, ...store.env } }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+    });
+    expect(tty).toMatch(/TOKEN ID\s+NAME\s+SCOPES/);
+    expect(tty).toMatch(/tabled\s+read/);
+    expect(tty).not.toContain('pal_');
   });
 
   it('lists the catalog', async () => {

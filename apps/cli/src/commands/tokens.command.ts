@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { createToken, listTokens, parseScopes, revokeToken } from '@palimpsest/api/auth/api-tokens';
+import { createToken, listTokens, parseScopes, revokeToken, type ApiToken } from '@palimpsest/api/auth/api-tokens';
 import { UsageError } from '../cli-errors';
 import { printJson, withApp } from '../runtime';
 
@@ -26,8 +26,11 @@ export function registerTokens(program: Command): void {
     .command('list')
     .description('List tokens (never their secrets)')
     .option('--all', 'include revoked tokens')
-    .action(async (opts: { all?: boolean }) => {
-      printJson(await withApp((ctx) => listTokens(ctx.db, { includeRevoked: opts.all === true })));
+    .option('--json', 'print JSON (the default when the output is not a terminal)')
+    .action(async (opts: { all?: boolean; json?: boolean }) => {
+      const list = await withApp((ctx) => listTokens(ctx.db, { includeRevoked: opts.all === true }));
+      if (opts.json || !process.stdout.isTTY) printJson(list);
+      else process.stdout.write(tokenTable(list));
     });
   tokens
     .command('revoke')
@@ -42,6 +45,15 @@ export function registerTokens(program: Command): void {
       }
       printJson(revoked);
     });
+}
+
+/** For people at a terminal: one line a token, aligned. */
+function tokenTable(list: ApiToken[]): string {
+  const rows = list.map((t) => [t.token_id, t.name, t.scopes.join(','), t.policy ? 'yes' : '', t.created_at.slice(0, 19), t.last_used_at?.slice(0, 19) ?? '', t.revoked_at ? 'revoked' : 'active']);
+  const header = ['TOKEN ID', 'NAME', 'SCOPES', 'POLICY', 'CREATED', 'LAST USED', 'STATE'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => `${cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`;
+  return list.length ? [header, ...rows].map(line).join('') : 'no tokens (palimpsest tokens create --scopes read,write)\n';
 }
 
 /** A bad option value is the caller's mistake: exit 2, naming the option. */
