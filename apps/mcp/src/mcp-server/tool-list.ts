@@ -4,6 +4,7 @@ import type { OperationSpec } from '@palimpsest/protocol/catalog/operation-spec'
 import { isSubmission } from '@palimpsest/protocol/catalog/operations/submissions.operations';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { operationRefusal } from '@palimpsest/core/policy/policy-decisions';
+import { advertisedSchema } from './advertised-schema';
 import type { ResponseMode } from './response-mode';
 
 export type Profile = 'full' | 'read-only';
@@ -19,7 +20,7 @@ function describe(op: OperationSpec, mode: ResponseMode): string {
 export function listTools(profile: Profile, mode: ResponseMode, policy?: OwnerPolicy): Tool[] {
   const visible = (op: OperationSpec) => (profile === 'full' || op.readOnly) && (!policy || operationRefusal(policy, op) === null);
   return CATALOG.filter(visible).map((op) => {
-    const inputSchema: Record<string, unknown> = { ...op.params };
+    const inputSchema: Record<string, unknown> = advertisedSchema(op.params);
     if (op.examples.length) inputSchema.examples = structuredClone(op.examples.map((e) => e.params));
     if (op.capabilities) inputSchema['x-palimpsest-capabilities'] = structuredClone(op.capabilities);
     return {
