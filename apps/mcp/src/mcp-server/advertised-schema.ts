@@ -1,6 +1,6 @@
 import type { JsonSchema } from '@palimpsest/protocol/catalog/operation-spec';
 
-const NULL_NOTE = 'null is accepted too, meaning not given.';
+const NULL_NOTE = 'or null: not given';
 
 /**
  * The params schema as tools/list advertises it. Generic clients (the MCP Inspector's --tool-arg) convert

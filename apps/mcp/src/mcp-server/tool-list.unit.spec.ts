@@ -18,7 +18,7 @@ describe('tools/list input schemas a generic client can fill in', () => {
   it('says where null is accepted, and leaves the catalog (what admission checks) as it was', () => {
     const submit = CATALOG.find((op) => op.name === 'palimpsest_submit_edits')!;
     const advertised = advertisedSchema(submit.params) as { properties: Record<string, { type: unknown; description: string }> };
-    expect(advertised.properties.expected_target_version).toMatchObject({ type: 'integer', description: expect.stringContaining('null is accepted too') });
+    expect(advertised.properties.expected_target_version).toMatchObject({ type: 'integer', description: expect.stringContaining('or null: not given') });
     expect((submit.params.properties as Record<string, { type: unknown }>).expected_target_version.type).toEqual(['integer', 'null']);
   });
 });
