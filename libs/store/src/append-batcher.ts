@@ -128,7 +128,7 @@ export class AppendBatcher {
 }
 
 /**
- * The batch was never sent (it could not be composed) or the server answered it with an error, which
+ * The batch was not sent at all (it could not be composed) or the server answered it with an error, which
  * undoes a statement run outside a transaction block; anything else (a lost connection) leaves the
  * outcome unknown.
  */

@@ -210,7 +210,7 @@ describe('typed match: sequential buffer', () => {
     });
   });
 
-  it('keeps match_absent when the text was never in the target', () => {
+  it('keeps match_absent when the text is not in the target at all', () => {
     const result = failure(tx1([{ match: 'alpha', replace: 'x' }, { match: 'zeta', replace: 'y' }], 'alpha'));
     expect(result.failure_reason).toBe('match_absent');
     expect(result.prior_changes).toBe(1);
