@@ -1,7 +1,5 @@
-import { isolatedStore } from '../support/cli-process';
-import { HttpClient } from '../support/http-client';
 import { rawRequest, type RawAnswer } from '../support/raw-http';
-import { seedTokens, startApi, type ApiProcess } from '../support/http-server';
+import { useGateway } from '../support/http-server';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -28,22 +26,8 @@ function envelopeOf(answer: RawAnswer): Record<string, any> {
  * made after parsing: an unknown approval, and a request with two Idempotency-Key headers.
  */
 describe(`palimpsest api: malformed requests over raw HTTP on ${backend}`, () => {
-  let store: Awaited<ReturnType<typeof isolatedStore>>;
-  let api: ApiProcess;
-  let http: HttpClient;
-  let token: string;
+  const gw = useGateway('read,write,operator');
 
-  beforeAll(async () => {
-    store = await isolatedStore();
-    token = (await seedTokens(store.env, { all: 'read,write,operator' })).all!.token;
-    api = await startApi(store.env, ['--no-local-token']);
-    http = new HttpClient(api.url, token);
-  });
-  afterAll(async () => {
-    const stopped = await api?.stop();
-    expect(stopped?.code).toBe(0);
-    await store.dispose();
-  });
 
   const filler = 'a'.repeat(20_000); // past Node's 16 KiB request head limit
   const parserRefusals: [string, string, string, string, string][] = [
@@ -72,7 +56,7 @@ describe(`palimpsest api: malformed requests over raw HTTP on ${backend}`, () =>
   ];
 
   it.each(parserRefusals)('answers %s with the envelope and closes the connection', async (_name, bytes, statusLine, code, reason) => {
-    const answer = await rawRequest(api.url, bytes);
+    const answer = await rawRequest(gw.api.url, bytes);
     expect(answer.statusLine).toBe(statusLine);
     expect(answer.headers.connection).toBe('close');
     expect(answer.closed).toBe(true);
@@ -82,12 +66,12 @@ describe(`palimpsest api: malformed requests over raw HTTP on ${backend}`, () =>
   });
 
   it('gives every parser refusal a trace id of its own', async () => {
-    const ids = await Promise.all([1, 2, 3].map(async () => envelopeOf(await rawRequest(api.url, 'GARBAGE\r\n\r\n')).trace_id));
+    const ids = await Promise.all([1, 2, 3].map(async () => envelopeOf(await rawRequest(gw.api.url, 'GARBAGE\r\n\r\n')).trace_id));
     expect(new Set(ids).size).toBe(3);
   });
 
   it('answers an over-long path segment (the router\'s refusal) with the envelope', async () => {
-    const answer = await rawRequest(api.url, `GET /v1/targets/${'a'.repeat(2_000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    const answer = await rawRequest(gw.api.url, `GET /v1/targets/${'a'.repeat(2_000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
     expect(answer.statusLine).toBe('HTTP/1.1 414 URI Too Long');
     expect(envelopeOf(answer)).toMatchObject({ code: 'resource_limit', reason: 'uri_too_long' });
     expect(answer.body.length).toBeLessThan(1_000); // the path is not echoed back
@@ -95,26 +79,26 @@ describe(`palimpsest api: malformed requests over raw HTTP on ${backend}`, () =>
 
   it('answers an unknown approval with 404 and the trace id', async () => {
     for (const id of ['nope', '00000000-0000-4000-8000-000000000000']) {
-      const r = await http.post(`/v1/approvals/${id}/approve`, {}, { headers: { 'x-request-id': `approve-${id.length}` } });
+      const r = await gw.http.post(`/v1/approvals/${id}/approve`, {}, { headers: { 'x-request-id': `approve-${id.length}` } });
       expect(r.status).toBe(404);
       expect(r.body.error).toMatchObject({ code: 'not_found', reason: 'approval_unknown', trace_id: `approve-${id.length}` });
     }
-    const declined = await http.post('/v1/approvals/nope/decline', {});
+    const declined = await gw.http.post('/v1/approvals/nope/decline', {});
     expect(declined.status).toBe(404);
     expect(declined.body.error.trace_id).toBe(declined.headers.get('x-request-id'));
   });
 
   it('refuses two Idempotency-Key headers with 400 instead of joining them into one key', async () => {
-    const created = await http.post('/v1/targets', { filename: 'k.md', content: 'alpha beta\n' });
+    const created = await gw.http.post('/v1/targets', { filename: 'k.md', content: 'alpha beta\n' });
     const id = created.body.target_file_id as string;
     const body = JSON.stringify({ intent: 'Rename', expected_target_version: 0, edits: [{ match: 'alpha', replace: 'gamma' }] });
     const edit = (headers: string[]) =>
       rawRequest(
-        api.url,
+        gw.api.url,
         [
           `POST /v1/targets/${id}/edits HTTP/1.1`,
           'Host: x',
-          `Authorization: Bearer ${token}`,
+          `Authorization: Bearer ${gw.token}`,
           'Content-Type: application/json',
           `Content-Length: ${Buffer.byteLength(body)}`,
           'Connection: close',
@@ -134,7 +118,7 @@ describe(`palimpsest api: malformed requests over raw HTTP on ${backend}`, () =>
     expect(twoGuards.status).toBe(400);
     expect(envelopeOf(twoGuards)).toMatchObject({ code: 'invalid_arguments', reason: 'invalid_if_match' });
 
-    expect((await http.get(`/v1/targets/${id}`)).body).toMatchObject({ version: 0 }); // nothing was recorded
+    expect((await gw.http.get(`/v1/targets/${id}`)).body).toMatchObject({ version: 0 }); // nothing was recorded
     const once = await edit(['Idempotency-Key: a']);
     expect(once.status).toBe(200);
     expect(JSON.parse(once.body)).toMatchObject({ status: 'accepted', client_request_id: 'a', version: 1 });

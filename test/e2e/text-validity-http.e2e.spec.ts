@@ -1,7 +1,6 @@
 import { OPERATION_ROUTES, concretePath, pathArgumentOf } from '@palimpsest/api/routes/route-table';
-import { isolatedStore } from '../support/cli-process';
-import { HttpClient } from '../support/http-client';
-import { seedTokens, startApi, type ApiProcess } from '../support/http-server';
+
+import { useGateway } from '../support/http-server';
 import { assertNoInternalErrors, hostileFixture, type TransportCall } from '../support/hostile-text-driver';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
@@ -15,9 +14,7 @@ function urlSafe(text: string): { text: string; lossy: boolean } {
 }
 
 describe(`palimpsest api: hostile text in any argument never answers 5xx (${backend})`, () => {
-  let store: Awaited<ReturnType<typeof isolatedStore>>;
-  let api: ApiProcess;
-  let http: HttpClient;
+  const gw = useGateway('read,write,operator,auditor');
 
   const call: TransportCall = async (name, args) => {
     const route = OPERATION_ROUTES.find((r) => r.operation === name)!;
@@ -40,28 +37,17 @@ describe(`palimpsest api: hostile text in any argument never answers 5xx (${back
         query[k] = carried.text;
         lossy ||= carried.lossy;
       }
-      r = await http.get(path, query);
+      r = await gw.http.get(path, query);
     } else {
-      r = await http.post(path, rest);
+      r = await gw.http.post(path, rest);
     }
     return { answer: r.body ?? {}, internal: r.status >= 500 ? `HTTP ${r.status}` : null, lossy };
   };
 
-  beforeAll(async () => {
-    store = await isolatedStore();
-    const { all: { token } } = await seedTokens(store.env, { all: 'read,write,operator,auditor' });
-    api = await startApi(store.env, ['--no-local-token']);
-    http = new HttpClient(api.url, token);
-  });
-  afterAll(async () => {
-    const stopped = await api?.stop();
-    expect(stopped?.code).toBe(0);
-    await store?.dispose();
-  });
 
   it('answers a NUL request key 422 with the recorded invalid_client_request_id rejection, not 500', async () => {
     const f = await hostileFixture(call);
-    const r = await http.post(`/v1/targets/${f.target}/edits`, {
+    const r = await gw.http.post(`/v1/targets/${f.target}/edits`, {
       intent: 'rename', expected_target_version: f.version, client_request_id: 'req\u0000', edits: [{ match: 'beta', replace: 'gamma' }],
     });
     expect(r.status).toBe(422);
@@ -71,6 +57,6 @@ describe(`palimpsest api: hostile text in any argument never answers 5xx (${back
 
   it('never answers 5xx for NUL, lone surrogates or noncharacters in any string field, in path, query or body', async () => {
     await assertNoInternalErrors(call, await hostileFixture(call), 150);
-    expect(api.stderr()).not.toMatch(/invalid byte sequence/);
+    expect(gw.api.stderr()).not.toMatch(/invalid byte sequence/);
   });
 });

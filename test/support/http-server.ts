@@ -2,7 +2,10 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createToken, parseScopes } from '@palimpsest/api/auth/api-tokens';
 import { migrate } from '@palimpsest/store/migrate';
 import { openDb } from '@palimpsest/store/open-db';
-import { CLI_BIN, REPO_ROOT, runCli } from './cli-process';
+import { CLI_BIN, isolatedStore, REPO_ROOT, runCli } from './cli-process';
+import { HttpClient } from './http-client';
+
+type IsolatedStore = Awaited<ReturnType<typeof isolatedStore>>;
 
 export interface ApiProcess {
   url: string;
@@ -81,4 +84,44 @@ export async function seedTokens(
   } finally {
     await db.close();
   }
+}
+
+/**
+ * One gateway for a describe block: a fresh store (PostgreSQL database or PGlite directory), a token with
+ * `scopes`, `palimpsest api` started on it in beforeAll, and stopped (exit 0) and disposed in afterAll.
+ * Read the fields from tests and hooks.
+ */
+export function useGateway(scopes = 'read,write,operator,auditor'): { readonly store: IsolatedStore; readonly api: ApiProcess; readonly http: HttpClient; readonly token: string } {
+  let current: { store: IsolatedStore; api: ApiProcess; http: HttpClient; token: string } | undefined;
+  let store: IsolatedStore | undefined;
+  let api: ApiProcess | undefined;
+  beforeAll(async () => {
+    store = await isolatedStore();
+    const { token } = (await seedTokens(store.env, { all: scopes })).all!;
+    api = await startApi(store.env, ['--no-local-token']);
+    current = { store, api, http: new HttpClient(api.url, token), token };
+  });
+  afterAll(async () => {
+    const stopped = await api?.stop();
+    expect(stopped?.code).toBe(0);
+    await store?.dispose();
+  });
+  const get = () => {
+    if (!current) throw new Error('useGateway(): the gateway starts in beforeAll');
+    return current;
+  };
+  return {
+    get store() {
+      return get().store;
+    },
+    get api() {
+      return get().api;
+    },
+    get http() {
+      return get().http;
+    },
+    get token() {
+      return get().token;
+    },
+  };
 }
