@@ -22,7 +22,7 @@ export interface RunningApi {
 
 /** Builds the Nest application (on Fastify) on an open, migrated store and starts listening. */
 export async function startApiServer(store: Db, config: ApiConfig, version: string): Promise<RunningApi> {
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, config.logFormat);
   const runtime = new ApiRuntime(store, config, logger);
   // Fastify's own request logging is off: RequestTracker writes one line per request instead.
   // It adds neither an ETag nor X-Powered-By: the ETag is the target version, set by the runner.
@@ -42,7 +42,7 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
     bodyParser: false, // bodies are read after authentication (JsonBodyPipe)
     bufferLogs: true,
   });
-  app.useLogger(new PinoLoggerService(logger));
+  app.useLogger(new PinoLoggerService(logger, config.logFormat === 'pretty'));
   const fastify = adapter.getInstance();
   deferBodyParsing(fastify);
   fastify.addHook('onRequest', runtime.tracker.onRequest);

@@ -15,6 +15,8 @@ export interface ApiConfig {
   /** How long shutdown waits for in-flight requests before closing their connections. */
   shutdownGraceMs: number;
   logLevel: string;
+  /** json: one JSON object a line (LOG_FORMAT=json, or stdout is not a terminal); pretty: short lines for a person. */
+  logFormat: 'json' | 'pretty';
   /** How long a verified token is trusted without a database lookup (revocation also evicts it at once). */
   tokenCacheMs: number;
   /**
@@ -67,7 +69,14 @@ export interface ApiFlags {
   auth?: boolean;
 }
 
-export function apiConfigFrom(env: NodeJS.ProcessEnv, flags: ApiFlags = {}): ApiConfig {
+function logFormatFrom(env: NodeJS.ProcessEnv, tty: boolean): 'json' | 'pretty' {
+  const raw = env.LOG_FORMAT;
+  if (raw === undefined || raw === '') return tty ? 'pretty' : 'json';
+  if (raw !== 'json' && raw !== 'pretty') throw new RangeError(`LOG_FORMAT must be json or pretty, got ${JSON.stringify(raw)}`);
+  return raw;
+}
+
+export function apiConfigFrom(env: NodeJS.ProcessEnv, flags: ApiFlags = {}, stdoutIsTty = process.stdout.isTTY === true): ApiConfig {
   const port = flags.port !== undefined ? int({ PORT: flags.port }, 'PORT', 3000, 0) : int(env, 'PORT', 3000, 0);
   if (port > 65535) throw new RangeError(`port must be at most 65535, got ${port}`);
   const logLevel = env.LOG_LEVEL || 'info';
@@ -84,6 +93,7 @@ export function apiConfigFrom(env: NodeJS.ProcessEnv, flags: ApiFlags = {}): Api
     sseMaxStreams: int(env, 'PALIMPSEST_API_SSE_MAX_STREAMS', 1000, 1),
     shutdownGraceMs: int(env, 'PALIMPSEST_API_SHUTDOWN_GRACE_MS', 10_000, 0),
     logLevel,
+    logFormat: logFormatFrom(env, stdoutIsTty),
     tokenCacheMs: int(env, 'PALIMPSEST_API_TOKEN_CACHE_MS', 30_000, 0),
     corsOrigins: corsOriginsFrom(env.PALIMPSEST_CORS_ORIGINS),
   };

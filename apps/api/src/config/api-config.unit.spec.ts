@@ -18,3 +18,13 @@ describe('PALIMPSEST_CORS_ORIGINS', () => {
     },
   );
 });
+
+describe('LOG_FORMAT', () => {
+  it('is pretty on a terminal and JSON otherwise, unless LOG_FORMAT says', () => {
+    expect(apiConfigFrom({}, {}, true).logFormat).toBe('pretty');
+    expect(apiConfigFrom({}, {}, false).logFormat).toBe('json');
+    expect(apiConfigFrom({ LOG_FORMAT: 'json' }, {}, true).logFormat).toBe('json');
+    expect(apiConfigFrom({ LOG_FORMAT: 'pretty' }, {}, false).logFormat).toBe('pretty');
+    expect(() => apiConfigFrom({ LOG_FORMAT: 'xml' }, {}, true)).toThrow(/LOG_FORMAT must be json or pretty/);
+  });
+});

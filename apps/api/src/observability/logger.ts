@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
+import pinoPretty from 'pino-pretty';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -19,15 +20,26 @@ export function requestId(req: IncomingMessage): string {
  * errors. Written asynchronously: lines logged while a write is pending go out together in the next
  * one (one system call for many requests under load), and pino flushes what is left at exit.
  */
-export function createLogger(level: string): Logger {
+export function createLogger(level: string, format: 'json' | 'pretty' = 'json'): Logger {
+  if (format === 'pretty') {
+    // For a person at a terminal: one short line an event (time, level, message, its few fields).
+    return pino({ level }, pinoPretty({ destination: 1, sync: false, singleLine: true, translateTime: 'HH:MM:ss', ignore: 'pid,hostname,context' }));
+  }
   return pino({ level }, pino.destination({ dest: 1, sync: false }));
 }
 
+/** Nest's start-up chatter (modules loaded, every route mapped): on a terminal it would scroll the token away. */
+const STARTUP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+
 /** Nest's application logger, writing through the same pino instance. */
 export class PinoLoggerService implements LoggerService {
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly quietStartup = false,
+  ) {}
 
   log(message: unknown, context?: string): void {
+    if (this.quietStartup && context !== undefined && STARTUP_CONTEXTS.has(context)) return;
     this.write('info', message, context);
   }
 
