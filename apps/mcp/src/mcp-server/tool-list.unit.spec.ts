@@ -22,3 +22,30 @@ describe('tools/list input schemas a generic client can fill in', () => {
     expect((submit.params.properties as Record<string, { type: unknown }>).expected_target_version.type).toEqual(['integer', 'null']);
   });
 });
+
+/** tools/list's size as a client receives it (issue 13: the surface grows by about ten tools). */
+const SURFACE_BUDGET = 48 * 1024;
+/** Where the largest tools stand today; the aim is 4 KiB each (issue 13), so this only ever goes down. */
+const TOOL_CEILING = 5_500;
+
+describe('tools/list within its byte budget', () => {
+  it(`stays under ${SURFACE_BUDGET} bytes in all and ${TOOL_CEILING} bytes a tool, every parameter still described`, () => {
+    const tools = listTools('full', 'detailed');
+    const sizes = Object.fromEntries(tools.map((t) => [t.name, Buffer.byteLength(JSON.stringify(t))]));
+    const total = Buffer.byteLength(JSON.stringify({ tools }));
+    process.stdout.write(`tools/list: ${total} bytes; ${Object.entries(sizes).map(([n, b]) => `${n.replace('palimpsest_', '')} ${b}`).join(', ')}\n`);
+    expect(total).toBeLessThanOrEqual(SURFACE_BUDGET);
+    expect(Object.entries(sizes).filter(([, b]) => b > TOOL_CEILING)).toEqual([]);
+    const undescribed = tools.flatMap((t) =>
+      Object.entries((t.inputSchema.properties ?? {}) as Record<string, { description?: unknown }>).filter(([, s]) => typeof s.description !== 'string').map(([n]) => `${t.name}.${n}`),
+    );
+    expect(undescribed).toEqual([]);
+  });
+
+  it('flattens operation kinds into one object whose kind says what each needs', () => {
+    const propose = listTools('full', 'detailed').find((t) => t.name === 'palimpsest_change_propose')!;
+    const items = (propose.inputSchema.properties as Record<string, { items: { properties: Record<string, { enum?: unknown; description?: string }>; oneOf?: unknown } }>).operations.items;
+    expect(items.oneOf).toBeUndefined();
+    expect(items.properties.kind).toMatchObject({ enum: ['edit', 'match', 'span', 'replace_all'], description: expect.stringContaining('replace_all: target_file_id, replacement') });
+  });
+});
