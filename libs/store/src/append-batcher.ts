@@ -1,4 +1,4 @@
-import { appendGuardedBatch, shapeOf, type GuardedAppendSpec } from './append-guarded-batch';
+import { appendGuardedBatch, placeAlone, shapeOf, type GuardedAppendSpec, type PlacedAlone } from './append-guarded-batch';
 import { appendToStream, type AppendResult } from './append-to-stream';
 import type { Sql } from './db';
 import { StreamVersionConflictError } from './errors';
@@ -21,6 +21,8 @@ export interface AppendBatchObserver {
 
 interface Pending {
   spec: GuardedAppendSpec;
+  /** Its writes placed once for a statement of its own: the shape, and the retry alone, reuse them. */
+  alone: PlacedAlone;
   shape: string;
   resolve(result: AppendResult | null): void;
   reject(error: unknown): void;
@@ -61,7 +63,8 @@ export class AppendBatcher {
   append(spec: GuardedAppendSpec): Promise<AppendResult | null> {
     if (this.queue.length >= this.maxQueue) return Promise.resolve(null);
     return new Promise((resolve, reject) => {
-      this.queue.push({ spec, shape: shapeOf(spec), resolve, reject });
+      const alone = placeAlone(spec);
+      this.queue.push({ spec, alone, shape: shapeOf(alone), resolve, reject });
       this.pump();
     });
   }
@@ -106,7 +109,11 @@ export class AppendBatcher {
   }
 
   private async sendAlone(pending: Pending): Promise<void> {
-    const { streamId, expectedVersion, events, alongside, guard } = pending.spec;
+    const { streamId, expectedVersion, events } = pending.spec;
+    const { alongside: placed, guard: placedGuard } = pending.alone;
+    // Placed for ONLY_APPEND already, which is where appendToStream puts it.
+    const alongside = () => placed;
+    const guard = () => placedGuard!;
     try {
       const result = await appendToStream(this.sql, streamId, expectedVersion, events, { alongside, guard, notifyChannel: null });
       this.tell('committed', 1);

@@ -7,10 +7,14 @@ import type { Sql } from './db';
 /** A guarded append: the spec of an optimistic commit (its guard is what makes it safe outside a lock). */
 export type GuardedAppendSpec = AppendSpec & { guard: NonNullable<AppendSpec['guard']> };
 
+/** An append as a statement of its own would carry it: its writes and guard numbered for ONLY_APPEND. */
+export type PlacedAlone = ReturnType<typeof placeAppend>;
+
+export const placeAlone = (spec: GuardedAppendSpec): PlacedAlone => placeAppend(spec, ONLY_APPEND);
+
 /** Appends whose shapes are equal make statements with equal text (values are always parameters). */
-export function shapeOf(spec: GuardedAppendSpec): string {
-  const { alongside, guard } = placeAppend(spec, ONLY_APPEND);
-  return `${guard!.sql}\n${alongside.ctes.join('\n')}`;
+export function shapeOf(alone: PlacedAlone): string {
+  return `${alone.guard!.sql}\n${alone.alongside.ctes.join('\n')}`;
 }
 
 type Row = { item: number; global_position: number; stream_version: number };

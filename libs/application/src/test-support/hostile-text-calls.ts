@@ -163,9 +163,9 @@ export function inject(args: Args, slot: StringSlot, char: string, at: number): 
   const base = slot.original ?? 'x';
   const pos = Math.min(at, base.length);
   const text = base.slice(0, pos) + char + base.slice(pos);
-  let node: any = copy;
-  for (const key of slot.path.slice(0, -1)) node = node[key];
-  node[slot.path[slot.path.length - 1]] = slot.asArray ? [text] : text;
+  let node: Args = copy;
+  for (const key of slot.path.slice(0, -1)) node = node[key] as Args;
+  node[slot.path[slot.path.length - 1]!] = slot.asArray ? [text] : text;
   return copy;
 }
 

@@ -35,7 +35,8 @@ const pass: Verdict = { ok: true, why: '' };
 const fail = (why: string): Verdict => ({ ok: false, why });
 
 function documentedStatus(c: HostileCase, answer: Answer): Verdict {
-  const statuses = ((c.op.result.properties as any)?.status?.enum as string[] | undefined) ?? [];
+  const status = (c.op.result.properties as Record<string, { enum?: string[] }> | undefined)?.status;
+  const statuses = status?.enum ?? [];
   return statuses.includes(answer.status) ? pass : fail(`status ${answer.status} is not one of ${statuses.join(', ')}`);
 }
 

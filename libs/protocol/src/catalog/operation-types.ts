@@ -1,5 +1,7 @@
 import type { OperationName } from './catalog';
-import type { OperationAdmitted, OperationParams, OperationResults } from './operation-types.generated';
+import type { OperationAdmitted } from './operation-admitted.generated';
+import type { OperationParams } from './operation-params.generated';
+import type { OperationResults } from './operation-results.generated';
 
 /** The arguments of operation N as a caller sends them. */
 export type Params<N extends OperationName> = OperationParams[N];

@@ -1,4 +1,4 @@
-import { OPERATION_TYPES_PATH, renderOperationTypes } from './operation-types';
+import { operationTypeFiles } from './operation-types';
 import { publishedSchemaFiles, renderSchemaFile } from './published-schemas';
 import { renderReference } from './reference-doc';
 import { renderTypescriptClient } from './typescript-client';
@@ -9,6 +9,6 @@ export function generatedFiles(): Map<string, string> {
   for (const [path, value] of publishedSchemaFiles()) files.set(`schemas/${path}`, renderSchemaFile(value));
   files.set('docs/operations.md', renderReference());
   files.set('clients/typescript/palimpsest-client.ts', renderTypescriptClient());
-  files.set(OPERATION_TYPES_PATH, renderOperationTypes());
+  for (const [path, text] of operationTypeFiles()) files.set(path, text);
   return files;
 }

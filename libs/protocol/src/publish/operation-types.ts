@@ -2,15 +2,16 @@ import { CATALOG } from '../catalog/catalog';
 import type { JsonSchema, OperationSpec } from '../catalog/operation-spec';
 import { schemaToType } from './typescript-client';
 
-export const OPERATION_TYPES_PATH = 'libs/protocol/src/catalog/operation-types.generated.ts';
+const DIR = 'libs/protocol/src/catalog';
+const HEADER = '// Generated from the operation catalog by `npx palimpsest generate`. Do not edit by hand.';
 
 /**
- * What a handler receives once admission let the call through: the whole params type for a
+ * What a handler receives once admission let the call through: the params type itself for a
  * schema-admitted operation; for an audited one only the edge fields are checked (everything else is
  * the decider's to judge and record), so every other field is `unknown`.
  */
-function admittedSchema(op: OperationSpec): string {
-  if (op.admission === 'schema') return schemaToType(op.params, '  ');
+function admittedType(op: OperationSpec): string {
+  if (op.admission === 'schema') return `OperationParams['${op.name}']`;
   const props = (op.params.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((op.params.required as string[] | undefined) ?? []);
   const edge = new Set(op.edgeFields ?? []);
@@ -20,20 +21,23 @@ function admittedSchema(op: OperationSpec): string {
   return `{\n${fields.join('\n')}\n  }`;
 }
 
-/** The params and result types of every operation, generated from the catalog's schemas. */
-export function renderOperationTypes(): string {
-  const out = [
-    '// Generated from the operation catalog by `npx palimpsest generate`. Do not edit by hand.',
-    '// Params<N>, Admitted<N> and Result<N> (operation-types.ts) index these by operation name.',
-    '',
-    '/** The arguments a caller sends, as the params schema describes them. */',
-    'export interface OperationParams {',
-  ];
-  for (const op of CATALOG) out.push(`  ${op.name}: ${schemaToType(op.params, '  ')};`);
-  out.push('}', '', '/** The arguments a handler receives after admission. */', 'export interface OperationAdmitted {');
-  for (const op of CATALOG) out.push(`  ${op.name}: ${admittedSchema(op)};`);
-  out.push('}', '', '/** The answers, as the result schema describes them (status first, the rest per status). */', 'export interface OperationResults {');
-  for (const op of CATALOG) out.push(`  ${op.name}: ${schemaToType(op.result, '  ', true)};`);
-  out.push('}', '');
-  return out.join('\n');
+function table(name: string, doc: string, typeOf: (op: OperationSpec) => string, imports: string[] = []): string {
+  const lines = [HEADER, ...imports, '', `/** ${doc} */`, `export interface ${name} {`];
+  for (const op of CATALOG) lines.push(`  ${op.name}: ${typeOf(op)};`);
+  return [...lines, '}', ''].join('\n');
+}
+
+/** The params, admitted-arguments and result types of every operation, one generated file each (operation-types.ts indexes them). */
+export function operationTypeFiles(): Map<string, string> {
+  return new Map([
+    [`${DIR}/operation-params.generated.ts`, table('OperationParams', 'The arguments a caller sends, as the params schema describes them.', (op) => schemaToType(op.params, '  '))],
+    [
+      `${DIR}/operation-admitted.generated.ts`,
+      table('OperationAdmitted', 'The arguments a handler receives after admission.', admittedType, ["import type { OperationParams } from './operation-params.generated';"]),
+    ],
+    [
+      `${DIR}/operation-results.generated.ts`,
+      table('OperationResults', 'The answers, as the result schema describes them (status first, the rest per status).', (op) => schemaToType(op.result, '  ', true)),
+    ],
+  ]);
 }

@@ -1,0 +1,305 @@
+// Generated from the operation catalog by `npx palimpsest generate`. Do not edit by hand.
+
+/** The arguments a caller sends, as the params schema describes them. */
+export interface OperationParams {
+  palimpsest_initialize_target: {
+    filename: string;
+    content?: string | null;
+    content_type?: string | null;
+    project_id?: string | null;
+    from_workspace?: boolean;
+  };
+  palimpsest_handle_upload: {
+    filename: string;
+    content: string | null;
+    content_type?: string | null;
+    project_id?: string | null;
+    from_workspace?: boolean;
+  };
+  palimpsest_get_target: {
+    target_file_id: string;
+  };
+  palimpsest_export_target: {
+    target_file_id: string;
+    format?: string | null;
+  };
+  palimpsest_read_target: {
+    target_file_id: string;
+    start?: number;
+    length?: number | null;
+  };
+  palimpsest_read_lines: {
+    target_file_id: string;
+    start_line?: number;
+    end_line?: number | null;
+    offset?: number;
+    max_chars?: number | null;
+    include_line_starts?: boolean;
+  };
+  palimpsest_find_occurrences: {
+    target_file_id: string;
+    text: string;
+    context_chars?: number;
+    start_occurrence?: number;
+    max_results?: number;
+  };
+  palimpsest_submit_edits: {
+    target_file_id: string;
+    intent: string;
+    expected_target_version?: number | null;
+    expected_current_hash?: string | null;
+    source?: string;
+    parent_attempt_id?: string | null;
+    attempt?: number | null;
+    client_request_id?: string | null;
+    include_correlation_id?: boolean;
+    edits: Array<{
+      match: string;
+      replace: string;
+      occurrence_index?: number | null;
+      anchor_before?: string | null;
+      anchor_after?: string | null;
+      change_id?: string | null;
+      rationale?: string | null;
+      risk?: "low" | "medium" | "high" | null;
+    }>;
+  };
+  palimpsest_submit_operations: {
+    target_file_id: string;
+    intent: string;
+    expected_target_version?: number | null;
+    expected_current_hash?: string | null;
+    source?: string;
+    parent_attempt_id?: string | null;
+    attempt?: number | null;
+    client_request_id?: string | null;
+    include_correlation_id?: boolean;
+    operations: Array<{
+      op: "match";
+      match: string;
+      replace: string;
+      occurrence_index?: number | null;
+      anchor_before?: string | null;
+      anchor_after?: string | null;
+      change_id?: string | null;
+      rationale?: string | null;
+      risk?: "low" | "medium" | "high" | null;
+    } | {
+      op: "span";
+      start: number;
+      end: number;
+      expected_text: string;
+      replace: string;
+      expected_before?: string | null;
+      expected_after?: string | null;
+      change_id?: string | null;
+      rationale?: string | null;
+      risk?: "low" | "medium" | "high" | null;
+    }>;
+  };
+  palimpsest_submit_replacement: {
+    target_file_id: string;
+    intent: string;
+    expected_target_version?: number | null;
+    expected_current_hash?: string | null;
+    source?: string;
+    parent_attempt_id?: string | null;
+    attempt?: number | null;
+    client_request_id?: string | null;
+    include_correlation_id?: boolean;
+    replacement: string;
+  };
+  palimpsest_preview: {
+    target_file_id: string;
+    format: "patchdiff-tx/1" | "patchdiff-tx/2" | "patchdiff-tx/3";
+    expected_target_version?: number | null;
+    expected_current_hash?: string | null;
+    intent?: string;
+    edits?: Array<{
+      match: string;
+      replace: string;
+      occurrence_index?: number | null;
+      anchor_before?: string | null;
+      anchor_after?: string | null;
+      change_id?: string | null;
+      rationale?: string | null;
+      risk?: "low" | "medium" | "high" | null;
+    }>;
+    operations?: Array<{
+      op: "match";
+      match: string;
+      replace: string;
+      occurrence_index?: number | null;
+      anchor_before?: string | null;
+      anchor_after?: string | null;
+      change_id?: string | null;
+      rationale?: string | null;
+      risk?: "low" | "medium" | "high" | null;
+    } | {
+      op: "span";
+      start: number;
+      end: number;
+      expected_text: string;
+      replace: string;
+      expected_before?: string | null;
+      expected_after?: string | null;
+      change_id?: string | null;
+      rationale?: string | null;
+      risk?: "low" | "medium" | "high" | null;
+    }>;
+    replacement?: string;
+  };
+  palimpsest_save: {
+    target_file_id: string;
+    expected_target_version?: number | null;
+    expected_current_hash?: string | null;
+    export_after_save?: boolean;
+  };
+  palimpsest_replay: {
+    target_file_id: string;
+  };
+  palimpsest_get_attempt_log: {
+    target_file_id: string;
+    limit?: number | null;
+    before_sequence?: number | null;
+    status?: "accepted" | "rejected" | null;
+    content_hash?: string | null;
+    client_request_id?: string | null;
+    include_content?: boolean;
+  };
+  palimpsest_get_manifest_ledger: {
+    target_file_id: string;
+    include_previous_cycles?: boolean;
+    limit?: number | null;
+    before_sequence?: number | null;
+  };
+  palimpsest_capabilities: Record<string, never>;
+  palimpsest_change_propose: {
+    request_id: string;
+    base: Array<{
+      target_file_id: string;
+      version: number;
+    }>;
+    operations: Array<{
+      kind: "edit";
+      target_file_id: string;
+      handle?: string;
+      match: string;
+      replace: string;
+      occurrence_index?: number | null;
+      anchor_before?: string | null;
+      anchor_after?: string | null;
+      rationale?: string | null;
+      risk?: "low" | "medium" | "high" | null;
+    } | {
+      kind: "match";
+      target_file_id: string;
+      handle?: string;
+      match: string;
+      replace: string;
+      occurrence_index?: number | null;
+      anchor_before?: string | null;
+      anchor_after?: string | null;
+      rationale?: string | null;
+      risk?: "low" | "medium" | "high" | null;
+    } | {
+      kind: "span";
+      target_file_id: string;
+      handle?: string;
+      start?: number;
+      end?: number;
+      range?: {
+        handle: string;
+      };
+      expected_text?: string;
+      replace: string;
+      expected_before?: string | null;
+      expected_after?: string | null;
+      rationale?: string | null;
+      risk?: "low" | "medium" | "high" | null;
+    } | {
+      kind: "replace_all";
+      target_file_id: string;
+      handle?: string;
+      replacement: string;
+      rationale?: string | null;
+      risk?: "low" | "medium" | "high" | null;
+    }>;
+    intent?: string | null;
+    candidate?: string;
+    expected_candidate_version?: number;
+    checks?: Array<string>;
+  };
+  palimpsest_edit_plan: {
+    base: Array<{
+      target_file_id: string;
+      version: number;
+    }>;
+    operations: Array<{
+      kind: "edit";
+      target_file_id: string;
+      handle?: string;
+      match: string;
+      replace: string;
+      occurrence_index?: number | null;
+      anchor_before?: string | null;
+      anchor_after?: string | null;
+      rationale?: string | null;
+      risk?: "low" | "medium" | "high" | null;
+    } | {
+      kind: "match";
+      target_file_id: string;
+      handle?: string;
+      match: string;
+      replace: string;
+      occurrence_index?: number | null;
+      anchor_before?: string | null;
+      anchor_after?: string | null;
+      rationale?: string | null;
+      risk?: "low" | "medium" | "high" | null;
+    } | {
+      kind: "span";
+      target_file_id: string;
+      handle?: string;
+      start?: number;
+      end?: number;
+      range?: {
+        handle: string;
+      };
+      expected_text?: string;
+      replace: string;
+      expected_before?: string | null;
+      expected_after?: string | null;
+      rationale?: string | null;
+      risk?: "low" | "medium" | "high" | null;
+    } | {
+      kind: "replace_all";
+      target_file_id: string;
+      handle?: string;
+      replacement: string;
+      rationale?: string | null;
+      risk?: "low" | "medium" | "high" | null;
+    }>;
+    intent?: string | null;
+  };
+  palimpsest_change_inspect: {
+    candidate: string;
+    include?: Array<"semantic_diff" | "source_diff" | "content" | "checks">;
+    targets?: Array<string>;
+    context_lines?: number;
+  };
+  palimpsest_check_run: {
+    candidate: string;
+    checks: Array<string>;
+  };
+  palimpsest_change_apply: {
+    candidate: string;
+    expected_candidate_version: number;
+    request_id: string;
+    require_checks?: Array<string>;
+  };
+  palimpsest_change_discard: {
+    candidate: string;
+    expected_candidate_version?: number;
+  };
+}

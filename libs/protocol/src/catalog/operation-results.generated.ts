@@ -1,0 +1,131 @@
+// Generated from the operation catalog by `npx palimpsest generate`. Do not edit by hand.
+
+/** The answers, as the result schema describes them (status first, the rest per status). */
+export interface OperationResults {
+  palimpsest_initialize_target: {
+    status: "ok" | "invalid_argument";
+  };
+  palimpsest_handle_upload: {
+    status: "ok" | "invalid_argument";
+  };
+  palimpsest_get_target: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
+  palimpsest_export_target: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
+  palimpsest_read_target: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
+  palimpsest_read_lines: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
+  palimpsest_find_occurrences: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
+  palimpsest_submit_edits: {
+    status: "accepted" | "rejected" | "invalid_argument" | "not_found";
+  };
+  palimpsest_submit_operations: {
+    status: "accepted" | "rejected" | "invalid_argument" | "not_found";
+  };
+  palimpsest_submit_replacement: {
+    status: "accepted" | "rejected" | "invalid_argument" | "not_found";
+  };
+  palimpsest_preview: {
+    status: "accepted" | "rejected" | "invalid_argument" | "not_found";
+  };
+  palimpsest_save: {
+    status: "saved" | "rejected" | "not_found" | "invalid_argument";
+  };
+  palimpsest_replay: {
+    status: "success" | "failed" | "not_found" | "invalid_argument";
+  };
+  palimpsest_get_attempt_log: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
+  palimpsest_get_manifest_ledger: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
+  palimpsest_capabilities: {
+    status: "ok" | "invalid_argument";
+  };
+  palimpsest_change_propose: {
+    status: "ok" | "error" | "invalid_argument";
+    error?: {
+      code: string;
+      reason?: string;
+      message: string;
+      retryable: "none" | "same_request" | "after_refresh";
+      next_actions: Array<unknown>;
+    };
+    replayed?: boolean;
+    candidate?: object;
+    operations?: Array<unknown>;
+    files?: Array<unknown>;
+  };
+  palimpsest_edit_plan: {
+    status: "ok" | "error" | "invalid_argument";
+    error?: {
+      code: string;
+      reason?: string;
+      message: string;
+      retryable: "none" | "same_request" | "after_refresh";
+      next_actions: Array<unknown>;
+    };
+    outcome?: string;
+    operations?: Array<unknown>;
+    files?: Array<unknown>;
+    required_checks?: Array<unknown>;
+  };
+  palimpsest_change_inspect: {
+    status: "ok" | "error" | "invalid_argument";
+    error?: {
+      code: string;
+      reason?: string;
+      message: string;
+      retryable: "none" | "same_request" | "after_refresh";
+      next_actions: Array<unknown>;
+    };
+    candidate?: object;
+    files?: Array<unknown>;
+    targets?: Array<unknown>;
+  };
+  palimpsest_check_run: {
+    status: "ok" | "error" | "invalid_argument";
+    error?: {
+      code: string;
+      reason?: string;
+      message: string;
+      retryable: "none" | "same_request" | "after_refresh";
+      next_actions: Array<unknown>;
+    };
+    ok?: boolean;
+    checks?: Array<unknown>;
+  };
+  palimpsest_change_apply: {
+    status: "ok" | "error" | "invalid_argument";
+    error?: {
+      code: string;
+      reason?: string;
+      message: string;
+      retryable: "none" | "same_request" | "after_refresh";
+      next_actions: Array<unknown>;
+    };
+    replayed?: boolean;
+    receipt?: object;
+    base_changes?: Array<unknown>;
+  };
+  palimpsest_change_discard: {
+    status: "ok" | "error" | "invalid_argument";
+    error?: {
+      code: string;
+      reason?: string;
+      message: string;
+      retryable: "none" | "same_request" | "after_refresh";
+      next_actions: Array<unknown>;
+    };
+    candidate?: object;
+    released?: boolean;
+  };
+}
