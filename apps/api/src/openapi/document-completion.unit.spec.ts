@@ -102,7 +102,10 @@ describe('the completed OpenAPI document', () => {
   });
 
   it('shows the 401 the gateway really sends: unauthenticated, not an argument error', () => {
-    const media = operationOf('/v1/targets/:id', 'GET').responses['401']!.content!['application/json']!;
+    const response = operationOf('/v1/targets/:id', 'GET').responses['401']! as { description: string; content: Record<string, Media> };
+    expect(response.description).toContain('error.code: `unauthenticated`.');
+    expect(operationOf('/v1/targets/:id/edits', 'POST').responses['409']).toMatchObject({ description: expect.stringContaining('`precondition_failed`, `conflict`, `stale_snapshot`') });
+    const media = response.content['application/json']!;
     expect(Object.values(media.examples!).map((e) => (exampleValue(e) as { error: { code: string; reason: string } }).error)).toEqual([
       expect.objectContaining({ code: 'unauthenticated', reason: 'missing_token' }),
     ]);
