@@ -71,6 +71,7 @@ export function componentSchemas(): Record<string, JsonSchema> {
 }
 
 export const operationExampleName = (operation: OperationName) => `${operation}.answer`;
+const alternateExampleName = (key: string) => `${key}.answer`;
 export const errorExampleName = (run: ErrorExampleRun) => `error.${run.name}`;
 export const gatewayExampleName = (route: string) => `${route}.answer`;
 
@@ -79,9 +80,19 @@ export function componentExamples(): Record<string, { summary: string; value: un
     operationExampleName(name as OperationName),
     { summary: run.title, value: run.result },
   ]);
+  const alternates = Object.entries(OPENAPI_EXAMPLES.alternates).map(([key, run]) => [alternateExampleName(key), { summary: run.title, value: run.result }]);
   const errors = OPENAPI_EXAMPLES.errors.map((run) => [errorExampleName(run), { summary: `${run.status}: ${run.summary}`, value: run.body }]);
   const gateway = Object.entries(OPENAPI_EXAMPLES.gateway).map(([route, value]) => [gatewayExampleName(route), { summary: route, value }]);
-  return Object.fromEntries([...operations, ...errors, ...gateway]);
+  return Object.fromEntries([...operations, ...alternates, ...errors, ...gateway]);
+}
+
+/** An operation's success examples: [key in the response, component name]; none until the example run has it. */
+export function answerExamplesFor(operation: OperationName): [string, string][] {
+  const own: [string, string][] = OPENAPI_EXAMPLES.operations[operation] ? [['example', operationExampleName(operation)]] : [];
+  const alternates = Object.entries(OPENAPI_EXAMPLES.alternates)
+    .filter(([, run]) => run.operation === operation)
+    .map(([key]): [string, string] => [key.slice(operation.length + 1), alternateExampleName(key)]);
+  return [...own, ...alternates];
 }
 
 /**

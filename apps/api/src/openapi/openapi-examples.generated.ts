@@ -12,12 +12,12 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
       },
       "result": {
         "status": "ok",
-        "target_file_id": "5713eee1-927c-44cd-92e7-ed44c649a51c",
+        "target_file_id": "782c166f-ec51-46f7-9ff3-1586746a3b66",
         "filename": "notes.md",
         "target_type": "text/markdown",
         "version": 0,
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
-        "active_editing_cycle_id": "70b36f14-d1ec-4a93-975d-cdd490e72df2",
+        "active_editing_cycle_id": "41825085-f250-484b-8562-04ac011ac868",
         "source_line_endings": {
           "style": "lf",
           "lf": 1,
@@ -39,12 +39,12 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
       },
       "result": {
         "status": "ok",
-        "target_file_id": "cd4e8963-0837-4c72-b798-75b5abb66771",
+        "target_file_id": "39768531-e864-442f-a1e5-061eb16cd398",
         "filename": "notes.md",
         "target_type": "text/markdown",
         "version": 0,
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
-        "active_editing_cycle_id": "87f9b4a5-0460-427a-8a0d-cf5bf8ab5d7c",
+        "active_editing_cycle_id": "6741365a-0a4d-4fed-b3d1-c0ea0e0240bf",
         "source_line_endings": {
           "style": "lf",
           "lf": 1,
@@ -70,7 +70,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "current_content": "alpha beta gamma\n",
         "current_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
         "version": 1,
-        "active_editing_cycle_id": "50e7a831-eac2-4597-bfcc-159f6d97620c",
+        "active_editing_cycle_id": "e8c96b8e-f697-4de5-9e06-d050fc5e3cd5",
         "source_line_endings": {
           "cr": 0,
           "lf": 1,
@@ -224,7 +224,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "version": 1,
         "current_version": 1,
         "current_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
-        "attempt_id": "6decfe37-4922-4952-a23c-6b4d5b2d3e6e",
+        "attempt_id": "704ab40d-9dbe-43c9-867b-e6c713ae4799",
         "manifest_entries_added": 1,
         "warnings": [],
         "warning_details": [],
@@ -278,7 +278,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "version": 1,
         "current_version": 1,
         "current_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
-        "attempt_id": "2b6ae23b-4002-4ebf-ad8c-ac4047ac943e",
+        "attempt_id": "827409dc-1a5b-4cc6-8e4f-828b3bad2840",
         "manifest_entries_added": 1,
         "warnings": [],
         "warning_details": [],
@@ -325,7 +325,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "version": 1,
         "current_version": 1,
         "current_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
-        "attempt_id": "1dbbec00-e42a-4c8e-89c9-e520b39b44da",
+        "attempt_id": "c30a637d-a057-47cd-9497-a3c3773688a1",
         "manifest_entries_added": 1,
         "warnings": [],
         "warning_details": [],
@@ -420,9 +420,9 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
       "result": {
         "status": "saved",
         "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
-        "snapshot_id": "d5f8ad18-1df1-4630-8d20-069a7da45ebf",
-        "closed_editing_cycle_id": "434189a0-41d4-46d9-8e4a-628feada9c1d",
-        "new_editing_cycle_id": "b1efeb42-60a2-4289-96ac-c6951317cf38",
+        "snapshot_id": "e68423f0-bc82-43e0-945e-fbec836d1b99",
+        "closed_editing_cycle_id": "e23d8cc2-a6e8-4b1f-871a-bdd94273f233",
+        "new_editing_cycle_id": "c9979aa2-d37d-4333-a51c-637cb7cb1ee0",
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
         "version": 0
       }
@@ -460,7 +460,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
         "entries": [
           {
-            "attempt_id": "df287470-e43d-4120-9484-aa137b1b8f17",
+            "attempt_id": "94f88699-9a21-4f5f-92b3-5a4b785f841c",
             "log_sequence": 23,
             "sequence": 23,
             "status": "accepted",
@@ -486,8 +486,8 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             "diagnostic": null,
             "intent": "Rename the second alpha",
             "intent_truncated": false,
-            "editing_cycle_id": "35b950d0-1550-4cbd-af4a-e11ec0805bc5",
-            "created_at": "2026-12-01T10:58:37.749Z"
+            "editing_cycle_id": "1a021b29-cfaa-4c01-a575-afcd425afb2d",
+            "created_at": "2026-12-01T11:08:25.246Z"
           }
         ],
         "has_more": false,
@@ -507,11 +507,11 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "entries": [
           {
             "ledger_sequence": 2500001,
-            "attempt_id": "9dcb878c-8fb9-47ca-966a-1b1087bc7304",
+            "attempt_id": "80e67686-1fd2-41db-a9c8-3d3089c1cf81",
             "log_sequence": 25,
             "before_version": 0,
             "after_version": 1,
-            "editing_cycle_id": "2e2912da-8909-47f7-b752-195a03129115",
+            "editing_cycle_id": "649de6a1-6a98-4a91-9362-4fbefa5f0146",
             "change_index": 1,
             "change_id": "chg_001",
             "intent": "Rename the second alpha",
@@ -533,7 +533,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
               "replacement_chars": 5,
               "replacement_sha256": "be9d587defa1f0c09ef49eb17e206983a5f8f8289e4281860bd0ee5a19592c67"
             },
-            "created_at": "2026-12-01T10:58:37.777Z"
+            "created_at": "2026-12-01T11:08:25.292Z"
           }
         ],
         "has_more": false,
@@ -957,7 +957,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "status": "ok",
         "replayed": false,
         "candidate": {
-          "id": "f3e09e2f-e2bd-45ab-8175-bdd231d682ab",
+          "id": "f77d35e2-5157-48f9-a497-f9076b3017db",
           "version": 1,
           "state": "open",
           "intent": null,
@@ -970,9 +970,9 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             }
           ],
           "request_id": "example-propose-1",
-          "input_fingerprint": "af6f20084f3bf8148018d0e6c901d0e4128675876a798c02687bb5823052bde7",
-          "created_at": "2026-12-01T10:58:37.882Z",
-          "expires_at": "2026-12-02T10:58:37.882Z"
+          "input_fingerprint": "bda46a36e7e7f6613b6f103d949a84d6c2af676d49e030c444ac49f09e07b9e4",
+          "created_at": "2026-12-01T11:08:25.390Z",
+          "expires_at": "2026-12-02T11:08:25.390Z"
         },
         "operations": [
           {
@@ -1107,9 +1107,9 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             }
           ],
           "request_id": "example-setup-19",
-          "input_fingerprint": "6f778196613e87985f1d69b905a3ca0d51607db8c9da919dab78115bcb3f2774",
-          "created_at": "2026-12-01T10:58:38.001Z",
-          "expires_at": "2026-12-02T10:58:38.001Z"
+          "input_fingerprint": "1be78d3ddb53a53b9a74a96fdbfdfc648cea7bde05eaa3ed53d0544671d36a62",
+          "created_at": "2026-12-01T11:08:25.504Z",
+          "expires_at": "2026-12-02T11:08:25.504Z"
         },
         "files": [
           {
@@ -1215,16 +1215,16 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "status": "ok",
         "replayed": false,
         "receipt": {
-          "receipt_id": "59a01607-0f7d-4c1a-a1b1-7b8ae254905e",
+          "receipt_id": "671290b5-a986-4030-9658-a0c537018e8b",
           "request_id": "example-apply-1",
-          "input_fingerprint": "190d9f6cedd39724310732ccb0bb06da8bc4a27ebe198e67a97dd910b92ff996",
+          "input_fingerprint": "612f5be34e041a239bb41b5fd823154bd2f0dc01f50d8edc8abfbda83bc5dd28",
           "outcome": "applied",
           "candidate": "3d9b6f1e-7a2c-4e58-b0d4-6c1f8a9e2b57",
           "candidate_version": 1,
           "targets": [
             {
               "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
-              "attempt_id": "e0bdd748-2b9a-41dc-826a-97e88a29c136",
+              "attempt_id": "17638a84-e9ac-490a-9bc5-aa69f9c37472",
               "base_version": 0,
               "result_version": 1,
               "before_sha256": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
@@ -1232,7 +1232,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             }
           ],
           "approval_id": null,
-          "recorded_at": "2026-12-01T10:58:38.110Z"
+          "recorded_at": "2026-12-01T11:08:25.623Z"
         }
       }
     },
@@ -1257,11 +1257,137 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             }
           ],
           "request_id": "example-setup-22",
-          "input_fingerprint": "4819e3d5b53c64b85757c021dc18fb6040fce96e307189fc04825dd0a028baf6",
-          "created_at": "2026-12-01T10:58:38.143Z",
-          "expires_at": "2026-12-02T10:58:38.143Z"
+          "input_fingerprint": "7b2dd0cf6cd4650f2b722de204a536f11aac8703fe954d4e287827600bd7116e",
+          "created_at": "2026-12-01T11:08:25.652Z",
+          "expires_at": "2026-12-02T11:08:25.652Z"
         },
         "released": true
+      }
+    }
+  },
+  "alternates": {
+    "palimpsest_preview.rejected": {
+      "operation": "palimpsest_preview",
+      "title": "A preview that would be rejected (still a 200: the preview answered)",
+      "params": {
+        "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
+        "format": "patchdiff-tx/1",
+        "expected_target_version": 0,
+        "intent": "Rename",
+        "edits": [
+          {
+            "match": "alpha",
+            "replace": "gamma"
+          }
+        ]
+      },
+      "result": {
+        "preview": true,
+        "advisory": true,
+        "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
+        "status": "rejected",
+        "stage": "transaction_applicability",
+        "validity": {
+          "protocol_valid": true,
+          "transaction_valid": false,
+          "task_correct": "not_evaluated",
+          "semantic": "not_evaluated"
+        },
+        "current_version": 0,
+        "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
+        "before_version": 0,
+        "before_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
+        "failure_reason": "match_ambiguous",
+        "failure_detail": "MATCH text appears multiple times without disambiguation.",
+        "failed_change_id": "chg_001",
+        "diagnostic": {
+          "format": "patchdiff-tx/1",
+          "occurrence_count": 2,
+          "exact_candidates": {
+            "kind": "exact_occurrences",
+            "occurrence_count": 2,
+            "returned_count": 2,
+            "candidates": [
+              {
+                "occurrence_index": 1,
+                "start": 0,
+                "end": 5,
+                "before": "",
+                "match_preview": "alpha",
+                "match_truncated": false,
+                "after": " beta alpha\n"
+              },
+              {
+                "occurrence_index": 2,
+                "start": 11,
+                "end": 16,
+                "before": "alpha beta ",
+                "match_preview": "alpha",
+                "match_truncated": false,
+                "after": "\n"
+              }
+            ],
+            "truncated": false,
+            "next_occurrence_index": null,
+            "buffer_stage": "canonical_target",
+            "prior_changes": 0,
+            "observed_target_version": 0,
+            "observed_target_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2"
+          },
+          "retryable": true,
+          "requires_new_submission": true,
+          "validation_stage": "transaction_applicability",
+          "failure_context": {
+            "available": true,
+            "unavailable_reason": null,
+            "selection": "prefix",
+            "buffer_stage": "canonical_target",
+            "prior_changes": 0,
+            "start": 0,
+            "end": 17,
+            "total_chars": 17,
+            "text": "alpha beta alpha\n",
+            "truncated": false,
+            "observed_target_version": 0,
+            "observed_target_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2"
+          }
+        },
+        "current_context": {
+          "available": false,
+          "unavailable_reason": "same_as_failure_context",
+          "selection": null,
+          "buffer_stage": null,
+          "prior_changes": null,
+          "start": null,
+          "end": null,
+          "total_chars": null,
+          "text": null,
+          "truncated": null,
+          "observed_target_version": null,
+          "observed_target_hash": null
+        },
+        "retryable": "after_refresh",
+        "next_actions": [
+          {
+            "operation": "palimpsest_submit_edits",
+            "reason": "Resend with occurrence_index 1 to select the occurrence at 0.",
+            "params": {
+              "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
+              "occurrence_index": 1,
+              "expected_target_version": 0
+            }
+          },
+          {
+            "operation": "palimpsest_submit_edits",
+            "reason": "Resend with occurrence_index 2 to select the occurrence at 11.",
+            "params": {
+              "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
+              "occurrence_index": 2,
+              "expected_target_version": 0
+            }
+          }
+        ],
+        "evidence_omissions": []
       }
     }
   },
@@ -1314,7 +1440,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "after_hash": null,
         "current_version": 0,
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
-        "attempt_id": "6e36cc0c-b0c6-434a-b70d-ff502ebb5c6a",
+        "attempt_id": "837d8b7a-88fc-4e96-b96e-49569d5cc68d",
         "diagnostic": {
           "format": "patchdiff-tx/1",
           "code": "target_version_mismatch",
@@ -1393,6 +1519,110 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
       }
     },
     {
+      "name": "conflict",
+      "summary": "A request key already bound to another proposal",
+      "operation": "palimpsest_submit_edits",
+      "status": 409,
+      "body": {
+        "status": "rejected",
+        "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
+        "failure_reason": "context_invalid",
+        "failure_detail": "client_request_id was already used on this target for a different proposal.",
+        "failed_change_id": null,
+        "before_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
+        "after_hash": null,
+        "current_version": 1,
+        "current_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
+        "attempt_id": "d1d00921-47b8-4dd9-9d4e-438f4280845c",
+        "diagnostic": {
+          "format": "patchdiff-tx/1",
+          "code": "request_key_conflict",
+          "existing_attempt_id": "205ea628-32a1-4cb8-a6fb-fbf438006758",
+          "differing_components": [
+            "attempt_content_hash",
+            "expected_target_version"
+          ],
+          "submitted_key_preview": "example-key-1",
+          "differing_fields": [
+            "edits[0].match",
+            "edits[0].occurrence_index",
+            "edits[0].replace",
+            "intent"
+          ],
+          "differing_fields_truncated": false,
+          "retryable": false,
+          "requires_new_submission": true,
+          "validation_stage": "PRECONDITION_GUARD",
+          "failure_context": {
+            "available": true,
+            "unavailable_reason": null,
+            "selection": "prefix",
+            "buffer_stage": "canonical_target",
+            "prior_changes": 0,
+            "start": 0,
+            "end": 17,
+            "total_chars": 17,
+            "text": "alpha beta gamma\n",
+            "truncated": false,
+            "observed_target_version": 1,
+            "observed_target_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96"
+          }
+        },
+        "validity": {
+          "protocol_valid": true,
+          "transaction_valid": false,
+          "task_correct": "not_evaluated",
+          "semantic": "not_evaluated"
+        },
+        "deduplicated": false,
+        "client_request_id": "example-key-1",
+        "current_context": {
+          "available": false,
+          "unavailable_reason": "same_as_failure_context",
+          "selection": null,
+          "buffer_stage": null,
+          "prior_changes": null,
+          "start": null,
+          "end": null,
+          "total_chars": null,
+          "text": null,
+          "truncated": null,
+          "observed_target_version": null,
+          "observed_target_hash": null
+        },
+        "retryable": "none",
+        "next_actions": [
+          {
+            "operation": "palimpsest_get_attempt_log",
+            "reason": "The request key is bound to another proposal: inspect it, or send this proposal under a new key.",
+            "params": {
+              "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
+              "client_request_id": "example-key-1"
+            }
+          }
+        ],
+        "error": {
+          "code": "conflict",
+          "reason": "request_key_conflict",
+          "message": "client_request_id was already used on this target for a different proposal.",
+          "retryable": "none",
+          "next_actions": [
+            {
+              "operation": "palimpsest_get_attempt_log",
+              "reason": "The request key is bound to another proposal: inspect it, or send this proposal under a new key.",
+              "params": {
+                "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
+                "client_request_id": "example-key-1"
+              },
+              "method": "GET",
+              "path": "/v1/targets/5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30/attempts"
+            }
+          ],
+          "trace_id": "req-7c0e1d9a"
+        }
+      }
+    },
+    {
       "name": "proposal_rejected",
       "summary": "Ambiguous match",
       "operation": "palimpsest_submit_edits",
@@ -1407,7 +1637,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "after_hash": null,
         "current_version": 0,
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
-        "attempt_id": "19b23c4d-ba8b-4409-abb0-c127082f66af",
+        "attempt_id": "f0fb5614-bbb8-467b-adec-ab4c248a6061",
         "diagnostic": {
           "format": "patchdiff-tx/1",
           "occurrence_count": 2,
@@ -1566,6 +1796,29 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
       }
     },
     {
+      "name": "invalid_arguments",
+      "summary": "An argument the operation does not take",
+      "operation": "palimpsest_submit_edits",
+      "status": 400,
+      "body": {
+        "status": "invalid_argument",
+        "code": "unknown_argument",
+        "tool": "palimpsest_submit_edits",
+        "failure_detail": "Unknown argument(s): colour. Allowed: target_file_id, intent, expected_target_version, expected_current_hash, source, parent_attempt_id, attempt, client_request_id, include_correlation_id, edits.",
+        "unknown_arguments": [
+          "colour"
+        ],
+        "error": {
+          "code": "invalid_arguments",
+          "reason": "unknown_argument",
+          "message": "Unknown argument(s): colour. Allowed: target_file_id, intent, expected_target_version, expected_current_hash, source, parent_attempt_id, attempt, client_request_id, include_correlation_id, edits.",
+          "retryable": "none",
+          "next_actions": [],
+          "trace_id": "req-7c0e1d9a"
+        }
+      }
+    },
+    {
       "name": "candidate_not_found",
       "summary": "Unknown candidate",
       "operation": "palimpsest_change_inspect",
@@ -1658,24 +1911,43 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
       }
     },
     {
-      "name": "invalid_arguments",
-      "summary": "An argument the operation does not take",
-      "operation": "palimpsest_submit_edits",
-      "status": 400,
+      "name": "candidate_target_moved",
+      "summary": "A target that moved after the candidate was proposed",
+      "operation": "palimpsest_change_apply",
+      "status": 409,
       "body": {
-        "status": "invalid_argument",
-        "code": "unknown_argument",
-        "tool": "palimpsest_submit_edits",
-        "failure_detail": "Unknown argument(s): colour. Allowed: target_file_id, intent, expected_target_version, expected_current_hash, source, parent_attempt_id, attempt, client_request_id, include_correlation_id, edits.",
-        "unknown_arguments": [
-          "colour"
-        ],
+        "status": "error",
         "error": {
-          "code": "invalid_arguments",
-          "reason": "unknown_argument",
-          "message": "Unknown argument(s): colour. Allowed: target_file_id, intent, expected_target_version, expected_current_hash, source, parent_attempt_id, attempt, client_request_id, include_correlation_id, edits.",
-          "retryable": "none",
-          "next_actions": [],
+          "code": "precondition_failed",
+          "reason": "external_write",
+          "message": "1 target(s) this candidate writes changed since its base; nothing was written.",
+          "retryable": "after_refresh",
+          "next_actions": [
+            {
+              "operation": "palimpsest_change_discard",
+              "reason": "Release this candidate",
+              "params": {
+                "candidate": "3d9b6f1e-7a2c-4e58-b0d4-6c1f8a9e2b57"
+              }
+            },
+            {
+              "operation": "palimpsest_change_propose",
+              "reason": "Read the targets again and propose a new candidate with a new request_id"
+            }
+          ],
+          "target": {
+            "candidate": "3d9b6f1e-7a2c-4e58-b0d4-6c1f8a9e2b57"
+          },
+          "details": {
+            "moved": [
+              {
+                "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
+                "base_version": 0,
+                "current_version": 1,
+                "moved_by": "direct_submission"
+              }
+            ]
+          },
           "trace_id": "req-7c0e1d9a"
         }
       }
@@ -1817,13 +2089,13 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
     "projections_rebuild": {
       "status": "ok",
       "equal": true,
-      "compared": 38,
+      "compared": 42,
       "differing": [],
       "missing": [],
       "extra": [],
-      "streams": 38,
-      "events": 54,
-      "duration_ms": 325
+      "streams": 42,
+      "events": 61,
+      "duration_ms": 314
     },
     "approvals_list": {
       "status": "ok",

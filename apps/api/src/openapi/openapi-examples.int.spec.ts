@@ -44,11 +44,27 @@ describe(`the OpenAPI examples are real answers on ${describeBackend}`, () => {
   it('every operation example succeeds', () => {
     const failed = Object.entries(runs.operations).filter(([, r]) => !['ok', 'accepted', 'saved', 'success'].includes(r.result.status));
     expect(failed).toEqual([]);
+    expect(runs.alternates['palimpsest_preview.rejected']!.result).toMatchObject({ status: 'rejected', failure_reason: 'match_ambiguous' });
   });
 
   it('the documented answers are the ones this run got (ids, times and durations aside)', () => {
     expect(mask(OPENAPI_EXAMPLES.operations)).toEqual(mask(runs.operations));
+    expect(mask(OPENAPI_EXAMPLES.alternates)).toEqual(mask(runs.alternates));
     expect(mask(OPENAPI_EXAMPLES.gateway)).toEqual(mask(runs.gateway));
+  });
+
+  it('every error request is refused with the status its example stands for', () => {
+    expect(Object.fromEntries(runs.errors.map((e) => [e.name, [e.status, (e.body.error as { code: string }).code]]))).toMatchObject({
+      not_found: [404, 'not_found'],
+      precondition_failed: [409, 'precondition_failed'],
+      conflict: [409, 'conflict'],
+      proposal_rejected: [422, 'proposal_rejected'],
+      replacement_too_large: [413, 'resource_limit'],
+      invalid_arguments: [400, 'invalid_arguments'],
+      unauthenticated: [401, 'unauthenticated'],
+      permission_denied: [403, 'permission_denied'],
+      saturated: [429, 'resource_limit'],
+    });
   });
 
   it('the documented error answers are the ones this run got', () => {

@@ -3,8 +3,8 @@ import { EXAMPLE_TARGET_ID } from '@palimpsest/protocol/catalog/fragments';
 import type { JsonSchema } from '@palimpsest/protocol/catalog/operation-spec';
 import { documentedStatuses, STATUS_MEANINGS } from '../routes/documented-statuses';
 import { pathArgumentOf, type GatewayRoute, type OperationRoute } from '../routes/route-table';
-import { answerSchemaName, errorExampleName, errorExamplesFor, exampleRef, gatewayExampleName, operationExampleName, ref } from './openapi-components';
-import { EXAMPLE_CANDIDATE_ID, exampleOf } from './example-scenario';
+import { answerExamplesFor, answerSchemaName, errorExampleName, errorExamplesFor, exampleRef, gatewayExampleName, ref } from './openapi-components';
+import { EXAMPLE_CANDIDATE_ID, exampleOf } from './example-requests';
 import { GATEWAY_ANSWERS } from './gateway-answers';
 import { OPENAPI_EXAMPLES } from './openapi-examples.generated';
 
@@ -43,15 +43,13 @@ function successResponse(route: OperationRoute): ResponseObject {
   const headers: ResponseObject['headers'] = {};
   if (route.etag) headers.ETag = { description: 'The version read, quoted ("3"): send it back as If-None-Match (304) or If-Match (a guard).', schema: { type: 'string' } };
   if (route.success === 201 && !pathArgumentOf(route)) headers.Location = { description: 'The new target\'s route.', schema: { type: 'string' } };
+  const media: MediaObject = { schema: ref(answerSchemaName(route.operation)) };
+  const examples = answerExamplesFor(route.operation);
+  if (examples.length) media.examples = Object.fromEntries(examples.map(([key, component]) => [key, exampleRef(component)]));
   return {
     description: STATUS_MEANINGS[route.success] ?? '',
     ...(Object.keys(headers).length ? { headers } : {}),
-    content: {
-      [JSON_TYPE]: {
-        schema: ref(answerSchemaName(route.operation)),
-        examples: { example: exampleRef(operationExampleName(route.operation)) },
-      },
-    },
+    content: { [JSON_TYPE]: media },
   };
 }
 
@@ -66,26 +64,27 @@ export function operationResponses(route: OperationRoute): Record<string, Respon
   );
 }
 
-/** The example arguments with the one the path carries taken out. */
-function bodyExample(route: OperationRoute): Record<string, unknown> {
-  const { [pathArgumentOf(route) ?? '']: _inPath, ...rest } = exampleOf(route.operation).params;
+/** Example arguments with the one the path carries taken out. */
+function bodyValue(route: OperationRoute, params: Record<string, unknown>): Record<string, unknown> {
+  const { [pathArgumentOf(route) ?? '']: _inPath, ...rest } = params;
   return rest;
 }
 
 /** A POST route's JSON body: required when the operation needs arguments beyond the path's. */
 export function operationRequestBody(route: OperationRoute, schema: JsonSchema) {
   const required = ((schema.required as string[] | undefined) ?? []).length > 0;
-  const example = exampleOf(route.operation);
-  return {
-    required,
-    content: { [JSON_TYPE]: { schema, examples: { example: { summary: example.title, value: bodyExample(route) } } } },
-  };
+  const requests = [
+    ...(OPENAPI_EXAMPLES.operations[route.operation] ? [['example', OPENAPI_EXAMPLES.operations[route.operation]!] as const] : []),
+    ...Object.entries(OPENAPI_EXAMPLES.alternates).filter(([, run]) => run.operation === route.operation).map(([key, run]) => [key.split('.').pop()!, run] as const),
+  ];
+  const examples = Object.fromEntries(requests.map(([key, run]) => [key, { summary: run.title, value: bodyValue(route, run.params) }]));
+  return { required, content: { [JSON_TYPE]: { schema, ...(requests.length ? { examples } : {}) } } };
 }
 
 /** Example values of a GET route's query parameters and of the path's id. */
 export function parameterExample(route: OperationRoute, name: string, location: string): unknown {
   if (location === 'path') return pathArgumentOf(route) === 'candidate' ? EXAMPLE_CANDIDATE_ID : EXAMPLE_TARGET_ID;
-  return exampleOf(route.operation).params[name];
+  return exampleOf(route.operation)?.params[name];
 }
 
 /** A gateway route's responses: its success as GATEWAY_ANSWERS says, its errors as ErrorBody. */
