@@ -1,5 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020';
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
+import { validateOpenApi } from '../../../../test/support/http-openapi';
 import { HTTP_STATUSES } from '../errors/error-envelope';
 import { concretePath, GATEWAY_ROUTES, OPERATION_ROUTES, specOf } from '../routes/route-table';
 import { completeDocument, type OpenApiDocumentShape } from './document-completion';
@@ -12,10 +13,14 @@ function scannedDocument(): OpenApiDocumentShape {
     (paths[concretePath(path)] ??= {})[method.toLowerCase()] = operation;
   };
   for (const route of OPERATION_ROUTES) {
-    const query = route.method === 'GET' ? Object.keys(specOf(route.operation).params.properties as object).map((name) => ({ name, in: 'query' })) : [];
-    add(route.path, route.method, { operationId: route.operation, parameters: route.path.includes(':id') ? [{ name: 'id', in: 'path' }, ...query] : query });
+    const query = route.method === 'GET' ? Object.keys(specOf(route.operation).params.properties as object).map((name) => ({ name, in: 'query', schema: {} })) : [];
+    const id = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+    add(route.path, route.method, { operationId: route.operation, parameters: route.path.includes(':id') ? [id, ...query] : query });
   }
-  for (const route of GATEWAY_ROUTES) if (!route.path.startsWith('/docs')) add(route.path, route.method, { operationId: route.name, responses: { 200: { description: 'theirs' } } });
+  for (const route of GATEWAY_ROUTES) {
+    const parameters = route.path.includes(':id') ? [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }] : [];
+    if (!route.path.startsWith('/docs')) add(route.path, route.method, { operationId: route.name, parameters, responses: { 200: { description: 'theirs' } } });
+  }
   return { openapi: '3.1.0', info: { title: 't', version: '0' }, paths };
 }
 
@@ -36,6 +41,12 @@ function validate(schema: Record<string, unknown>, value: unknown): string[] {
 }
 
 describe('the completed OpenAPI document', () => {
+  it('is valid OpenAPI 3.1 (the official schema; the served document is validated whole in api-docs-browser.e2e)', async () => {
+    const verdict = await validateOpenApi(doc);
+    expect(verdict.errors ?? []).toEqual([]);
+    expect(verdict.valid).toBe(true);
+  });
+
   it('answers every operation route\'s success with its answer schema, which $refs the catalog result', () => {
     for (const route of OPERATION_ROUTES) {
       const media = operationOf(route.path, route.method).responses[String(route.success)]!.content!['application/json']!;
