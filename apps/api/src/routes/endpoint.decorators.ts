@@ -2,7 +2,7 @@ import { applyDecorators, Get, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation } from '@nestjs/swagger';
 import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
 import { Access } from '../auth/scope.guard';
-import { errorResponse, operationDocs } from '../openapi/operation-docs';
+import { operationDocs } from '../openapi/operation-docs';
 import { gatewayRoute, routeOf, specOf, type HttpMethod } from './route-table';
 
 const mapping = (method: HttpMethod, path: string) => (method === 'GET' ? Get(path) : Post(path));
@@ -17,13 +17,13 @@ export function OperationEndpoint(operation: OperationName): MethodDecorator {
 }
 
 /**
- * Binds a controller method to one of the gateway's own routes. Error statuses get the ErrorBody
- * schema unless the controller documents them itself (`ownDocs`), as it does its 2xx answer.
+ * Binds a controller method to one of the gateway's own routes. Its responses (every status in the
+ * route table) are written by completeDocument; a controller's own @ApiResponse lends its success
+ * description. `_ownDocs` names statuses the controller describes itself (kept for its callers).
  */
-export function GatewayEndpoint(name: string, ownDocs: number[] = []): MethodDecorator {
+export function GatewayEndpoint(name: string, _ownDocs: number[] = []): MethodDecorator {
   const route = gatewayRoute(name);
   const docs = [ApiOperation({ operationId: name, summary: route.summary, description: `Access: \`${route.access}\`.` })];
   if (route.access !== 'public') docs.push(ApiBearerAuth('bearer'));
-  const errors = route.statuses.filter((s) => s >= 400 && !ownDocs.includes(s)).map(errorResponse);
-  return applyDecorators(mapping(route.method, route.path), Access(route.access), ...docs, ...errors);
+  return applyDecorators(mapping(route.method, route.path), Access(route.access), ...docs);
 }

@@ -1,0 +1,333 @@
+import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
+import type { JsonSchema } from '@palimpsest/protocol/catalog/operation-spec';
+
+/**
+ * The fields of each operation's successful answer, for the OpenAPI document. The catalog's result
+ * schemas name the statuses only (they are also every MCP tool's outputSchema, which tools/list's size
+ * budget keeps small); the document adds, per operation, what a success carries. Objects stay open: a
+ * field added to an answer is not a breaking change. openapi-components.unit.spec.ts validates the
+ * real example answers against these.
+ */
+
+const str = (description?: string): JsonSchema => ({ type: 'string', ...(description ? { description } : {}) });
+const int = (description?: string): JsonSchema => ({ type: 'integer', ...(description ? { description } : {}) });
+const bool = (description?: string): JsonSchema => ({ type: 'boolean', ...(description ? { description } : {}) });
+const nullable = (schema: JsonSchema): JsonSchema => ({ ...schema, type: [schema.type as string, 'null'] });
+const sha256 = (description: string): JsonSchema => ({ type: 'string', pattern: '^[0-9a-f]{64}$', description });
+const array = (items: JsonSchema, description?: string): JsonSchema => ({ type: 'array', items, ...(description ? { description } : {}) });
+const anyObject: JsonSchema = { type: 'object' };
+
+/** An open object whose every listed property is required unless named in `optional`. */
+function object(properties: Record<string, JsonSchema>, optional: string[] = []): JsonSchema {
+  return { type: 'object', required: Object.keys(properties).filter((k) => !optional.includes(k)), properties };
+}
+
+const targetId = str('Target UUID.');
+const version = int('The target version (0 at creation, +1 per accepted change).');
+const currentHash = sha256('SHA-256 of the canonical LF text at that version.');
+
+const lineEndings = object({
+  style: { enum: ['lf', 'crlf', 'cr', 'mixed', 'none'], description: 'The uploaded text\'s line-ending style.' },
+  lf: int(),
+  crlf: int(),
+  cr: int(),
+  normalized: bool('True when the upload was converted to LF.'),
+  source_code_points: int(),
+  source_utf8_bytes: int(),
+  source_sha256: sha256('SHA-256 of the text as uploaded.'),
+});
+
+const targetState = object({
+  status: { const: 'ok' },
+  target_file_id: targetId,
+  filename: str(),
+  target_type: str('Content type (MIME type or language id).'),
+  version,
+  current_hash: currentHash,
+  active_editing_cycle_id: str('Editing cycle the next accepted change belongs to.'),
+  source_line_endings: lineEndings,
+});
+
+const readHead = { target_file_id: targetId, version, current_hash: currentHash };
+
+const changeFact = object(
+  {
+    change_id: str(),
+    change_index: int('1-based position in the transaction.'),
+    span_start: int('Code points, in the text before the change.'),
+    span_end: int(),
+    matched_chars: int(),
+    replacement_chars: int(),
+    matched_sha256: sha256('SHA-256 of the replaced text.'),
+    replacement_sha256: sha256('SHA-256 of the replacement.'),
+    operation: str(),
+  },
+  ['operation'],
+);
+
+const validity = object({
+  protocol_valid: bool(),
+  transaction_valid: bool(),
+  task_correct: str('Not evaluated by the engine.'),
+  semantic: str('Not evaluated by the engine.'),
+});
+
+const warnings = {
+  warnings: array(str(), 'Warning codes.'),
+  warning_details: array(anyObject),
+  warning_count: int(),
+  warnings_truncated: bool(),
+};
+
+const accepted = object(
+  {
+    status: { const: 'accepted' },
+    target_file_id: targetId,
+    before_hash: sha256('Hash the proposal was decided on.'),
+    after_hash: sha256('Hash after the change.'),
+    version: int('The new version.'),
+    current_version: int(),
+    current_hash: currentHash,
+    attempt_id: str('The recorded attempt (palimpsest_get_attempt_log).'),
+    manifest_entries_added: int('Ledger entries this change added.'),
+    ...warnings,
+    validity,
+    evidence: object({ changes: array(changeFact) }),
+    deduplicated: bool('True when this is the recorded outcome of an earlier identical request (same client_request_id).'),
+    client_request_id: nullable(str()),
+    correlation_id: str('Fresh UUIDv4, with include_correlation_id (never stored).'),
+  },
+  ['correlation_id'],
+);
+
+const preview = object(
+  {
+    status: { enum: ['accepted', 'rejected'], description: 'What submitting this proposal now would answer (advisory).' },
+    preview: { const: true },
+    advisory: { const: true },
+    target_file_id: targetId,
+    stage: str('Where the evaluation ended.'),
+    validity,
+    current_version: int(),
+    current_hash: currentHash,
+    before_version: int(),
+    before_hash: sha256('Hash the proposal was evaluated on.'),
+    after_hash: nullable(sha256('Hash the text would have (null when rejected).')),
+    change_facts: array(changeFact),
+    failure_reason: str('When rejected: why.'),
+    diagnostic: nullable(anyObject),
+  },
+  ['after_hash', 'change_facts', 'failure_reason', 'diagnostic'],
+);
+
+const page = (entry: JsonSchema) => ({
+  status: { const: 'ok' },
+  target_file_id: targetId,
+  entries: array(entry, 'Newest first.'),
+  has_more: bool(),
+  next_sequence: nullable(int('Pass as before_sequence for the next page.')),
+});
+
+const attemptEntry = object(
+  {
+    attempt_id: str(),
+    log_sequence: int('Global position of the attempt\'s event.'),
+    status: { enum: ['accepted', 'rejected'] },
+    protocol_version: str(),
+    runtime_version: str(),
+    request_fingerprint: sha256('Fingerprint of the canonical request.'),
+    client_request_id: nullable(str()),
+    before_version: int(),
+    after_version: nullable(int()),
+    before_hash: str(),
+    after_hash: nullable(str()),
+    failure_reason: nullable(str()),
+    intent: str(),
+    source: str(),
+    created_at: str('ISO 8601.'),
+  },
+  [],
+);
+
+const ledgerEntry = object({
+  ledger_sequence: int('log_sequence × 100000 + change_index.'),
+  attempt_id: str(),
+  log_sequence: int(),
+  before_version: int(),
+  after_version: int(),
+  change_index: int(),
+  change_id: str(),
+  intent: nullable(str()),
+  origin: str(),
+  derived: anyObject,
+  created_at: str('ISO 8601.'),
+});
+
+const candidate = object(
+  {
+    id: str('Candidate UUID.'),
+    version: int('Candidate version (+1 per extension).'),
+    state: { enum: ['open', 'applied', 'discarded', 'expired'] },
+    intent: nullable(str()),
+    base: array(object({ target_file_id: targetId, filename: str(), version: int(), hash: str() })),
+    request_id: str(),
+    created_at: str('ISO 8601.'),
+    expires_at: str('ISO 8601.'),
+  },
+  [],
+);
+
+const checkResult = object({
+  check: str(),
+  kind: str(),
+  status: str(),
+  ok: bool(),
+  targets: array(object({ target_file_id: targetId, ok: bool(), message: nullable(str()) }, ['message'])),
+});
+
+const candidateFile = object({
+  target_file_id: targetId,
+  filename: str(),
+  change: str('created, modified or unchanged.'),
+  base_version: int(),
+  before_sha256: str(),
+  after_sha256: str(),
+});
+
+export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
+  palimpsest_initialize_target: targetState,
+  palimpsest_handle_upload: targetState,
+  palimpsest_get_target: {
+    ...targetState,
+    required: [...(targetState.required as string[]), 'current_content'],
+    properties: { ...(targetState.properties as object), current_content: str('The canonical LF text.') },
+  },
+  palimpsest_export_target: object({
+    status: { const: 'ok' },
+    ...readHead,
+    filename: str(),
+    format: { enum: ['original_text', 'canonical_lf', 'crlf', 'original_eol'] },
+    content: str('The text with the requested line endings.'),
+    content_eol: str(),
+    content_sha256: sha256('SHA-256 of content as returned.'),
+    source_line_endings: lineEndings,
+  }),
+  palimpsest_read_target: object({
+    status: { const: 'ok' },
+    ...readHead,
+    start: int('Code points.'),
+    end: int(),
+    text: str(),
+    total_chars: int('Length of the whole text, code points.'),
+    truncated: bool(),
+    next_start: nullable(int('Pass as start for the next page.')),
+  }),
+  palimpsest_read_lines: object(
+    {
+      status: { const: 'ok' },
+      ...readHead,
+      total_lines: int(),
+      start_line: int(),
+      end_line: int(),
+      start: int('Code points.'),
+      end: int(),
+      text: str(),
+      truncated: bool(),
+      next_offset: nullable(int()),
+      next_start: nullable(int()),
+      line_starts: array(object({ line: int(), start: int() }), 'With include_line_starts.'),
+    },
+    ['line_starts'],
+  ),
+  palimpsest_find_occurrences: object({
+    status: { const: 'ok' },
+    ...readHead,
+    occurrence_count: int(),
+    returned_count: int(),
+    occurrences: array(object({ occurrence_index: int('Pass as occurrence_index.'), start: int(), end: int(), before: str(), after: str() })),
+    truncated: bool(),
+    next_occurrence_index: nullable(int()),
+  }),
+  palimpsest_submit_edits: accepted,
+  palimpsest_submit_operations: accepted,
+  palimpsest_submit_replacement: accepted,
+  palimpsest_preview: preview,
+  palimpsest_save: object({
+    status: { const: 'saved' },
+    target_file_id: targetId,
+    snapshot_id: str(),
+    closed_editing_cycle_id: str(),
+    new_editing_cycle_id: str(),
+    current_hash: currentHash,
+    version,
+  }),
+  palimpsest_replay: object({
+    status: { enum: ['success', 'failed'], description: 'failed: the replayed state differs from the stored one (a report, not an error).' },
+    target_file_id: targetId,
+    reconstructed_hash: str(),
+    current_hash: str(),
+    reconstructed_version: int(),
+    current_version: int(),
+    accepted_transactions_replayed: int(),
+    materialized_state_matches: bool(),
+    materialized_state_checks: object({ content_matches: bool(), stored_hash_matches: bool(), recomputed_hash_matches: bool(), version_matches: bool() }),
+  }),
+  palimpsest_get_attempt_log: object(page(attemptEntry)),
+  palimpsest_get_manifest_ledger: object(page(ledgerEntry)),
+  palimpsest_capabilities: object({
+    status: { const: 'ok' },
+    service: { const: 'palimpsest' },
+    profile: str('The tool profile in effect.'),
+    policy: nullable(anyObject),
+    operations: array(object({ name: str(), read_only: bool(), status: str(), errors: array(str()) })),
+    error_codes: array(str()),
+    limits: { type: 'object', additionalProperties: { type: 'integer' } },
+    profiles: array(object({ protocol: str(), runtime: str(), operations: array(str()) })),
+  }),
+  palimpsest_change_propose: object({
+    status: { const: 'ok' },
+    replayed: bool('True when the same request_id returned the recorded answer.'),
+    candidate,
+    operations: array(object({ index: int(), kind: str(), target_file_id: targetId, outcome: str() })),
+    files: array(candidateFile),
+    checks: array(checkResult),
+    required_checks: array(str()),
+  }),
+  palimpsest_edit_plan: object({
+    status: { const: 'ok' },
+    outcome: str('supported, or why the plan cannot be applied as is.'),
+    operations: array(object({ index: int(), kind: str(), target_file_id: targetId, outcome: str() })),
+    files: array(candidateFile),
+    required_checks: array(str()),
+    suggested_checks: array(str()),
+  }),
+  palimpsest_change_inspect: object({
+    status: { const: 'ok' },
+    candidate,
+    files: array(candidateFile),
+    targets: array(object({ target_file_id: targetId, filename: str(), change: str(), base_version: int(), current_version: int() })),
+    checks: array(checkResult),
+  }),
+  palimpsest_check_run: object({
+    status: { const: 'ok' },
+    ok: bool('True when every check passed (a failed check is an answer, not an error).'),
+    candidate: str(),
+    candidate_version: int(),
+    checks: array(checkResult),
+  }),
+  palimpsest_change_apply: object({
+    status: { const: 'ok' },
+    replayed: bool('True when the same request_id returned the recorded receipt.'),
+    receipt: object({
+      receipt_id: str(),
+      request_id: str(),
+      outcome: str(),
+      candidate: str(),
+      candidate_version: int(),
+      targets: array(object({ target_file_id: targetId, attempt_id: str(), base_version: int(), result_version: int(), before_sha256: str(), after_sha256: str() })),
+      approval_id: nullable(str()),
+      recorded_at: str('ISO 8601.'),
+    }),
+  }),
+  palimpsest_change_discard: object({ status: { const: 'ok' }, candidate, released: bool() }),
+};

@@ -1,0 +1,129 @@
+import { CATALOG, type OperationName } from '@palimpsest/protocol/catalog/catalog';
+import { EXAMPLE_TARGET_ID } from '@palimpsest/protocol/catalog/fragments';
+import type { OperationExample } from '@palimpsest/protocol/catalog/operation-spec';
+
+/**
+ * The requests the OpenAPI document's examples are the answers of, all written against the catalog's
+ * fixture (a target holding EXAMPLE_TEXT at version 0, EXAMPLE_TARGET_ID standing for its id).
+ */
+
+export const EXAMPLE_CANDIDATE_ID = '3d9b6f1e-7a2c-4e58-b0d4-6c1f8a9e2b57';
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
+/** What is done to the fresh target before the request runs. */
+export type Setup =
+  | 'none'
+  | 'edited' // the submit_edits example accepted (version 1)
+  | 'keyed' // an edit accepted under client_request_id example-key-1
+  | 'candidate' // the change_propose example proposed (EXAMPLE_CANDIDATE_ID, version 1)
+  | 'checked_candidate' // … and its utf8 check run
+  | 'moved_candidate'; // … and the target edited after it
+
+export interface ExampleRequest extends OperationExample {
+  operation: OperationName;
+  setup: Setup;
+}
+
+/** Examples for the operations the catalog gives none. */
+const GATEWAY_EXAMPLES: Partial<Record<OperationName, Omit<ExampleRequest, 'operation'>>> = {
+  palimpsest_handle_upload: { title: 'Upload a file\'s text', params: { filename: 'notes.md', content: 'alpha beta alpha\n', content_type: 'text/markdown' }, setup: 'none' },
+  palimpsest_get_target: { title: 'The target after one accepted edit', params: { target_file_id: EXAMPLE_TARGET_ID }, setup: 'edited' },
+  palimpsest_export_target: { title: 'Export with CRLF line endings', params: { target_file_id: EXAMPLE_TARGET_ID, format: 'crlf' }, setup: 'none' },
+  palimpsest_replay: { title: 'Replay a target with one accepted edit', params: { target_file_id: EXAMPLE_TARGET_ID }, setup: 'edited' },
+  palimpsest_get_attempt_log: { title: 'Newest attempts first', params: { target_file_id: EXAMPLE_TARGET_ID, limit: 10 }, setup: 'edited' },
+  palimpsest_get_manifest_ledger: { title: 'The accepted changes', params: { target_file_id: EXAMPLE_TARGET_ID, limit: 10 }, setup: 'edited' },
+  palimpsest_capabilities: { title: 'What this runtime supports', params: {}, setup: 'none' },
+  palimpsest_change_inspect: { title: 'The proposed change, span by span', params: { candidate: EXAMPLE_CANDIDATE_ID }, setup: 'candidate' },
+  palimpsest_check_run: { title: 'Run the utf8 check', params: { candidate: EXAMPLE_CANDIDATE_ID, checks: ['utf8'] }, setup: 'candidate' },
+  palimpsest_change_apply: {
+    title: 'Apply a checked candidate',
+    params: { candidate: EXAMPLE_CANDIDATE_ID, expected_candidate_version: 1, request_id: 'example-apply-1' },
+    setup: 'checked_candidate',
+  },
+  palimpsest_change_discard: { title: 'Discard an open candidate', params: { candidate: EXAMPLE_CANDIDATE_ID }, setup: 'candidate' },
+};
+
+/** The example the document shows for an operation: the catalog's first, else the gateway's own (setups apply to both). */
+export function exampleOf(operation: OperationName): ExampleRequest | undefined {
+  const own = GATEWAY_EXAMPLES[operation];
+  const catalog = CATALOG.find((op) => op.name === operation)?.examples[0];
+  if (!catalog && !own) return undefined;
+  return { operation, setup: 'none', ...own, ...catalog } as ExampleRequest;
+}
+
+/** Further successful answers worth showing beside an operation's example. */
+export const ALTERNATE_REQUESTS: (ExampleRequest & { name: string })[] = [
+  {
+    name: 'rejected',
+    title: 'A preview that would be rejected (still a 200: the preview answered)',
+    operation: 'palimpsest_preview',
+    params: { target_file_id: EXAMPLE_TARGET_ID, format: 'patchdiff-tx/1', expected_target_version: 0, intent: 'Rename', edits: [{ match: 'alpha', replace: 'gamma' }] },
+    setup: 'none',
+  },
+];
+
+/** Refusals of operation routes, run for real: the error examples (name = the example's key). */
+export const ERROR_REQUESTS: (ExampleRequest & { name: string })[] = [
+  { name: 'not_found', title: 'Unknown target', operation: 'palimpsest_get_target', params: { target_file_id: UNKNOWN_ID }, setup: 'none' },
+  {
+    name: 'precondition_failed',
+    title: 'Stale version guard',
+    operation: 'palimpsest_submit_edits',
+    params: { target_file_id: EXAMPLE_TARGET_ID, intent: 'Rename', expected_target_version: 3, edits: [{ match: 'beta', replace: 'delta' }] },
+    setup: 'none',
+  },
+  {
+    name: 'conflict',
+    title: 'A request key already bound to another proposal',
+    operation: 'palimpsest_submit_edits',
+    params: { target_file_id: EXAMPLE_TARGET_ID, intent: 'Rename', expected_target_version: 1, client_request_id: 'example-key-1', edits: [{ match: 'beta', replace: 'delta' }] },
+    setup: 'keyed',
+  },
+  {
+    name: 'proposal_rejected',
+    title: 'Ambiguous match',
+    operation: 'palimpsest_submit_edits',
+    params: { target_file_id: EXAMPLE_TARGET_ID, intent: 'Rename', expected_target_version: 0, edits: [{ match: 'alpha', replace: 'gamma' }] },
+    setup: 'none',
+  },
+  {
+    name: 'replacement_too_large',
+    title: 'A replacement over its limit',
+    operation: 'palimpsest_submit_replacement',
+    params: { target_file_id: EXAMPLE_TARGET_ID, intent: 'Rewrite', expected_target_version: 0, replacement: 'x'.repeat(1_000_001) },
+    setup: 'none',
+  },
+  {
+    name: 'invalid_arguments',
+    title: 'An argument the operation does not take',
+    operation: 'palimpsest_submit_edits',
+    params: { target_file_id: EXAMPLE_TARGET_ID, intent: 'Rename', expected_target_version: 0, edits: [{ match: 'beta', replace: 'delta' }], colour: 'red' },
+    setup: 'none',
+  },
+  { name: 'candidate_not_found', title: 'Unknown candidate', operation: 'palimpsest_change_inspect', params: { candidate: UNKNOWN_ID }, setup: 'none' },
+  {
+    name: 'candidate_unmatched',
+    title: 'A candidate operation whose text is not there',
+    operation: 'palimpsest_change_propose',
+    params: {
+      request_id: 'example-propose-unmatched',
+      base: [{ target_file_id: EXAMPLE_TARGET_ID, version: 0 }],
+      operations: [{ kind: 'edit', target_file_id: EXAMPLE_TARGET_ID, match: 'zeta', replace: 'eta' }],
+    },
+    setup: 'none',
+  },
+  {
+    name: 'candidate_version_mismatch',
+    title: 'A candidate version guard that moved',
+    operation: 'palimpsest_change_apply',
+    params: { candidate: EXAMPLE_CANDIDATE_ID, expected_candidate_version: 2, request_id: 'example-apply-stale' },
+    setup: 'candidate',
+  },
+  {
+    name: 'candidate_target_moved',
+    title: 'A target that moved after the candidate was proposed',
+    operation: 'palimpsest_change_apply',
+    params: { candidate: EXAMPLE_CANDIDATE_ID, expected_candidate_version: 1, request_id: 'example-apply-moved' },
+    setup: 'moved_candidate',
+  },
+];

@@ -1,0 +1,116 @@
+import { CATALOG, type OperationName } from '@palimpsest/protocol/catalog/catalog';
+import { EXAMPLE_TARGET_ID, EXAMPLE_TEXT } from '@palimpsest/protocol/catalog/fragments';
+import type { Outcome } from '@palimpsest/protocol/outcome';
+import { httpOutcome } from '../routes/http-outcome';
+import { routeOf } from '../routes/route-table';
+import { ALTERNATE_REQUESTS, ERROR_REQUESTS, EXAMPLE_CANDIDATE_ID, exampleOf, type ExampleRequest, type Setup } from './example-requests';
+
+/**
+ * The run that makes the OpenAPI document's examples: every request of example-requests.ts, each on a
+ * fresh target holding EXAMPLE_TEXT at version 0, and its real answer. The ids the run creates are
+ * written back as the fixed example ids, so the document reads the same on every run;
+ * openapi-examples.int.spec.ts reruns it on both backends and compares.
+ */
+
+export { EXAMPLE_CANDIDATE_ID };
+/** What the document shows as an error's trace_id (the request's X-Request-Id). */
+export const EXAMPLE_TRACE_ID = 'req-7c0e1d9a';
+
+/** A successful answer the document shows. */
+export interface AnswerRun {
+  title: string;
+  params: Record<string, unknown>;
+  result: Outcome;
+}
+
+/** An error answer the document shows, as the gateway sends it: HTTP status and body. */
+export interface ErrorExampleRun {
+  name: string;
+  summary: string;
+  status: number;
+  body: Record<string, unknown>;
+  /** The operation that answered it (a catalog route's refusal); absent for the gateway's own. */
+  operation?: OperationName;
+}
+
+export interface ExampleRuns {
+  /** Each operation's example, by operation. */
+  operations: Record<string, AnswerRun>;
+  /** Further successful answers, by `<operation>.<name>`. */
+  alternates: Record<string, AnswerRun & { operation: OperationName }>;
+  errors: ErrorExampleRun[];
+  /** The gateway routes' answers (replay_all, projections_rebuild, approvals_list), by route name. */
+  gateway: Record<string, unknown>;
+}
+
+export type Call = (operation: OperationName, args: Record<string, unknown>) => Promise<Outcome>;
+
+const SUCCESS = ['ok', 'accepted', 'saved', 'success'];
+
+const rebind = <T>(value: T, from: string, to: string): T => JSON.parse(JSON.stringify(value).split(from).join(to)) as T;
+
+/** ids: real id → the example id it stands for. */
+const writeBack = <T>(value: T, ids: Record<string, string>): T => Object.entries(ids).reduce((v, [real, shown]) => rebind(v, real, shown), value);
+const bindIds = <T>(value: T, ids: Record<string, string>): T => Object.entries(ids).reduce((v, [real, shown]) => rebind(v, shown, real), value);
+
+async function ok(call: Call, operation: OperationName, args: Record<string, unknown>): Promise<Outcome> {
+  const result = await call(operation, args);
+  if (!SUCCESS.includes(result.status)) throw new Error(`${operation} example setup failed: ${JSON.stringify(result)}`);
+  return result;
+}
+
+function required(operation: OperationName): ExampleRequest {
+  const example = exampleOf(operation);
+  if (!example) throw new Error(`${operation} has no example: add one to its catalog entry or to example-requests.ts`);
+  return example;
+}
+
+/** A fresh target and what the request needs done first; the ids it made. */
+async function prepare(call: Call, setup: Setup, n: number): Promise<Record<string, string>> {
+  const created = await ok(call, 'palimpsest_initialize_target', { filename: 'notes.md', content: EXAMPLE_TEXT, content_type: 'text/markdown' });
+  const ids: Record<string, string> = { [String(created.target_file_id)]: EXAMPLE_TARGET_ID };
+  const edit = required('palimpsest_submit_edits').params;
+  if (setup === 'edited') await ok(call, 'palimpsest_submit_edits', bindIds(edit, ids));
+  if (setup === 'keyed') await ok(call, 'palimpsest_submit_edits', bindIds({ ...edit, client_request_id: 'example-key-1' }, ids));
+  if (setup === 'candidate' || setup === 'checked_candidate' || setup === 'moved_candidate') {
+    const propose = { ...required('palimpsest_change_propose').params, request_id: `example-setup-${n}`, checks: [] };
+    const proposed = await ok(call, 'palimpsest_change_propose', bindIds(propose, ids));
+    const candidate = String((proposed.candidate as { id: string }).id);
+    ids[candidate] = EXAMPLE_CANDIDATE_ID;
+    if (setup === 'checked_candidate') await ok(call, 'palimpsest_check_run', { candidate, checks: ['utf8'] });
+    if (setup === 'moved_candidate') await ok(call, 'palimpsest_submit_replacement', bindIds(required('palimpsest_submit_replacement').params, ids));
+  }
+  return ids;
+}
+
+/** The body an error outcome is sent with (operation-runner's send): the answer, its envelope with the trace id. */
+function errorBody(operation: OperationName, result: Outcome): { status: number; body: Record<string, unknown> } {
+  const outcome = httpOutcome(routeOf(operation), result);
+  const error = outcome.error ?? (result.error as object | undefined);
+  return { status: outcome.status, body: { ...result, error: { ...error, trace_id: EXAMPLE_TRACE_ID } } };
+}
+
+/** Runs every example request against `call`; the answers are written back to the example ids. */
+export async function runExamples(call: Call): Promise<Omit<ExampleRuns, 'gateway'>> {
+  let n = 0;
+  const run = async (request: ExampleRequest) => {
+    const ids = await prepare(call, request.setup, ++n);
+    return writeBack(await call(request.operation, bindIds(request.params, ids)), ids);
+  };
+  const operations: ExampleRuns['operations'] = {};
+  for (const spec of CATALOG) {
+    const example = required(spec.name);
+    operations[spec.name] = { title: example.title, params: example.params, result: await run(example) };
+  }
+  const alternates: ExampleRuns['alternates'] = {};
+  for (const request of ALTERNATE_REQUESTS) {
+    const { name, title, params, operation } = request;
+    alternates[`${operation}.${name}`] = { operation, title, params, result: await run(request) };
+  }
+  const errors: ErrorExampleRun[] = [];
+  for (const request of ERROR_REQUESTS) {
+    const answer = errorBody(request.operation, await run(request));
+    errors.push({ name: request.name, summary: request.title, operation: request.operation, ...answer });
+  }
+  return { operations, alternates, errors };
+}

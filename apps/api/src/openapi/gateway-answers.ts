@@ -1,0 +1,127 @@
+import type { JsonSchema } from '@palimpsest/protocol/catalog/operation-spec';
+
+/**
+ * What the gateway's own routes (not catalog operations) answer with, for the OpenAPI document: the
+ * media type and schema of each success. The operator answers' examples are real runs
+ * (operation-examples.int.spec.ts); health, metrics and the event stream show their format.
+ */
+
+export interface GatewayAnswer {
+  mediaType: string;
+  schema: JsonSchema;
+  /** A literal example of a text answer (a JSON answer's example comes from the example run). */
+  example?: string;
+}
+
+const indicator = (details: Record<string, JsonSchema>): JsonSchema => ({
+  type: 'object',
+  required: ['status'],
+  properties: { status: { enum: ['up', 'down'] }, ...details },
+});
+
+const HEALTH: JsonSchema = {
+  type: 'object',
+  description: 'The terminus report.',
+  required: ['status', 'info', 'error', 'details'],
+  properties: {
+    status: { enum: ['ok'] },
+    info: {
+      type: 'object',
+      properties: {
+        database: indicator({ backend: { enum: ['postgres', 'pglite'] } }),
+        migrations: indicator({ pending: { type: 'integer' } }),
+      },
+    },
+    error: { type: 'object' },
+    details: { type: 'object' },
+  },
+};
+
+const REPLAY_ALL: JsonSchema = {
+  type: 'object',
+  required: ['status', 'checked', 'diverged', 'next_after'],
+  properties: {
+    status: { enum: ['success', 'failed'], description: 'failed: at least one target diverged (a report, not an error).' },
+    checked: { type: 'integer', description: 'Targets replayed in this page.' },
+    diverged: { type: 'array', items: { $ref: '#/components/schemas/palimpsest_replay.answer' }, description: 'The reports of the targets that diverged.' },
+    next_after: { type: ['integer', 'null'], description: 'Pass as after for the next page; null when every target was checked.' },
+  },
+};
+
+const REBUILD: JsonSchema = {
+  type: 'object',
+  required: ['status', 'equal', 'compared', 'differing', 'missing', 'extra', 'streams', 'events', 'duration_ms'],
+  properties: {
+    status: { enum: ['ok', 'failed'], description: 'ok when the rebuilt read models equal what they replaced.' },
+    equal: { type: 'boolean' },
+    compared: { type: 'integer', description: 'Targets whose read-model digests were compared.' },
+    differing: { type: 'array', items: { type: 'string' }, description: 'Targets whose rebuilt models differ.' },
+    missing: { type: 'array', items: { type: 'string' }, description: 'Targets the rebuild did not reproduce.' },
+    extra: { type: 'array', items: { type: 'string' }, description: 'Targets only the rebuild has.' },
+    streams: { type: 'integer' },
+    events: { type: 'integer' },
+    duration_ms: { type: 'integer' },
+  },
+};
+
+const APPROVAL: JsonSchema = {
+  type: 'object',
+  required: ['approval_id', 'candidate', 'candidate_version', 'candidate_state', 'request_id', 'status', 'prompt', 'requested_at'],
+  properties: {
+    approval_id: { type: 'string' },
+    candidate: { type: 'string' },
+    candidate_version: { type: 'integer' },
+    candidate_state: { type: 'string', description: 'An open candidate past its expiry reads as expired.' },
+    request_id: { type: 'string', description: 'The waiting apply\'s request_id.' },
+    status: { enum: ['pending', 'granted', 'declined'] },
+    policy: { type: ['string', 'null'] },
+    prompt: { type: 'string', description: 'What the policy asks the person.' },
+    requested_at: { type: ['string', 'null'], description: 'ISO 8601.' },
+    decided_at: { type: ['string', 'null'] },
+    decided_by: { type: ['string', 'null'] },
+    note: { type: ['string', 'null'] },
+  },
+};
+
+const SSE_EXAMPLE = [
+  'retry: 2000',
+  '',
+  'id: 42',
+  'event: ProposalAccepted',
+  'data: {"global_position":42,"stream_id":"target-5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30","stream_version":2,"type":"ProposalAccepted","schema_version":1,"recorded_at":"2026-01-01T12:00:00.000Z","data":{…},"metadata":{…}}',
+  '',
+  ': heartbeat 2026-01-01T12:00:15.000Z',
+  '',
+].join('\n');
+
+export const GATEWAY_ANSWERS: Record<string, GatewayAnswer> = {
+  health: { mediaType: 'application/json', schema: HEALTH },
+  metrics: {
+    mediaType: 'text/plain',
+    schema: { type: 'string', description: 'Prometheus text exposition format 0.0.4.' },
+    example: '# TYPE palimpsest_http_requests_total counter\npalimpsest_http_requests_total{method="GET",route="/v1/targets/:id",status="200"} 3\n',
+  },
+  target_events: {
+    mediaType: 'text/event-stream',
+    schema: { type: 'string', description: '`id` = global position (send back as Last-Event-ID), `event` = event type, `data` = the event as JSON; comment lines are heartbeats.' },
+    example: SSE_EXAMPLE,
+  },
+  replay_all: { mediaType: 'application/json', schema: REPLAY_ALL },
+  projections_rebuild: { mediaType: 'application/json', schema: REBUILD },
+  approvals_list: {
+    mediaType: 'application/json',
+    schema: { type: 'object', required: ['status', 'approvals'], properties: { status: { const: 'ok' }, approvals: { type: 'array', items: { $ref: '#/components/schemas/Approval' } } } },
+  },
+  approvals_approve: {
+    mediaType: 'application/json',
+    schema: { type: 'object', required: ['status', 'approval'], properties: { status: { const: 'ok' }, approval: { $ref: '#/components/schemas/Approval' } } },
+  },
+  approvals_decline: {
+    mediaType: 'application/json',
+    schema: { type: 'object', required: ['status', 'approval'], properties: { status: { const: 'ok' }, approval: { $ref: '#/components/schemas/Approval' } } },
+  },
+  docs: { mediaType: 'text/html', schema: { type: 'string', description: 'Swagger UI.' } },
+  openapi: { mediaType: 'application/json', schema: { type: 'object', description: 'This document.' } },
+};
+
+export const APPROVAL_SCHEMA = APPROVAL;
