@@ -100,6 +100,15 @@ describe(`palimpsest_change_propose and palimpsest_edit_plan on ${describeBacken
     expect(inadmissibleActions([stale.error, ambiguous.error])).toEqual([]);
   });
 
+  it('a closed candidate offers the reads of its targets, complete, instead of a propose it cannot fill in', async () => {
+    const t = await h.target('closed\n');
+    const open = expectOk(await c.propose([[t, 0]], [edit(t, 'closed', 'open')]));
+    expectOk(await c.call('palimpsest_change_discard', { candidate: open.candidate.id }));
+    const late = await c.propose([[t, 0]], [edit(t, 'open', 'shut')], { candidate: open.candidate.id, expected_candidate_version: 1 });
+    expect(late.error).toMatchObject({ reason: 'candidate_closed', next_actions: [{ operation: 'palimpsest_get_target', params: { target_file_id: t } }] });
+    expect(inadmissibleActions([late.error])).toEqual([]);
+  });
+
   it('plans the same batch without storing anything', async () => {
     const before = await events();
     const plan = expectOk(await c.call('palimpsest_edit_plan', {
