@@ -81,6 +81,12 @@ function queryString(args: Record<string, unknown>): string {
   return text ? `?${text}` : '';
 }
 
+/** A candidate operation's own envelope (seed 000) as HTTP sends it: the same fields, each next action with its route. */
+export function routedEnvelope(error: Record<string, unknown>): ErrorEnvelope {
+  const actions = Array.isArray(error.next_actions) ? (error.next_actions as NextAction[]) : [];
+  return { ...(error as unknown as ErrorEnvelope), next_actions: actions.map(httpNextAction) };
+}
+
 /** JSON Schema of the envelope, for the OpenAPI document. */
 export const ERROR_ENVELOPE_SCHEMA = {
   type: 'object',
