@@ -107,7 +107,7 @@ export const ERROR_ENVELOPE_SCHEMA = {
       maxItems: 10,
       items: {
         type: 'object',
-        required: ['operation', 'method', 'path', 'reason'],
+        required: ['operation', 'method', 'path', 'reason', 'params'],
         properties: {
           operation: { type: 'string' },
           method: { type: 'string' },
