@@ -136,6 +136,18 @@ describe(`next actions that can be sent as they are, on ${describeBackend}`, () 
     expect(unguarded.next_actions).toEqual([{ operation: 'palimpsest_get_target', reason: expect.any(String), params: { target_file_id: id } }]);
   });
 
+  it('a malformed request key or source is rebuilt: a key derived from the rejected attempt, the source dropped', async () => {
+    const id = await h.target('alpha\n');
+    const key = await edits(id, 0, [{ match: 'alpha', replace: 'beta' }], { client_request_id: 'has space\u0007' });
+    expect(key.diagnostic.code).toBe('invalid_client_request_id');
+    expect(key.next_actions[0].params).toMatchObject({ client_request_id: `retry-${key.attempt_id}`, parent_attempt_id: key.attempt_id });
+    expect((await follow(key)).status).toBe('accepted');
+    const source = await edits(id, 1, [{ match: 'beta', replace: 'gamma' }], { source: '' });
+    expect(source.diagnostic.code).toBe('invalid_source');
+    expect(source.next_actions[0].params.source).toBeUndefined();
+    expect((await follow(source)).status).toBe('accepted');
+  });
+
   it('a proposal that does not fit its format offers the capabilities', async () => {
     const id = await h.target('abc\n');
     const r = await edits(id, 0, [{ match: 'abc', replace: 'x', bogus: 1 }]);

@@ -109,11 +109,14 @@ function contextActions(r: RejectionSummary, c: RetryContext): NextAction[] {
     return [...fixed, { operation: 'palimpsest_get_attempt_log', reason: 'Inspect the proposal the key is bound to.', params: log }];
   }
   if (code === 'parent_attempt_not_found') return [...rebuiltContext(c, 'parent_attempt_id'), getTarget(r, 'Read the target.')];
-  const argument = r.diagnostic?.argument as string | undefined;
+  const argument = code === 'invalid_client_request_id' ? 'client_request_id' : (r.diagnostic?.argument as string | undefined);
   if (argument && ['source', 'parent_attempt_id', 'attempt', 'client_request_id'].includes(argument)) {
     return [...rebuiltContext(c, argument), getTarget(r, 'Read the target.')];
   }
-  return [getTarget(r, `Read the target's version and hash, then resend with ${argument ?? 'a guard'} set from them.`)];
+  if (code === 'missing_guard' || argument === 'expected_target_version' || argument === 'expected_current_hash') {
+    return [getTarget(r, `Read the target's version and hash, then resend with ${argument ?? 'a guard'} set from what you read.`)];
+  }
+  return [getTarget(r, 'Fix the request as failure_detail describes; read the target for its current version and hash.')];
 }
 
 function actionsFor(r: RejectionSummary, c: RetryContext): NextAction[] {

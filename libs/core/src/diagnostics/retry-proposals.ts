@@ -121,7 +121,8 @@ export function rebuiltContext(c: RetryContext, argument: string | undefined): N
     delete args.parent_attempt_id;
     delete args.attempt;
   }
-  if (argument === 'client_request_id' && c.basis.attempt_id) args.client_request_id = `retry-${c.basis.attempt_id}`;
   const rebuilt = retryArgs({ ...c.request, args }, c.basis);
+  // A key that is not one cannot be derived from: the retry's key is derived from the rejected attempt alone.
+  if (argument === 'client_request_id' && c.basis.attempt_id) rebuilt.client_request_id = `retry-${c.basis.attempt_id}`;
   return offered(c, rebuilt, `${argument ?? 'An argument'} was refused: resend with it rebuilt (see failure_detail).`);
 }
