@@ -126,7 +126,15 @@ describe(`palimpsest api: catalog routes over HTTP on ${backend}`, () => {
       current_version: 1,
       attempt_id: expect.any(String),
       diagnostic: { code: 'target_version_mismatch' },
-      error: { code: 'precondition_failed', retryable: 'after_refresh', next_actions: [{ method: 'GET', path: `/v1/targets/${id}` }] },
+      error: {
+        code: 'precondition_failed',
+        retryable: 'after_refresh',
+        // The same edit with the guard refreshed (it still applies), then the read.
+        next_actions: [
+          { operation: 'palimpsest_submit_edits', method: 'POST', path: `/v1/targets/${id}/edits`, body: { expected_target_version: 1, edits: [{ match: 'beta', replace: 'gamma' }] } },
+          { method: 'GET', path: `/v1/targets/${id}` },
+        ],
+      },
     });
     const conflicting = await edit(id, { expected_target_version: 1, edits: [{ match: 'beta', replace: 'c' }] }, { 'if-match': '"0"' });
     expect(conflicting).toMatchObject({ status: 400, body: { code: 'guard_conflict' } });
@@ -149,7 +157,14 @@ describe(`palimpsest api: catalog routes over HTTP on ${backend}`, () => {
       status: 'rejected',
       failure_reason: 'context_invalid',
       diagnostic: { code: 'request_key_conflict' },
-      error: { code: 'conflict', reason: 'request_key_conflict', next_actions: [{ operation: 'palimpsest_get_attempt_log' }] },
+      error: {
+        code: 'conflict',
+        reason: 'request_key_conflict',
+        next_actions: [
+          { operation: 'palimpsest_submit_edits', body: { client_request_id: `req-42~retry-${other.body.attempt_id.slice(0, 8)}`, edits: [{ match: 'beta', replace: 'gamma' }] } },
+          { operation: 'palimpsest_get_attempt_log', method: 'GET', path: `/v1/targets/${id}/attempts?client_request_id=req-42` },
+        ],
+      },
     });
     const mismatch = await edit(id, { expected_target_version: 1, client_request_id: 'other', edits: [{ match: 'beta', replace: 'g' }] }, key);
     expect(mismatch).toMatchObject({ status: 400, body: { code: 'idempotency_key_conflict' } });

@@ -30,8 +30,12 @@ export const HTTP_STATUSES = {
   insufficient_context: [422],
 } as const satisfies { [C in ErrorCode]: readonly number[] };
 
-/** A next action, addressed by its HTTP route so a client can follow it as is. */
-export type HttpNextAction = NextAction & { method: string; path: string };
+/**
+ * A next action, addressed by its HTTP route so a client can follow it as is: `path` has the path
+ * parameter filled in and, for a GET, the other arguments as its query string; a POST's arguments
+ * are `body`. `params` stays the operation's complete arguments, as on every other transport.
+ */
+export type HttpNextAction = NextAction & { method: string; path: string; body?: Record<string, unknown> };
 
 export interface ErrorEnvelope {
   code: ErrorCode;
@@ -63,8 +67,24 @@ export function httpNextAction(action: NextAction): HttpNextAction {
   if (!isOperationName(action.operation)) return { ...action, method: 'POST', path: '/v1' }; // never: actions name catalog operations
   const route = routeOf(action.operation);
   const inPath = pathArgumentOf(route);
-  const id = inPath && typeof action.params?.[inPath] === 'string' ? (action.params[inPath] as string) : undefined;
-  return { ...action, method: route.method, path: concretePath(route.path, id) };
+  const { [inPath ?? '']: id, ...rest } = action.params ?? {};
+  const path = concretePath(route.path, typeof id === 'string' ? encodeURIComponent(id) : undefined);
+  if (route.method === 'POST') return { ...action, method: route.method, path, body: rest };
+  return { ...action, method: route.method, path: path + queryString(rest) };
+}
+
+/** GET arguments as the route's query parsing reads them back (a null argument is the same as an absent one). */
+function queryString(args: Record<string, unknown>): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(args)) if (value !== null && value !== undefined) query.append(name, String(value));
+  const text = query.toString();
+  return text ? `?${text}` : '';
+}
+
+/** A candidate operation's own envelope (seed 000) as HTTP sends it: the same fields, each next action with its route. */
+export function routedEnvelope(error: Record<string, unknown>): ErrorEnvelope {
+  const actions = Array.isArray(error.next_actions) ? (error.next_actions as NextAction[]) : [];
+  return { ...(error as unknown as ErrorEnvelope), next_actions: actions.map(httpNextAction) };
 }
 
 /** JSON Schema of the envelope, for the OpenAPI document. */
@@ -87,13 +107,14 @@ export const ERROR_ENVELOPE_SCHEMA = {
       maxItems: 10,
       items: {
         type: 'object',
-        required: ['operation', 'method', 'path', 'reason'],
+        required: ['operation', 'method', 'path', 'reason', 'params'],
         properties: {
           operation: { type: 'string' },
           method: { type: 'string' },
-          path: { type: 'string' },
+          path: { type: 'string', description: 'The path parameter filled in; for a GET, the other arguments as the query string.' },
           reason: { type: 'string' },
-          params: { type: 'object' },
+          params: { type: 'object', description: 'The operation\'s complete arguments (as on every transport).' },
+          body: { type: 'object', description: 'For a POST: the JSON body to send (params without the path parameter).' },
         },
       },
     },

@@ -2,7 +2,7 @@ import { RETRYABLES, type ErrorCode, type NextAction } from '@palimpsest/core/er
 import { retryableOf } from '@palimpsest/core/diagnostics/next-actions';
 import { GUARD_FAILURE_REASONS } from '@palimpsest/core/transaction/transaction.types';
 import { unreachable, type Outcome } from '@palimpsest/protocol/outcome';
-import { envelope, HTTP_STATUSES, httpNextAction, type ErrorEnvelope } from '../errors/error-envelope';
+import { envelope, HTTP_STATUSES, httpNextAction, routedEnvelope, type ErrorEnvelope } from '../errors/error-envelope';
 import { specOf, type OperationRoute } from './route-table';
 
 /** How an operation's answer travels over HTTP: a status code, and for errors the envelope. */
@@ -40,8 +40,11 @@ export function httpOutcome(route: OperationRoute, result: Outcome): HttpOutcome
       return specOf(route.operation).readOnly ? { status: 200 } : rejection(result);
     case 'invalid_argument':
       return invalid(result);
-    case 'error': // candidate operations answer with their own envelope (seed 000): only the HTTP status is ours
-      return { status: envelopeStatus((result.error ?? {}) as Fields) };
+    case 'error': {
+      // Candidate operations answer with their own envelope (seed 000): the HTTP status and the routes of its next actions are ours.
+      const own = (result.error ?? {}) as Fields;
+      return { status: envelopeStatus(own), error: routedEnvelope(own) };
+    }
     case 'not_found':
       return {
         status: 404,

@@ -27,12 +27,19 @@ describe('operation result → HTTP status and envelope', () => {
     expect(httpOutcome(edits, { status: 'not_found', code: 'target_not_found', next_actions: [{ operation: 'palimpsest_initialize_target', reason: 'Create a target' }] })).toMatchObject({ status: 404, error: { next_actions: [{ method: 'POST', path: '/v1/targets' }] } });
   });
 
-  it('keeps a candidate answer\'s own envelope and picks the status from its code', () => {
+  it('keeps a candidate answer\'s own envelope, picks the status from its code and routes its next actions', () => {
     const apply = routeOf('palimpsest_change_apply');
-    const error = (code: string, retryable = 'none') => ({ status: 'error' as const, error: { code, retryable } });
-    expect(httpOutcome(apply, error('conflict'))).toEqual({ status: 409 });
-    expect(httpOutcome(apply, error('snapshot_expired'))).toEqual({ status: 410 });
-    expect(httpOutcome(apply, error('permission_denied'))).toEqual({ status: 403 });
-    expect(httpOutcome(apply, error('resource_limit', 'same_request'))).toEqual({ status: 503 });
+    const error = (code: string, retryable = 'none') => ({ status: 'error' as const, error: { code, retryable, next_actions: [] } });
+    const status = (r: ReturnType<typeof httpOutcome>) => r.status;
+    expect(status(httpOutcome(apply, error('conflict')))).toBe(409);
+    expect(status(httpOutcome(apply, error('snapshot_expired')))).toBe(410);
+    expect(status(httpOutcome(apply, error('permission_denied')))).toBe(403);
+    expect(status(httpOutcome(apply, error('resource_limit', 'same_request')))).toBe(503);
+    const own = { code: 'precondition_failed', reason: 'external_write', message: 'm', retryable: 'after_refresh', details: { moved: [] } };
+    const next = [{ operation: 'palimpsest_change_discard', reason: 'r', params: { candidate: 'c-1' } }];
+    expect(httpOutcome(apply, { status: 'error', error: { ...own, next_actions: next } })).toEqual({
+      status: 409,
+      error: { ...own, next_actions: [{ ...next[0], method: 'POST', path: '/v1/candidates/c-1/discard', body: {} }] },
+    });
   });
 });

@@ -5,8 +5,8 @@ import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import type { TargetEvent } from '@palimpsest/core/target/target.events';
 import type { AppContext } from '../app-context';
 import { refusalAnswer } from '../shared/target-refusals';
-import { SUBMISSION_TOOL, proposalOf } from '../shared/submission-tools';
-import { enrichRejection } from '../submit-proposal/rejection-enrichment';
+import { proposalOf } from '../shared/submission-tools';
+import { enrichRejection, type RejectionEnrichment } from '../submit-proposal/rejection-enrichment';
 import { boundPreview } from './preview-bounds';
 import { targetIdOf, notFound } from '../shared/target-lookup';
 import { readTargetRow } from '@palimpsest/projections/content/target-row.queries';
@@ -66,10 +66,13 @@ export async function previewProposal(ctx: AppContext, input: PreviewInput) {
   if (outcome.kind === 'refused') return { ...refusalAnswer(outcome.refusal), preview: true, advisory: true };
   const event = outcome.events[0];
   const base = { preview: true, advisory: true, target_file_id: target.target_id };
-  const enrichment = {
-    tool: SUBMISSION_TOOL[input.format as ProtocolVersion],
-    current: { content: target.content, version: target.version, hash: target.current_hash },
+  const args = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  const enrichment: RejectionEnrichment = {
+    request: { operation: 'palimpsest_preview', args },
+    current: target,
     nearMissSource: outcome.hints.nearMissSource,
+    recorded: false,
+    now: ctx.clock.now(),
   };
   return boundPreview(event.type === 'ProposalRejected' ? enrichRejection(previewBody(base, observed, event), enrichment) : previewBody(base, observed, event));
 }

@@ -15,7 +15,8 @@ export function notFound(targetId: string): NotFound {
     code: 'target_not_found',
     target_file_id: targetId,
     failure_detail: `No target with id ${targetId}. Create one with palimpsest_initialize_target.`,
-    next_actions: [{ operation: 'palimpsest_initialize_target', reason: 'Create a target, or check the id you hold' }],
+    // Nothing can be called as is: creating a target needs its content, which only the caller has.
+    next_actions: [],
   };
 }
 

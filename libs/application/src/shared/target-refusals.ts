@@ -40,7 +40,13 @@ export function refusalAnswer(refusal: TargetRefusal): InvalidArgument | NotFoun
         current_version: refusal.current_version,
         current_hash: refusal.current_hash,
         retryable: 'none',
-        next_actions: [],
+        next_actions: [
+          {
+            operation: 'palimpsest_get_target',
+            reason: `${refusal.problem.argument} is malformed: read the target's version and hash, then save with a guard set from them.`,
+            params: { target_file_id: refusal.target_id },
+          },
+        ],
       };
     case 'guard_stale':
       return {

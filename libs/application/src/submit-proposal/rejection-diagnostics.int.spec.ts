@@ -43,7 +43,16 @@ describe(`rejection diagnostics end to end on ${describeBackend}`, () => {
       start: null, end: null, total_chars: null, text: null, truncated: null, observed_target_version: null, observed_target_hash: null,
     });
     expect(r.retryable).toBe('after_refresh');
-    expect(r.next_actions[0]).toMatchObject({ operation: 'palimpsest_submit_edits', params: { occurrence_index: 1 } });
+    expect(r.next_actions.map((a: any) => a.params.edits[0].occurrence_index)).toEqual([1, 2]);
+    expect(r.next_actions[0]).toMatchObject({
+      operation: 'palimpsest_submit_edits',
+      reason: expect.stringContaining('line 1, column 1'),
+      params: {
+        target_file_id: id, intent: 'Rename alpha', expected_target_version: 0, client_request_id: `req-001~retry-${r.attempt_id.slice(0, 8)}`,
+        parent_attempt_id: r.attempt_id, attempt: 2, edits: [{ match: 'alpha', replace: 'gamma', occurrence_index: 1 }],
+      },
+    });
+    expect(r.next_actions[1].reason).toContain('line 1, column 12');
   });
 
   it('recovers a keyed rejection with the stored diagnostic unchanged and a fresh current_context', async () => {

@@ -6,15 +6,22 @@ import {
   presentCurrentContext,
   type RejectionContext,
 } from '@palimpsest/core/diagnostics/rejection-context';
+import type { RejectedRequest } from '@palimpsest/core/diagnostics/retry-request';
 import type { NearMissSource } from '@palimpsest/core/target/target-decision';
+import type { ExistingTarget } from '@palimpsest/core/target/target.state';
+import { nextActionProbe } from './next-action-probe';
 
 /** What the response-only enrichment of a rejection needs, captured while the row was locked. */
 export interface RejectionEnrichment {
-  tool: string;
-  /** The locked canonical target the current_context describes. */
-  current: { content: string; version: number; hash: string };
+  /** The request as sent: next actions are it, corrected, or reads. */
+  request: RejectedRequest;
+  /** The locked canonical target the current_context describes and corrections are checked against. */
+  current: ExistingTarget;
   /** Fresh rejections scan the failing buffer; recovered ones scan the stored failure context. */
   nearMissSource: NearMissSource | null;
+  /** A submission's rejection is recorded (a retry names it as parent); a preview's is not. */
+  recorded: boolean;
+  now: string;
 }
 
 function nearMissesFor(diagnostic: Record<string, any>, source: NearMissSource | null): object | null {
@@ -48,21 +55,28 @@ export function enrichRejection<T extends { status: string }>(answer: T, e: Reje
     const near = nearMissesFor(diagnostic, e.nearMissSource);
     if (near) diagnostic.near_misses = near;
   }
-  const current = presentCurrentContext(currentContext(e.current.content, e.current.version, e.current.hash), diagnostic.failure_context);
+  const current = presentCurrentContext(currentContext(e.current.content, e.current.version, e.current.current_hash), diagnostic.failure_context);
+  const attempt_id = e.recorded && typeof body.attempt_id === 'string' ? body.attempt_id : null;
   const currentBounded: RejectionContext = boundContexts(diagnostic.failure_context, current);
   return {
     ...answer,
     diagnostic,
     current_context: currentBounded,
     retryable: retryableOf(String(body.failure_reason), diagnostic.retryable),
-    next_actions: nextActions({
-      target_id: body.target_file_id,
-      tool: e.tool,
-      failure_reason: String(body.failure_reason),
-      failed_change_id: body.failed_change_id ?? null,
-      diagnostic,
-      current_version: body.current_version,
-      client_request_id: body.client_request_id ?? null,
-    }),
+    next_actions: nextActions(
+      {
+        target_id: body.target_file_id,
+        failure_reason: String(body.failure_reason),
+        failed_change_id: body.failed_change_id ?? null,
+        diagnostic,
+        current_version: e.current.version,
+        current_hash: e.current.current_hash,
+        current_text: e.current.content,
+        attempt_id,
+        client_request_id: body.client_request_id ?? null,
+        request: e.request,
+      },
+      nextActionProbe({ state: e.current, rejectedAttemptId: attempt_id, now: e.now }, e.request),
+    ),
   };
 }

@@ -1,6 +1,7 @@
 import type { Answer } from '../shared/answer';
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { isUuid, isValidRequestKey } from '@palimpsest/core/target/request-identity';
+import type { RejectedRequest } from '@palimpsest/core/diagnostics/retry-request';
 import type { SubmitProposal } from '@palimpsest/core/target/target.commands';
 import { decide } from '@palimpsest/core/target/target.decider';
 import type { ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
@@ -78,12 +79,16 @@ function commandFor(sub: Submission, lookups: SubmitProposal['lookups']): Submit
 
 const commitInput = (sub: Submission, target: TargetRow, outcome: Decided) => commitOf(target, outcome, sub.now, { command: 'SubmitProposal' });
 
+/** The arguments as the caller sent them (dispatch split them into envelope and proposal). */
+function requestOf(input: SubmitProposalInput): RejectedRequest {
+  const { protocol_version, proposal, attempt, ...envelope } = input;
+  const args: Record<string, unknown> = { ...envelope, ...proposal, attempt };
+  for (const key of Object.keys(args)) if (args[key] === undefined) delete args[key];
+  return { operation: SUBMISSION_TOOL[protocol_version], args };
+}
+
 function enrichmentFor(sub: Submission, target: TargetRow, outcome: Decided): RejectionEnrichment {
-  return {
-    tool: SUBMISSION_TOOL[sub.input.protocol_version],
-    current: { content: target.content, version: target.version, hash: target.current_hash },
-    nearMissSource: outcome.hints.nearMissSource,
-  };
+  return { request: requestOf(sub.input), current: target, nearMissSource: outcome.hints.nearMissSource, recorded: true, now: sub.now };
 }
 
 function decidedResponse(sub: Submission, target: TargetRow, outcome: Decided): SubmissionResult {

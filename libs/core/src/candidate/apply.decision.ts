@@ -3,7 +3,7 @@ import type { AppliedTarget, BaseChange, CandidateEvent } from './candidate.even
 import { refusal, type Refusal } from './candidate-refusal';
 import {
   accepted,
-  proposeAgain,
+  rereadTargets,
   refused,
   requestReuse,
   requireOpen,
@@ -73,7 +73,7 @@ function movedTargets(c: ExistingCandidate, now: Record<string, TargetNow>): Ref
   const external = entries.some((e) => e.moved_by === 'direct_submission');
   const next = [
     { operation: 'palimpsest_change_discard', reason: 'Release this candidate', params: { candidate: c.candidate_id } },
-    proposeAgain,
+    ...rereadTargets(entries.map((e) => e.target_file_id)),
   ];
   const details = { moved: entries };
   return external

@@ -23,18 +23,29 @@ const inspectAction = (candidateId: string): NextAction => ({
   params: { candidate: candidateId },
 });
 
-const proposeAgain: NextAction = {
-  operation: 'palimpsest_change_propose',
-  reason: 'Read the targets again and propose a new candidate with a new request_id',
-};
+/**
+ * A new proposal is the caller's to write (its operations are its own), so what can be offered as is
+ * are the reads of the targets it would be written against.
+ */
+export function rereadTargets(targetIds: readonly string[]): NextAction[] {
+  return targetIds.slice(0, 10).map((id) => ({
+    operation: 'palimpsest_get_target',
+    reason: 'Read this target at its current version, then propose the operations again with a new request_id',
+    params: { target_file_id: id },
+  }));
+}
+
+const targetIdsOf = (state: ExistingCandidate): string[] => state.targets.map((t) => t.target_id);
 
 export function unknownCandidate(candidateId: string): Refusal {
   return refusal('not_found', 'candidate_unknown', `No candidate with id ${candidateId}.`, { target: { candidate: candidateId } });
 }
 
-export function expiredRefusal(candidateId: string, expiresAt: string, op: CandidateOperationName): Refusal {
+export function expiredRefusal(state: ExistingCandidate, op: CandidateOperationName): Refusal {
+  const candidateId = state.candidate_id;
+  const expiresAt = state.expires_at;
   const message = `Candidate ${candidateId} expired at ${expiresAt}.`;
-  const extra = { target: { candidate: candidateId }, details: { expires_at: expiresAt }, next_actions: [proposeAgain] };
+  const extra = { target: { candidate: candidateId }, details: { expires_at: expiresAt }, next_actions: rereadTargets(targetIdsOf(state)) };
   return op === 'discard'
     ? refusal('not_found', 'candidate_expired', message, extra)
     : refusal('snapshot_expired', 'candidate_expired', message, extra);
@@ -52,10 +63,10 @@ export function closedRefusal(state: ExistingCandidate, op: CandidateOperationNa
   if (state.status === 'discarded') {
     return refusal('precondition_failed', 'candidate_closed', `Candidate ${id} was discarded.`, {
       target: { candidate: id },
-      next_actions: [proposeAgain],
+      next_actions: rereadTargets(targetIdsOf(state)),
     });
   }
-  if (state.status === 'expired') return expiredRefusal(id, state.expires_at, op);
+  if (state.status === 'expired') return expiredRefusal(state, op);
   return null;
 }
 
@@ -77,7 +88,7 @@ export function requireOpen(
       type: 'CandidateExpired',
       data: { candidate_id: state.candidate_id, candidate_version: state.version, expires_at: state.expires_at, expired_at: now },
     };
-    return { ok: false, decision: refused(expiredRefusal(state.candidate_id, state.expires_at, op), [event]) };
+    return { ok: false, decision: refused(expiredRefusal(state, op), [event]) };
   }
   return { ok: true, candidate: state };
 }
@@ -112,4 +123,4 @@ export function requestReuse(
   );
 }
 
-export { inspectAction, proposeAgain };
+export { inspectAction };

@@ -64,7 +64,8 @@ describe('ProposeCandidate (a new candidate)', () => {
     ];
     const r = given([]).when(propose({ operations: ops })).thenRefuses('precondition_failed', 'match_absent');
     expect(r).toMatchObject({ operation_index: 1, retryable: 'after_refresh', details: { failure_reason: 'match_absent' } });
-    expect(r.next_actions[0].operation).toBe('palimpsest_find_occurrences');
+    // The absent text cannot be found again: the read of the text is the action that answers, with all its arguments.
+    expect(r.next_actions[0]).toMatchObject({ operation: 'palimpsest_read_target', params: { start: 0, length: 4000 } });
   });
 
   it.each([

@@ -1,3 +1,4 @@
+import type { NextAction } from '../errors/error-model';
 import { sliceCodePoints } from '../text/code-points';
 import { applyProposal } from '../transaction/apply-proposal';
 import { parseProposal } from '../transaction/parse-proposal';
@@ -136,6 +137,16 @@ function runChange(change: SingleChange, buffer: string, index: number, targetId
   return { text: result.text, start: fact.span_start, end: fact.span_end, written: fact.replacement_chars };
 }
 
+/** A read that answers: the occurrences of the match text an ambiguous match lists, else the text itself. */
+function rereadAction(targetId: string, diagnostic: Record<string, unknown>): NextAction {
+  const listed = (diagnostic.exact_candidates as { candidates?: { match_preview: string; match_truncated: boolean }[] } | undefined)?.candidates?.[0];
+  if (listed && !listed.match_truncated) {
+    const params = { target_file_id: targetId, text: listed.match_preview };
+    return { operation: 'palimpsest_find_occurrences', reason: 'Find the text again in the current target and rebuild the operation', params };
+  }
+  return { operation: 'palimpsest_read_target', reason: 'Read the current text and rebuild the operation', params: { target_file_id: targetId, start: 0, length: 4000 } };
+}
+
 /** Shape problems are invalid arguments; text that is not where the operation expects it is a stale read. */
 export function runtimeRefusal(index: number, targetId: string, f: Omit<TxFailure, 'failing_buffer'> & { failing_buffer?: string }): Refusal {
   const details = { failure_reason: f.failure_reason, failure_detail: f.failure_detail, diagnostic: f.diagnostic };
@@ -147,9 +158,7 @@ export function runtimeRefusal(index: number, targetId: string, f: Omit<TxFailur
     operation_index: index,
     target: { target_file_id: targetId },
     details,
-    next_actions: [
-      { operation: 'palimpsest_find_occurrences', reason: 'Find the text again in the current buffer and rebuild the operation', params: { target_file_id: targetId } },
-    ],
+    next_actions: [rereadAction(targetId, f.diagnostic)],
   });
 }
 

@@ -1,34 +1,49 @@
 import type { NextAction, Retryable } from '../errors/error-model';
 import { RETRYABLE_REASONS, type FailureReason } from '../transaction/transaction.types';
+import type { RejectedRequest } from './retry-request';
+import {
+  failedChangeOf,
+  nearMissCorrection,
+  occurrenceChoices,
+  rebuiltContext,
+  refreshedRequest,
+  relocatedSpan,
+  type NextActionProbe,
+  type RetryContext,
+} from './retry-proposals';
+import { positionOf } from './text-position';
+
+export type { NextActionProbe } from './retry-proposals';
 
 /**
- * What a caller should do next after a rejection, as calls it can make (seed 000's next_actions,
- * the one NextAction of errors/error-model.ts):
- * read, search, or resubmit with the value the diagnostic names. Params are filled where known;
- * guards always come from a fresh read.
+ * What a caller should do next after a rejection, as calls it can make as they are (seed 000's
+ * next_actions, the one NextAction of errors/error-model.ts). Every action names an operation and
+ * its complete arguments: first the rejected request with a deterministic fix (an occurrence
+ * selected, a near miss's exact text, guards refreshed…) when the probe says it would be accepted,
+ * then the read that shows what to do.
  */
-
 export interface RejectionSummary {
   target_id: string;
-  tool: string;
   failure_reason: string;
   failed_change_id: string | null;
   diagnostic: Record<string, any> | null;
   current_version: number;
+  current_hash: string;
+  /** The current canonical text (reads are placed in it). */
+  current_text: string;
+  /** The recorded rejected attempt (lineage of a resubmission); null for a preview. */
+  attempt_id: string | null;
   client_request_id: string | null;
+  request: RejectedRequest;
 }
+
+/** The HTTP envelope lists at most this many. */
+export const MAX_NEXT_ACTIONS = 10;
 
 const READ = 'palimpsest_read_target';
+const LINES = 'palimpsest_read_lines';
 const FIND = 'palimpsest_find_occurrences';
-
-function candidatesOf(d: Record<string, any> | null): { occurrence_index: number; start: number }[] {
-  return (d?.exact_candidates?.candidates as { occurrence_index: number; start: number }[] | undefined) ?? [];
-}
-
-function spanRead(r: RejectionSummary): NextAction {
-  const at = Math.max(0, Number(r.diagnostic?.failure_context?.start ?? 0));
-  return { operation: READ, reason: 'Read the text around the span, then resend with its exact offsets and text.', params: { target_file_id: r.target_id, start: at, length: 4000 } };
-}
+const GET = 'palimpsest_get_target';
 
 /** Seed definition: after_refresh when a new proposal from a fresh read can succeed, else none. */
 export function retryableOf(reason: string, retryable: boolean | undefined): Retryable {
@@ -36,47 +51,113 @@ export function retryableOf(reason: string, retryable: boolean | undefined): Ret
   return retryable ? 'after_refresh' : 'none';
 }
 
-export function nextActions(r: RejectionSummary): NextAction[] {
+/** Lines from just before `offset` of the current text, or its start when the offset is in another buffer. */
+function readAround(r: RejectionSummary, buffer: string | null, offset: number | null, why: string): NextAction {
   const target = { target_file_id: r.target_id };
+  if (buffer !== null && buffer === r.current_text && offset !== null && r.current_text !== '') {
+    const { line } = positionOf(buffer, offset);
+    const start_line = Math.max(1, line - 2);
+    return { operation: LINES, reason: `${why} Read from line ${start_line} (the problem is on line ${line}).`, params: { ...target, start_line, max_chars: 2000 } };
+  }
+  return { operation: READ, reason: `${why} Read the current text.`, params: { ...target, start: 0, length: 4000 } };
+}
+
+const getTarget = (r: RejectionSummary, reason: string): NextAction => ({ operation: GET, reason, params: { target_file_id: r.target_id } });
+
+/** The longest prefix of `match` the buffer holds (at least 3 code units), for a find that will answer. */
+function presentPrefix(buffer: string, match: string): string | null {
+  let lo = 0;
+  let hi = match.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (buffer.includes(match.slice(0, mid))) lo = mid;
+    else hi = mid - 1;
+  }
+  const prefix = match.slice(0, lo).replace(/[\uD800-\uDBFF]$/, '');
+  return prefix.length >= 3 ? prefix : null;
+}
+
+function ambiguousActions(r: RejectionSummary, c: RetryContext): NextAction[] {
+  const actions = occurrenceChoices(c);
+  const failed = failedChangeOf(c);
+  const match = typeof failed?.change.match === 'string' ? failed.change.match : null;
+  const next = r.diagnostic?.exact_candidates?.next_occurrence_index;
+  const target = { target_file_id: r.target_id };
+  if (match !== null && next) actions.push({ operation: FIND, reason: `List the occurrences from ${next} on.`, params: { ...target, text: match, start_occurrence: next } });
+  if (match !== null && !actions.length) actions.push({ operation: FIND, reason: 'List the exact occurrences and choose one.', params: { ...target, text: match } });
+  return actions;
+}
+
+function absentActions(r: RejectionSummary, c: RetryContext): NextAction[] {
+  const actions = nearMissCorrection(c);
+  const failed = failedChangeOf(c);
+  const near = r.diagnostic?.near_misses?.candidates?.[0];
+  const match = typeof failed?.change.match === 'string' ? failed.change.match : null;
+  const prefix = match !== null && failed?.buffer ? presentPrefix(failed.buffer, match) : null;
+  if (prefix !== null) {
+    actions.push({ operation: FIND, reason: 'The whole match is not in the text; find where its longest present prefix occurs.', params: { target_file_id: r.target_id, text: prefix } });
+  }
+  actions.push(readAround(r, failed?.buffer ?? null, near?.start ?? null, 'Copy the exact text to match.'));
+  return actions;
+}
+
+function contextActions(r: RejectionSummary, c: RetryContext): NextAction[] {
+  const code = r.diagnostic?.code;
+  if (code === 'request_key_conflict') {
+    const fixed = refreshedRequest(c, 'The request key is bound to another proposal: send this proposal under a new key derived from it.');
+    const log = { target_file_id: r.target_id, client_request_id: r.client_request_id };
+    return [...fixed, { operation: 'palimpsest_get_attempt_log', reason: 'Inspect the proposal the key is bound to.', params: log }];
+  }
+  if (code === 'parent_attempt_not_found') return [...rebuiltContext(c, 'parent_attempt_id'), getTarget(r, 'Read the target.')];
+  const argument = code === 'invalid_client_request_id' ? 'client_request_id' : (r.diagnostic?.argument as string | undefined);
+  if (argument && ['source', 'parent_attempt_id', 'attempt', 'client_request_id'].includes(argument)) {
+    return [...rebuiltContext(c, argument), getTarget(r, 'Read the target.')];
+  }
+  if (code === 'missing_guard' || argument === 'expected_target_version' || argument === 'expected_current_hash') {
+    return [getTarget(r, `Read the target's version and hash, then resend with ${argument ?? 'a guard'} set from what you read.`)];
+  }
+  return [getTarget(r, 'Fix the request as failure_detail describes; read the target for its current version and hash.')];
+}
+
+function actionsFor(r: RejectionSummary, c: RetryContext): NextAction[] {
   switch (r.failure_reason) {
     case 'match_ambiguous':
-    case 'disambiguation_invalid': {
-      const actions: NextAction[] = candidatesOf(r.diagnostic).slice(0, 3).map((c) => ({
-        operation: r.tool,
-        reason: `Resend with occurrence_index ${c.occurrence_index} to select the occurrence at ${c.start}.`,
-        params: { ...target, occurrence_index: c.occurrence_index, expected_target_version: r.current_version },
-      }));
-      const next = r.diagnostic?.exact_candidates?.next_occurrence_index;
-      if (next) actions.push({ operation: FIND, reason: 'List the remaining occurrences.', params: { ...target, start_occurrence: next } });
-      if (!actions.length) actions.push({ operation: FIND, reason: 'List the exact occurrences and choose one.', params: target });
-      return actions;
-    }
+    case 'disambiguation_invalid':
+      return ambiguousActions(r, c);
     case 'match_absent':
-      return [
-        { operation: FIND, reason: 'The text is not in the target: search for a shorter exact excerpt.', params: target },
-        { operation: READ, reason: 'Read the target and copy the exact text to match.', params: target },
-      ];
-    case 'sequential_match_invalid':
-      return [
-        { operation: READ, reason: 'An earlier change in the same transaction consumed the match; read and resend as spans in descending order.', params: target },
-      ];
+      return absentActions(r, c);
+    case 'sequential_match_invalid': {
+      const first = r.diagnostic?.original_occurrences?.[0];
+      return [readAround(r, r.current_text, first?.start ?? null, 'An earlier change of this transaction consumed the match: resend the changes as one edit, or as spans in descending order.')];
+    }
     case 'span_out_of_bounds':
-    case 'span_expected_text_mismatch':
-      return [spanRead(r)];
+    case 'span_expected_text_mismatch': {
+      const failed = failedChangeOf(c);
+      const start = typeof failed?.change.start === 'number' ? failed.change.start : null;
+      return [...relocatedSpan(c), readAround(r, failed?.buffer ?? null, start, 'Copy the exact offsets and text of the span.')];
+    }
     case 'target_version_mismatch':
     case 'target_hash_mismatch':
-    case 'target_diverged':
-      return [
-        { operation: 'palimpsest_get_target', reason: `The target moved to version ${r.current_version}: re-read, rebuild the proposal and resend with the new guard.`, params: target },
-      ];
+    case 'target_diverged': {
+      const fixed = refreshedRequest(c, `The target moved to version ${r.current_version} (another writer landed first) and these changes still apply to it unambiguously: resend with the refreshed guard.`);
+      return [...fixed, getTarget(r, `The target moved to version ${r.current_version}: re-read it, rebuild the proposal and resend with the new guard.`)];
+    }
     case 'context_invalid':
-      if (r.diagnostic?.code === 'request_key_conflict') {
-        return [
-          { operation: 'palimpsest_get_attempt_log', reason: 'The request key is bound to another proposal: inspect it, or send this proposal under a new key.', params: { ...target, client_request_id: r.client_request_id } },
-        ];
-      }
-      return [{ operation: r.tool, reason: 'Fix the named argument and resend.', params: r.diagnostic?.argument ? { argument: r.diagnostic.argument } : undefined }];
+      return contextActions(r, c);
+    case 'protocol_invalid':
+      return [{ operation: 'palimpsest_capabilities', reason: 'The proposal does not fit its format (failure_detail names the field): the capabilities describe each format.', params: {} }];
     default:
-      return [{ operation: r.tool, reason: 'Fix the request as failure_detail describes and resend.' }];
+      return [getTarget(r, 'Fix the request as failure_detail describes; read the target for its current version and hash.')];
   }
+}
+
+export function nextActions(r: RejectionSummary, probe: NextActionProbe): NextAction[] {
+  const context: RetryContext = {
+    request: r.request,
+    basis: { current_version: r.current_version, current_hash: r.current_hash, attempt_id: r.attempt_id },
+    failed_change_id: r.failed_change_id,
+    diagnostic: r.diagnostic,
+    probe,
+  };
+  return actionsFor(r, context).slice(0, MAX_NEXT_ACTIONS);
 }

@@ -8,11 +8,11 @@
 export const RETRYABLES = ['none', 'same_request', 'after_refresh'] as const;
 export type Retryable = (typeof RETRYABLES)[number];
 
-/** A call that would help next: the operation, why, and its arguments when the service can fill them. */
+/** A call that would help next: the operation, why, and its complete arguments (sent as they are, it passes admission). */
 export interface NextAction {
   operation: string;
   reason: string;
-  params?: Record<string, unknown>;
+  params: Record<string, unknown>;
 }
 
 /** Every error code, with the retryable it defaults to and what it means. */

@@ -4,7 +4,7 @@ import { initialCandidateState } from '@palimpsest/core/candidate/candidate.stat
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { AppContext } from '../../app-context';
 import { applicableBuiltins } from '../check-run/builtin-checks';
-import { baseEntries, type ProposeInput } from '../propose/propose.handler';
+import { baseEntries, type ProposeInput } from '../propose/propose-input';
 import { operationsView } from '../shared/candidate-view';
 import { errorResult, type CandidateAnswer } from '../shared/envelope';
 import { observeTarget } from '../shared/target-texts';

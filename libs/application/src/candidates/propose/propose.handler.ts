@@ -19,19 +19,10 @@ import { candidateView, filesView, operationsView } from '../shared/candidate-vi
 import { checksOfVersion } from '../shared/checks-query';
 import { errorResult, type CandidateAnswer } from '../shared/envelope';
 import { baseContents, observeTarget } from '../shared/target-texts';
+import { baseEntries, type ProposeInput } from './propose-input';
+import { withRetryActions } from './propose-next-actions';
 
-export interface ProposeInput {
-  request_id: string;
-  base: { target_file_id: string; version: number }[];
-  operations: Record<string, unknown>[];
-  intent?: string | null;
-  candidate?: string;
-  expected_candidate_version?: number;
-  checks?: string[];
-}
-
-export const baseEntries = (base: ProposeInput['base']): BaseEntry[] =>
-  base.map((b) => ({ target_id: b.target_file_id.toLowerCase(), version: b.version }));
+export { baseEntries, type ProposeInput } from './propose-input';
 
 /**
  * Propose (or extend): request lock → request_id lookup → candidate row lock → target reads → decide
@@ -61,6 +52,7 @@ export async function proposeChange(ctx: AppContext, input: ProposeInput, policy
       return decision;
     },
   });
+  if (decided.kind === 'refused') return errorResult(await withRetryActions(ctx, input, decided.refusal, policy));
   return answer(ctx, decided, cmd.candidate_id, plan.checks, policy);
 }
 

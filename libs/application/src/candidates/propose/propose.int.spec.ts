@@ -1,5 +1,6 @@
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { createAppHarness, type AppHarness } from '../../test-support/app-harness';
+import { inadmissibleActions } from '../../test-support/next-action-admission';
 import { candidateCalls, edit, expectOk } from '../test-support/candidate-harness';
 
 describe(`palimpsest_change_propose and palimpsest_edit_plan on ${describeBackend}`, () => {
@@ -74,6 +75,38 @@ describe(`palimpsest_change_propose and palimpsest_edit_plan on ${describeBacken
     expect((await c.propose([[missing, 0]], [edit(missing, 'x', 'y')])).error).toMatchObject({ code: 'not_found', reason: 'target_unknown' });
     const ghost = await c.propose([[a, 0]], [edit(a, 'beta', 'b')], { candidate: missing, expected_candidate_version: 1 });
     expect(ghost.error).toMatchObject({ code: 'not_found', reason: 'candidate_unknown' });
+  });
+
+  it('offers a refused proposal as complete requests: the same operations on the moved base, or each listed occurrence', async () => {
+    const t = await h.target('red green red\n');
+    await h.call('palimpsest_submit_edits', { target_file_id: t, intent: 'direct', expected_target_version: 0, edits: [{ match: 'green', replace: 'blue' }] });
+    const stale = await c.call('palimpsest_change_propose', { request_id: 'na-1', base: [{ target_file_id: t, version: 0 }], operations: [edit(t, 'blue', 'teal')] });
+    expect(stale.error.reason).toBe('base_not_head');
+    expect(stale.error.next_actions[0]).toEqual({
+      operation: 'palimpsest_change_propose',
+      reason: expect.any(String),
+      params: { request_id: 'na-1~base-1', base: [{ target_file_id: t, version: 1 }], operations: [edit(t, 'blue', 'teal')] },
+    });
+    const ambiguous = await c.call('palimpsest_change_propose', { request_id: 'na-2', base: [{ target_file_id: t, version: 1 }], operations: [edit(t, 'red', 'pink', { anchor_after: '\n' })] });
+    expect(ambiguous.error).toMatchObject({ reason: 'match_ambiguous', operation_index: 0 });
+    const choices = ambiguous.error.next_actions.filter((n: { operation: string }) => n.operation === 'palimpsest_change_propose');
+    expect(choices.map((n: { params: { operations: { occurrence_index: number }[] } }) => n.params.operations[0])).toEqual([
+      edit(t, 'red', 'pink', { occurrence_index: 1 }),
+      edit(t, 'red', 'pink', { occurrence_index: 2 }),
+    ]);
+    expect(ambiguous.error.next_actions.at(-1)).toEqual({ operation: 'palimpsest_find_occurrences', reason: expect.any(String), params: { target_file_id: t, text: 'red' } });
+    const followed = expectOk(await c.call(choices[1].operation, choices[1].params));
+    expect(followed.operations[0]).toMatchObject({ start: 9, end: 12 });
+    expect(inadmissibleActions([stale.error, ambiguous.error])).toEqual([]);
+  });
+
+  it('a closed candidate offers the reads of its targets, complete, instead of a propose it cannot fill in', async () => {
+    const t = await h.target('closed\n');
+    const open = expectOk(await c.propose([[t, 0]], [edit(t, 'closed', 'open')]));
+    expectOk(await c.call('palimpsest_change_discard', { candidate: open.candidate.id }));
+    const late = await c.propose([[t, 0]], [edit(t, 'open', 'shut')], { candidate: open.candidate.id, expected_candidate_version: 1 });
+    expect(late.error).toMatchObject({ reason: 'candidate_closed', next_actions: [{ operation: 'palimpsest_get_target', params: { target_file_id: t } }] });
+    expect(inadmissibleActions([late.error])).toEqual([]);
   });
 
   it('plans the same batch without storing anything', async () => {

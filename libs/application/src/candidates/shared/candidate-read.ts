@@ -15,7 +15,7 @@ export function readRefusal(state: CandidateState, candidateId: string, now: str
   if (!state.exists) return unknownCandidate(candidateId);
   const closed = closedRefusal(state, op);
   if (closed) return closed;
-  return isLapsed(state, now) ? expiredRefusal(state.candidate_id, state.expires_at, op) : null;
+  return isLapsed(state, now) ? expiredRefusal(state, op) : null;
 }
 
 export function asExisting(state: CandidateState): ExistingCandidate {

@@ -1,0 +1,88 @@
+import type { NextActionProbe } from '@palimpsest/core/diagnostics/next-actions';
+import { changesOf } from '@palimpsest/core/diagnostics/retry-request';
+import type { SubmitProposal } from '@palimpsest/core/target/target.commands';
+import { decide } from '@palimpsest/core/target/target.decider';
+import type { ExistingTarget } from '@palimpsest/core/target/target.state';
+import type { ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
+import { admit } from '@palimpsest/protocol/admission';
+import { findOperation } from '@palimpsest/protocol/catalog/catalog';
+import { SUBMISSION_TOOL, proposalOf } from '../shared/submission-tools';
+
+/** Never stored: a probe decides and discards. */
+const PROBE_ATTEMPT_ID = '00000000-0000-4000-8000-000000000001';
+
+const PROTOCOL_OF: ReadonlyMap<string, ProtocolVersion> = new Map(
+  Object.entries(SUBMISSION_TOOL).map(([protocol, tool]) => [tool, protocol as ProtocolVersion]),
+);
+
+function protocolOf(operation: string, args: Record<string, unknown>): ProtocolVersion | null {
+  if (operation === 'palimpsest_preview') return Object.hasOwn(SUBMISSION_TOOL, String(args.format)) ? (args.format as ProtocolVersion) : null;
+  return PROTOCOL_OF.get(operation) ?? null;
+}
+
+export interface ProbeBasis {
+  state: ExistingTarget;
+  /** The rejected attempt a resubmission may name as its parent (recorded on this target), or null. */
+  rejectedAttemptId: string | null;
+  now: string;
+}
+
+function commandOf(b: ProbeBasis, protocol: ProtocolVersion, args: Record<string, unknown>): SubmitProposal {
+  const parent =
+    b.rejectedAttemptId !== null && args.parent_attempt_id === b.rejectedAttemptId
+      ? { attempt_id: b.rejectedAttemptId, target_id: b.state.target_id, status: 'rejected' as const }
+      : null;
+  return {
+    type: 'SubmitProposal',
+    now: b.now,
+    attempt_id: PROBE_ATTEMPT_ID,
+    target_id: b.state.target_id,
+    protocol_version: protocol,
+    proposal: proposalOf(args),
+    expected_target_version: args.expected_target_version,
+    expected_current_hash: args.expected_current_hash,
+    client_request_id: args.client_request_id,
+    parent_attempt_id: args.parent_attempt_id,
+    regeneration_attempt: args.attempt,
+    source: args.source,
+    // A derived retry key is fresh, and the only parent a retry names is the attempt just rejected.
+    lookups: { keyed: null, parent },
+  };
+}
+
+function decideOn(b: ProbeBasis, protocol: ProtocolVersion, args: Record<string, unknown>) {
+  const outcome = decide(commandOf(b, protocol, args), b.state);
+  if (outcome.kind !== 'decided' || outcome.events[0]?.type !== 'ProposalAccepted' || !outcome.state.exists) return null;
+  return outcome.state.content;
+}
+
+/**
+ * The check every offered correction passes: the catalog's admission for its operation, then the
+ * decider on the current target, exactly as a submission would meet them. Nothing is written.
+ */
+export function nextActionProbe(b: ProbeBasis, request: { operation: string; args: Record<string, unknown> }): NextActionProbe {
+  const buffers = new Map<number, string | null>();
+  return {
+    accepts(operation, args) {
+      const spec = findOperation(operation);
+      const protocol = protocolOf(operation, args);
+      if (!spec || !protocol || admit(spec, args) !== null) return false;
+      return decideOn(b, protocol, args) !== null;
+    },
+    bufferBefore(index) {
+      if (index === 0) return b.state.content;
+      if (!buffers.has(index)) buffers.set(index, prefixBuffer(b, request, index));
+      return buffers.get(index) ?? null;
+    },
+  };
+}
+
+/** The current text after the request's first `index` changes (null when they do not apply). */
+function prefixBuffer(b: ProbeBasis, request: { operation: string; args: Record<string, unknown> }, index: number): string | null {
+  const changes = changesOf(request.args);
+  const protocol = protocolOf(request.operation, request.args);
+  if (!changes || !protocol) return null;
+  const args: Record<string, unknown> = { [changes.field]: changes.items.slice(0, index), expected_target_version: b.state.version };
+  if ('intent' in request.args) args.intent = request.args.intent;
+  return decideOn(b, protocol, args);
+}
