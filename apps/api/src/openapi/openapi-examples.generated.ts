@@ -12,12 +12,12 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
       },
       "result": {
         "status": "ok",
-        "target_file_id": "782c166f-ec51-46f7-9ff3-1586746a3b66",
+        "target_file_id": "8399dd8b-a18b-4104-a03d-2750dcb49873",
         "filename": "notes.md",
         "target_type": "text/markdown",
         "version": 0,
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
-        "active_editing_cycle_id": "41825085-f250-484b-8562-04ac011ac868",
+        "active_editing_cycle_id": "f451a47e-3169-41be-ab49-77ed55bef4ea",
         "source_line_endings": {
           "style": "lf",
           "lf": 1,
@@ -39,12 +39,12 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
       },
       "result": {
         "status": "ok",
-        "target_file_id": "39768531-e864-442f-a1e5-061eb16cd398",
+        "target_file_id": "f67ba862-d8ac-4cde-9cd2-0a05e7adcfe4",
         "filename": "notes.md",
         "target_type": "text/markdown",
         "version": 0,
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
-        "active_editing_cycle_id": "6741365a-0a4d-4fed-b3d1-c0ea0e0240bf",
+        "active_editing_cycle_id": "94504520-6a12-4269-a6b4-d121c8c4e2bc",
         "source_line_endings": {
           "style": "lf",
           "lf": 1,
@@ -70,7 +70,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "current_content": "alpha beta gamma\n",
         "current_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
         "version": 1,
-        "active_editing_cycle_id": "e8c96b8e-f697-4de5-9e06-d050fc5e3cd5",
+        "active_editing_cycle_id": "74e3e3ea-ab9c-4111-bdc0-3609e317f041",
         "source_line_endings": {
           "cr": 0,
           "lf": 1,
@@ -224,7 +224,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "version": 1,
         "current_version": 1,
         "current_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
-        "attempt_id": "704ab40d-9dbe-43c9-867b-e6c713ae4799",
+        "attempt_id": "1a583b9b-4dc0-4304-80de-34c48793557c",
         "manifest_entries_added": 1,
         "warnings": [],
         "warning_details": [],
@@ -278,7 +278,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "version": 1,
         "current_version": 1,
         "current_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
-        "attempt_id": "827409dc-1a5b-4cc6-8e4f-828b3bad2840",
+        "attempt_id": "6132645f-0a30-4387-a301-b35c053677aa",
         "manifest_entries_added": 1,
         "warnings": [],
         "warning_details": [],
@@ -325,7 +325,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "version": 1,
         "current_version": 1,
         "current_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
-        "attempt_id": "c30a637d-a057-47cd-9497-a3c3773688a1",
+        "attempt_id": "0c079b3e-d4c9-4d52-a3fd-38c5778fea76",
         "manifest_entries_added": 1,
         "warnings": [],
         "warning_details": [],
@@ -420,9 +420,9 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
       "result": {
         "status": "saved",
         "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
-        "snapshot_id": "e68423f0-bc82-43e0-945e-fbec836d1b99",
-        "closed_editing_cycle_id": "e23d8cc2-a6e8-4b1f-871a-bdd94273f233",
-        "new_editing_cycle_id": "c9979aa2-d37d-4333-a51c-637cb7cb1ee0",
+        "snapshot_id": "7978cfba-bb27-4441-8a7d-b1b1c97c0aae",
+        "closed_editing_cycle_id": "a7d41944-7942-4254-af65-114bc84947e1",
+        "new_editing_cycle_id": "3d0f787f-7c27-4e2f-83dd-90375f78a85e",
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
         "version": 0
       }
@@ -460,7 +460,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
         "entries": [
           {
-            "attempt_id": "94f88699-9a21-4f5f-92b3-5a4b785f841c",
+            "attempt_id": "ecb21eee-5d77-46f2-9bb5-ff2d90ef4f8c",
             "log_sequence": 23,
             "sequence": 23,
             "status": "accepted",
@@ -486,8 +486,8 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             "diagnostic": null,
             "intent": "Rename the second alpha",
             "intent_truncated": false,
-            "editing_cycle_id": "1a021b29-cfaa-4c01-a575-afcd425afb2d",
-            "created_at": "2026-12-01T11:08:25.246Z"
+            "editing_cycle_id": "89f63af1-898c-44b2-a282-51036ebffa22",
+            "created_at": "2026-12-01T11:30:33.317Z"
           }
         ],
         "has_more": false,
@@ -507,11 +507,11 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "entries": [
           {
             "ledger_sequence": 2500001,
-            "attempt_id": "80e67686-1fd2-41db-a9c8-3d3089c1cf81",
+            "attempt_id": "50aae9a6-6bb4-4ca0-9997-1e6ec7e9f931",
             "log_sequence": 25,
             "before_version": 0,
             "after_version": 1,
-            "editing_cycle_id": "649de6a1-6a98-4a91-9362-4fbefa5f0146",
+            "editing_cycle_id": "c85d330f-dc00-4279-9b36-d76fd28676f3",
             "change_index": 1,
             "change_id": "chg_001",
             "intent": "Rename the second alpha",
@@ -533,7 +533,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
               "replacement_chars": 5,
               "replacement_sha256": "be9d587defa1f0c09ef49eb17e206983a5f8f8289e4281860bd0ee5a19592c67"
             },
-            "created_at": "2026-12-01T11:08:25.292Z"
+            "created_at": "2026-12-01T11:30:33.411Z"
           }
         ],
         "has_more": false,
@@ -957,7 +957,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "status": "ok",
         "replayed": false,
         "candidate": {
-          "id": "f77d35e2-5157-48f9-a497-f9076b3017db",
+          "id": "fb280e54-8e9f-43c9-baa4-c7112d073b81",
           "version": 1,
           "state": "open",
           "intent": null,
@@ -970,9 +970,9 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             }
           ],
           "request_id": "example-propose-1",
-          "input_fingerprint": "bda46a36e7e7f6613b6f103d949a84d6c2af676d49e030c444ac49f09e07b9e4",
-          "created_at": "2026-12-01T11:08:25.390Z",
-          "expires_at": "2026-12-02T11:08:25.390Z"
+          "input_fingerprint": "eaadfc4eefcf5f5f81d0dc030e0e6513c42fa8cc85ebb11f6f10c0e7b69a8975",
+          "created_at": "2026-12-01T11:30:33.543Z",
+          "expires_at": "2026-12-02T11:30:33.543Z"
         },
         "operations": [
           {
@@ -1107,9 +1107,9 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             }
           ],
           "request_id": "example-setup-19",
-          "input_fingerprint": "1be78d3ddb53a53b9a74a96fdbfdfc648cea7bde05eaa3ed53d0544671d36a62",
-          "created_at": "2026-12-01T11:08:25.504Z",
-          "expires_at": "2026-12-02T11:08:25.504Z"
+          "input_fingerprint": "c046437e6b5750ec4fc87867f5ac3f4bef2892320a213375c585d84fcc46b1ca",
+          "created_at": "2026-12-01T11:30:33.619Z",
+          "expires_at": "2026-12-02T11:30:33.619Z"
         },
         "files": [
           {
@@ -1215,16 +1215,16 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "status": "ok",
         "replayed": false,
         "receipt": {
-          "receipt_id": "671290b5-a986-4030-9658-a0c537018e8b",
+          "receipt_id": "2f68641b-0122-4ed7-922a-64321157cad9",
           "request_id": "example-apply-1",
-          "input_fingerprint": "612f5be34e041a239bb41b5fd823154bd2f0dc01f50d8edc8abfbda83bc5dd28",
+          "input_fingerprint": "04ec11661d7eedbe68c3f3ccefa396343a151a2b9960e05912ce8e94316e8316",
           "outcome": "applied",
           "candidate": "3d9b6f1e-7a2c-4e58-b0d4-6c1f8a9e2b57",
           "candidate_version": 1,
           "targets": [
             {
               "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
-              "attempt_id": "17638a84-e9ac-490a-9bc5-aa69f9c37472",
+              "attempt_id": "82e27a68-1102-4135-8c02-129e90f94832",
               "base_version": 0,
               "result_version": 1,
               "before_sha256": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
@@ -1232,7 +1232,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             }
           ],
           "approval_id": null,
-          "recorded_at": "2026-12-01T11:08:25.623Z"
+          "recorded_at": "2026-12-01T11:30:33.740Z"
         }
       }
     },
@@ -1257,9 +1257,9 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             }
           ],
           "request_id": "example-setup-22",
-          "input_fingerprint": "7b2dd0cf6cd4650f2b722de204a536f11aac8703fe954d4e287827600bd7116e",
-          "created_at": "2026-12-01T11:08:25.652Z",
-          "expires_at": "2026-12-02T11:08:25.652Z"
+          "input_fingerprint": "fed9413e54e0c20f189a33029c54b0ede9fda04f361d11f89fa590eac1c1feee",
+          "created_at": "2026-12-01T11:30:33.767Z",
+          "expires_at": "2026-12-02T11:30:33.767Z"
         },
         "released": true
       }
@@ -1369,21 +1369,37 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "retryable": "after_refresh",
         "next_actions": [
           {
-            "operation": "palimpsest_submit_edits",
-            "reason": "Resend with occurrence_index 1 to select the occurrence at 0.",
+            "operation": "palimpsest_preview",
+            "reason": "Occurrence 1 of 2, at line 1, column 1 (\"⟦alpha⟧ beta alpha\\n\"): resend with edits[0].occurrence_index 1.",
             "params": {
               "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
-              "occurrence_index": 1,
-              "expected_target_version": 0
+              "format": "patchdiff-tx/1",
+              "expected_target_version": 0,
+              "intent": "Rename",
+              "edits": [
+                {
+                  "match": "alpha",
+                  "replace": "gamma",
+                  "occurrence_index": 1
+                }
+              ]
             }
           },
           {
-            "operation": "palimpsest_submit_edits",
-            "reason": "Resend with occurrence_index 2 to select the occurrence at 11.",
+            "operation": "palimpsest_preview",
+            "reason": "Occurrence 2 of 2, at line 1, column 12 (\"alpha beta ⟦alpha⟧\\n\"): resend with edits[0].occurrence_index 2.",
             "params": {
               "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
-              "occurrence_index": 2,
-              "expected_target_version": 0
+              "format": "patchdiff-tx/1",
+              "expected_target_version": 0,
+              "intent": "Rename",
+              "edits": [
+                {
+                  "match": "alpha",
+                  "replace": "gamma",
+                  "occurrence_index": 2
+                }
+              ]
             }
           }
         ],
@@ -1402,25 +1418,13 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "code": "target_not_found",
         "target_file_id": "00000000-0000-4000-8000-000000000000",
         "failure_detail": "No target with id 00000000-0000-4000-8000-000000000000. Create one with palimpsest_initialize_target.",
-        "next_actions": [
-          {
-            "operation": "palimpsest_initialize_target",
-            "reason": "Create a target, or check the id you hold"
-          }
-        ],
+        "next_actions": [],
         "error": {
           "code": "not_found",
           "reason": "target_not_found",
           "message": "No target with id 00000000-0000-4000-8000-000000000000. Create one with palimpsest_initialize_target.",
           "retryable": "none",
-          "next_actions": [
-            {
-              "operation": "palimpsest_initialize_target",
-              "reason": "Create a target, or check the id you hold",
-              "method": "POST",
-              "path": "/v1/targets"
-            }
-          ],
+          "next_actions": [],
           "trace_id": "req-7c0e1d9a"
         }
       }
@@ -1440,7 +1444,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "after_hash": null,
         "current_version": 0,
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
-        "attempt_id": "837d8b7a-88fc-4e96-b96e-49569d5cc68d",
+        "attempt_id": "ef2b29eb-b085-45ab-b39a-c460c4d27b51",
         "diagnostic": {
           "format": "patchdiff-tx/1",
           "code": "target_version_mismatch",
@@ -1491,8 +1495,25 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "retryable": "after_refresh",
         "next_actions": [
           {
+            "operation": "palimpsest_submit_edits",
+            "reason": "The target moved to version 0 (another writer landed first) and these changes still apply to it unambiguously: resend with the refreshed guard.",
+            "params": {
+              "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
+              "expected_target_version": 0,
+              "intent": "Rename",
+              "edits": [
+                {
+                  "match": "beta",
+                  "replace": "delta"
+                }
+              ],
+              "parent_attempt_id": "ef2b29eb-b085-45ab-b39a-c460c4d27b51",
+              "attempt": 2
+            }
+          },
+          {
             "operation": "palimpsest_get_target",
-            "reason": "The target moved to version 0: re-read, rebuild the proposal and resend with the new guard.",
+            "reason": "The target moved to version 0: re-read it, rebuild the proposal and resend with the new guard.",
             "params": {
               "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30"
             }
@@ -1505,8 +1526,39 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
           "retryable": "after_refresh",
           "next_actions": [
             {
+              "operation": "palimpsest_submit_edits",
+              "reason": "The target moved to version 0 (another writer landed first) and these changes still apply to it unambiguously: resend with the refreshed guard.",
+              "params": {
+                "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
+                "expected_target_version": 0,
+                "intent": "Rename",
+                "edits": [
+                  {
+                    "match": "beta",
+                    "replace": "delta"
+                  }
+                ],
+                "parent_attempt_id": "ef2b29eb-b085-45ab-b39a-c460c4d27b51",
+                "attempt": 2
+              },
+              "method": "POST",
+              "path": "/v1/targets/5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30/edits",
+              "body": {
+                "expected_target_version": 0,
+                "intent": "Rename",
+                "edits": [
+                  {
+                    "match": "beta",
+                    "replace": "delta"
+                  }
+                ],
+                "parent_attempt_id": "ef2b29eb-b085-45ab-b39a-c460c4d27b51",
+                "attempt": 2
+              }
+            },
+            {
               "operation": "palimpsest_get_target",
-              "reason": "The target moved to version 0: re-read, rebuild the proposal and resend with the new guard.",
+              "reason": "The target moved to version 0: re-read it, rebuild the proposal and resend with the new guard.",
               "params": {
                 "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30"
               },
@@ -1533,11 +1585,11 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "after_hash": null,
         "current_version": 1,
         "current_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
-        "attempt_id": "d1d00921-47b8-4dd9-9d4e-438f4280845c",
+        "attempt_id": "c7960d67-58f6-42bb-93f2-8f193e9e3e7a",
         "diagnostic": {
           "format": "patchdiff-tx/1",
           "code": "request_key_conflict",
-          "existing_attempt_id": "205ea628-32a1-4cb8-a6fb-fbf438006758",
+          "existing_attempt_id": "bbe9970a-e5ff-403a-a692-49f557ad206a",
           "differing_components": [
             "attempt_content_hash",
             "expected_target_version"
@@ -1593,8 +1645,26 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "retryable": "none",
         "next_actions": [
           {
+            "operation": "palimpsest_submit_edits",
+            "reason": "The request key is bound to another proposal: send this proposal under a new key derived from it.",
+            "params": {
+              "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
+              "expected_target_version": 1,
+              "client_request_id": "example-key-1~retry-c7960d67",
+              "intent": "Rename",
+              "edits": [
+                {
+                  "match": "beta",
+                  "replace": "delta"
+                }
+              ],
+              "parent_attempt_id": "c7960d67-58f6-42bb-93f2-8f193e9e3e7a",
+              "attempt": 2
+            }
+          },
+          {
             "operation": "palimpsest_get_attempt_log",
-            "reason": "The request key is bound to another proposal: inspect it, or send this proposal under a new key.",
+            "reason": "Inspect the proposal the key is bound to.",
             "params": {
               "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
               "client_request_id": "example-key-1"
@@ -1608,14 +1678,47 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
           "retryable": "none",
           "next_actions": [
             {
+              "operation": "palimpsest_submit_edits",
+              "reason": "The request key is bound to another proposal: send this proposal under a new key derived from it.",
+              "params": {
+                "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
+                "expected_target_version": 1,
+                "client_request_id": "example-key-1~retry-c7960d67",
+                "intent": "Rename",
+                "edits": [
+                  {
+                    "match": "beta",
+                    "replace": "delta"
+                  }
+                ],
+                "parent_attempt_id": "c7960d67-58f6-42bb-93f2-8f193e9e3e7a",
+                "attempt": 2
+              },
+              "method": "POST",
+              "path": "/v1/targets/5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30/edits",
+              "body": {
+                "expected_target_version": 1,
+                "client_request_id": "example-key-1~retry-c7960d67",
+                "intent": "Rename",
+                "edits": [
+                  {
+                    "match": "beta",
+                    "replace": "delta"
+                  }
+                ],
+                "parent_attempt_id": "c7960d67-58f6-42bb-93f2-8f193e9e3e7a",
+                "attempt": 2
+              }
+            },
+            {
               "operation": "palimpsest_get_attempt_log",
-              "reason": "The request key is bound to another proposal: inspect it, or send this proposal under a new key.",
+              "reason": "Inspect the proposal the key is bound to.",
               "params": {
                 "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
                 "client_request_id": "example-key-1"
               },
               "method": "GET",
-              "path": "/v1/targets/5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30/attempts"
+              "path": "/v1/targets/5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30/attempts?client_request_id=example-key-1"
             }
           ],
           "trace_id": "req-7c0e1d9a"
@@ -1637,7 +1740,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "after_hash": null,
         "current_version": 0,
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
-        "attempt_id": "f0fb5614-bbb8-467b-adec-ab4c248a6061",
+        "attempt_id": "b6643a2c-6178-4e78-b156-72fb18fc71d4",
         "diagnostic": {
           "format": "patchdiff-tx/1",
           "occurrence_count": 2,
@@ -1716,20 +1819,38 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "next_actions": [
           {
             "operation": "palimpsest_submit_edits",
-            "reason": "Resend with occurrence_index 1 to select the occurrence at 0.",
+            "reason": "Occurrence 1 of 2, at line 1, column 1 (\"⟦alpha⟧ beta alpha\\n\"): resend with edits[0].occurrence_index 1.",
             "params": {
               "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
-              "occurrence_index": 1,
-              "expected_target_version": 0
+              "expected_target_version": 0,
+              "intent": "Rename",
+              "edits": [
+                {
+                  "match": "alpha",
+                  "replace": "gamma",
+                  "occurrence_index": 1
+                }
+              ],
+              "parent_attempt_id": "b6643a2c-6178-4e78-b156-72fb18fc71d4",
+              "attempt": 2
             }
           },
           {
             "operation": "palimpsest_submit_edits",
-            "reason": "Resend with occurrence_index 2 to select the occurrence at 11.",
+            "reason": "Occurrence 2 of 2, at line 1, column 12 (\"alpha beta ⟦alpha⟧\\n\"): resend with edits[0].occurrence_index 2.",
             "params": {
               "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
-              "occurrence_index": 2,
-              "expected_target_version": 0
+              "expected_target_version": 0,
+              "intent": "Rename",
+              "edits": [
+                {
+                  "match": "alpha",
+                  "replace": "gamma",
+                  "occurrence_index": 2
+                }
+              ],
+              "parent_attempt_id": "b6643a2c-6178-4e78-b156-72fb18fc71d4",
+              "attempt": 2
             }
           }
         ],
@@ -1741,25 +1862,69 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
           "next_actions": [
             {
               "operation": "palimpsest_submit_edits",
-              "reason": "Resend with occurrence_index 1 to select the occurrence at 0.",
+              "reason": "Occurrence 1 of 2, at line 1, column 1 (\"⟦alpha⟧ beta alpha\\n\"): resend with edits[0].occurrence_index 1.",
               "params": {
                 "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
-                "occurrence_index": 1,
-                "expected_target_version": 0
+                "expected_target_version": 0,
+                "intent": "Rename",
+                "edits": [
+                  {
+                    "match": "alpha",
+                    "replace": "gamma",
+                    "occurrence_index": 1
+                  }
+                ],
+                "parent_attempt_id": "b6643a2c-6178-4e78-b156-72fb18fc71d4",
+                "attempt": 2
               },
               "method": "POST",
-              "path": "/v1/targets/5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30/edits"
+              "path": "/v1/targets/5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30/edits",
+              "body": {
+                "expected_target_version": 0,
+                "intent": "Rename",
+                "edits": [
+                  {
+                    "match": "alpha",
+                    "replace": "gamma",
+                    "occurrence_index": 1
+                  }
+                ],
+                "parent_attempt_id": "b6643a2c-6178-4e78-b156-72fb18fc71d4",
+                "attempt": 2
+              }
             },
             {
               "operation": "palimpsest_submit_edits",
-              "reason": "Resend with occurrence_index 2 to select the occurrence at 11.",
+              "reason": "Occurrence 2 of 2, at line 1, column 12 (\"alpha beta ⟦alpha⟧\\n\"): resend with edits[0].occurrence_index 2.",
               "params": {
                 "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
-                "occurrence_index": 2,
-                "expected_target_version": 0
+                "expected_target_version": 0,
+                "intent": "Rename",
+                "edits": [
+                  {
+                    "match": "alpha",
+                    "replace": "gamma",
+                    "occurrence_index": 2
+                  }
+                ],
+                "parent_attempt_id": "b6643a2c-6178-4e78-b156-72fb18fc71d4",
+                "attempt": 2
               },
               "method": "POST",
-              "path": "/v1/targets/5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30/edits"
+              "path": "/v1/targets/5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30/edits",
+              "body": {
+                "expected_target_version": 0,
+                "intent": "Rename",
+                "edits": [
+                  {
+                    "match": "alpha",
+                    "replace": "gamma",
+                    "occurrence_index": 2
+                  }
+                ],
+                "parent_attempt_id": "b6643a2c-6178-4e78-b156-72fb18fc71d4",
+                "attempt": 2
+              }
             }
           ],
           "trace_id": "req-7c0e1d9a"
@@ -1852,11 +2017,15 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
           "retryable": "after_refresh",
           "next_actions": [
             {
-              "operation": "palimpsest_find_occurrences",
-              "reason": "Find the text again in the current buffer and rebuild the operation",
+              "operation": "palimpsest_read_target",
+              "reason": "Read the current text and rebuild the operation",
               "params": {
-                "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30"
-              }
+                "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
+                "start": 0,
+                "length": 4000
+              },
+              "method": "GET",
+              "path": "/v1/targets/5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30/text?start=0&length=4000"
             }
           ],
           "operation_index": 0,
@@ -1896,7 +2065,9 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
               "reason": "Read the candidate as it is now",
               "params": {
                 "candidate": "3d9b6f1e-7a2c-4e58-b0d4-6c1f8a9e2b57"
-              }
+              },
+              "method": "GET",
+              "path": "/v1/candidates/3d9b6f1e-7a2c-4e58-b0d4-6c1f8a9e2b57"
             }
           ],
           "target": {
@@ -1928,11 +2099,19 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
               "reason": "Release this candidate",
               "params": {
                 "candidate": "3d9b6f1e-7a2c-4e58-b0d4-6c1f8a9e2b57"
-              }
+              },
+              "method": "POST",
+              "path": "/v1/candidates/3d9b6f1e-7a2c-4e58-b0d4-6c1f8a9e2b57/discard",
+              "body": {}
             },
             {
-              "operation": "palimpsest_change_propose",
-              "reason": "Read the targets again and propose a new candidate with a new request_id"
+              "operation": "palimpsest_get_target",
+              "reason": "Read this target at its current version, then propose the operations again with a new request_id",
+              "params": {
+                "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30"
+              },
+              "method": "GET",
+              "path": "/v1/targets/5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30"
             }
           ],
           "target": {
@@ -2095,7 +2274,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
       "extra": [],
       "streams": 42,
       "events": 61,
-      "duration_ms": 314
+      "duration_ms": 301
     },
     "approvals_list": {
       "status": "ok",

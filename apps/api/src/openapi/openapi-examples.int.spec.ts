@@ -9,12 +9,14 @@ import { OPENAPI_EXAMPLES } from './openapi-examples.generated';
 const GENERATED = join(__dirname, 'openapi-examples.generated.ts');
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g;
+/** A retry's request key is derived from the rejected attempt's fresh id. */
+const RETRY_KEY = /~retry-[0-9a-f]{8}\b/g;
 /** Values that differ from run to run by nature: the store's fresh ids, clock readings, durations, fingerprints over them. */
 const VOLATILE_KEYS = /^(input_fingerprint|duration_ms)$/;
 
 function mask(value: unknown, key = ''): unknown {
   if (VOLATILE_KEYS.test(key)) return `<${key}>`;
-  if (typeof value === 'string') return value.replace(UUID, '<uuid>').replace(TIME, '<time>');
+  if (typeof value === 'string') return value.replace(UUID, '<uuid>').replace(TIME, '<time>').replace(RETRY_KEY, '~retry-<attempt>');
   if (Array.isArray(value)) return value.map((v) => mask(v, key));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mask(v, k)]));
   return value;
