@@ -5,6 +5,7 @@ import { openDb } from '@palimpsest/store/open-db';
 import { createToken, listTokens, revokeTokensNamed } from './auth/api-tokens';
 import { startApiServer } from './api-server';
 import { apiConfigFrom, isLoopback, type ApiConfig, type ApiFlags } from './config/api-config';
+import { connectableUrl, embeddedDataDir, removeGatewayAddress, writeGatewayAddress } from './lifecycle/gateway-address';
 import { SCOPES } from './routes/route-table';
 
 export interface RunApiOptions extends ApiFlags {
@@ -17,12 +18,32 @@ export interface RunApiOptions extends ApiFlags {
 /** The token `npm start` prints on the embedded store: all scopes, replaced at every start. */
 export const LOCAL_TOKEN_NAME = 'local (palimpsest api)';
 
+/** The credential published beside the embedded data directory for the CLI: all scopes, replaced at every start. */
+export const GATEWAY_CREDENTIAL_NAME = 'gateway credential (palimpsest api, for the CLI)';
+
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
 async function localToken(db: Db, config: ApiConfig, opts: RunApiOptions): Promise<string | null> {
   if (!config.auth || !opts.localToken || process.env.DATABASE_URL) return null;
   await revokeTokensNamed(db, LOCAL_TOKEN_NAME);
   return (await createToken(db, { name: LOCAL_TOKEN_NAME, scopes: [...SCOPES] })).token;
+}
+
+/**
+ * On the embedded store, where no other process can open the data directory, publish where this
+ * gateway listens and a credential for the CLI (gateway-address.ts). Returns the unpublish step.
+ */
+async function publishAddress(db: Db, url: string, config: ApiConfig, version: string, migrations: string[]): Promise<() => Promise<void>> {
+  if (process.env.DATABASE_URL) return async () => undefined;
+  await revokeTokensNamed(db, GATEWAY_CREDENTIAL_NAME);
+  const token = config.auth ? (await createToken(db, { name: GATEWAY_CREDENTIAL_NAME, scopes: [...SCOPES] })).token : null;
+  const dataDir = embeddedDataDir();
+  const address = { pid: process.pid, url: connectableUrl(url), version, token, data_dir: dataDir, started_at: new Date().toISOString(), migrations_applied: migrations };
+  writeGatewayAddress(dataDir, address);
+  return async () => {
+    removeGatewayAddress(dataDir);
+    await revokeTokensNamed(db, GATEWAY_CREDENTIAL_NAME);
+  };
 }
 
 /** Written in one piece, so a reader that waits for "listening on" also has the token line. */
@@ -66,12 +87,14 @@ export async function runApi(opts: RunApiOptions): Promise<void> {
   const stop = nextSignal(); // listening before start-up, so an early signal still shuts down cleanly
   const db = await openDb();
   try {
-    await migrate(db);
+    const { applied } = await migrate(db);
     const token = await localToken(db, config, opts);
     const api = await startApiServer(db, config, opts.version);
+    const unpublish = await publishAddress(db, api.url, config, opts.version, applied);
     await banner(db, api.url, config, opts, token);
     const signal = await stop;
     say(`palimpsest api: ${signal}: finishing in-flight requests (up to ${config.shutdownGraceMs} ms)`);
+    await unpublish(); // new CLI commands wait for the lock instead of reaching a gateway that is going away
     const { drained } = await api.close();
     say(drained ? 'palimpsest api: stopped' : 'palimpsest api: stopped; requests still running at the deadline were cut off');
   } finally {

@@ -1,0 +1,65 @@
+import { Controller, Param, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiParam, ApiResponse } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { decideApproval } from '@palimpsest/application/candidates/approvals/approvals.handler';
+import { dispatch } from '@palimpsest/application/dispatch/dispatch';
+import { parsePolicy, type OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
+import { migrate } from '@palimpsest/store/migrate';
+import { ApiRuntime } from '../api-runtime';
+import type { AuthenticatedRequest } from '../auth/scope.guard';
+import { invalidArgumentError } from '../errors/api-error';
+import { JsonBody } from '../lifecycle/json-body.pipe';
+import { envelopeStatus } from '../routes/http-outcome';
+import { GatewayEndpoint } from '../routes/endpoint.decorators';
+import { assertAdmin } from './admin-access';
+import { AdminApprovalDecision, AdminDispatchRequest } from './admin.dto';
+import { STRICT_DTO } from './replay.controller';
+
+/**
+ * /v1/admin: what a CLI command does with the store when a gateway holds the embedded one (see
+ * admin-access.ts for who may call them). Each answers exactly what the command prints locally: the
+ * operation's outcome as dispatch() returned it, the migrations applied, the approval answer.
+ */
+@Controller()
+export class AdminController {
+  constructor(private readonly runtime: ApiRuntime) {}
+
+  @GatewayEndpoint('admin_dispatch')
+  @ApiBody({ type: AdminDispatchRequest })
+  @ApiResponse({ status: 200, description: 'The outcome, as `palimpsest call` prints it (a refusal too: the status field says which).' })
+  async dispatch(@JsonBody(STRICT_DTO) body: AdminDispatchRequest, @Req() req: AuthenticatedRequest, @Res() reply: FastifyReply) {
+    assertAdmin(this.runtime, req);
+    const policy = body.policy === undefined ? undefined : policyOf(body.policy);
+    const release = await this.runtime.limiter.acquire();
+    try {
+      void reply.code(200).send(await dispatch(this.runtime.ctx, body.operation, body.args, { readOnly: body.read_only === true, policy }));
+    } finally {
+      release();
+    }
+  }
+
+  @GatewayEndpoint('admin_migrate')
+  @ApiResponse({ status: 200, description: '{status: "ok", applied: [names]}: usually none, the gateway migrated when it opened the store.' })
+  async migrate(@Req() req: AuthenticatedRequest, @Res() reply: FastifyReply) {
+    assertAdmin(this.runtime, req);
+    const { applied } = await migrate(this.runtime.db);
+    void reply.code(200).send({ status: 'ok', applied });
+  }
+
+  @GatewayEndpoint('admin_approval_decision')
+  @ApiParam({ name: 'id', description: 'The approval_id.', schema: { type: 'string' } })
+  @ApiBody({ type: AdminApprovalDecision })
+  @ApiResponse({ status: 200, description: '{status: "ok", approval}' })
+  async decide(@Param('id') id: string, @JsonBody(STRICT_DTO) body: AdminApprovalDecision, @Req() req: AuthenticatedRequest, @Res() reply: FastifyReply) {
+    assertAdmin(this.runtime, req);
+    const answer = await decideApproval(this.runtime.ctx, { approval_id: id, decision: body.decision, decided_by: body.decided_by, note: body.note ?? null });
+    void reply.code(answer.status === 'ok' ? 200 : envelopeStatus(answer.error as Record<string, unknown>)).send(answer);
+  }
+}
+
+function policyOf(input: Record<string, unknown>): OwnerPolicy {
+  const { name, ...fields } = input;
+  const parsed = parsePolicy(fields, typeof name === 'string' ? name : null);
+  if (!parsed.ok) throw invalidArgumentError('admin_dispatch', 'invalid_policy', `policy: ${parsed.problems.join('; ')}`);
+  return parsed.value;
+}
