@@ -5,7 +5,7 @@ import { openDb } from '@palimpsest/store/open-db';
 import { createToken, listTokens, revokeTokensNamed } from './auth/api-tokens';
 import { startApiServer } from './api-server';
 import { apiConfigFrom, isLoopback, type ApiConfig, type ApiFlags } from './config/api-config';
-import { connectableUrl, embeddedDataDir, removeGatewayAddress, writeGatewayAddress } from './lifecycle/gateway-address';
+import { connectableUrl, embeddedDataDir, GATEWAY_CREDENTIAL_NAME, removeGatewayAddress, writeGatewayAddress } from './lifecycle/gateway-address';
 import { SCOPES } from './routes/route-table';
 
 export interface RunApiOptions extends ApiFlags {
@@ -17,9 +17,6 @@ export interface RunApiOptions extends ApiFlags {
 
 /** The token `npm start` prints on the embedded store: all scopes, replaced at every start. */
 export const LOCAL_TOKEN_NAME = 'local (palimpsest api)';
-
-/** The credential published beside the embedded data directory for the CLI: all scopes, replaced at every start. */
-export const GATEWAY_CREDENTIAL_NAME = 'gateway credential (palimpsest api, for the CLI)';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 

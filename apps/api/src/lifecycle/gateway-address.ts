@@ -26,6 +26,9 @@ export interface GatewayAddress {
 /** What the lead's `palimpsest mcp` bridge (and every CLI command) needs to reach the holder. */
 export type LocalGateway = GatewayAddress;
 
+/** The name of the token published in the file: every scope, revoked at shutdown and replaced at the next start. */
+export const GATEWAY_CREDENTIAL_NAME = 'gateway credential (palimpsest api, for the CLI)';
+
 export function gatewayFilePath(dataDir: string): string {
   return `${resolve(dataDir)}.gateway.json`;
 }
