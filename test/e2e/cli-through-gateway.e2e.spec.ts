@@ -159,13 +159,13 @@ describe('CLI commands while a gateway holds the embedded data directory', () =>
     }
   }, 60_000);
 
-  it('a clean shutdown removes the published file and revokes its credential; commands then run locally', async () => {
+  it('a clean shutdown removes the published file and its credential (no row left, even revoked); commands then run locally', async () => {
     const gateway = await startApi(held, ['--no-local-token']);
     const dataDir = held.PALIMPSEST_DATA_DIR!;
     const credential = readGatewayAddress(dataDir)!.token!;
     expect((await gateway.stop()).code).toBe(0);
     expect(existsSync(gatewayFilePath(dataDir))).toBe(false);
-    const listed = await runCli(['tokens', 'list', '--json'], { env: held });
+    const listed = await runCli(['tokens', 'list', '--all', '--json'], { env: held });
     expect(listed.code).toBe(0);
     expect((JSON.parse(listed.stdout) as { name: string }[]).map((t) => t.name)).not.toContain(GATEWAY_CREDENTIAL_NAME);
     expect(credential).toMatch(/^pal_/);

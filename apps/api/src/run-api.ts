@@ -2,7 +2,7 @@ import type { Db } from '@palimpsest/store/db';
 import { migrate } from '@palimpsest/store/migrate';
 import { assertPortFree } from './lifecycle/port-check';
 import { openDb } from '@palimpsest/store/open-db';
-import { createToken, listTokens, revokeTokensNamed } from './auth/api-tokens';
+import { createToken, deleteTokensNamed, listTokens, revokeTokensNamed } from './auth/api-tokens';
 import { startApiServer } from './api-server';
 import { apiConfigFrom, isLoopback, type ApiConfig, type ApiFlags } from './config/api-config';
 import { connectableUrl, embeddedDataDir, GATEWAY_CREDENTIAL_NAME, removeGatewayAddress, writeGatewayAddress } from './lifecycle/gateway-address';
@@ -32,14 +32,14 @@ async function localToken(db: Db, config: ApiConfig, opts: RunApiOptions): Promi
  */
 async function publishAddress(db: Db, url: string, config: ApiConfig, version: string, migrations: string[]): Promise<() => Promise<void>> {
   if (process.env.DATABASE_URL) return async () => undefined;
-  await revokeTokensNamed(db, GATEWAY_CREDENTIAL_NAME);
+  await deleteTokensNamed(db, GATEWAY_CREDENTIAL_NAME); // a killed gateway's
   const token = config.auth ? (await createToken(db, { name: GATEWAY_CREDENTIAL_NAME, scopes: [...SCOPES] })).token : null;
   const dataDir = embeddedDataDir();
   const address = { pid: process.pid, url: connectableUrl(url), version, token, data_dir: dataDir, started_at: new Date().toISOString(), migrations_applied: migrations };
   writeGatewayAddress(dataDir, address);
   return async () => {
     removeGatewayAddress(dataDir);
-    await revokeTokensNamed(db, GATEWAY_CREDENTIAL_NAME);
+    await deleteTokensNamed(db, GATEWAY_CREDENTIAL_NAME);
   };
 }
 
@@ -54,7 +54,7 @@ async function banner(db: Db, url: string, config: ApiConfig, opts: RunApiOption
   } else if (token) {
     lines.push(`local token (all scopes, shown once, replaced at the next start): ${token}`);
     lines.push(`  try: curl -H "Authorization: Bearer ${token}" ${url}/v1/capabilities`);
-  } else if ((await listTokens(db)).length === 0) {
+  } else if ((await listTokens(db)).every((t) => t.name === GATEWAY_CREDENTIAL_NAME)) {
     lines.push('no active API tokens: create one with `palimpsest tokens create --scopes read,write`');
   }
   say(lines.join('\n'));

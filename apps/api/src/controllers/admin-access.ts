@@ -1,5 +1,6 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { ALLOW_ALL } from '@palimpsest/core/policy/owner-policy';
-import type { ApiRuntime } from '../api-runtime';
+import { ApiRuntime } from '../api-runtime';
 import type { AuthenticatedRequest } from '../auth/scope.guard';
 import { gatewayError } from '../errors/api-error';
 import { SCOPES } from '../routes/route-table';
@@ -11,7 +12,7 @@ import { SCOPES } from '../routes/route-table';
  * credential `palimpsest api` publishes beside an embedded data directory, or the local token. Such a
  * token can already do everything through the other routes, so these grant nothing it lacks.
  */
-export function assertAdmin(runtime: ApiRuntime, req: AuthenticatedRequest): void {
+function assertAdmin(runtime: ApiRuntime, req: AuthenticatedRequest): void {
   if (!runtime.config.auth) return; // --no-auth: loopback development, every route is open
   const principal = req.principal;
   if (principal && SCOPES.every((s) => principal.scopes.includes(s)) && unrestricted(principal.policy)) return;
@@ -21,6 +22,17 @@ export function assertAdmin(runtime: ApiRuntime, req: AuthenticatedRequest): voi
     'admin_token_required',
     `The /v1/admin routes need a token with every scope (${SCOPES.join(', ')}) and no owner policy; the token "${principal?.name ?? ''}" is narrower.`,
   );
+}
+
+/** Runs after the global ScopeGuard (which sets the principal) and before any body is read. */
+@Injectable()
+export class AdminGuard implements CanActivate {
+  constructor(private readonly runtime: ApiRuntime) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    assertAdmin(this.runtime, context.switchToHttp().getRequest<AuthenticatedRequest>());
+    return true;
+  }
 }
 
 function unrestricted(policy: object): boolean {

@@ -1,4 +1,4 @@
-import { Controller, Param, Req, Res } from '@nestjs/common';
+import { Controller, Param, Res, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiParam, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { decideApproval } from '@palimpsest/application/candidates/approvals/approvals.handler';
@@ -6,12 +6,11 @@ import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { parsePolicy, type OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { migrate } from '@palimpsest/store/migrate';
 import { ApiRuntime } from '../api-runtime';
-import type { AuthenticatedRequest } from '../auth/scope.guard';
 import { invalidArgumentError } from '../errors/api-error';
 import { JsonBody } from '../lifecycle/json-body.pipe';
 import { envelopeStatus } from '../routes/http-outcome';
 import { GatewayEndpoint } from '../routes/endpoint.decorators';
-import { assertAdmin } from './admin-access';
+import { AdminGuard } from './admin-access';
 import { AdminApprovalDecision, AdminDispatchRequest } from './admin.dto';
 import { STRICT_DTO } from './replay.controller';
 
@@ -21,14 +20,14 @@ import { STRICT_DTO } from './replay.controller';
  * operation's outcome as dispatch() returned it, the migrations applied, the approval answer.
  */
 @Controller()
+@UseGuards(AdminGuard)
 export class AdminController {
   constructor(private readonly runtime: ApiRuntime) {}
 
   @GatewayEndpoint('admin_dispatch')
   @ApiBody({ type: AdminDispatchRequest })
   @ApiResponse({ status: 200, description: 'The outcome, as `palimpsest call` prints it (a refusal too: the status field says which).' })
-  async dispatch(@JsonBody(STRICT_DTO) body: AdminDispatchRequest, @Req() req: AuthenticatedRequest, @Res() reply: FastifyReply) {
-    assertAdmin(this.runtime, req);
+  async dispatch(@JsonBody(STRICT_DTO) body: AdminDispatchRequest, @Res() reply: FastifyReply) {
     const policy = body.policy === undefined ? undefined : policyOf(body.policy);
     const release = await this.runtime.limiter.acquire();
     try {
@@ -40,8 +39,7 @@ export class AdminController {
 
   @GatewayEndpoint('admin_migrate')
   @ApiResponse({ status: 200, description: '{status: "ok", applied: [names]}: usually none, the gateway migrated when it opened the store.' })
-  async migrate(@Req() req: AuthenticatedRequest, @Res() reply: FastifyReply) {
-    assertAdmin(this.runtime, req);
+  async migrate(@Res() reply: FastifyReply) {
     const { applied } = await migrate(this.runtime.db);
     void reply.code(200).send({ status: 'ok', applied });
   }
@@ -50,8 +48,7 @@ export class AdminController {
   @ApiParam({ name: 'id', description: 'The approval_id.', schema: { type: 'string' } })
   @ApiBody({ type: AdminApprovalDecision })
   @ApiResponse({ status: 200, description: '{status: "ok", approval}' })
-  async decide(@Param('id') id: string, @JsonBody(STRICT_DTO) body: AdminApprovalDecision, @Req() req: AuthenticatedRequest, @Res() reply: FastifyReply) {
-    assertAdmin(this.runtime, req);
+  async decide(@Param('id') id: string, @JsonBody(STRICT_DTO) body: AdminApprovalDecision, @Res() reply: FastifyReply) {
     const answer = await decideApproval(this.runtime.ctx, { approval_id: id, decision: body.decision, decided_by: body.decided_by, note: body.note ?? null });
     void reply.code(answer.status === 'ok' ? 200 : envelopeStatus(answer.error as Record<string, unknown>)).send(answer);
   }
