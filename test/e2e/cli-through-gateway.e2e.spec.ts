@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GATEWAY_CREDENTIAL_NAME, gatewayFilePath, readGatewayAddress } from '@palimpsest/api/lifecycle/gateway-address';
@@ -112,6 +112,35 @@ describe('CLI commands while a gateway holds the embedded data directory', () =>
     expect(JSON.parse(through['call accepted']!.stdout)).toMatchObject({ status: 'accepted', version: 1 });
     expect(JSON.parse(through['projections rebuild']!.stdout)).toMatchObject({ equal: true, streams: 1 });
   }, 240_000);
+
+  it('an apply waiting for approval through the gateway is approved or declined by the operator through it too', async () => {
+    writeFileSync(join(root, 'policy.yaml'), 'profiles:\n  reviewed: { mode: allow_all, approve: true }\n');
+    const env = { ...held, PALIMPSEST_POLICY_FILE: join(root, 'policy.yaml') };
+    const call = async (operation: string, args: unknown, extra: string[] = []) => {
+      const r = await runCli(['call', operation, ...extra, '--args', JSON.stringify(args)], { env });
+      return { code: r.code, out: JSON.parse(r.stdout) };
+    };
+    for (const verb of ['approve', 'decline'] as const) {
+      const target = (await call('palimpsest_initialize_target', { filename: `${verb}.md`, content: `${verb}\n` })).out.target_file_id;
+      const proposed = await call('palimpsest_change_propose', { request_id: `p-${verb}`, base: [{ target_file_id: target, version: 0 }], operations: [{ kind: 'replace_all', target_file_id: target, replacement: `${verb}d\n` }] });
+      const candidate = proposed.out.candidate.id as string;
+      const applying = call('palimpsest_change_apply', { candidate, expected_candidate_version: 1, request_id: `a-${verb}` }, ['--profile', 'reviewed']);
+      let waiting: { approval_id: string; candidate: string } | undefined;
+      for (let i = 0; i < 100 && !waiting; i++) {
+        const listed = await runCli(['approvals', 'list', '--json'], { env });
+        expect(listed.code).toBe(0);
+        waiting = (JSON.parse(listed.stdout) as { approval_id: string; candidate: string }[]).find((a) => a.candidate === candidate);
+      }
+      const decided = await runCli(['approvals', verb, waiting!.approval_id, '--by', 'ops', '--note', 'e2e'], { env });
+      expect({ code: decided.code, out: JSON.parse(decided.stdout) }).toMatchObject({
+        code: 0,
+        out: { status: 'ok', approval: { status: verb === 'approve' ? 'granted' : 'declined', decided_by: 'ops' } },
+      });
+      const applied = await applying;
+      if (verb === 'approve') expect(applied.out).toMatchObject({ status: 'ok', receipt: { outcome: 'applied' } });
+      else expect(applied.out.error).toMatchObject({ code: 'permission_denied', reason: 'approval_declined' });
+    }
+  }, 120_000);
 
   it('a gateway that does not answer, then a killed one: the first is one clear line, the stale file of the second is ignored', async () => {
     const dataDir = held.PALIMPSEST_DATA_DIR!;
