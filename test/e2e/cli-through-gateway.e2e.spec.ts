@@ -62,6 +62,8 @@ async function commandSequence(env: Env): Promise<Results> {
   await run('tokens revoke unknown', ['tokens', 'revoke', MISSING]);
   await run('tokens list all', ['tokens', 'list', '--all', '--json']);
   await run('tour', ['tour']);
+  const rpc = (id: number, method: string, params: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
+  await run('serve', ['serve'], [rpc(1, 'palimpsest_get_target', { target_file_id: id }), rpc(2, 'palimpsest_get_target', { target_file_id: 'nope' }), rpc(3, 'palimpsest_nope', {})].join('\n') + '\n');
   return out;
 }
 
@@ -108,10 +110,11 @@ describe('CLI commands while a gateway holds the embedded data directory', () =>
     expect(comparable(through, held.PALIMPSEST_DATA_DIR!)).toEqual(comparable(local, join(root, 'local')));
     // The sequence does real work and real refusals on both sides (equal failures would compare equal too).
     const codes = Object.fromEntries(Object.entries(through).map(([key, r]) => [key, r.code]));
-    expect(codes).toMatchObject({ 'call accepted': 0, replay: 0, 'projections rebuild': 0, 'tokens revoke': 0, tour: 0, 'call invalid': 2, 'replay missing': 2, 'tokens revoke unknown': 2, 'approvals approve unknown': 1 });
+    expect(codes).toMatchObject({ serve: 0, 'call accepted': 0, replay: 0, 'projections rebuild': 0, 'tokens revoke': 0, tour: 0, 'call invalid': 2, 'replay missing': 2, 'tokens revoke unknown': 2, 'approvals approve unknown': 1 });
     expect(JSON.parse(through['call accepted']!.stdout)).toMatchObject({ status: 'accepted', version: 1 });
+    expect(through.serve!.stdout.trim().split('\n').map((line) => Object.keys(JSON.parse(line)))).toEqual([['jsonrpc', 'id', 'result'], ['jsonrpc', 'id', 'error'], ['jsonrpc', 'id', 'error']]);
     expect(JSON.parse(through['projections rebuild']!.stdout)).toMatchObject({ equal: true, streams: 1 });
-  }, 240_000);
+  }, 420_000); // some 25 processes each side; the local ones each open PGlite
 
   it('an apply waiting for approval through the gateway is approved or declined by the operator through it too', async () => {
     writeFileSync(join(root, 'policy.yaml'), 'profiles:\n  reviewed: { mode: allow_all, approve: true }\n');
