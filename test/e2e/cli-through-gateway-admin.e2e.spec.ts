@@ -51,7 +51,7 @@ describe(`the gateway's /v1/admin routes (${backend})`, () => {
     }
   });
 
-  it('dispatch answers the outcome as dispatch() returns it, under the profile the CLI resolved', async () => {
+  it('dispatch answers the outcome as dispatch() returns it, under a profile the gateway knows', async () => {
     const full = await admin.post('/v1/admin/dispatch', { operation: 'palimpsest_capabilities' });
     expect(full).toMatchObject({ status: 200, body: { status: 'ok', profile: 'full', policy: null } });
     const readOnly = await admin.post('/v1/admin/dispatch', {
@@ -65,16 +65,17 @@ describe(`the gateway's /v1/admin routes (${backend})`, () => {
       tool: 'palimpsest_initialize_target',
       failure_detail: 'palimpsest_initialize_target writes; this session runs the read-only profile.',
     });
-    const policy = { name: 'read-only', mode: 'read_only', allow: [], deny: [], shell: false, approve: false, tools: null, require_checks: [] };
-    const profiled = await admin.post('/v1/admin/dispatch', { operation: 'palimpsest_capabilities', read_only: true, policy });
+    const profiled = await admin.post('/v1/admin/dispatch', { operation: 'palimpsest_capabilities', read_only: true, profile: 'read-only' });
     expect(profiled.body).toMatchObject({ status: 'ok', profile: 'read-only', policy: { name: 'read-only', mode: 'read_only' } });
     expect((await admin.post('/v1/admin/dispatch', { operation: 'palimpsest_nope' })).body).toEqual({
       status: 'invalid_argument',
       code: 'unknown_operation',
       failure_detail: 'No operation named palimpsest_nope.',
     });
-    const badPolicy = await admin.post('/v1/admin/dispatch', { operation: 'palimpsest_capabilities', policy: { mode: 'everything' } });
-    expect(badPolicy).toMatchObject({ status: 400, body: { code: 'invalid_policy' } });
+    const unknown = await admin.post('/v1/admin/dispatch', { operation: 'palimpsest_capabilities', profile: 'everything' });
+    expect(unknown).toMatchObject({ status: 400, body: { code: 'unknown_profile', argument: 'profile' } });
+    const invented = await admin.post('/v1/admin/dispatch', { operation: 'palimpsest_capabilities', policy: { mode: 'allow_all', shell: true } });
+    expect(invented.status).toBe(400); // a policy cannot be sent, only a profile named
     expect((await admin.post('/v1/admin/dispatch', { args: {} })).status).toBe(400); // no operation
   });
 

@@ -78,8 +78,9 @@ function comparable(results: Results, dataDir: string) {
   );
 }
 
+/** The policy file is read by the gateway: through it, `--profile reviewed` is the gateway's profile. */
 function freshEnv(root: string, name: string): Env {
-  return { DATABASE_URL: '', PALIMPSEST_DATA_DIR: join(root, name) };
+  return { DATABASE_URL: '', PALIMPSEST_DATA_DIR: join(root, name), PALIMPSEST_POLICY_FILE: join(root, 'policy.yaml') };
 }
 
 describe('CLI commands while a gateway holds the embedded data directory', () => {
@@ -89,6 +90,7 @@ describe('CLI commands while a gateway holds the embedded data directory', () =>
 
   beforeAll(() => {
     root = mkdtempSync(join(tmpdir(), 'palimpsest-cli-gw-'));
+    writeFileSync(join(root, 'policy.yaml'), 'profiles:\n  reviewed: { mode: allow_all, approve: true }\n');
     held = freshEnv(root, 'held');
   });
   afterAll(async () => {
@@ -117,8 +119,7 @@ describe('CLI commands while a gateway holds the embedded data directory', () =>
   }, 420_000); // some 25 processes each side; the local ones each open PGlite
 
   it('an apply waiting for approval through the gateway is approved or declined by the operator through it too', async () => {
-    writeFileSync(join(root, 'policy.yaml'), 'profiles:\n  reviewed: { mode: allow_all, approve: true }\n');
-    const env = { ...held, PALIMPSEST_POLICY_FILE: join(root, 'policy.yaml') };
+    const env = held;
     const call = async (operation: string, args: unknown, extra: string[] = []) => {
       const r = await runCli(['call', operation, ...extra, '--args', JSON.stringify(args)], { env });
       return { code: r.code, out: JSON.parse(r.stdout) };

@@ -3,7 +3,8 @@ import { ApiBody, ApiParam, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { decideApproval } from '@palimpsest/application/candidates/approvals/approvals.handler';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
-import { parsePolicy, type OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
+import { resolveProfilePolicy, UnknownProfileError } from '@palimpsest/application/candidates/policy/policy-store';
+import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { migrate } from '@palimpsest/store/migrate';
 import { ApiRuntime } from '../api-runtime';
 import { invalidArgumentError } from '../errors/api-error';
@@ -28,7 +29,7 @@ export class AdminController {
   @ApiBody({ type: AdminDispatchRequest })
   @ApiResponse({ status: 200, description: 'The outcome, as `palimpsest call` prints it (a refusal too: the status field says which).' })
   async dispatch(@JsonBody(STRICT_DTO) body: AdminDispatchRequest, @Res() reply: FastifyReply) {
-    const policy = body.policy === undefined ? undefined : policyOf(body.policy);
+    const policy = body.profile === undefined ? undefined : profilePolicy(body.profile);
     const release = await this.runtime.limiter.acquire();
     try {
       void reply.code(200).send(await dispatch(this.runtime.ctx, body.operation, body.args, { readOnly: body.read_only === true, policy }));
@@ -54,9 +55,12 @@ export class AdminController {
   }
 }
 
-function policyOf(input: Record<string, unknown>): OwnerPolicy {
-  const { name, ...fields } = input;
-  const parsed = parsePolicy(fields, typeof name === 'string' ? name : null);
-  if (!parsed.ok) throw invalidArgumentError('admin_dispatch', 'invalid_policy', `policy: ${parsed.problems.join('; ')}`);
-  return parsed.value;
+/** A profile is named, never sent: a caller cannot invent a policy wider than the operator declared (shell checks). */
+function profilePolicy(profile: string): OwnerPolicy {
+  try {
+    return resolveProfilePolicy(profile);
+  } catch (error) {
+    if (!(error instanceof UnknownProfileError)) throw error;
+    throw invalidArgumentError('admin_dispatch', 'unknown_profile', error.message, { argument: 'profile' });
+  }
 }

@@ -18,10 +18,11 @@ export class AdminDispatchRequest {
   @IsBoolean()
   read_only?: boolean;
 
-  @ApiPropertyOptional({ description: 'An owner policy to call under (its name and fields, as a profile resolves to).' })
+  @ApiPropertyOptional({ description: 'The owner policy to call under: full, read-only or a profile of the gateway\'s PALIMPSEST_POLICY_FILE.' })
   @IsOptional()
-  @IsObject()
-  policy?: Record<string, unknown>;
+  @IsString()
+  @MaxLength(200)
+  profile?: string;
 }
 
 export class AdminTokenRequest {

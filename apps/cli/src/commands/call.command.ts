@@ -37,7 +37,7 @@ export function registerCall(program: Command): void {
       const readOnly = opts.readOnly || policy?.mode === 'read_only';
       const result = await withStore({
         local: (ctx) => dispatch(ctx, operation, args, { readOnly, policy }),
-        gateway: (gw) => gw.send<Outcome>('POST', '/v1/admin/dispatch', { operation, args, read_only: readOnly === true, policy }),
+        gateway: (gw) => gw.send<Outcome>('POST', '/v1/admin/dispatch', { operation, args, read_only: readOnly === true, profile: opts.profile }),
       });
       printJson(result);
       if (isCallFailure(result.status)) process.exitCode = 2;
