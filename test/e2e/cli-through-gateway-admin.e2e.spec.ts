@@ -1,3 +1,4 @@
+import { GATEWAY_CREDENTIAL_NAME } from '@palimpsest/api/lifecycle/gateway-address';
 import { isolatedStore } from '../support/cli-process';
 import { HttpClient } from '../support/http-client';
 import { seedTokens, startApi, type ApiProcess } from '../support/http-server';
@@ -95,6 +96,7 @@ describe(`the gateway's /v1/admin routes (${backend})`, () => {
     expect((await admin.get('/v1/capabilities', undefined, { token })).status).toBe(401); // forgotten at once (NOTIFY), not after the cache expires
     expect((await admin.post('/v1/admin/tokens', { name: 'x', scopes: ['read', 'admin'] })).body).toMatchObject({ code: 'invalid_scopes' });
     expect((await admin.post('/v1/admin/tokens', { name: 'x', scopes: ['read'], policy: { mode: 'nope' } })).body).toMatchObject({ code: 'invalid_policy' });
+    expect((await admin.post('/v1/admin/tokens', { name: GATEWAY_CREDENTIAL_NAME, scopes: ['read'] })).body).toMatchObject({ code: 'reserved_name' });
   });
 
   it('migrate applies nothing on a gateway that migrated at start; an unknown approval is the answer the CLI prints', async () => {

@@ -57,6 +57,7 @@ async function commandSequence(env: Env): Promise<Results> {
   await run('approvals approve unknown', ['approvals', 'approve', MISSING]);
   await run('migrate', ['migrate']);
   const token = await run('tokens create', ['tokens', 'create', '--scopes', 'read,write', '--name', 'e2e', '--json']);
+  await run('tokens create reserved', ['tokens', 'create', '--scopes', 'read', '--name', GATEWAY_CREDENTIAL_NAME]);
   await run('tokens list', ['tokens', 'list', '--json']);
   await run('tokens revoke', ['tokens', 'revoke', JSON.parse(token.stdout).token_id]);
   await run('tokens revoke unknown', ['tokens', 'revoke', MISSING]);
@@ -112,7 +113,7 @@ describe('CLI commands while a gateway holds the embedded data directory', () =>
     expect(comparable(through, held.PALIMPSEST_DATA_DIR!)).toEqual(comparable(local, join(root, 'local')));
     // The sequence does real work and real refusals on both sides (equal failures would compare equal too).
     const codes = Object.fromEntries(Object.entries(through).map(([key, r]) => [key, r.code]));
-    expect(codes).toMatchObject({ serve: 0, 'call accepted': 0, replay: 0, 'projections rebuild': 0, 'tokens revoke': 0, tour: 0, 'call invalid': 2, 'replay missing': 2, 'tokens revoke unknown': 2, 'approvals approve unknown': 1 });
+    expect(codes).toMatchObject({ serve: 0, 'call accepted': 0, replay: 0, 'projections rebuild': 0, 'tokens revoke': 0, tour: 0, 'call invalid': 2, 'replay missing': 2, 'tokens revoke unknown': 2, 'tokens create reserved': 2, 'approvals approve unknown': 1 });
     expect(JSON.parse(through['call accepted']!.stdout)).toMatchObject({ status: 'accepted', version: 1 });
     expect(through.serve!.stdout.trim().split('\n').map((line) => Object.keys(JSON.parse(line)))).toEqual([['jsonrpc', 'id', 'result'], ['jsonrpc', 'id', 'error'], ['jsonrpc', 'id', 'error']]);
     expect(JSON.parse(through['projections rebuild']!.stdout)).toMatchObject({ equal: true, streams: 1 });

@@ -5,6 +5,7 @@ import { resolveTokenPolicy } from '@palimpsest/application/candidates/policy/po
 import { ApiRuntime } from '../api-runtime';
 import { createToken, listTokens, parseScopes, revokeToken } from '../auth/api-tokens';
 import { gatewayError, invalidArgumentError } from '../errors/api-error';
+import { GATEWAY_CREDENTIAL_NAME } from '../lifecycle/gateway-address';
 import { JsonBody } from '../lifecycle/json-body.pipe';
 import { GatewayEndpoint } from '../routes/endpoint.decorators';
 import { AdminGuard } from './admin-access';
@@ -28,6 +29,7 @@ export class AdminTokensController {
   @ApiResponse({ status: 201, description: '{status: "ok", token, record}: the secret, shown once.' })
   async create(@JsonBody(STRICT_DTO) body: AdminTokenRequest, @Res() reply: FastifyReply) {
     const scopes = edge('scopes', () => parseScopes(body.scopes.join(',')));
+    if (body.name === GATEWAY_CREDENTIAL_NAME) throw invalidArgumentError('admin_tokens_create', 'reserved_name', `"${body.name}" is the gateway's own credential.`, { argument: 'name' });
     const policy = body.policy ?? null;
     const checked = resolveTokenPolicy(policy, body.name);
     if (!checked.ok) throw invalidArgumentError('admin_tokens_create', 'invalid_policy', `policy: ${checked.problems.join('; ')}`);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { createToken, listTokens, parseScopes, revokeToken, type ApiToken } from '@palimpsest/api/auth/api-tokens';
+import { GATEWAY_CREDENTIAL_NAME } from '@palimpsest/api/lifecycle/gateway-address';
 import { resolveTokenPolicy } from '@palimpsest/application/candidates/policy/policy-store';
 import { UsageError } from '../cli-errors';
 import { printJson } from '../runtime';
@@ -20,6 +21,7 @@ export function registerTokens(program: Command): void {
     .option('--json', 'print {"token", "token_id", "name", "scopes", "policy", "created_at"}')
     .action(async (opts: { scopes: string; name: string; policy?: string; json?: boolean }) => {
       const scopes = usage('--scopes', () => parseScopes(opts.scopes));
+      if (opts.name === GATEWAY_CREDENTIAL_NAME) throw new UsageError(`--name: "${opts.name}" is the gateway's own credential; choose another name`);
       const policy = opts.policy ? parsePolicyOption(opts.policy, opts.name) : null;
       const { token, record } = await withStore({
         local: (ctx) => createToken(ctx.db, { name: opts.name, scopes, policy }),
