@@ -3,6 +3,8 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { ApiRuntime } from './api-runtime';
 import { ScopeGuard } from './auth/scope.guard';
+import { AdminTokensController } from './controllers/admin-tokens.controller';
+import { AdminController } from './controllers/admin.controller';
 import { ApprovalsController } from './controllers/approvals.controller';
 import { EventsController } from './controllers/events.controller';
 import { HealthController } from './controllers/health.controller';
@@ -19,6 +21,8 @@ export const CONTROLLERS = [
   ApprovalsController,
   EventsController,
   ProjectionsController,
+  AdminController,
+  AdminTokensController,
   HealthController,
   MetricsController,
 ];

@@ -2,9 +2,10 @@ import type { Db } from '@palimpsest/store/db';
 import { migrate } from '@palimpsest/store/migrate';
 import { assertPortFree } from './lifecycle/port-check';
 import { openDb } from '@palimpsest/store/open-db';
-import { createToken, listTokens, revokeTokensNamed } from './auth/api-tokens';
+import { createToken, deleteTokensNamed, listTokens, revokeTokensNamed } from './auth/api-tokens';
 import { startApiServer } from './api-server';
 import { apiConfigFrom, isLoopback, type ApiConfig, type ApiFlags } from './config/api-config';
+import { connectableUrl, embeddedDataDir, GATEWAY_CREDENTIAL_NAME, removeGatewayAddress, writeGatewayAddress } from './lifecycle/gateway-address';
 import { SCOPES } from './routes/route-table';
 
 export interface RunApiOptions extends ApiFlags {
@@ -25,6 +26,23 @@ async function localToken(db: Db, config: ApiConfig, opts: RunApiOptions): Promi
   return (await createToken(db, { name: LOCAL_TOKEN_NAME, scopes: [...SCOPES] })).token;
 }
 
+/**
+ * On the embedded store, where no other process can open the data directory, publish where this
+ * gateway listens and a credential for the CLI (gateway-address.ts). Returns the unpublish step.
+ */
+async function publishAddress(db: Db, url: string, config: ApiConfig, version: string, migrations: string[]): Promise<() => Promise<void>> {
+  if (process.env.DATABASE_URL) return async () => undefined;
+  await deleteTokensNamed(db, GATEWAY_CREDENTIAL_NAME); // a killed gateway's
+  const token = config.auth ? (await createToken(db, { name: GATEWAY_CREDENTIAL_NAME, scopes: [...SCOPES] })).token : null;
+  const dataDir = embeddedDataDir();
+  const address = { pid: process.pid, url: connectableUrl(url), version, token, data_dir: dataDir, started_at: new Date().toISOString(), migrations_applied: migrations };
+  writeGatewayAddress(dataDir, address);
+  return async () => {
+    removeGatewayAddress(dataDir);
+    await deleteTokensNamed(db, GATEWAY_CREDENTIAL_NAME);
+  };
+}
+
 /** Written in one piece, so a reader that waits for "listening on" also has the token line. */
 async function banner(db: Db, url: string, config: ApiConfig, opts: RunApiOptions, token: string | null): Promise<void> {
   const lines = [
@@ -36,7 +54,7 @@ async function banner(db: Db, url: string, config: ApiConfig, opts: RunApiOption
   } else if (token) {
     lines.push(`local token (all scopes, shown once, replaced at the next start): ${token}`);
     lines.push(`  try: curl -H "Authorization: Bearer ${token}" ${url}/v1/capabilities`);
-  } else if ((await listTokens(db)).length === 0) {
+  } else if ((await listTokens(db)).every((t) => t.name === GATEWAY_CREDENTIAL_NAME)) {
     lines.push('no active API tokens: create one with `palimpsest tokens create --scopes read,write`');
   }
   say(lines.join('\n'));
@@ -66,12 +84,14 @@ export async function runApi(opts: RunApiOptions): Promise<void> {
   const stop = nextSignal(); // listening before start-up, so an early signal still shuts down cleanly
   const db = await openDb();
   try {
-    await migrate(db);
+    const { applied } = await migrate(db);
     const token = await localToken(db, config, opts);
     const api = await startApiServer(db, config, opts.version);
+    const unpublish = await publishAddress(db, api.url, config, opts.version, applied);
     await banner(db, api.url, config, opts, token);
     const signal = await stop;
     say(`palimpsest api: ${signal}: finishing in-flight requests (up to ${config.shutdownGraceMs} ms)`);
+    await unpublish(); // new CLI commands wait for the lock instead of reaching a gateway that is going away
     const { drained } = await api.close();
     say(drained ? 'palimpsest api: stopped' : 'palimpsest api: stopped; requests still running at the deadline were cut off');
   } finally {

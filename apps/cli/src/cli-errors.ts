@@ -13,7 +13,8 @@ export const VERSION = '0.1.0';
 export const HELP_FOOTER = `
 Environment:
   DATABASE_URL                 PostgreSQL connection string; unset: embedded PGlite
-  PALIMPSEST_DATA_DIR          the embedded store's data directory (default ./.palimpsest/data)
+  PALIMPSEST_DATA_DIR          the embedded store's data directory (default ./.palimpsest/data);
+                               while \`palimpsest api\` holds it, store commands go through that gateway
   PORT, HOST                   where \`palimpsest api\` listens (default 127.0.0.1:3000)
   LOG_LEVEL                    gateway log level (default info)
   PALIMPSEST_POLICY_FILE       owner policy profiles and command checks (YAML or JSON)

@@ -107,6 +107,19 @@ export async function revokeTokensNamed(sql: Sql, name: string): Promise<number>
   return rows.length;
 }
 
+/**
+ * Deletes every token with this name, announcing the active ones as revoked: the credential a gateway
+ * publishes for the CLI lives as long as that gateway and leaves no rows behind.
+ */
+export async function deleteTokensNamed(sql: Sql, name: string): Promise<number> {
+  const { rows } = await sql.query(
+    `WITH gone AS (DELETE FROM api_tokens WHERE name = $1 RETURNING secret_sha256, revoked_at)
+     SELECT pg_notify('${TOKENS_CHANNEL}', secret_sha256) FROM gone WHERE revoked_at IS NULL`,
+    [name],
+  );
+  return rows.length;
+}
+
 export async function findActiveToken(sql: Sql, secret: string): Promise<(ApiToken & { secret_sha256: string }) | null> {
   const hash = hashSecret(secret);
   const { rows } = await sql.query(`SELECT ${COLUMNS} FROM api_tokens WHERE secret_sha256 = $1 AND revoked_at IS NULL`, [hash]);

@@ -6,7 +6,10 @@ import {
   type ApprovalStatusFilter,
   type ApprovalView,
 } from '@palimpsest/application/candidates/approvals/approvals.handler';
-import { printJson, withApp } from '../runtime';
+import type { CandidateAnswer } from '@palimpsest/application/candidates/shared/envelope';
+import { UsageError } from '../cli-errors';
+import { printJson } from '../runtime';
+import { withStore } from '../store-access';
 
 const STATUSES: ApprovalStatusFilter[] = ['pending', 'granted', 'declined', 'all'];
 
@@ -36,8 +39,14 @@ export function registerApprovals(program: Command): void {
     .option('--limit <n>', 'at most this many (1..500)', '50')
     .option('--json', 'print JSON')
     .action(async (opts: { status: string; limit: string; json?: boolean }) => {
-      if (!STATUSES.includes(opts.status as ApprovalStatusFilter)) throw new Error(`--status must be one of ${STATUSES.join(', ')}`);
-      const rows = await withApp((ctx) => listApprovals(ctx.db, { status: opts.status as ApprovalStatusFilter, limit: Number(opts.limit) }));
+      if (!STATUSES.includes(opts.status as ApprovalStatusFilter)) throw new UsageError(`--status must be one of ${STATUSES.join(', ')}`);
+      const status = opts.status as ApprovalStatusFilter;
+      const limit = Number(opts.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError('--limit must be an integer from 1 to 500');
+      const rows = await withStore({
+        local: (ctx) => listApprovals(ctx.db, { status, limit }),
+        gateway: async (gw) => (await gw.send<{ approvals: ApprovalView[] }>('GET', `/v1/approvals?status=${status}&limit=${limit}`)).approvals,
+      });
       if (opts.json) return printJson(rows);
       if (rows.length === 0) process.stdout.write(`no ${opts.status === 'all' ? '' : `${opts.status} `}approvals\n`);
       for (const row of rows) process.stdout.write(line(row));
@@ -50,7 +59,16 @@ export function registerApprovals(program: Command): void {
       .option('--note <text>', 'a note recorded with the decision')
       .option('--by <name>', 'who decides (default cli:<user>)')
       .action(async (approvalId: string, opts: { note?: string; by?: string }) => {
-        const answer = await withApp((ctx) => decideApproval(ctx, { approval_id: approvalId, decision, decided_by: operatorName(opts.by), note: opts.note ?? null }));
+        const input = { approval_id: approvalId, decision, decided_by: operatorName(opts.by), note: opts.note ?? null };
+        const answer = await withStore({
+          local: (ctx) => decideApproval(ctx, input),
+          gateway: async (gw) => {
+            const { approval_id: _inPath, note, ...rest } = input;
+            const sent = await gw.request('POST', `/v1/admin/approvals/${encodeURIComponent(approvalId)}/decision`, { ...rest, ...(note === null ? {} : { note }) });
+            if (typeof sent.body?.status !== 'string' || [401, 403, 413, 415, 429].includes(sent.status) || sent.status >= 500) throw gw.failure(sent);
+            return sent.body as CandidateAnswer;
+          },
+        });
         printJson(answer);
         if (answer.status !== 'ok') process.exitCode = 1;
       });

@@ -2,8 +2,9 @@ import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
 import type { Command } from 'commander';
 import { resolveProfilePolicy } from '@palimpsest/application/candidates/policy/policy-store';
-import { isCallFailure } from '@palimpsest/protocol/outcome';
-import { printJson, withApp } from '../runtime';
+import { isCallFailure, type Outcome } from '@palimpsest/protocol/outcome';
+import { printJson } from '../runtime';
+import { withStore } from '../store-access';
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) return '';
@@ -34,7 +35,10 @@ export function registerCall(program: Command): void {
         }
       }
       const readOnly = opts.readOnly || policy?.mode === 'read_only';
-      const result = await withApp((ctx) => dispatch(ctx, operation, args, { readOnly, policy }));
+      const result = await withStore({
+        local: (ctx) => dispatch(ctx, operation, args, { readOnly, policy }),
+        gateway: (gw) => gw.send<Outcome>('POST', '/v1/admin/dispatch', { operation, args, read_only: readOnly === true, profile: opts.profile }),
+      });
       printJson(result);
       if (isCallFailure(result.status)) process.exitCode = 2;
     });

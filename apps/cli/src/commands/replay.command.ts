@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import { replayTargetQuery } from '@palimpsest/application/replay-target/replay-target.handler';
-import { printJson, withApp } from '../runtime';
+import { targetIdOf } from '@palimpsest/application/shared/target-lookup';
+import type { GatewayClient } from '../gateway-client';
+import { printJson } from '../runtime';
+import { withStore } from '../store-access';
 
 export function registerReplay(program: Command): void {
   program
@@ -8,10 +11,23 @@ export function registerReplay(program: Command): void {
     .description('Reconstruct a target from its events and compare with the materialized state (never repairs)')
     .argument('<target>', 'target UUID')
     .action(async (target: string) => {
-      const report = await withApp((ctx) => replayTargetQuery(ctx, { target_file_id: target }));
+      const report = await withStore<Record<string, unknown>>({
+        local: (ctx) => replayTargetQuery(ctx, { target_file_id: target }) as Promise<Record<string, unknown>>,
+        gateway: (gw) => replayThrough(gw, target),
+      });
       printJson(report);
-      const r = report as Record<string, unknown>;
-      if (r.status === 'invalid_argument' || r.status === 'not_found') process.exitCode = 2; // nothing to replay
-      else if (r.status !== 'success' || r.materialized_state_matches !== true) process.exitCode = 1;
+      if (report.status === 'invalid_argument' || report.status === 'not_found') process.exitCode = 2; // nothing to replay
+      else if (report.status !== 'success' || report.materialized_state_matches !== true) process.exitCode = 1;
     });
+}
+
+/** POST /v1/targets/:id/replay; the report without the HTTP error envelope a 404 adds (the CLI prints the operation's answer). */
+async function replayThrough(gw: GatewayClient, target: string): Promise<Record<string, unknown>> {
+  const { id, error } = targetIdOf(target);
+  if (error) return error; // refused before any store access, as locally
+  const answer = await gw.request('POST', `/v1/targets/${id}/replay`);
+  if (answer.status === 200) return answer.body!;
+  if (answer.status !== 404 || answer.body?.status !== 'not_found') throw gw.failure(answer);
+  const { error: _envelope, ...report } = answer.body;
+  return report;
 }

@@ -3,7 +3,8 @@ import { resolveProfilePolicy } from '@palimpsest/application/candidates/policy/
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { catalogAvailability } from '@palimpsest/mcp/json-lines/catalog-methods';
 import { runJsonLinesSession } from '@palimpsest/mcp/json-lines/json-lines-session';
-import { withApp } from '../runtime';
+import type { Outcome } from '@palimpsest/protocol/outcome';
+import { withStore } from '../store-access';
 
 /**
  * `palimpsest serve`: the catalog as JSON-RPC 2.0 over newline-delimited JSON on stdin/stdout.
@@ -22,17 +23,20 @@ export function registerServe(program: Command): void {
     .action(async (opts: { profile: string }) => {
       const policy = resolveProfilePolicy(opts.profile);
       const readOnly = policy.mode === 'read_only';
-      const end = await withApp((ctx) =>
+      const session = (call: (method: string, params: unknown) => Promise<Outcome>) =>
         runJsonLinesSession({
           input: process.stdin,
           output: process.stdout,
           availability: catalogAvailability(policy),
-          call: (method, params) => dispatch(ctx, method, params, { readOnly, policy }),
+          call,
           onInternalError: (method, err) => {
             process.stderr.write(`palimpsest serve: ${method} failed: ${err instanceof Error ? err.message : String(err)}\n`);
           },
-        }),
-      );
+        });
+      const end = await withStore({
+        local: (ctx) => session((method, params) => dispatch(ctx, method, params, { readOnly, policy })),
+        gateway: (gw) => session((operation, args) => gw.send<Outcome>('POST', '/v1/admin/dispatch', { operation, args, read_only: readOnly, profile: opts.profile })),
+      });
       if (end.reason !== 'eof') process.stderr.write(`palimpsest serve: stopped (${end.reason})\n`);
       process.exitCode = end.exitCode;
     });

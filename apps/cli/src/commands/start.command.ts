@@ -1,6 +1,10 @@
 import type { Command } from 'commander';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
-import { describeStore, withApp } from '../runtime';
+import type { Outcome } from '@palimpsest/protocol/outcome';
+import { describeStore } from '../runtime';
+import { withStore } from '../store-access';
+
+type Call = (name: string, args: unknown) => Promise<Outcome>;
 
 /**
  * `palimpsest tour`: open (and migrate) the configured store, then walk one guarded edit through it so a
@@ -13,25 +17,29 @@ export function registerStart(program: Command): void {
     .description('Open the store, migrate it, and run a short guided transaction tour')
     .action(async () => {
       process.stdout.write(`palimpsest: store ${describeStore()}\n`);
-      await withApp(async (ctx) => {
-        const call = (name: string, args: unknown) => dispatch(ctx, name, args);
-        const created = await call('palimpsest_initialize_target', { filename: 'tour.md', content: 'alpha beta alpha\r\n' });
-        const id = created.target_file_id;
-        show('initialize_target (CRLF upload)', created, ['target_file_id', 'version', 'current_hash']);
-        show(
-          'submit_edits without a selector',
-          await call('palimpsest_submit_edits', { target_file_id: id, intent: 'Rename alpha', expected_target_version: 0, edits: [{ match: 'alpha', replace: 'gamma' }] }),
-          ['status', 'failure_reason', 'failure_detail'],
-        );
-        show(
-          'submit_edits with occurrence_index 2',
-          await call('palimpsest_submit_edits', { target_file_id: id, intent: 'Rename alpha', expected_target_version: 0, edits: [{ match: 'alpha', replace: 'gamma', occurrence_index: 2 }] }),
-          ['status', 'version', 'after_hash'],
-        );
-        show('replay', await call('palimpsest_replay', { target_file_id: id }), ['status', 'materialized_state_matches']);
-        process.stdout.write('\nNext: `npx palimpsest call <operation> < args.json`, `npx palimpsest operations`.\n');
+      await withStore({
+        local: (ctx) => tour((name, args) => dispatch(ctx, name, args)),
+        gateway: (gw) => tour((operation, args) => gw.send<Outcome>('POST', '/v1/admin/dispatch', { operation, args })),
       });
     });
+}
+
+async function tour(call: Call): Promise<void> {
+  const created = await call('palimpsest_initialize_target', { filename: 'tour.md', content: 'alpha beta alpha\r\n' });
+  const id = created.target_file_id;
+  show('initialize_target (CRLF upload)', created, ['target_file_id', 'version', 'current_hash']);
+  show(
+    'submit_edits without a selector',
+    await call('palimpsest_submit_edits', { target_file_id: id, intent: 'Rename alpha', expected_target_version: 0, edits: [{ match: 'alpha', replace: 'gamma' }] }),
+    ['status', 'failure_reason', 'failure_detail'],
+  );
+  show(
+    'submit_edits with occurrence_index 2',
+    await call('palimpsest_submit_edits', { target_file_id: id, intent: 'Rename alpha', expected_target_version: 0, edits: [{ match: 'alpha', replace: 'gamma', occurrence_index: 2 }] }),
+    ['status', 'version', 'after_hash'],
+  );
+  show('replay', await call('palimpsest_replay', { target_file_id: id }), ['status', 'materialized_state_matches']);
+  process.stdout.write('\nNext: `npx palimpsest call <operation> < args.json`, `npx palimpsest operations`.\n');
 }
 
 function show(title: string, result: Record<string, unknown>, keys: string[]): void {

@@ -1,0 +1,67 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { Allow, ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+
+/** Inputs of the /v1/admin routes (what the CLI sends when it goes through a running gateway). */
+export class AdminDispatchRequest {
+  @ApiProperty({ description: 'The catalog operation, e.g. palimpsest_get_target.' })
+  @IsString()
+  @MaxLength(200)
+  operation!: string;
+
+  @ApiPropertyOptional({ description: 'Its arguments, as `palimpsest call` reads them (admission checks them).' })
+  @Allow()
+  args?: unknown;
+
+  @ApiPropertyOptional({ description: 'Refuse write operations (the read-only profile).' })
+  @IsOptional()
+  @IsBoolean()
+  read_only?: boolean;
+
+  @ApiPropertyOptional({ description: 'The owner policy to call under: full, read-only or a profile of the gateway\'s PALIMPSEST_POLICY_FILE.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  profile?: string;
+}
+
+export class AdminTokenRequest {
+  @ApiProperty({ maxLength: 200 })
+  @IsString()
+  @MaxLength(200)
+  name!: string;
+
+  @ApiProperty({ type: [String], description: 'read, write, operator, auditor' })
+  @IsArray()
+  @ArrayMaxSize(10)
+  @IsString({ each: true })
+  scopes!: string[];
+
+  @ApiPropertyOptional({ description: 'An owner policy stored with the token (docs/candidates.md).' })
+  @IsOptional()
+  @IsObject()
+  policy?: Record<string, unknown>;
+}
+
+export class AdminTokensQuery {
+  @ApiPropertyOptional({ description: 'Include revoked tokens.' })
+  @IsOptional()
+  @Transform(({ value }) => value === true || value === 'true')
+  @IsBoolean()
+  all?: boolean;
+}
+
+export class AdminApprovalDecision {
+  @ApiProperty({ enum: ['grant', 'decline'] })
+  @IsIn(['grant', 'decline'])
+  decision!: 'grant' | 'decline';
+
+  @ApiProperty({ description: 'Who decides, as recorded (the CLI sends cli:<user> or --by).' })
+  @IsString()
+  decided_by!: string;
+
+  @ApiPropertyOptional({ description: 'Recorded with the decision.' })
+  @IsOptional()
+  @IsString()
+  note?: string;
+}
