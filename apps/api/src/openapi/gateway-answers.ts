@@ -1,4 +1,5 @@
 import type { JsonSchema } from '@palimpsest/protocol/catalog/operation-spec';
+import type { GatewayRouteName } from '../routes/route-table';
 
 /**
  * What the gateway's own routes (not catalog operations) answer with, for the OpenAPI document: the
@@ -83,6 +84,26 @@ const APPROVAL: JsonSchema = {
   },
 };
 
+const TOKEN: JsonSchema = {
+  type: 'object',
+  required: ['token_id', 'name', 'scopes', 'policy', 'created_at', 'revoked_at', 'last_used_at'],
+  properties: {
+    token_id: { type: 'string' },
+    name: { type: 'string' },
+    scopes: { type: 'array', items: { enum: ['read', 'write', 'operator', 'auditor'] } },
+    policy: { type: ['object', 'null'], description: 'The owner policy stored with the token; null: only its scopes restrict it.' },
+    created_at: { type: 'string' },
+    revoked_at: { type: ['string', 'null'] },
+    last_used_at: { type: ['string', 'null'] },
+  },
+};
+
+const ok = (properties: Record<string, JsonSchema>): JsonSchema => ({
+  type: 'object',
+  required: ['status', ...Object.keys(properties)],
+  properties: { status: { const: 'ok' }, ...properties },
+});
+
 const SSE_EXAMPLE = [
   'retry: 2000',
   '',
@@ -94,7 +115,7 @@ const SSE_EXAMPLE = [
   '',
 ].join('\n');
 
-export const GATEWAY_ANSWERS: Record<string, GatewayAnswer> = {
+export const GATEWAY_ANSWERS: Record<GatewayRouteName, GatewayAnswer> = {
   health: { mediaType: 'application/json', schema: HEALTH },
   metrics: {
     mediaType: 'text/plain',
@@ -120,6 +141,15 @@ export const GATEWAY_ANSWERS: Record<string, GatewayAnswer> = {
     mediaType: 'application/json',
     schema: { type: 'object', required: ['status', 'approval'], properties: { status: { const: 'ok' }, approval: { $ref: '#/components/schemas/Approval' } } },
   },
+  admin_dispatch: {
+    mediaType: 'application/json',
+    schema: { type: 'object', required: ['status'], properties: { status: { type: 'string' } }, description: 'The operation\'s outcome exactly as `palimpsest call` prints it: its answer, or its refusal (the status says which).' },
+  },
+  admin_tokens_list: { mediaType: 'application/json', schema: ok({ tokens: { type: 'array', items: TOKEN } }) },
+  admin_tokens_create: { mediaType: 'application/json', schema: ok({ token: { type: 'string', description: 'The secret, shown once.' }, record: TOKEN }) },
+  admin_tokens_revoke: { mediaType: 'application/json', schema: ok({ token: TOKEN }) },
+  admin_approval_decision: { mediaType: 'application/json', schema: ok({ approval: { $ref: '#/components/schemas/Approval' } }) },
+  admin_migrate: { mediaType: 'application/json', schema: ok({ applied: { type: 'array', items: { type: 'string' }, description: 'Migrations applied now; usually none, the gateway migrated when it opened the store.' } }) },
   docs: { mediaType: 'text/html', schema: { type: 'string', description: 'Swagger UI.' } },
   openapi: { mediaType: 'application/json', schema: { type: 'object', description: 'This document.' } },
 };

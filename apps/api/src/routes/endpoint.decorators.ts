@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOperation } from '@nestjs/swagger';
 import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
 import { Access } from '../auth/scope.guard';
 import { operationDocs } from '../openapi/operation-docs';
-import { gatewayRoute, routeOf, specOf, type HttpMethod } from './route-table';
+import { gatewayRoute, routeOf, specOf, type GatewayRouteName, type HttpMethod } from './route-table';
 
 const mapping = (method: HttpMethod, path: string) => (method === 'GET' ? Get(path) : Post(path));
 
@@ -21,7 +21,7 @@ export function OperationEndpoint(operation: OperationName): MethodDecorator {
  * route table) are written by completeDocument; a controller's own @ApiResponse lends its success
  * description. `_ownDocs` names statuses the controller describes itself (kept for its callers).
  */
-export function GatewayEndpoint(name: string, _ownDocs: number[] = []): MethodDecorator {
+export function GatewayEndpoint(name: GatewayRouteName, _ownDocs: number[] = []): MethodDecorator {
   const route = gatewayRoute(name);
   const docs = [ApiOperation({ operationId: name, summary: route.summary, description: `Access: \`${route.access}\`.` })];
   if (route.access !== 'public') docs.push(ApiBearerAuth('bearer'));

@@ -55,9 +55,30 @@ export const OPERATION_ROUTES: readonly OperationRoute[] = [
 
 export type RouteAccess = Scope | 'public';
 
+/** The gateway's own routes by name: a misspelled one in a decorator or a docs table fails the type check. */
+export const GATEWAY_ROUTE_NAMES = [
+  'target_events',
+  'replay_all',
+  'projections_rebuild',
+  'approvals_list',
+  'approvals_approve',
+  'approvals_decline',
+  'admin_dispatch',
+  'admin_tokens_list',
+  'admin_tokens_create',
+  'admin_tokens_revoke',
+  'admin_approval_decision',
+  'admin_migrate',
+  'health',
+  'metrics',
+  'docs',
+  'openapi',
+] as const;
+export type GatewayRouteName = (typeof GATEWAY_ROUTE_NAMES)[number];
+
 /** Routes that are the gateway's own, not catalog operations. */
 export interface GatewayRoute {
-  name: string;
+  name: GatewayRouteName;
   method: HttpMethod;
   path: string;
   access: RouteAccess;
@@ -97,7 +118,7 @@ export function specOf<N extends OperationName>(operation: N): OperationSpec<N> 
   return operationSpec(operation);
 }
 
-export function gatewayRoute(name: string): GatewayRoute {
+export function gatewayRoute(name: GatewayRouteName): GatewayRoute {
   const route = GATEWAY_ROUTES.find((r) => r.name === name);
   if (!route) throw new Error(`no gateway route named ${name}`);
   return route;
