@@ -5,7 +5,7 @@ const note = (n: number): JSONRPCMessage => ({ jsonrpc: '2.0', method: 'notifica
 
 async function replay(store: BoundedEventStore, after: string): Promise<[string, unknown][]> {
   const sent: [string, unknown][] = [];
-  await store.replayEventsAfter(after, { send: async (id, m) => void sent.push([id, (m as { params: { data: unknown } }).params.data]) });
+  await store.replayEventsAfter(after, { send: async (id, m) => void sent.push([id, (m as unknown as { params: { data: unknown } }).params.data]) });
   return sent;
 }
 
