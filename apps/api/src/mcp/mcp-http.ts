@@ -130,7 +130,7 @@ export class McpHttp {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       eventStore: new BoundedEventStore(),
-      onsessioninitialized: () => this.runtime.logger.info({ mcp_session: id, token: access.owner }, 'mcp session opened'),
+      onsessioninitialized: () => this.runtime.logger.info({ mcp_session: id, token_id: access.owner }, 'mcp session opened'),
     });
     await server.connect(transport);
     this.observe(transport, (result) => notifier.answered(result));
