@@ -167,7 +167,7 @@ describe(`MCP over HTTP, stateless (PALIMPSEST_MCP_STATELESS=1), on ${backend}`,
     for (const method of ['GET', 'DELETE']) {
       const r = await fetch(new URL('/mcp', api.url), { method, headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } });
       expect({ method, status: r.status, allow: r.headers.get('allow') }).toEqual({ method, status: 405, allow: 'POST' });
-      expect((await r.json()).error.message).toContain('PALIMPSEST_MCP_STATELESS');
+      expect(((await r.json()) as any).error.message).toContain('PALIMPSEST_MCP_STATELESS');
     }
     const unauthenticated = await fetch(new URL('/mcp', api.url), { method: 'POST', headers: { ...headers, authorization: '' }, body: '{}' });
     expect(unauthenticated.status).toBe(401);
