@@ -269,4 +269,17 @@ describe(`MCP over Streamable HTTP at /mcp on ${backend}`, () => {
     }
     expect((await post(api.url, token('all'), initialize)).status).toBe(200);
   });
+
+  it('stops with sessions open: their streams end, the gateway exits 0 well within its grace period', async () => {
+    const { client } = await connectHttp(api.url, token('all'));
+    const closed = new Promise<void>((resolve) => (client.onclose = resolve));
+    await client.listTools();
+    await new Promise((r) => setTimeout(r, 300)); // its GET stream is open
+    const started = Date.now();
+    const stopped = await api.stop();
+    expect(stopped.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await client.close();
+    await closed;
+  });
 });

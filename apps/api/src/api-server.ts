@@ -71,8 +71,9 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
 async function shutdown(app: NestFastifyApplication, runtime: ApiRuntime, server: Server, mcp: McpHttp): Promise<{ drained: boolean }> {
   runtime.tracker.startDraining();
   runtime.streams.closeAll('server shutting down; reconnect with Last-Event-ID');
-  await mcp.close(); // MCP sessions live in this process: they end here, their streams with them
+  mcp.closeStreams(); // MCP tool calls in progress finish like requests; the sessions end after them
   const drained = await runtime.tracker.settle(runtime.config.shutdownGraceMs);
+  await mcp.close();
   server.close();
   server.closeAllConnections();
   await runtime.tokens.stop();

@@ -69,7 +69,12 @@ export class McpHttp {
     this.port = port;
   }
 
-  /** Shutdown: every session ends (its streams close); a client initializes again after the restart. */
+  /** Shutdown, first step: the sessions' notification streams end, so only calls in progress hold the drain up. */
+  closeStreams(): void {
+    for (const entry of this.sessions.all()) entry.value.transport.closeStandaloneSSEStream();
+  }
+
+  /** Shutdown, last step: every session ends; a client initializes again after the restart. */
   async close(): Promise<void> {
     clearInterval(this.sweeper);
     await this.sessions.closeAll();

@@ -69,6 +69,10 @@ export class SessionRegistry<T extends Closable> {
     };
   }
 
+  all(): SessionEntry<T>[] {
+    return [...this.sessions.values()];
+  }
+
   /** Forgets a session without closing it (it closed itself: DELETE, or its transport ended). */
   remove(id: string): void {
     this.sessions.delete(id);

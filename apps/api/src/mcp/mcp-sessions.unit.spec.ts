@@ -58,6 +58,7 @@ describe('SessionRegistry (MCP sessions on one gateway)', () => {
     const { sessions } = registry();
     const values = [new Fake(), new Fake()];
     values.forEach((v, i) => sessions.use(sessions.add(`s-${i}`, 'a', v)));
+    expect(sessions.all().map((e) => e.id)).toEqual(['s-0', 's-1']);
     await sessions.closeAll();
     expect(values.map((v) => v.closed)).toEqual([1, 1]);
     expect(sessions.size).toBe(0);
