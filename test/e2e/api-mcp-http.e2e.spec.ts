@@ -9,6 +9,7 @@ import { seedTokens, startApi, type ApiProcess } from '../support/http-server';
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 const IDLE_MS = 3_000;
 const MAX_SESSIONS = 8;
+const BROWSER_APP = 'https://app.example.com';
 
 /** The official SDK client over Streamable HTTP, with a bearer token. */
 async function connectHttp(url: string, token: string | null): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
@@ -102,7 +103,7 @@ describe(`MCP over Streamable HTTP at /mcp on ${backend}`, () => {
       { all: 'read,write,operator,auditor', reader: 'read', hidden: 'read,write', other: 'read,write,operator,auditor' },
       { hidden: { mode: 'allow_all', tools: ['palimpsest_initialize_target', 'palimpsest_read_target', 'palimpsest_submit_edits', 'palimpsest_replay'] } },
     );
-    api = await startApi({ ...store.env, PALIMPSEST_MCP_SESSION_IDLE_MS: String(IDLE_MS), PALIMPSEST_MCP_MAX_SESSIONS: String(MAX_SESSIONS) }, ['--no-local-token']);
+    api = await startApi({ ...store.env, PALIMPSEST_CORS_ORIGINS: BROWSER_APP, PALIMPSEST_MCP_SESSION_IDLE_MS: String(IDLE_MS), PALIMPSEST_MCP_MAX_SESSIONS: String(MAX_SESSIONS) }, ['--no-local-token']);
     http = new HttpClient(api.url, token('all'));
   });
   afterAll(async () => {
@@ -182,6 +183,18 @@ describe(`MCP over Streamable HTTP at /mcp on ${backend}`, () => {
     expect(foreign.json).toMatchObject({ jsonrpc: '2.0', error: { message: expect.stringContaining('DNS rebinding'), data: { error: { code: 'permission_denied', reason: 'origin_not_allowed' } } } });
     const { port } = new URL(api.url);
     expect((await post(api.url, token('all'), initialize, { origin: `http://localhost:${port}` })).status).toBe(200);
+
+    // A page of an origin PALIMPSEST_CORS_ORIGINS allows: its preflight, and an answer it may read.
+    const preflight = await fetch(new URL('/mcp', api.url), {
+      method: 'OPTIONS',
+      headers: { origin: BROWSER_APP, 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'authorization,content-type,mcp-session-id,mcp-protocol-version' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('DELETE');
+    const browser = await post(api.url, token('all'), initialize, { origin: BROWSER_APP });
+    expect(browser.status).toBe(200);
+    expect(browser.headers.get('access-control-allow-origin')).toBe(BROWSER_APP);
+    expect(browser.headers.get('access-control-expose-headers')).toContain('Mcp-Session-Id');
   });
 
   it('binds a session to its token, and DELETE ends it', async () => {
@@ -197,6 +210,12 @@ describe(`MCP over Streamable HTTP at /mcp on ${backend}`, () => {
     expect(ended.status).toBe(200);
     const after = await post(api.url, token('all'), list, headers);
     expect(after).toMatchObject({ status: 404, json: { error: { code: -32001, data: { error: { code: 'not_found', reason: 'session_not_found' } } } } });
+
+    const metrics = (await http.get('/metrics', undefined, { token: null })).text;
+    expect(metrics).toMatch(/palimpsest_mcp_sessions \d+/);
+    expect(metrics).toMatch(/palimpsest_mcp_refusals_total\{reason="session_of_another_token"\} 1/);
+    expect(metrics).toMatch(/palimpsest_http_requests_total\{method="POST",route="\/mcp",status="200"\} [1-9]/);
+    expect(metrics).toMatch(/palimpsest_operation_duration_seconds_count\{operation="palimpsest_submit_edits",status="accepted"\} [1-9]/); // the MCP edit above
   });
 
   it('notifies a session of appends to the targets it works on; a GET resumed with Last-Event-ID replays what it missed', async () => {

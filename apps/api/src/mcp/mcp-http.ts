@@ -111,8 +111,8 @@ export class McpHttp {
     const body = req.method === 'POST' ? await readJsonBody(req, this.runtime.config.bodyLimitBytes) : undefined;
     if (sessionId === undefined) {
       if (req.method !== 'POST' || !isInitializeRequest(body)) throw sessionRequired();
-      if (!(await this.sessions.hasRoom())) throw tooManySessions(this.runtime.config.mcp.maxSessions);
-      const entry = await this.open(access);
+      const entry = (await this.sessions.hasRoom()) ? await this.open(access) : null;
+      if (!entry) throw tooManySessions(this.runtime.config.mcp.maxSessions);
       await this.serve(entry, req, res, body);
       if (entry.value.transport.sessionId === undefined) await entry.value.close(); // the initialize was refused
       return;
@@ -128,7 +128,8 @@ export class McpHttp {
     await entry.value.transport.handleRequest(req, res, body);
   }
 
-  private async open(access: McpAccess): Promise<SessionEntry<McpSession>> {
+  /** A new session, or null at the cap. */
+  private async open(access: McpAccess): Promise<SessionEntry<McpSession> | null> {
     const id = randomUUID();
     const server = this.server(access);
     const notifier = new SessionNotifier(server, this.changes, (e) => this.runtime.reportError(e, 'mcp notification'));
@@ -137,6 +138,8 @@ export class McpHttp {
       eventStore: new BoundedEventStore(),
       onsessioninitialized: () => this.runtime.logger.info({ mcp_session: id, token_id: access.owner }, 'mcp session opened'),
     });
+    const entry = this.sessions.add(id, access.owner, { transport, close: () => server.close() });
+    if (!entry) return null;
     await server.connect(transport);
     this.observe(transport, (result) => notifier.answered(result));
     const ended = transport.onclose;
@@ -146,7 +149,7 @@ export class McpHttp {
       if (transport.sessionId !== undefined) this.runtime.logger.info({ mcp_session: id }, 'mcp session closed');
       ended?.();
     };
-    return this.sessions.add(id, access.owner, { transport, close: () => server.close() });
+    return entry;
   }
 
   private async stateless(req: IncomingMessage, res: ServerResponse, access: McpAccess): Promise<void> {

@@ -44,7 +44,9 @@ export class SessionRegistry<T extends Closable> {
     return this.sessions.size < this.limits.maxSessions;
   }
 
-  add(id: string, owner: string, value: T): SessionEntry<T> {
+  /** Adds a session, or answers null at the cap (checked here, in the same turn as the add, so concurrent initializes cannot pass it). */
+  add(id: string, owner: string, value: T): SessionEntry<T> | null {
+    if (this.sessions.size >= this.limits.maxSessions) return null;
     const entry: SessionEntry<T> = { id, owner, value, lastUsed: this.now(), active: 0 };
     this.sessions.set(id, entry);
     return entry;
