@@ -82,6 +82,8 @@ export interface ApiFlags {
   port?: string;
   host?: string;
   auth?: boolean;
+  /** An `api --mcp-stateless` flag; wins over PALIMPSEST_MCP_STATELESS. */
+  mcpStateless?: boolean;
 }
 
 function flagFrom(env: NodeJS.ProcessEnv, name: string): boolean {
@@ -119,7 +121,7 @@ export function apiConfigFrom(env: NodeJS.ProcessEnv, flags: ApiFlags = {}, stdo
     tokenCacheMs: int(env, 'PALIMPSEST_API_TOKEN_CACHE_MS', 30_000, 0),
     corsOrigins: corsOriginsFrom(env.PALIMPSEST_CORS_ORIGINS),
     mcp: {
-      stateless: flagFrom(env, 'PALIMPSEST_MCP_STATELESS'),
+      stateless: flags.mcpStateless ?? flagFrom(env, 'PALIMPSEST_MCP_STATELESS'),
       sessionIdleMs: int(env, 'PALIMPSEST_MCP_SESSION_IDLE_MS', 30 * 60_000, 100),
       maxSessions: int(env, 'PALIMPSEST_MCP_MAX_SESSIONS', 256, 1),
       progressMs: progressIntervalFrom(env),

@@ -6,23 +6,27 @@ export interface EventStoreLimits {
   perStream: number;
   /** Events kept in all of one session's streams together. */
   total: number;
+  /** Characters of JSON kept in all (tool results can be large: this bounds the memory, not the count). */
+  chars: number;
 }
 
 /** What a session keeps for a client that reconnects with Last-Event-ID. */
-export const DEFAULT_EVENT_LIMITS: EventStoreLimits = { perStream: 200, total: 1_000 };
+export const DEFAULT_EVENT_LIMITS: EventStoreLimits = { perStream: 200, total: 1_000, chars: 4 * 1024 * 1024 };
 
 /**
  * The SDK's EventStore, in memory and bounded, one per session: what was sent on a stream stays
- * replayable until the stream holds `perStream` newer events or the session `total` (the oldest go
- * first, across streams). A client resuming after an evicted event gets what is still kept of its
+ * replayable until the stream holds `perStream` newer events, or the session `total` events or `chars`
+ * characters of JSON (the oldest go first, across streams; an event larger than `chars` is sent live
+ * and not kept). A client resuming after an evicted event gets what is still kept of its
  * stream: it learns of the gap from the ids (`<stream>/<sequence>`, sequence counting up per session).
  * State lives in this process: resuming needs the same gateway (stateless mode has no sessions).
  */
 export class BoundedEventStore implements EventStore {
-  private readonly streams = new Map<StreamId, { seq: number; message: JSONRPCMessage }[]>();
+  private readonly streams = new Map<StreamId, { seq: number; message: JSONRPCMessage; chars: number }[]>();
   /** Every kept event in the order stored: eviction drops from the front. */
   private readonly order: { streamId: StreamId; seq: number }[] = [];
   private seq = 0;
+  private chars = 0;
 
   constructor(private readonly limits: EventStoreLimits = DEFAULT_EVENT_LIMITS) {}
 
@@ -30,14 +34,21 @@ export class BoundedEventStore implements EventStore {
     return this.order.length;
   }
 
+  /** Characters of JSON kept. */
+  get kept(): number {
+    return this.chars;
+  }
+
   async storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
     const seq = ++this.seq;
+    const chars = JSON.stringify(message).length;
     let events = this.streams.get(streamId);
     if (!events) this.streams.set(streamId, (events = []));
-    events.push({ seq, message });
+    events.push({ seq, message, chars });
     this.order.push({ streamId, seq });
+    this.chars += chars;
     if (events.length > this.limits.perStream) this.evictFrom(streamId);
-    while (this.order.length > this.limits.total) this.evictFrom(this.order[0]!.streamId);
+    while (this.order.length > this.limits.total || this.chars > this.limits.chars) this.evictFrom(this.order[0]!.streamId);
     return eventId(streamId, seq);
   }
 
@@ -58,6 +69,7 @@ export class BoundedEventStore implements EventStore {
   private evictFrom(streamId: StreamId): void {
     const events = this.streams.get(streamId)!;
     const oldest = events.shift()!;
+    this.chars -= oldest.chars;
     const at = this.order.findIndex((e) => e.streamId === streamId && e.seq === oldest.seq);
     this.order.splice(at, 1);
     if (events.length === 0) this.streams.delete(streamId);

@@ -5,7 +5,7 @@ const note = (n: number): JSONRPCMessage => ({ jsonrpc: '2.0', method: 'notifica
 
 async function replay(store: BoundedEventStore, after: string): Promise<[string, unknown][]> {
   const sent: [string, unknown][] = [];
-  await store.replayEventsAfter(after, { send: async (id, m) => void sent.push([id, (m as unknown as { params: { data: unknown } }).params.data]) });
+  await store.replayEventsAfter(after, { send: async (id, m) => void sent.push([id, (m as unknown as { params?: { data: unknown }; id?: unknown }).params?.data ?? (m as { id?: unknown }).id]) });
   return sent;
 }
 
@@ -25,7 +25,7 @@ describe('BoundedEventStore (Last-Event-ID replay for one session)', () => {
   });
 
   it('keeps at most perStream events of a stream and total of the session, oldest evicted first', async () => {
-    const store = new BoundedEventStore({ perStream: 2, total: 3 });
+    const store = new BoundedEventStore({ perStream: 2, total: 3, chars: 1e9 });
     for (const n of [1, 2, 3]) await store.storeEvent('a', note(n));
     expect(await replay(store, 'a/1')).toEqual([['a/2', 2], ['a/3', 3]]);
     await store.storeEvent('b', note(4));
@@ -42,5 +42,16 @@ describe('BoundedEventStore (Last-Event-ID replay for one session)', () => {
     await store.storeEvent('a', note(1));
     for (const id of ['a/2', 'a', 'a/0', 'a/x', 'other/1', '']) expect(await store.getStreamIdForEventId(id)).toBeUndefined();
     await expect(replay(store, 'other/1')).rejects.toThrow(/unknown event id/);
+  });
+
+  it('bounds the characters kept, whatever the count: large results push the oldest out', async () => {
+    const big = (n: number): JSONRPCMessage => ({ jsonrpc: '2.0', id: n, result: { text: 'x'.repeat(1000) } });
+    const store = new BoundedEventStore({ perStream: 100, total: 100, chars: 2500 });
+    for (const n of [1, 2, 3]) await store.storeEvent('post', big(n));
+    expect(store.size).toBe(2);
+    expect(store.kept).toBeLessThanOrEqual(2500);
+    expect((await replay(store, 'post/1')).map(([id]) => id)).toEqual(['post/2', 'post/3']);
+    await store.storeEvent('post', { jsonrpc: '2.0', id: 4, result: { text: 'x'.repeat(5000) } }); // larger than the bound: sent, not kept
+    expect([store.size, store.kept]).toEqual([0, 0]);
   });
 });
