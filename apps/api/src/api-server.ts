@@ -11,6 +11,7 @@ import { enableCors } from './config/cors';
 import { frameworkErrorHandler } from './errors/api-exception.filter';
 import { clientErrorHandler } from './errors/client-error';
 import { deferBodyParsing } from './lifecycle/json-body';
+import { McpHttp } from './mcp/mcp-http';
 import { createLogger, PinoLoggerService, requestId } from './observability/logger';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 
@@ -47,6 +48,8 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
   deferBodyParsing(fastify);
   fastify.addHook('onRequest', runtime.tracker.onRequest);
   enableCors(app, config.corsOrigins);
+  const mcp = new McpHttp(runtime, version);
+  mcp.register(fastify);
   SwaggerModule.setup('docs', app, buildOpenApiDocument(app, version), {
     jsonDocumentUrl: 'docs/openapi.json',
     customSiteTitle: 'Palimpsest HTTP API',
@@ -55,8 +58,9 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
   await app.listen(config.port, config.host);
   const server = app.getHttpServer() as Server;
   const { port } = server.address() as AddressInfo;
+  mcp.listening(port);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  return { url: `http://${host}:${port}`, close: () => shutdown(app, runtime, server) };
+  return { url: `http://${host}:${port}`, close: () => shutdown(app, runtime, server, mcp) };
 }
 
 /**
@@ -64,10 +68,12 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
  * anything new with 503 (a clean refusal a client can retry elsewhere), because closing it first
  * would also drop keep-alive sockets whose next request is already on the wire.
  */
-async function shutdown(app: NestFastifyApplication, runtime: ApiRuntime, server: Server): Promise<{ drained: boolean }> {
+async function shutdown(app: NestFastifyApplication, runtime: ApiRuntime, server: Server, mcp: McpHttp): Promise<{ drained: boolean }> {
   runtime.tracker.startDraining();
   runtime.streams.closeAll('server shutting down; reconnect with Last-Event-ID');
+  mcp.closeStreams(); // MCP tool calls in progress finish like requests; the sessions end after them
   const drained = await runtime.tracker.settle(runtime.config.shutdownGraceMs);
+  await mcp.close();
   server.close();
   server.closeAllConnections();
   await runtime.tokens.stop();

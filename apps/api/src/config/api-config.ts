@@ -1,3 +1,5 @@
+import { progressIntervalFrom } from '@palimpsest/mcp/mcp-server/progress-interval';
+
 /** Everything the gateway reads from its environment, parsed and checked once at start-up. */
 export interface ApiConfig {
   port: number;
@@ -25,6 +27,19 @@ export interface ApiConfig {
    * browsers keep pages of other origins from reading any answer.
    */
   corsOrigins: string[];
+  mcp: McpHttpConfig;
+}
+
+/** MCP over Streamable HTTP at /mcp (apps/api/src/mcp). */
+export interface McpHttpConfig {
+  /** PALIMPSEST_MCP_STATELESS=1: no sessions; every POST gets a fresh server, GET and DELETE answer 405. */
+  stateless: boolean;
+  /** A session nobody used (no request, no open stream) for this long is closed (PALIMPSEST_MCP_SESSION_IDLE_MS). */
+  sessionIdleMs: number;
+  /** Sessions open at once; initializing one more answers 429 (PALIMPSEST_MCP_MAX_SESSIONS). */
+  maxSessions: number;
+  /** Milliseconds between notifications/progress while a call waits (PALIMPSEST_MCP_PROGRESS_MS). */
+  progressMs: number;
 }
 
 /**
@@ -67,6 +82,15 @@ export interface ApiFlags {
   port?: string;
   host?: string;
   auth?: boolean;
+  /** An `api --mcp-stateless` flag; wins over PALIMPSEST_MCP_STATELESS. */
+  mcpStateless?: boolean;
+}
+
+function flagFrom(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new RangeError(`${name} must be 1 or 0 (true or false), got ${JSON.stringify(raw)}`);
 }
 
 function logFormatFrom(env: NodeJS.ProcessEnv, tty: boolean): 'json' | 'pretty' {
@@ -96,6 +120,12 @@ export function apiConfigFrom(env: NodeJS.ProcessEnv, flags: ApiFlags = {}, stdo
     logFormat: logFormatFrom(env, stdoutIsTty),
     tokenCacheMs: int(env, 'PALIMPSEST_API_TOKEN_CACHE_MS', 30_000, 0),
     corsOrigins: corsOriginsFrom(env.PALIMPSEST_CORS_ORIGINS),
+    mcp: {
+      stateless: flags.mcpStateless ?? flagFrom(env, 'PALIMPSEST_MCP_STATELESS'),
+      sessionIdleMs: int(env, 'PALIMPSEST_MCP_SESSION_IDLE_MS', 30 * 60_000, 100),
+      maxSessions: int(env, 'PALIMPSEST_MCP_MAX_SESSIONS', 256, 1),
+      progressMs: progressIntervalFrom(env),
+    },
   };
 }
 

@@ -1,8 +1,8 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 
 /** What a browser page on an allowed origin may send, and read back, beyond the CORS-safelisted basics. */
-const REQUEST_HEADERS = ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match', 'Idempotency-Key', 'Last-Event-ID', 'X-Request-Id'];
-const RESPONSE_HEADERS = ['ETag', 'Location', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id'];
+const REQUEST_HEADERS = ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match', 'Idempotency-Key', 'Last-Event-ID', 'X-Request-Id', 'Mcp-Session-Id', 'Mcp-Protocol-Version'];
+const RESPONSE_HEADERS = ['ETag', 'Location', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id', 'Mcp-Session-Id'];
 
 /**
  * CORS for the allow-listed origins only (PALIMPSEST_CORS_ORIGINS); nothing at all without one. A
@@ -14,7 +14,7 @@ export function enableCors(app: NestFastifyApplication, origins: string[]): void
   if (origins.length === 0) return;
   app.enableCors({
     origin: origins,
-    methods: ['GET', 'HEAD', 'POST'],
+    methods: ['GET', 'HEAD', 'POST', 'DELETE'], // DELETE: ending an MCP session
     allowedHeaders: REQUEST_HEADERS,
     exposedHeaders: RESPONSE_HEADERS,
     credentials: false,

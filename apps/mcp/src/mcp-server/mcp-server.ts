@@ -3,12 +3,16 @@ import {
   CallToolRequestSchema,
   ListToolsRequestSchema,
   type CallToolResult,
+  type ProgressToken,
+  type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AppContext } from '@palimpsest/application/app-context';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
+import type { ProgressSink } from '@palimpsest/application/dispatch/operation-handler';
 import { hasLoneSurrogate } from '@palimpsest/core/text/code-points';
 import { isCallFailure, type Outcome } from '@palimpsest/protocol/outcome';
 import { asciiLine } from './ascii-stdio-transport';
+import { progressIntervalFrom } from './progress-interval';
 import { presentResult, type ResponseMode } from './response-mode';
 import { listTools, type Profile } from './tool-list';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
@@ -19,6 +23,8 @@ export interface McpServerOptions {
   policy?: OwnerPolicy;
   mode: ResponseMode;
   version: string;
+  /** Milliseconds between progress notifications while a call waits (default: PALIMPSEST_MCP_PROGRESS_MS, else 5 s). */
+  progressMs?: number;
 }
 
 /**
@@ -35,6 +41,19 @@ export function toolResult(result: Outcome): CallToolResult {
   };
 }
 
+type SendNotification = (notification: ServerNotification) => Promise<void>;
+
+/** The request's progress token, told how a long wait goes (notifications/progress, on the request's own stream). */
+function progressSink(progressToken: ProgressToken, everyMs: number, send: SendNotification): ProgressSink {
+  return {
+    everyMs,
+    report: ({ elapsed_ms, total_ms, message }) => {
+      // A notification that cannot be delivered (the client went away) changes nothing about the call.
+      send({ method: 'notifications/progress', params: { progressToken, progress: elapsed_ms, total: total_ms, message } }).catch(() => undefined);
+    },
+  };
+}
+
 export function createMcpServer(ctx: AppContext, opts: McpServerOptions): Server {
   const server = new Server(
     { name: 'palimpsest', version: opts.version },
@@ -46,9 +65,12 @@ export function createMcpServer(ctx: AppContext, opts: McpServerOptions): Server
   );
   const tools = listTools(opts.profile, opts.mode, opts.policy);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: structuredClone(tools) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const progressMs = opts.progressMs ?? progressIntervalFrom(process.env);
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
-    const result = await dispatch(ctx, name, args ?? {}, { readOnly: opts.profile === 'read-only', policy: opts.policy });
+    const token = request.params._meta?.progressToken;
+    const progress = token === undefined ? undefined : progressSink(token, progressMs, extra.sendNotification);
+    const result = await dispatch(ctx, name, args ?? {}, { readOnly: opts.profile === 'read-only', policy: opts.policy, progress });
     return toolResult(presentResult(name, result, opts.mode));
   });
   return server;

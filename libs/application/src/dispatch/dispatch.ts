@@ -7,7 +7,7 @@ import { READ_ONLY, type OwnerPolicy } from '@palimpsest/core/policy/owner-polic
 import type { AppContext } from '../app-context';
 import { policyGate } from '../candidates/policy/policy-gate';
 import { admissionEnvelope, isEnvelopeOperation } from '../candidates/shared/envelope';
-import type { HandlerSession, OperationHandler } from './operation-handler';
+import type { HandlerSession, OperationHandler, ProgressSink } from './operation-handler';
 import { OPERATION_HANDLERS } from './operation-handlers';
 
 export interface DispatchOptions {
@@ -15,6 +15,8 @@ export interface DispatchOptions {
   readOnly?: boolean;
   /** Owner policy of the caller (MCP profile, API token): hides and refuses tools, gates checks, asks for approvals. */
   policy?: OwnerPolicy;
+  /** Told how a long wait (an apply waiting for an approval) goes; the transport decides how to show it. */
+  progress?: ProgressSink;
 }
 
 /** Catalog lookup → admission → handler. The one path every transport uses. */
@@ -36,7 +38,9 @@ export async function dispatch(
   if (forbidden) return forbidden;
   const refused = admit(spec, args ?? {});
   if (refused) return isEnvelopeOperation(spec.name) ? admissionEnvelope(refused) : refused;
-  return run(ctx, spec, args ?? {}, { profile: opts.readOnly ? 'read-only' : 'full', policy: opts.policy ?? null });
+  const session: HandlerSession = { profile: opts.readOnly ? 'read-only' : 'full', policy: opts.policy ?? null };
+  if (opts.progress) session.progress = opts.progress;
+  return run(ctx, spec, args ?? {}, session);
 }
 
 function readOnlyRefusal(name: string): Outcome {

@@ -3,10 +3,27 @@ import type { Admitted, Result } from '@palimpsest/protocol/catalog/operation-ty
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { AppContext } from '../app-context';
 
+/** How far a long wait has come, for a transport that can tell its client (MCP notifications/progress). */
+export interface ProgressUpdate {
+  /** Milliseconds waited so far: grows with every report. */
+  elapsed_ms: number;
+  /** The most the wait can last, in milliseconds. */
+  total_ms: number;
+  message: string;
+}
+
+/** A caller that wants to hear about long waits: reported every `everyMs` while one lasts. */
+export interface ProgressSink {
+  everyMs: number;
+  report(update: ProgressUpdate): void;
+}
+
 export interface HandlerSession {
   profile: 'full' | 'read-only';
   /** The caller's owner policy (MCP profile or API token), when one is in force. */
   policy?: OwnerPolicy | null;
+  /** Absent: nobody listens, nothing is reported. */
+  progress?: ProgressSink;
 }
 
 /** Operation N's handler: its admitted arguments in, its result out. */

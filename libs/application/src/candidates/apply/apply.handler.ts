@@ -2,6 +2,7 @@ import { candidateStreamId } from '@palimpsest/core/candidate/candidate.events';
 import { refusal } from '@palimpsest/core/candidate/candidate-refusal';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { AppContext } from '../../app-context';
+import type { ProgressSink } from '../../dispatch/operation-handler';
 import { errorResult, type CandidateAnswer } from '../shared/envelope';
 import { applyOnce, type ApplyInput } from './apply-once';
 import { StreamWaiter } from './approval-wait';
@@ -12,16 +13,18 @@ import { StreamWaiter } from './approval-wait';
  * candidate's stream, polling as a fallback, never holding a transaction — and tries again until the
  * decision arrives or APPROVAL_WAIT_MS runs out. The same request_id sent later picks up a decision.
  */
-export async function applyChange(ctx: AppContext, input: ApplyInput, policy: OwnerPolicy): Promise<CandidateAnswer> {
+export async function applyChange(ctx: AppContext, input: ApplyInput, policy: OwnerPolicy, progress?: ProgressSink): Promise<CandidateAnswer> {
   const { approvalWaitMs, approvalPollMs } = ctx.candidates;
   const deadline = Date.now() + approvalWaitMs;
   let waiter: StreamWaiter | null = null;
+  let reporting: ProgressReporter | null = null;
   try {
     for (;;) {
       const step = await applyOnce(ctx, input, policy);
       if (step.kind === 'answer') return step.answer;
       if (!waiter) {
         waiter = await StreamWaiter.start(ctx.db, candidateStreamId(input.candidate.toLowerCase()));
+        if (progress) reporting = new ProgressReporter(progress, approvalWaitMs, `waiting for an operator to decide approval ${step.approval_id} of candidate ${input.candidate}`);
         continue; // a decision committed before we listened is seen by this next attempt
       }
       const left = deadline - Date.now();
@@ -29,7 +32,32 @@ export async function applyChange(ctx: AppContext, input: ApplyInput, policy: Ow
       await waiter.wait(Math.min(approvalPollMs, left));
     }
   } finally {
+    reporting?.stop();
     await waiter?.stop();
+  }
+}
+
+/** Reports at once, then every `everyMs` until stopped: the wait itself stays as it is. */
+class ProgressReporter {
+  private readonly started = Date.now();
+  private readonly timer: ReturnType<typeof setInterval>;
+
+  constructor(
+    private readonly sink: ProgressSink,
+    private readonly totalMs: number,
+    private readonly message: string,
+  ) {
+    this.report();
+    this.timer = setInterval(() => this.report(), sink.everyMs);
+  }
+
+  private report(): void {
+    const elapsed = Math.min(Date.now() - this.started, this.totalMs);
+    this.sink.report({ elapsed_ms: elapsed, total_ms: this.totalMs, message: `${this.message} (${Math.round(elapsed / 1000)} s of at most ${Math.round(this.totalMs / 1000)} s)` });
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
   }
 }
 

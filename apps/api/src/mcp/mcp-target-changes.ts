@@ -1,0 +1,109 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { SetLevelRequestSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import { isUuid } from '@palimpsest/core/target/request-identity';
+import { targetStreamId } from '@palimpsest/core/target/target.events';
+import { EVENTS_CHANNEL, type AppendNotification } from '@palimpsest/store/events-channel';
+import type { Db } from '@palimpsest/store/db';
+
+type Watcher = (append: AppendNotification) => void;
+
+/** One LISTEN for every MCP session, fanned out by stream id with the append's position and version. */
+export class TargetChanges {
+  private readonly watchers = new Map<string, Set<Watcher>>();
+  private listening: Promise<() => Promise<void>> | undefined;
+
+  constructor(private readonly db: Db) {}
+
+  async watch(streamId: string, watcher: Watcher): Promise<() => void> {
+    this.listening ??= this.db.listen(EVENTS_CHANNEL, (payload) => this.notify(payload));
+    try {
+      await this.listening;
+    } catch (error) {
+      this.listening = undefined;
+      throw error;
+    }
+    let set = this.watchers.get(streamId);
+    if (!set) this.watchers.set(streamId, (set = new Set()));
+    set.add(watcher);
+    return () => {
+      set.delete(watcher);
+      if (set.size === 0 && this.watchers.get(streamId) === set) this.watchers.delete(streamId);
+    };
+  }
+
+  async stop(): Promise<void> {
+    const listening = this.listening;
+    this.listening = undefined;
+    if (listening) await (await listening.catch(() => async () => undefined))();
+  }
+
+  private notify(payload: string): void {
+    let append: AppendNotification;
+    try {
+      append = JSON.parse(payload) as AppendNotification;
+    } catch {
+      return;
+    }
+    for (const watcher of this.watchers.get(append.stream_id) ?? []) watcher(append);
+  }
+}
+
+/** Targets one session follows: the most recent ones its tool calls answered about. */
+export const MAX_WATCHED_TARGETS = 64;
+
+const SEVERITY: LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+/**
+ * Server-to-client notifications of one session (its GET stream, replayable with Last-Event-ID):
+ * once a tool call has answered about a target (its result names target_file_id), every later append
+ * to that target's stream — by this session, another client or another process — is announced as
+ * notifications/message (logging, level info, logger "palimpsest.targets") with the stream version
+ * and global position. It is a hint, as the store's notifications are: read the target before relying
+ * on it. The client may raise the level (logging/setLevel) to silence them.
+ */
+export class SessionNotifier {
+  private readonly watched = new Map<string, Promise<() => void>>();
+  private level: LoggingLevel = 'debug';
+  private stopped = false;
+
+  constructor(
+    private readonly server: Server,
+    private readonly changes: TargetChanges,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    server.registerCapabilities({ logging: {} });
+    server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+      this.level = request.params.level;
+      return {};
+    });
+  }
+
+  /** A tools/call answered: follow the target it names. */
+  answered(result: Record<string, unknown> | null): void {
+    const id = result?.target_file_id;
+    if (this.stopped || typeof id !== 'string' || !isUuid(id)) return;
+    const targetId = id.toLowerCase();
+    if (this.watched.has(targetId)) return;
+    if (this.watched.size >= MAX_WATCHED_TARGETS) this.unwatch(this.watched.keys().next().value!);
+    const unwatch = this.changes.watch(targetStreamId(targetId), (append) => this.announce(targetId, append));
+    unwatch.catch(this.onError);
+    this.watched.set(targetId, unwatch);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const targetId of [...this.watched.keys()]) this.unwatch(targetId);
+  }
+
+  private unwatch(targetId: string): void {
+    const unwatch = this.watched.get(targetId);
+    this.watched.delete(targetId);
+    unwatch?.then((stop) => stop(), () => undefined);
+  }
+
+  private announce(targetId: string, append: AppendNotification): void {
+    if (this.stopped || SEVERITY.indexOf('info') < SEVERITY.indexOf(this.level)) return;
+    const data = { event: 'target_appended', target_file_id: targetId, stream_version: append.stream_version, global_position: append.global_position };
+    this.server.sendLoggingMessage({ level: 'info', logger: 'palimpsest.targets', data }).catch(this.onError);
+  }
+}
