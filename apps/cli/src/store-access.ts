@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { AppContext } from '@palimpsest/application/app-context';
-import { answersHealth, currentGatewayAddress } from '@palimpsest/api/lifecycle/gateway-address';
+import { answersHealth, currentGatewayAddress, type GatewayAddress } from '@palimpsest/api/lifecycle/gateway-address';
 import { DataDirInUseError } from '@palimpsest/store/errors';
 import { GatewayClient } from './gateway-client';
 import { withApp } from './runtime';
@@ -34,6 +34,11 @@ export async function withStore<T>(access: StoreAccess<T>, opts: { migrate?: boo
 }
 
 async function gatewayHolding(held: DataDirInUseError): Promise<GatewayClient> {
+  return new GatewayClient(await gatewayAddressHolding(held));
+}
+
+/** The address of the gateway holding the data directory, or a StoreHeldError saying what to do instead. */
+export async function gatewayAddressHolding(held: DataDirInUseError): Promise<GatewayAddress> {
   const { dataDir, pid } = held;
   const address = currentGatewayAddress(dataDir);
   const alternatives = 'or use another PALIMPSEST_DATA_DIR, or DATABASE_URL for PostgreSQL';
@@ -56,7 +61,7 @@ async function gatewayHolding(held: DataDirInUseError): Promise<GatewayClient> {
         `wait until it has started, or stop it (kill ${pid}) and run the command again, ${alternatives}`,
     );
   }
-  return new GatewayClient(address);
+  return address;
 }
 
 /** `palimpsest mcp`, or `node`, where the system tells (Linux /proc); else nothing. */

@@ -1,7 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { ALLOW_ALL } from '@palimpsest/core/policy/owner-policy';
 import { ApiRuntime } from '../api-runtime';
 import type { AuthenticatedRequest } from '../auth/scope.guard';
+import { isUnrestricted } from '../auth/unrestricted';
 import { gatewayError } from '../errors/api-error';
 import { SCOPES } from '../routes/route-table';
 
@@ -15,7 +15,7 @@ import { SCOPES } from '../routes/route-table';
 function assertAdmin(runtime: ApiRuntime, req: AuthenticatedRequest): void {
   if (!runtime.config.auth) return; // --no-auth: loopback development, every route is open
   const principal = req.principal;
-  if (principal && SCOPES.every((s) => principal.scopes.includes(s)) && unrestricted(principal.policy)) return;
+  if (principal && isUnrestricted(principal)) return;
   throw gatewayError(
     403,
     'permission_denied',
@@ -33,10 +33,4 @@ export class AdminGuard implements CanActivate {
     assertAdmin(this.runtime, context.switchToHttp().getRequest<AuthenticatedRequest>());
     return true;
   }
-}
-
-function unrestricted(policy: object): boolean {
-  const { name: _ignored, ...rest } = policy as Record<string, unknown>;
-  const { name: _full, ...full } = ALLOW_ALL as unknown as Record<string, unknown>;
-  return JSON.stringify(rest, Object.keys(full).sort()) === JSON.stringify(full, Object.keys(full).sort());
 }

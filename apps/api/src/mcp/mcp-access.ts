@@ -1,6 +1,9 @@
 import type { Profile } from '@palimpsest/mcp/mcp-server/tool-list';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { Principal } from '../auth/token-verifier';
+import { resolveProfilePolicy, UnknownProfileError } from '@palimpsest/application/candidates/policy/policy-store';
+import { isUnrestricted } from '../auth/unrestricted';
+import { gatewayError } from '../errors/api-error';
 import { OPERATION_ROUTES } from '../routes/route-table';
 
 /** What one MCP caller may see and call: createMcpServer's profile and policy, and whom a session belongs to. */
@@ -28,4 +31,29 @@ export function accessOf(principal: Principal | undefined): McpAccess {
     policy: tools === policy.tools ? policy : { ...policy, tools },
     owner: principal.token_id,
   };
+}
+
+/** The header `palimpsest mcp` sends when it relays a `--profile` to the gateway's /mcp. */
+export const PROFILE_HEADER = 'x-palimpsest-profile';
+
+/**
+ * A session under a named profile of the gateway's PALIMPSEST_POLICY_FILE (or full / read-only), as
+ * `palimpsest mcp --profile` runs locally. The profile is named, never sent, so a caller cannot invent
+ * one, and only an unrestricted token may choose it: for any other token its own scopes and policy are
+ * what it is, and a profile would be a second, conflicting answer.
+ */
+export function accessWithProfile(principal: Principal | undefined, profileName: string | undefined): McpAccess {
+  const access = accessOf(principal);
+  if (profileName === undefined || profileName === '') return access;
+  if (principal && !isUnrestricted(principal)) {
+    throw gatewayError(403, 'permission_denied', 'profile_needs_unrestricted_token', `Only a token with every scope and no owner policy may choose a profile (${PROFILE_HEADER}); the token "${principal.name}" is what its scopes and policy make it.`);
+  }
+  let policy: OwnerPolicy;
+  try {
+    policy = resolveProfilePolicy(profileName);
+  } catch (error) {
+    if (!(error instanceof UnknownProfileError)) throw error;
+    throw gatewayError(400, 'invalid_arguments', 'unknown_profile', error.message);
+  }
+  return { profile: policy.mode === 'read_only' ? 'read-only' : 'full', policy, owner: access.owner };
 }

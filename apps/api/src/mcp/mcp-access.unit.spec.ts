@@ -2,7 +2,7 @@ import { ALLOW_ALL } from '@palimpsest/core/policy/owner-policy';
 import { listTools } from '@palimpsest/mcp/mcp-server/tool-list';
 import type { Principal } from '../auth/token-verifier';
 import type { Scope } from '../routes/route-table';
-import { accessOf } from './mcp-access';
+import { accessOf, accessWithProfile } from './mcp-access';
 
 const principal = (scopes: Scope[], policy = { ...ALLOW_ALL, name: null }): Principal => ({ token_id: 't-1', name: 'agent', scopes, policy });
 const tools = (p: Principal) => {
@@ -38,5 +38,19 @@ describe('a token over MCP sees what its scopes reach over HTTP', () => {
 
   it('--no-auth: the full profile, no policy, sessions owned by "no-auth"', () => {
     expect(accessOf(undefined)).toEqual({ profile: 'full', owner: 'no-auth' });
+  });
+});
+
+describe('a profile chosen for a session (palimpsest mcp --profile, relayed)', () => {
+  const everything = principal(['read', 'write', 'operator', 'auditor']);
+
+  it('an unrestricted token may narrow itself to read-only; no header leaves its access as it is', () => {
+    expect(accessWithProfile(everything, 'read-only')).toMatchObject({ profile: 'read-only', owner: 't-1' });
+    expect(accessWithProfile(everything, undefined)).toEqual(accessOf(everything));
+  });
+
+  it('any other token is what its scopes and policy make it: choosing a profile is refused, as is an unknown one', () => {
+    expect(() => accessWithProfile(principal(['read', 'write']), 'read-only')).toThrow(expect.objectContaining({ httpStatus: 403, message: expect.stringContaining('every scope') }));
+    expect(() => accessWithProfile(everything, 'no-such-profile')).toThrow(expect.objectContaining({ httpStatus: 400 }));
   });
 });

@@ -12,7 +12,7 @@ import type { ApiRuntime } from '../api-runtime';
 import type { AuthenticatedRequest } from '../auth/token-verifier';
 import { ApiError } from '../errors/api-error';
 import { readJsonBody } from '../lifecycle/json-body';
-import { accessOf, type McpAccess } from './mcp-access';
+import { accessWithProfile, PROFILE_HEADER, type McpAccess } from './mcp-access';
 import { BoundedEventStore } from './mcp-event-store';
 import { originAllowed } from './mcp-origin';
 import { methodNotAllowed, originRefusal, sendJson, sendRefusal, sessionNotFound, sessionOfAnotherToken, sessionRequired, tooManySessions } from './mcp-replies';
@@ -91,7 +91,7 @@ export class McpHttp {
       if (!originAllowed(origin, this.port, this.runtime.config.corsOrigins)) throw originRefusal(origin!);
       const principal = this.runtime.config.auth ? await this.runtime.tokens.verify(req.headers.authorization) : undefined;
       (request as AuthenticatedRequest).principal = principal;
-      const access = accessOf(principal);
+      const access = accessWithProfile(principal, header(req, PROFILE_HEADER));
       if (this.runtime.config.mcp.stateless) await this.stateless(req, res, access);
       else await this.stateful(req, res, access);
     } catch (error) {

@@ -1,41 +1,74 @@
 import type { Command } from 'commander';
 import { appContext } from '@palimpsest/application/app-context';
+import type { Db } from '@palimpsest/store/db';
+import { DataDirInUseError } from '@palimpsest/store/errors';
 import { migrate } from '@palimpsest/store/migrate';
 import { openDb } from '@palimpsest/store/open-db';
 import { AsciiStdioServerTransport } from '@palimpsest/mcp/mcp-server/ascii-stdio-transport';
+import { bridgeStdioToHttp } from '@palimpsest/mcp/mcp-server/mcp-http-bridge';
 import { createMcpServer } from '@palimpsest/mcp/mcp-server/mcp-server';
 import { responseModeFrom } from '@palimpsest/mcp/mcp-server/response-mode';
 import type { Profile } from '@palimpsest/mcp/mcp-server/tool-list';
 import { resolveProfilePolicy } from '@palimpsest/application/candidates/policy/policy-store';
+import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
+import { VERSION } from '../cli-errors';
+import { gatewayAddressHolding } from '../store-access';
 
-const VERSION = '0.1.0';
+const say = (line: string) => process.stderr.write(`${line}\n`);
 
-/** MCP over stdio: stdout carries protocol lines only; diagnostics go to stderr. */
+/**
+ * MCP over stdio: stdout carries protocol lines only; diagnostics go to stderr. With the store in hand
+ * the server runs here; while a `palimpsest api` holds the embedded data directory, this relays to its
+ * /mcp, so the client gets the same tools under the same profile.
+ */
 export function registerMcp(program: Command): void {
   program
     .command('mcp')
-    .description('Serve the catalog as MCP tools over stdio (official SDK)')
+    .description('Serve the catalog as MCP tools over stdio (official SDK); relays to a running gateway that holds the embedded store')
     .option('--profile <profile>', 'full | read-only | a profile of PALIMPSEST_POLICY_FILE (chosen at start-up; no request can widen it)', 'full')
     .action(async (opts: { profile: string }) => {
       const policy = resolveProfilePolicy(opts.profile);
-      const profile: Profile = policy.mode === 'read_only' ? 'read-only' : 'full';
-      const mode = responseModeFrom(process.env);
-      const db = await openDb();
-      await migrate(db);
-      const ctx = appContext(db);
-      const server = createMcpServer(ctx, { profile, policy, mode, version: VERSION });
-      let closing: Promise<void> | null = null;
-      const shutdown = () =>
-        (closing ??= (async () => {
-          await server.close().catch(() => undefined);
-          await ctx.wakes.close();
-          await db.close();
-        })());
-      process.stdin.once('end', () => void shutdown().then(() => process.exit(0)));
-      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-        process.once(signal, () => void shutdown().then(() => process.exit(0)));
+      let db: Db;
+      try {
+        db = await openDb();
+      } catch (error) {
+        if (!(error instanceof DataDirInUseError)) throw error;
+        return relay(error, opts.profile);
       }
-      await server.connect(new AsciiStdioServerTransport());
-      process.stderr.write(`palimpsest mcp: ready (profile ${opts.profile}, response mode ${mode})\n`);
+      await serveHere(db, opts.profile, policy);
     });
+}
+
+async function serveHere(db: Db, profileName: string, policy: OwnerPolicy): Promise<void> {
+  const profile: Profile = policy.mode === 'read_only' ? 'read-only' : 'full';
+  const mode = responseModeFrom(process.env);
+  await migrate(db);
+  const ctx = appContext(db);
+  const server = createMcpServer(ctx, { profile, policy, mode, version: VERSION });
+  let closing: Promise<void> | null = null;
+  const shutdown = () =>
+    (closing ??= (async () => {
+      await server.close().catch(() => undefined);
+      await ctx.wakes.close();
+      await db.close();
+    })());
+  exitOn(shutdown);
+  await server.connect(new AsciiStdioServerTransport());
+  say(`palimpsest mcp: ready (profile ${profileName}, response mode ${mode})`);
+}
+
+async function relay(held: DataDirInUseError, profile: string): Promise<void> {
+  const address = await gatewayAddressHolding(held);
+  const url = new URL('/mcp', address.url);
+  const bridge = await bridgeStdioToHttp({ url, token: address.token, profile: profile === 'full' ? undefined : profile, say });
+  exitOn(() => bridge.close());
+  void bridge.closed.then(() => process.exit(0));
+  say(`palimpsest mcp: ready (profile ${profile}), relaying to the gateway pid ${address.pid} at ${url.href}, which holds ${held.dataDir}`);
+}
+
+function exitOn(shutdown: () => Promise<void>): void {
+  process.stdin.once('end', () => void shutdown().then(() => process.exit(0)));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void shutdown().then(() => process.exit(0)));
+  }
 }

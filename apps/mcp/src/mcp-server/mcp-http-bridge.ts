@@ -5,7 +5,8 @@ import { AsciiStdioServerTransport } from './ascii-stdio-transport';
 export interface McpBridgeOptions {
   /** The gateway's /mcp endpoint. */
   url: URL;
-  token: string;
+  /** null: the gateway runs without authentication (--no-auth). */
+  token: string | null;
   /** Narrows what the gateway serves this client (`read-only`); never widens the token. */
   profile?: string;
   /** Lines for the operator (stderr); stdout carries protocol lines only. */
@@ -28,7 +29,7 @@ const GATEWAY_UNREACHABLE = -32000;
  * client seeing only a closed connection.
  */
 export async function bridgeStdioToHttp(opts: McpBridgeOptions): Promise<McpBridge> {
-  const headers: Record<string, string> = { authorization: `Bearer ${opts.token}` };
+  const headers: Record<string, string> = opts.token ? { authorization: `Bearer ${opts.token}` } : {};
   if (opts.profile) headers['x-palimpsest-profile'] = opts.profile;
   const remote = new StreamableHTTPClientTransport(opts.url, { requestInit: { headers } });
   const local = new AsciiStdioServerTransport();
