@@ -10,17 +10,27 @@ export interface OpenDbOptions {
   dataDir?: string;
   /** PGlite in memory: nothing is kept after close(). */
   memory?: boolean;
+  /** Told what the first start of a PGlite data directory is doing; default: stderr when no option chose the store. */
+  onProgress?: (line: string) => void;
 }
+
+const toStderr = (line: string): void => {
+  process.stderr.write(`palimpsest: ${line}\n`);
+};
 
 /**
  * Chooses the backend: explicit options first (databaseUrl, then dataDir, then memory), else
  * env DATABASE_URL → PostgreSQL, else PGlite at PALIMPSEST_DATA_DIR or `<cwd>/.palimpsest/data`.
- * Migrations are not run here: call migrate(db).
+ * Call migrate(db) before use: only a PGlite data directory's first start is migrated here (pglite-db.ts).
+ * PALIMPSEST_PGLITE_SHARED_BUFFERS sets PGlite's shared_buffers (default 32MB).
  */
 export function openDb(opts: OpenDbOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<Db> {
+  const sharedBuffers = env.PALIMPSEST_PGLITE_SHARED_BUFFERS || undefined;
+  const onProgress = opts.onProgress;
   if (opts.databaseUrl) return openPostgresDb({ connectionString: opts.databaseUrl });
-  if (opts.dataDir) return openPgliteDb({ dataDir: opts.dataDir });
-  if (opts.memory) return openPgliteDb({ memory: true });
+  if (opts.dataDir) return openPgliteDb({ dataDir: opts.dataDir, sharedBuffers, onProgress });
+  if (opts.memory) return openPgliteDb({ memory: true, sharedBuffers });
   if (env.DATABASE_URL) return openPostgresDb({ connectionString: env.DATABASE_URL });
-  return openPgliteDb({ dataDir: env.PALIMPSEST_DATA_DIR || join(process.cwd(), '.palimpsest', 'data') });
+  const dataDir = env.PALIMPSEST_DATA_DIR || join(process.cwd(), '.palimpsest', 'data');
+  return openPgliteDb({ dataDir, sharedBuffers, onProgress: onProgress ?? toStderr });
 }
