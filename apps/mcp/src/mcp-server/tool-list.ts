@@ -18,7 +18,7 @@ function describe(op: OperationSpec, mode: ResponseMode): string {
 
 /**
  * The result as tools/list advertises it: its required fields (status, which says what follows), the rest
- * left open. Each result's full schema is schemas/operations/<name>.result.json; tools/list stays within
+ * left open. Each result's full schema is schemas/operations/<name>.result.v1.json; tools/list stays within
  * its budget whatever detail a result schema gains. A client validating structuredContent accepts every result.
  */
 function outline(schema: JsonSchema): JsonSchema {
