@@ -1,5 +1,5 @@
 import { constants, cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, rmdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { MigrationFile } from '../migrate';
 
 /**
@@ -80,8 +80,10 @@ function staleness(image: ImageManifest, wanted: ImageManifest): string | undefi
  * a copy cut short never looks like a database. `dataDir` must be missing or empty (the caller holds its lock).
  */
 export function restoreImage(imageDir: string, dataDir: string): void {
-  const staging = `${dataDir}.restoring-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
+  const prefix = `${basename(dataDir)}.restoring-`;
+  // Only the lock holder restores, so any other staging copy was left by a process that died mid-copy.
+  for (const name of readdirSync(dirname(dataDir))) if (name.startsWith(prefix)) rmSync(join(dirname(dataDir), name), { recursive: true, force: true });
+  const staging = join(dirname(dataDir), `${prefix}${process.pid}`);
   try {
     // A copy-on-write clone where the file system offers one (btrfs, XFS), else a plain copy.
     cpSync(join(imageDir, 'data'), staging, { recursive: true, mode: constants.COPYFILE_FICLONE });

@@ -62,4 +62,11 @@ describe('the prepared image: when it is used, how it is restored', () => {
     expect(readdirSync(join(tmp, 'c'))).toEqual(['notes.txt']);
     expect(readdirSync(tmp).sort()).toEqual(['a', 'b', 'c', 'image']);
   });
+
+  it('removes a staging copy that a process left when it died mid-copy', () => {
+    const dir = fakeImage(manifestFor(MIGRATIONS));
+    mkdirSync(join(tmp, 'data.restoring-999999', 'base'), { recursive: true });
+    restoreImage(dir, join(tmp, 'data'));
+    expect(readdirSync(tmp).sort()).toEqual(['data', 'image']);
+  });
 });
