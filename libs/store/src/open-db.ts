@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Db } from './db';
-import { openPgliteDb } from './pglite/pglite-db';
+import { openPgliteDb, sharedBuffersProblem, type PgliteDbOptions } from './pglite/pglite-db';
 import { openPostgresDb } from './postgres/pg-db';
 
 export interface OpenDbOptions {
@@ -25,12 +25,17 @@ const toStderr = (line: string): void => {
  * PALIMPSEST_PGLITE_SHARED_BUFFERS sets PGlite's shared_buffers (default 32MB).
  */
 export function openDb(opts: OpenDbOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<Db> {
-  const sharedBuffers = env.PALIMPSEST_PGLITE_SHARED_BUFFERS || undefined;
-  const onProgress = opts.onProgress;
   if (opts.databaseUrl) return openPostgresDb({ connectionString: opts.databaseUrl });
-  if (opts.dataDir) return openPgliteDb({ dataDir: opts.dataDir, sharedBuffers, onProgress });
-  if (opts.memory) return openPgliteDb({ memory: true, sharedBuffers });
-  if (env.DATABASE_URL) return openPostgresDb({ connectionString: env.DATABASE_URL });
-  const dataDir = env.PALIMPSEST_DATA_DIR || join(process.cwd(), '.palimpsest', 'data');
-  return openPgliteDb({ dataDir, sharedBuffers, onProgress: onProgress ?? toStderr });
+  const pglite: PgliteDbOptions | undefined = opts.dataDir
+    ? { dataDir: opts.dataDir, onProgress: opts.onProgress }
+    : opts.memory
+      ? { memory: true }
+      : env.DATABASE_URL
+        ? undefined
+        : { dataDir: env.PALIMPSEST_DATA_DIR || join(process.cwd(), '.palimpsest', 'data'), onProgress: opts.onProgress ?? toStderr };
+  if (!pglite) return openPostgresDb({ connectionString: env.DATABASE_URL! });
+  const sharedBuffers = env.PALIMPSEST_PGLITE_SHARED_BUFFERS || undefined;
+  const problem = sharedBuffers === undefined ? undefined : sharedBuffersProblem(sharedBuffers);
+  if (problem) return Promise.reject(new Error(`PALIMPSEST_PGLITE_SHARED_BUFFERS ${problem}`));
+  return openPgliteDb({ ...pglite, sharedBuffers });
 }

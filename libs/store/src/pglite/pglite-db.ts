@@ -22,7 +22,11 @@ export type PgliteDbOptions = ({ dataDir: string } | { memory: true }) & {
  * second: PostgreSQL's 128MB made an idle gateway ~290 MB. The OS page cache still holds the files.
  */
 export const DEFAULT_SHARED_BUFFERS = '32MB';
-const SIZE = /^\d+(kB|MB|GB)$/;
+
+/** What is wrong with a shared_buffers value, or undefined when it is a size such as 32MB. */
+export function sharedBuffersProblem(value: string): string | undefined {
+  return /^[1-9]\d*(kB|MB|GB)$/.test(value) ? undefined : `must be a size such as 32MB (a whole number and kB, MB or GB), not ${JSON.stringify(value)}`;
+}
 
 /**
  * In-process PostgreSQL. One connection: transactions run one at a time (PGlite queues them),
@@ -34,7 +38,8 @@ const SIZE = /^\d+(kB|MB|GB)$/;
 export async function openPgliteDb(options: PgliteDbOptions): Promise<Db> {
   const dataDir = 'dataDir' in options ? resolve(options.dataDir) : undefined;
   const sharedBuffers = options.sharedBuffers ?? DEFAULT_SHARED_BUFFERS;
-  if (!SIZE.test(sharedBuffers)) throw new Error(`shared_buffers must look like 32MB (a number and kB, MB or GB), not ${JSON.stringify(sharedBuffers)}`);
+  const problem = sharedBuffersProblem(sharedBuffers);
+  if (problem) throw new Error(`shared_buffers ${problem}`);
   let lock: DataDirLock | undefined;
   if (dataDir !== undefined) {
     mkdirSync(dirname(dataDir), { recursive: true });
