@@ -101,11 +101,15 @@ function nestedPropertySchemas(root: Record<string, unknown>): Map<string, strin
   return found;
 }
 
-function replaceAll(node: unknown, json: string, ref: { $ref: string }): unknown {
+/** `node` with every schema written as `json` below it replaced by `ref` (the node itself stays). */
+function replaceInside(node: unknown, json: string, ref: { $ref: string }): unknown {
   if (Array.isArray(node)) return node.map((item) => replaceAll(item, json, ref));
   if (node === null || typeof node !== 'object') return node;
-  if (JSON.stringify(node) === json) return ref;
   return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, key === 'examples' ? value : replaceAll(value, json, ref)]));
+}
+
+function replaceAll(node: unknown, json: string, ref: { $ref: string }): unknown {
+  return node !== null && typeof node === 'object' && JSON.stringify(node) === json ? ref : replaceInside(node, json, ref);
 }
 
 /**
@@ -127,8 +131,12 @@ function hoistRepeats(root: Record<string, unknown>): Record<string, unknown> {
     }
     if (!best) return schema;
     const ref = { $ref: `#/$defs/${best.name}` };
-    const replaced = replaceAll({ ...schema, $defs: undefined }, best.json, ref) as Record<string, unknown>;
-    const { $defs: _old, ...rest } = replaced;
-    schema = { ...rest, $defs: { ...(replaceAll(defs, best.json, ref) as Record<string, unknown>), [best.name]: JSON.parse(best.json) } };
+    const { $defs: _old, properties = {}, ...rest } = schema;
+    const topLevel = Object.entries(properties as Record<string, unknown>).map(([name, property]) => [name, replaceInside(property, best.json, ref)]);
+    schema = {
+      ...(replaceInside(rest, best.json, ref) as Record<string, unknown>),
+      properties: Object.fromEntries(topLevel),
+      $defs: { ...(replaceInside(defs, best.json, ref) as Record<string, unknown>), [best.name]: JSON.parse(best.json) },
+    };
   }
 }

@@ -89,6 +89,16 @@ describe('tools/list within its byte budget', () => {
     }
   });
 
+  it('keeps a top-level parameter inline even when it equals a nested schema that moved to $defs', () => {
+    const note = { type: 'string', description: 'A note long enough that writing it once under $defs saves bytes.' };
+    const item = { type: 'object', properties: { note } };
+    const advertised = advertisedSchema({ type: 'object', properties: { note, a: { type: 'array', items: item }, b: { type: 'array', items: { ...item, required: [] } } } }) as any;
+    expect(advertised.properties.note).toEqual(note);
+    expect(advertised.properties.a.items.properties.note).toEqual({ $ref: '#/$defs/note' });
+    expect(advertised.properties.b.items.properties.note).toEqual({ $ref: '#/$defs/note' });
+    expect(advertised.$defs).toEqual({ note });
+  });
+
   it('advertises schemas that accept every example, say UUIDs as format uuid, and outline each result by its required fields', () => {
     const ajv = new Ajv({ strict: false, allErrors: true });
     addFormats(ajv);
