@@ -19,7 +19,8 @@ export type PgliteDbOptions = ({ dataDir: string } | { memory: true }) & {
 
 /**
  * PGlite touches all of shared_buffers when it starts, so its size is resident memory from the first
- * second: PostgreSQL's 128MB made an idle gateway ~290 MB. The OS page cache still holds the files.
+ * second: at PostgreSQL's 128MB a bare PGlite peaks at ~290 MB, at 32MB ~200 MB (docs/benchmarks.md).
+ * Pages that do not fit are read from the files, which the OS page cache still holds.
  */
 export const DEFAULT_SHARED_BUFFERS = '32MB';
 
