@@ -61,7 +61,7 @@ export type FindOccurrencesParams = {
   max_results?: number;
 };
 
-/** Submit typed edits (patchdiff-tx/1): Apply ordered exact-match edits atomically. Each edit sees the buffer after earlier edits. At least one of expected_target_version or expected_current_hash is required, and every supplied guard is checked under the target row lock. */
+/** Submit typed edits (patchdiff-tx/1): Apply ordered exact-match edits atomically. Each edit sees the buffer after earlier edits. Needs expected_target_version or expected_current_hash; each given is checked under the row lock. */
 export type SubmitEditsParams = {
   target_file_id: string;
   intent: string;
@@ -84,7 +84,7 @@ export type SubmitEditsParams = {
   }>;
 };
 
-/** Submit match/span operations (patchdiff-tx/2): Apply ordered match and code-point span operations atomically (runtime 0.3.0, or 0.5.0 with expected_before/expected_after). For several spans from one read, order them by descending start. At least one of expected_target_version or expected_current_hash is required, and every supplied guard is checked under the target row lock. */
+/** Submit match/span operations (patchdiff-tx/2): Apply ordered match and code-point span operations atomically; order spans from one read by descending start. Needs expected_target_version or expected_current_hash; each given is checked under the row lock. */
 export type SubmitOperationsParams = {
   target_file_id: string;
   intent: string;
@@ -119,7 +119,7 @@ export type SubmitOperationsParams = {
   }>;
 };
 
-/** Submit whole replacement (patchdiff-tx/3): Replace the whole text (runtime 0.4.0). Admission limit: 1,000,000 code points and 1,048,576 UTF-8 bytes, raw and canonical. At least one of expected_target_version or expected_current_hash is required, and every supplied guard is checked under the target row lock. */
+/** Submit whole replacement (patchdiff-tx/3): Replace the whole text (runtime 0.4.0). Admission limit: 1,000,000 code points and 1,048,576 UTF-8 bytes, raw and canonical. Needs expected_target_version or expected_current_hash; each given is checked under the row lock. */
 export type SubmitReplacementParams = {
   target_file_id: string;
   intent: string;
@@ -133,7 +133,7 @@ export type SubmitReplacementParams = {
   replacement: string;
 };
 
-/** Preview a proposal: Evaluate a proposal with the submission evaluator on one observation: no lock, no attempt row, no commit. Advisory; submission re-locks and rechecks. A version or hash guard is required. */
+/** Preview a proposal: Evaluate a proposal as submission would, on one read: no lock, no attempt row, no commit. Advisory: submission locks and checks again. A version or hash guard is required. */
 export type PreviewParams = {
   target_file_id: string;
   format: "patchdiff-tx/1" | "patchdiff-tx/2" | "patchdiff-tx/3";
@@ -210,7 +210,7 @@ export type GetManifestLedgerParams = {
 /** Capabilities: The service manifest: every operation with its status in this session’s profile, limits, error codes and the recorded protocol/runtime profiles. */
 export type CapabilitiesParams = Record<string, never>;
 
-/** Propose a candidate change: Apply 1 to 50 operations (edit, match, span, replace_all), in order and all or nothing, to a private candidate over one or more targets. Nothing touches a target until palimpsest_change_apply. Pass candidate and expected_candidate_version to extend an open candidate. */
+/** Propose a candidate change: Stage operations on a private candidate over one or more targets; none changes before palimpsest_change_apply. candidate + expected_candidate_version extend an open one. */
 export type ChangeProposeParams = {
   request_id: string;
   base: Array<{
@@ -268,7 +268,7 @@ export type ChangeProposeParams = {
   checks?: Array<string>;
 };
 
-/** Plan a change (dry run): The dry run of palimpsest_change_propose: the same operations checked by the same rules, answering the outcome of each operation, the targets it would change and the checks an apply would need. Stores nothing. */
+/** Plan a change (dry run): Dry run of palimpsest_change_propose, same rules: the outcome of each operation, the targets it would change, the checks an apply would need. Stores nothing. */
 export type EditPlanParams = {
   base: Array<{
     target_file_id: string;

@@ -30,6 +30,24 @@ describe(`openDb (${describeBackend})`, () => {
     }
   });
 
+  it('names PALIMPSEST_PGLITE_SHARED_BUFFERS when its value is not a size, and applies it when it is', async () => {
+    await expect(openDb({ memory: true }, { PALIMPSEST_PGLITE_SHARED_BUFFERS: 'lots' })).rejects.toThrow(
+      'PALIMPSEST_PGLITE_SHARED_BUFFERS must be a size such as 32MB (a whole number and kB, MB or GB), not "lots"',
+    );
+    const db = await openDb({ memory: true }, { PALIMPSEST_PGLITE_SHARED_BUFFERS: '24MB' });
+    try {
+      expect((await db.query('SHOW shared_buffers')).rows).toEqual([{ shared_buffers: '24MB' }]);
+    } finally {
+      await db.close();
+    }
+    const defaults = await openDb({ memory: true }, {});
+    try {
+      expect((await defaults.query('SHOW shared_buffers')).rows).toEqual([{ shared_buffers: '32MB' }]);
+    } finally {
+      await defaults.close();
+    }
+  });
+
   it('prefers an explicit databaseUrl over everything else', async () => {
     await expect(openDb({ databaseUrl: 'postgres://nobody@127.0.0.1:1/none', memory: true })).rejects.toThrow(/ECONNREFUSED/);
   });

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Db } from './db';
-import { openPgliteDb } from './pglite/pglite-db';
+import { openPgliteDb, sharedBuffersProblem, type PgliteDbOptions } from './pglite/pglite-db';
 import { openPostgresDb } from './postgres/pg-db';
 
 export interface OpenDbOptions {
@@ -10,17 +10,32 @@ export interface OpenDbOptions {
   dataDir?: string;
   /** PGlite in memory: nothing is kept after close(). */
   memory?: boolean;
+  /** Told what the first start of a PGlite data directory is doing; default: stderr when no option chose the store. */
+  onProgress?: (line: string) => void;
 }
+
+const toStderr = (line: string): void => {
+  process.stderr.write(`palimpsest: ${line}\n`);
+};
 
 /**
  * Chooses the backend: explicit options first (databaseUrl, then dataDir, then memory), else
  * env DATABASE_URL → PostgreSQL, else PGlite at PALIMPSEST_DATA_DIR or `<cwd>/.palimpsest/data`.
- * Migrations are not run here: call migrate(db).
+ * Call migrate(db) before use: only a PGlite data directory's first start is migrated here (pglite-db.ts).
+ * PALIMPSEST_PGLITE_SHARED_BUFFERS sets PGlite's shared_buffers (default 32MB).
  */
 export function openDb(opts: OpenDbOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<Db> {
   if (opts.databaseUrl) return openPostgresDb({ connectionString: opts.databaseUrl });
-  if (opts.dataDir) return openPgliteDb({ dataDir: opts.dataDir });
-  if (opts.memory) return openPgliteDb({ memory: true });
-  if (env.DATABASE_URL) return openPostgresDb({ connectionString: env.DATABASE_URL });
-  return openPgliteDb({ dataDir: env.PALIMPSEST_DATA_DIR || join(process.cwd(), '.palimpsest', 'data') });
+  const pglite: PgliteDbOptions | undefined = opts.dataDir
+    ? { dataDir: opts.dataDir, onProgress: opts.onProgress }
+    : opts.memory
+      ? { memory: true }
+      : env.DATABASE_URL
+        ? undefined
+        : { dataDir: env.PALIMPSEST_DATA_DIR || join(process.cwd(), '.palimpsest', 'data'), onProgress: opts.onProgress ?? toStderr };
+  if (!pglite) return openPostgresDb({ connectionString: env.DATABASE_URL! });
+  const sharedBuffers = env.PALIMPSEST_PGLITE_SHARED_BUFFERS || undefined;
+  const problem = sharedBuffers === undefined ? undefined : sharedBuffersProblem(sharedBuffers);
+  if (problem) return Promise.reject(new Error(`PALIMPSEST_PGLITE_SHARED_BUFFERS ${problem}`));
+  return openPgliteDb({ ...pglite, sharedBuffers });
 }

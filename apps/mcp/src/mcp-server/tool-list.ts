@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
-import type { OperationSpec } from '@palimpsest/protocol/catalog/operation-spec';
+import type { JsonSchema, OperationSpec } from '@palimpsest/protocol/catalog/operation-spec';
 import { isSubmission } from '@palimpsest/protocol/catalog/operations/submissions.operations';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { operationRefusal } from '@palimpsest/core/policy/policy-decisions';
@@ -11,12 +11,28 @@ export type Profile = 'full' | 'read-only';
 
 function describe(op: OperationSpec, mode: ResponseMode): string {
   if (mode === 'compact' && isSubmission(op.name)) {
-    return `${op.description} Compact presentation: accepted results omit evidence (see presentation.omitted).`;
+    return `${op.description} Compact: accepted results omit evidence (see presentation.omitted).`;
   }
   return op.description;
 }
 
-/** tools/list, generated from the catalog; a read-only profile advertises read tools only, a policy only its tools. */
+/**
+ * The result as tools/list advertises it: its required fields (status, which says what follows), the rest
+ * left open. Each result's full schema is schemas/operations/<name>.result.v1.json; tools/list stays within
+ * its budget whatever detail a result schema gains. A client validating structuredContent accepts every result.
+ */
+function outline(schema: JsonSchema): JsonSchema {
+  const required = (schema.required ?? []) as string[];
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  return structuredClone({ ...schema, properties: Object.fromEntries(required.filter((name) => name in properties).map((name) => [name, properties[name]!])) });
+}
+
+/**
+ * tools/list, generated from the catalog; a read-only profile advertises read tools only, a policy only
+ * its tools. Annotations say only what differs from MCP's defaults (a tool is not read-only and not
+ * idempotent unless said; the destructive and idempotent hints mean nothing on a read-only one), and the
+ * display name is the tool's title (MCP 2025-06-18), not repeated in annotations.
+ */
 export function listTools(profile: Profile, mode: ResponseMode, policy?: OwnerPolicy): Tool[] {
   const visible = (op: OperationSpec) => (profile === 'full' || op.readOnly) && (!policy || operationRefusal(policy, op) === null);
   return CATALOG.filter(visible).map((op) => {
@@ -28,8 +44,8 @@ export function listTools(profile: Profile, mode: ResponseMode, policy?: OwnerPo
       title: op.title,
       description: describe(op, mode),
       inputSchema: inputSchema as Tool['inputSchema'],
-      outputSchema: structuredClone(op.result) as Tool['outputSchema'],
-      annotations: { title: op.title, readOnlyHint: op.readOnly, destructiveHint: false, idempotentHint: op.readOnly },
+      outputSchema: outline(op.result) as Tool['outputSchema'],
+      annotations: op.readOnly ? { readOnlyHint: true } : { destructiveHint: false },
     };
   });
 }

@@ -4,7 +4,7 @@ export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 
 export const targetFileId: JsonSchema = {
   type: 'string',
-  description: 'Target UUID returned by palimpsest_initialize_target.',
+  description: 'Target UUID (from palimpsest_initialize_target).',
 };
 
 /** A closed params object about one target: target_file_id is always first and required. */
@@ -20,43 +20,40 @@ export function targetParams(properties: Record<string, JsonSchema> = {}, requir
 export const guardVersion: JsonSchema = {
   type: ['integer', 'null'],
   minimum: 0,
-  description:
-    'Version guard: the target version your read observed (non-negative integer). At least one of expected_target_version / expected_current_hash is required; every supplied guard is checked.',
+  description: 'Version guard: the target version your read observed.',
 };
 
 export const guardHash: JsonSchema = {
   type: ['string', 'null'],
   pattern: '^[0-9a-f]{64}$',
-  description:
-    'Hash guard: 64 lowercase hex SHA-256 of the canonical LF text your read observed. Prefer the version guard: a hash cannot detect no-op or ABA changes.',
+  description: 'Hash guard: SHA-256 hex of the canonical LF text you read (blind to no-op and ABA changes).',
 };
 
 export const submissionCommon: Record<string, JsonSchema> = {
   target_file_id: targetFileId,
-  intent: { type: 'string', description: 'One-line summary of what the transaction is for (stored with the attempt).' },
+  intent: { type: 'string', description: 'One-line summary of the change (stored with the attempt).' },
   expected_target_version: guardVersion,
   expected_current_hash: guardHash,
   source: { type: 'string', description: 'Who produced the proposal (default "model_response").' },
   parent_attempt_id: {
     type: ['string', 'null'],
-    description: 'Lineage: UUID of the earlier (usually rejected) attempt this one retries.',
+    description: 'Lineage: UUID of the (rejected) attempt this one retries.',
   },
-  attempt: { type: ['integer', 'null'], minimum: 1, description: 'Lineage: 1-based retry attempt number.' },
+  attempt: { type: ['integer', 'null'], minimum: 1, description: 'Lineage: retry number (1-based).' },
   client_request_id: {
     type: ['string', 'null'],
-    description:
-      'Idempotency key, 1..128 printable ASCII characters. The identical request returns the recorded outcome with deduplicated: true; a different proposal under the same key is rejected (request_key_conflict).',
+    description: 'Idempotency key (1..128 printable ASCII): the same request again returns its outcome (deduplicated: true); another is request_key_conflict.',
   },
   include_correlation_id: {
     type: 'boolean',
-    description: 'When true, the response carries a fresh UUIDv4 correlation_id (never stored).',
+    description: 'true: answer with a fresh UUIDv4 correlation_id (never stored).',
   },
 };
 
 const changeMeta: Record<string, JsonSchema> = {
-  change_id: { type: ['string', 'null'], description: 'Change identifier (default chg_001, chg_002, … by position).' },
+  change_id: { type: ['string', 'null'], description: 'Change id (default chg_001, chg_002 by position).' },
   rationale: { type: ['string', 'null'], description: 'Why this change (recorded in the ledger).' },
-  risk: { enum: ['low', 'medium', 'high', null], description: 'Declared risk of this change.' },
+  risk: { enum: ['low', 'medium', 'high', null], description: 'Declared risk.' },
 };
 
 export const matchEdit: JsonSchema = {
@@ -64,15 +61,15 @@ export const matchEdit: JsonSchema = {
   additionalProperties: false,
   required: ['match', 'replace'],
   properties: {
-    match: { type: 'string', minLength: 1, description: 'Exact text to find in the sequential buffer.' },
+    match: { type: 'string', minLength: 1, description: 'Exact text to find.' },
     replace: { type: 'string', description: 'Replacement text ("" deletes).' },
     occurrence_index: {
       type: ['integer', 'null'],
       minimum: 1,
-      description: '1-based occurrence among overlapping exact matches in the buffer this edit sees (after earlier edits).',
+      description: '1-based occurrence (overlapping matches count).',
     },
-    anchor_before: { type: ['string', 'null'], minLength: 1, description: 'Text that must occur anywhere before the match.' },
-    anchor_after: { type: ['string', 'null'], minLength: 1, description: 'Text that must occur anywhere after the match.' },
+    anchor_before: { type: ['string', 'null'], minLength: 1, description: 'Text that must occur before the match.' },
+    anchor_after: { type: ['string', 'null'], minLength: 1, description: 'Text that must occur after the match.' },
     ...changeMeta,
   },
 };
@@ -89,20 +86,12 @@ export const spanOperation: JsonSchema = {
   required: ['op', 'start', 'end', 'expected_text', 'replace'],
   properties: {
     op: { const: 'span' },
-    start: { type: 'integer', minimum: 0, description: 'Span start, code points in the sequential buffer.' },
-    end: { type: 'integer', minimum: 0, description: 'Span end (exclusive), code points; end >= start.' },
-    expected_text: { type: 'string', description: 'Exact text currently in [start, end) ("" for an insertion).' },
+    start: { type: 'integer', minimum: 0, description: 'Span start (code points).' },
+    end: { type: 'integer', minimum: 0, description: 'Span end (code points, exclusive; >= start).' },
+    expected_text: { type: 'string', description: 'Exact text now in [start, end) ("" to insert).' },
     replace: { type: 'string', description: 'Replacement text.' },
-    expected_before: {
-      type: ['string', 'null'],
-      minLength: 1,
-      description: 'Text immediately before start (selects runtime patchdiff-mvp-0.5.0).',
-    },
-    expected_after: {
-      type: ['string', 'null'],
-      minLength: 1,
-      description: 'Text immediately after end (selects runtime patchdiff-mvp-0.5.0).',
-    },
+    expected_before: { type: ['string', 'null'], minLength: 1, description: 'Text right before start (runtime 0.5.0).' },
+    expected_after: { type: ['string', 'null'], minLength: 1, description: 'Text right after end (runtime 0.5.0).' },
     ...changeMeta,
   },
 };

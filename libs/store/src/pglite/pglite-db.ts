@@ -1,21 +1,46 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { assertChannelName, type Db, type ListenGap, type QueryResult, type Tx } from '../db';
 import { INT8_OID, parseInt8 } from '../int8';
 import { TransactionGuard, transactionGuardEnabled, transactionHandle } from '../transaction-guard';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
+import { finishFirstStart, startFirstStart, type FirstStart } from './first-start';
 import { loadPglite, localError, toHostRealm, toLocalRealm } from './pglite-module';
 
-export type PgliteDbOptions = { dataDir: string } | { memory: true };
+export type PgliteDbOptions = ({ dataDir: string } | { memory: true }) & {
+  /** Told what a first start is doing, one line at a time (creating, restoring, migrating, ready). */
+  onProgress?: (line: string) => void;
+  /** false: a fresh data directory is made by initdb even when a prepared image exists. Default true. */
+  useImage?: boolean;
+  /** PostgreSQL's shared_buffers; default {@link DEFAULT_SHARED_BUFFERS}. */
+  sharedBuffers?: string;
+};
+
+/**
+ * PGlite touches all of shared_buffers when it starts, so its size is resident memory from the first
+ * second: at PostgreSQL's 128MB a bare PGlite peaks at ~290 MB, at 32MB ~200 MB (docs/benchmarks.md).
+ * Pages that do not fit are read from the files, which the OS page cache still holds.
+ */
+export const DEFAULT_SHARED_BUFFERS = '32MB';
+
+/** What is wrong with a shared_buffers value, or undefined when it is a size such as 32MB. */
+export function sharedBuffersProblem(value: string): string | undefined {
+  return /^[1-9]\d*(kB|MB|GB)$/.test(value) ? undefined : `must be a size such as 32MB (a whole number and kB, MB or GB), not ${JSON.stringify(value)}`;
+}
 
 /**
  * In-process PostgreSQL. One connection: transactions run one at a time (PGlite queues them),
  * and a data directory is held with a lock file for as long as the Db is open.
+ * A data directory without a database is created migrated: copied from the prepared image when the
+ * build made one for these migrations (first-start.ts), else by initdb and every migration.
  * The process should call close() before exiting; the lock is also dropped on a plain exit.
  */
 export async function openPgliteDb(options: PgliteDbOptions): Promise<Db> {
   const dataDir = 'dataDir' in options ? resolve(options.dataDir) : undefined;
+  const sharedBuffers = options.sharedBuffers ?? DEFAULT_SHARED_BUFFERS;
+  const problem = sharedBuffersProblem(sharedBuffers);
+  if (problem) throw new Error(`shared_buffers ${problem}`);
   let lock: DataDirLock | undefined;
   if (dataDir !== undefined) {
     mkdirSync(dirname(dataDir), { recursive: true });
@@ -23,17 +48,26 @@ export async function openPgliteDb(options: PgliteDbOptions): Promise<Db> {
   }
   const releaseOnExit = (): void => lock?.release();
   if (lock) process.once('exit', releaseOnExit);
+  let db: PgliteDb | undefined;
   try {
+    const fresh = dataDir !== undefined && !existsSync(join(dataDir, 'PG_VERSION'));
+    const first: FirstStart | undefined = fresh ? startFirstStart(dataDir, options.onProgress, options.useImage ?? true) : undefined;
     // int8[] uses the element parser, so overriding OID 20 covers arrays too.
     const { PGlite, crossRealm } = loadPglite();
-    const pg = await PGlite.create(dataDir ?? 'memory://', { parsers: { [INT8_OID]: parseInt8 } });
+    const pg = await PGlite.create(dataDir ?? 'memory://', {
+      parsers: { [INT8_OID]: parseInt8 },
+      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`],
+    });
     // PGlite issues a bare BEGIN; make its isolation level explicit for this (only) session.
     await pg.exec(`SET default_transaction_isolation = 'read committed'`);
-    return new PgliteDb(pg, crossRealm ? hostRealmBridge : sameRealm, () => {
+    db = new PgliteDb(pg, crossRealm ? hostRealmBridge : sameRealm, () => {
       process.off('exit', releaseOnExit);
       lock?.release();
     });
+    if (first) await finishFirstStart(db, first);
+    return db;
   } catch (error) {
+    if (db) await db.close().catch(() => undefined);
     process.off('exit', releaseOnExit);
     lock?.release();
     throw localError(error);
@@ -59,7 +93,7 @@ const sameRealm: Bridge = {
 const hostRealmBridge: Bridge = {
   params: (params) => params?.map(toHostRealm),
   result: <R>(result: { rows: unknown[]; rowCount?: number; affectedRows?: number }) => ({
-    rows: result.rows.map(toLocalRealm) as R[],
+    rows: Array.from(result.rows, toLocalRealm) as R[], // a local array: the host array's map() would make a host one
     rowCount: result.rowCount ?? result.affectedRows ?? result.rows.length,
   }),
   call: async (fn) => {

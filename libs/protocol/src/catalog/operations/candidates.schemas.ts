@@ -10,8 +10,7 @@ export const candidateId = uuid('Candidate id returned by palimpsest_change_prop
 export const requestId: JsonSchema = {
   type: 'string',
   pattern: '^[\\x20-\\x7e]{1,128}$',
-  description:
-    'Idempotency key (1..128 printable ASCII), bound to the input fingerprint: the same input returns the recorded answer with replayed: true; other input is conflict / request_id_reused.',
+  description: 'Idempotency key: the same input replays its answer (replayed: true); other input is conflict / request_id_reused.',
 };
 
 export const expectedCandidateVersion: JsonSchema = {
@@ -31,8 +30,7 @@ export const base: JsonSchema = {
   type: 'array',
   minItems: 1,
   maxItems: 50,
-  description:
-    'The version of each target the operations are written against (targets listed but not written are read: if they move, apply reports them in base_changes).',
+  description: 'Each target at the version read; one only read, not written, is reported in base_changes if it moved.',
   items: {
     type: 'object',
     additionalProperties: false,
@@ -41,18 +39,18 @@ export const base: JsonSchema = {
   },
 };
 
-const target = uuid('The target this operation edits; it must be listed in base.');
+const target = uuid('Target UUID, listed in base.');
 const handle: JsonSchema = {
   type: 'string',
   pattern: '^[A-Za-z0-9_-]{1,64}$',
-  description: 'Names the text this operation writes; a later span of the batch addresses it as range: {"handle": name}.',
+  description: 'Names the text this operation writes, for a later span\'s range.',
 };
 const meta: Record<string, JsonSchema> = {
   rationale: { type: ['string', 'null'], description: 'Why (kept in the ledger on apply).' },
   risk: { enum: ['low', 'medium', 'high', null], description: 'Declared risk.' },
 };
 const matchFields: Record<string, JsonSchema> = {
-  match: { type: 'string', minLength: 1, description: 'Exact text to find in the candidate buffer.' },
+  match: { type: 'string', minLength: 1, description: 'Exact text to find.' },
   replace: { type: 'string', description: 'Replacement ("" deletes).' },
   occurrence_index: { type: ['integer', 'null'], minimum: 1, description: '1-based occurrence (overlapping matches count).' },
   anchor_before: { type: ['string', 'null'], minLength: 1, description: 'Text that must occur before the match.' },
@@ -70,8 +68,7 @@ const op = (kind: string, required: string[], properties: Record<string, JsonSch
 export const operations: JsonSchema = {
   type: 'array',
   minItems: 1,
-  description:
-    'Operations (1 to 50), applied in order and all or nothing; each sees the buffer left by the ones before it. A failure names operation_index.',
+  description: '1 to 50, in order, all or nothing, each on the buffer the earlier ones left; a failure names operation_index.',
   items: {
     oneOf: [
       op('edit', ['match', 'replace'], matchFields, 'patchdiff-tx/1 typed edit.'),
@@ -87,9 +84,9 @@ export const operations: JsonSchema = {
             additionalProperties: false,
             required: ['handle'],
             properties: { handle },
-            description: 'Instead of start/end: the text an earlier operation wrote.',
+            description: 'Instead of start/end: text an earlier operation wrote.',
           },
-          expected_text: { type: 'string', description: 'Exact current text of the span (optional with range).' },
+          expected_text: { type: 'string', description: 'Current text of the span (optional with range).' },
           replace: { type: 'string', description: 'Replacement.' },
           expected_before: { type: ['string', 'null'], minLength: 1, description: 'Text right before start.' },
           expected_after: { type: ['string', 'null'], minLength: 1, description: 'Text right after end.' },
@@ -101,7 +98,7 @@ export const operations: JsonSchema = {
   },
 };
 
-export const intent: JsonSchema = { type: ['string', 'null'], maxLength: 2000, description: 'One-line summary, kept as the intent of each applied target transaction.' };
+export const intent: JsonSchema = { type: ['string', 'null'], maxLength: 2000, description: 'One-line summary for each target transaction.' };
 
 /** Every candidate answer: status ok, or status error with seed 000's error object. */
 export const candidateResult = (properties: Record<string, JsonSchema>): JsonSchema => ({

@@ -18,7 +18,7 @@ export const preview = defineOperation({
   name: 'palimpsest_preview',
   title: 'Preview a proposal',
   description:
-    'Evaluate a proposal with the submission evaluator on one observation: no lock, no attempt row, no commit. Advisory; submission re-locks and rechecks. A version or hash guard is required.',
+    'Evaluate a proposal as submission would, on one read: no lock, no attempt row, no commit. Advisory: submission locks and checks again. A version or hash guard is required.',
   readOnly: true,
   params: {
     type: 'object',
@@ -28,7 +28,7 @@ export const preview = defineOperation({
       target_file_id: targetFileId,
       format: {
         enum: ['patchdiff-tx/1', 'patchdiff-tx/2', 'patchdiff-tx/3'],
-        description: 'Proposal format: tx/1 uses intent+edits, tx/2 intent+operations, tx/3 intent+replacement.',
+        description: 'tx/1 takes intent+edits, tx/2 intent+operations, tx/3 intent+replacement.',
       },
       expected_target_version: guardVersion,
       expected_current_hash: guardHash,

@@ -3,8 +3,7 @@ import { FAILURE_REASONS, PROTOCOL, RUNTIME } from '@palimpsest/core/transaction
 import { EXAMPLE_HASH, EXAMPLE_TARGET_ID, matchEdit, matchOperation, spanOperation, statusResult, submissionCommon } from '../fragments';
 import { defineOperation } from '../operation-spec';
 
-const GUARD_RULE =
-  'At least one of expected_target_version or expected_current_hash is required, and every supplied guard is checked under the target row lock.';
+const GUARD_RULE = 'Needs expected_target_version or expected_current_hash; each given is checked under the row lock.';
 
 const submissionResult = statusResult(['accepted', 'rejected', 'invalid_argument', 'not_found']);
 const submissionErrors = [...FAILURE_REASONS, 'not_found', 'invalid_argument'];
@@ -55,7 +54,7 @@ export const submitEdits = defineOperation({
 export const submitOperations = defineOperation({
   name: 'palimpsest_submit_operations',
   title: 'Submit match/span operations (patchdiff-tx/2)',
-  description: `Apply ordered match and code-point span operations atomically (runtime 0.3.0, or 0.5.0 with expected_before/expected_after). For several spans from one read, order them by descending start. ${GUARD_RULE}`,
+  description: `Apply ordered match and code-point span operations atomically; order spans from one read by descending start. ${GUARD_RULE}`,
   readOnly: false,
   params: {
     type: 'object',
@@ -67,7 +66,7 @@ export const submitOperations = defineOperation({
         type: 'array',
         minItems: 1,
         items: { oneOf: [matchOperation, spanOperation] },
-        description: 'Ordered operations, each {op: "match", …} or {op: "span", …}.',
+        description: 'Ordered operations (match or span), each on the buffer the earlier ones left.',
       },
     },
   },
@@ -84,15 +83,6 @@ export const submitOperations = defineOperation({
   result: submissionResult,
   errors: submissionErrors,
   examples: [
-    {
-      title: 'Replace a code-point span with its exact expected text',
-      params: {
-        target_file_id: EXAMPLE_TARGET_ID,
-        intent: 'Rename by span',
-        expected_target_version: 0,
-        operations: [{ op: 'span', start: 11, end: 16, expected_text: 'alpha', replace: 'gamma' }],
-      },
-    },
     {
       title: 'Insert at a point verified by adjacent context (runtime 0.5.0)',
       params: {
