@@ -8,7 +8,7 @@ import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 import { finishFirstStart, startFirstStart, type FirstStart } from './first-start';
 import { loadPglite, localError, toHostRealm, toLocalRealm } from './pglite-module';
 
-export type PgliteDbOptions = ({ dataDir: string } | { memory: true }) & {
+export type PgliteDbOptions = ({ dataDir: string } | { memory: true; /** A dump (dumpPgliteDataDir) to start from instead of initdb. */ loadDataDir?: Blob }) & {
   /** Told what a first start is doing, one line at a time (creating, restoring, migrating, ready). */
   onProgress?: (line: string) => void;
   /** false: a fresh data directory is made by initdb even when a prepared image exists. Default true. */
@@ -55,6 +55,7 @@ export async function openPgliteDb(options: PgliteDbOptions): Promise<Db> {
     // int8[] uses the element parser, so overriding OID 20 covers arrays too.
     const { PGlite, crossRealm } = loadPglite();
     const pg = await PGlite.create(dataDir ?? 'memory://', {
+      ...('loadDataDir' in options && options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
       parsers: { [INT8_OID]: parseInt8 },
       startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`],
     });
@@ -72,6 +73,12 @@ export async function openPgliteDb(options: PgliteDbOptions): Promise<Db> {
     lock?.release();
     throw localError(error);
   }
+}
+
+/** The database as a tarball (after a CHECKPOINT), which `loadDataDir` starts another one from. */
+export async function dumpPgliteDataDir(db: Db): Promise<Uint8Array> {
+  if (!(db instanceof PgliteDb)) throw new Error('dumpPgliteDataDir(): a PGlite store only');
+  return db.dump();
 }
 
 /** How values cross between this code and PGlite: identity normally, copies under Jest (pglite-module.ts). */
@@ -161,6 +168,12 @@ class PgliteDb implements Db {
       done = true;
       await unlisten();
     };
+  }
+
+  async dump(): Promise<Uint8Array> {
+    await this.pg.exec('CHECKPOINT');
+    const file = await this.pg.dumpDataDir('none');
+    return new Uint8Array(await file.arrayBuffer());
   }
 
   close(): Promise<void> {

@@ -1,8 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import type { Db, DbKind } from '../db';
-import { migrate } from '../migrate';
-import { openPgliteDb } from '../pglite/pglite-db';
+import { defaultMigrationsDir, migrate, readMigrations } from '../migrate';
+import { dumpPgliteDataDir, openPgliteDb } from '../pglite/pglite-db';
+import { manifestFor } from '../pglite/pglite-image';
 import { openPostgresDb } from '../postgres/pg-db';
 
 /**
@@ -19,7 +23,7 @@ export interface TestDb {
 
 export async function createTestDb(opts: { migrate?: boolean } = {}): Promise<TestDb> {
   const url = process.env.DATABASE_URL;
-  const testDb = url ? await createPostgresTestDb(url) : await createPgliteTestDb();
+  const testDb = url ? await createPostgresTestDb(url) : await createPgliteTestDb(opts.migrate ?? true);
   if (opts.migrate ?? true) {
     try {
       await migrate(testDb.db);
@@ -31,9 +35,27 @@ export async function createTestDb(opts: { migrate?: boolean } = {}): Promise<Te
   return testDb;
 }
 
-async function createPgliteTestDb(): Promise<TestDb> {
-  const db = await openPgliteDb({ memory: true });
+/**
+ * initdb and the migrations take PGlite seconds per database, so the first migrated one is dumped to
+ * a file named by the PGlite version and the migrations' checksums, and later ones (in any worker)
+ * start from it; migrate() still runs on each and finds nothing to do.
+ */
+async function createPgliteTestDb(migrated: boolean): Promise<TestDb> {
+  const file = migrated ? migratedDumpFile() : undefined;
+  const dump = file && existsSync(file) ? new Blob([readFileSync(file)]) : undefined;
+  const db = await openPgliteDb({ memory: true, loadDataDir: dump });
+  if (file && !dump) {
+    await migrate(db);
+    const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    writeFileSync(temp, await dumpPgliteDataDir(db));
+    renameSync(temp, file);
+  }
   return { db, dispose: () => db.close() };
+}
+
+function migratedDumpFile(): string {
+  const key = createHash('sha256').update(JSON.stringify(manifestFor(readMigrations(defaultMigrationsDir())))).digest('hex').slice(0, 16);
+  return join(tmpdir(), `palimpsest-test-db-${key}.tar`);
 }
 
 async function createPostgresTestDb(adminUrl: string): Promise<TestDb> {
