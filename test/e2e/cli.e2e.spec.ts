@@ -81,8 +81,10 @@ describe(`palimpsest CLI as a real process on ${backend}`, () => {
     const version = await runCli(['--version'], { env: store.env });
     expect({ code: version.code, out: version.stdout.trim() }).toEqual({ code: 0, out: '0.1.0' });
     const typo = await runCli(['repaly'], { env: store.env });
-    expect(typo.code).not.toBe(0);
+    expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('Did you mean replay?');
+    expect(typo.stderr.trim().split('\n')).toHaveLength(3); // the error, the suggestion, where help is
+    expect((await runCli(['replay', '--bogus'], { env: store.env })).code).toBe(2);
     const help = await runCli(['--help'], { env: store.env });
     for (const name of ['DATABASE_URL', 'PALIMPSEST_DATA_DIR', 'PORT', 'Examples:']) expect(help.stdout).toContain(name);
   });

@@ -17,7 +17,10 @@ export function buildProgram(): Command {
     .description('Guarded, event-sourced text transactions. Embedded PGlite by default; PostgreSQL with DATABASE_URL.')
     .version(VERSION, '-V, --version', 'print the version')
     .addHelpText('after', HELP_FOOTER)
-    .showHelpAfterError();
+    .showHelpAfterError('(palimpsest --help lists the commands, palimpsest <command> --help its options)')
+    // Before the commands are added, so each inherits it: a usage error (unknown command or option, a
+    // missing argument) exits 2 like every other invalid request; help and --version exit 0.
+    .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2));
   registerStart(program);
   registerCall(program);
   registerMcp(program);
