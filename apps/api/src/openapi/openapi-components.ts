@@ -2,7 +2,7 @@ import { CATALOG, type OperationName } from '@palimpsest/protocol/catalog/catalo
 import { ENVELOPE_OPERATION_NAMES } from '@palimpsest/protocol/catalog/operations/candidates.operations';
 import type { JsonSchema } from '@palimpsest/protocol/catalog/operation-spec';
 import { ERROR_ENVELOPE_SCHEMA } from '../errors/error-envelope';
-import { ANSWER_SCHEMAS } from './answer-schemas';
+import { ANSWER_SCHEMAS } from '@palimpsest/protocol/catalog/answer-schemas';
 import type { ErrorExampleRun } from './example-scenario';
 import { APPROVAL_SCHEMA } from './gateway-answers';
 import { OPENAPI_EXAMPLES } from './openapi-examples.generated';

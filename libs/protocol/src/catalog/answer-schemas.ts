@@ -1,12 +1,11 @@
-import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
-import type { JsonSchema } from '@palimpsest/protocol/catalog/operation-spec';
+import type { OperationName } from './catalog';
+import type { JsonSchema } from './operation-spec';
 
 /**
- * The fields of each operation's successful answer, for the OpenAPI document. The catalog's result
- * schemas name the statuses only (they are also every MCP tool's outputSchema, which tools/list's size
- * budget keeps small); the document adds, per operation, what a success carries. Objects stay open: a
- * field added to an answer is not a breaking change. openapi-components.unit.spec.ts validates the
- * real example answers against these.
+ * The catalog's word on what each operation's success carries, field by field, beside its result
+ * schema (which names the statuses, and is every MCP tool's outputSchema). The OpenAPI document
+ * combines the two as `<op>.answer`. Objects stay open: a field added to an answer is not a breaking
+ * change. openapi-components.unit.spec.ts validates the real example answers against these.
  */
 
 const str = (description?: string): JsonSchema => ({ type: 'string', ...(description ? { description } : {}) });
