@@ -12,12 +12,12 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
       },
       "result": {
         "status": "ok",
-        "target_file_id": "8399dd8b-a18b-4104-a03d-2750dcb49873",
+        "target_file_id": "66555ab4-c32f-4ba2-9edd-177a39108981",
         "filename": "notes.md",
         "target_type": "text/markdown",
         "version": 0,
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
-        "active_editing_cycle_id": "f451a47e-3169-41be-ab49-77ed55bef4ea",
+        "active_editing_cycle_id": "58d673e0-8e15-4406-92bb-69d9b8b57f72",
         "source_line_endings": {
           "style": "lf",
           "lf": 1,
@@ -39,12 +39,12 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
       },
       "result": {
         "status": "ok",
-        "target_file_id": "f67ba862-d8ac-4cde-9cd2-0a05e7adcfe4",
+        "target_file_id": "f1522a2b-304c-4317-bb56-e454ab0139f2",
         "filename": "notes.md",
         "target_type": "text/markdown",
         "version": 0,
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
-        "active_editing_cycle_id": "94504520-6a12-4269-a6b4-d121c8c4e2bc",
+        "active_editing_cycle_id": "0baf2868-e97e-4692-93aa-55cf847f35dc",
         "source_line_endings": {
           "style": "lf",
           "lf": 1,
@@ -70,7 +70,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "current_content": "alpha beta gamma\n",
         "current_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
         "version": 1,
-        "active_editing_cycle_id": "74e3e3ea-ab9c-4111-bdc0-3609e317f041",
+        "active_editing_cycle_id": "7bca4225-e0b2-4c2b-9f74-6e36e5232499",
         "source_line_endings": {
           "cr": 0,
           "lf": 1,
@@ -224,7 +224,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "version": 1,
         "current_version": 1,
         "current_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
-        "attempt_id": "1a583b9b-4dc0-4304-80de-34c48793557c",
+        "attempt_id": "2bed3867-cefa-4c4c-8bba-3298d4506ace",
         "manifest_entries_added": 1,
         "warnings": [],
         "warning_details": [],
@@ -255,18 +255,20 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
       }
     },
     "palimpsest_submit_operations": {
-      "title": "Replace a code-point span with its exact expected text",
+      "title": "Insert at a point verified by adjacent context (runtime 0.5.0)",
       "params": {
         "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
-        "intent": "Rename by span",
+        "intent": "Add a comma",
         "expected_target_version": 0,
         "operations": [
           {
             "op": "span",
-            "start": 11,
-            "end": 16,
-            "expected_text": "alpha",
-            "replace": "gamma"
+            "start": 5,
+            "end": 5,
+            "expected_text": "",
+            "replace": ",",
+            "expected_before": "alpha",
+            "expected_after": " beta"
           }
         ]
       },
@@ -274,11 +276,11 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "status": "accepted",
         "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
         "before_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
-        "after_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
+        "after_hash": "b80944e91784b9cbeea0034cbb8636ebd9177aa4c53b098a98883b2fddb1902b",
         "version": 1,
         "current_version": 1,
-        "current_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
-        "attempt_id": "6132645f-0a30-4387-a301-b35c053677aa",
+        "current_hash": "b80944e91784b9cbeea0034cbb8636ebd9177aa4c53b098a98883b2fddb1902b",
+        "attempt_id": "0d1c54b2-f715-4316-ac71-fcd2f5846f15",
         "manifest_entries_added": 1,
         "warnings": [],
         "warning_details": [],
@@ -295,12 +297,12 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             {
               "change_id": "chg_001",
               "change_index": 1,
-              "span_start": 11,
-              "span_end": 16,
-              "matched_chars": 5,
-              "replacement_chars": 5,
-              "matched_sha256": "8ed3f6ad685b959ead7022518e1af76cd816f8e8ec7ccdda1ed4018e8f2223f8",
-              "replacement_sha256": "be9d587defa1f0c09ef49eb17e206983a5f8f8289e4281860bd0ee5a19592c67",
+              "span_start": 5,
+              "span_end": 5,
+              "matched_chars": 0,
+              "replacement_chars": 1,
+              "matched_sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+              "replacement_sha256": "d03502c43d74a30b936740a9517dc4ea2b2ad7168caa0a774cefe793ce0b33e7",
               "operation": "span"
             }
           ]
@@ -325,7 +327,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "version": 1,
         "current_version": 1,
         "current_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
-        "attempt_id": "0c079b3e-d4c9-4d52-a3fd-38c5778fea76",
+        "attempt_id": "923c999d-225c-405d-ae31-834e2517365a",
         "manifest_entries_added": 1,
         "warnings": [],
         "warning_details": [],
@@ -420,9 +422,9 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
       "result": {
         "status": "saved",
         "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
-        "snapshot_id": "7978cfba-bb27-4441-8a7d-b1b1c97c0aae",
-        "closed_editing_cycle_id": "a7d41944-7942-4254-af65-114bc84947e1",
-        "new_editing_cycle_id": "3d0f787f-7c27-4e2f-83dd-90375f78a85e",
+        "snapshot_id": "cfab7abf-8227-41fd-afb8-963c9fd4ec41",
+        "closed_editing_cycle_id": "a89ec3e7-e4bd-4a48-a44d-8e20fc29b79d",
+        "new_editing_cycle_id": "e164dc1e-11c5-400e-8a69-6fc28312fe53",
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
         "version": 0
       }
@@ -460,7 +462,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
         "entries": [
           {
-            "attempt_id": "ecb21eee-5d77-46f2-9bb5-ff2d90ef4f8c",
+            "attempt_id": "4d655d38-f139-4cb4-83f8-9f36fd3e220a",
             "log_sequence": 23,
             "sequence": 23,
             "status": "accepted",
@@ -486,8 +488,8 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             "diagnostic": null,
             "intent": "Rename the second alpha",
             "intent_truncated": false,
-            "editing_cycle_id": "89f63af1-898c-44b2-a282-51036ebffa22",
-            "created_at": "2026-12-01T11:30:33.317Z"
+            "editing_cycle_id": "f63f93f7-a33b-4fd4-83b2-8fc5ed9ca0b5",
+            "created_at": "2026-12-01T11:56:13.550Z"
           }
         ],
         "has_more": false,
@@ -507,11 +509,11 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "entries": [
           {
             "ledger_sequence": 2500001,
-            "attempt_id": "50aae9a6-6bb4-4ca0-9997-1e6ec7e9f931",
+            "attempt_id": "5ad48ee6-1e8f-46e7-b62f-a08bbc49075e",
             "log_sequence": 25,
             "before_version": 0,
             "after_version": 1,
-            "editing_cycle_id": "c85d330f-dc00-4279-9b36-d76fd28676f3",
+            "editing_cycle_id": "f1be6f2d-2fc9-43a4-97f4-8026a4c5efae",
             "change_index": 1,
             "change_id": "chg_001",
             "intent": "Rename the second alpha",
@@ -533,7 +535,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
               "replacement_chars": 5,
               "replacement_sha256": "be9d587defa1f0c09ef49eb17e206983a5f8f8289e4281860bd0ee5a19592c67"
             },
-            "created_at": "2026-12-01T11:30:33.411Z"
+            "created_at": "2026-12-01T11:56:13.563Z"
           }
         ],
         "has_more": false,
@@ -957,7 +959,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "status": "ok",
         "replayed": false,
         "candidate": {
-          "id": "fb280e54-8e9f-43c9-baa4-c7112d073b81",
+          "id": "e65e3867-b863-440d-a480-4c4e145b367d",
           "version": 1,
           "state": "open",
           "intent": null,
@@ -970,9 +972,9 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             }
           ],
           "request_id": "example-propose-1",
-          "input_fingerprint": "eaadfc4eefcf5f5f81d0dc030e0e6513c42fa8cc85ebb11f6f10c0e7b69a8975",
-          "created_at": "2026-12-01T11:30:33.543Z",
-          "expires_at": "2026-12-02T11:30:33.543Z"
+          "input_fingerprint": "7de529dc6387f07cd3dbb401074538d099cb712fd955ff4c9e43229febc1de7a",
+          "created_at": "2026-12-01T11:56:13.600Z",
+          "expires_at": "2026-12-02T11:56:13.600Z"
         },
         "operations": [
           {
@@ -1107,9 +1109,9 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             }
           ],
           "request_id": "example-setup-19",
-          "input_fingerprint": "c046437e6b5750ec4fc87867f5ac3f4bef2892320a213375c585d84fcc46b1ca",
-          "created_at": "2026-12-01T11:30:33.619Z",
-          "expires_at": "2026-12-02T11:30:33.619Z"
+          "input_fingerprint": "2cecedbdaeb4663316813d91e3fcd59109305b245a4c410f00d9d814ed6f8c15",
+          "created_at": "2026-12-01T11:56:13.657Z",
+          "expires_at": "2026-12-02T11:56:13.657Z"
         },
         "files": [
           {
@@ -1215,16 +1217,16 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "status": "ok",
         "replayed": false,
         "receipt": {
-          "receipt_id": "2f68641b-0122-4ed7-922a-64321157cad9",
+          "receipt_id": "94711225-d1c9-4943-b543-fcdb69557f34",
           "request_id": "example-apply-1",
-          "input_fingerprint": "04ec11661d7eedbe68c3f3ccefa396343a151a2b9960e05912ce8e94316e8316",
+          "input_fingerprint": "a5cf52e1f193ce3307081d27201fbdfba3cd9561c7a0a29a084feffafd6bcd40",
           "outcome": "applied",
           "candidate": "3d9b6f1e-7a2c-4e58-b0d4-6c1f8a9e2b57",
           "candidate_version": 1,
           "targets": [
             {
               "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
-              "attempt_id": "82e27a68-1102-4135-8c02-129e90f94832",
+              "attempt_id": "18cbfe8a-88fd-483e-8b91-5253f5761592",
               "base_version": 0,
               "result_version": 1,
               "before_sha256": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
@@ -1232,7 +1234,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             }
           ],
           "approval_id": null,
-          "recorded_at": "2026-12-01T11:30:33.740Z"
+          "recorded_at": "2026-12-01T11:56:13.710Z"
         }
       }
     },
@@ -1257,9 +1259,9 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             }
           ],
           "request_id": "example-setup-22",
-          "input_fingerprint": "fed9413e54e0c20f189a33029c54b0ede9fda04f361d11f89fa590eac1c1feee",
-          "created_at": "2026-12-01T11:30:33.767Z",
-          "expires_at": "2026-12-02T11:30:33.767Z"
+          "input_fingerprint": "b0fddb549f71373853bda562a796c749c97d7f3294f1112189f57cd521f825d8",
+          "created_at": "2026-12-01T11:56:13.721Z",
+          "expires_at": "2026-12-02T11:56:13.721Z"
         },
         "released": true
       }
@@ -1444,7 +1446,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "after_hash": null,
         "current_version": 0,
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
-        "attempt_id": "ef2b29eb-b085-45ab-b39a-c460c4d27b51",
+        "attempt_id": "29071373-1469-40f0-9d44-325954280f1c",
         "diagnostic": {
           "format": "patchdiff-tx/1",
           "code": "target_version_mismatch",
@@ -1507,7 +1509,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                   "replace": "delta"
                 }
               ],
-              "parent_attempt_id": "ef2b29eb-b085-45ab-b39a-c460c4d27b51",
+              "parent_attempt_id": "29071373-1469-40f0-9d44-325954280f1c",
               "attempt": 2
             }
           },
@@ -1538,7 +1540,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "replace": "delta"
                   }
                 ],
-                "parent_attempt_id": "ef2b29eb-b085-45ab-b39a-c460c4d27b51",
+                "parent_attempt_id": "29071373-1469-40f0-9d44-325954280f1c",
                 "attempt": 2
               },
               "method": "POST",
@@ -1552,7 +1554,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "replace": "delta"
                   }
                 ],
-                "parent_attempt_id": "ef2b29eb-b085-45ab-b39a-c460c4d27b51",
+                "parent_attempt_id": "29071373-1469-40f0-9d44-325954280f1c",
                 "attempt": 2
               }
             },
@@ -1585,11 +1587,11 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "after_hash": null,
         "current_version": 1,
         "current_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
-        "attempt_id": "c7960d67-58f6-42bb-93f2-8f193e9e3e7a",
+        "attempt_id": "9bcc6b6a-cb94-4a14-9b32-1112df891d38",
         "diagnostic": {
           "format": "patchdiff-tx/1",
           "code": "request_key_conflict",
-          "existing_attempt_id": "bbe9970a-e5ff-403a-a692-49f557ad206a",
+          "existing_attempt_id": "a5b95fb4-a6ba-4bd5-b768-28757d038583",
           "differing_components": [
             "attempt_content_hash",
             "expected_target_version"
@@ -1650,7 +1652,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             "params": {
               "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
               "expected_target_version": 1,
-              "client_request_id": "example-key-1~retry-c7960d67",
+              "client_request_id": "example-key-1~retry-9bcc6b6a",
               "intent": "Rename",
               "edits": [
                 {
@@ -1658,7 +1660,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                   "replace": "delta"
                 }
               ],
-              "parent_attempt_id": "c7960d67-58f6-42bb-93f2-8f193e9e3e7a",
+              "parent_attempt_id": "9bcc6b6a-cb94-4a14-9b32-1112df891d38",
               "attempt": 2
             }
           },
@@ -1683,7 +1685,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
               "params": {
                 "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
                 "expected_target_version": 1,
-                "client_request_id": "example-key-1~retry-c7960d67",
+                "client_request_id": "example-key-1~retry-9bcc6b6a",
                 "intent": "Rename",
                 "edits": [
                   {
@@ -1691,14 +1693,14 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "replace": "delta"
                   }
                 ],
-                "parent_attempt_id": "c7960d67-58f6-42bb-93f2-8f193e9e3e7a",
+                "parent_attempt_id": "9bcc6b6a-cb94-4a14-9b32-1112df891d38",
                 "attempt": 2
               },
               "method": "POST",
               "path": "/v1/targets/5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30/edits",
               "body": {
                 "expected_target_version": 1,
-                "client_request_id": "example-key-1~retry-c7960d67",
+                "client_request_id": "example-key-1~retry-9bcc6b6a",
                 "intent": "Rename",
                 "edits": [
                   {
@@ -1706,7 +1708,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "replace": "delta"
                   }
                 ],
-                "parent_attempt_id": "c7960d67-58f6-42bb-93f2-8f193e9e3e7a",
+                "parent_attempt_id": "9bcc6b6a-cb94-4a14-9b32-1112df891d38",
                 "attempt": 2
               }
             },
@@ -1740,7 +1742,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "after_hash": null,
         "current_version": 0,
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
-        "attempt_id": "b6643a2c-6178-4e78-b156-72fb18fc71d4",
+        "attempt_id": "cd6423d5-a0aa-4637-aed1-d89cf1c63975",
         "diagnostic": {
           "format": "patchdiff-tx/1",
           "occurrence_count": 2,
@@ -1831,7 +1833,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                   "occurrence_index": 1
                 }
               ],
-              "parent_attempt_id": "b6643a2c-6178-4e78-b156-72fb18fc71d4",
+              "parent_attempt_id": "cd6423d5-a0aa-4637-aed1-d89cf1c63975",
               "attempt": 2
             }
           },
@@ -1849,7 +1851,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                   "occurrence_index": 2
                 }
               ],
-              "parent_attempt_id": "b6643a2c-6178-4e78-b156-72fb18fc71d4",
+              "parent_attempt_id": "cd6423d5-a0aa-4637-aed1-d89cf1c63975",
               "attempt": 2
             }
           }
@@ -1874,7 +1876,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "occurrence_index": 1
                   }
                 ],
-                "parent_attempt_id": "b6643a2c-6178-4e78-b156-72fb18fc71d4",
+                "parent_attempt_id": "cd6423d5-a0aa-4637-aed1-d89cf1c63975",
                 "attempt": 2
               },
               "method": "POST",
@@ -1889,7 +1891,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "occurrence_index": 1
                   }
                 ],
-                "parent_attempt_id": "b6643a2c-6178-4e78-b156-72fb18fc71d4",
+                "parent_attempt_id": "cd6423d5-a0aa-4637-aed1-d89cf1c63975",
                 "attempt": 2
               }
             },
@@ -1907,7 +1909,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "occurrence_index": 2
                   }
                 ],
-                "parent_attempt_id": "b6643a2c-6178-4e78-b156-72fb18fc71d4",
+                "parent_attempt_id": "cd6423d5-a0aa-4637-aed1-d89cf1c63975",
                 "attempt": 2
               },
               "method": "POST",
@@ -1922,7 +1924,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "occurrence_index": 2
                   }
                 ],
-                "parent_attempt_id": "b6643a2c-6178-4e78-b156-72fb18fc71d4",
+                "parent_attempt_id": "cd6423d5-a0aa-4637-aed1-d89cf1c63975",
                 "attempt": 2
               }
             }
@@ -2274,7 +2276,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
       "extra": [],
       "streams": 42,
       "events": 61,
-      "duration_ms": 301
+      "duration_ms": 148
     },
     "approvals_list": {
       "status": "ok",
