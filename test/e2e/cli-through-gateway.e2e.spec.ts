@@ -68,12 +68,17 @@ async function commandSequence(env: Env): Promise<Results> {
   return out;
 }
 
+/** The first local command creates the embedded database and says so; the gateway's store already exists. */
+function withoutFirstStart(stderr: string): string {
+  return stderr.replace(/^palimpsest: (creating the embedded database|restored the prepared image|.*: running initdb|applied \d+ migrations|embedded database ready).*\n/gm, '');
+}
+
 function comparable(results: Results, dataDir: string) {
   return Object.fromEntries(
     Object.entries(results).map(([key, r]) => {
       const stdout = key.startsWith('tokens list') && r.code === 0 ? withoutGatewayTokens(r.stdout) : r.stdout;
       // Through the gateway, migrate adds one line on stderr saying so; every other stderr is the same.
-      const stderr = key === 'migrate' ? '' : normalized(r.stderr, dataDir);
+      const stderr = key === 'migrate' ? '' : normalized(withoutFirstStart(r.stderr), dataDir);
       return [key, { code: r.code, stdout: normalized(stdout, dataDir), stderr }];
     }),
   );
@@ -109,7 +114,7 @@ describe('CLI commands while a gateway holds the embedded data directory', () =>
     expect(address.token).toMatch(/^pal_/);
 
     const through = await commandSequence(held);
-    expect(through.migrate!.stderr).toContain(`through the gateway (pid ${address.pid}, ${address.url}), which applied 6 migration(s)`);
+    expect(through.migrate!.stderr).toContain(`migrating through the gateway (pid ${address.pid}, ${address.url})`);
     expect(comparable(through, held.PALIMPSEST_DATA_DIR!)).toEqual(comparable(local, join(root, 'local')));
     // The sequence does real work and real refusals on both sides (equal failures would compare equal too).
     const codes = Object.fromEntries(Object.entries(through).map(([key, r]) => [key, r.code]));

@@ -14,9 +14,8 @@ export function registerMigrate(program: Command): void {
           local: async (ctx) => (await migrate(ctx.db, { onProgress: progress })).applied,
           gateway: async (gw) => {
             // The gateway migrated when it opened the store; this applies only what appeared since.
+            process.stderr.write(`migrating through ${gw.label}\n`);
             const { applied: now } = await gw.send<{ applied: string[] }>('POST', '/v1/admin/migrate');
-            const atStart = gw.address.migrations_applied.length;
-            process.stderr.write(`through ${gw.label}, which applied ${atStart} migration(s) when it started\n`);
             now.forEach(progress);
             return now;
           },
