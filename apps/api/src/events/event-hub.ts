@@ -4,16 +4,19 @@ import type { Db } from '@palimpsest/store/db';
 /**
  * One LISTEN for the whole gateway, fanned out by stream id. A notification is only a wake-up: the
  * streams read the store themselves, so a lost notification delays an event (until the next
- * heartbeat's read) and never drops it.
+ * heartbeat's read) and never drops it. A wake carries the append it announces, or nothing when the
+ * listener came back after a gap (whatever was announced meanwhile is lost: read now).
  */
+type Wake = (append?: AppendNotification) => void;
+
 export class EventHub {
-  private readonly wakers = new Map<string, Set<() => void>>();
+  private readonly wakers = new Map<string, Set<Wake>>();
   private listening: Promise<() => Promise<void>> | undefined;
 
   constructor(private readonly db: Db) {}
 
   /** Resolves once LISTEN is in effect, so a read started after it cannot miss a commit. */
-  async subscribe(streamId: string, wake: () => void): Promise<() => void> {
+  async subscribe(streamId: string, wake: Wake): Promise<() => void> {
     this.listening ??= this.db.listen(
       EVENTS_CHANNEL,
       (payload) => this.notify(payload),
@@ -47,12 +50,12 @@ export class EventHub {
   }
 
   private notify(payload: string): void {
-    let streamId: string;
+    let append: AppendNotification;
     try {
-      streamId = (JSON.parse(payload) as AppendNotification).stream_id;
+      append = JSON.parse(payload) as AppendNotification;
     } catch {
       return; // not an append notification
     }
-    for (const wake of this.wakers.get(streamId) ?? []) wake();
+    for (const wake of this.wakers.get(append.stream_id) ?? []) wake(append);
   }
 }

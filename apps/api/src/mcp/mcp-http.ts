@@ -17,7 +17,7 @@ import { BoundedEventStore } from './mcp-event-store';
 import { originAllowed } from './mcp-origin';
 import { methodNotAllowed, originRefusal, sendJson, sendRefusal, sessionNotFound, sessionOfAnotherToken, sessionRequired, tooManySessions } from './mcp-replies';
 import { SessionRegistry, type SessionEntry } from './mcp-sessions';
-import { SessionNotifier, TargetChanges } from './mcp-target-changes';
+import { SessionNotifier } from './mcp-target-changes';
 import { observeToolCalls } from './mcp-tool-calls';
 
 interface McpSession {
@@ -39,7 +39,6 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
  */
 export class McpHttp {
   private readonly sessions: SessionRegistry<McpSession>;
-  private readonly changes: TargetChanges;
   private readonly mode: ResponseMode;
   private readonly sweeper: NodeJS.Timeout;
   private readonly refusals: Counter<'reason'>;
@@ -51,7 +50,6 @@ export class McpHttp {
   ) {
     const { mcp } = runtime.config;
     this.sessions = new SessionRegistry({ maxSessions: mcp.maxSessions, idleMs: mcp.sessionIdleMs });
-    this.changes = new TargetChanges(runtime.db);
     this.mode = responseModeFrom(process.env);
     this.sweeper = setInterval(() => void this.sessions.sweep().catch((e) => runtime.reportError(e, 'mcp session expiry')), Math.min(mcp.sessionIdleMs, 60_000) / 2);
     this.sweeper.unref();
@@ -78,7 +76,6 @@ export class McpHttp {
   async close(): Promise<void> {
     clearInterval(this.sweeper);
     await this.sessions.closeAll();
-    await this.changes.stop();
   }
 
   private readonly handle = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
@@ -132,7 +129,7 @@ export class McpHttp {
   private async open(access: McpAccess): Promise<SessionEntry<McpSession> | null> {
     const id = randomUUID();
     const server = this.server(access);
-    const notifier = new SessionNotifier(server, this.changes, (e) => this.runtime.reportError(e, 'mcp notification'));
+    const notifier = new SessionNotifier(server, this.runtime.hub, (e) => this.runtime.reportError(e, 'mcp notification'));
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       eventStore: new BoundedEventStore(),

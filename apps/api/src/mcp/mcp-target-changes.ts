@@ -2,51 +2,8 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SetLevelRequestSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import { isUuid } from '@palimpsest/core/target/request-identity';
 import { targetStreamId } from '@palimpsest/core/target/target.events';
-import { EVENTS_CHANNEL, type AppendNotification } from '@palimpsest/store/events-channel';
-import type { Db } from '@palimpsest/store/db';
-
-type Watcher = (append: AppendNotification) => void;
-
-/** One LISTEN for every MCP session, fanned out by stream id with the append's position and version. */
-export class TargetChanges {
-  private readonly watchers = new Map<string, Set<Watcher>>();
-  private listening: Promise<() => Promise<void>> | undefined;
-
-  constructor(private readonly db: Db) {}
-
-  async watch(streamId: string, watcher: Watcher): Promise<() => void> {
-    this.listening ??= this.db.listen(EVENTS_CHANNEL, (payload) => this.notify(payload));
-    try {
-      await this.listening;
-    } catch (error) {
-      this.listening = undefined;
-      throw error;
-    }
-    let set = this.watchers.get(streamId);
-    if (!set) this.watchers.set(streamId, (set = new Set()));
-    set.add(watcher);
-    return () => {
-      set.delete(watcher);
-      if (set.size === 0 && this.watchers.get(streamId) === set) this.watchers.delete(streamId);
-    };
-  }
-
-  async stop(): Promise<void> {
-    const listening = this.listening;
-    this.listening = undefined;
-    if (listening) await (await listening.catch(() => async () => undefined))();
-  }
-
-  private notify(payload: string): void {
-    let append: AppendNotification;
-    try {
-      append = JSON.parse(payload) as AppendNotification;
-    } catch {
-      return;
-    }
-    for (const watcher of this.watchers.get(append.stream_id) ?? []) watcher(append);
-  }
-}
+import type { AppendNotification } from '@palimpsest/store/events-channel';
+import type { EventHub } from '../events/event-hub';
 
 /** Targets one session follows: the most recent ones its tool calls answered about. */
 export const MAX_WATCHED_TARGETS = 64;
@@ -68,7 +25,7 @@ export class SessionNotifier {
 
   constructor(
     private readonly server: Server,
-    private readonly changes: TargetChanges,
+    private readonly hub: EventHub,
     private readonly onError: (error: unknown) => void,
   ) {
     server.registerCapabilities({ logging: {} });
@@ -85,7 +42,7 @@ export class SessionNotifier {
     const targetId = id.toLowerCase();
     if (this.watched.has(targetId)) return;
     if (this.watched.size >= MAX_WATCHED_TARGETS) this.unwatch(this.watched.keys().next().value!);
-    const unwatch = this.changes.watch(targetStreamId(targetId), (append) => this.announce(targetId, append));
+    const unwatch = this.hub.subscribe(targetStreamId(targetId), (append) => append && this.announce(targetId, append));
     unwatch.catch(this.onError);
     this.watched.set(targetId, unwatch);
   }
