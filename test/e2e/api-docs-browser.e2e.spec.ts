@@ -32,10 +32,14 @@ async function exampleAndSchema(block: Locator, status: string): Promise<{ examp
   const model = row.locator('.model-box').first();
   await model.waitFor();
   // Open the nested levels ("Expand all" on each collapsed object) so their properties are on the page.
+  // Clicked in the page, all at once: Swagger UI re-renders the box on each click, so a button found a
+  // moment ago may be gone (waiting for it to become clickable would wait forever).
   for (let i = 0; i < 5; i++) {
-    const collapsed = row.locator('.model-box button', { hasText: 'Expand all' });
-    if ((await collapsed.count()) === 0) break;
-    await collapsed.first().click();
+    const clicked = await row.locator('.model-box button').evaluateAll((buttons) =>
+      buttons.filter((b) => b.textContent?.includes('Expand all')).map((b) => (b as unknown as { click(): void }).click()).length,
+    );
+    if (clicked === 0) break;
+    await row.page().waitForTimeout(100);
   }
   return { example, schema: await model.innerText() };
 }

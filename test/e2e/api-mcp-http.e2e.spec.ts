@@ -17,6 +17,13 @@ async function connectHttp(url: string, token: string | null): Promise<{ client:
   const transport = new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers } });
   const client = new Client({ name: 'palimpsest-e2e-http', version: '1.0.0' });
   await client.connect(transport);
+  // A client that is done ends its session (DELETE), as a well-behaved one does: the SDK's close() only
+  // drops the connection, and the sessions it left would count against the cap until they idle out.
+  const close = client.close.bind(client);
+  client.close = async () => {
+    await transport.terminateSession().catch(() => undefined);
+    await close();
+  };
   return { client, transport };
 }
 
@@ -232,7 +239,8 @@ describe(`MCP over Streamable HTTP at /mcp on ${backend}`, () => {
     const appended = (events: SseEvent[]) => events.filter((e) => e.data?.method === 'notifications/message' && e.data.params.data.target_file_id === target);
 
     let first: SseEvent[] = [];
-    const live = readStream(api.url, token('all'), sessionId, (events) => (first = appended(events)).length >= 1);
+    // The creating call's own append (stream version 1) may be announced too: NOTIFY arrives after the answer.
+    const live = readStream(api.url, token('all'), sessionId, (events) => (first = appended(events).filter((e) => e.data.params.data.stream_version > 1)).length >= 1);
     await new Promise((r) => setTimeout(r, 300)); // the stream is open
     expect((await edit('one', '1')).status).toBe(200);
     expect((await live).status).toBe(200);

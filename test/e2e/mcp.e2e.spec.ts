@@ -2,32 +2,23 @@ import { spawn } from 'node:child_process';
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
 import { EXAMPLE_TARGET_ID, EXAMPLE_TEXT } from '@palimpsest/protocol/catalog/fragments';
 import { CLI_BIN, REPO_ROOT, isolatedStore, runCli } from '../support/cli-process';
-import { connectMcp, type McpSession } from '../support/mcp-client';
+import { connectMcp, useMcp } from '../support/mcp-client';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 const H0 = 'b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2';
 const SUCCESS = new Set(['ok', 'accepted', 'saved', 'success']);
 
 describe(`palimpsest mcp over real stdio (SDK client) on ${backend}`, () => {
-  let store: Awaited<ReturnType<typeof isolatedStore>>;
-  let mcp: McpSession;
+  const session = useMcp();
   const newTarget = async (content: string) => {
-    const r = await mcp.call('palimpsest_initialize_target', { filename: 'doc.md', content });
+    const r = await session.mcp.call('palimpsest_initialize_target', { filename: 'doc.md', content });
     expect(r.result.status).toBe('ok');
     return r.result.target_file_id as string;
   };
 
-  beforeAll(async () => {
-    store = await isolatedStore();
-    mcp = await connectMcp(store.env);
-  });
-  afterAll(async () => {
-    await mcp?.close();
-    await store.dispose();
-  });
 
   it('lists every catalog tool within the byte bounds, examples included', async () => {
-    const { tools } = await mcp.client.listTools();
+    const { tools } = await session.mcp.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(CATALOG.map((op) => op.name));
     expect(Buffer.byteLength(JSON.stringify({ tools }))).toBeLessThanOrEqual(65_536);
     const examples = Object.fromEntries(tools.filter((t) => (t.inputSchema as any).examples).map((t) => [t.name, (t.inputSchema as any).examples]));
@@ -41,27 +32,27 @@ describe(`palimpsest mcp over real stdio (SDK client) on ${backend}`, () => {
   });
 
   it('calls every advertised example successfully once bound to a real target', async () => {
-    const { tools } = await mcp.client.listTools();
+    const { tools } = await session.mcp.client.listTools();
     for (const tool of tools) {
       for (const example of ((tool.inputSchema as any).examples ?? []) as Record<string, unknown>[]) {
         const id = await newTarget(EXAMPLE_TEXT);
         const bound = JSON.parse(JSON.stringify(example).split(EXAMPLE_TARGET_ID).join(id));
-        const r = await mcp.call(tool.name, bound);
+        const r = await session.mcp.call(tool.name, bound);
         expect({ tool: tool.name, status: r.result.status, ok: SUCCESS.has(r.result.status) && !r.isError }).toMatchObject({ ok: true });
       }
     }
   });
 
   it('reproduces the seed golden vectors through MCP', async () => {
-    const created = await mcp.call('palimpsest_initialize_target', { filename: 'doc.md', content: 'alpha beta alpha\r\n', content_type: 'text/markdown' });
+    const created = await session.mcp.call('palimpsest_initialize_target', { filename: 'doc.md', content: 'alpha beta alpha\r\n', content_type: 'text/markdown' });
     expect(created.result).toMatchObject({ status: 'ok', version: 0, current_hash: H0, source_line_endings: { style: 'crlf', crlf: 1, source_code_points: 18 } });
     const id = created.result.target_file_id;
-    const ambiguous = await mcp.call('palimpsest_submit_edits', {
+    const ambiguous = await session.mcp.call('palimpsest_submit_edits', {
       target_file_id: id, intent: 'Rename alpha', expected_target_version: 0, edits: [{ match: 'alpha', replace: 'gamma' }],
     });
     expect(ambiguous.isError).toBe(false);
     expect(ambiguous.result).toMatchObject({ status: 'rejected', failure_reason: 'match_ambiguous', diagnostic: { occurrence_count: 2 } });
-    const accepted = await mcp.call('palimpsest_submit_edits', {
+    const accepted = await session.mcp.call('palimpsest_submit_edits', {
       target_file_id: id, intent: 'Rename alpha', expected_target_version: 0, edits: [{ match: 'alpha', replace: 'gamma', occurrence_index: 2 }],
     });
     expect(accepted.result).toMatchObject({ status: 'accepted', version: 1, evidence: { changes: [{ span_start: 11, span_end: 16 }] } });
@@ -71,21 +62,21 @@ describe(`palimpsest mcp over real stdio (SDK client) on ${backend}`, () => {
 
   it('answers unknown and missing argument names before the tool runs', async () => {
     const id = await newTarget('x\n');
-    const unknown = await mcp.call('palimpsest_read_target', { target_file_id: id, begin: 0 });
+    const unknown = await session.mcp.call('palimpsest_read_target', { target_file_id: id, begin: 0 });
     expect(unknown).toMatchObject({ isError: true, result: { status: 'invalid_argument', code: 'unknown_argument', tool: 'palimpsest_read_target', unknown_arguments: ['begin'] } });
-    const missing = await mcp.call('palimpsest_submit_edits', { target_file_id: id, intent: 'x', expected_target_version: 0 });
+    const missing = await session.mcp.call('palimpsest_submit_edits', { target_file_id: id, intent: 'x', expected_target_version: 0 });
     expect(missing).toMatchObject({ isError: true, result: { code: 'missing_argument', missing_arguments: ['edits'] } });
-    const log = await mcp.call('palimpsest_get_attempt_log', { target_file_id: id });
+    const log = await session.mcp.call('palimpsest_get_attempt_log', { target_file_id: id });
     expect(log.result.entries).toEqual([]);
   });
 
   it('answers a failure path for each tool family', async () => {
     const id = await newTarget('one\n');
-    expect((await mcp.call('palimpsest_get_target', { target_file_id: '00000000-0000-4000-8000-000000000000' })).result.status).toBe('not_found');
-    expect((await mcp.call('palimpsest_read_lines', { target_file_id: id, start_line: 5 })).result.code).toBe('line_out_of_range');
-    expect((await mcp.call('palimpsest_export_target', { target_file_id: id, format: 'utf7' })).result.code).toBe('unsupported_export_format');
-    expect((await mcp.call('palimpsest_submit_replacement', { target_file_id: id, intent: 'x', expected_target_version: 4, replacement: '' })).result.failure_reason).toBe('target_version_mismatch');
-    expect((await mcp.call('palimpsest_save', { target_file_id: id, expected_target_version: 4 })).result.status).toBe('rejected');
+    expect((await session.mcp.call('palimpsest_get_target', { target_file_id: '00000000-0000-4000-8000-000000000000' })).result.status).toBe('not_found');
+    expect((await session.mcp.call('palimpsest_read_lines', { target_file_id: id, start_line: 5 })).result.code).toBe('line_out_of_range');
+    expect((await session.mcp.call('palimpsest_export_target', { target_file_id: id, format: 'utf7' })).result.code).toBe('unsupported_export_format');
+    expect((await session.mcp.call('palimpsest_submit_replacement', { target_file_id: id, intent: 'x', expected_target_version: 4, replacement: '' })).result.failure_reason).toBe('target_version_mismatch');
+    expect((await session.mcp.call('palimpsest_save', { target_file_id: id, expected_target_version: 4 })).result.status).toBe('rejected');
   });
 });
 

@@ -1,33 +1,23 @@
-import { isolatedStore } from '../support/cli-process';
 import { assertNoInternalErrors, hostileFixture, type TransportCall } from '../support/hostile-text-driver';
-import { connectMcp, type McpSession } from '../support/mcp-client';
+import { useMcp } from '../support/mcp-client';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 
 describe(`palimpsest mcp: hostile text in tool arguments never fails the call (${backend})`, () => {
-  let store: Awaited<ReturnType<typeof isolatedStore>>;
-  let mcp: McpSession;
+  const session = useMcp();
   // A tool that threw reaches the SDK client as a JSON-RPC error, which callTool throws.
   const call: TransportCall = async (name, args) => {
     try {
-      return { answer: (await mcp.call(name, args)).result, internal: null };
+      return { answer: (await session.mcp.call(name, args)).result, internal: null };
     } catch (err) {
       return { answer: {}, internal: `tools/call failed: ${(err as Error).message}` };
     }
   };
 
-  beforeAll(async () => {
-    store = await isolatedStore();
-    mcp = await connectMcp(store.env);
-  });
-  afterAll(async () => {
-    await mcp?.close();
-    await store?.dispose();
-  });
 
   it('answers a NUL request key with the recorded invalid_client_request_id rejection', async () => {
     const f = await hostileFixture(call);
-    const r = await mcp.call('palimpsest_submit_edits', {
+    const r = await session.mcp.call('palimpsest_submit_edits', {
       target_file_id: f.target, intent: 'rename', expected_target_version: f.version, client_request_id: '\u0000',
       edits: [{ match: 'beta', replace: 'gamma' }],
     });

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CLI_BIN, REPO_ROOT } from './cli-process';
+import { CLI_BIN, REPO_ROOT, isolatedStore } from './cli-process';
 
 export interface McpSession {
   client: Client;
@@ -28,5 +28,27 @@ export async function connectMcp(env: NodeJS.ProcessEnv, args: string[] = []): P
       return { isError: r.isError === true, result: r.structuredContent, text };
     },
     close: () => client.close(),
+  };
+}
+
+/** An isolated store and `palimpsest mcp` on it for the whole describe block, closed after it. */
+export function useMcp(): { readonly store: Awaited<ReturnType<typeof isolatedStore>>; readonly mcp: McpSession } {
+  let store: Awaited<ReturnType<typeof isolatedStore>> | undefined;
+  let mcp: McpSession | undefined;
+  beforeAll(async () => {
+    store = await isolatedStore();
+    mcp = await connectMcp(store.env);
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await store?.dispose();
+  });
+  return {
+    get store() {
+      return store!;
+    },
+    get mcp() {
+      return mcp!;
+    },
   };
 }

@@ -16,7 +16,8 @@ const SEVERITY: LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error',
  * to that target's stream — by this session, another client or another process — is announced as
  * notifications/message (logging, level info, logger "palimpsest.targets") with the stream version
  * and global position. It is a hint, as the store's notifications are: read the target before relying
- * on it. The client may raise the level (logging/setLevel) to silence them.
+ * on it. Notifications arrive after the answer, so the append of the very call that made the session
+ * follow a target may be announced too. The client may raise the level (logging/setLevel) to silence them.
  */
 export class SessionNotifier {
   private readonly watched = new Map<string, Promise<() => void>>();
