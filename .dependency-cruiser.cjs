@@ -14,7 +14,7 @@ module.exports = {
       comment: 'libs/core has no Nest, no database drivers and no I/O (node:crypto hashing only).',
       from: { path: '^libs/core/src' },
       to: {
-        path: '(^node_modules/(@nestjs|pg|pg-listen|@electric-sql|pino|commander|ajv)|^libs/(store|projections|protocol|application)/)',
+        path: '(^node_modules/(@nestjs|pg|pg-listen|@electric-sql|pino|commander|ajv)|^libs/(store|projections|protocol|application|workspace)/)',
       },
     },
     {
@@ -59,6 +59,14 @@ module.exports = {
         'Transports open, migrate, observe, listen to and stream from the store; they never write events or read models themselves, nor query them: that goes through dispatch.',
       from: { path: '^apps/', pathNot: '\\.spec\\.ts$' },
       to: { path: '^libs/(store/src/(append-to-stream|append-guarded-batch|append-spec|internal/)|projections/src/(target-commit|inline-projections|.*\\.queries))' },
+    },
+    {
+      name: 'workspace-is-a-filesystem-adapter',
+      comment:
+        'libs/workspace does file IO under the workspace root for the rules of libs/core; it knows nothing of the database, the catalog or the use cases.',
+      severity: 'error',
+      from: { path: '^libs/workspace/src' },
+      to: { path: '^libs/(store|projections|protocol|application)/' },
     },
     {
       name: 'protocol-is-contract-only',

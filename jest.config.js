@@ -8,7 +8,7 @@ const swc = ['@swc/jest', {
   module: { type: 'commonjs' },
 }];
 const moduleNameMapper = {
-  '^@palimpsest/(core|store|projections|protocol|application)/(.*)$': '<rootDir>/libs/$1/src/$2',
+  '^@palimpsest/(core|store|projections|protocol|application|workspace)/(.*)$': '<rootDir>/libs/$1/src/$2',
   '^@palimpsest/mcp/(.*)$': '<rootDir>/apps/mcp/src/$1',
   '^@palimpsest/api/(.*)$': '<rootDir>/apps/api/src/$1',
 };

@@ -1,0 +1,107 @@
+import { closeSync, constants, fstatSync, openSync, statSync, type BigIntStats } from 'node:fs';
+import { isAbsolute } from 'node:path';
+
+/**
+ * The configured workspace root (PALIMPSEST_WORKSPACE_ROOT), opened once at start and held open: every
+ * walk starts from this directory handle, not from the path, so the root is pinned to the directory that
+ * was opened (its device and inode, recorded here). Renaming the root directory keeps the workspace on
+ * it; replacing the path with another directory does not move the workspace.
+ *
+ * Walks go through the root's handle by `/proc/self/fd/<fd>/<name>` (Linux): the kernel resolves the
+ * name inside the directory the descriptor holds, which is `openat(fd, name)` for a runtime that has no
+ * openat. Without such handles a walk could only re-resolve path strings, which a swapped ancestor can
+ * redirect, so a root on a system without them is refused rather than served less safely.
+ */
+
+export const WORKSPACE_ROOT_ENV = 'PALIMPSEST_WORKSPACE_ROOT';
+
+export type WorkspaceRootCode =
+  | 'workspace_root_relative'
+  | 'workspace_root_missing'
+  | 'workspace_root_not_directory'
+  | 'workspace_root_unusable';
+
+/** A misconfigured root: the process refuses to start with it instead of failing calls later. */
+export class WorkspaceRootError extends Error {
+  constructor(readonly code: WorkspaceRootCode, message: string) {
+    super(message);
+    this.name = 'WorkspaceRootError';
+  }
+}
+
+/** A file's identity as the kernel reports it. dev and ino are decimal strings (they can exceed 2^53). */
+export interface FileIdentity {
+  dev: string;
+  ino: string;
+  size: number;
+  mode: number;
+}
+
+export function identityOf(stats: BigIntStats): FileIdentity {
+  return { dev: stats.dev.toString(), ino: stats.ino.toString(), size: Number(stats.size), mode: Number(stats.mode) };
+}
+
+export const sameNode = (a: BigIntStats, b: BigIntStats): boolean => a.dev === b.dev && a.ino === b.ino;
+
+export interface WorkspaceRoot {
+  /** The path as configured. */
+  readonly path: string;
+  readonly dev: string;
+  readonly ino: string;
+  /** The open directory handle every walk starts from. */
+  readonly fd: number;
+  /** The path that names `name` inside the directory `dirFd` holds, resolved by the kernel from the handle. */
+  handlePath(dirFd: number, name: string): string;
+  close(): void;
+}
+
+const fdPath = (fd: number): string => `/proc/self/fd/${fd}`;
+
+/** Open the root: it must be absolute, exist and be a directory. Throws WorkspaceRootError otherwise. */
+export function openWorkspaceRoot(path: string): WorkspaceRoot {
+  const named = `${WORKSPACE_ROOT_ENV} (${JSON.stringify(path)})`;
+  if (!isAbsolute(path)) throw new WorkspaceRootError('workspace_root_relative', `${named} must be an absolute path.`);
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_DIRECTORY);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new WorkspaceRootError('workspace_root_missing', `${named} does not exist.`);
+    if (code === 'ENOTDIR') throw new WorkspaceRootError('workspace_root_not_directory', `${named} is not a directory.`);
+    throw new WorkspaceRootError('workspace_root_unusable', `${named} cannot be opened: ${code ?? String(e)}.`);
+  }
+  const stats = fstatSync(fd, { bigint: true });
+  if (!handlesResolve(fd, stats)) {
+    closeSync(fd);
+    throw new WorkspaceRootError(
+      'workspace_root_unusable',
+      `${named} cannot be walked safely here: /proc/self/fd does not resolve directory handles (Linux with /proc is required).`,
+    );
+  }
+  let open = true;
+  return {
+    path,
+    dev: stats.dev.toString(),
+    ino: stats.ino.toString(),
+    fd,
+    handlePath: (dirFd, name) => `${fdPath(dirFd)}/${name}`,
+    close() {
+      if (open) closeSync(fd);
+      open = false;
+    },
+  };
+}
+
+/** The root named by PALIMPSEST_WORKSPACE_ROOT, or null when none is configured (unset or empty). */
+export function workspaceRootFromEnv(env: NodeJS.ProcessEnv = process.env): WorkspaceRoot | null {
+  const path = env[WORKSPACE_ROOT_ENV];
+  return path === undefined || path === '' ? null : openWorkspaceRoot(path);
+}
+
+function handlesResolve(fd: number, root: BigIntStats): boolean {
+  try {
+    return sameNode(statSync(fdPath(fd), { bigint: true }), root);
+  } catch {
+    return false;
+  }
+}
