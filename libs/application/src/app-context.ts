@@ -5,6 +5,7 @@ import { systemClock, type Clock } from './ports/clock.port';
 import { randomIds, type IdGenerator } from './ports/id-generator.port';
 import { candidateSettings, type CandidateSettings } from './candidates/shared/candidate-settings';
 import { ContentCache } from '@palimpsest/projections/content/content-cache';
+import { workspaceRootFromEnv, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 
 /** What every handler needs: the database, time and identity. Passed explicitly, never global. */
 export interface AppContext {
@@ -18,6 +19,11 @@ export interface AppContext {
   appends: AppendBatcher;
   /** Candidate lifetimes, approval waits and the operator's policy document, read once at start. */
   candidates: CandidateSettings;
+  /**
+   * The workspace root (PALIMPSEST_WORKSPACE_ROOT), opened at start and held for the process's life, or
+   * null when none is configured. A misconfigured root refuses to start (WorkspaceRootError).
+   */
+  workspace: WorkspaceRoot | null;
 }
 
 export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = {}): AppContext {
@@ -29,5 +35,6 @@ export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = 
     wakes: overrides.wakes ?? new WakeNotifier(db),
     appends: overrides.appends ?? new AppendBatcher(db),
     candidates: overrides.candidates ?? candidateSettings(),
+    workspace: overrides.workspace !== undefined ? overrides.workspace : workspaceRootFromEnv(),
   };
 }

@@ -12,12 +12,12 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
       },
       "result": {
         "status": "ok",
-        "target_file_id": "66555ab4-c32f-4ba2-9edd-177a39108981",
+        "target_file_id": "f01a5fe9-8967-4c72-a299-26adff62a0bf",
         "filename": "notes.md",
         "target_type": "text/markdown",
         "version": 0,
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
-        "active_editing_cycle_id": "58d673e0-8e15-4406-92bb-69d9b8b57f72",
+        "active_editing_cycle_id": "ce98d260-4a6e-49aa-a33f-ce3025c2490d",
         "source_line_endings": {
           "style": "lf",
           "lf": 1,
@@ -39,12 +39,12 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
       },
       "result": {
         "status": "ok",
-        "target_file_id": "f1522a2b-304c-4317-bb56-e454ab0139f2",
+        "target_file_id": "e92f6a87-d9d9-4632-9100-39e812eabb55",
         "filename": "notes.md",
         "target_type": "text/markdown",
         "version": 0,
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
-        "active_editing_cycle_id": "0baf2868-e97e-4692-93aa-55cf847f35dc",
+        "active_editing_cycle_id": "d100ba6a-24d6-4a47-9317-ee58f916d3e2",
         "source_line_endings": {
           "style": "lf",
           "lf": 1,
@@ -70,7 +70,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "current_content": "alpha beta gamma\n",
         "current_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
         "version": 1,
-        "active_editing_cycle_id": "7bca4225-e0b2-4c2b-9f74-6e36e5232499",
+        "active_editing_cycle_id": "480bdcb6-1b63-408d-83b7-4997de7e3260",
         "source_line_endings": {
           "cr": 0,
           "lf": 1,
@@ -224,7 +224,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "version": 1,
         "current_version": 1,
         "current_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
-        "attempt_id": "2bed3867-cefa-4c4c-8bba-3298d4506ace",
+        "attempt_id": "8eb9751b-b90f-47d2-ae7e-2ea2b6149795",
         "manifest_entries_added": 1,
         "warnings": [],
         "warning_details": [],
@@ -280,7 +280,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "version": 1,
         "current_version": 1,
         "current_hash": "b80944e91784b9cbeea0034cbb8636ebd9177aa4c53b098a98883b2fddb1902b",
-        "attempt_id": "0d1c54b2-f715-4316-ac71-fcd2f5846f15",
+        "attempt_id": "c99e3097-28ce-4376-ac95-e3af40546df0",
         "manifest_entries_added": 1,
         "warnings": [],
         "warning_details": [],
@@ -327,7 +327,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "version": 1,
         "current_version": 1,
         "current_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
-        "attempt_id": "923c999d-225c-405d-ae31-834e2517365a",
+        "attempt_id": "4fa4831f-fe73-4428-8187-d09e937d5e79",
         "manifest_entries_added": 1,
         "warnings": [],
         "warning_details": [],
@@ -422,9 +422,9 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
       "result": {
         "status": "saved",
         "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
-        "snapshot_id": "cfab7abf-8227-41fd-afb8-963c9fd4ec41",
-        "closed_editing_cycle_id": "a89ec3e7-e4bd-4a48-a44d-8e20fc29b79d",
-        "new_editing_cycle_id": "e164dc1e-11c5-400e-8a69-6fc28312fe53",
+        "snapshot_id": "695a2dc4-dfc1-48a8-ad50-55b462ccc77a",
+        "closed_editing_cycle_id": "6814f33d-5499-4f08-9a0e-51a76fbd1649",
+        "new_editing_cycle_id": "1edf700f-1af9-4ca6-8724-1a679ac8630b",
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
         "version": 0
       }
@@ -462,7 +462,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
         "entries": [
           {
-            "attempt_id": "4d655d38-f139-4cb4-83f8-9f36fd3e220a",
+            "attempt_id": "05cf6f6f-58d8-4d99-95e9-125c092efc6a",
             "log_sequence": 23,
             "sequence": 23,
             "status": "accepted",
@@ -488,8 +488,8 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             "diagnostic": null,
             "intent": "Rename the second alpha",
             "intent_truncated": false,
-            "editing_cycle_id": "f63f93f7-a33b-4fd4-83b2-8fc5ed9ca0b5",
-            "created_at": "2026-12-01T11:56:13.550Z"
+            "editing_cycle_id": "3a07fce2-a4fd-4a79-b8b2-0f9fb647bdc7",
+            "created_at": "2026-12-01T12:27:31.752Z"
           }
         ],
         "has_more": false,
@@ -509,11 +509,11 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "entries": [
           {
             "ledger_sequence": 2500001,
-            "attempt_id": "5ad48ee6-1e8f-46e7-b62f-a08bbc49075e",
+            "attempt_id": "19d68d51-e508-4c37-9da5-3e1b38372072",
             "log_sequence": 25,
             "before_version": 0,
             "after_version": 1,
-            "editing_cycle_id": "f1be6f2d-2fc9-43a4-97f4-8026a4c5efae",
+            "editing_cycle_id": "39e2ec97-b3df-48a3-8a6e-84997f854bbf",
             "change_index": 1,
             "change_id": "chg_001",
             "intent": "Rename the second alpha",
@@ -535,7 +535,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
               "replacement_chars": 5,
               "replacement_sha256": "be9d587defa1f0c09ef49eb17e206983a5f8f8289e4281860bd0ee5a19592c67"
             },
-            "created_at": "2026-12-01T11:56:13.563Z"
+            "created_at": "2026-12-01T12:27:31.789Z"
           }
         ],
         "has_more": false,
@@ -884,6 +884,12 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
           "unsupported_format",
           "workspace_not_configured"
         ],
+        "workspace": {
+          "configured": false,
+          "root": null,
+          "device": null,
+          "inode": null
+        },
         "limits": {
           "read_default_chars": 4000,
           "read_max_chars": 8000,
@@ -959,7 +965,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "status": "ok",
         "replayed": false,
         "candidate": {
-          "id": "e65e3867-b863-440d-a480-4c4e145b367d",
+          "id": "1e10af2b-7c3c-40ae-b4de-0105940ed76f",
           "version": 1,
           "state": "open",
           "intent": null,
@@ -972,9 +978,9 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             }
           ],
           "request_id": "example-propose-1",
-          "input_fingerprint": "7de529dc6387f07cd3dbb401074538d099cb712fd955ff4c9e43229febc1de7a",
-          "created_at": "2026-12-01T11:56:13.600Z",
-          "expires_at": "2026-12-02T11:56:13.600Z"
+          "input_fingerprint": "04508688b4af528382548232e42078d84dfa2c05d6d4e4d5d33be437fcbfa79c",
+          "created_at": "2026-12-01T12:27:31.881Z",
+          "expires_at": "2026-12-02T12:27:31.881Z"
         },
         "operations": [
           {
@@ -1109,9 +1115,9 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             }
           ],
           "request_id": "example-setup-19",
-          "input_fingerprint": "2cecedbdaeb4663316813d91e3fcd59109305b245a4c410f00d9d814ed6f8c15",
-          "created_at": "2026-12-01T11:56:13.657Z",
-          "expires_at": "2026-12-02T11:56:13.657Z"
+          "input_fingerprint": "f9a2b927dd8e13e06b26ebeb840fad27e017cc00dd17cc5130f144d3235f6c13",
+          "created_at": "2026-12-01T12:27:31.980Z",
+          "expires_at": "2026-12-02T12:27:31.980Z"
         },
         "files": [
           {
@@ -1217,16 +1223,16 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "status": "ok",
         "replayed": false,
         "receipt": {
-          "receipt_id": "94711225-d1c9-4943-b543-fcdb69557f34",
+          "receipt_id": "d28069be-3cf8-4d2f-b9ed-56fb6fef0197",
           "request_id": "example-apply-1",
-          "input_fingerprint": "a5cf52e1f193ce3307081d27201fbdfba3cd9561c7a0a29a084feffafd6bcd40",
+          "input_fingerprint": "4eceb9feb5b3e08cb064ce63059af84666510df1c93b3d48fbcc796a9ec3b516",
           "outcome": "applied",
           "candidate": "3d9b6f1e-7a2c-4e58-b0d4-6c1f8a9e2b57",
           "candidate_version": 1,
           "targets": [
             {
               "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
-              "attempt_id": "18cbfe8a-88fd-483e-8b91-5253f5761592",
+              "attempt_id": "ebc357c3-3c33-4796-8181-62fe83f10997",
               "base_version": 0,
               "result_version": 1,
               "before_sha256": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
@@ -1234,7 +1240,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             }
           ],
           "approval_id": null,
-          "recorded_at": "2026-12-01T11:56:13.710Z"
+          "recorded_at": "2026-12-01T12:27:32.061Z"
         }
       }
     },
@@ -1259,9 +1265,9 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             }
           ],
           "request_id": "example-setup-22",
-          "input_fingerprint": "b0fddb549f71373853bda562a796c749c97d7f3294f1112189f57cd521f825d8",
-          "created_at": "2026-12-01T11:56:13.721Z",
-          "expires_at": "2026-12-02T11:56:13.721Z"
+          "input_fingerprint": "68afe6a7b0b7e1d3b408c6bf2222fe9b4d638dfa48ae8b9491913e2ef520d1f9",
+          "created_at": "2026-12-01T12:27:32.076Z",
+          "expires_at": "2026-12-02T12:27:32.076Z"
         },
         "released": true
       }
@@ -1446,7 +1452,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "after_hash": null,
         "current_version": 0,
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
-        "attempt_id": "29071373-1469-40f0-9d44-325954280f1c",
+        "attempt_id": "c1815e71-170e-407b-863c-fede813112d2",
         "diagnostic": {
           "format": "patchdiff-tx/1",
           "code": "target_version_mismatch",
@@ -1509,7 +1515,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                   "replace": "delta"
                 }
               ],
-              "parent_attempt_id": "29071373-1469-40f0-9d44-325954280f1c",
+              "parent_attempt_id": "c1815e71-170e-407b-863c-fede813112d2",
               "attempt": 2
             }
           },
@@ -1540,7 +1546,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "replace": "delta"
                   }
                 ],
-                "parent_attempt_id": "29071373-1469-40f0-9d44-325954280f1c",
+                "parent_attempt_id": "c1815e71-170e-407b-863c-fede813112d2",
                 "attempt": 2
               },
               "method": "POST",
@@ -1554,7 +1560,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "replace": "delta"
                   }
                 ],
-                "parent_attempt_id": "29071373-1469-40f0-9d44-325954280f1c",
+                "parent_attempt_id": "c1815e71-170e-407b-863c-fede813112d2",
                 "attempt": 2
               }
             },
@@ -1587,11 +1593,11 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "after_hash": null,
         "current_version": 1,
         "current_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
-        "attempt_id": "9bcc6b6a-cb94-4a14-9b32-1112df891d38",
+        "attempt_id": "8fb84994-1ac7-496d-b7b6-3c77f9d44a35",
         "diagnostic": {
           "format": "patchdiff-tx/1",
           "code": "request_key_conflict",
-          "existing_attempt_id": "a5b95fb4-a6ba-4bd5-b768-28757d038583",
+          "existing_attempt_id": "a917a9d1-ae00-49c6-a16c-944a06fb1d85",
           "differing_components": [
             "attempt_content_hash",
             "expected_target_version"
@@ -1652,7 +1658,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             "params": {
               "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
               "expected_target_version": 1,
-              "client_request_id": "example-key-1~retry-9bcc6b6a",
+              "client_request_id": "example-key-1~retry-8fb84994",
               "intent": "Rename",
               "edits": [
                 {
@@ -1660,7 +1666,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                   "replace": "delta"
                 }
               ],
-              "parent_attempt_id": "9bcc6b6a-cb94-4a14-9b32-1112df891d38",
+              "parent_attempt_id": "8fb84994-1ac7-496d-b7b6-3c77f9d44a35",
               "attempt": 2
             }
           },
@@ -1685,7 +1691,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
               "params": {
                 "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
                 "expected_target_version": 1,
-                "client_request_id": "example-key-1~retry-9bcc6b6a",
+                "client_request_id": "example-key-1~retry-8fb84994",
                 "intent": "Rename",
                 "edits": [
                   {
@@ -1693,14 +1699,14 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "replace": "delta"
                   }
                 ],
-                "parent_attempt_id": "9bcc6b6a-cb94-4a14-9b32-1112df891d38",
+                "parent_attempt_id": "8fb84994-1ac7-496d-b7b6-3c77f9d44a35",
                 "attempt": 2
               },
               "method": "POST",
               "path": "/v1/targets/5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30/edits",
               "body": {
                 "expected_target_version": 1,
-                "client_request_id": "example-key-1~retry-9bcc6b6a",
+                "client_request_id": "example-key-1~retry-8fb84994",
                 "intent": "Rename",
                 "edits": [
                   {
@@ -1708,7 +1714,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "replace": "delta"
                   }
                 ],
-                "parent_attempt_id": "9bcc6b6a-cb94-4a14-9b32-1112df891d38",
+                "parent_attempt_id": "8fb84994-1ac7-496d-b7b6-3c77f9d44a35",
                 "attempt": 2
               }
             },
@@ -1742,7 +1748,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "after_hash": null,
         "current_version": 0,
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
-        "attempt_id": "cd6423d5-a0aa-4637-aed1-d89cf1c63975",
+        "attempt_id": "d441bc07-fad4-4add-88a5-839b1348597b",
         "diagnostic": {
           "format": "patchdiff-tx/1",
           "occurrence_count": 2,
@@ -1833,7 +1839,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                   "occurrence_index": 1
                 }
               ],
-              "parent_attempt_id": "cd6423d5-a0aa-4637-aed1-d89cf1c63975",
+              "parent_attempt_id": "d441bc07-fad4-4add-88a5-839b1348597b",
               "attempt": 2
             }
           },
@@ -1851,7 +1857,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                   "occurrence_index": 2
                 }
               ],
-              "parent_attempt_id": "cd6423d5-a0aa-4637-aed1-d89cf1c63975",
+              "parent_attempt_id": "d441bc07-fad4-4add-88a5-839b1348597b",
               "attempt": 2
             }
           }
@@ -1876,7 +1882,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "occurrence_index": 1
                   }
                 ],
-                "parent_attempt_id": "cd6423d5-a0aa-4637-aed1-d89cf1c63975",
+                "parent_attempt_id": "d441bc07-fad4-4add-88a5-839b1348597b",
                 "attempt": 2
               },
               "method": "POST",
@@ -1891,7 +1897,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "occurrence_index": 1
                   }
                 ],
-                "parent_attempt_id": "cd6423d5-a0aa-4637-aed1-d89cf1c63975",
+                "parent_attempt_id": "d441bc07-fad4-4add-88a5-839b1348597b",
                 "attempt": 2
               }
             },
@@ -1909,7 +1915,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "occurrence_index": 2
                   }
                 ],
-                "parent_attempt_id": "cd6423d5-a0aa-4637-aed1-d89cf1c63975",
+                "parent_attempt_id": "d441bc07-fad4-4add-88a5-839b1348597b",
                 "attempt": 2
               },
               "method": "POST",
@@ -1924,7 +1930,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "occurrence_index": 2
                   }
                 ],
-                "parent_attempt_id": "cd6423d5-a0aa-4637-aed1-d89cf1c63975",
+                "parent_attempt_id": "d441bc07-fad4-4add-88a5-839b1348597b",
                 "attempt": 2
               }
             }
@@ -2276,7 +2282,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
       "extra": [],
       "streams": 42,
       "events": 61,
-      "duration_ms": 148
+      "duration_ms": 260
     },
     "approvals_list": {
       "status": "ok",

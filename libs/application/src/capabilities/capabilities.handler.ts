@@ -8,6 +8,7 @@ import {
 import { MAX_CHANGES_PER_TRANSACTION } from '@palimpsest/core/transaction/parse-proposal';
 import { operationRefusal } from '@palimpsest/core/policy/policy-decisions';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
+import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import { HISTORY_PAGE } from '../shared/sql-values';
 import { ATTEMPT_CONTENT_PAGE_BUDGET } from '../queries/attempt-log.handler';
 
@@ -23,7 +24,14 @@ function statusOf(session: SessionProfile, op: { name: string; readOnly: boolean
 }
 
 /** The manifest: derived from the catalog, the caller's policy and the runtime constants, never restated. */
-export function capabilitiesManifest(session: SessionProfile) {
+/** The configured workspace root: its path as configured, and the device and inode of the directory opened at start. */
+function workspaceOf(root: WorkspaceRoot | null) {
+  return root
+    ? { configured: true, root: root.path, device: root.dev, inode: root.ino }
+    : { configured: false, root: null, device: null, inode: null };
+}
+
+export function capabilitiesManifest(session: SessionProfile, workspace: WorkspaceRoot | null = null) {
   return {
     status: 'ok' as const,
     service: 'palimpsest',
@@ -36,6 +44,7 @@ export function capabilitiesManifest(session: SessionProfile) {
       errors: op.errors,
     })),
     error_codes: [...new Set(CATALOG.flatMap((op) => op.errors))].sort(),
+    workspace: workspaceOf(workspace),
     limits: {
       read_default_chars: READ_BOUNDS.defaultChars,
       read_max_chars: READ_BOUNDS.maxChars,

@@ -58,6 +58,6 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   palimpsest_replay: (ctx, a) => replayTargetQuery(ctx, a),
   palimpsest_get_attempt_log: (ctx, a) => getAttemptLog(ctx, a),
   palimpsest_get_manifest_ledger: (ctx, a) => getManifestLedger(ctx, a),
-  palimpsest_capabilities: async (_ctx, _a, session) => capabilitiesManifest(session),
+  palimpsest_capabilities: async (ctx, _a, session) => capabilitiesManifest(session, ctx.workspace),
   ...CANDIDATE_HANDLERS,
 };

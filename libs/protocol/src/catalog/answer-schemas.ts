@@ -280,6 +280,12 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
     policy: nullable(anyObject),
     operations: array(object({ name: str(), read_only: bool(), status: str(), errors: array(str()) })),
     error_codes: array(str()),
+    workspace: object({
+      configured: bool('True when PALIMPSEST_WORKSPACE_ROOT names a directory, opened at start.'),
+      root: nullable(str('The root as configured (an absolute path).')),
+      device: nullable(str('The root directory\'s device number, in decimal (it can exceed 2^53).')),
+      inode: nullable(str('The root directory\'s inode number, in decimal.')),
+    }),
     limits: { type: 'object', additionalProperties: { type: 'integer' } },
     profiles: array(object({ protocol: str(), runtime: str(), operations: array(str()) })),
   }),
