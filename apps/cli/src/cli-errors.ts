@@ -18,6 +18,7 @@ Environment:
   PORT, HOST                   where \`palimpsest api\` listens (default 127.0.0.1:3000)
   LOG_LEVEL                    gateway log level (default info)
   PALIMPSEST_POLICY_FILE       owner policy profiles and command checks (YAML or JSON)
+  PALIMPSEST_WORKSPACE_ROOT    an absolute directory whose files agents work on (reported by capabilities)
   PALIMPSEST_PG_*_MS           PostgreSQL timeouts (README: "When the database misbehaves")
   PALIMPSEST_PGLITE_SHARED_BUFFERS  the embedded store's shared_buffers (default 32MB)
   PALIMPSEST_PGLITE_IMAGE      off: a fresh data directory runs initdb instead of copying the prepared image
