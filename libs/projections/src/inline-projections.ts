@@ -7,6 +7,7 @@ import type { ProjectedEvent } from './projected-event';
 import { insertCheckpointSnapshotSql, insertInitialSnapshotSql } from './snapshots.projection';
 import { positionSql, SqlParams } from './sql-params';
 import { insertTargetSql, updateTargetSql } from './target-row.projection';
+import { insertWorkspaceFileSql } from './workspace-files.projection';
 
 /**
  * The statements that bring every inline read model up to one event. They are joined into a single
@@ -41,6 +42,11 @@ function rowStatements(p: SqlParams, pe: ProjectedEvent, insertedCte?: string): 
     case 'CheckpointSaved':
       return [
         insertCheckpointSnapshotSql(p, event.data, position, recordedAt),
+        updateTargetSql(p, stateAfter, streamVersion, position, recordedAt, false),
+      ];
+    case 'WorkspaceFileBound':
+      return [
+        insertWorkspaceFileSql(p, event.data, position),
         updateTargetSql(p, stateAfter, streamVersion, position, recordedAt, false),
       ];
   }

@@ -15,6 +15,18 @@ export interface InitializeTarget extends CommandMeta {
   project_id: string | null;
   editing_cycle_id: string;
   snapshot_id: string;
+  /** Set when the content was read from a workspace file: the target is bound to it (WorkspaceFileBound). */
+  workspace?: WorkspaceSource;
+}
+
+/** Where an imported content came from: the file's place under the root, its identity, the hash of its bytes. */
+export interface WorkspaceSource {
+  path: string;
+  root_dev: string;
+  root_ino: string;
+  file_dev: string;
+  file_ino: string;
+  source_sha256: string;
 }
 
 /** What the handler found under the row lock for the request key, if one was sent. */

@@ -51,6 +51,23 @@ function initialize(cmd: InitializeTarget, state: TargetState): TargetDecision {
       },
     },
   ];
+  if (cmd.workspace) {
+    const w = cmd.workspace;
+    events.push({
+      type: 'WorkspaceFileBound',
+      data: {
+        target_id: cmd.target_id,
+        path: w.path,
+        root_dev: w.root_dev,
+        root_ino: w.root_ino,
+        file_dev: w.file_dev,
+        file_ino: w.file_ino,
+        source_sha256: w.source_sha256,
+        source_line_ending_style: upload.sourceLineEndings.style,
+        bound_at: cmd.now,
+      },
+    });
+  }
   return decided(events, events.reduce(evolve, state));
 }
 
@@ -156,6 +173,8 @@ export function evolve(state: TargetState, event: TargetEvent): TargetState {
       const target = requireTarget(state, event.data.target_id);
       return { ...target, active_editing_cycle_id: event.data.new_editing_cycle_id };
     }
+    case 'WorkspaceFileBound':
+      return requireTarget(state, event.data.target_id);
   }
 }
 

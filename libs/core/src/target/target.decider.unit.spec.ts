@@ -275,3 +275,18 @@ describe('evolve', () => {
     expect(replayed.exists && sha256Hex(replayed.content)).toBe(replayed.exists && replayed.current_hash);
   });
 });
+
+describe('InitializeTarget from a workspace file', () => {
+  const workspace = { path: 'docs/doc.md', root_dev: '2049', root_ino: '2', file_dev: '2049', file_ino: '77', source_sha256: sha256Hex(init.content) };
+
+  it('records WorkspaceFileBound after TargetInitialized, with the source line-ending style, and folds to the same state', () => {
+    const events = eventsOf(decide({ ...init, workspace }, initialTargetState));
+    expect(events.map((e) => e.type)).toEqual(['TargetInitialized', 'WorkspaceFileBound']);
+    expect(events[1]!.data).toEqual({ target_id: T, ...workspace, source_line_ending_style: 'crlf', bound_at: NOW });
+    expect(events.reduce(evolve, initialTargetState)).toEqual(initialized.reduce(evolve, initialTargetState));
+  });
+
+  it('a target from content records no binding', () => {
+    expect(initialized.map((e) => e.type)).toEqual(['TargetInitialized']);
+  });
+});

@@ -1,4 +1,4 @@
-import type { SourceLineEndings } from '../text/canonical-text';
+import type { LineEndingStyle, SourceLineEndings } from '../text/canonical-text';
 import type {
   ChangeAnnotation,
   ChangeFact,
@@ -91,11 +91,32 @@ export interface CheckpointSavedData {
   saved_at: string;
 }
 
+/**
+ * The target was imported from a workspace file (palimpsest_initialize_target with from_workspace) and is
+ * bound to it: the root directory's identity, the path under it, the file's identity and the bytes read.
+ * Recorded right after TargetInitialized, in the same append; it changes no text.
+ */
+export interface WorkspaceFileBoundData {
+  target_id: string;
+  /** The canonical relative POSIX path under the root (libs/core/src/workspace/workspace-path.ts). */
+  path: string;
+  /** The root directory's device and inode (decimal strings: they can exceed 2^53). */
+  root_dev: string;
+  root_ino: string;
+  file_dev: string;
+  file_ino: string;
+  /** SHA-256 of the file's bytes as read. */
+  source_sha256: string;
+  source_line_ending_style: LineEndingStyle;
+  bound_at: string;
+}
+
 export type TargetEvent =
   | { type: 'TargetInitialized'; data: TargetInitializedData }
   | { type: 'ProposalAccepted'; data: ProposalAcceptedData }
   | { type: 'ProposalRejected'; data: ProposalRejectedData }
-  | { type: 'CheckpointSaved'; data: CheckpointSavedData };
+  | { type: 'CheckpointSaved'; data: CheckpointSavedData }
+  | { type: 'WorkspaceFileBound'; data: WorkspaceFileBoundData };
 
 export type TargetEventType = TargetEvent['type'];
 
@@ -104,6 +125,7 @@ export const TARGET_EVENT_TYPES: readonly TargetEventType[] = [
   'ProposalAccepted',
   'ProposalRejected',
   'CheckpointSaved',
+  'WorkspaceFileBound',
 ];
 
 export function targetStreamId(targetId: string): string {

@@ -9,7 +9,7 @@ import { compareDigests, readModelDigests, type DigestComparison } from './read-
 import { CANDIDATE_TABLES } from '../candidates/candidate.projection';
 import { rebuildCandidateStreams } from '../candidates/rebuild-candidates';
 
-export const READ_MODEL_TABLES = ['targets', 'target_chunks', 'target_snapshots', 'attempts', 'ledger', ...CANDIDATE_TABLES] as const;
+export const READ_MODEL_TABLES = ['targets', 'target_chunks', 'target_snapshots', 'attempts', 'ledger', 'workspace_files', ...CANDIDATE_TABLES] as const;
 
 export interface RebuildProgress {
   done: number;

@@ -14,6 +14,7 @@ const sha256 = { type: 'string', pattern: '^[0-9a-f]{64}$' };
 const version = { type: 'integer', minimum: 0 };
 const nullable = (schema: JsonSchema) => ({ anyOf: [schema, { type: 'null' }] });
 const timestamp = { type: 'string', format: 'date-time' };
+const decimal = { type: 'string', pattern: '^(0|[1-9][0-9]*)$', description: 'A device or inode number, in decimal.' };
 
 const changeFact = {
   type: 'object',
@@ -164,6 +165,27 @@ export const EVENT_SCHEMAS: Record<string, JsonSchema> = {
       version,
       current_hash: sha256,
       saved_at: timestamp,
+    },
+  },
+  WorkspaceFileBound: {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: id('workspace-file-bound'),
+    title: 'WorkspaceFileBound',
+    description:
+      'The target was imported from a workspace file and is bound to it: the root directory and the file by device and inode, the path under the root, the hash and line-ending style of the bytes read. Follows TargetInitialized in the same append; the text is unchanged.',
+    type: 'object',
+    additionalProperties: false,
+    required: ['target_id', 'path', 'root_dev', 'root_ino', 'file_dev', 'file_ino', 'source_sha256', 'source_line_ending_style', 'bound_at'],
+    properties: {
+      target_id: uuid,
+      path: { type: 'string', minLength: 1, description: 'Canonical relative POSIX path under the workspace root.' },
+      root_dev: decimal,
+      root_ino: decimal,
+      file_dev: decimal,
+      file_ino: decimal,
+      source_sha256: { ...sha256, description: 'SHA-256 of the file bytes as read.' },
+      source_line_ending_style: { enum: ['none', 'lf', 'crlf', 'cr', 'mixed'] },
+      bound_at: timestamp,
     },
   },
   ...candidateEventSchemas(SCHEMA_BASE),
