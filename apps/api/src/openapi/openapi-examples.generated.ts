@@ -12,12 +12,12 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
       },
       "result": {
         "status": "ok",
-        "target_file_id": "f01a5fe9-8967-4c72-a299-26adff62a0bf",
+        "target_file_id": "1da10f9c-3ba1-40b6-ad27-878c2a61f64a",
         "filename": "notes.md",
         "target_type": "text/markdown",
         "version": 0,
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
-        "active_editing_cycle_id": "ce98d260-4a6e-49aa-a33f-ce3025c2490d",
+        "active_editing_cycle_id": "c1e309eb-5546-451a-b842-7b9226329566",
         "source_line_endings": {
           "style": "lf",
           "lf": 1,
@@ -27,7 +27,8 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
           "source_code_points": 17,
           "source_utf8_bytes": 17,
           "source_sha256": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2"
-        }
+        },
+        "workspace": null
       }
     },
     "palimpsest_handle_upload": {
@@ -39,12 +40,12 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
       },
       "result": {
         "status": "ok",
-        "target_file_id": "e92f6a87-d9d9-4632-9100-39e812eabb55",
+        "target_file_id": "60d4aa4b-a360-4420-9f0a-4bed36ac1759",
         "filename": "notes.md",
         "target_type": "text/markdown",
         "version": 0,
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
-        "active_editing_cycle_id": "d100ba6a-24d6-4a47-9317-ee58f916d3e2",
+        "active_editing_cycle_id": "5bbd9fc3-1edc-4004-896b-667e0c382879",
         "source_line_endings": {
           "style": "lf",
           "lf": 1,
@@ -54,7 +55,8 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
           "source_code_points": 17,
           "source_utf8_bytes": 17,
           "source_sha256": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2"
-        }
+        },
+        "workspace": null
       }
     },
     "palimpsest_get_target": {
@@ -70,7 +72,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "current_content": "alpha beta gamma\n",
         "current_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
         "version": 1,
-        "active_editing_cycle_id": "480bdcb6-1b63-408d-83b7-4997de7e3260",
+        "active_editing_cycle_id": "487b1756-ae6d-4eeb-8e26-ac0fb5f702f8",
         "source_line_endings": {
           "cr": 0,
           "lf": 1,
@@ -80,7 +82,8 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
           "source_sha256": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
           "source_utf8_bytes": 17,
           "source_code_points": 17
-        }
+        },
+        "workspace": null
       }
     },
     "palimpsest_export_target": {
@@ -224,7 +227,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "version": 1,
         "current_version": 1,
         "current_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
-        "attempt_id": "8eb9751b-b90f-47d2-ae7e-2ea2b6149795",
+        "attempt_id": "78eb2f39-1955-4443-9b5c-a78c7d290207",
         "manifest_entries_added": 1,
         "warnings": [],
         "warning_details": [],
@@ -280,7 +283,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "version": 1,
         "current_version": 1,
         "current_hash": "b80944e91784b9cbeea0034cbb8636ebd9177aa4c53b098a98883b2fddb1902b",
-        "attempt_id": "c99e3097-28ce-4376-ac95-e3af40546df0",
+        "attempt_id": "77d5deb1-48d9-43ac-b8e9-dbdeff1103f8",
         "manifest_entries_added": 1,
         "warnings": [],
         "warning_details": [],
@@ -327,7 +330,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "version": 1,
         "current_version": 1,
         "current_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
-        "attempt_id": "4fa4831f-fe73-4428-8187-d09e937d5e79",
+        "attempt_id": "5344b904-6e9e-4c19-8c4f-46ebe3efee14",
         "manifest_entries_added": 1,
         "warnings": [],
         "warning_details": [],
@@ -422,9 +425,9 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
       "result": {
         "status": "saved",
         "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
-        "snapshot_id": "695a2dc4-dfc1-48a8-ad50-55b462ccc77a",
-        "closed_editing_cycle_id": "6814f33d-5499-4f08-9a0e-51a76fbd1649",
-        "new_editing_cycle_id": "1edf700f-1af9-4ca6-8724-1a679ac8630b",
+        "snapshot_id": "b975c18b-3f5b-419c-b173-9fd783350ab3",
+        "closed_editing_cycle_id": "6db556f3-d0dc-49dc-ba38-be5d1520e0cb",
+        "new_editing_cycle_id": "b3b9a182-0b91-4798-9746-573c35da6267",
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
         "version": 0
       }
@@ -462,7 +465,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
         "entries": [
           {
-            "attempt_id": "05cf6f6f-58d8-4d99-95e9-125c092efc6a",
+            "attempt_id": "df2b8612-5883-4abb-99ab-b37ebd3e67be",
             "log_sequence": 23,
             "sequence": 23,
             "status": "accepted",
@@ -488,8 +491,8 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             "diagnostic": null,
             "intent": "Rename the second alpha",
             "intent_truncated": false,
-            "editing_cycle_id": "3a07fce2-a4fd-4a79-b8b2-0f9fb647bdc7",
-            "created_at": "2026-12-01T12:27:31.752Z"
+            "editing_cycle_id": "3f3d0ec7-d0ab-43aa-b6ff-4d97734dd3d0",
+            "created_at": "2026-12-01T12:42:09.304Z"
           }
         ],
         "has_more": false,
@@ -509,11 +512,11 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "entries": [
           {
             "ledger_sequence": 2500001,
-            "attempt_id": "19d68d51-e508-4c37-9da5-3e1b38372072",
+            "attempt_id": "8445eaf4-fdd0-498e-9eb1-fe88b553627d",
             "log_sequence": 25,
             "before_version": 0,
             "after_version": 1,
-            "editing_cycle_id": "39e2ec97-b3df-48a3-8a6e-84997f854bbf",
+            "editing_cycle_id": "4b611c80-f25e-4a20-af6a-94671e8b3421",
             "change_index": 1,
             "change_id": "chg_001",
             "intent": "Rename the second alpha",
@@ -535,7 +538,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
               "replacement_chars": 5,
               "replacement_sha256": "be9d587defa1f0c09ef49eb17e206983a5f8f8289e4281860bd0ee5a19592c67"
             },
-            "created_at": "2026-12-01T12:27:31.789Z"
+            "created_at": "2026-12-01T12:42:09.349Z"
           }
         ],
         "has_more": false,
@@ -559,7 +562,16 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
               "invalid_argument",
               "invalid_text_encoding",
               "missing_content",
-              "workspace_not_configured"
+              "workspace_not_configured",
+              "content_conflicts_with_workspace",
+              "PATH_ESCAPE",
+              "PATH_INVALID",
+              "PATH_RESERVED",
+              "PATH_TOO_LONG",
+              "PATH_NOT_FOUND",
+              "PATH_SYMLINK",
+              "PATH_NOT_A_FILE",
+              "PATH_CHANGED"
             ]
           },
           {
@@ -570,7 +582,16 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
               "invalid_argument",
               "invalid_text_encoding",
               "missing_content",
-              "workspace_not_configured"
+              "workspace_not_configured",
+              "content_conflicts_with_workspace",
+              "PATH_ESCAPE",
+              "PATH_INVALID",
+              "PATH_RESERVED",
+              "PATH_TOO_LONG",
+              "PATH_NOT_FOUND",
+              "PATH_SYMLINK",
+              "PATH_NOT_A_FILE",
+              "PATH_CHANGED"
             ]
           },
           {
@@ -843,7 +864,16 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
           }
         ],
         "error_codes": [
+          "PATH_CHANGED",
+          "PATH_ESCAPE",
+          "PATH_INVALID",
+          "PATH_NOT_A_FILE",
+          "PATH_NOT_FOUND",
+          "PATH_RESERVED",
+          "PATH_SYMLINK",
+          "PATH_TOO_LONG",
           "conflict",
+          "content_conflicts_with_workspace",
           "context_invalid",
           "disambiguation_invalid",
           "empty_text",
@@ -965,7 +995,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "status": "ok",
         "replayed": false,
         "candidate": {
-          "id": "1e10af2b-7c3c-40ae-b4de-0105940ed76f",
+          "id": "8e1b8911-bf9a-41ae-966e-58bb11094b19",
           "version": 1,
           "state": "open",
           "intent": null,
@@ -978,9 +1008,9 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             }
           ],
           "request_id": "example-propose-1",
-          "input_fingerprint": "04508688b4af528382548232e42078d84dfa2c05d6d4e4d5d33be437fcbfa79c",
-          "created_at": "2026-12-01T12:27:31.881Z",
-          "expires_at": "2026-12-02T12:27:31.881Z"
+          "input_fingerprint": "e5db2ec115dd0a60f827ba9f34b50b8c4fbbc945a6863c01908e3acc0dca26cf",
+          "created_at": "2026-12-01T12:42:09.465Z",
+          "expires_at": "2026-12-02T12:42:09.465Z"
         },
         "operations": [
           {
@@ -1115,9 +1145,9 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             }
           ],
           "request_id": "example-setup-19",
-          "input_fingerprint": "f9a2b927dd8e13e06b26ebeb840fad27e017cc00dd17cc5130f144d3235f6c13",
-          "created_at": "2026-12-01T12:27:31.980Z",
-          "expires_at": "2026-12-02T12:27:31.980Z"
+          "input_fingerprint": "48678aa51b3ade8445c973c2e3d0021217d073ba77f92ca3f75e829acde20cd6",
+          "created_at": "2026-12-01T12:42:09.604Z",
+          "expires_at": "2026-12-02T12:42:09.604Z"
         },
         "files": [
           {
@@ -1223,16 +1253,16 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "status": "ok",
         "replayed": false,
         "receipt": {
-          "receipt_id": "d28069be-3cf8-4d2f-b9ed-56fb6fef0197",
+          "receipt_id": "0690cb7e-6099-4971-a786-65733dca1447",
           "request_id": "example-apply-1",
-          "input_fingerprint": "4eceb9feb5b3e08cb064ce63059af84666510df1c93b3d48fbcc796a9ec3b516",
+          "input_fingerprint": "0a3ad5ca5f8a0a64e247dc1d5ceaf2cffefb87b8b278a9101ee80bc8b29d86d5",
           "outcome": "applied",
           "candidate": "3d9b6f1e-7a2c-4e58-b0d4-6c1f8a9e2b57",
           "candidate_version": 1,
           "targets": [
             {
               "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
-              "attempt_id": "ebc357c3-3c33-4796-8181-62fe83f10997",
+              "attempt_id": "17004eca-cf79-49d1-ab57-62444994c709",
               "base_version": 0,
               "result_version": 1,
               "before_sha256": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
@@ -1240,7 +1270,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             }
           ],
           "approval_id": null,
-          "recorded_at": "2026-12-01T12:27:32.061Z"
+          "recorded_at": "2026-12-01T12:42:09.700Z"
         }
       }
     },
@@ -1265,9 +1295,9 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             }
           ],
           "request_id": "example-setup-22",
-          "input_fingerprint": "68afe6a7b0b7e1d3b408c6bf2222fe9b4d638dfa48ae8b9491913e2ef520d1f9",
-          "created_at": "2026-12-01T12:27:32.076Z",
-          "expires_at": "2026-12-02T12:27:32.076Z"
+          "input_fingerprint": "d1fb8bfaee45eb41d51bb75da9a4da64c7f59a28c2b0e5c0741952c11a9549c6",
+          "created_at": "2026-12-01T12:42:09.721Z",
+          "expires_at": "2026-12-02T12:42:09.721Z"
         },
         "released": true
       }
@@ -1452,7 +1482,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "after_hash": null,
         "current_version": 0,
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
-        "attempt_id": "c1815e71-170e-407b-863c-fede813112d2",
+        "attempt_id": "fb87974d-0940-4d10-895e-884274f1a3fd",
         "diagnostic": {
           "format": "patchdiff-tx/1",
           "code": "target_version_mismatch",
@@ -1515,7 +1545,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                   "replace": "delta"
                 }
               ],
-              "parent_attempt_id": "c1815e71-170e-407b-863c-fede813112d2",
+              "parent_attempt_id": "fb87974d-0940-4d10-895e-884274f1a3fd",
               "attempt": 2
             }
           },
@@ -1546,7 +1576,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "replace": "delta"
                   }
                 ],
-                "parent_attempt_id": "c1815e71-170e-407b-863c-fede813112d2",
+                "parent_attempt_id": "fb87974d-0940-4d10-895e-884274f1a3fd",
                 "attempt": 2
               },
               "method": "POST",
@@ -1560,7 +1590,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "replace": "delta"
                   }
                 ],
-                "parent_attempt_id": "c1815e71-170e-407b-863c-fede813112d2",
+                "parent_attempt_id": "fb87974d-0940-4d10-895e-884274f1a3fd",
                 "attempt": 2
               }
             },
@@ -1593,11 +1623,11 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "after_hash": null,
         "current_version": 1,
         "current_hash": "adf7157c8a5bbb4b099d39ba5ef34b73a3787f5e9326b3eb24ac8b86fd03ff96",
-        "attempt_id": "8fb84994-1ac7-496d-b7b6-3c77f9d44a35",
+        "attempt_id": "6ad9da35-59c5-429d-9858-3750783258d1",
         "diagnostic": {
           "format": "patchdiff-tx/1",
           "code": "request_key_conflict",
-          "existing_attempt_id": "a917a9d1-ae00-49c6-a16c-944a06fb1d85",
+          "existing_attempt_id": "973b462b-75db-49dd-a96a-16d43703b9ac",
           "differing_components": [
             "attempt_content_hash",
             "expected_target_version"
@@ -1658,7 +1688,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
             "params": {
               "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
               "expected_target_version": 1,
-              "client_request_id": "example-key-1~retry-8fb84994",
+              "client_request_id": "example-key-1~retry-6ad9da35",
               "intent": "Rename",
               "edits": [
                 {
@@ -1666,7 +1696,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                   "replace": "delta"
                 }
               ],
-              "parent_attempt_id": "8fb84994-1ac7-496d-b7b6-3c77f9d44a35",
+              "parent_attempt_id": "6ad9da35-59c5-429d-9858-3750783258d1",
               "attempt": 2
             }
           },
@@ -1691,7 +1721,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
               "params": {
                 "target_file_id": "5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30",
                 "expected_target_version": 1,
-                "client_request_id": "example-key-1~retry-8fb84994",
+                "client_request_id": "example-key-1~retry-6ad9da35",
                 "intent": "Rename",
                 "edits": [
                   {
@@ -1699,14 +1729,14 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "replace": "delta"
                   }
                 ],
-                "parent_attempt_id": "8fb84994-1ac7-496d-b7b6-3c77f9d44a35",
+                "parent_attempt_id": "6ad9da35-59c5-429d-9858-3750783258d1",
                 "attempt": 2
               },
               "method": "POST",
               "path": "/v1/targets/5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30/edits",
               "body": {
                 "expected_target_version": 1,
-                "client_request_id": "example-key-1~retry-8fb84994",
+                "client_request_id": "example-key-1~retry-6ad9da35",
                 "intent": "Rename",
                 "edits": [
                   {
@@ -1714,7 +1744,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "replace": "delta"
                   }
                 ],
-                "parent_attempt_id": "8fb84994-1ac7-496d-b7b6-3c77f9d44a35",
+                "parent_attempt_id": "6ad9da35-59c5-429d-9858-3750783258d1",
                 "attempt": 2
               }
             },
@@ -1748,7 +1778,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
         "after_hash": null,
         "current_version": 0,
         "current_hash": "b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2",
-        "attempt_id": "d441bc07-fad4-4add-88a5-839b1348597b",
+        "attempt_id": "4ea80d56-82de-47d5-aeae-7df9623a4b1c",
         "diagnostic": {
           "format": "patchdiff-tx/1",
           "occurrence_count": 2,
@@ -1839,7 +1869,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                   "occurrence_index": 1
                 }
               ],
-              "parent_attempt_id": "d441bc07-fad4-4add-88a5-839b1348597b",
+              "parent_attempt_id": "4ea80d56-82de-47d5-aeae-7df9623a4b1c",
               "attempt": 2
             }
           },
@@ -1857,7 +1887,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                   "occurrence_index": 2
                 }
               ],
-              "parent_attempt_id": "d441bc07-fad4-4add-88a5-839b1348597b",
+              "parent_attempt_id": "4ea80d56-82de-47d5-aeae-7df9623a4b1c",
               "attempt": 2
             }
           }
@@ -1882,7 +1912,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "occurrence_index": 1
                   }
                 ],
-                "parent_attempt_id": "d441bc07-fad4-4add-88a5-839b1348597b",
+                "parent_attempt_id": "4ea80d56-82de-47d5-aeae-7df9623a4b1c",
                 "attempt": 2
               },
               "method": "POST",
@@ -1897,7 +1927,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "occurrence_index": 1
                   }
                 ],
-                "parent_attempt_id": "d441bc07-fad4-4add-88a5-839b1348597b",
+                "parent_attempt_id": "4ea80d56-82de-47d5-aeae-7df9623a4b1c",
                 "attempt": 2
               }
             },
@@ -1915,7 +1945,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "occurrence_index": 2
                   }
                 ],
-                "parent_attempt_id": "d441bc07-fad4-4add-88a5-839b1348597b",
+                "parent_attempt_id": "4ea80d56-82de-47d5-aeae-7df9623a4b1c",
                 "attempt": 2
               },
               "method": "POST",
@@ -1930,7 +1960,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
                     "occurrence_index": 2
                   }
                 ],
-                "parent_attempt_id": "d441bc07-fad4-4add-88a5-839b1348597b",
+                "parent_attempt_id": "4ea80d56-82de-47d5-aeae-7df9623a4b1c",
                 "attempt": 2
               }
             }
@@ -2282,7 +2312,7 @@ export const OPENAPI_EXAMPLES: ExampleRuns = {
       "extra": [],
       "streams": 42,
       "events": 61,
-      "duration_ms": 260
+      "duration_ms": 340
     },
     "approvals_list": {
       "status": "ok",

@@ -2,7 +2,9 @@ import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/i
 import { isUuid } from '@palimpsest/core/target/request-identity';
 import { decide } from '@palimpsest/core/target/target.decider';
 import { initialTargetState } from '@palimpsest/core/target/target.state';
+import type { WorkspaceSource } from '@palimpsest/core/target/target.commands';
 import type { AppContext } from '../app-context';
+import { importWorkspaceFile } from './workspace-import';
 import { refusalAnswer } from '../shared/target-refusals';
 import { transactionCommitting } from '../shared/commit-events';
 
@@ -16,13 +18,19 @@ export interface InitializeTargetInput {
 
 export const DEFAULT_CONTENT_TYPE = 'text/plain';
 
-function checkInput(input: InitializeTargetInput): InvalidArgument | null {
+function checkInput(ctx: AppContext, input: InitializeTargetInput): InvalidArgument | null {
   if (input.from_workspace) {
-    return invalidArgument('workspace_not_configured', 'from_workspace needs a configured workspace root; send content inline.', {
-      argument: 'from_workspace',
-    });
-  }
-  if (typeof input.content !== 'string') {
+    if (input.content != null) {
+      return invalidArgument('content_conflicts_with_workspace', 'from_workspace reads the text from the file: omit content or pass null.', {
+        argument: 'content',
+      });
+    }
+    if (!ctx.workspace) {
+      return invalidArgument('workspace_not_configured', 'from_workspace needs a configured workspace root (PALIMPSEST_WORKSPACE_ROOT); send content inline.', {
+        argument: 'from_workspace',
+      });
+    }
+  } else if (typeof input.content !== 'string') {
     return invalidArgument('missing_content', 'content is required for inline initialization.', { argument: 'content' });
   }
   if (input.filename.trim().length === 0) {
@@ -36,8 +44,15 @@ function checkInput(input: InitializeTargetInput): InvalidArgument | null {
 
 /** Creates a target: its stream's first event, the target row, and the initial snapshot. */
 export async function initializeTarget(ctx: AppContext, input: InitializeTargetInput) {
-  const bad = checkInput(input);
+  const bad = checkInput(ctx, input);
   if (bad) return bad;
+  let content = input.content as string;
+  let workspace: WorkspaceSource | undefined;
+  if (input.from_workspace) {
+    const imported = importWorkspaceFile(ctx.workspace!, input.filename);
+    if (!imported.ok) return imported.answer;
+    ({ content, source: workspace } = imported);
+  }
   const targetId = ctx.ids.next();
   const now = ctx.clock.now();
   const outcome = decide(
@@ -46,11 +61,12 @@ export async function initializeTarget(ctx: AppContext, input: InitializeTargetI
       now,
       target_id: targetId,
       filename: input.filename,
-      content: input.content as string,
+      content,
       content_type: input.content_type ?? DEFAULT_CONTENT_TYPE,
       project_id: input.project_id ? input.project_id.toLowerCase() : null,
       editing_cycle_id: ctx.ids.next(),
       snapshot_id: ctx.ids.next(),
+      ...(workspace ? { workspace } : {}),
     },
     initialTargetState,
   );
@@ -81,5 +97,6 @@ export async function initializeTarget(ctx: AppContext, input: InitializeTargetI
     current_hash: t.current_hash,
     active_editing_cycle_id: t.active_editing_cycle_id,
     source_line_endings: t.source_line_endings,
+    workspace: workspace ? { path: workspace.path, source_sha256: workspace.source_sha256 } : null,
   };
 }

@@ -6,6 +6,7 @@ import { readTargetSlice, type ReadTargetArgs } from '@palimpsest/core/reads/rea
 import type { AppContext } from '../app-context';
 import { targetIdOf, notFound, type NotFound } from '../shared/target-lookup';
 import { readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
+import { workspaceBindingOf } from '@palimpsest/projections/workspace-files.queries';
 
 /** Each read is one coherent observation of the target row: no lock, no write. */
 async function withTarget<R extends { status: string }>(
@@ -25,18 +26,25 @@ function observed<T extends object>(t: TargetRow, result: Checked<T>) {
   return { status: 'ok' as const, target_file_id: t.target_id, version: t.version, current_hash: t.current_hash, ...result.value };
 }
 
-export function getTarget(ctx: AppContext, input: { target_file_id: unknown }) {
-  return withTarget(ctx, input.target_file_id, (t) => ({
-    status: 'ok' as const,
-    target_file_id: t.target_id,
-    filename: t.filename,
-    target_type: t.content_type,
-    current_content: t.content,
-    current_hash: t.current_hash,
-    version: t.version,
-    active_editing_cycle_id: t.active_editing_cycle_id,
-    source_line_endings: t.source_line_endings,
-  }));
+/** The binding is written in the append that creates the target and never changes, so reading it apart stays coherent. */
+export async function getTarget(ctx: AppContext, input: { target_file_id: unknown }) {
+  const { id, error } = targetIdOf(input.target_file_id);
+  if (error) return error;
+  const bound = await workspaceBindingOf(ctx.db, id);
+  return withTarget(ctx, id, (t) => {
+    return {
+      status: 'ok' as const,
+      target_file_id: t.target_id,
+      filename: t.filename,
+      target_type: t.content_type,
+      current_content: t.content,
+      current_hash: t.current_hash,
+      version: t.version,
+      active_editing_cycle_id: t.active_editing_cycle_id,
+      source_line_endings: t.source_line_endings,
+      workspace: bound ? { path: bound.path, source_sha256: bound.source_sha256 } : null,
+    };
+  });
 }
 
 export function exportTargetQuery(ctx: AppContext, input: { target_file_id: unknown } & ExportArgs) {

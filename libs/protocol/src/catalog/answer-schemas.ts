@@ -36,16 +36,29 @@ const lineEndings = object({
   source_sha256: sha256('SHA-256 of the text as uploaded.'),
 });
 
-const targetState = object({
-  status: { const: 'ok' },
-  target_file_id: targetId,
-  filename: str(),
-  target_type: str('Content type (MIME type or language id).'),
-  version,
-  current_hash: currentHash,
-  active_editing_cycle_id: str('Editing cycle the next accepted change belongs to.'),
-  source_line_endings: lineEndings,
-});
+const workspaceBinding: JsonSchema = {
+  ...object({
+    path: str('Relative POSIX path of the file under the workspace root.'),
+    source_sha256: sha256('SHA-256 of the file bytes imported.'),
+  }),
+  type: ['object', 'null'],
+  description: 'The workspace file the target was imported from (from_workspace), or null for a target created from content.',
+};
+
+const targetState = object(
+  {
+    status: { const: 'ok' },
+    target_file_id: targetId,
+    filename: str(),
+    target_type: str('Content type (MIME type or language id).'),
+    version,
+    current_hash: currentHash,
+    active_editing_cycle_id: str('Editing cycle the next accepted change belongs to.'),
+    source_line_endings: lineEndings,
+    workspace: workspaceBinding,
+  },
+  ['workspace'],
+);
 
 const readHead = { target_file_id: targetId, version, current_hash: currentHash };
 

@@ -3,10 +3,10 @@
 /** The answers, as the result schema describes them (status first, the rest per status). */
 export interface OperationResults {
   palimpsest_initialize_target: {
-    status: "ok" | "invalid_argument";
+    status: "ok" | "invalid_argument" | "not_found";
   };
   palimpsest_handle_upload: {
-    status: "ok" | "invalid_argument";
+    status: "ok" | "invalid_argument" | "not_found";
   };
   palimpsest_get_target: {
     status: "ok" | "not_found" | "invalid_argument";

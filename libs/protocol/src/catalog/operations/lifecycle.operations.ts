@@ -16,7 +16,11 @@ const initializeParams = {
   additionalProperties: false,
   required: ['filename'],
   properties: {
-    filename: { type: 'string', minLength: 1, description: 'Document filename (metadata; not a path on this server).' },
+    filename: {
+      type: 'string',
+      minLength: 1,
+      description: 'Document filename (metadata); with from_workspace, the relative POSIX path of the file under the workspace root.',
+    },
     content: {
       type: ['string', 'null'],
       description: 'Full document text; line endings are normalized to LF and the source style is recorded.',
@@ -25,7 +29,8 @@ const initializeParams = {
     project_id: { type: ['string', 'null'], pattern: UUID_PATTERN, description: 'Optional project UUID.' },
     from_workspace: {
       type: 'boolean',
-      description: 'Read filename from the configured workspace root instead of content (needs a workspace).',
+      description:
+        'Read filename under the configured workspace root instead of content (omit content or pass null) and bind the target to the root and the file (needs a workspace).',
     },
   },
 };
@@ -43,8 +48,22 @@ export const initializeTarget = defineOperation({
   readOnly: false,
   params: initializeParams,
   admission: 'schema',
-  result: statusResult(['ok', 'invalid_argument']),
-  errors: ['invalid_argument', 'invalid_text_encoding', 'missing_content', 'workspace_not_configured'],
+  result: statusResult(['ok', 'invalid_argument', 'not_found']),
+  errors: [
+    'invalid_argument',
+    'invalid_text_encoding',
+    'missing_content',
+    'workspace_not_configured',
+    'content_conflicts_with_workspace',
+    'PATH_ESCAPE',
+    'PATH_INVALID',
+    'PATH_RESERVED',
+    'PATH_TOO_LONG',
+    'PATH_NOT_FOUND',
+    'PATH_SYMLINK',
+    'PATH_NOT_A_FILE',
+    'PATH_CHANGED',
+  ],
   examples: [initializeExample],
 });
 
