@@ -1,15 +1,8 @@
+import type { WorkspaceFileBoundData } from '@palimpsest/core/target/target.events';
 import type { Sql } from '@palimpsest/store/db';
 
 /** The workspace file a target is bound to, as get_target shows it. */
-export interface WorkspaceBinding {
-  path: string;
-  root_dev: string;
-  root_ino: string;
-  file_dev: string;
-  file_ino: string;
-  source_sha256: string;
-  source_line_ending_style: string;
-}
+export type WorkspaceBinding = Omit<WorkspaceFileBoundData, 'target_id' | 'bound_at'>;
 
 /** The binding of a target imported from the workspace, or null (created from content, or unknown). */
 export async function workspaceBindingOf(sql: Sql, targetId: string): Promise<WorkspaceBinding | null> {

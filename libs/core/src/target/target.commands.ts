@@ -1,3 +1,4 @@
+import type { WorkspaceFileBoundData } from './target.events';
 import type { ProtocolVersion } from '../transaction/transaction.types';
 
 /** Ids and time come in with every command: the core has no clock and no randomness. */
@@ -20,14 +21,7 @@ export interface InitializeTarget extends CommandMeta {
 }
 
 /** Where an imported content came from: the file's place under the root, its identity, the hash of its bytes. */
-export interface WorkspaceSource {
-  path: string;
-  root_dev: string;
-  root_ino: string;
-  file_dev: string;
-  file_ino: string;
-  source_sha256: string;
-}
+export type WorkspaceSource = Omit<WorkspaceFileBoundData, 'target_id' | 'source_line_ending_style' | 'bound_at'>;
 
 /** What the handler found under the row lock for the request key, if one was sent. */
 export interface KeyedAttempt {
