@@ -2,12 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, LATEST_PROTOCOL_VERSION, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
 import { isolatedStore } from '../support/cli-process';
 import { HttpClient } from '../support/http-client';
-import { connectMcp } from '../support/mcp-client';
+import { connectHttp, connectMcp, structuredAnswer } from '../support/mcp-client';
 import { seedTokens, startApi, type ApiProcess } from '../support/http-server';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
@@ -16,21 +15,11 @@ const PROGRESS_MS = 250;
 /** Shorter than the wait before the operator decides: only progress keeps the request alive. */
 const CLIENT_TIMEOUT_MS = 1_000;
 
-async function connectHttp(url: string, token: string | null): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
-  const transport = new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers } });
-  const client = new Client({ name: 'palimpsest-e2e-progress', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, transport };
-}
-
-const structured = async (client: Client, name: string, args: Record<string, unknown>) => ((await client.callTool({ name, arguments: args })) as any).structuredContent;
-
 /** A target and a one-operation candidate over it; answers the candidate id. */
 async function candidateOn(client: Client, word: string): Promise<string> {
-  const target = (await structured(client, 'palimpsest_initialize_target', { filename: `${word}.md`, content: `${word}\n` })).target_file_id;
-  const proposed = await structured(client, 'palimpsest_change_propose', { request_id: `prop-${word}`, base: [{ target_file_id: target, version: 0 }], operations: [{ kind: 'replace_all', target_file_id: target, replacement: `${word}!\n` }] });
-  return proposed.candidate.id;
+  const target = (await structuredAnswer(client, 'palimpsest_initialize_target', { filename: `${word}.md`, content: `${word}\n` })).target_file_id;
+  const proposed = await structuredAnswer(client, 'palimpsest_change_propose', { request_id: `prop-${word}`, base: [{ target_file_id: target, version: 0 }], operations: [{ kind: 'replace_all', target_file_id: target, replacement: `${word}!\n` }] });
+  return (proposed.candidate as { id: string }).id;
 }
 
 const until = async (check: () => boolean | Promise<boolean>, ms = 15_000) => {
@@ -77,8 +66,7 @@ describe(`MCP over HTTP: progress while an apply waits for approval, on ${backen
       await until(() => Date.now() - started > CLIENT_TIMEOUT_MS * 3 && progress.length >= 4);
       const approval = await pendingFor(candidate);
       expect((await operator.post(`/v1/approvals/${approval}/approve`, { note: 'e2e' })).status).toBe(200);
-      const result = (await applying) as any;
-      expect(result.structuredContent).toMatchObject({ status: 'ok', receipt: { outcome: 'applied', request_id: 'apply-1' } });
+      expect((await applying).structuredContent).toMatchObject({ status: 'ok', receipt: { outcome: 'applied', request_id: 'apply-1' } });
       expect(Date.now() - started).toBeGreaterThan(CLIENT_TIMEOUT_MS * 3);
       expect(progress[0]).toMatchObject({ total: WAIT_MS, message: expect.stringContaining(`approval ${approval}`) });
       expect(progress.every((p, i) => i === 0 || p.progress > progress[i - 1]!.progress)).toBe(true);
@@ -125,7 +113,7 @@ describe(`MCP over stdio: the same progress notifications, on ${backend}`, () =>
         timeout: CLIENT_TIMEOUT_MS,
         resetTimeoutOnProgress: true,
         onprogress: (p) => void progress.push(p),
-      })) as any;
+      }));
       expect(r).toMatchObject({ isError: true, structuredContent: { error: { reason: 'approval_timeout' } } });
       expect(progress.length).toBeGreaterThanOrEqual(5);
       expect(progress[0]).toMatchObject({ total: 2500 });
@@ -154,8 +142,8 @@ describe(`MCP over HTTP, stateless (PALIMPSEST_MCP_STATELESS=1) and --no-auth, o
     try {
       expect(transport.sessionId).toBeUndefined();
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(CATALOG.map((op) => op.name)); // the full profile
-      const id = (await structured(client, 'palimpsest_initialize_target', { filename: 's.md', content: 'stateless\n' })).target_file_id;
-      expect(await structured(client, 'palimpsest_read_target', { target_file_id: id })).toMatchObject({ status: 'ok', version: 0 });
+      const id = (await structuredAnswer(client, 'palimpsest_initialize_target', { filename: 's.md', content: 'stateless\n' })).target_file_id;
+      expect(await structuredAnswer(client, 'palimpsest_read_target', { target_file_id: id })).toMatchObject({ status: 'ok', version: 0 });
     } finally {
       await client.close();
     }
@@ -167,7 +155,7 @@ describe(`MCP over HTTP, stateless (PALIMPSEST_MCP_STATELESS=1) and --no-auth, o
     for (const method of ['GET', 'DELETE']) {
       const r = await fetch(new URL('/mcp', api.url), { method, headers: { accept: 'text/event-stream' } });
       expect({ method, status: r.status, allow: r.headers.get('allow') }).toEqual({ method, status: 405, allow: 'POST' });
-      expect(((await r.json()) as any).error.message).toContain('PALIMPSEST_MCP_STATELESS');
+      expect(((await r.json()) as { error: { message: string } }).error.message).toContain('PALIMPSEST_MCP_STATELESS');
     }
     const foreign = await fetch(new URL('/mcp', api.url), { method: 'POST', headers: { ...headers, origin: 'http://rebound.example' }, body: '{}' });
     expect(foreign.status).toBe(403); // without authentication the Origin check matters all the more

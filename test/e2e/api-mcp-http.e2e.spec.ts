@@ -1,31 +1,13 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LATEST_PROTOCOL_VERSION, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, LATEST_PROTOCOL_VERSION, LoggingMessageNotificationSchema, type LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
 import { isolatedStore } from '../support/cli-process';
 import { HttpClient } from '../support/http-client';
-import { connectMcp } from '../support/mcp-client';
+import { connectHttp, connectMcp, structuredAnswer } from '../support/mcp-client';
 import { seedTokens, startApi, type ApiProcess } from '../support/http-server';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 const IDLE_MS = 3_000;
 const MAX_SESSIONS = 8;
 const BROWSER_APP = 'https://app.example.com';
-
-/** The official SDK client over Streamable HTTP, with a bearer token. */
-async function connectHttp(url: string, token: string | null): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
-  const transport = new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers } });
-  const client = new Client({ name: 'palimpsest-e2e-http', version: '1.0.0' });
-  await client.connect(transport);
-  // A client that is done ends its session (DELETE), as a well-behaved one does: the SDK's close() only
-  // drops the connection, and the sessions it left would count against the cap until they idle out.
-  const close = client.close.bind(client);
-  client.close = async () => {
-    await transport.terminateSession().catch(() => undefined);
-    await close();
-  };
-  return { client, transport };
-}
 
 interface SseEvent {
   id?: string;
@@ -151,9 +133,9 @@ describe(`MCP over Streamable HTTP at /mcp on ${backend}`, () => {
     const stdio = await connectMcp(stdioStore.env);
     const { client } = await connectHttp(api.url, token('all'));
     try {
-      const viaHttp = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as any;
+      const viaHttp = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }, CallToolResultSchema);
       const content = 'alpha beta alpha\r\nsecond line 😀\n';
-      const a = (await viaHttp('palimpsest_initialize_target', { filename: 'doc.md', content })).structuredContent.target_file_id;
+      const a = (await structuredAnswer(client, 'palimpsest_initialize_target', { filename: 'doc.md', content })).target_file_id as string;
       const b = (await stdio.call('palimpsest_initialize_target', { filename: 'doc.md', content })).result.target_file_id;
       const edit = (id: string) => ({ target_file_id: id, intent: 'Rename', expected_target_version: 0, edits: [{ match: 'alpha', replace: 'gamma', occurrence_index: 2 }] });
       const overHttp = await viaHttp('palimpsest_submit_edits', edit(a));
@@ -162,9 +144,9 @@ describe(`MCP over Streamable HTTP at /mcp on ${backend}`, () => {
       expect(normalized(overHttp)).toEqual(normalized(overStdio));
 
       const reader = await connectHttp(api.url, token('reader'));
-      const write = (await reader.client.callTool({ name: 'palimpsest_submit_edits', arguments: edit(a) })) as any;
+      const write = await reader.client.callTool({ name: 'palimpsest_submit_edits', arguments: edit(a) });
       expect(write).toMatchObject({ isError: true, structuredContent: { code: 'operation_not_permitted', failure_detail: expect.stringContaining('read-only profile') } });
-      const audit = (await reader.client.callTool({ name: 'palimpsest_replay', arguments: { target_file_id: a } })) as any;
+      const audit = await reader.client.callTool({ name: 'palimpsest_replay', arguments: { target_file_id: a } });
       expect(audit).toMatchObject({ isError: true, structuredContent: { code: 'operation_not_permitted', failure_detail: expect.stringContaining('palimpsest_replay is not among the tools') } });
       expect((await reader.client.callTool({ name: 'palimpsest_read_target', arguments: { target_file_id: a } })).structuredContent).toMatchObject({ version: 1 });
       await reader.client.close();
@@ -266,7 +248,7 @@ describe(`MCP over Streamable HTTP at /mcp on ${backend}`, () => {
 
     // The SDK client receives them too, on the stream it opens itself.
     const { client } = await connectHttp(api.url, token('all'));
-    const received: any[] = [];
+    const received: LoggingMessageNotification['params'][] = [];
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void received.push(n.params));
     await client.callTool({ name: 'palimpsest_read_target', arguments: { target_file_id: target } });
     await new Promise((r) => setTimeout(r, 300));

@@ -1,5 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { CLI_BIN, REPO_ROOT, isolatedStore } from './cli-process';
 
 export interface McpSession {
@@ -51,4 +53,29 @@ export function useMcp(): { readonly store: Awaited<ReturnType<typeof isolatedSt
       return mcp!;
     },
   };
+}
+
+/** A tool call's structured answer (the operation's outcome), over any connected SDK client. */
+export async function structuredAnswer(client: Client, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const result = await client.callTool({ name, arguments: args }, CallToolResultSchema);
+  if (!result.structuredContent) throw new Error(`${name} answered without structuredContent`);
+  return result.structuredContent as Record<string, unknown>;
+}
+
+/**
+ * The official SDK client over Streamable HTTP (the gateway's /mcp), with a bearer token. Its close()
+ * also ends the session (DELETE), as a well-behaved client does: the SDK's own close() only drops the
+ * connection, and the sessions left behind would count against the cap until they idle out.
+ */
+export async function connectHttp(url: string, token: string | null): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  const transport = new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers } });
+  const client = new Client({ name: 'palimpsest-e2e-http', version: '1.0.0' });
+  await client.connect(transport);
+  const close = client.close.bind(client);
+  client.close = async () => {
+    await transport.terminateSession().catch(() => undefined);
+    await close();
+  };
+  return { client, transport };
 }

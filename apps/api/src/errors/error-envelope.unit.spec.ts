@@ -1,3 +1,4 @@
+import { isOperationName } from '@palimpsest/protocol/catalog/catalog';
 import { routeOf } from '../routes/route-table';
 import { operationArgs } from '../routes/operation-args';
 import { httpNextAction } from './error-envelope';
@@ -9,7 +10,8 @@ function sentArgs(action: ReturnType<typeof httpNextAction>) {
   const url = new URL(action.path, 'http://gateway');
   const pathId = url.pathname.split('/')[3];
   const query = Object.fromEntries(url.searchParams);
-  return operationArgs(routeOf(action.operation as never), { pathId, query, body: action.body });
+  if (!isOperationName(action.operation)) throw new Error(`${action.operation} is not a catalog operation`);
+  return operationArgs(routeOf(action.operation), { pathId, query, body: action.body });
 }
 
 describe('HTTP next actions', () => {

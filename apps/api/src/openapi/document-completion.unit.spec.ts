@@ -4,7 +4,7 @@ import { validateOpenApi } from '../../../../test/support/http-openapi';
 import { HTTP_STATUSES } from '../errors/error-envelope';
 import { concretePath, GATEWAY_ROUTES, OPERATION_ROUTES, specOf } from '../routes/route-table';
 import { completeDocument, type OpenApiDocumentShape } from './document-completion';
-import { OPENAPI_EXAMPLES } from './openapi-examples.generated';
+import { OPENAPI_EXAMPLES } from './openapi-examples';
 
 /** What Nest's scanner gives completeDocument: every route, its parameters, no responses yet. */
 function scannedDocument(): OpenApiDocumentShape {

@@ -1,3 +1,4 @@
+import { ALLOW_ALL } from '@palimpsest/core/policy/owner-policy';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { AppContext } from '@palimpsest/application/app-context';
@@ -52,7 +53,7 @@ export async function gatewayRefusals(): Promise<ErrorExampleRun[]> {
   const internal = gatewayError(500, 'internal', 'internal', 'An unexpected error occurred; resend the request once, then report it with its request id.');
   return [
     asExample('unauthenticated', 'No bearer token', await refused(() => verifier.verify(undefined))),
-    asExample('permission_denied', 'The token lacks the route\'s scope', scopeRefusal({ token_id: 'tok_example', name: 'reader', scopes: ['read'], policy: {} as never }, 'write')),
+    asExample('permission_denied', 'The token lacks the route\'s scope', scopeRefusal({ token_id: 'tok_example', name: 'reader', scopes: ['read'], policy: ALLOW_ALL }, 'write')),
     asExample('request_too_large', 'A body over the request bound', await refused(() => readJsonBody(oversizedRequest(), DEFAULT_BODY_LIMIT))),
     asExample('unsupported_media_type', 'The body is not JSON', unsupportedMediaType()),
     asExample('saturated', 'Every slot busy, the queue full', await refused(() => limiter.acquire())),

@@ -5,7 +5,7 @@ import { ERROR_ENVELOPE_SCHEMA } from '../errors/error-envelope';
 import { ANSWER_SCHEMAS } from '@palimpsest/protocol/catalog/answer-schemas';
 import type { ErrorExampleRun } from './example-scenario';
 import { APPROVAL_SCHEMA } from './gateway-answers';
-import { OPENAPI_EXAMPLES } from './openapi-examples.generated';
+import { OPENAPI_EXAMPLES } from './openapi-examples';
 
 /**
  * components/schemas and components/examples of the document: each operation's catalog result

@@ -6,7 +6,7 @@ import { pathArgumentOf, type GatewayRoute, type OperationRoute } from '../route
 import { answerExamplesFor, answerSchemaName, errorExampleName, errorExamplesFor, exampleRef, gatewayExampleName, ref } from './openapi-components';
 import { EXAMPLE_CANDIDATE_ID, exampleOf } from './example-requests';
 import { GATEWAY_ANSWERS } from './gateway-answers';
-import { OPENAPI_EXAMPLES } from './openapi-examples.generated';
+import { OPENAPI_EXAMPLES } from './openapi-examples';
 
 /**
  * The responses and request bodies of the document's routes, as plain OpenAPI objects: every status a

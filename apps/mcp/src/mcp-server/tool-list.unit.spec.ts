@@ -1,3 +1,4 @@
+import type { JsonSchema } from '@palimpsest/protocol/catalog/operation-spec';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
@@ -92,10 +93,11 @@ describe('tools/list within its byte budget', () => {
   it('keeps a top-level parameter inline even when it equals a nested schema that moved to $defs', () => {
     const note = { type: 'string', description: 'A note long enough that writing it once under $defs saves bytes.' };
     const item = { type: 'object', properties: { note } };
-    const advertised = advertisedSchema({ type: 'object', properties: { note, a: { type: 'array', items: item }, b: { type: 'array', items: { ...item, required: [] } } } }) as any;
-    expect(advertised.properties.note).toEqual(note);
-    expect(advertised.properties.a.items.properties.note).toEqual({ $ref: '#/$defs/note' });
-    expect(advertised.properties.b.items.properties.note).toEqual({ $ref: '#/$defs/note' });
+    const advertised = advertisedSchema({ type: 'object', properties: { note, a: { type: 'array', items: item }, b: { type: 'array', items: { ...item, required: [] } } } });
+    const at = (...path: string[]) => path.reduce<unknown>((node, key) => (node as JsonSchema)[key], advertised);
+    expect(at('properties', 'note')).toEqual(note);
+    expect(at('properties', 'a', 'items', 'properties', 'note')).toEqual({ $ref: '#/$defs/note' });
+    expect(at('properties', 'b', 'items', 'properties', 'note')).toEqual({ $ref: '#/$defs/note' });
     expect(advertised.$defs).toEqual({ note });
   });
 

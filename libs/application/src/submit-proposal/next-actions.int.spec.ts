@@ -13,7 +13,7 @@ describe(`next actions that can be sent as they are, on ${describeBackend}`, () 
     answers.push(r);
     return r;
   };
-  const edits = (id: string, version: number, list: object[], more: object = {}) =>
+  const edits = (id: string, version: number | null, list: object[], more: object = {}) =>
     call('palimpsest_submit_edits', { target_file_id: id, intent: 'x', expected_target_version: version, edits: list, ...more });
   const follow = (r: Answer, i = 0) => call(r.next_actions[i].operation, r.next_actions[i].params);
   const textOf = async (id: string) => (await h.call('palimpsest_get_target', { target_file_id: id })).current_content;
@@ -107,7 +107,7 @@ describe(`next actions that can be sent as they are, on ${describeBackend}`, () 
     expect(operations(gone)).toEqual(['palimpsest_get_target']);
     const hash = (await h.call('palimpsest_get_target', { target_file_id: id })).current_hash;
     await edits(id, 1, [{ match: 'beta', replace: 'BETA' }]);
-    const stale = await edits(id, null as never, [{ match: 'ALPHA', replace: 'A' }], { expected_target_version: undefined, expected_current_hash: hash });
+    const stale = await edits(id, null, [{ match: 'ALPHA', replace: 'A' }], { expected_target_version: undefined, expected_current_hash: hash });
     expect(stale.failure_reason).toBe('target_hash_mismatch');
     expect(stale.next_actions[0].params).toMatchObject({ expected_current_hash: stale.current_hash });
     expect(stale.next_actions[0].params.expected_target_version).toBeUndefined();
