@@ -30,12 +30,12 @@ async function localToken(db: Db, config: ApiConfig, opts: RunApiOptions): Promi
  * On the embedded store, where no other process can open the data directory, publish where this
  * gateway listens and a credential for the CLI (gateway-address.ts). Returns the unpublish step.
  */
-async function publishAddress(db: Db, url: string, config: ApiConfig, version: string, migrations: string[]): Promise<() => Promise<void>> {
+async function publishAddress(db: Db, url: string, config: ApiConfig, version: string): Promise<() => Promise<void>> {
   if (process.env.DATABASE_URL) return async () => undefined;
   await deleteTokensNamed(db, GATEWAY_CREDENTIAL_NAME); // a killed gateway's
   const token = config.auth ? (await createToken(db, { name: GATEWAY_CREDENTIAL_NAME, scopes: [...SCOPES] })).token : null;
   const dataDir = embeddedDataDir();
-  const address = { pid: process.pid, url: connectableUrl(url), version, token, data_dir: dataDir, started_at: new Date().toISOString(), migrations_applied: migrations };
+  const address = { pid: process.pid, url: connectableUrl(url), version, token, data_dir: dataDir, started_at: new Date().toISOString() };
   writeGatewayAddress(dataDir, address);
   return async () => {
     removeGatewayAddress(dataDir);
@@ -84,10 +84,10 @@ export async function runApi(opts: RunApiOptions): Promise<void> {
   const stop = nextSignal(); // listening before start-up, so an early signal still shuts down cleanly
   const db = await openDb();
   try {
-    const { applied } = await migrate(db);
+    await migrate(db);
     const token = await localToken(db, config, opts);
     const api = await startApiServer(db, config, opts.version);
-    const unpublish = await publishAddress(db, api.url, config, opts.version, applied);
+    const unpublish = await publishAddress(db, api.url, config, opts.version);
     await banner(db, api.url, config, opts, token);
     const signal = await stop;
     say(`palimpsest api: ${signal}: finishing in-flight requests (up to ${config.shutdownGraceMs} ms)`);

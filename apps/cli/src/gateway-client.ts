@@ -1,4 +1,4 @@
-import type { LocalGateway } from '@palimpsest/api/lifecycle/gateway-address';
+import type { GatewayAddress } from '@palimpsest/api/lifecycle/gateway-address';
 
 export interface GatewayAnswer {
   status: number;
@@ -20,7 +20,7 @@ export class GatewayCallError extends Error {
  * published address and credential, JSON in and out.
  */
 export class GatewayClient {
-  constructor(readonly address: LocalGateway) {}
+  constructor(readonly address: GatewayAddress) {}
 
   get label(): string {
     return `the gateway (pid ${this.address.pid}, ${this.address.url})`;

@@ -1,20 +1,19 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { LocalGateway } from '@palimpsest/api/lifecycle/gateway-address';
+import type { GatewayAddress } from '@palimpsest/api/lifecycle/gateway-address';
 import { GatewayClient } from './gateway-client';
 
 describe('GatewayClient (the CLI side of a command going through the gateway)', () => {
   let server: Server;
   let seen: { method?: string; url?: string; authorization?: string; type?: string; body: string }[];
   let url: string;
-  const address = (over: Partial<LocalGateway> = {}): LocalGateway => ({
+  const address = (over: Partial<GatewayAddress> = {}): GatewayAddress => ({
     pid: 4242,
     url,
     version: '0.1.0',
     token: 'pal_credential',
     data_dir: '/tmp/x',
     started_at: '2026-01-01T00:00:00.000Z',
-    migrations_applied: [],
     ...over,
   });
 

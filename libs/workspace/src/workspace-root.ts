@@ -58,7 +58,7 @@ export interface WorkspaceRoot {
 const fdPath = (fd: number): string => `/proc/self/fd/${fd}`;
 
 /** Open the root: it must be absolute, exist and be a directory. Throws WorkspaceRootError otherwise. */
-export function openWorkspaceRoot(path: string): WorkspaceRoot {
+export function openWorkspaceRoot(path: string, onClose: () => void = () => undefined): WorkspaceRoot {
   const named = `${WORKSPACE_ROOT_ENV} (${JSON.stringify(path)})`;
   if (!isAbsolute(path)) throw new WorkspaceRootError('workspace_root_relative', `${named} must be an absolute path.`);
   let fd: number;
@@ -88,14 +88,23 @@ export function openWorkspaceRoot(path: string): WorkspaceRoot {
     close() {
       if (open) closeSync(fd);
       open = false;
+      onClose();
     },
   };
 }
 
-/** The root named by PALIMPSEST_WORKSPACE_ROOT, or null when none is configured (unset or empty). */
+const openedRoots = new Map<string, WorkspaceRoot>();
+
+/**
+ * The root named by PALIMPSEST_WORKSPACE_ROOT, or null when none is configured (unset or empty). Opened
+ * once per process and path: every app context of the process shares the handle until it is closed.
+ */
 export function workspaceRootFromEnv(env: NodeJS.ProcessEnv = process.env): WorkspaceRoot | null {
   const path = env[WORKSPACE_ROOT_ENV];
-  return path === undefined || path === '' ? null : openWorkspaceRoot(path);
+  if (path === undefined || path === '') return null;
+  let root = openedRoots.get(path);
+  if (!root) openedRoots.set(path, (root = openWorkspaceRoot(path, () => openedRoots.delete(path))));
+  return root;
 }
 
 function handlesResolve(fd: number, root: BigIntStats): boolean {

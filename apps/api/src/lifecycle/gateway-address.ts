@@ -19,12 +19,7 @@ export interface GatewayAddress {
   token: string | null;
   data_dir: string;
   started_at: string;
-  /** Migrations the gateway applied when it opened the store. */
-  migrations_applied: string[];
 }
-
-/** What the lead's `palimpsest mcp` bridge (and every CLI command) needs to reach the holder. */
-export type LocalGateway = GatewayAddress;
 
 /** The name of the token published in the file: every scope, revoked at shutdown and replaced at the next start. */
 export const GATEWAY_CREDENTIAL_NAME = 'gateway credential (palimpsest api, for the CLI)';
@@ -86,8 +81,7 @@ function asAddress(value: unknown): GatewayAddress | null {
     (a.pid as number) > 0 &&
     typeof a.url === 'string' &&
     /^https?:\/\//.test(a.url) &&
-    (a.token === null || typeof a.token === 'string') &&
-    Array.isArray(a.migrations_applied);
+    (a.token === null || typeof a.token === 'string');
   return fine ? (a as unknown as GatewayAddress) : null;
 }
 
@@ -127,10 +121,4 @@ export async function answersHealth(url: string, timeoutMs = 3000): Promise<bool
   } catch {
     return false;
   }
-}
-
-/** The gateway holding this data directory, when it published its address and answers; else null. */
-export async function findLocalGateway(dataDir: string): Promise<LocalGateway | null> {
-  const address = currentGatewayAddress(dataDir);
-  return address && (await answersHealth(address.url)) ? address : null;
 }

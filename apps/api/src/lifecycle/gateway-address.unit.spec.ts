@@ -6,10 +6,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { acquireDataDirLock, lockPathFor } from '@palimpsest/store/pglite/data-dir-lock';
 import {
+  answersHealth,
   connectableUrl,
   currentGatewayAddress,
   embeddedDataDir,
-  findLocalGateway,
   gatewayFilePath,
   readGatewayAddress,
   removeGatewayAddress,
@@ -32,7 +32,6 @@ describe('the published gateway address (<dataDir>.gateway.json)', () => {
     token: 'pal_secret',
     data_dir: dataDir,
     started_at: new Date().toISOString(),
-    migrations_applied: ['0001_events.sql'],
     ...over,
   });
 
@@ -56,9 +55,9 @@ describe('the published gateway address (<dataDir>.gateway.json)', () => {
     expect(readGatewayAddress(dataDir)).toBeNull();
     writeFileSync(gatewayFilePath(dataDir), '{"pid": 12');
     expect(readGatewayAddress(dataDir)).toBeNull();
-    writeFileSync(gatewayFilePath(dataDir), JSON.stringify({ pid: -1, url: 'http://x', token: null, migrations_applied: [] }));
+    writeFileSync(gatewayFilePath(dataDir), JSON.stringify({ pid: -1, url: 'http://x', token: null }));
     expect(readGatewayAddress(dataDir)).toBeNull();
-    writeFileSync(gatewayFilePath(dataDir), JSON.stringify({ pid: 5, url: 'ftp://x', token: null, migrations_applied: [] }));
+    writeFileSync(gatewayFilePath(dataDir), JSON.stringify({ pid: 5, url: 'ftp://x', token: null }));
     expect(readGatewayAddress(dataDir)).toBeNull();
   });
 
@@ -98,9 +97,13 @@ describe('the published gateway address (<dataDir>.gateway.json)', () => {
     const lock = acquireDataDirLock(dataDir);
     try {
       writeGatewayAddress(dataDir, address({ url }));
-      expect(await findLocalGateway(dataDir)).toMatchObject({ url, token: 'pal_secret', pid: process.pid });
+      const found = async () => {
+        const current = currentGatewayAddress(dataDir);
+        return current && (await answersHealth(current.url)) ? current : null;
+      };
+      expect(await found()).toMatchObject({ url, token: 'pal_secret', pid: process.pid });
       healthy = false;
-      expect(await findLocalGateway(dataDir)).toBeNull();
+      expect(await found()).toBeNull();
     } finally {
       lock.release();
       server.close();

@@ -53,9 +53,12 @@ async function createPgliteTestDb(migrated: boolean): Promise<TestDb> {
   return { db, dispose: () => db.close() };
 }
 
+let dumpFile: string | undefined;
+/** Named once per process: the migrations are read and hashed for the first database only. */
 function migratedDumpFile(): string {
+  if (dumpFile) return dumpFile;
   const key = createHash('sha256').update(JSON.stringify(manifestFor(readMigrations(defaultMigrationsDir())))).digest('hex').slice(0, 16);
-  return join(tmpdir(), `palimpsest-test-db-${key}.tar`);
+  return (dumpFile = join(tmpdir(), `palimpsest-test-db-${key}.tar`));
 }
 
 async function createPostgresTestDb(adminUrl: string): Promise<TestDb> {
