@@ -1,10 +1,11 @@
 import type { WorkspaceFileBoundData } from '@palimpsest/core/target/target.events';
 import type { SqlParams } from './sql-params';
 
-/** The workspace_files row of a WorkspaceFileBound event: which file a target was imported from. */
+/** The workspace_files row of a WorkspaceFileBound event: which file a target was imported from; its bytes are the first baseline. */
 export function insertWorkspaceFileSql(p: SqlParams, d: WorkspaceFileBoundData, position: string) {
   return `INSERT INTO workspace_files (target_id, path, root_dev, root_ino, file_dev, file_ino, source_sha256,
-      source_line_ending_style, log_sequence, bound_at)
+      source_line_ending_style, log_sequence, bound_at, disk_sha256, disk_log_sequence)
     VALUES (${p.add(d.target_id)}, ${p.add(d.path)}, ${p.add(d.root_dev)}, ${p.add(d.root_ino)}, ${p.add(d.file_dev)},
-      ${p.add(d.file_ino)}, ${p.add(d.source_sha256)}, ${p.add(d.source_line_ending_style)}, ${position}, ${p.add(d.bound_at)})`;
+      ${p.add(d.file_ino)}, ${p.add(d.source_sha256)}, ${p.add(d.source_line_ending_style)}, ${position}, ${p.add(d.bound_at)},
+      ${p.add(d.source_sha256)}, ${position})`;
 }
