@@ -114,5 +114,21 @@ export const PUBLICATION_EVENT_TYPES: readonly PublicationEventType[] = [
 ];
 
 export function publicationStreamId(journalId: string): string {
-  return `publication-${journalId}`;
+  return `${PUBLICATION_STREAM_PREFIX}${journalId}`;
+}
+
+export const PUBLICATION_STREAM_PREFIX = 'publication-';
+
+export class UnknownPublicationEventError extends Error {
+  constructor(readonly eventType: string, readonly schemaVersion: number) {
+    super(`no upcaster for publication event ${eventType} schema version ${schemaVersion}`);
+  }
+}
+
+/** Lift a stored journal event to the current shape; version 1 is the only released one. */
+export function upcastPublicationEvent(type: string, schemaVersion: number, data: unknown): PublicationEvent {
+  if (!PUBLICATION_EVENT_TYPES.includes(type as PublicationEventType) || schemaVersion !== PUBLICATION_EVENT_SCHEMA_VERSION) {
+    throw new UnknownPublicationEventError(type, schemaVersion);
+  }
+  return { type, data } as PublicationEvent;
 }

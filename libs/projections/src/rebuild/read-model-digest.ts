@@ -1,10 +1,11 @@
 import type { Sql } from '@palimpsest/store/db';
 import { ASSEMBLED_CONTENT } from '../content/target-content';
 import { candidateDigests } from '../candidates/candidate-digest';
+import { publicationDigests } from '../publications/publication.queries';
 
 /**
  * One digest per target over every inline read model row it owns, in a deterministic order
- * (and one per candidate, keyed `candidate:<id>`, over the candidate read models).
+ * (and one per candidate, keyed `candidate:<id>`, over the candidate read models, and one per publication journal, keyed `publication:<id>`).
  * The text enters as assembled content, so two chunk layouts of the same text digest the same.
  * Two states of the read models are equal exactly when their digests are.
  */
@@ -21,6 +22,7 @@ export async function readModelDigests(sql: Sql): Promise<Map<string, string>> {
     FROM targets t`);
   const digests = new Map(rows.map((r: any) => [r.target_id as string, r.digest as string]));
   for (const [key, digest] of await candidateDigests(sql)) digests.set(key, digest);
+  for (const [key, digest] of await publicationDigests(sql)) digests.set(key, digest);
   return digests;
 }
 

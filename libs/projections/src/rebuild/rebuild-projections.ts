@@ -8,8 +8,10 @@ import { projectInline } from '../inline-projections';
 import { compareDigests, readModelDigests, type DigestComparison } from './read-model-digest';
 import { CANDIDATE_TABLES } from '../candidates/candidate.projection';
 import { rebuildCandidateStreams } from '../candidates/rebuild-candidates';
+import { PUBLICATION_TABLES } from '../publications/publication.projection';
+import { rebuildPublicationStreams } from '../publications/rebuild-publications';
 
-export const READ_MODEL_TABLES = ['targets', 'target_chunks', 'target_snapshots', 'attempts', 'ledger', 'workspace_files', ...CANDIDATE_TABLES] as const;
+export const READ_MODEL_TABLES = ['targets', 'target_chunks', 'target_snapshots', 'attempts', 'ledger', 'workspace_files', ...CANDIDATE_TABLES, ...PUBLICATION_TABLES] as const;
 
 export interface RebuildProgress {
   done: number;
@@ -70,12 +72,14 @@ export async function rebuildProjections(
     }
     const candidates = await rebuildCandidateStreams(tx);
     events += candidates.events;
+    const journals = await rebuildPublicationStreams(tx);
+    events += journals.events;
     await tx.query(
       `INSERT INTO projection_checkpoints (projection, last_position, rebuilt_at, updated_at)
        VALUES ('inline', COALESCE((SELECT max(global_position) FROM events), 0), now(), now())
        ON CONFLICT (projection) DO UPDATE SET last_position = EXCLUDED.last_position, rebuilt_at = now(), updated_at = now()`,
     );
     const after = await readModelDigests(tx);
-    return { ...compareDigests(before, after), streams: rows.length + candidates.streams, events, duration_ms: Date.now() - started };
+    return { ...compareDigests(before, after), streams: rows.length + candidates.streams + journals.streams, events, duration_ms: Date.now() - started };
   });
 }

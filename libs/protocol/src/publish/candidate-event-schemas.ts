@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../catalog/operation-spec';
+import { payloadSchemas } from './payload-schemas';
 
 /**
  * JSON Schemas (2020-12) of the candidate stream's event payloads, schema version 1, published
@@ -94,10 +95,5 @@ const PAYLOADS: Record<string, [string, JsonSchema]> = {
 };
 
 export function candidateEventSchemas(base: string): Record<string, JsonSchema> {
-  const out: Record<string, JsonSchema> = {};
-  for (const [type, [description, schema]] of Object.entries(PAYLOADS)) {
-    const file = type.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
-    out[type] = { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: `${base}/events/${file}.v1.json`, title: type, description, ...schema };
-  }
-  return out;
+  return payloadSchemas(base, PAYLOADS);
 }

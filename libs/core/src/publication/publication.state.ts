@@ -1,0 +1,30 @@
+import type { FailedFile, InstalledFile, PlannedFile, PublicationFailureReason, PublicationKind } from './publication.events';
+
+/** committed, rolled_back and resolved are final; started waits for its outcome; pending_reconcile for a person or a refresh. */
+export type JournalState = 'started' | 'committed' | 'rolled_back' | 'pending_reconcile' | 'resolved';
+
+export interface ExistingJournal {
+  exists: true;
+  journal_id: string;
+  kind: PublicationKind;
+  request_id: string | null;
+  candidate_id: string | null;
+  root_dev: string;
+  root_ino: string;
+  files: PlannedFile[];
+  state: JournalState;
+  started_at: string;
+  finished_at: string | null;
+  reason: PublicationFailureReason | null;
+  detail: string | null;
+  reconciled: boolean;
+  /** What the outcome recorded of each file: installed (committed) or failed (rolled back, pending). */
+  installed: InstalledFile[];
+  failed: FailedFile[];
+}
+
+export type PublicationState = { exists: false } | ExistingJournal;
+
+export const initialPublicationState: PublicationState = { exists: false };
+
+export const isOpen = (s: PublicationState): s is ExistingJournal => s.exists && s.state === 'started';

@@ -1,0 +1,74 @@
+import type { PublicationEvent } from '@palimpsest/core/publication/publication.events';
+import type { ExistingJournal } from '@palimpsest/core/publication/publication.state';
+import type { Sql } from '@palimpsest/store/db';
+import { combineStatements } from '../inline-projections';
+import { SqlParams } from '../sql-params';
+
+/**
+ * The journal read models, brought up to one event: the publication_journals row from the state after
+ * it, and each bound file's workspace_files columns. A file's baseline (disk_sha256) moves only forward
+ * in log order (disk_log_sequence), and a journal clears only the journal columns it set, so a rebuild
+ * that replays target and publication streams one after the other ends where the live models did.
+ */
+
+export interface ProjectedPublicationEvent {
+  event: PublicationEvent;
+  position: number;
+  streamVersion: number;
+  stateAfter: ExistingJournal;
+}
+
+export const PUBLICATION_TABLES = ['publication_journals'] as const;
+
+function journalRowSql(p: SqlParams, pe: ProjectedPublicationEvent): string {
+  const s = pe.stateAfter;
+  const outcomes = s.state === 'committed' ? s.installed : s.failed;
+  const files = s.files.map((f) => ({ ...f, outcome: outcomes.find((o) => o.target_id === f.target_id) ?? null }));
+  const values = [
+    p.add(s.journal_id), p.add(s.kind), p.add(s.request_id), p.add(s.candidate_id), p.add(s.state), p.add(s.reason), p.add(s.detail),
+    p.json(files), p.add(s.reconciled), p.add(s.started_at), p.add(s.finished_at), p.add(pe.streamVersion), p.add(pe.position),
+  ];
+  return `INSERT INTO publication_journals (journal_id, kind, request_id, candidate_id, state, reason, detail, files, reconciled,
+            started_at, finished_at, stream_version, log_sequence)
+          VALUES (${values.join(', ')})
+          ON CONFLICT (journal_id) DO UPDATE SET state = EXCLUDED.state, reason = EXCLUDED.reason, detail = EXCLUDED.detail,
+            files = EXCLUDED.files, reconciled = EXCLUDED.reconciled, finished_at = EXCLUDED.finished_at,
+            stream_version = EXCLUDED.stream_version, log_sequence = EXCLUDED.log_sequence`;
+}
+
+function fileColumnsSql(p: SqlParams, pe: ProjectedPublicationEvent): string | null {
+  const { event, stateAfter: s } = pe;
+  const journal = p.add(s.journal_id);
+  const ofJournal = `open_journal_id = ${journal}::uuid`;
+  // A function, so that a statement that does not name the targets adds no unused (untyped) parameter.
+  const targets = () => `target_id IN (SELECT jsonb_array_elements_text(${p.json(s.files.map((f) => f.target_id))})::uuid)`;
+  switch (event.type) {
+    case 'PublicationStarted':
+      return `UPDATE workspace_files SET open_journal_id = ${journal}::uuid, journal_state = 'started' WHERE ${targets()}`;
+    case 'PublicationCompleted': {
+      const position = `${p.add(pe.position)}::bigint`;
+      const installed = event.data.files.map((f) => ({ target_id: f.target_id, disk_sha256: f.disk_sha256 }));
+      return `UPDATE workspace_files w SET
+                disk_sha256 = CASE WHEN w.disk_log_sequence < ${position} THEN x.disk_sha256 ELSE w.disk_sha256 END,
+                disk_log_sequence = GREATEST(w.disk_log_sequence, ${position}),
+                open_journal_id = CASE WHEN w.${ofJournal} THEN NULL ELSE w.open_journal_id END,
+                journal_state = CASE WHEN w.${ofJournal} THEN NULL ELSE w.journal_state END
+              FROM jsonb_to_recordset(${p.json(installed)}) AS x(target_id uuid, disk_sha256 text)
+              WHERE w.target_id = x.target_id`;
+    }
+    case 'PublicationFailed':
+      return event.data.state === 'pending_reconcile'
+        ? `UPDATE workspace_files SET journal_state = 'pending_reconcile' WHERE ${targets()} AND ${ofJournal}`
+        : `UPDATE workspace_files SET open_journal_id = NULL, journal_state = NULL WHERE ${targets()} AND ${ofJournal}`;
+    case 'PublicationResolved':
+      return `UPDATE workspace_files SET open_journal_id = NULL, journal_state = NULL WHERE ${targets()} AND ${ofJournal}`;
+  }
+}
+
+export async function projectPublicationEvents(tx: Sql, events: ProjectedPublicationEvent[]): Promise<void> {
+  for (const pe of events) {
+    const p = new SqlParams();
+    const statements = [journalRowSql(p, pe), fileColumnsSql(p, pe)].filter((s): s is string => s !== null);
+    await tx.query(combineStatements(statements), p.values);
+  }
+}
