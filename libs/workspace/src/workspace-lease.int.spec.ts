@@ -54,6 +54,12 @@ describe('localLeaseProvider', () => {
     expect(await acquire([key])).not.toBeNull();
   });
 
+  it('grants one of two concurrent requests of one process', async () => {
+    const key = freshKey();
+    const both = await Promise.all([acquire([key]), acquire([key])]);
+    expect(both.filter((lease) => lease !== null)).toHaveLength(1);
+  });
+
   it('takes all the keys or none, and lets different keys run independently', async () => {
     const [a, b, c] = [freshKey(), freshKey(), freshKey()];
     expect(await acquire([b])).not.toBeNull();
