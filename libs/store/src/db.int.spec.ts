@@ -87,4 +87,16 @@ describe(`Db (${describeBackend})`, () => {
     );
     expect((await store.db.query('SELECT count(*) AS n FROM conc')).rows[0].n).toBe(15);
   });
+
+  it('holds a session: its session-level state lasts until release, after which it refuses statements', async () => {
+    const session = await store.db.session();
+    await session.query('SELECT pg_advisory_lock(424242)');
+    const mine = await session.query<{ n: number }>(`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = 424242 AND pid = pg_backend_pid()`);
+    expect(mine.rows[0]!.n).toBe(1);
+    await session.query('SELECT pg_advisory_unlock(424242)');
+    await session.release();
+    await session.release();
+    await expect(session.query('SELECT 1')).rejects.toThrow(/released/);
+    await expect(store.db.transaction(() => store.db.session())).rejects.toThrow(/inside db\.transaction\(\)/);
+  });
 });

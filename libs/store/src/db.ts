@@ -28,6 +28,16 @@ export interface Tx extends Sql {
 export type DbKind = 'postgres' | 'pglite';
 
 /**
+ * One connection held by one caller until release(), for session-level state that must live exactly as
+ * long as the caller's need (a session advisory lock: libs/store/src/advisory-lease.ts). Not for the
+ * application's statements, which go through query/transaction. Release before closing the Db.
+ */
+export interface DbSession extends Sql {
+  /** Back to the pool (destroyed when the connection failed). Idempotent. */
+  release(): Promise<void>;
+}
+
+/**
  * A break in notification delivery: `lost` when the listener connection failed (anything notified from
  * now on may be missed), `resumed` once it listens again (anything notified in between was missed).
  */
@@ -51,6 +61,11 @@ export interface Db extends Sql {
    * so that whatever the notifications keep fresh (caches, waits) is re-read then (PGlite never breaks).
    */
   listen(channel: string, onPayload: (payload: string) => void, onGap?: (gap: ListenGap) => void): Promise<() => Promise<void>>;
+  /**
+   * Holds a connection until the session is released: out of the pool on PostgreSQL (so it costs one
+   * pool slot for its life); on PGlite the one connection, shared with every other statement.
+   */
+  session(): Promise<DbSession>;
   /** Closes pools, listeners and (PGlite) the data directory lock. Idempotent. */
   close(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import type { Db, DbKind, ListenGap, QueryResult, Tx } from './db';
+import type { Db, DbKind, DbSession, ListenGap, QueryResult, Tx } from './db';
 
 /**
  * A Db that forwards everything to another one: decorators (metrics, profiling, statement rewriting)
@@ -25,6 +25,10 @@ export class ForwardingDb implements Db {
 
   listen(channel: string, onPayload: (payload: string) => void, onGap?: (gap: ListenGap) => void): Promise<() => Promise<void>> {
     return this.inner.listen(channel, onPayload, onGap);
+  }
+
+  session(): Promise<DbSession> {
+    return this.inner.session();
   }
 
   close(): Promise<void> {

@@ -1,13 +1,11 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, type BigIntStats } from 'node:fs';
-import {
-  checkWorkspacePath,
-  type WorkspacePathCode,
-  type WorkspacePathRefusal,
-} from '@palimpsest/core/workspace/workspace-path';
-import { identityOf, sameNode, type FileIdentity, type WorkspaceRoot } from './workspace-root';
+import { closeSync, fstatSync, readFileSync } from 'node:fs';
+import { checkWorkspacePath, type WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
+import { identityOf, type FileIdentity, type WorkspaceRoot } from './workspace-root';
+import { openNode, refusal, walkDirectories } from './workspace-walk';
 
 /**
- * Read a file under the workspace root without following a symbolic link anywhere on its path.
+ * Read a file under the workspace root without following a symbolic link anywhere on its path (the walk
+ * itself is workspace-walk.ts, shared with publication's workspace-destination.ts).
  *
  * The path is first checked by the pure rules (libs/core/src/workspace/workspace-path.ts). The walk then
  * goes one component at a time from the root's open handle: each name is looked up inside the directory
@@ -31,71 +29,28 @@ export type WorkspaceRead =
   | { kind: 'read'; path: string; bytes: Buffer; identity: FileIdentity }
   | { kind: 'refused'; refusal: WorkspacePathRefusal };
 
-const refused = (code: WorkspacePathCode, message: string, component?: number): WorkspaceRead => ({
-  kind: 'refused',
-  refusal: component === undefined ? { code, message } : { code, message, component },
-});
-
-type Step = { kind: 'opened'; fd: number; stats: BigIntStats } | { kind: 'refused'; read: WorkspaceRead };
-
-/** Look `name` up inside `dirFd`, refuse a link or the wrong kind of node, open it, and check it is the node looked at. */
-function openStep(root: WorkspaceRoot, dirFd: number, components: readonly string[], i: number): Step {
-  const last = i === components.length - 1;
-  const shown = JSON.stringify(components.slice(0, i + 1).join('/'));
-  const stop = (code: WorkspacePathCode, message: string): Step => ({ kind: 'refused', read: refused(code, message, i) });
-  const path = root.handlePath(dirFd, components[i]);
-  let seen: BigIntStats;
-  try {
-    seen = lstatSync(path, { bigint: true });
-  } catch (e) {
-    return failed(e, shown, stop);
-  }
-  if (seen.isSymbolicLink()) return stop('PATH_SYMLINK', `${shown} is a symbolic link: the workspace does not follow links.`);
-  if (!last && !seen.isDirectory()) return stop('PATH_NOT_FOUND', `${shown} is not a directory.`);
-  if (last && !seen.isFile()) return stop('PATH_NOT_A_FILE', `${shown} is not a regular file.`);
-  let fd: number;
-  try {
-    // O_NONBLOCK: a FIFO swapped in for the file must not hang the open (it fails the identity check below).
-    const kind = last ? constants.O_NONBLOCK : constants.O_DIRECTORY;
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | kind);
-  } catch (e) {
-    return failed(e, shown, stop);
-  }
-  const opened = fstatSync(fd, { bigint: true });
-  if (!sameNode(opened, seen) || (last ? !opened.isFile() : !opened.isDirectory())) {
-    closeSync(fd);
-    return stop('PATH_CHANGED', `${shown} changed between its check and its opening: read it again.`);
-  }
-  return { kind: 'opened', fd, stats: opened };
-}
-
-function failed(e: unknown, shown: string, stop: (code: WorkspacePathCode, message: string) => Step): Step {
-  const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return stop('PATH_NOT_FOUND', `${shown} does not exist under the workspace root.`);
-  if (code === 'ENOTDIR') return stop('PATH_CHANGED', `${shown} stopped being a directory while it was opened: read it again.`);
-  if (code === 'ELOOP') return stop('PATH_SYMLINK', `${shown} became a symbolic link while it was opened: the workspace does not follow links.`);
-  throw e;
-}
-
 /** Read `requested` (a workspace path) under `root`: its bytes and the identity of the file they came from, or a refusal. */
 export function readWorkspaceFile(root: WorkspaceRoot, requested: unknown): WorkspaceRead {
   const check = checkWorkspacePath(requested);
   if (check.kind === 'refused') return check;
   const { components, path } = check.value;
-  let dirFd = root.fd;
+  const last = components.length - 1;
+  const dir = walkDirectories(root, components.slice(0, last), { createParents: false });
+  if (dir.kind === 'refused') return dir;
   try {
-    for (let i = 0; i < components.length; i++) {
-      const step = openStep(root, dirFd, components, i);
-      if (step.kind === 'refused') return step.read;
-      if (dirFd !== root.fd) closeSync(dirFd);
-      dirFd = step.fd;
-      if (i === components.length - 1) {
-        const bytes = readFileSync(dirFd);
-        return { kind: 'read', path, bytes, identity: identityOf(fstatSync(dirFd, { bigint: true })) };
-      }
+    const name = { shown: JSON.stringify(path), component: last };
+    const file = openNode(root.handlePath(dir.fd, components[last]), 'file', name);
+    if (file.kind === 'absent') {
+      return { kind: 'refused', refusal: refusal('PATH_NOT_FOUND', `${name.shown} does not exist under the workspace root.`, last) };
     }
-    throw new Error('unreachable: a valid workspace path has at least one component');
+    if (file.kind === 'refused') return file;
+    try {
+      const bytes = readFileSync(file.fd);
+      return { kind: 'read', path, bytes, identity: identityOf(fstatSync(file.fd, { bigint: true })) };
+    } finally {
+      closeSync(file.fd);
+    }
   } finally {
-    if (dirFd !== root.fd) closeSync(dirFd);
+    closeSync(dir.fd);
   }
 }

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { assertChannelName, type Db, type ListenGap, type QueryResult, type Tx } from '../db';
+import { assertChannelName, type Db, type DbSession, type ListenGap, type QueryResult, type Tx } from '../db';
 import { INT8_OID, parseInt8 } from '../int8';
 import { TransactionGuard, transactionGuardEnabled, transactionHandle } from '../transaction-guard';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
@@ -167,6 +167,22 @@ class PgliteDb implements Db {
       if (done || this.closing) return;
       done = true;
       await unlisten();
+    };
+  }
+
+  /** PGlite has one connection: a session is that connection, and its state is shared with every statement. */
+  async session(): Promise<DbSession> {
+    this.guard.assertOutside('session');
+    this.assertOpen();
+    let released = false;
+    return {
+      query: <R = any>(text: string, params?: unknown[]): Promise<QueryResult<R>> => {
+        if (released) return Promise.reject(new Error('the session was released'));
+        return this.query<R>(text, params);
+      },
+      release: async () => {
+        released = true;
+      },
     };
   }
 

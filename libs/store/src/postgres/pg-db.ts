@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { assertChannelName, type Db, type ListenGap, type QueryResult, type Tx } from '../db';
+import { assertChannelName, type Db, type DbSession, type ListenGap, type QueryResult, type Tx } from '../db';
 import { INT8_ARRAY_OID, INT8_OID, mapInt8Array, parseInt8 } from '../int8';
 import { TransactionGuard, transactionGuardEnabled, transactionHandle } from '../transaction-guard';
 import { Checkout, refusedByServer } from './pg-checkout';
@@ -173,6 +173,28 @@ class PostgresDb implements Db {
     this.guard.assertOutside('listen');
     this.assertOpen();
     return this.listener.listen(channel, { onPayload, onGap });
+  }
+
+  async session(): Promise<DbSession> {
+    this.guard.assertOutside('session');
+    this.assertOpen();
+    const checkout = await this.checkout();
+    // As in transaction(): a statement that failed without the server's answer leaves the session unknown.
+    let unusable: Error | undefined;
+    let released: Promise<void> | undefined;
+    return {
+      async query<R = any>(text: string, params?: unknown[]): Promise<QueryResult<R>> {
+        if (released) throw new Error('the session was released');
+        try {
+          const result = await checkout.client.query(preparedQuery(text, params));
+          return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
+        } catch (error) {
+          if (!refusedByServer(error)) unusable ??= error as Error;
+          throw error;
+        }
+      },
+      release: () => (released ??= checkout.release(unusable)),
+    };
   }
 
   close(): Promise<void> {

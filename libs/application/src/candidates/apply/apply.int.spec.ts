@@ -18,6 +18,7 @@ function failingOn(db: Db, streamId: string): Db {
     exec: (script) => db.exec(script),
     listen: (channel, fn) => db.listen(channel, fn),
     close: () => db.close(),
+    session: () => db.session(),
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
   };
 }
