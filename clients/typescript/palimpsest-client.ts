@@ -181,6 +181,8 @@ export type SaveParams = {
   expected_target_version?: number | null;
   expected_current_hash?: string | null;
   export_after_save?: boolean;
+  sync_workspace?: boolean | null;
+  workspace_eol_format?: string | null;
 };
 
 /** Replay target: Reconstruct the target from its initial snapshot and accepted attempts (by each recorded protocol and runtime) and compare with the materialized state. Reports divergence; never repairs. */

@@ -6,6 +6,8 @@ import { randomIds, type IdGenerator } from './ports/id-generator.port';
 import { candidateSettings, type CandidateSettings } from './candidates/shared/candidate-settings';
 import { ContentCache } from '@palimpsest/projections/content/content-cache';
 import { workspaceRootFromEnv, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
+import { localLeaseProvider, type LeaseProvider } from '@palimpsest/workspace/workspace-lease';
+import { advisoryLeaseProvider } from '@palimpsest/store/advisory-lease';
 
 /** What every handler needs: the database, time and identity. Passed explicitly, never global. */
 export interface AppContext {
@@ -24,6 +26,12 @@ export interface AppContext {
    * null when none is configured. A misconfigured root refuses to start (WorkspaceRootError).
    */
   workspace: WorkspaceRoot | null;
+  /**
+   * Exclusive leases on destination directories for publications: this machine's (in-process and across
+   * processes), plus on PostgreSQL an advisory lock, so gateways on several machines sharing one database
+   * serialize too.
+   */
+  leases: LeaseProvider;
 }
 
 export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = {}): AppContext {
@@ -36,5 +44,6 @@ export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = 
     appends: overrides.appends ?? new AppendBatcher(db),
     candidates: overrides.candidates ?? candidateSettings(),
     workspace: overrides.workspace !== undefined ? overrides.workspace : workspaceRootFromEnv(),
+    leases: overrides.leases ?? advisoryLeaseProvider(db, localLeaseProvider()),
   };
 }

@@ -32,6 +32,7 @@ export function httpOutcome(route: OperationRoute, result: Outcome): HttpOutcome
     case 'saved':
       return { status: route.success };
     case 'accepted':
+    case 'partial': // the file is installed; the answer names what is uncertain
     case 'success':
     case 'failed': // a replay that ran and found divergence: the report is the answer
       return { status: 200 };

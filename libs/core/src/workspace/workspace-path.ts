@@ -63,6 +63,9 @@ const DEVICE_NAMES = new Set([
   'COM¹', 'COM²', 'COM³', 'LPT¹', 'LPT²', 'LPT³',
 ]);
 
+/** The staging and backup files of a publication are named with this prefix; no workspace path may name one. */
+export const PUBLICATION_NAME_PREFIX = '.palimpsest-';
+
 /** Characters Windows refuses in names; `:` also opens an NTFS alternate data stream. */
 const RESERVED_CHARACTERS = /[<>:"|?*]/;
 /** C0 controls (NUL included), DEL and C1 controls. */
@@ -99,6 +102,9 @@ function checkComponent(c: string, i: number): WorkspacePathCheck | null {
     return refused('PATH_RESERVED', `${where} holds one of < > : " | ? * (":" names an alternate data stream on NTFS).`, i);
   }
   if (/[. ]$/.test(c)) return refused('PATH_RESERVED', `${where} ends in a dot or a space, which Windows drops.`, i);
+  if (c.startsWith(PUBLICATION_NAME_PREFIX)) {
+    return refused('PATH_RESERVED', `${where} starts with "${PUBLICATION_NAME_PREFIX}", which names a publication's staged and backup files.`, i);
+  }
   const stem = c.split('.')[0].replace(/ +$/, '').toUpperCase();
   if (DEVICE_NAMES.has(stem)) return refused('PATH_RESERVED', `${where} is the Windows device name ${stem}.`, i);
   return null;

@@ -13,6 +13,7 @@ const HOSTILE: Array<[string, unknown, WorkspacePathCode, number?]> = [
   ['double slash prefix', '//server/share', 'PATH_ESCAPE'],
   ['drive letter', 'C:/Windows/win.ini', 'PATH_ESCAPE'],
   ['drive-relative', 'c:boot.ini', 'PATH_ESCAPE'],
+  ['a publication staging file', 'docs/.palimpsest-0b6c2b44-0.stage', 'PATH_RESERVED', 1],
   ['empty', '', 'PATH_INVALID'],
   ['not a string', 42, 'PATH_INVALID'],
   ['null', null, 'PATH_INVALID'],

@@ -37,3 +37,27 @@ export async function publicationDigests(sql: Sql): Promise<Map<string, string>>
   );
   return new Map(rows.map((r) => [r.key, r.digest]));
 }
+
+/** The unfinished journals (started or pending_reconcile) of the files bound to these targets. */
+export async function openJournalsOf(sql: Sql, targetIds: readonly string[]): Promise<{ journal_id: string; journal_state: 'started' | 'pending_reconcile'; path: string }[]> {
+  if (targetIds.length === 0) return [];
+  const { rows } = await sql.query(
+    `SELECT open_journal_id::text AS journal_id, journal_state, path FROM workspace_files
+      WHERE target_id = ANY($1::uuid[]) AND open_journal_id IS NOT NULL ORDER BY path`,
+    [targetIds],
+  );
+  return rows;
+}
+
+/** What a publication of a target needs of its binding: the path, the root it is bound to and the file's baseline. */
+export interface PublicationBaseline {
+  path: string;
+  root_dev: string;
+  root_ino: string;
+  disk_sha256: string;
+}
+
+export async function publicationBaselineOf(sql: Sql, targetId: string): Promise<PublicationBaseline | null> {
+  const { rows } = await sql.query<PublicationBaseline>(`SELECT path, root_dev, root_ino, disk_sha256 FROM workspace_files WHERE target_id = $1`, [targetId]);
+  return rows[0] ?? null;
+}

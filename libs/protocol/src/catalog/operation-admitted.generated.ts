@@ -61,6 +61,8 @@ export interface OperationAdmitted {
     expected_target_version?: unknown;
     expected_current_hash?: unknown;
     export_after_save?: boolean;
+    sync_workspace?: boolean | null;
+    workspace_eol_format?: string | null;
   };
   palimpsest_replay: OperationParams['palimpsest_replay'];
   palimpsest_get_attempt_log: OperationParams['palimpsest_get_attempt_log'];

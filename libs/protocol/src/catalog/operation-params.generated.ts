@@ -154,6 +154,8 @@ export interface OperationParams {
     expected_target_version?: number | null;
     expected_current_hash?: string | null;
     export_after_save?: boolean;
+    sync_workspace?: boolean | null;
+    workspace_eol_format?: string | null;
   };
   palimpsest_replay: {
     target_file_id: string;

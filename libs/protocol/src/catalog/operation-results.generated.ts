@@ -36,7 +36,7 @@ export interface OperationResults {
     status: "accepted" | "rejected" | "invalid_argument" | "not_found";
   };
   palimpsest_save: {
-    status: "saved" | "rejected" | "not_found" | "invalid_argument";
+    status: "saved" | "rejected" | "partial" | "not_found" | "invalid_argument";
   };
   palimpsest_replay: {
     status: "success" | "failed" | "not_found" | "invalid_argument";

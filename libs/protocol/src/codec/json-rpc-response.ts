@@ -23,6 +23,7 @@ export function rpcErrorOf(status: OutcomeStatus): RpcError['code'] | null {
     case 'accepted':
     case 'rejected':
     case 'saved':
+    case 'partial':
     case 'success':
     case 'failed':
     case 'error': // candidates: seed 000's envelope is the result

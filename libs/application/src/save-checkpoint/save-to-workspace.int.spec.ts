@@ -1,0 +1,130 @@
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { rebuildProjections } from '@palimpsest/projections/rebuild/rebuild-projections';
+import { readStream } from '@palimpsest/store/read-stream';
+import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
+import { openDestination } from '@palimpsest/workspace/workspace-destination';
+import { openWorkspaceRoot, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
+import { appContext, type AppContext } from '../app-context';
+import { dispatch } from '../dispatch/dispatch';
+
+const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+
+describe(`palimpsest_save with sync_workspace on ${describeBackend}`, () => {
+  let testDb: TestDb;
+  let dir: string;
+  let root: WorkspaceRoot;
+  let ctx: AppContext;
+  const call = (name: string, args: unknown) => dispatch(ctx, name, args) as Promise<Record<string, any>>;
+  const file = (path: string) => readFileSync(join(dir, path));
+
+  async function imported(path: string, bytes: string): Promise<string> {
+    writeFileSync(join(dir, path), bytes);
+    const r = await call('palimpsest_initialize_target', { filename: path, from_workspace: true });
+    expect(r.status).toBe('ok');
+    return r.target_file_id;
+  }
+  const replace = (id: string, version: number, replacement: string) =>
+    call('palimpsest_submit_replacement', { target_file_id: id, intent: 'rewrite', expected_target_version: version, replacement });
+  const journalEvents = async (journalId: string) => (await readStream(testDb.db, `publication-${journalId}`)).map((e) => e.type);
+  const stray = () => readdirSync(dir).filter((n) => n.startsWith('.palimpsest-'));
+
+  beforeAll(async () => {
+    testDb = await createTestDb();
+    dir = mkdtempSync(join(tmpdir(), 'palimpsest-save-'));
+    root = openWorkspaceRoot(dir);
+    ctx = appContext(testDb.db, { workspace: root });
+  });
+  afterAll(async () => {
+    root.close();
+    rmSync(dir, { recursive: true, force: true });
+    await testDb.dispose();
+  });
+
+  it('publishes the text in its recorded line endings, keeps the file mode, and commits the checkpoint with the journal', async () => {
+    const id = await imported('crlf.md', 'one\r\ntwo\r\n');
+    chmodSync(join(dir, 'crlf.md'), 0o640);
+    expect((await replace(id, 0, 'one\nthree\n')).status).toBe('accepted');
+    const saved = await call('palimpsest_save', { target_file_id: id, expected_target_version: 1, sync_workspace: true });
+    const bytes = 'one\r\nthree\r\n';
+    expect(saved).toMatchObject({
+      status: 'saved',
+      version: 1,
+      workspace_sync: { synced_path: 'crlf.md', disk_sha256: sha256(bytes), bytes_written: 12, content_eol: 'crlf', publication: 'installed', durability: 'confirmed', journal: { state: 'committed' } },
+    });
+    expect(file('crlf.md').toString()).toBe(bytes);
+    expect(statSync(join(dir, 'crlf.md')).mode & 0o777).toBe(0o640);
+    expect(await journalEvents(saved.workspace_sync.journal.id)).toEqual(['PublicationStarted', 'PublicationCompleted']);
+    const target = await readStream(testDb.db, `target-${id}`);
+    expect(target.map((e) => e.type)).toContain('CheckpointSaved');
+    const row = (await testDb.db.query('SELECT disk_sha256, open_journal_id FROM workspace_files WHERE target_id = $1', [id])).rows[0];
+    expect(row).toEqual({ disk_sha256: sha256(bytes), open_journal_id: null });
+    expect(stray()).toEqual([]);
+
+    // The next publication checks drift against what was just published, not what was imported.
+    expect((await replace(id, 1, 'one\nfour\n')).status).toBe('accepted');
+    const again = await call('palimpsest_save', { target_file_id: id, sync_workspace: true, workspace_eol_format: 'canonical_lf' });
+    expect(again).toMatchObject({ status: 'saved', workspace_sync: { content_eol: 'lf', disk_sha256: sha256('one\nfour\n') } });
+    expect(file('crlf.md').toString()).toBe('one\nfour\n');
+  });
+
+  it('refuses an external edit as external_disk_drift and leaves the file intact, with no checkpoint and no journal', async () => {
+    const id = await imported('drift.md', 'a\n');
+    expect((await replace(id, 0, 'b\n')).status).toBe('accepted');
+    writeFileSync(join(dir, 'drift.md'), 'edited by hand\n');
+    const before = (await readStream(testDb.db, `target-${id}`)).length;
+    const r = await call('palimpsest_save', { target_file_id: id, sync_workspace: true });
+    expect(r).toMatchObject({
+      status: 'rejected',
+      failure_reason: 'external_disk_drift',
+      retryable: 'after_refresh',
+      diagnostic: { path: 'drift.md', expected_sha256: sha256('a\n'), observed_sha256: sha256('edited by hand\n'), journal_id: null },
+      next_actions: [{ operation: 'palimpsest_workspace_refresh', params: { target_file_id: id } }],
+    });
+    expect(file('drift.md').toString()).toBe('edited by hand\n');
+    expect((await readStream(testDb.db, `target-${id}`)).length).toBe(before);
+  });
+
+  it('answers workspace_busy while another holder has the lease of the directory, and writes nothing', async () => {
+    const id = await imported('busy.md', 'x\n');
+    expect((await replace(id, 0, 'y\n')).status).toBe('accepted');
+    const opened = openDestination(root, 'busy.md', { createParents: false });
+    if (opened.kind !== 'opened') throw new Error('no destination');
+    const lease = await ctx.leases.tryAcquire([opened.dest.dir]);
+    try {
+      const r = await call('palimpsest_save', { target_file_id: id, sync_workspace: true });
+      expect(r).toMatchObject({ status: 'rejected', failure_reason: 'workspace_busy', retryable: 'same_request', next_actions: [{ operation: 'palimpsest_save' }] });
+      expect(file('busy.md').toString()).toBe('x\n');
+    } finally {
+      await lease?.release();
+      opened.dest.close();
+    }
+    expect((await call('palimpsest_save', { target_file_id: id, sync_workspace: true })).status).toBe('saved');
+    expect(file('busy.md').toString()).toBe('y\n');
+  });
+
+  it('checks the guards before any IO, and refuses what cannot be published', async () => {
+    const id = await imported('guard.md', 'g\n');
+    const stale = await call('palimpsest_save', { target_file_id: id, expected_target_version: 3, sync_workspace: true });
+    expect(stale).toMatchObject({ status: 'rejected', failure_reason: 'target_version_mismatch' });
+    const inline = await call('palimpsest_initialize_target', { filename: 'inline.md', content: 'i\n' });
+    expect(await call('palimpsest_save', { target_file_id: inline.target_file_id, sync_workspace: true })).toMatchObject({
+      status: 'invalid_argument',
+      code: 'target_not_bound_to_workspace',
+    });
+    expect(await call('palimpsest_save', { target_file_id: id, sync_workspace: true, workspace_eol_format: 'cr' })).toMatchObject({
+      status: 'invalid_argument',
+      code: 'unsupported_workspace_eol_format',
+    });
+    expect(await call('palimpsest_save', { target_file_id: id, sync_workspace: false })).toMatchObject({ status: 'saved' });
+    expect(await call('palimpsest_save', { target_file_id: id })).not.toHaveProperty('workspace_sync');
+    expect(file('guard.md').toString()).toBe('g\n');
+  });
+
+  it('rebuilds every read model, journals included, to what it replaced', async () => {
+    const report = await rebuildProjections(testDb.db);
+    expect(report).toMatchObject({ equal: true, differing: [], missing: [], extra: [] });
+  });
+});

@@ -1,0 +1,41 @@
+import { exportTarget } from '@palimpsest/core/reads/export-target';
+import type { Answer } from '../shared/answer';
+import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
+
+export interface SaveCheckpointInput {
+  target_file_id: unknown;
+  expected_target_version?: unknown;
+  expected_current_hash?: unknown;
+  export_after_save?: boolean;
+  sync_workspace?: boolean | null;
+  workspace_eol_format?: unknown;
+}
+
+type SavedCheckpoint = Answer<'saved'> & {
+  status: 'saved';
+  target_file_id: string;
+  snapshot_id: string;
+  closed_editing_cycle_id: string;
+  new_editing_cycle_id: string;
+  current_hash: string;
+  version: number;
+  export?: { format: string; content: string; content_sha256: string };
+};
+
+/** The seed's saved answer, from the target row the checkpoint was taken of. */
+export function savedAnswer(target: TargetRow, input: SaveCheckpointInput, ids: { snapshotId: string; newCycleId: string }): SavedCheckpoint {
+  const result: SavedCheckpoint = {
+    status: 'saved',
+    target_file_id: target.target_id,
+    snapshot_id: ids.snapshotId,
+    closed_editing_cycle_id: target.active_editing_cycle_id,
+    new_editing_cycle_id: ids.newCycleId,
+    current_hash: target.current_hash,
+    version: target.version,
+  };
+  if (input.export_after_save) {
+    const exported = exportTarget(target.content, {}, { source_line_endings: target.source_line_endings });
+    if (exported.ok) result.export = { format: exported.value.format, content: exported.value.content, content_sha256: exported.value.content_sha256 };
+  }
+  return result;
+}

@@ -1,0 +1,201 @@
+import { decide } from '@palimpsest/core/publication/publication.decider';
+import type { PublicationCommand } from '@palimpsest/core/publication/publication.commands';
+import type {
+  Durability,
+  InstalledFile,
+  PlannedFile,
+  PublicationFailureReason,
+  PublicationKind,
+} from '@palimpsest/core/publication/publication.events';
+import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
+import { commitPublicationEvents, NEW_JOURNAL, type JournalAt } from '@palimpsest/projections/publications/publication-commit';
+import type { Sql } from '@palimpsest/store/db';
+import { crashPoint } from '@palimpsest/workspace/crash-point';
+import { stageFile } from '@palimpsest/workspace/workspace-file-writer';
+import type { AppContext } from '../app-context';
+import { transactionCommitting, type CommitTargetEvents } from '../shared/commit-events';
+import { installAll, removeBackups, removeStages } from './install-files';
+import { OpenedFiles, plannedFiles, type FileToPublish } from './publication-files';
+import { settleOpenJournals } from './recover-journal';
+
+/**
+ * One publication of target text to workspace files, under the lease of every destination directory:
+ *
+ *   lease → settle any unfinished journal of these files → drift check → PublicationStarted commits →
+ *   stage each file (its bytes, fsync'd) → drift check again → [outcome transaction: lock and verify →
+ *   backup and install each file → fsync the directories → the caller's database outcome and
+ *   PublicationCompleted → COMMIT] → remove the backups → release.
+ *
+ * The database outcome and PublicationCompleted commit together, so a journal still 'started' after a
+ * crash is one whose outcome never committed: recover-journal.ts settles it from the bytes on disk.
+ * The crash points (crash-point.ts) sit between the steps.
+ */
+
+export interface PublishRequest<T> {
+  kind: PublicationKind;
+  request_id: string | null;
+  candidate_id: string | null;
+  files: FileToPublish[];
+  /**
+   * In the outcome transaction, before any file is installed: lock what the outcome writes and check it
+   * still holds. `go: false` ends the publication with nothing installed; `finish` runs after
+   * installation, in the same transaction, and records the database outcome.
+   */
+  outcome(tx: Sql, commit: CommitTargetEvents): Promise<{ go: false; answer: T; detail: string } | { go: true; finish: (installed: InstalledFile[]) => Promise<T> }>;
+}
+
+export interface Drifted {
+  path: string;
+  target_id: string;
+  expected_sha256: string | null;
+  observed_sha256: string | null;
+}
+
+export type PublishResult<T> =
+  | { kind: 'published'; journal_id: string; installed: InstalledFile[]; value: T; cleanup_error: string | null }
+  | { kind: 'durability_uncertain'; journal_id: string; installed: InstalledFile[]; detail: string }
+  | { kind: 'outcome_uncertain'; journal_id: string; installed: InstalledFile[]; detail: string }
+  | { kind: 'stopped'; journal_id: string; answer: T }
+  | { kind: 'busy'; paths: string[] }
+  | { kind: 'pending'; journals: { journal_id: string; paths: string[] }[] }
+  | { kind: 'refused_path'; index: number; refusal: WorkspacePathRefusal }
+  | { kind: 'drift'; journal_id: string | null; drifted: Drifted[] }
+  | { kind: 'io_error'; journal_id: string; state: 'rolled_back' | 'pending_reconcile'; detail: string };
+
+export async function publishFiles<T>(ctx: AppContext, req: PublishRequest<T>): Promise<PublishResult<T>> {
+  const root = ctx.workspace;
+  if (!root) throw new Error('publishFiles needs a configured workspace');
+  const opened = OpenedFiles.open(root, req.files.map((f) => ({ path: f.path, create: f.replaced_sha256 === null })));
+  if (opened.kind === 'refused') return { kind: 'refused_path', index: opened.index, refusal: opened.refusal };
+  const files = opened.files;
+  try {
+    const lease = await ctx.leases.tryAcquire(files.leaseKeys());
+    if (!lease) return { kind: 'busy', paths: req.files.map((f) => f.path) };
+    try {
+      const unsettled = await settleOpenJournals(ctx, req.files.map((f) => f.target_id));
+      if (unsettled.length) return { kind: 'pending', journals: unsettled };
+      return await new Publication(ctx, req, files).run();
+    } finally {
+      await lease.release();
+    }
+  } finally {
+    files.close();
+  }
+}
+
+/** The steps under the lease, with the journal they record. */
+class Publication<T> {
+  private readonly journalId: string;
+  private readonly planned: PlannedFile[];
+  private journal: JournalAt = NEW_JOURNAL;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly req: PublishRequest<T>,
+    private readonly files: OpenedFiles,
+  ) {
+    this.journalId = ctx.ids.next();
+    this.planned = plannedFiles(this.journalId, req.files);
+  }
+
+  async run(): Promise<PublishResult<T>> {
+    const before = this.drift();
+    if (before.kind === 'refused_path') return before;
+    if (before.drifted.length) return { kind: 'drift', journal_id: null, drifted: before.drifted };
+    const root = this.ctx.workspace!;
+    await this.record({
+      type: 'StartPublication', now: this.ctx.clock.now(), journal_id: this.journalId, kind: this.req.kind, request_id: this.req.request_id,
+      candidate_id: this.req.candidate_id, root_dev: root.dev, root_ino: root.ino, files: this.planned,
+    });
+    crashPoint('publication.after_started');
+    try {
+      this.req.files.forEach((f, i) => stageFile(this.files.dests[i], this.planned[i].stage_name, f.bytes, this.files.modeOf(i)));
+    } catch (e) {
+      removeStages(this.files, this.planned);
+      await this.fail('rolled_back', 'io_error', `staging failed: ${String(e)}`);
+      return { kind: 'io_error', journal_id: this.journalId, state: 'rolled_back', detail: String(e) };
+    }
+    crashPoint('publication.after_stage');
+    const after = this.drift();
+    if (after.kind === 'refused_path' || after.drifted.length) {
+      removeStages(this.files, this.planned);
+      const paths = after.kind === 'refused_path' ? after.refusal.message : after.drifted.map((d) => d.path).join(', ');
+      await this.fail('rolled_back', 'external_disk_drift', `changed on disk while the publication was staged: ${paths}`);
+      return after.kind === 'refused_path' ? after : { kind: 'drift', journal_id: this.journalId, drifted: after.drifted };
+    }
+    return this.installAndRecord();
+  }
+
+  private drift(): { kind: 'read'; drifted: Drifted[] } | Extract<PublishResult<T>, { kind: 'refused_path' }> {
+    const now = this.files.hashes();
+    if (now.kind === 'refused') return { kind: 'refused_path', index: now.index, refusal: now.refusal };
+    const drifted = this.req.files
+      .map((f, i) => ({ path: f.path, target_id: f.target_id, expected_sha256: f.replaced_sha256, observed_sha256: now.sha256[i] }))
+      .filter((d) => d.observed_sha256 !== d.expected_sha256);
+    return { kind: 'read', drifted };
+  }
+
+  private async record(command: PublicationCommand, tx?: Sql): Promise<void> {
+    const run = async (sql: Sql) => {
+      const d = decide(command, this.journal.state);
+      if (d.kind === 'refused') throw new Error(`publication ${this.journalId}: ${d.refusal.code} (${d.refusal.detail})`);
+      return commitPublicationEvents(sql, this.journalId, this.journal, d.events, command.now, { command: command.type });
+    };
+    this.journal = tx ? await run(tx) : await this.ctx.db.transaction(run);
+  }
+
+  private fail(state: 'rolled_back' | 'pending_reconcile', reason: PublicationFailureReason, detail: string, tx?: Sql): Promise<void> {
+    const outcome = state === 'rolled_back' ? ('not_applied' as const) : ('unknown' as const);
+    const files = this.planned.map((f) => ({ target_id: f.target_id, path: f.path, disk_sha256: f.replaced_sha256, outcome }));
+    return this.record({ type: 'FailPublication', now: this.ctx.clock.now(), state, reason, detail, files, reconciled: false }, tx);
+  }
+
+  private async installAndRecord(): Promise<PublishResult<T>> {
+    const journal_id = this.journalId;
+    let installed: InstalledFile[] = [];
+    let touched = false;
+    let committing = false;
+    try {
+      const result = await transactionCommitting(this.ctx, async (tx, commit): Promise<PublishResult<T>> => {
+        const prepared = await this.req.outcome(tx, commit);
+        if (!prepared.go) {
+          removeStages(this.files, this.planned);
+          await this.fail('rolled_back', 'target_moved', prepared.detail, tx);
+          return { kind: 'stopped', journal_id, answer: prepared.answer };
+        }
+        touched = true;
+        const io = installAll(this.files, this.planned);
+        if (io.kind === 'failed') {
+          await this.fail(io.state, io.reason, io.detail, tx);
+          return io.reason === 'external_disk_drift'
+            ? { kind: 'drift', journal_id, drifted: io.drifted }
+            : { kind: 'io_error', journal_id, state: io.state, detail: io.detail };
+        }
+        let durability: Durability = 'confirmed';
+        let syncError = '';
+        try {
+          this.files.syncDirectories();
+        } catch (e) {
+          durability = 'uncertain';
+          syncError = String(e);
+        }
+        crashPoint('publication.after_fsync');
+        installed = this.planned.map((f) => ({ target_id: f.target_id, path: f.path, disk_sha256: f.staged_sha256, bytes_written: f.bytes, durability }));
+        // Seed 003: when the directory's durability is uncertain the database outcome is not recorded.
+        const value = durability === 'confirmed' ? await prepared.finish(installed) : null;
+        await this.record({ type: 'CompletePublication', now: this.ctx.clock.now(), files: installed, reconciled: false }, tx);
+        crashPoint('publication.before_outcome');
+        committing = true;
+        if (value === null) return { kind: 'durability_uncertain', journal_id, installed, detail: `the directory fsync failed: ${syncError}` };
+        return { kind: 'published', journal_id, installed, value, cleanup_error: null };
+      });
+      return result.kind === 'published' ? { ...result, cleanup_error: removeBackups(this.files, this.planned) } : result;
+    } catch (e) {
+      // Files were installed and the outcome transaction failed before its commit: settle the journal now, under the lease still held.
+      if (touched && !committing) await settleOpenJournals(this.ctx, this.req.files.map((f) => f.target_id));
+      if (!committing) throw e;
+      // Installed, and the commit failed or its answer was lost: the journal tells which once it is read again.
+      return { kind: 'outcome_uncertain', journal_id, installed, detail: String(e) };
+    }
+  }
+}

@@ -1,0 +1,121 @@
+import { decide } from '@palimpsest/core/publication/publication.decider';
+import type { ExistingJournal } from '@palimpsest/core/publication/publication.state';
+import { planRecovery, type FileEvidence, type RecoveryAction } from '@palimpsest/core/publication/recovery-plan';
+import { commitPublicationEvents, loadJournal } from '@palimpsest/projections/publications/publication-commit';
+import { openJournals, openJournalsOf } from '@palimpsest/projections/publications/publication.queries';
+import { restoreBackup } from '@palimpsest/workspace/workspace-file-writer';
+import type { AppContext } from '../app-context';
+import { OpenedFiles } from './publication-files';
+
+/**
+ * Settling journals that started and never recorded an outcome (a crash, a kill, a lost commit), from
+ * the bytes on disk (core's planRecovery). Always under the lease of the journal's directories: the
+ * caller holds it (a publication about to write the same files), or reconcileAtStart takes it.
+ */
+
+export interface Unsettled {
+  journal_id: string;
+  paths: string[];
+}
+
+/** Settle the started journals of these targets' files; answer the ones left pending_reconcile (a person or a refresh decides). */
+export async function settleOpenJournals(ctx: AppContext, targetIds: readonly string[]): Promise<Unsettled[]> {
+  const open = await openJournalsOf(ctx.db, targetIds);
+  const byJournal = new Map<string, { state: string; paths: string[] }>();
+  for (const o of open) byJournal.set(o.journal_id, { state: o.journal_state, paths: [...(byJournal.get(o.journal_id)?.paths ?? []), o.path] });
+  const unsettled: Unsettled[] = [];
+  for (const [journal_id, o] of byJournal) {
+    const state = o.state === 'started' ? await recoverJournal(ctx, journal_id) : o.state;
+    if (state !== 'committed' && state !== 'rolled_back' && state !== 'resolved') unsettled.push({ journal_id, paths: o.paths });
+  }
+  return unsettled;
+}
+
+/** Settle one started journal (the caller holds its lease); returns the journal's state after. */
+export async function recoverJournal(ctx: AppContext, journalId: string): Promise<string> {
+  const root = ctx.workspace;
+  const loaded = await ctx.db.transaction((tx) => loadJournal(tx, journalId));
+  const j = loaded.state;
+  if (!j.exists || j.state !== 'started') return j.exists ? j.state : 'missing';
+  if (!root || root.dev !== j.root_dev || root.ino !== j.root_ino) return 'started'; // another root's journal: its own process settles it
+  const opened = OpenedFiles.open(root, j.files.map((f) => ({ path: f.path, create: false })));
+  const files = opened.kind === 'opened' ? opened.files : null;
+  try {
+    const plan = planRecovery(j, evidenceOf(j, files));
+    if (files) carryOut(files, j, plan.actions);
+    const now = ctx.clock.now();
+    const d = decide({ ...plan.outcome, now }, j);
+    if (d.kind === 'refused') return d.refusal.state ?? 'missing';
+    const after = await ctx.db.transaction((tx) => commitPublicationEvents(tx, journalId, loaded, d.events, now, { command: 'ReconcilePublication' }));
+    return after.state.exists ? after.state.state : 'missing';
+  } finally {
+    files?.close();
+  }
+}
+
+function evidenceOf(j: ExistingJournal, files: OpenedFiles | null): FileEvidence[] {
+  const hashes = files?.hashes();
+  return j.files.map((f, i) => ({
+    disk_sha256: hashes?.kind === 'read' ? hashes.sha256[i] : null,
+    stage_present: files ? files.has(i, f.stage_name) : false,
+    backup_present: files && f.backup_name ? files.has(i, f.backup_name) : false,
+  }));
+}
+
+/**
+ * The plan's actions, in order. Confirming durability is the directory fsync: a staged file's bytes were
+ * fsync'd before it was installed, so what a crash can still lose is the rename or link, which lives in
+ * the directory.
+ */
+function carryOut(files: OpenedFiles, j: ExistingJournal, actions: RecoveryAction[]): void {
+  for (const a of actions) {
+    const f = j.files[a.file];
+    switch (a.kind) {
+      case 'remove_stage':
+        files.remove(a.file, f.stage_name);
+        break;
+      case 'restore_backup':
+        if (f.backup_name) restoreBackup(files.dests[a.file], f.backup_name);
+        break;
+      case 'remove_created':
+        files.remove(a.file, files.dests[a.file].name);
+        break;
+      case 'remove_backup':
+        files.remove(a.file, f.backup_name);
+        break;
+      case 'confirm_durability':
+        break;
+    }
+  }
+  files.syncDirectories();
+}
+
+/**
+ * At start-up: settle every journal left started by a process that is gone. A journal whose directories'
+ * lease is held belongs to a live publication, and is left to it.
+ */
+export async function reconcileAtStart(ctx: AppContext): Promise<{ settled: number; busy: number }> {
+  const root = ctx.workspace;
+  if (!root) return { settled: 0, busy: 0 };
+  let settled = 0;
+  let busy = 0;
+  for (const row of await openJournals(ctx.db)) {
+    const loaded = await ctx.db.transaction((tx) => loadJournal(tx, row.journal_id));
+    if (!loaded.state.exists || loaded.state.root_dev !== root.dev || loaded.state.root_ino !== root.ino) continue;
+    const opened = OpenedFiles.open(root, loaded.state.files.map((f) => ({ path: f.path, create: false })));
+    const keys = opened.kind === 'opened' ? opened.files.leaseKeys() : [];
+    if (opened.kind === 'opened') opened.files.close();
+    const lease = keys.length ? await ctx.leases.tryAcquire(keys) : null;
+    if (keys.length && !lease) {
+      busy++;
+      continue;
+    }
+    try {
+      await recoverJournal(ctx, row.journal_id);
+      settled++;
+    } finally {
+      await lease?.release();
+    }
+  }
+  return { settled, busy };
+}
