@@ -14,6 +14,7 @@ import { deferBodyParsing } from './lifecycle/json-body';
 import { McpHttp } from './mcp/mcp-http';
 import { createLogger, PinoLoggerService, requestId } from './observability/logger';
 import { buildOpenApiDocument } from './openapi/openapi-document';
+import { reconcileAtStart } from '@palimpsest/application/workspace-publication/recover-journal';
 
 export interface RunningApi {
   url: string;
@@ -25,6 +26,8 @@ export interface RunningApi {
 export async function startApiServer(store: Db, config: ApiConfig, version: string): Promise<RunningApi> {
   const logger = createLogger(config.logLevel, config.logFormat);
   const runtime = new ApiRuntime(store, config, logger);
+  const settled = await reconcileAtStart(runtime.ctx);
+  if (settled.settled || settled.busy) logger.info(settled, 'workspace: interrupted publications settled at start');
   // Fastify's own request logging is off: RequestTracker writes one line per request instead.
   // It adds neither an ETag nor X-Powered-By: the ETag is the target version, set by the runner.
   const adapter = new FastifyAdapter({

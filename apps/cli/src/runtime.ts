@@ -1,4 +1,5 @@
 import { appContext, type AppContext } from '@palimpsest/application/app-context';
+import { reconcileAtStart } from '@palimpsest/application/workspace-publication/recover-journal';
 import type { Db } from '@palimpsest/store/db';
 import { migrate } from '@palimpsest/store/migrate';
 import { openDb } from '@palimpsest/store/open-db';
@@ -8,7 +9,10 @@ export async function withApp<T>(fn: (ctx: AppContext) => Promise<T>, opts: { mi
   const db: Db = await openDb();
   const ctx = appContext(db);
   try {
-    if (opts.migrate !== false) await migrate(db);
+    if (opts.migrate !== false) {
+      await migrate(db);
+      await reconcileAtStart(ctx); // publications a killed process left started are settled before anything else runs
+    }
     return await fn(ctx);
   } finally {
     await ctx.wakes.close(); // wake-ups of this process's last commits go out before the store closes

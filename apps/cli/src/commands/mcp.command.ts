@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { reconcileAtStart } from '@palimpsest/application/workspace-publication/recover-journal';
 import { appContext } from '@palimpsest/application/app-context';
 import type { Db } from '@palimpsest/store/db';
 import { DataDirInUseError } from '@palimpsest/store/errors';
@@ -44,6 +45,7 @@ async function serveHere(db: Db, profileName: string, policy: OwnerPolicy): Prom
   const mode = responseModeFrom(process.env);
   await migrate(db);
   const ctx = appContext(db);
+  await reconcileAtStart(ctx);
   const server = createMcpServer(ctx, { profile, policy, mode, version: VERSION });
   let closing: Promise<void> | null = null;
   const shutdown = () =>

@@ -2,9 +2,8 @@ import type { ContentEol } from '@palimpsest/core/reads/export-target';
 import type { InstalledFile } from '@palimpsest/core/publication/publication.events';
 import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import type { Answer } from '../shared/answer';
-import type { SaveAnswer } from './save-to-workspace';
 import type { PublishResult } from '../workspace-publication/publish-files';
-import type { SaveCheckpointInput } from './saved-answer';
+import type { SaveAnswer, SaveCheckpointInput } from './saved-answer';
 
 /**
  * A save's publication result as the seed's answer (seed 003 "Publication outcomes"): saved with

@@ -7,13 +7,9 @@ import type { AppContext } from '../app-context';
 import { commitOf } from '../shared/commit-events';
 import { refusalAnswer } from '../shared/target-refusals';
 import { notFound, targetIdOf } from '../shared/target-lookup';
-import type { Answer } from '../shared/answer';
-
-/** What a save answers, with or without a publication. */
-export type SaveAnswer = Answer<'saved' | 'rejected' | 'partial' | 'not_found' | 'invalid_argument'>;
 import { publishFiles } from '../workspace-publication/publish-files';
 import { publicationAnswer } from './publication-answer';
-import { savedAnswer, type SaveCheckpointInput } from './saved-answer';
+import { savedAnswer, type SaveAnswer, type SaveCheckpointInput } from './saved-answer';
 
 /**
  * palimpsest_save with sync_workspace: the checkpoint and the publication of the target's text to its

@@ -11,6 +11,9 @@ export interface SaveCheckpointInput {
   workspace_eol_format?: unknown;
 }
 
+/** What a save answers, with or without a publication. */
+export type SaveAnswer = Answer<'saved' | 'rejected' | 'partial' | 'not_found' | 'invalid_argument'>;
+
 type SavedCheckpoint = Answer<'saved'> & {
   status: 'saved';
   target_file_id: string;

@@ -1,8 +1,7 @@
 import type { PlannedFile } from '@palimpsest/core/publication/publication.events';
 import { crashPoint, type CrashPointName } from '@palimpsest/workspace/crash-point';
 import { installNew, installOver, linkBackup, restoreBackup } from '@palimpsest/workspace/workspace-file-writer';
-import type { OpenedFiles } from './publication-files';
-import type { Drifted } from './publish-files';
+import type { Drifted, OpenedFiles } from './publication-files';
 
 /** Installing a publication's staged files, and undoing that when one of them cannot be installed. */
 

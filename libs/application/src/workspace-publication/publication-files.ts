@@ -26,6 +26,14 @@ export interface FileToPublish {
   backup: boolean;
 }
 
+/** A file whose bytes are not its baseline: changed outside Palimpsest (observed null: gone). */
+export interface Drifted {
+  path: string;
+  target_id: string;
+  expected_sha256: string | null;
+  observed_sha256: string | null;
+}
+
 /** Names in the destination directory that only Palimpsest writes; the path rules reserve the prefix. */
 export const stageName = (journalId: string, i: number) => `${PUBLICATION_NAME_PREFIX}${journalId}-${i}.stage`;
 export const backupName = (journalId: string, i: number) => `${PUBLICATION_NAME_PREFIX}${journalId}-${i}.backup`;

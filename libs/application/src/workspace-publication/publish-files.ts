@@ -15,7 +15,7 @@ import { stageFile } from '@palimpsest/workspace/workspace-file-writer';
 import type { AppContext } from '../app-context';
 import { transactionCommitting, type CommitTargetEvents } from '../shared/commit-events';
 import { installAll, removeBackups, removeStages } from './install-files';
-import { OpenedFiles, plannedFiles, type FileToPublish } from './publication-files';
+import { OpenedFiles, plannedFiles, type Drifted, type FileToPublish } from './publication-files';
 import { settleOpenJournals } from './recover-journal';
 
 /**
@@ -42,13 +42,6 @@ export interface PublishRequest<T> {
    * installation, in the same transaction, and records the database outcome.
    */
   outcome(tx: Sql, commit: CommitTargetEvents): Promise<{ go: false; answer: T; detail: string } | { go: true; finish: (installed: InstalledFile[]) => Promise<T> }>;
-}
-
-export interface Drifted {
-  path: string;
-  target_id: string;
-  expected_sha256: string | null;
-  observed_sha256: string | null;
 }
 
 export type PublishResult<T> =
