@@ -5,7 +5,7 @@ import type { Result } from './catalog/operation-types';
 export type OutcomeStatus = Result<OperationName>['status'];
 
 /** Every outcome status at run time; the check below fails to compile if one is missing. */
-export const OUTCOME_STATUSES = ['ok', 'accepted', 'rejected', 'saved', 'success', 'failed', 'invalid_argument', 'not_found', 'error'] as const satisfies readonly OutcomeStatus[];
+export const OUTCOME_STATUSES = ['ok', 'accepted', 'rejected', 'saved', 'success', 'failed', 'refreshed', 'in_sync', 'invalid_argument', 'not_found', 'error'] as const satisfies readonly OutcomeStatus[];
 const complete: Exclude<OutcomeStatus, (typeof OUTCOME_STATUSES)[number]> extends never ? true : never = true;
 void complete;
 
@@ -33,6 +33,8 @@ export function isCallFailure(status: OutcomeStatus): boolean {
     case 'saved':
     case 'success':
     case 'failed':
+    case 'refreshed':
+    case 'in_sync':
       return false;
     default:
       return unreachable(status);

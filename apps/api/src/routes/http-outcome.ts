@@ -33,6 +33,8 @@ export function httpOutcome(route: OperationRoute, result: Outcome): HttpOutcome
       return { status: route.success };
     case 'accepted':
     case 'success':
+    case 'refreshed':
+    case 'in_sync':
     case 'failed': // a replay that ran and found divergence: the report is the answer
       return { status: 200 };
     case 'rejected':

@@ -25,6 +25,8 @@ export function rpcErrorOf(status: OutcomeStatus): RpcError['code'] | null {
     case 'saved':
     case 'success':
     case 'failed':
+    case 'refreshed':
+    case 'in_sync':
     case 'error': // candidates: seed 000's envelope is the result
       return null;
     default:
