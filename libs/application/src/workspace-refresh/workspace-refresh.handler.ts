@@ -1,4 +1,5 @@
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import type { TargetRefusal } from '@palimpsest/core/target/target-decision';
 import { decideRefresh } from '@palimpsest/core/target/workspace-refresh.decision';
 import { lockTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import { workspaceFileOf, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
@@ -92,7 +93,7 @@ export async function refreshWorkspaceFile(ctx: AppContext, input: WorkspaceRefr
       },
       target,
     );
-    if (outcome.kind === 'refused') return refusalAnswer(outcome.refusal);
+    if (outcome.kind === 'refused') return refused(outcome.refusal);
     await commit(commitOf(target, outcome, now, { command: 'RefreshWorkspaceFile' }));
     const taken = takenAttempt(outcome);
     const resolved = await closePendingJournal(tx, file, taken, now);
@@ -117,6 +118,14 @@ async function closePendingJournal(tx: TargetUnit['tx'], file: WorkspaceFileRow,
     resolved_at: now,
   });
   return file.open_journal_id;
+}
+
+/** The usual refusal; a stale guard's next action is a re-read, then this refresh with the new guard. */
+function refused(refusal: TargetRefusal): RefreshAnswer {
+  const answer = refusalAnswer(refusal);
+  if (refusal.kind !== 'guard_stale') return answer;
+  const reason = `The target moved to version ${refusal.current_version}: re-read it, then refresh with the new guard.`;
+  return { ...answer, next_actions: [{ operation: 'palimpsest_get_target', reason, params: { target_file_id: refusal.target_id } }] };
 }
 
 const after = (target: TargetRow, outcome: Decided) => (outcome.state.exists ? outcome.state : target);
