@@ -53,14 +53,14 @@ export interface WorkspaceFilesPage {
   truncated: boolean;
 }
 
-/** One page of bound files in (path, target_id) order, with each target's version. */
+/** One page of bound files in (path, target_id) order (byte order on every backend), with each target's version. */
 export async function workspaceFilesPage(sql: Sql, q: WorkspaceFilesQuery): Promise<WorkspaceFilesPage> {
   const where = [`($1::text IS NULL OR left(w.path, length($1::text)) = $1::text)`, q.pendingOnly ? 'w.journal_state IS NOT NULL' : 'true'];
   const { rows: counted } = await sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM workspace_files w WHERE ${where.join(' AND ')}`, [q.pathPrefix]);
   const { rows } = await sql.query<WorkspaceFileRow & { version: number }>(
     `SELECT ${FILE_COLUMNS}, t.version FROM workspace_files w JOIN targets t ON t.target_id = w.target_id
-      WHERE ${where.join(' AND ')} AND ($2::text IS NULL OR (w.path, w.target_id::text) > ($2::text, $3::text))
-      ORDER BY w.path, w.target_id::text LIMIT $4`,
+      WHERE ${where.join(' AND ')} AND ($2::text IS NULL OR (w.path COLLATE "C", w.target_id::text) > ($2::text COLLATE "C", $3::text))
+      ORDER BY w.path COLLATE "C", w.target_id::text LIMIT $4`,
     [q.pathPrefix, q.after?.path ?? null, q.after?.target_id ?? null, q.limit + 1],
   );
   return { rows: rows.slice(0, q.limit).map((r) => ({ ...r, version: Number(r.version) })), total: Number(counted[0]!.n), truncated: rows.length > q.limit };
