@@ -97,7 +97,7 @@ export async function refreshWorkspaceFile(ctx: AppContext, input: WorkspaceRefr
     await commit(commitOf(target, outcome, now, { command: 'RefreshWorkspaceFile' }));
     const taken = takenAttempt(outcome);
     const resolved = await closePendingJournal(tx, file, taken, now);
-    return { ...answer('refreshed', after(target, outcome), file, diskSha), attempt_id: taken, previous_disk_sha256: file.disk_sha256, journal_resolved: resolved };
+    return answer('refreshed', after(target, outcome), file, diskSha, { attempt_id: taken, previous_disk_sha256: file.disk_sha256, journal_resolved: resolved });
   });
 }
 
@@ -130,12 +130,18 @@ function refused(refusal: TargetRefusal): RefreshAnswer {
 
 const after = (target: TargetRow, outcome: Decided) => (outcome.state.exists ? outcome.state : target);
 
-function answer(status: Refreshed['status'], t: { target_id: string; version: number; current_hash: string }, file: WorkspaceFileRow, diskSha: string): Refreshed {
+type Taken = Required<Pick<Refreshed, 'attempt_id' | 'previous_disk_sha256' | 'journal_resolved'>>;
+
+function answer(status: Refreshed['status'], t: { target_id: string; version: number; current_hash: string }, file: WorkspaceFileRow, diskSha: string, taken?: Taken): Refreshed {
   const next: Refreshed['next_actions'] = [
     { operation: 'palimpsest_workspace_status', reason: 'See every bound file\'s state.', params: { path_prefix: file.path } },
   ];
-  if (status === 'refreshed') {
+  if (taken) {
     next.unshift({ operation: 'palimpsest_get_attempt_log', reason: 'The external change is recorded as an accepted attempt.', params: { target_file_id: t.target_id, limit: 1 } });
   }
-  return { status, target_file_id: t.target_id, path: file.path, version: t.version, current_hash: t.current_hash, disk_sha256: diskSha, next_actions: next };
+  const head = { status, target_file_id: t.target_id, path: file.path };
+  const state = { version: t.version, current_hash: t.current_hash, disk_sha256: diskSha };
+  if (!taken) return { ...head, ...state, next_actions: next };
+  const { attempt_id, previous_disk_sha256, journal_resolved } = taken;
+  return { ...head, attempt_id, ...state, previous_disk_sha256, journal_resolved, next_actions: next };
 }
