@@ -45,7 +45,10 @@ function decodeCursor(cursor: string): { path: string; target_id: string } | nul
 
 const badCursor = () => invalidArgument('invalid_cursor', 'cursor is not one a previous page returned as next_cursor.', { argument: 'cursor' });
 
-/** What is on disk for one bound file, against the bytes it should hold. */
+/**
+ * What is on disk for one bound file, against the bytes it should hold. The read loads the file whole:
+ * libs/workspace has no streaming read yet, so files over a size cap are not hashed by streaming (to do).
+ */
 function observe(root: WorkspaceRoot, row: WorkspaceFileRow & { version: number }): FileStatus {
   const journal = row.open_journal_id && row.journal_state ? { id: row.open_journal_id, state: row.journal_state } : null;
   const base = { path: row.path, target_file_id: row.target_id, version: row.version, disk_sha256: row.disk_sha256, journal };
