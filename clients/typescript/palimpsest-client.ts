@@ -2,9 +2,9 @@
 // Pure helpers: they encode JSON-RPC requests and decode responses; the host owns the streams.
 
 export const JSONRPC_VERSION = '2.0';
-export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard"] as const;
+export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_refresh","palimpsest_workspace_status","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard"] as const;
 export type Method = (typeof METHODS)[number];
-export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_edit_plan","palimpsest_change_inspect"];
+export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_status","palimpsest_edit_plan","palimpsest_change_inspect"];
 
 /** Initialize target: Create a target from text: canonical LF content, version 0, an initial snapshot, an active editing cycle and the recorded source line endings. */
 export type InitializeTargetParams = {
@@ -212,6 +212,21 @@ export type GetManifestLedgerParams = {
 /** Capabilities: The service manifest: every operation with its status in this session’s profile, limits, error codes and the recorded protocol/runtime profiles. */
 export type CapabilitiesParams = Record<string, never>;
 
+/** Refresh from the workspace file: Take the bound file's current bytes into its target when they no longer hash to its baseline: an accepted whole replacement recorded with source "external_disk" (in the attempt log and the ledger like any change), then the new baseline. in_sync when nothing changed; a pending_reconcile publication on the file is resolved by it. */
+export type WorkspaceRefreshParams = {
+  target_file_id: string;
+  expected_target_version?: number | null;
+  expected_current_hash?: string | null;
+};
+
+/** Workspace status: Every file bound to a target, a page at a time in path order, with its state: in_sync (its bytes hash to the baseline), drifted, missing, pending (a publication journal open on it) or unreachable (a path refusal, in code). Each file of the page is read and hashed; a state filter applies within the page. */
+export type WorkspaceStatusParams = {
+  path_prefix?: string | null;
+  state?: "in_sync" | "drifted" | "missing" | "pending" | "unreachable" | null;
+  limit?: number | null;
+  cursor?: string | null;
+};
+
 /** Propose a candidate change: Stage operations on a private candidate over one or more targets; none changes before palimpsest_change_apply. candidate + expected_candidate_version extend an open one. */
 export type ChangeProposeParams = {
   request_id: string;
@@ -369,6 +384,8 @@ export interface ParamsByMethod {
   palimpsest_get_attempt_log: GetAttemptLogParams;
   palimpsest_get_manifest_ledger: GetManifestLedgerParams;
   palimpsest_capabilities: CapabilitiesParams;
+  palimpsest_workspace_refresh: WorkspaceRefreshParams;
+  palimpsest_workspace_status: WorkspaceStatusParams;
   palimpsest_change_propose: ChangeProposeParams;
   palimpsest_edit_plan: EditPlanParams;
   palimpsest_change_inspect: ChangeInspectParams;

@@ -11,6 +11,7 @@ import { registerStart } from './commands/start.command';
 import { registerApi } from './commands/api.command';
 import { registerTokens } from './commands/tokens.command';
 import { registerApprovals } from './commands/approvals.command';
+import { registerWorkspace } from './commands/workspace.command';
 
 export function buildProgram(): Command {
   const program = new Command('palimpsest')
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   registerApi(program);
   registerTokens(program);
   registerApprovals(program);
+  registerWorkspace(program);
   return program;
 }
 

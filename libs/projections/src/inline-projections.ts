@@ -7,7 +7,7 @@ import type { ProjectedEvent } from './projected-event';
 import { insertCheckpointSnapshotSql, insertInitialSnapshotSql } from './snapshots.projection';
 import { positionSql, SqlParams } from './sql-params';
 import { insertTargetSql, updateTargetSql } from './target-row.projection';
-import { insertWorkspaceFileSql } from './workspace-files.projection';
+import { insertWorkspaceFileSql, refreshWorkspaceFileSql } from './workspace-files.projection';
 
 /**
  * The statements that bring every inline read model up to one event. They are joined into a single
@@ -47,6 +47,11 @@ function rowStatements(p: SqlParams, pe: ProjectedEvent, insertedCte?: string): 
     case 'WorkspaceFileBound':
       return [
         insertWorkspaceFileSql(p, event.data, position),
+        updateTargetSql(p, stateAfter, streamVersion, position, recordedAt, false),
+      ];
+    case 'WorkspaceFileRefreshed':
+      return [
+        refreshWorkspaceFileSql(p, event.data, position),
         updateTargetSql(p, stateAfter, streamVersion, position, recordedAt, false),
       ];
   }

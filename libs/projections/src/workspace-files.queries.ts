@@ -13,3 +13,55 @@ export async function workspaceBindingOf(sql: Sql, targetId: string): Promise<Wo
   );
   return (rows[0] as WorkspaceBinding | undefined) ?? null;
 }
+
+export type JournalState = 'started' | 'pending_reconcile';
+
+/** A bound file's row: where it is, the bytes it should hold, and the publication journal open on it. */
+export interface WorkspaceFileRow {
+  target_id: string;
+  path: string;
+  root_dev: string;
+  root_ino: string;
+  disk_sha256: string;
+  open_journal_id: string | null;
+  journal_state: JournalState | null;
+}
+
+const FILE_COLUMNS = `w.target_id::text AS target_id, w.path, w.root_dev, w.root_ino, w.disk_sha256,
+  w.open_journal_id::text AS open_journal_id, w.journal_state`;
+
+/** The workspace file row of a target (null when it is not bound); read under the target's row lock by a refresh. */
+export async function workspaceFileOf(sql: Sql, targetId: string): Promise<WorkspaceFileRow | null> {
+  const { rows } = await sql.query<WorkspaceFileRow>(`SELECT ${FILE_COLUMNS} FROM workspace_files w WHERE w.target_id = $1::uuid`, [targetId]);
+  return rows[0] ?? null;
+}
+
+export interface WorkspaceFilesQuery {
+  /** Only paths that start with this text. */
+  pathPrefix: string | null;
+  /** Only files with an open journal (the `pending` state is the read model's, not the disk's). */
+  pendingOnly: boolean;
+  /** Exclusive: the (path, target_id) the previous page ended with. */
+  after: { path: string; target_id: string } | null;
+  limit: number;
+}
+
+export interface WorkspaceFilesPage {
+  rows: (WorkspaceFileRow & { version: number })[];
+  /** Every bound file the filter matches, on every page. */
+  total: number;
+  truncated: boolean;
+}
+
+/** One page of bound files in (path, target_id) order (byte order on every backend), with each target's version. */
+export async function workspaceFilesPage(sql: Sql, q: WorkspaceFilesQuery): Promise<WorkspaceFilesPage> {
+  const where = [`($1::text IS NULL OR left(w.path, length($1::text)) = $1::text)`, q.pendingOnly ? 'w.journal_state IS NOT NULL' : 'true'];
+  const { rows: counted } = await sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM workspace_files w WHERE ${where.join(' AND ')}`, [q.pathPrefix]);
+  const { rows } = await sql.query<WorkspaceFileRow & { version: number }>(
+    `SELECT ${FILE_COLUMNS}, t.version FROM workspace_files w JOIN targets t ON t.target_id = w.target_id
+      WHERE ${where.join(' AND ')} AND ($2::text IS NULL OR (w.path COLLATE "C", w.target_id::text) > ($2::text COLLATE "C", $3::text))
+      ORDER BY w.path COLLATE "C", w.target_id::text LIMIT $4`,
+    [q.pathPrefix, q.after?.path ?? null, q.after?.target_id ?? null, q.limit + 1],
+  );
+  return { rows: rows.slice(0, q.limit).map((r) => ({ ...r, version: Number(r.version) })), total: Number(counted[0]!.n), truncated: rows.length > q.limit };
+}

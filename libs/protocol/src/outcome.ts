@@ -5,7 +5,7 @@ import type { Result } from './catalog/operation-types';
 export type OutcomeStatus = Result<OperationName>['status'];
 
 /** Every outcome status at run time; the check below fails to compile if one is missing. */
-export const OUTCOME_STATUSES = ['ok', 'accepted', 'rejected', 'saved', 'partial', 'success', 'failed', 'invalid_argument', 'not_found', 'error'] as const satisfies readonly OutcomeStatus[];
+export const OUTCOME_STATUSES = ['ok', 'accepted', 'rejected', 'saved', 'partial', 'success', 'failed', 'refreshed', 'in_sync', 'invalid_argument', 'not_found', 'error'] as const satisfies readonly OutcomeStatus[];
 const complete: Exclude<OutcomeStatus, (typeof OUTCOME_STATUSES)[number]> extends never ? true : never = true;
 void complete;
 
@@ -34,6 +34,8 @@ export function isCallFailure(status: OutcomeStatus): boolean {
     case 'partial': // installed, with the checkpoint unset or uncertain (seed 003): the answer says what to inspect
     case 'success':
     case 'failed':
+    case 'refreshed':
+    case 'in_sync':
       return false;
     default:
       return unreachable(status);

@@ -17,7 +17,8 @@ export type Setup =
   | 'keyed' // an edit accepted under client_request_id example-key-1
   | 'candidate' // the change_propose example proposed (EXAMPLE_CANDIDATE_ID, version 1)
   | 'checked_candidate' // … and its utf8 check run
-  | 'moved_candidate'; // … and the target edited after it
+  | 'moved_candidate' // … and the target edited after it
+  | 'drifted_file'; // the target imported from the workspace file docs/notes.md, which is then edited outside Palimpsest
 
 export interface ExampleRequest extends OperationExample {
   operation: OperationName;
@@ -33,6 +34,8 @@ const GATEWAY_EXAMPLES: Partial<Record<OperationName, Omit<ExampleRequest, 'oper
   palimpsest_get_attempt_log: { title: 'Newest attempts first', params: { target_file_id: EXAMPLE_TARGET_ID, limit: 10 }, setup: 'edited' },
   palimpsest_get_manifest_ledger: { title: 'The accepted changes', params: { target_file_id: EXAMPLE_TARGET_ID, limit: 10 }, setup: 'edited' },
   palimpsest_capabilities: { title: 'What this runtime supports', params: {}, setup: 'none' },
+  palimpsest_workspace_refresh: { title: 'Take in an edit made outside Palimpsest', params: { target_file_id: EXAMPLE_TARGET_ID }, setup: 'drifted_file' },
+  palimpsest_workspace_status: { title: 'The bound files that drifted', params: { path_prefix: 'docs/', state: 'drifted' }, setup: 'drifted_file' },
   palimpsest_change_inspect: { title: 'The proposed change, span by span', params: { candidate: EXAMPLE_CANDIDATE_ID }, setup: 'candidate' },
   palimpsest_check_run: { title: 'Run the utf8 check', params: { candidate: EXAMPLE_CANDIDATE_ID, checks: ['utf8'] }, setup: 'candidate' },
   palimpsest_change_apply: {

@@ -45,6 +45,16 @@ export interface ExampleRuns {
 
 export type Call = (operation: OperationName, args: Record<string, unknown>) => Promise<Outcome>;
 
+/** The workspace root the examples' context serves, and a way to change a file under it (the run does no IO itself). */
+export interface ExampleWorkspace {
+  path: string;
+  write(relativePath: string, text: string): void;
+}
+
+/** What the document shows as the workspace root's path. */
+export const EXAMPLE_WORKSPACE_ROOT = '/srv/workspace';
+const EXAMPLE_FILE = 'docs/notes.md';
+
 const SUCCESS = ['ok', 'accepted', 'saved', 'success'];
 
 const rebind = <T>(value: T, from: string, to: string): T => JSON.parse(JSON.stringify(value).split(from).join(to)) as T;
@@ -66,9 +76,10 @@ function required(operation: OperationName): ExampleRequest {
 }
 
 /** A fresh target and what the request needs done first; the ids it made. */
-async function prepare(call: Call, setup: Setup, n: number): Promise<Record<string, string>> {
-  const created = await ok(call, 'palimpsest_initialize_target', { filename: 'notes.md', content: EXAMPLE_TEXT, content_type: 'text/markdown' });
+async function prepare(call: Call, setup: Setup, n: number, workspace: ExampleWorkspace | null): Promise<Record<string, string>> {
+  const created = setup === 'drifted_file' ? await driftedFile(call, workspace) : await ok(call, 'palimpsest_initialize_target', { filename: 'notes.md', content: EXAMPLE_TEXT, content_type: 'text/markdown' });
   const ids: Record<string, string> = { [String(created.target_file_id)]: EXAMPLE_TARGET_ID };
+  if (workspace) ids[workspace.path] = EXAMPLE_WORKSPACE_ROOT;
   const edit = required('palimpsest_submit_edits').params;
   if (setup === 'edited') await ok(call, 'palimpsest_submit_edits', bindIds(edit, ids));
   if (setup === 'keyed') await ok(call, 'palimpsest_submit_edits', bindIds({ ...edit, client_request_id: 'example-key-1' }, ids));
@@ -83,6 +94,15 @@ async function prepare(call: Call, setup: Setup, n: number): Promise<Record<stri
   return ids;
 }
 
+/** A target imported from a workspace file that was then edited outside Palimpsest. */
+async function driftedFile(call: Call, workspace: ExampleWorkspace | null): Promise<Outcome> {
+  if (!workspace) throw new Error('the drifted_file examples need a workspace: pass one to runExamples');
+  workspace.write(EXAMPLE_FILE, EXAMPLE_TEXT);
+  const created = await ok(call, 'palimpsest_initialize_target', { filename: EXAMPLE_FILE, from_workspace: true, content_type: 'text/markdown' });
+  workspace.write(EXAMPLE_FILE, 'alpha beta gamma\n');
+  return created;
+}
+
 /** The body an error outcome is sent with (operation-runner's send): the answer, its envelope with the trace id. */
 function errorBody(operation: OperationName, result: Outcome): { status: number; body: Record<string, unknown> } {
   const outcome = httpOutcome(routeOf(operation), result);
@@ -91,10 +111,10 @@ function errorBody(operation: OperationName, result: Outcome): { status: number;
 }
 
 /** Runs every example request against `call`; the answers are written back to the example ids. */
-export async function runExamples(call: Call): Promise<Omit<ExampleRuns, 'gateway'>> {
+export async function runExamples(call: Call, workspace: ExampleWorkspace | null = null): Promise<Omit<ExampleRuns, 'gateway'>> {
   let n = 0;
   const run = async (request: ExampleRequest) => {
-    const ids = await prepare(call, request.setup, ++n);
+    const ids = await prepare(call, request.setup, ++n, workspace);
     return writeBack(await call(request.operation, bindIds(request.params, ids)), ids);
   };
   const operations: ExampleRuns['operations'] = {};

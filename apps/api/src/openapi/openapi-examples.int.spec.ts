@@ -1,5 +1,8 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { appContext } from '@palimpsest/application/app-context';
+import { openWorkspaceRoot, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { createAppHarness, type AppHarness } from '@palimpsest/application/test-support/app-harness';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
@@ -13,7 +16,8 @@ const TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g;
 /** A retry's request key is derived from the rejected attempt's fresh id. */
 const RETRY_KEY = /~retry-[0-9a-f]{8}\b/g;
 /** Values that differ from run to run by nature: the store's fresh ids, clock readings, durations, fingerprints over them. */
-const VOLATILE_KEYS = /^(input_fingerprint|duration_ms)$/;
+/** …and the workspace root's device and inode numbers. */
+const VOLATILE_KEYS = /^(input_fingerprint|duration_ms|device|inode|dev|ino)$/;
 
 function mask(value: unknown, key = ''): unknown {
   if (VOLATILE_KEYS.test(key)) return `<${key}>`;
@@ -31,16 +35,29 @@ function write(runs: ExampleRuns): void {
 describe(`the OpenAPI examples are real answers on ${describeBackend}`, () => {
   let h: AppHarness;
   let runs: ExampleRuns;
+  let dir: string;
+  let root: WorkspaceRoot;
   beforeAll(async () => {
     h = await createAppHarness();
-    const operations = await runExamples((name, args) => dispatch(h.ctx, name, args));
+    dir = mkdtempSync(join(tmpdir(), 'palimpsest-examples-'));
+    root = openWorkspaceRoot(dir);
+    const ctx = appContext(h.testDb.db, { workspace: root });
+    const writeFile = (path: string, text: string) => {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    };
+    const operations = await runExamples((name, args) => dispatch(ctx, name, args), { path: dir, write: writeFile });
     runs = { ...operations, errors: [...operations.errors, ...(await gatewayRefusals())], gateway: await operatorAnswers(h.ctx) };
     if (process.env.UPDATE_OPENAPI_EXAMPLES) write(runs);
   }, 120_000);
-  afterAll(() => h.dispose());
+  afterAll(async () => {
+    root.close();
+    rmSync(dir, { recursive: true, force: true });
+    await h.dispose();
+  });
 
   it('every operation example succeeds', () => {
-    const failed = Object.entries(runs.operations).filter(([, r]) => !['ok', 'accepted', 'saved', 'success'].includes(r.result.status));
+    const failed = Object.entries(runs.operations).filter(([, r]) => !['ok', 'accepted', 'saved', 'success', 'refreshed'].includes(r.result.status));
     expect(failed).toEqual([]);
     expect(runs.alternates['palimpsest_preview.rejected']!.result).toMatchObject({ status: 'rejected', failure_reason: 'match_ambiguous' });
   });

@@ -34,6 +34,8 @@ export function httpOutcome(route: OperationRoute, result: Outcome): HttpOutcome
     case 'accepted':
     case 'partial': // the file is installed; the answer names what is uncertain
     case 'success':
+    case 'refreshed':
+    case 'in_sync':
     case 'failed': // a replay that ran and found divergence: the report is the answer
       return { status: 200 };
     case 'rejected':

@@ -19,6 +19,8 @@ import { previewProposal } from '../preview-proposal/preview-proposal.handler';
 import { saveCheckpoint } from '../save-checkpoint/save-checkpoint.handler';
 import { submitProposal } from '../submit-proposal/submit-proposal.handler';
 import { CANDIDATE_HANDLERS } from '../candidates/candidate-handlers';
+import { refreshWorkspaceFile } from '../workspace-refresh/workspace-refresh.handler';
+import { workspaceStatus } from '../workspace-status/workspace-status.handler';
 
 /** Exactly one handler per catalog operation: a missing, extra or misspelled one is a compile error. */
 export type OperationHandlers = { [N in OperationName]: OperationHandler<N> };
@@ -59,5 +61,7 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   palimpsest_get_attempt_log: (ctx, a) => getAttemptLog(ctx, a),
   palimpsest_get_manifest_ledger: (ctx, a) => getManifestLedger(ctx, a),
   palimpsest_capabilities: async (ctx, _a, session) => capabilitiesManifest(session, ctx.workspace),
+  palimpsest_workspace_refresh: (ctx, a) => refreshWorkspaceFile(ctx, a),
+  palimpsest_workspace_status: (ctx, a) => workspaceStatus(ctx, a),
   ...CANDIDATE_HANDLERS,
 };

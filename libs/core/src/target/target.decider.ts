@@ -174,6 +174,7 @@ export function evolve(state: TargetState, event: TargetEvent): TargetState {
       return { ...target, active_editing_cycle_id: event.data.new_editing_cycle_id };
     }
     case 'WorkspaceFileBound':
+    case 'WorkspaceFileRefreshed':
       return requireTarget(state, event.data.target_id);
   }
 }

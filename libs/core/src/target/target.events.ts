@@ -111,12 +111,30 @@ export interface WorkspaceFileBoundData {
   bound_at: string;
 }
 
+/**
+ * A bound file's bytes, changed outside Palimpsest, were taken in (palimpsest_workspace_refresh): the file's
+ * new baseline. When the decoded text differed, the accepted whole replacement `attempt_id` (source
+ * external_disk, recorded just before in the same append) took it in; null when the text already equalled
+ * the target's (only bytes moved: line endings, a BOM). It changes no text by itself.
+ */
+export interface WorkspaceFileRefreshedData {
+  target_id: string;
+  path: string;
+  /** SHA-256 of the bytes taken in: what the file should hold from now on. */
+  disk_sha256: string;
+  previous_disk_sha256: string;
+  attempt_id: string | null;
+  source_line_ending_style: LineEndingStyle;
+  refreshed_at: string;
+}
+
 export type TargetEvent =
   | { type: 'TargetInitialized'; data: TargetInitializedData }
   | { type: 'ProposalAccepted'; data: ProposalAcceptedData }
   | { type: 'ProposalRejected'; data: ProposalRejectedData }
   | { type: 'CheckpointSaved'; data: CheckpointSavedData }
-  | { type: 'WorkspaceFileBound'; data: WorkspaceFileBoundData };
+  | { type: 'WorkspaceFileBound'; data: WorkspaceFileBoundData }
+  | { type: 'WorkspaceFileRefreshed'; data: WorkspaceFileRefreshedData };
 
 export type TargetEventType = TargetEvent['type'];
 
@@ -126,6 +144,7 @@ export const TARGET_EVENT_TYPES: readonly TargetEventType[] = [
   'ProposalRejected',
   'CheckpointSaved',
   'WorkspaceFileBound',
+  'WorkspaceFileRefreshed',
 ];
 
 export function targetStreamId(targetId: string): string {

@@ -302,6 +302,42 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
     limits: { type: 'object', additionalProperties: { type: 'integer' } },
     profiles: array(object({ protocol: str(), runtime: str(), operations: array(str()) })),
   }),
+  palimpsest_workspace_refresh: object(
+    {
+      status: { enum: ['refreshed', 'in_sync'], description: 'in_sync: the file still holds its baseline bytes; nothing was recorded.' },
+      target_file_id: targetId,
+      path: str('Relative POSIX path of the file under the workspace root.'),
+      attempt_id: nullable(str('The accepted whole replacement (source external_disk) that took the text in; null when only bytes moved.')),
+      version,
+      current_hash: currentHash,
+      disk_sha256: sha256('SHA-256 of the file bytes: the baseline from now on.'),
+      previous_disk_sha256: sha256('The baseline the bytes drifted from.'),
+      journal_resolved: nullable(str('The pending_reconcile publication journal this refresh resolved.')),
+    },
+    ['attempt_id', 'previous_disk_sha256', 'journal_resolved'],
+  ),
+  palimpsest_workspace_status: object({
+    status: { const: 'ok' },
+    root: object({ path: str(), dev: str('Device number, in decimal.'), ino: str('Inode number, in decimal.') }),
+    files: array(
+      object(
+        {
+          path: str(),
+          target_file_id: targetId,
+          version,
+          state: { enum: ['in_sync', 'drifted', 'missing', 'pending', 'unreachable'] },
+          disk_sha256: sha256('The bytes the file should hold (last imported, published or refreshed).'),
+          observed_sha256: { type: ['string', 'null'], description: 'SHA-256 of the bytes on disk now; null when they cannot be read.' },
+          journal: { type: ['object', 'null'], description: 'The open publication journal: id and state (started or pending_reconcile).' },
+          code: str('unreachable: the path refusal (PATH_SYMLINK, …) or workspace_root_mismatch.'),
+        },
+        ['code'],
+      ),
+    ),
+    total: int('Bound files the filter matches, over every page.'),
+    truncated: bool(),
+    next_cursor: nullable(str('Pass as cursor for the next page.')),
+  }),
   palimpsest_change_propose: object({
     status: { const: 'ok' },
     replayed: bool('True when the same request_id returned the recorded answer.'),

@@ -13,6 +13,7 @@ import { capabilities, preview } from './operations/meta.operations';
 import { findOccurrences, readLines, readTarget } from './operations/reads.operations';
 import { submitEdits, submitOperations, submitReplacement } from './operations/submissions.operations';
 import { CANDIDATE_OPERATIONS } from './operations/candidates.operations';
+import { workspaceRefresh, workspaceStatus } from './operations/workspace.operations';
 
 /**
  * The one list of operations. Order is the order tools are advertised in. Declared `as const`, so
@@ -35,6 +36,8 @@ export const CATALOG = [
   getAttemptLog,
   getManifestLedger,
   capabilities,
+  workspaceRefresh,
+  workspaceStatus,
   ...CANDIDATE_OPERATIONS,
 ] as const satisfies readonly OperationSpec[];
 

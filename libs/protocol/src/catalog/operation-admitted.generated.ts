@@ -68,6 +68,8 @@ export interface OperationAdmitted {
   palimpsest_get_attempt_log: OperationParams['palimpsest_get_attempt_log'];
   palimpsest_get_manifest_ledger: OperationParams['palimpsest_get_manifest_ledger'];
   palimpsest_capabilities: OperationParams['palimpsest_capabilities'];
+  palimpsest_workspace_refresh: OperationParams['palimpsest_workspace_refresh'];
+  palimpsest_workspace_status: OperationParams['palimpsest_workspace_status'];
   palimpsest_change_propose: OperationParams['palimpsest_change_propose'];
   palimpsest_edit_plan: OperationParams['palimpsest_edit_plan'];
   palimpsest_change_inspect: OperationParams['palimpsest_change_inspect'];

@@ -176,6 +176,17 @@ export interface OperationParams {
     before_sequence?: number | null;
   };
   palimpsest_capabilities: Record<string, never>;
+  palimpsest_workspace_refresh: {
+    target_file_id: string;
+    expected_target_version?: number | null;
+    expected_current_hash?: string | null;
+  };
+  palimpsest_workspace_status: {
+    path_prefix?: string | null;
+    state?: "in_sync" | "drifted" | "missing" | "pending" | "unreachable" | null;
+    limit?: number | null;
+    cursor?: string | null;
+  };
   palimpsest_change_propose: {
     request_id: string;
     base: Array<{

@@ -50,6 +50,12 @@ export interface OperationResults {
   palimpsest_capabilities: {
     status: "ok" | "invalid_argument";
   };
+  palimpsest_workspace_refresh: {
+    status: "refreshed" | "in_sync" | "rejected" | "not_found" | "invalid_argument";
+  };
+  palimpsest_workspace_status: {
+    status: "ok" | "invalid_argument";
+  };
   palimpsest_change_propose: {
     status: "ok" | "error" | "invalid_argument";
     error?: {

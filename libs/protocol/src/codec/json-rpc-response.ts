@@ -26,6 +26,8 @@ export function rpcErrorOf(status: OutcomeStatus): RpcError['code'] | null {
     case 'partial':
     case 'success':
     case 'failed':
+    case 'refreshed':
+    case 'in_sync':
     case 'error': // candidates: seed 000's envelope is the result
       return null;
     default:

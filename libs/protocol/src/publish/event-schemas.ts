@@ -189,6 +189,25 @@ export const EVENT_SCHEMAS: Record<string, JsonSchema> = {
       bound_at: timestamp,
     },
   },
+  WorkspaceFileRefreshed: {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: id('workspace-file-refreshed'),
+    title: 'WorkspaceFileRefreshed',
+    description:
+      'A bound file changed outside Palimpsest was taken in (palimpsest_workspace_refresh): its bytes are the new baseline. attempt_id is the accepted whole replacement (source external_disk) recorded just before it in the same append, or null when the file\'s text already equalled the target\'s and only the baseline moved. The text is unchanged by this event.',
+    type: 'object',
+    additionalProperties: false,
+    required: ['target_id', 'path', 'disk_sha256', 'previous_disk_sha256', 'attempt_id', 'source_line_ending_style', 'refreshed_at'],
+    properties: {
+      target_id: uuid,
+      path: { type: 'string', minLength: 1, description: 'Canonical relative POSIX path under the workspace root.' },
+      disk_sha256: { ...sha256, description: 'SHA-256 of the file bytes taken in: the new baseline.' },
+      previous_disk_sha256: { ...sha256, description: 'The baseline the bytes had drifted from.' },
+      attempt_id: { ...nullable(uuid), description: 'The accepted whole replacement that took the text in, or null.' },
+      source_line_ending_style: { enum: ['none', 'lf', 'crlf', 'cr', 'mixed'] },
+      refreshed_at: timestamp,
+    },
+  },
   ...candidateEventSchemas(SCHEMA_BASE),
   ...publicationEventSchemas(SCHEMA_BASE),
 };
