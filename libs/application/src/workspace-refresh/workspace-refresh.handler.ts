@@ -3,7 +3,8 @@ import type { TargetRefusal } from '@palimpsest/core/target/target-decision';
 import { decideRefresh } from '@palimpsest/core/target/workspace-refresh.decision';
 import { lockTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import { workspaceFileOf, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
-import { resolvePendingPublication } from '@palimpsest/projections/workspace-files.projection';
+import { decide as decidePublication } from '@palimpsest/core/publication/publication.decider';
+import { commitPublicationEvents, loadJournal } from '@palimpsest/projections/publications/publication-commit';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import type { AppContext } from '../app-context';
 import { importWorkspaceFile } from '../initialize-target/workspace-import';
@@ -107,16 +108,13 @@ function takenAttempt(outcome: Decided): string | null {
   return refreshed.data.attempt_id;
 }
 
-/** A pending_reconcile journal on the file ends with the refresh: its bytes are now on the record. */
+/** A pending_reconcile journal on the file ends with the refresh: its bytes are now on the record (PublicationResolved). */
 async function closePendingJournal(tx: TargetUnit['tx'], file: WorkspaceFileRow, attemptId: string | null, now: string): Promise<string | null> {
   if (file.journal_state !== 'pending_reconcile' || !file.open_journal_id) return null;
-  await resolvePendingPublication(tx, {
-    journal_id: file.open_journal_id,
-    resolution: 'refreshed',
-    target_id: file.target_id,
-    attempt_id: attemptId,
-    resolved_at: now,
-  });
+  const loaded = await loadJournal(tx, file.open_journal_id);
+  const d = decidePublication({ type: 'ResolvePublication', now, target_id: file.target_id, attempt_id: attemptId }, loaded.state);
+  if (d.kind === 'refused') return null; // settled meanwhile by another process
+  await commitPublicationEvents(tx, file.open_journal_id, loaded, d.events, now, { command: 'RefreshWorkspaceFile' });
   return file.open_journal_id;
 }
 

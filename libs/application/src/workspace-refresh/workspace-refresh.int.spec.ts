@@ -2,10 +2,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { publicationStreamId, type PublicationStartedData } from '@palimpsest/core/publication/publication.events';
+import { decide as decidePublication } from '@palimpsest/core/publication/publication.decider';
+import { publicationStreamId } from '@palimpsest/core/publication/publication.events';
+import { commitPublicationEvents, NEW_JOURNAL } from '@palimpsest/projections/publications/publication-commit';
 import { rebuildProjections } from '@palimpsest/projections/rebuild/rebuild-projections';
 import { readModelDigests } from '@palimpsest/projections/rebuild/read-model-digest';
-import { appendToStream } from '@palimpsest/store/append-to-stream';
 import { readStream } from '@palimpsest/store/read-stream';
 import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
 import { openWorkspaceRoot, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
@@ -132,26 +133,29 @@ describe(`palimpsest_workspace_refresh on ${describeBackend}`, () => {
   it('resolves a pending_reconcile publication journal on the file, in the same transaction', async () => {
     const id = await imported('pending.md', 'old\n');
     const journalId = randomUUID();
-    const started: PublicationStartedData = {
-      journal_id: journalId, kind: 'save', request_id: null, candidate_id: null, root_dev: root.dev, root_ino: root.ino,
-      files: [{ target_id: id, path: 'pending.md', target_version: 0, staged_sha256: sha256('staged\n'), replaced_sha256: sha256('old\n'), bytes: 7, content_eol: 'lf', stage_name: '.stage', backup_name: null }],
-      started_at: new Date().toISOString(),
-    };
-    const appended = await appendToStream(testDb.db, publicationStreamId(journalId), 0, [{ type: 'PublicationStarted', schemaVersion: 1, data: started, recordedAt: started.started_at }]);
-    await testDb.db.query(
-      `INSERT INTO publication_journals (journal_id, kind, state, files, started_at, stream_version, log_sequence) VALUES ($1, 'save', 'pending_reconcile', $2, $3, 1, $4)`,
-      [journalId, JSON.stringify(started.files), started.started_at, appended.positions[0]],
-    );
-    await testDb.db.query(`UPDATE workspace_files SET open_journal_id = $2, journal_state = 'pending_reconcile' WHERE target_id = $1`, [id, journalId]);
+    const files = [{ target_id: id, path: 'pending.md', target_version: 0, staged_sha256: sha256('staged\n'), replaced_sha256: sha256('old\n'), bytes: 7, content_eol: 'lf' as const, stage_name: '.stage', backup_name: null }];
+    const now = new Date().toISOString();
+    // An interrupted publication that reconciliation could not settle: started, then pending_reconcile.
+    await testDb.db.transaction(async (tx) => {
+      let at = NEW_JOURNAL;
+      for (const command of [
+        { type: 'StartPublication' as const, now, journal_id: journalId, kind: 'save' as const, request_id: null, candidate_id: null, root_dev: root.dev, root_ino: root.ino, files },
+        { type: 'FailPublication' as const, now, state: 'pending_reconcile' as const, reason: 'recovery_required' as const, detail: 'neither version', files: [{ target_id: id, path: 'pending.md', disk_sha256: sha256('x'), outcome: 'unknown' as const }], reconciled: true },
+      ]) {
+        const d = decidePublication(command, at.state);
+        if (d.kind === 'refused') throw new Error(d.refusal.code);
+        at = await commitPublicationEvents(tx, journalId, at, d.events, now, {});
+      }
+    });
     writeFileSync(join(dir, 'pending.md'), 'someone else\n');
     const r = await call('palimpsest_workspace_refresh', { target_file_id: id });
     expect(r).toMatchObject({ status: 'refreshed', version: 1, journal_resolved: journalId });
     const journal = await readStream(testDb.db, publicationStreamId(journalId));
-    expect(journal.map((e) => [e.type, e.streamVersion])).toEqual([['PublicationStarted', 1], ['PublicationResolved', 2]]);
-    expect(journal[1]!.data).toEqual({ journal_id: journalId, resolution: 'refreshed', target_id: id, attempt_id: r.attempt_id, resolved_at: journal[1]!.data.resolved_at });
+    expect(journal.map((e) => [e.type, e.streamVersion])).toEqual([['PublicationStarted', 1], ['PublicationFailed', 2], ['PublicationResolved', 3]]);
+    expect(journal[2]!.data).toEqual({ journal_id: journalId, resolution: 'refreshed', target_id: id, attempt_id: r.attempt_id, resolved_at: journal[2]!.data.resolved_at });
     expect(await fileRow(id)).toMatchObject({ open_journal_id: null, journal_state: null, disk_sha256: sha256('someone else\n') });
     const row = (await testDb.db.query('SELECT state, stream_version FROM publication_journals WHERE journal_id = $1', [journalId])).rows[0];
-    expect(row).toMatchObject({ state: 'resolved', stream_version: 2 });
+    expect(row).toMatchObject({ state: 'resolved', stream_version: 3 });
   });
 
   it('projections rebuild reproduces the refreshed baselines', async () => {
