@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkspacePathCode } from '@palimpsest/core/workspace/workspace-path';
 import { openWorkspaceRoot, type WorkspaceRoot } from './workspace-root';
-import { readWorkspaceFile } from './workspace-file-reader';
+import { createHash } from 'node:crypto';
+import { hashWorkspaceFile, readWorkspaceFile } from './workspace-file-reader';
 
 /**
  * The hostile corpus end to end, on real files: a tree inside the root, a secret outside it, and links
@@ -72,8 +73,16 @@ describe('readWorkspaceFile', () => {
 
   it.each(HOSTILE)('refuses %s', (...row) => {
     const [, path, code, component] = row;
-    const read = readWorkspaceFile(root, path);
-    expect(read).toEqual({ kind: 'refused', refusal: { code, message: expect.any(String), ...(component === undefined ? {} : { component }) } });
+    const refused = { kind: 'refused', refusal: { code, message: expect.any(String), ...(component === undefined ? {} : { component }) } };
+    expect(readWorkspaceFile(root, path)).toEqual(refused);
+    expect(hashWorkspaceFile(root, path)).toEqual(refused); // the hashing read walks the same way
+  });
+
+  it('hashes a file larger than its read chunk without holding it whole, as the whole-file hash would', () => {
+    const big = Buffer.alloc(3 * (1 << 20) + 17, 'palimpsest ');
+    writeFileSync(join(rootPath, 'dir', 'big.bin'), big);
+    expect(hashWorkspaceFile(root, 'dir/big.bin')).toEqual({ kind: 'hashed', sha256: createHash('sha256').update(big).digest('hex'), bytes: big.length });
+    expect(hashWorkspaceFile(root, 'empty.txt')).toMatchObject({ bytes: 0, sha256: createHash('sha256').update('').digest('hex') });
   });
 
   it('refuses an absolute path even when it names a file inside the root', () => {

@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, readFileSync, readSync } from 'node:fs';
 import { checkWorkspacePath, type WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import { identityOf, type FileIdentity, type WorkspaceRoot } from './workspace-root';
 import { openNode, refusal, walkDirectories } from './workspace-walk';
@@ -29,8 +30,11 @@ export type WorkspaceRead =
   | { kind: 'read'; path: string; bytes: Buffer; identity: FileIdentity }
   | { kind: 'refused'; refusal: WorkspacePathRefusal };
 
-/** Read `requested` (a workspace path) under `root`: its bytes and the identity of the file they came from, or a refusal. */
-export function readWorkspaceFile(root: WorkspaceRoot, requested: unknown): WorkspaceRead {
+/**
+ * Open `requested` (a workspace path) under `root` by the non-following walk and hand its descriptor to
+ * `use` (closed afterwards), or answer the refusal.
+ */
+function withWorkspaceFile<T>(root: WorkspaceRoot, requested: unknown, use: (fd: number, path: string) => T): { kind: 'used'; value: T } | { kind: 'refused'; refusal: WorkspacePathRefusal } {
   const check = checkWorkspacePath(requested);
   if (check.kind === 'refused') return check;
   const { components, path } = check.value;
@@ -45,12 +49,34 @@ export function readWorkspaceFile(root: WorkspaceRoot, requested: unknown): Work
     }
     if (file.kind === 'refused') return file;
     try {
-      const bytes = readFileSync(file.fd);
-      return { kind: 'read', path, bytes, identity: identityOf(fstatSync(file.fd, { bigint: true })) };
+      return { kind: 'used', value: use(file.fd, path) };
     } finally {
       closeSync(file.fd);
     }
   } finally {
     closeSync(dir.fd);
   }
+}
+
+/** Read `requested` (a workspace path) under `root`: its bytes and the identity of the file they came from, or a refusal. */
+export function readWorkspaceFile(root: WorkspaceRoot, requested: unknown): WorkspaceRead {
+  const opened = withWorkspaceFile(root, requested, (fd, path) => ({ kind: 'read' as const, path, bytes: readFileSync(fd), identity: identityOf(fstatSync(fd, { bigint: true })) }));
+  return opened.kind === 'used' ? opened.value : opened;
+}
+
+const HASH_CHUNK_BYTES = 1 << 20;
+
+/** SHA-256 of the file at `requested`, read in 1 MiB chunks (a large file is never held whole), or a refusal. */
+export function hashWorkspaceFile(root: WorkspaceRoot, requested: unknown): { kind: 'hashed'; sha256: string; bytes: number } | { kind: 'refused'; refusal: WorkspacePathRefusal } {
+  const opened = withWorkspaceFile(root, requested, (fd) => {
+    const hash = createHash('sha256');
+    const chunk = Buffer.allocUnsafe(HASH_CHUNK_BYTES);
+    let total = 0;
+    for (let n = readSync(fd, chunk, 0, chunk.length, null); n > 0; n = readSync(fd, chunk, 0, chunk.length, null)) {
+      hash.update(chunk.subarray(0, n));
+      total += n;
+    }
+    return { kind: 'hashed' as const, sha256: hash.digest('hex'), bytes: total };
+  });
+  return opened.kind === 'used' ? opened.value : opened;
 }

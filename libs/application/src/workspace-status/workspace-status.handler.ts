@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { workspaceFilesPage, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
-import { readWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
+import { hashWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import type { AppContext } from '../app-context';
 
@@ -45,20 +44,17 @@ function decodeCursor(cursor: string): { path: string; target_id: string } | nul
 
 const badCursor = () => invalidArgument('invalid_cursor', 'cursor is not one a previous page returned as next_cursor.', { argument: 'cursor' });
 
-/**
- * What is on disk for one bound file, against the bytes it should hold. The read loads the file whole:
- * libs/workspace has no streaming read yet, so files over a size cap are not hashed by streaming (to do).
- */
+/** What is on disk for one bound file, against the bytes it should hold (hashed in chunks: a large file is never held whole). */
 function observe(root: WorkspaceRoot, row: WorkspaceFileRow & { version: number }): FileStatus {
   const journal = row.open_journal_id && row.journal_state ? { id: row.open_journal_id, state: row.journal_state } : null;
   const base = { path: row.path, target_file_id: row.target_id, version: row.version, disk_sha256: row.disk_sha256, journal };
   if (row.root_dev !== root.dev || row.root_ino !== root.ino) return { ...base, state: 'unreachable', observed_sha256: null, code: 'workspace_root_mismatch' };
-  const read = readWorkspaceFile(root, row.path);
+  const read = hashWorkspaceFile(root, row.path);
   if (read.kind === 'refused') {
     if (read.refusal.code === 'PATH_NOT_FOUND') return { ...base, state: journal ? 'pending' : 'missing', observed_sha256: null };
     return { ...base, state: journal ? 'pending' : 'unreachable', observed_sha256: null, code: read.refusal.code };
   }
-  const observed = createHash('sha256').update(read.bytes).digest('hex');
+  const observed = read.sha256;
   const state: FileState = journal ? 'pending' : observed === row.disk_sha256 ? 'in_sync' : 'drifted';
   return { ...base, state, observed_sha256: observed };
 }
