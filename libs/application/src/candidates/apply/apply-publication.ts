@@ -3,6 +3,7 @@ import { refusal, type Refusal } from '@palimpsest/core/candidate/candidate-refu
 import { exportTarget } from '@palimpsest/core/reads/export-target';
 import { commitCandidateEvents } from '@palimpsest/projections/candidates/candidate-commit';
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
+import { loadJournal } from '@palimpsest/projections/publications/publication-commit';
 import { publicationBaselineOf } from '@palimpsest/projections/publications/publication.queries';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../../app-context';
@@ -95,7 +96,21 @@ export async function publishApply(ctx: AppContext, input: ApplyInput, plan: Pub
     return { kind: 'answer', answer: await ctx.db.transaction((tx) => appliedAnswer(tx, value.event, false)) };
   }
   if (result.kind === 'stopped') return result.answer.kind === 'step' ? result.answer.step : diverged(input);
-  return { kind: 'answer', answer: applyPublicationAnswer(result, input, plan.files) };
+  const failure = result.kind === 'pending' ? { ...result, journals: await unknownFilesOf(ctx, result.journals) } : result;
+  return { kind: 'answer', answer: applyPublicationAnswer(failure, input, plan.files) };
+}
+
+/** Of each pending journal, the files recovery could not tell (neither version): the ones a person must look at. */
+async function unknownFilesOf(ctx: AppContext, journals: { journal_id: string; paths: string[] }[]): Promise<{ journal_id: string; paths: string[] }[]> {
+  return ctx.db.transaction(async (tx) => {
+    const out = [];
+    for (const j of journals) {
+      const loaded = (await loadJournal(tx, j.journal_id)).state;
+      const unknown = loaded.exists ? loaded.failed.filter((f) => f.outcome === 'unknown').map((f) => f.path) : [];
+      out.push({ journal_id: j.journal_id, paths: unknown.length ? unknown : j.paths });
+    }
+    return out;
+  });
 }
 
 /** The same request decided a different apply between the plan and the lock (it cannot, for one candidate version): resend it. */

@@ -17,29 +17,30 @@ import { edit } from '../test-support/candidate-harness';
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
-/** A Db that runs `after` once, right after the transaction that appended PublicationStarted commits: an edit while the apply is under way. */
-function editingAfterStart(db: Db, after: () => void): Db {
+/**
+ * A Db that watches for the transaction appending `eventType`, once: `after` runs right after that
+ * transaction commits, or, with `loseCommit`, the transaction is rolled back instead of committed (its
+ * commit lost, after the files were installed).
+ */
+function hookedOn(db: Db, eventType: string, hook: { after?: () => void; loseCommit?: boolean }): Db {
   let armed = true;
-  return {
-    ...db,
-    kind: db.kind,
-    query: (text, params) => db.query(text, params),
-    exec: (script) => db.exec(script),
-    listen: (channel, fn, gap) => db.listen(channel, fn, gap),
-    close: () => db.close(),
-    session: () => db.session(),
-    transaction: async (fn) => {
-      let started = false;
-      const result = await db.transaction((tx: Tx) =>
-        fn({ query: (text, params) => ((started ||= armed && JSON.stringify(params ?? []).includes('PublicationStarted')), tx.query(text, params)), exec: (s) => tx.exec(s) }),
-      );
-      if (started && armed) {
+  const transaction: Db['transaction'] = async (fn) => {
+    let seen = false;
+    const result = await db.transaction(async (tx: Tx) => {
+      const r = await fn({ query: (text, params) => ((seen ||= armed && JSON.stringify(params ?? []).includes(eventType)), tx.query(text, params)), exec: (s) => tx.exec(s) });
+      if (seen && armed && hook.loseCommit) {
         armed = false;
-        after();
+        throw new Error('injected: the commit was lost');
       }
-      return result;
-    },
+      return r;
+    });
+    if (seen && armed) {
+      armed = false;
+      hook.after?.();
+    }
+    return result;
   };
+  return { kind: db.kind, query: (t, p) => db.query(t, p), exec: (s) => db.exec(s), listen: (c, f, g) => db.listen(c, f, g), close: () => db.close(), session: () => db.session(), transaction };
 }
 
 describe(`palimpsest_change_apply on workspace files on ${describeBackend}`, () => {
@@ -130,7 +131,7 @@ describe(`palimpsest_change_apply on workspace files on ${describeBackend}`, () 
     const a = await imported('e.md', 'e1\n');
     const b = await imported('f.md', 'f1\n');
     const cand = await candidate([a, b], [edit(a, 'e1', 'E1'), edit(b, 'f1', 'F1')]);
-    const during = appContext(editingAfterStart(testDb.db, () => writeFileSync(join(dir, 'f.md'), 'edited meanwhile\n')), { workspace: root, contents: ctx.contents, leases: ctx.leases });
+    const during = appContext(hookedOn(testDb.db, 'PublicationStarted', { after: () => writeFileSync(join(dir, 'f.md'), 'edited meanwhile\n') }), { workspace: root, contents: ctx.contents, leases: ctx.leases });
     const r = await apply(cand, 'ws-apply-during', during);
     expect(r.error).toMatchObject({ code: 'precondition_failed', reason: 'external_write', details: { path: 'f.md', observed_sha256: sha256('edited meanwhile\n'), journal: { state: 'rolled_back' } } });
     expect([file('e.md'), file('f.md')]).toEqual(['e1\n', 'edited meanwhile\n']);
@@ -156,6 +157,51 @@ describe(`palimpsest_change_apply on workspace files on ${describeBackend}`, () 
     }
     expect((await apply(cand, 'ws-apply-busy')).receipt).toMatchObject({ outcome: 'applied' });
     expect(file('busy.md')).toBe('y\n');
+  });
+
+  it('answers outcome unknown when the commit is lost after installation; the same request rolls the journal back and applies once', async () => {
+    const a = await imported('u1.md', 'u1\r\n');
+    const b = await imported('u2.md', 'u2\n');
+    touched.push(a, b);
+    const cand = await candidate([a, b], [edit(a, 'u1', 'U1'), edit(b, 'u2', 'U2')]);
+    const lossy = appContext(hookedOn(testDb.db, 'PublicationCompleted', { loseCommit: true }), { workspace: root, contents: ctx.contents, leases: ctx.leases });
+    const lost = await apply(cand, 'ws-apply-lost', lossy);
+    expect(lost.error).toMatchObject({
+      code: 'internal', reason: 'outcome_unknown', retryable: 'same_request',
+      details: { outcome: 'unknown', journal: { state: 'pending_reconcile' }, receipt: { outcome: 'unknown', request_id: 'ws-apply-lost' } },
+      next_actions: [{ operation: 'palimpsest_change_apply', params: { candidate: cand, request_id: 'ws-apply-lost' } }],
+    });
+    expect([file('u1.md'), file('u2.md')]).toEqual(['U1\r\n', 'U2\n']); // installed, and not recorded
+    expect([await version(a), await version(b)]).toEqual([0, 0]);
+
+    const r = await apply(cand, 'ws-apply-lost');
+    expect(r).toMatchObject({ status: 'ok', replayed: false, receipt: { outcome: 'applied', journal: { state: 'committed' } } });
+    expect(await journals('ws-apply-lost')).toEqual([
+      { journal_id: lost.error.details.journal.id, state: 'rolled_back' },
+      { journal_id: r.receipt.journal.id, state: 'committed' },
+    ]);
+    expect([file('u1.md'), file('u2.md')]).toEqual(['U1\r\n', 'U2\n']);
+    expect([await version(a), await version(b)]).toEqual([1, 1]);
+    expect(stray()).toEqual([]);
+  });
+
+  it('answers conflict recovery_required when an interrupted apply left a file that is neither version, and never overwrites it', async () => {
+    const a = await imported('r1.md', 'r1\n');
+    const b = await imported('r2.md', 'r2\n');
+    const cand = await candidate([a, b], [edit(a, 'r1', 'R1'), edit(b, 'r2', 'R2')]);
+    const lossy = appContext(hookedOn(testDb.db, 'PublicationCompleted', { loseCommit: true }), { workspace: root, contents: ctx.contents, leases: ctx.leases });
+    expect((await apply(cand, 'ws-apply-pending', lossy)).error).toMatchObject({ reason: 'outcome_unknown' });
+    writeFileSync(join(dir, 'r2.md'), 'a third version\n');
+    const r = await apply(cand, 'ws-apply-pending');
+    expect(r.error).toMatchObject({
+      code: 'conflict', reason: 'recovery_required', retryable: 'none',
+      details: { paths: ['r2.md'], journal: { state: 'pending_reconcile' } },
+      next_actions: [{ operation: 'palimpsest_workspace_status', params: { path_prefix: 'r2.md' } }],
+    });
+    expect([file('r1.md'), file('r2.md')]).toEqual(['r1\n', 'a third version\n']); // the first file's backup was put back
+    expect(await journals('ws-apply-pending')).toEqual([{ journal_id: r.error.details.journal.id, state: 'pending_reconcile' }]);
+    expect([await version(a), await version(b)]).toEqual([0, 0]);
+    expect((await apply(cand, 'ws-apply-pending')).error).toMatchObject({ reason: 'recovery_required' });
   });
 
   it('writes bound and unbound targets of one candidate together, publishing only the bound file', async () => {
