@@ -14,6 +14,7 @@ import { ALLOW_ALL } from '@palimpsest/core/policy/owner-policy';
 import { decideApproval } from '../approvals/approvals.handler';
 import { DEFAULTS } from '../shared/candidate-config';
 import { edit } from '../test-support/candidate-harness';
+import { withTransactions } from '../test-support/wrapped-db';
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
@@ -40,7 +41,7 @@ function hookedOn(db: Db, eventType: string, hook: { after?: () => void; loseCom
     }
     return result;
   };
-  return { kind: db.kind, query: (t, p) => db.query(t, p), exec: (s) => db.exec(s), listen: (c, f, g) => db.listen(c, f, g), close: () => db.close(), session: () => db.session(), transaction };
+  return withTransactions(db, transaction);
 }
 
 describe(`palimpsest_change_apply on workspace files on ${describeBackend}`, () => {
