@@ -353,7 +353,7 @@ export type CheckRunParams = {
   checks: Array<string>;
 };
 
-/** Apply a candidate: Write the candidate to every target it changes, atomically, and return a receipt. Rechecks the candidate version, the required checks on that version and every written target under row locks; a written target that moved is refused with nothing written. Under a policy with approve, waits for an operator (APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: resend the same request_id to pick up a later decision). */
+/** Apply a candidate: Write the candidate to every target it changes, atomically, and return a receipt. Rechecks the candidate version, the required checks on that version and every written target under row locks; a written target that moved is refused with nothing written. Targets bound to workspace files are published to their files through one journal (each replaced file backed up until it commits): a file edited on disk is precondition_failed external_write with nothing written, and a resend with the same request_id after an interruption reconciles the journal first and applies once. Under a policy with approve, waits for an operator (APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: resend the same request_id to pick up a later decision). */
 export type ChangeApplyParams = {
   candidate: string;
   expected_candidate_version: number;

@@ -387,10 +387,27 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
     receipt: object({
       receipt_id: str(),
       request_id: str(),
-      outcome: str(),
+      input_fingerprint: sha256('SHA-256 over the canonical apply input (candidate, expected_candidate_version, require_checks).'),
+      outcome: { type: 'string', enum: ['applied', 'not_applied', 'unknown'], description: 'applied: every target and file written. An answer always says applied; not_applied and unknown are reported in an error\'s details.outcome.' },
       candidate: str(),
       candidate_version: int(),
       targets: array(object({ target_file_id: targetId, attempt_id: str(), base_version: int(), result_version: int(), before_sha256: str(), after_sha256: str() })),
+      files: array(
+        object({
+          path: str('The workspace path the target is bound to.'),
+          target_file_id: targetId,
+          before_sha256: nullable(sha256('SHA-256 of the file\'s bytes on disk before the apply.')),
+          after_sha256: sha256('SHA-256 of the bytes installed (the target\'s text in the file\'s recorded line endings).'),
+          change: { type: 'string', enum: ['modified', 'created'] },
+        }),
+        'Each workspace file the apply wrote, through its journal. [] when the candidate writes no target bound to a file of the configured workspace.',
+      ),
+      journal: {
+        type: ['object', 'null'],
+        required: ['id', 'state'],
+        properties: { id: str('The publication journal id.'), state: { type: 'string', enum: ['committed', 'rolled_back', 'pending_reconcile'] } },
+        description: 'The apply journal that wrote `files`; null when the candidate writes no workspace file (no journal is kept then).',
+      },
       approval_id: nullable(str()),
       recorded_at: str('ISO 8601.'),
     }),

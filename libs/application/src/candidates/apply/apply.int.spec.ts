@@ -5,6 +5,7 @@ import { appContext } from '../../app-context';
 import { dispatch } from '../../dispatch/dispatch';
 import { createAppHarness, type AppHarness } from '../../test-support/app-harness';
 import { candidateCalls, edit, expectOk } from '../test-support/candidate-harness';
+import { withTransactions } from '../test-support/wrapped-db';
 
 /** A Db whose transactions fail when they append to one stream: a failure on that target, mid-apply. */
 function failingOn(db: Db, streamId: string): Db {
@@ -12,15 +13,7 @@ function failingOn(db: Db, streamId: string): Db {
     query: (text, params) => (params?.[0] === streamId && /INSERT INTO events/.test(text) ? Promise.reject(new Error('injected: disk full')) : tx.query(text, params)),
     exec: (script) => tx.exec(script),
   });
-  return {
-    kind: db.kind,
-    query: (text, params) => db.query(text, params),
-    exec: (script) => db.exec(script),
-    listen: (channel, fn) => db.listen(channel, fn),
-    close: () => db.close(),
-    session: () => db.session(),
-    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
-  };
+  return withTransactions(db, (fn) => db.transaction((tx) => fn(wrap(tx))));
 }
 
 describe(`palimpsest_change_apply on ${describeBackend}`, () => {

@@ -1,8 +1,35 @@
-import type { CandidateAnswer } from '../shared/envelope';
 import type { BaseChange, CandidateAppliedData, CandidateEvent } from '@palimpsest/core/candidate/candidate.events';
+import type { ExistingJournal } from '@palimpsest/core/publication/publication.state';
+import { loadJournal } from '@palimpsest/projections/publications/publication-commit';
+import { journalsOfRequest } from '@palimpsest/projections/publications/publication.queries';
+import type { Sql } from '@palimpsest/store/db';
+import type { CandidateAnswer } from '../shared/envelope';
 
-/** The apply receipt (seed 000), built from the CandidateApplied event: the same for a fresh and a replayed answer. */
-export function receiptOf(d: CandidateAppliedData): Record<string, unknown> {
+/**
+ * The apply receipt (seed 000), built from what is recorded — the CandidateApplied event and the journal
+ * its request_id committed — so a fresh and a replayed answer are the same. A candidate that writes no
+ * bound file has no journal: `journal: null` and `files: []`.
+ */
+
+export interface ReceiptFile {
+  path: string;
+  target_file_id: string;
+  before_sha256: string | null;
+  after_sha256: string;
+  change: 'modified' | 'created';
+}
+
+export function receiptFiles(j: ExistingJournal): ReceiptFile[] {
+  return j.files.map((f) => ({
+    path: f.path,
+    target_file_id: f.target_id,
+    before_sha256: f.replaced_sha256,
+    after_sha256: f.staged_sha256,
+    change: f.replaced_sha256 === null ? 'created' : 'modified',
+  }));
+}
+
+export function receiptOf(d: CandidateAppliedData, journal: ExistingJournal | null): Record<string, unknown> {
   return {
     receipt_id: d.receipt_id,
     request_id: d.request_id,
@@ -18,9 +45,19 @@ export function receiptOf(d: CandidateAppliedData): Record<string, unknown> {
       before_sha256: t.base_hash,
       after_sha256: t.result_hash,
     })),
+    files: journal ? receiptFiles(journal) : [],
+    journal: journal ? { id: journal.journal_id, state: journal.state } : null,
     approval_id: d.approval_id,
     recorded_at: d.applied_at,
   };
+}
+
+/** The journal an applied request committed (a request can have rolled-back attempts before it), or null. */
+export async function committedJournalOf(sql: Sql, requestId: string): Promise<ExistingJournal | null> {
+  const row = (await journalsOfRequest(sql, requestId)).find((j) => j.kind === 'apply' && j.state === 'committed');
+  if (!row) return null;
+  const loaded = await loadJournal(sql, row.journal_id);
+  return loaded.state.exists ? loaded.state : null;
 }
 
 const baseChangeView = (b: BaseChange) => ({
@@ -31,9 +68,10 @@ const baseChangeView = (b: BaseChange) => ({
   current_sha256: b.current_hash,
 });
 
-export function appliedAnswer(event: CandidateEvent | null, replayed: boolean): CandidateAnswer {
+export async function appliedAnswer(sql: Sql, event: CandidateEvent | null, replayed: boolean): Promise<CandidateAnswer> {
   if (!event || event.type !== 'CandidateApplied') throw new Error('apply: the recorded request names no CandidateApplied event');
-  const answer: CandidateAnswer = { status: 'ok', replayed, receipt: receiptOf(event.data) };
+  const journal = await committedJournalOf(sql, event.data.request_id);
+  const answer: CandidateAnswer = { status: 'ok', replayed, receipt: receiptOf(event.data, journal) };
   if (!replayed && event.data.base_changes.length) answer.base_changes = event.data.base_changes.map(baseChangeView);
   return answer;
 }

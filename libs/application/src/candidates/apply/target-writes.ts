@@ -1,4 +1,4 @@
-import type { CandidateAppliedData } from '@palimpsest/core/candidate/candidate.events';
+import type { AppliedTarget, CandidateAppliedData } from '@palimpsest/core/candidate/candidate.events';
 import type { ExistingCandidate } from '@palimpsest/core/candidate/candidate.state';
 import { defaultIntent, targetProposal } from '@palimpsest/core/candidate/target-record';
 import type { MovedBy, TargetNow } from '@palimpsest/core/candidate/candidate.commands';
@@ -8,6 +8,7 @@ import { PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../../app-context';
 import { commitOf, type CommitTargetEvents } from '../../shared/commit-events';
+import type { Decided } from '../../shared/target-refusals';
 import { candidateThatWrote } from '@palimpsest/projections/candidates/candidate-targets.queries';
 import { lockTargetRow, targetHeads, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 
@@ -58,29 +59,41 @@ export async function observeForApply(tx: Sql, c: ExistingCandidate, locked: Map
   return out;
 }
 
+/** One written target's record decided on its locked row: the accepted proposal, its result hash checked against the candidate. */
+export function decideTargetWrite(c: ExistingCandidate, applied: CandidateAppliedData, t: AppliedTarget, row: TargetRow): Decided {
+  const member = c.targets.find((m) => m.target_id === t.target_id);
+  if (!member) throw new ApplyDiverged(t.target_id, 'not a target of the candidate');
+  const command: SubmitProposal = {
+    type: 'SubmitProposal',
+    now: applied.applied_at,
+    attempt_id: t.attempt_id,
+    target_id: t.target_id,
+    protocol_version: PROTOCOL.tx2,
+    proposal: targetProposal(c.intent ?? defaultIntent(c.candidate_id, c.version), member.operations),
+    expected_target_version: t.base_version,
+    source: `candidate:${c.candidate_id}`,
+    lookups: { keyed: null, parent: null },
+  };
+  const outcome = decide(command, row);
+  if (outcome.kind === 'refused') throw new ApplyDiverged(t.target_id, `refused: ${outcome.refusal.kind}`);
+  const event = outcome.events[0];
+  if (event?.type !== 'ProposalAccepted') throw new ApplyDiverged(t.target_id, event ? `${event.type}: ${(event.data as { failure_detail?: string }).failure_detail}` : 'no event');
+  if (event.data.after_hash !== t.result_hash) throw new ApplyDiverged(t.target_id, 'the result hash differs from the candidate');
+  return outcome;
+}
+
+/** The text a written target holds once the candidate is applied (what its workspace file is published with). */
+export function resultText(c: ExistingCandidate, applied: CandidateAppliedData, t: AppliedTarget, row: TargetRow): string {
+  const state = decideTargetWrite(c, applied, t, row).state;
+  if (!state.exists) throw new ApplyDiverged(t.target_id, 'the accepted proposal left no target');
+  return state.content;
+}
+
 /** Submit each written target's record through the target decider and commit it with the target's projections. */
 export async function writeTargets(commit: CommitTargetEvents, c: ExistingCandidate, applied: CandidateAppliedData, locked: Map<string, TargetRow>): Promise<void> {
-  const intent = c.intent ?? defaultIntent(c.candidate_id, c.version);
   for (const t of applied.targets) {
     const row = locked.get(t.target_id) as TargetRow;
-    const member = c.targets.find((m) => m.target_id === t.target_id);
-    if (!member) throw new ApplyDiverged(t.target_id, 'not a target of the candidate');
-    const command: SubmitProposal = {
-      type: 'SubmitProposal',
-      now: applied.applied_at,
-      attempt_id: t.attempt_id,
-      target_id: t.target_id,
-      protocol_version: PROTOCOL.tx2,
-      proposal: targetProposal(intent, member.operations),
-      expected_target_version: t.base_version,
-      source: `candidate:${c.candidate_id}`,
-      lookups: { keyed: null, parent: null },
-    };
-    const outcome = decide(command, row);
-    if (outcome.kind === 'refused') throw new ApplyDiverged(t.target_id, `refused: ${outcome.refusal.kind}`);
-    const event = outcome.events[0];
-    if (event?.type !== 'ProposalAccepted') throw new ApplyDiverged(t.target_id, event ? `${event.type}: ${(event.data as { failure_detail?: string }).failure_detail}` : 'no event');
-    if (event.data.after_hash !== t.result_hash) throw new ApplyDiverged(t.target_id, 'the result hash differs from the candidate');
+    const outcome = decideTargetWrite(c, applied, t, row);
     await commit(commitOf(row, outcome, applied.applied_at, { command: 'ApplyCandidate', candidate_id: c.candidate_id, receipt_id: applied.receipt_id }));
   }
 }

@@ -1,0 +1,91 @@
+import type { ApplyCandidate } from '@palimpsest/core/candidate/candidate.commands';
+import type { CandidateDecision } from '@palimpsest/core/candidate/candidate-decision';
+import { decide } from '@palimpsest/core/candidate/candidate.decider';
+import type { CandidateAppliedData } from '@palimpsest/core/candidate/candidate.events';
+import { applyFingerprint } from '@palimpsest/core/candidate/input-fingerprint';
+import { writes, type CandidateState, type ExistingCandidate } from '@palimpsest/core/candidate/candidate.state';
+import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
+import { commitCandidateEvents } from '@palimpsest/projections/candidates/candidate-commit';
+import { eventAt, findRequest, lockRequestId } from '@palimpsest/projections/candidates/candidate.queries';
+import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
+import type { Sql } from '@palimpsest/store/db';
+import type { AppContext } from '../../app-context';
+import type { CommitTargetEvents } from '../../shared/commit-events';
+import { lockAndLoad, type LoadedCandidate } from '../shared/candidate-store';
+import { errorResult, type CandidateAnswer } from '../shared/envelope';
+import { appliedAnswer } from './receipt';
+import { lockWrittenTargets, observeForApply, writeTargets } from './target-writes';
+
+/**
+ * An apply decided under its locks, in one transaction: request lock → request_id lookup → candidate
+ * row lock → written target rows locked in ascending id order → decide; and the recording of that
+ * decision in the same transaction.
+ */
+
+export interface ApplyInput {
+  candidate: string;
+  expected_candidate_version: number;
+  request_id: string;
+  require_checks?: string[];
+}
+
+export type ApplyStep = { kind: 'answer'; answer: CandidateAnswer } | { kind: 'awaiting'; approval_id: string };
+
+/** The apply decided under its locks, in one transaction, before anything of it is recorded. */
+export interface LockedApply {
+  id: string;
+  now: string;
+  loaded: LoadedCandidate;
+  locked: Map<string, TargetRow>;
+  d: CandidateDecision;
+}
+
+/** An accepted apply: the CandidateApplied it records, on the candidate it was decided for. */
+export interface AcceptedApply {
+  candidate: ExistingCandidate;
+  applied: CandidateAppliedData;
+}
+
+export async function decideUnderLocks(ctx: AppContext, tx: Sql, input: ApplyInput, policy: OwnerPolicy): Promise<LockedApply> {
+  const id = input.candidate.toLowerCase();
+  const now = ctx.clock.now();
+  const requireChecks = [...new Set([...(input.require_checks ?? []), ...policy.require_checks])];
+  const fingerprint = applyFingerprint({ candidate: id, expected_candidate_version: input.expected_candidate_version, require_checks: input.require_checks });
+  await lockRequestId(tx, input.request_id);
+  const request = await findRequest(tx, input.request_id);
+  const loaded = request ? { state: { exists: false } as CandidateState, streamVersion: 0 } : await lockAndLoad(tx, id);
+  const state = loaded.state;
+  const locked = state.exists ? await lockWrittenTargets(tx, state.targets.filter(writes).map((t) => t.target_id), ctx) : new Map<string, TargetRow>();
+  const cmd: ApplyCandidate = {
+    type: 'ApplyCandidate',
+    now,
+    candidate_id: id,
+    expected_candidate_version: input.expected_candidate_version,
+    request_id: input.request_id,
+    input_fingerprint: fingerprint,
+    require_checks: requireChecks,
+    approval: { required: policy.approve, policy: policy.name, approval_id: ctx.ids.next() },
+    receipt_id: ctx.ids.next(),
+    attempt_ids: Object.fromEntries([...locked.keys()].map((t) => [t, ctx.ids.next()])),
+    lookups: { request, targets: state.exists ? await observeForApply(tx, state, locked) : {} },
+  };
+  return { id, now, loaded, locked, d: decide(cmd, state) };
+}
+
+export function acceptedOf(at: LockedApply): AcceptedApply | null {
+  const event = at.d.kind === 'accepted' ? at.d.events[0] : undefined;
+  if (event?.type !== 'CandidateApplied' || !at.loaded.state.exists) return null;
+  return { candidate: at.loaded.state, applied: event.data };
+}
+
+/** Record the decision in its transaction; an accepted apply writes every target with the candidate's events. */
+export async function recordDecision(tx: Sql, commit: CommitTargetEvents, at: LockedApply, input: ApplyInput): Promise<ApplyStep> {
+  const { d } = at;
+  if (d.kind === 'replayed') return { kind: 'answer', answer: await appliedAnswer(tx, await eventAt(tx, d.request.log_sequence), true) };
+  const accepted = acceptedOf(at);
+  if (accepted) await writeTargets(commit, accepted.candidate, accepted.applied, at.locked);
+  await commitCandidateEvents(tx, at.id, at.loaded, d.events, at.now, { command: 'ApplyCandidate', request_id: input.request_id });
+  if (d.kind === 'refused') return { kind: 'answer', answer: errorResult(d.refusal) };
+  if (d.kind === 'awaiting_approval') return { kind: 'awaiting', approval_id: d.approval_id };
+  return { kind: 'answer', answer: await appliedAnswer(tx, d.events[0], false) };
+}
