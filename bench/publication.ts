@@ -5,7 +5,12 @@ import { appContext, type AppContext } from '@palimpsest/application/app-context
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { migrate } from '@palimpsest/store/migrate';
 import { openDb } from '@palimpsest/store/open-db';
+import { createHash } from 'node:crypto';
+import { lockTargetRow } from '@palimpsest/projections/content/target-row.queries';
+import { openJournalsOf } from '@palimpsest/projections/publications/publication.queries';
+import { openDestination } from '@palimpsest/workspace/workspace-destination';
 import { durableWrite } from '@palimpsest/workspace/workspace-file-writer';
+import { readWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
 import { openWorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import { createBenchDatabase } from './bench-database';
 import { envNumber, f2, nowMs, summarize, table } from './stats';
@@ -43,6 +48,34 @@ interface Row {
   publication: number[];
   durable: number[];
   commit: number[];
+  /** Steps of the publication beyond the baseline, each timed alone on the same file in the same round. */
+  steps: Record<Step, number[]>;
+}
+
+const STEPS = ['lease', 'open-journal check', 'drift check (read + hash)', 'target row lock'] as const;
+type Step = (typeof STEPS)[number];
+
+async function timeSteps(ctx: AppContext, file: string, id: string): Promise<Record<Step, number>> {
+  const root = ctx.workspace!;
+  let t = nowMs();
+  const opened = openDestination(root, file, { createParents: false });
+  if (opened.kind !== 'opened') throw new Error(`open ${file}: ${opened.kind}`);
+  const held = await ctx.leases.tryAcquire([opened.dest.dir]);
+  if (!held) throw new Error('lease busy');
+  await held.release();
+  opened.dest.close();
+  const lease = nowMs() - t;
+  t = nowMs();
+  await openJournalsOf(ctx.db, [id]);
+  const journals = nowMs() - t;
+  t = nowMs();
+  const read = readWorkspaceFile(root, file);
+  if (read.kind !== 'read') throw new Error(`read ${file}: ${read.kind}`);
+  createHash('sha256').update(read.bytes).digest('hex');
+  const drift = nowMs() - t;
+  t = nowMs();
+  await ctx.db.transaction((tx) => lockTargetRow(tx, id, ctx.contents));
+  return { lease, 'open-journal check': journals, 'drift check (read + hash)': drift, 'target row lock': nowMs() - t };
 }
 
 async function measure(ctx: AppContext, dir: string, size: (typeof SIZES)[number]): Promise<Row> {
@@ -58,7 +91,7 @@ async function measure(ctx: AppContext, dir: string, size: (typeof SIZES)[number
     version = r.version;
     return Buffer.from(text);
   };
-  const row: Row = { size: size.label, publication: [], durable: [], commit: [] };
+  const row: Row = { size: size.label, publication: [], durable: [], commit: [], steps: { lease: [], 'open-journal check': [], 'drift check (read + hash)': [], 'target row lock': [] } };
   for (let n = 1; n <= size.runs + WARMUP; n++) {
     const bytes = await edit(2 * n);
     let t = nowMs();
@@ -75,11 +108,13 @@ async function measure(ctx: AppContext, dir: string, size: (typeof SIZES)[number
     const plain = await call('palimpsest_save', { target_file_id: id, sync_workspace: false });
     const commit = nowMs() - t;
     if (plain.status !== 'saved') throw new Error(`save: ${JSON.stringify(plain).slice(0, 300)}`);
+    const steps = await timeSteps(ctx, file, id);
 
     if (n > WARMUP) {
       row.publication.push(publication);
       row.durable.push(durable);
       row.commit.push(commit);
+      for (const s of STEPS) row.steps[s].push(steps[s]);
     }
   }
   return row;
@@ -94,6 +129,8 @@ function report(backend: string, rows: Row[]): void {
   }
   const runs = rows.map((r) => `${r.size}: ${r.publication.length} runs`).join(', ');
   table(`Publication (palimpsest_save sync_workspace) on ${backend}, ms (${runs})`, ['size', 'publication', 'durable write', 'one commit', 'baseline', 'ratio'], out);
+  const steps = STEPS.map((s) => [s, ...rows.flatMap((r) => [f2(summarize(r.steps[s]).p50), f2(summarize(r.steps[s]).p99)])]);
+  table(`Steps a publication adds, each timed alone (p50 / p99, ms)`, ['step', ...rows.flatMap((r) => [`${r.size} p50`, `${r.size} p99`])], steps);
 }
 
 async function main(): Promise<void> {

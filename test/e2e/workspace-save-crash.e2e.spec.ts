@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CRASH_POINT_ENV, type CrashPointName } from '@palimpsest/workspace/crash-point';
 import { isolatedStore, runCli } from '../support/cli-process';
-import { callCli, checkpointCount, journalsOf, settleKilledClient, sha256, strayFiles } from '../support/workspace-process';
+import { callCli, checkpointCount, eventLog, journalsOf, settleKilledClient, sha256, strayFiles } from '../support/workspace-process';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 
@@ -51,8 +51,9 @@ describe(`palimpsest_save killed at every crash point of its publication, on ${b
     const replaced = await callCli(env, 'palimpsest_submit_replacement', { target_file_id: id, intent: 'rewrite', expected_target_version: version, replacement: next });
     expect(replaced.json.status).toBe('accepted');
     version++;
-    const checkpoints = await checkpointCount(env, id);
-    const journalsBefore = (await journalsOf(env, id)).length;
+    const before = await eventLog(env);
+    const checkpoints = checkpointCount(before, id);
+    const journalsBefore = journalsOf(before, id).length;
 
     const save = JSON.stringify({ target_file_id: id, sync_workspace: true });
     const killed = await runCli(['call', 'palimpsest_save', '--args', save], { env: { ...env, [CRASH_POINT_ENV]: point } });
@@ -69,7 +70,8 @@ describe(`palimpsest_save killed at every crash point of its publication, on ${b
     ]);
     expect(file().toString()).toBe(installed ? next : onDisk);
     expect(strayFiles(dir)).toEqual([]);
-    const journals = await journalsOf(env, id);
+    const settledLog = await eventLog(env);
+    const journals = journalsOf(settledLog, id);
     expect(journals.length).toBe(journalsBefore + 1);
     const crashed = journals[journals.length - 1]!;
     const settled = crashed.events.map((e) => e.event_type);
@@ -77,7 +79,7 @@ describe(`palimpsest_save killed at every crash point of its publication, on ${b
     const outcome = crashed.events[1]!.data;
     if (installed) expect(outcome).toMatchObject({ reconciled: true, files: [{ path: 'crash.md', disk_sha256: sha256(next), durability: 'confirmed' }] });
     else expect(outcome).toMatchObject({ reconciled: true, state: 'rolled_back', reason: 'interrupted', files: [{ path: 'crash.md', disk_sha256: sha256(onDisk), outcome: 'not_applied' }] });
-    expect(await checkpointCount(env, id)).toBe(checkpoints); // the checkpoint commits with the outcome, which never did
+    expect(checkpointCount(settledLog, id)).toBe(checkpoints); // the checkpoint commits with the outcome, which never did
 
     const replay = await runCli(['replay', id], { env });
     expect(JSON.parse(replay.stdout)).toMatchObject({ status: 'success', materialized_state_matches: true });
@@ -86,8 +88,9 @@ describe(`palimpsest_save killed at every crash point of its publication, on ${b
     expect(resent.json).toMatchObject({ status: 'saved', workspace_sync: { synced_path: 'crash.md', disk_sha256: sha256(next), publication: 'installed', durability: 'confirmed', journal: { state: 'committed' } } });
     expect(file().toString()).toBe(next);
     expect(strayFiles(dir)).toEqual([]);
-    expect(await checkpointCount(env, id)).toBe(checkpoints + 1);
-    expect((await journalsOf(env, id)).length).toBe(journalsBefore + 2);
+    const after = await eventLog(env);
+    expect(checkpointCount(after, id)).toBe(checkpoints + 1);
+    expect(journalsOf(after, id).length).toBe(journalsBefore + 2);
     onDisk = next;
   }, 120_000);
 

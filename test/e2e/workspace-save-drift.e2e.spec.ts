@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CRASH_POINT_ENV } from '@palimpsest/workspace/crash-point';
 import { isolatedStore, runCli } from '../support/cli-process';
-import { callCli, checkpointCount, journalsOf, settleKilledClient, sha256, strayFiles } from '../support/workspace-process';
+import { callCli, checkpointCount, eventLog, journalsOf, settleKilledClient, sha256, strayFiles } from '../support/workspace-process';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 
@@ -61,8 +61,9 @@ describe(`palimpsest_save never overwrites a file another process edited, on ${b
       diagnostic: { path: 'before.md', expected_sha256: sha256('b0\n'), observed_sha256: sha256('edited elsewhere\n'), journal_id: null },
     });
     expect(file('before.md')).toBe('edited elsewhere\n');
-    expect(await checkpointCount(env, id)).toBe(0);
-    expect(await journalsOf(env, id)).toEqual([]);
+    const log = await eventLog(env);
+    expect(checkpointCount(log, id)).toBe(0);
+    expect(journalsOf(log, id)).toEqual([]);
   }, 60_000);
 
   it('an edit between staging and the second check: left pending_reconcile and never overwritten, until a refresh takes it in', async () => {
@@ -74,7 +75,7 @@ describe(`palimpsest_save never overwrites a file another process edited, on ${b
     expect(await writer(join(dir, 'during.md'), ['edited during the publication\n'], false).exited).toBe(0);
 
     const status = await callCli(env, 'palimpsest_workspace_status', { path_prefix: 'during.md' });
-    const [journal] = await journalsOf(env, id);
+    const [journal] = journalsOf(await eventLog(env), id);
     expect(status.json.files).toEqual([
       expect.objectContaining({ path: 'during.md', state: 'pending', journal: { id: journal!.journal_id, state: 'pending_reconcile' }, observed_sha256: sha256('edited during the publication\n') }),
     ]);
@@ -86,11 +87,11 @@ describe(`palimpsest_save never overwrites a file another process edited, on ${b
     const refused = await callCli(env, 'palimpsest_save', { target_file_id: id, sync_workspace: true });
     expect(refused.json).toMatchObject({ status: 'rejected', failure_reason: 'recovery_required', diagnostic: { journals: [{ journal_id: journal!.journal_id, paths: ['during.md'] }] } });
     expect(file('during.md')).toBe('edited during the publication\n');
-    expect(await checkpointCount(env, id)).toBe(0);
+    expect(checkpointCount(await eventLog(env), id)).toBe(0);
 
     const refreshed = await callCli(env, 'palimpsest_workspace_refresh', { target_file_id: id });
     expect(refreshed.json).toMatchObject({ status: 'refreshed', version: 2, disk_sha256: sha256('edited during the publication\n') });
-    const closed = (await journalsOf(env, id))[0]!.events.map((e) => e.event_type);
+    const closed = journalsOf(await eventLog(env), id)[0]!.events.map((e) => e.event_type);
     expect(closed).toEqual(['PublicationStarted', 'PublicationFailed', 'PublicationResolved']);
     const after = await callCli(env, 'palimpsest_workspace_status', { path_prefix: 'during.md' });
     expect(after.json.files).toEqual([expect.objectContaining({ state: 'in_sync', journal: null })]);
@@ -123,7 +124,8 @@ describe(`palimpsest_save never overwrites a file another process edited, on ${b
     expect(drifted.length).toBeGreaterThan(0);
     for (const d of drifted) expect(d.diagnostic.observed_sha256).not.toBe(d.diagnostic.expected_sha256);
 
-    const journals = await journalsOf(env, id);
+    const log = await eventLog(env);
+    const journals = journalsOf(log, id);
     for (const j of journals) {
       const [, outcome] = j.events;
       if (outcome!.event_type === 'PublicationCompleted') expect(saved.map((s) => s.workspace_sync.journal.id)).toContain(j.journal_id);
@@ -131,7 +133,7 @@ describe(`palimpsest_save never overwrites a file another process edited, on ${b
     }
     const secondCheck = drifted.filter((d) => d.diagnostic.journal_id !== null).map((d) => d.diagnostic.journal_id);
     expect(journals.map((j) => j.journal_id).sort()).toEqual([...secondCheck, ...saved.map((s) => s.workspace_sync.journal.id)].sort());
-    expect(await checkpointCount(env, id)).toBe(saved.length);
+    expect(checkpointCount(log, id)).toBe(saved.length);
     expect(strayFiles(dir)).toEqual([]);
     expect(['r0\n', 'r1\n']).toContain(file('race.md').replace(/^writer \d+\n$/, 'r0\n'));
   }, 120_000);

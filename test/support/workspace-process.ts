@@ -36,14 +36,16 @@ export interface JournalEvents {
   events: LoggedEvent[];
 }
 
+/** The store's event log (read once, then filtered: each read opens the store). */
+export const eventLog = (env: NodeJS.ProcessEnv): Promise<LoggedEvent[]> => readEventLog(env);
+
 /** Every publication journal that planned a file of this target, in log order, with its events. */
-export async function journalsOf(env: NodeJS.ProcessEnv, targetId: string): Promise<JournalEvents[]> {
-  const log = await readEventLog(env);
+export function journalsOf(log: LoggedEvent[], targetId: string): JournalEvents[] {
   const started = log.filter((e) => e.event_type === 'PublicationStarted' && e.data.files.some((f: { target_id: string }) => f.target_id === targetId));
   return started.map((s) => ({ journal_id: s.data.journal_id, events: log.filter((e) => e.stream_id === s.stream_id) }));
 }
 
 /** How many checkpoints the target's stream holds. */
-export async function checkpointCount(env: NodeJS.ProcessEnv, targetId: string): Promise<number> {
-  return (await readEventLog(env)).filter((e) => e.stream_id === `target-${targetId}` && e.event_type === 'CheckpointSaved').length;
+export function checkpointCount(log: LoggedEvent[], targetId: string): number {
+  return log.filter((e) => e.stream_id === `target-${targetId}` && e.event_type === 'CheckpointSaved').length;
 }
