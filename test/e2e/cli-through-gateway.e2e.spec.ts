@@ -79,7 +79,7 @@ function comparable(results: Results, dataDir: string) {
       const stdout = key.startsWith('tokens list') && r.code === 0 ? withoutGatewayTokens(r.stdout) : r.stdout;
       // Through the gateway, migrate adds one line on stderr saying so; every other stderr is the same.
       const stderr = key === 'migrate' ? '' : normalized(withoutFirstStart(r.stderr), dataDir);
-      return [key, { code: r.code, stdout: normalized(stdout, dataDir), stderr }];
+      return [key, { code: r.code, signal: r.signal, stdout: normalized(stdout, dataDir), stderr }];
     }),
   );
 }

@@ -10,6 +10,8 @@ export const CLI_BIN = join(REPO_ROOT, 'apps', 'cli', 'bin', 'palimpsest.js');
 
 export interface CliResult {
   code: number | null;
+  /** The signal that ended the process (SIGKILL at a crash point), else null. */
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
@@ -27,7 +29,7 @@ export function runCli(args: string[], opts: { input?: string; env?: NodeJS.Proc
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
-    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
+    child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr }));
     child.stdin.end(opts.input ?? '');
   });
 }

@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { waitForNoSessions, readEventLog, type LoggedEvent } from './crash-recovery';
+import { runCli, type CliResult } from './cli-process';
+
+/** What the workspace e2e specs share: a CLI call in a workspace, the journal events of a target, stray publication files. */
+
+export const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+
+export interface CallResult extends CliResult {
+  json: Record<string, any>;
+}
+
+/** `palimpsest call <operation> --args <json>` as a real process; `extra` adds to the environment (a crash point). */
+export async function callCli(env: NodeJS.ProcessEnv, operation: string, args: unknown, extra: NodeJS.ProcessEnv = {}): Promise<CallResult> {
+  const r = await runCli(['call', operation, '--args', JSON.stringify(args)], { env: { ...env, ...extra } });
+  let json: Record<string, any> = {};
+  try {
+    json = r.stdout.trim() ? JSON.parse(r.stdout) : {};
+  } catch {
+    throw new Error(`${operation} printed no JSON (code ${r.code}, signal ${r.signal}):\n${r.stdout}\n${r.stderr}`);
+  }
+  return { ...r, json };
+}
+
+/** After a client was killed: on PostgreSQL, wait until its sessions (and the locks they held) are gone. */
+export async function settleKilledClient(env: NodeJS.ProcessEnv): Promise<void> {
+  if (env.DATABASE_URL) await waitForNoSessions(env.DATABASE_URL);
+}
+
+/** `.palimpsest-*` names (staged files, backups) left in a directory. */
+export const strayFiles = (dir: string) => readdirSync(dir).filter((n) => n.startsWith('.palimpsest-'));
+
+export interface JournalEvents {
+  journal_id: string;
+  events: LoggedEvent[];
+}
+
+/** The store's event log (read once, then filtered: each read opens the store). */
+export const eventLog = (env: NodeJS.ProcessEnv): Promise<LoggedEvent[]> => readEventLog(env);
+
+/** Every publication journal that planned a file of this target, in log order, with its events. */
+export function journalsOf(log: LoggedEvent[], targetId: string): JournalEvents[] {
+  const started = log.filter((e) => e.event_type === 'PublicationStarted' && e.data.files.some((f: { target_id: string }) => f.target_id === targetId));
+  return started.map((s) => ({ journal_id: s.data.journal_id, events: log.filter((e) => e.stream_id === s.stream_id) }));
+}
+
+/** How many checkpoints the target's stream holds. */
+export function checkpointCount(log: LoggedEvent[], targetId: string): number {
+  return log.filter((e) => e.stream_id === `target-${targetId}` && e.event_type === 'CheckpointSaved').length;
+}
