@@ -78,28 +78,13 @@ function checkpointDecision(ctx: AppContext, row: TargetRow, input: SaveCheckpoi
   );
 }
 
-/**
- * The baseline is read before the lease is taken, so another publication of the same target (another
- * save, in this process or another gateway) can move it in between: the file then holds what Palimpsest
- * itself published, which is not drift. Such a save is prepared again, a few times at most.
- */
-const STALE_BASELINE_ATTEMPTS = 3;
-
 export async function saveToWorkspace(ctx: AppContext, input: SaveCheckpointInput): Promise<SaveAnswer> {
-  for (let attempt = 1; ; attempt++) {
-    const once = await saveOnce(ctx, input);
-    if (!once.staleBaseline || attempt === STALE_BASELINE_ATTEMPTS) return once.answer;
-  }
-}
-
-async function saveOnce(ctx: AppContext, input: SaveCheckpointInput): Promise<{ answer: SaveAnswer; staleBaseline: boolean }> {
-  const answer = (a: SaveAnswer) => ({ answer: a, staleBaseline: false });
   const { id: targetId, error } = targetIdOf(input.target_file_id);
-  if (error) return answer(error);
+  if (error) return error;
   const eol = eolFormatOf(input.workspace_eol_format);
-  if ('error' in eol) return answer(eol.error);
+  if ('error' in eol) return eol.error;
   const prepared = await prepare(ctx, targetId, input, eol.format);
-  if (!prepared.ok) return answer(prepared.answer);
+  if (!prepared.ok) return prepared.answer;
   const { row, path, bytes } = prepared;
   const ids = { snapshotId: ctx.ids.next(), newCycleId: ctx.ids.next() };
   const result = await publishFiles<SaveAnswer>(ctx, {
@@ -127,6 +112,5 @@ async function saveOnce(ctx: AppContext, input: SaveCheckpointInput): Promise<{ 
       };
     },
   });
-  const staleBaseline = result.kind === 'drift' && result.journal_id === null && (await publicationBaselineOf(ctx.db, targetId))?.disk_sha256 !== prepared.baseline;
-  return { answer: publicationAnswer(result, { targetId, path, input, eol: prepared.eol.value.content_eol }), staleBaseline };
+  return publicationAnswer(result, { targetId, path, input, eol: prepared.eol.value.content_eol });
 }
