@@ -89,7 +89,8 @@ describe(`two palimpsest api processes publishing one workspace file, on ${backe
     await sampler;
 
     const kinds = answers.map((a) => (a.body.status === 'saved' ? 'saved' : a.body.failure_reason));
-    for (const k of kinds) expect(backend === 'postgres' ? ['saved', 'workspace_busy'] : ['saved', 'workspace_busy', 'external_disk_drift']).toContain(k);
+    const allowed = backend === 'postgres' ? ['saved', 'workspace_busy'] : ['saved', 'workspace_busy', 'external_disk_drift'];
+    expect(answers.filter((_, i) => !allowed.includes(kinds[i]!))).toEqual([]);
     expect(kinds).toContain('saved');
     expect(kinds).toContain('workspace_busy'); // the saves did contend for the lease
     expect(samples.length).toBeGreaterThan(0);

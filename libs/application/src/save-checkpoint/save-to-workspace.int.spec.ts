@@ -105,6 +105,20 @@ describe(`palimpsest_save with sync_workspace on ${describeBackend}`, () => {
     expect(file('busy.md').toString()).toBe('y\n');
   });
 
+  it('concurrent saves of one target are saved or workspace_busy: a baseline another save just moved is not drift', async () => {
+    const id = await imported('concurrent.md', 'c0\n');
+    for (let round = 1; round <= 3; round++) {
+      expect((await replace(id, round - 1, `c${round}\n`)).status).toBe('accepted');
+      // Staggered, so some saves read the baseline before another's publication and take the lease after it.
+      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => new Promise((r) => setTimeout(r, i)).then(() => call('palimpsest_save', { target_file_id: id, sync_workspace: true }))));
+      const kinds = answers.map((a) => (a.status === 'saved' ? 'saved' : a.failure_reason));
+      expect(kinds.filter((k) => k !== 'saved' && k !== 'workspace_busy')).toEqual([]);
+      expect(kinds).toContain('saved');
+      expect(file('concurrent.md').toString()).toBe(`c${round}\n`);
+    }
+    expect(stray()).toEqual([]);
+  });
+
   it('checks the guards before any IO, and refuses what cannot be published', async () => {
     const id = await imported('guard.md', 'g\n');
     const stale = await call('palimpsest_save', { target_file_id: id, expected_target_version: 3, sync_workspace: true });

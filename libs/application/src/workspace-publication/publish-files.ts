@@ -9,6 +9,7 @@ import type {
 } from '@palimpsest/core/publication/publication.events';
 import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import { commitPublicationEvents, NEW_JOURNAL, type JournalAt } from '@palimpsest/projections/publications/publication-commit';
+import { baselinesOf } from '@palimpsest/projections/publications/publication.queries';
 import type { Sql } from '@palimpsest/store/db';
 import { crashPoint } from '@palimpsest/workspace/crash-point';
 import { stageFile } from '@palimpsest/workspace/workspace-file-writer';
@@ -67,13 +68,24 @@ export async function publishFiles<T>(ctx: AppContext, req: PublishRequest<T>): 
     try {
       const unsettled = await settleOpenJournals(ctx, req.files.map((f) => f.target_id));
       if (unsettled.length) return { kind: 'pending', journals: unsettled };
-      return await new Publication(ctx, req, files).run();
+      return await new Publication(ctx, await withCurrentBaselines(ctx, req), files).run();
     } finally {
       await lease.release();
     }
   } finally {
     files.close();
   }
+}
+
+/**
+ * The caller read each file's baseline before the lease was taken; another publication of the same file
+ * (this process, another gateway) may have moved it since, and the file then holds what Palimpsest itself
+ * published, which is no drift. So the drift checks compare against the baseline as it is under the lease.
+ */
+async function withCurrentBaselines<T>(ctx: AppContext, req: PublishRequest<T>): Promise<PublishRequest<T>> {
+  const current = await baselinesOf(ctx.db, req.files.map((f) => f.target_id));
+  const files = req.files.map((f) => (f.replaced_sha256 === null ? f : { ...f, replaced_sha256: current.get(f.target_id) ?? f.replaced_sha256 }));
+  return { ...req, files };
 }
 
 /** The steps under the lease, with the journal they record. */

@@ -61,3 +61,13 @@ export async function publicationBaselineOf(sql: Sql, targetId: string): Promise
   const { rows } = await sql.query<PublicationBaseline>(`SELECT path, root_dev, root_ino, disk_sha256 FROM workspace_files WHERE target_id = $1`, [targetId]);
   return rows[0] ?? null;
 }
+
+/** The current baseline (disk_sha256) of each of these targets' files, read under the publication's lease. */
+export async function baselinesOf(sql: Sql, targetIds: readonly string[]): Promise<Map<string, string>> {
+  if (targetIds.length === 0) return new Map();
+  const { rows } = await sql.query<{ target_id: string; disk_sha256: string }>(
+    `SELECT target_id::text, disk_sha256 FROM workspace_files WHERE target_id = ANY($1::uuid[])`,
+    [targetIds],
+  );
+  return new Map(rows.map((r) => [r.target_id, r.disk_sha256]));
+}
