@@ -7,7 +7,7 @@ import { migrate } from '@palimpsest/store/migrate';
 import { openDb } from '@palimpsest/store/open-db';
 import { createHash } from 'node:crypto';
 import { lockTargetRow } from '@palimpsest/projections/content/target-row.queries';
-import { openJournalsOf } from '@palimpsest/projections/publications/publication.queries';
+import { filesUnderLease } from '@palimpsest/projections/publications/publication.queries';
 import { openDestination } from '@palimpsest/workspace/workspace-destination';
 import { durableWrite } from '@palimpsest/workspace/workspace-file-writer';
 import { readWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
@@ -66,7 +66,7 @@ async function timeSteps(ctx: AppContext, file: string, id: string): Promise<Rec
   opened.dest.close();
   const lease = nowMs() - t;
   t = nowMs();
-  await openJournalsOf(ctx.db, [id]);
+  await filesUnderLease(ctx.db, [id]);
   const journals = nowMs() - t;
   t = nowMs();
   const read = readWorkspaceFile(root, file);

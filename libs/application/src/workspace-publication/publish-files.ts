@@ -9,7 +9,7 @@ import type {
 } from '@palimpsest/core/publication/publication.events';
 import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import { commitPublicationEvents, NEW_JOURNAL, type JournalAt } from '@palimpsest/projections/publications/publication-commit';
-import { baselinesOf } from '@palimpsest/projections/publications/publication.queries';
+import { filesUnderLease, type FileUnderLease } from '@palimpsest/projections/publications/publication.queries';
 import type { Sql } from '@palimpsest/store/db';
 import { crashPoint } from '@palimpsest/workspace/crash-point';
 import { stageFile } from '@palimpsest/workspace/workspace-file-writer';
@@ -66,9 +66,14 @@ export async function publishFiles<T>(ctx: AppContext, req: PublishRequest<T>): 
     const lease = await ctx.leases.tryAcquire(files.leaseKeys());
     if (!lease) return { kind: 'busy', paths: req.files.map((f) => f.path) };
     try {
-      const unsettled = await settleOpenJournals(ctx, req.files.map((f) => f.target_id));
-      if (unsettled.length) return { kind: 'pending', journals: unsettled };
-      return await new Publication(ctx, await withCurrentBaselines(ctx, req), files).run();
+      const ids = req.files.map((f) => f.target_id);
+      let under = await filesUnderLease(ctx.db, ids);
+      if (under.some((f) => f.open_journal_id)) {
+        const unsettled = await settleOpenJournals(ctx, under);
+        if (unsettled.length) return { kind: 'pending', journals: unsettled };
+        under = await filesUnderLease(ctx.db, ids); // settling moved baselines
+      }
+      return await new Publication(ctx, withCurrentBaselines(req, under), files).run();
     } finally {
       await lease.release();
     }
@@ -82,8 +87,8 @@ export async function publishFiles<T>(ctx: AppContext, req: PublishRequest<T>): 
  * (this process, another gateway) may have moved it since, and the file then holds what Palimpsest itself
  * published, which is no drift. So the drift checks compare against the baseline as it is under the lease.
  */
-async function withCurrentBaselines<T>(ctx: AppContext, req: PublishRequest<T>): Promise<PublishRequest<T>> {
-  const current = await baselinesOf(ctx.db, req.files.map((f) => f.target_id));
+function withCurrentBaselines<T>(req: PublishRequest<T>, under: FileUnderLease[]): PublishRequest<T> {
+  const current = new Map(under.map((f) => [f.target_id, f.disk_sha256]));
   const files = req.files.map((f) => (f.replaced_sha256 === null ? f : { ...f, replaced_sha256: current.get(f.target_id) ?? f.replaced_sha256 }));
   return { ...req, files };
 }
@@ -197,7 +202,7 @@ class Publication<T> {
       return result.kind === 'published' ? { ...result, cleanup_error: removeBackups(this.files, this.planned) } : result;
     } catch (e) {
       // Files were installed and the outcome transaction failed before its commit: settle the journal now, under the lease still held.
-      if (touched && !committing) await settleOpenJournals(this.ctx, this.req.files.map((f) => f.target_id));
+      if (touched && !committing) await settleOpenJournals(this.ctx, await filesUnderLease(this.ctx.db, this.req.files.map((f) => f.target_id)));
       if (!committing) throw e;
       // Installed, and the commit failed or its answer was lost: the journal tells which once it is read again.
       return { kind: 'outcome_uncertain', journal_id, installed, detail: String(e) };

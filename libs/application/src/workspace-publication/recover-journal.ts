@@ -2,7 +2,7 @@ import { decide } from '@palimpsest/core/publication/publication.decider';
 import type { ExistingJournal } from '@palimpsest/core/publication/publication.state';
 import { planRecovery, type FileEvidence, type RecoveryAction } from '@palimpsest/core/publication/recovery-plan';
 import { commitPublicationEvents, loadJournal } from '@palimpsest/projections/publications/publication-commit';
-import { openJournals, openJournalsOf } from '@palimpsest/projections/publications/publication.queries';
+import { openJournals, type FileUnderLease } from '@palimpsest/projections/publications/publication.queries';
 import { restoreBackup } from '@palimpsest/workspace/workspace-file-writer';
 import type { AppContext } from '../app-context';
 import { OpenedFiles } from './publication-files';
@@ -18,11 +18,13 @@ export interface Unsettled {
   paths: string[];
 }
 
-/** Settle the started journals of these targets' files; answer the ones left pending_reconcile (a person or a refresh decides). */
-export async function settleOpenJournals(ctx: AppContext, targetIds: readonly string[]): Promise<Unsettled[]> {
-  const open = await openJournalsOf(ctx.db, targetIds);
+/** Settle the started journals of these files (read under the lease); answer the ones left pending_reconcile (a person or a refresh decides). */
+export async function settleOpenJournals(ctx: AppContext, files: readonly FileUnderLease[]): Promise<Unsettled[]> {
   const byJournal = new Map<string, { state: string; paths: string[] }>();
-  for (const o of open) byJournal.set(o.journal_id, { state: o.journal_state, paths: [...(byJournal.get(o.journal_id)?.paths ?? []), o.path] });
+  for (const f of files) {
+    if (!f.open_journal_id || !f.journal_state) continue;
+    byJournal.set(f.open_journal_id, { state: f.journal_state, paths: [...(byJournal.get(f.open_journal_id)?.paths ?? []), f.path] });
+  }
   const unsettled: Unsettled[] = [];
   for (const [journal_id, o] of byJournal) {
     const state = o.state === 'started' ? await recoverJournal(ctx, journal_id) : o.state;

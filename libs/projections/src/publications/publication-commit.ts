@@ -9,7 +9,7 @@ import { initialPublicationState, type PublicationState } from '@palimpsest/core
 import { appendToStream } from '@palimpsest/store/append-to-stream';
 import type { Sql } from '@palimpsest/store/db';
 import { readStream } from '@palimpsest/store/read-stream';
-import { projectPublicationEvents, type ProjectedPublicationEvent } from './publication.projection';
+import { publicationAlongside } from './publication.projection';
 
 /** The journal aggregate's unit of work, in the caller's transaction: append decided events, bring the journal read models up to them. */
 
@@ -28,7 +28,7 @@ export async function loadJournal(tx: Sql, journalId: string): Promise<JournalAt
   return { state, streamVersion: stored.length };
 }
 
-/** Append decided events at the loaded version (a concurrent writer fails the append) and project them; returns the journal after. */
+/** Append decided events at the loaded version (a concurrent writer fails the append), each with its projections in the same statement; returns the journal after. */
 export async function commitPublicationEvents(
   tx: Sql,
   journalId: string,
@@ -38,18 +38,14 @@ export async function commitPublicationEvents(
   metadata: Record<string, unknown>,
 ): Promise<JournalAt> {
   if (events.length === 0) return loaded;
-  const { positions, nextExpectedVersion } = await appendToStream(
-    tx,
-    publicationStreamId(journalId),
-    loaded.streamVersion,
-    events.map((e) => ({ type: e.type, schemaVersion: PUBLICATION_EVENT_SCHEMA_VERSION, data: e.data, metadata, recordedAt })),
-  );
   let state = loaded.state;
-  const projected: ProjectedPublicationEvent[] = events.map((event, i) => {
+  let streamVersion = loaded.streamVersion;
+  for (const event of events) {
     state = evolve(state, event);
     if (!state.exists) throw new Error(`${event.type} left no journal`);
-    return { event, position: positions[i], streamVersion: loaded.streamVersion + i + 1, stateAfter: state };
-  });
-  await projectPublicationEvents(tx, projected);
-  return { state, streamVersion: nextExpectedVersion };
+    const stored = { type: event.type, schemaVersion: PUBLICATION_EVENT_SCHEMA_VERSION, data: event.data, metadata, recordedAt };
+    const alongside = publicationAlongside({ event, position: null, streamVersion: streamVersion + 1, stateAfter: state });
+    streamVersion = (await appendToStream(tx, publicationStreamId(journalId), streamVersion, [stored], { alongside })).nextExpectedVersion;
+  }
+  return { state, streamVersion };
 }

@@ -2,7 +2,8 @@ import type { PublicationEvent } from '@palimpsest/core/publication/publication.
 import type { ExistingJournal } from '@palimpsest/core/publication/publication.state';
 import type { Sql } from '@palimpsest/store/db';
 import { combineStatements } from '../inline-projections';
-import { SqlParams } from '../sql-params';
+import { positionSql, SqlParams } from '../sql-params';
+import type { Placement, RidingWrites } from '@palimpsest/store/append-spec';
 
 /**
  * The journal read models, brought up to one event: the publication_journals row from the state after
@@ -13,30 +14,31 @@ import { SqlParams } from '../sql-params';
 
 export interface ProjectedPublicationEvent {
   event: PublicationEvent;
-  position: number;
+  /** Known when rebuilding; null when the projection rides with its append (read from the `inserted` CTE). */
+  position: number | null;
   streamVersion: number;
   stateAfter: ExistingJournal;
 }
 
 export const PUBLICATION_TABLES = ['publication_journals'] as const;
 
-function journalRowSql(p: SqlParams, pe: ProjectedPublicationEvent): string {
+function journalRowSql(p: SqlParams, pe: ProjectedPublicationEvent, position: string, appended: string): string {
   const s = pe.stateAfter;
   const outcomes = s.state === 'committed' ? s.installed : s.failed;
   const files = s.files.map((f) => ({ ...f, outcome: outcomes.find((o) => o.target_id === f.target_id) ?? null }));
   const values = [
     p.add(s.journal_id), p.add(s.kind), p.add(s.request_id), p.add(s.candidate_id), p.add(s.state), p.add(s.reason), p.add(s.detail),
-    p.json(files), p.add(s.reconciled), p.add(s.started_at), p.add(s.finished_at), p.add(pe.streamVersion), p.add(pe.position),
+    p.json(files), p.add(s.reconciled), p.add(s.started_at), p.add(s.finished_at), p.add(pe.streamVersion), position,
   ];
   return `INSERT INTO publication_journals (journal_id, kind, request_id, candidate_id, state, reason, detail, files, reconciled,
             started_at, finished_at, stream_version, log_sequence)
-          VALUES (${values.join(', ')})
+          SELECT ${values.join(', ')} WHERE ${appended}
           ON CONFLICT (journal_id) DO UPDATE SET state = EXCLUDED.state, reason = EXCLUDED.reason, detail = EXCLUDED.detail,
             files = EXCLUDED.files, reconciled = EXCLUDED.reconciled, finished_at = EXCLUDED.finished_at,
             stream_version = EXCLUDED.stream_version, log_sequence = EXCLUDED.log_sequence`;
 }
 
-function fileColumnsSql(p: SqlParams, pe: ProjectedPublicationEvent): string | null {
+function fileColumnsSql(p: SqlParams, pe: ProjectedPublicationEvent, position: string, appended: string): string | null {
   const { event, stateAfter: s } = pe;
   const journal = p.add(s.journal_id);
   const ofJournal = `open_journal_id = ${journal}::uuid`;
@@ -44,9 +46,8 @@ function fileColumnsSql(p: SqlParams, pe: ProjectedPublicationEvent): string | n
   const targets = () => `target_id IN (SELECT jsonb_array_elements_text(${p.json(s.files.map((f) => f.target_id))})::uuid)`;
   switch (event.type) {
     case 'PublicationStarted':
-      return `UPDATE workspace_files SET open_journal_id = ${journal}::uuid, journal_state = 'started' WHERE ${targets()}`;
+      return `UPDATE workspace_files SET open_journal_id = ${journal}::uuid, journal_state = 'started' WHERE ${targets()} AND ${appended}`;
     case 'PublicationCompleted': {
-      const position = `${p.add(pe.position)}::bigint`;
       const installed = event.data.files.map((f) => ({ target_id: f.target_id, disk_sha256: f.disk_sha256 }));
       return `UPDATE workspace_files w SET
                 disk_sha256 = CASE WHEN w.disk_log_sequence < ${position} THEN x.disk_sha256 ELSE w.disk_sha256 END,
@@ -54,21 +55,37 @@ function fileColumnsSql(p: SqlParams, pe: ProjectedPublicationEvent): string | n
                 open_journal_id = CASE WHEN w.${ofJournal} THEN NULL ELSE w.open_journal_id END,
                 journal_state = CASE WHEN w.${ofJournal} THEN NULL ELSE w.journal_state END
               FROM jsonb_to_recordset(${p.json(installed)}) AS x(target_id uuid, disk_sha256 text)
-              WHERE w.target_id = x.target_id`;
+              WHERE w.target_id = x.target_id AND ${appended}`;
     }
     case 'PublicationFailed':
       return event.data.state === 'pending_reconcile'
-        ? `UPDATE workspace_files SET journal_state = 'pending_reconcile' WHERE ${targets()} AND ${ofJournal}`
-        : `UPDATE workspace_files SET open_journal_id = NULL, journal_state = NULL WHERE ${targets()} AND ${ofJournal}`;
+        ? `UPDATE workspace_files SET journal_state = 'pending_reconcile' WHERE ${targets()} AND ${ofJournal} AND ${appended}`
+        : `UPDATE workspace_files SET open_journal_id = NULL, journal_state = NULL WHERE ${targets()} AND ${ofJournal} AND ${appended}`;
     case 'PublicationResolved':
-      return `UPDATE workspace_files SET open_journal_id = NULL, journal_state = NULL WHERE ${targets()} AND ${ofJournal}`;
+      return `UPDATE workspace_files SET open_journal_id = NULL, journal_state = NULL WHERE ${targets()} AND ${ofJournal} AND ${appended}`;
   }
 }
 
+function statementsOf(p: SqlParams, pe: ProjectedPublicationEvent, insertedCte?: string): string[] {
+  const position = positionSql(p, pe.position, insertedCte);
+  // Riding with its append, a projection writes nothing when the append inserted nothing (a stale version),
+  // so that the store reports the conflict instead of a read model refusing a missing position.
+  const appended = insertedCte ? `EXISTS (SELECT 1 FROM ${insertedCte})` : 'true';
+  return [journalRowSql(p, pe, position, appended), fileColumnsSql(p, pe, position, appended)].filter((s): s is string => s !== null);
+}
+
+/** Project events whose positions are known (rebuild): one statement each. */
 export async function projectPublicationEvents(tx: Sql, events: ProjectedPublicationEvent[]): Promise<void> {
   for (const pe of events) {
     const p = new SqlParams();
-    const statements = [journalRowSql(p, pe), fileColumnsSql(p, pe)].filter((s): s is string => s !== null);
-    await tx.query(combineStatements(statements), p.values);
+    await tx.query(combineStatements(statementsOf(p, pe)), p.values);
   }
+}
+
+/** The read-model writes of one journal event as CTEs of its append statement: the event and its projections in one round trip. */
+export function publicationAlongside(pe: ProjectedPublicationEvent): RidingWrites {
+  return (at: Placement) => {
+    const p = new SqlParams(at.paramOffset);
+    return { ctes: statementsOf(p, { ...pe, position: null }, at.inserted), values: p.values };
+  };
 }

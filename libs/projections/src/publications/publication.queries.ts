@@ -38,12 +38,20 @@ export async function publicationDigests(sql: Sql): Promise<Map<string, string>>
   return new Map(rows.map((r) => [r.key, r.digest]));
 }
 
-/** The unfinished journals (started or pending_reconcile) of the files bound to these targets. */
-export async function openJournalsOf(sql: Sql, targetIds: readonly string[]): Promise<{ journal_id: string; journal_state: 'started' | 'pending_reconcile'; path: string }[]> {
+/** Each bound file of these targets as a publication sees it under the lease: its baseline and its unfinished journal, if any. */
+export interface FileUnderLease {
+  target_id: string;
+  path: string;
+  disk_sha256: string;
+  open_journal_id: string | null;
+  journal_state: 'started' | 'pending_reconcile' | null;
+}
+
+export async function filesUnderLease(sql: Sql, targetIds: readonly string[]): Promise<FileUnderLease[]> {
   if (targetIds.length === 0) return [];
-  const { rows } = await sql.query(
-    `SELECT open_journal_id::text AS journal_id, journal_state, path FROM workspace_files
-      WHERE target_id = ANY($1::uuid[]) AND open_journal_id IS NOT NULL ORDER BY path`,
+  const { rows } = await sql.query<FileUnderLease>(
+    `SELECT target_id::text, path, disk_sha256, open_journal_id::text, journal_state FROM workspace_files
+      WHERE target_id = ANY($1::uuid[]) ORDER BY path`,
     [targetIds],
   );
   return rows;
@@ -62,12 +70,3 @@ export async function publicationBaselineOf(sql: Sql, targetId: string): Promise
   return rows[0] ?? null;
 }
 
-/** The current baseline (disk_sha256) of each of these targets' files, read under the publication's lease. */
-export async function baselinesOf(sql: Sql, targetIds: readonly string[]): Promise<Map<string, string>> {
-  if (targetIds.length === 0) return new Map();
-  const { rows } = await sql.query<{ target_id: string; disk_sha256: string }>(
-    `SELECT target_id::text, disk_sha256 FROM workspace_files WHERE target_id = ANY($1::uuid[])`,
-    [targetIds],
-  );
-  return new Map(rows.map((r) => [r.target_id, r.disk_sha256]));
-}
