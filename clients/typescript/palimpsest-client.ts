@@ -2,7 +2,7 @@
 // Pure helpers: they encode JSON-RPC requests and decode responses; the host owns the streams.
 
 export const JSONRPC_VERSION = '2.0';
-export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_refresh","palimpsest_workspace_status","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard"] as const;
+export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_refresh","palimpsest_workspace_status","edit_file","write_file","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard"] as const;
 export type Method = (typeof METHODS)[number];
 export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_status","palimpsest_edit_plan","palimpsest_change_inspect"];
 
@@ -227,6 +227,19 @@ export type WorkspaceStatusParams = {
   cursor?: string | null;
 };
 
+/** Edit a file (oldString exactly once): Replace the one place in an existing file where oldString matches exactly (read the file first). Matching runs on the text with LF line endings; the file keeps its own line endings. Zero or several matches are refused, recorded, with every match's line number: add surrounding lines to oldString until it is unique, never retry the same string. The answer carries a unified diff: read it, it is the confirmation that you changed what you meant to. A file changed on disk since it was read is never overwritten. FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop. */
+export type EditFileParams = {
+  path: string;
+  oldString: string;
+  newString: string;
+};
+
+/** Write a whole file: Create a file (its parent directories are made for you) or replace one whole. For a file that exists use edit_file: replacing what you have only partly read loses the rest. An existing file keeps its line-ending style and mode; a new one is written byte for byte, mode 0600. A file that appears or changes on disk meanwhile is kept, never overwritten. FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop. */
+export type WriteFileParams = {
+  path: string;
+  content: string;
+};
+
 /** Propose a candidate change: Stage operations on a private candidate over one or more targets; none changes before palimpsest_change_apply. candidate + expected_candidate_version extend an open one. */
 export type ChangeProposeParams = {
   request_id: string;
@@ -386,6 +399,8 @@ export interface ParamsByMethod {
   palimpsest_capabilities: CapabilitiesParams;
   palimpsest_workspace_refresh: WorkspaceRefreshParams;
   palimpsest_workspace_status: WorkspaceStatusParams;
+  edit_file: EditFileParams;
+  write_file: WriteFileParams;
   palimpsest_change_propose: ChangeProposeParams;
   palimpsest_edit_plan: EditPlanParams;
   palimpsest_change_inspect: ChangeInspectParams;

@@ -65,3 +65,13 @@ export async function workspaceFilesPage(sql: Sql, q: WorkspaceFilesQuery): Prom
   );
   return { rows: rows.slice(0, q.limit).map((r) => ({ ...r, version: Number(r.version) })), total: Number(counted[0]!.n), truncated: rows.length > q.limit };
 }
+
+/** The target bound last to a path under a root (a path can be imported more than once): the one the file tools write through. */
+export async function latestBindingOfPath(sql: Sql, root: { dev: string; ino: string }, path: string): Promise<WorkspaceFileRow | null> {
+  const { rows } = await sql.query<WorkspaceFileRow>(
+    `SELECT ${FILE_COLUMNS} FROM workspace_files w WHERE w.root_dev = $1 AND w.root_ino = $2 AND w.path = $3
+      ORDER BY w.log_sequence DESC LIMIT 1`,
+    [root.dev, root.ino, path],
+  );
+  return rows[0] ?? null;
+}

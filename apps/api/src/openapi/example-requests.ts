@@ -36,6 +36,8 @@ const GATEWAY_EXAMPLES: Partial<Record<OperationName, Omit<ExampleRequest, 'oper
   palimpsest_capabilities: { title: 'What this runtime supports', params: {}, setup: 'none' },
   palimpsest_workspace_refresh: { title: 'Take in an edit made outside Palimpsest', params: { target_file_id: EXAMPLE_TARGET_ID }, setup: 'drifted_file' },
   palimpsest_workspace_status: { title: 'The bound files that drifted', params: { path_prefix: 'docs/', state: 'drifted' }, setup: 'drifted_file' },
+  edit_file: { title: 'Edit the one place oldString matches (the file changed outside first: taken in, then edited)', params: { path: 'docs/notes.md', oldString: 'gamma', newString: 'delta' }, setup: 'drifted_file' },
+  write_file: { title: 'Create a file and its parents', params: { path: 'docs/new/readme.md', content: 'hello\n' }, setup: 'drifted_file' },
   palimpsest_change_inspect: { title: 'The proposed change, span by span', params: { candidate: EXAMPLE_CANDIDATE_ID }, setup: 'candidate' },
   palimpsest_check_run: { title: 'Run the utf8 check', params: { candidate: EXAMPLE_CANDIDATE_ID, checks: ['utf8'] }, setup: 'candidate' },
   palimpsest_change_apply: {

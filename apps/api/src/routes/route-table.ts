@@ -47,6 +47,8 @@ export const OPERATION_ROUTES: readonly OperationRoute[] = [
   { operation: 'palimpsest_capabilities', method: 'GET', path: '/v1/capabilities', scope: 'read', success: 200 },
   { operation: 'palimpsest_workspace_refresh', method: 'POST', path: '/v1/targets/:id/workspace/refresh', scope: 'write', success: 200 },
   { operation: 'palimpsest_workspace_status', method: 'GET', path: '/v1/workspace/files', scope: 'read', success: 200 },
+  { operation: 'edit_file', method: 'POST', path: '/v1/files/edit', scope: 'write', success: 200 },
+  { operation: 'write_file', method: 'POST', path: '/v1/files/content', scope: 'write', success: 200 },
   { operation: 'palimpsest_change_propose', method: 'POST', path: '/v1/candidates', scope: 'write', success: 200 },
   { operation: 'palimpsest_edit_plan', method: 'POST', path: '/v1/plans', scope: 'read', success: 200 },
   { operation: 'palimpsest_change_inspect', method: 'GET', path: '/v1/candidates/:id', pathArgument: 'candidate', scope: 'read', success: 200, etag: true },

@@ -21,6 +21,9 @@ import { submitProposal } from '../submit-proposal/submit-proposal.handler';
 import { CANDIDATE_HANDLERS } from '../candidates/candidate-handlers';
 import { refreshWorkspaceFile } from '../workspace-refresh/workspace-refresh.handler';
 import { workspaceStatus } from '../workspace-status/workspace-status.handler';
+import { editFile } from '../file-tools/edit-file/edit-file.handler';
+import { writeFile } from '../file-tools/write-file/write-file.handler';
+import { fileToolAnswer } from '../file-tools/shared/write-answers';
 
 /** Exactly one handler per catalog operation: a missing, extra or misspelled one is a compile error. */
 export type OperationHandlers = { [N in OperationName]: OperationHandler<N> };
@@ -63,5 +66,7 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   palimpsest_capabilities: async (ctx, _a, session) => capabilitiesManifest(session, ctx.workspace),
   palimpsest_workspace_refresh: (ctx, a) => refreshWorkspaceFile(ctx, a),
   palimpsest_workspace_status: (ctx, a) => workspaceStatus(ctx, a),
+  edit_file: async (ctx, a) => fileToolAnswer(await editFile(ctx, a)),
+  write_file: async (ctx, a) => fileToolAnswer(await writeFile(ctx, a)),
   ...CANDIDATE_HANDLERS,
 };

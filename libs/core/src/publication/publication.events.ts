@@ -11,7 +11,12 @@ import type { ContentEol } from '../reads/export-target';
 
 export const PUBLICATION_EVENT_SCHEMA_VERSION = 1;
 
-export type PublicationKind = 'save' | 'apply';
+/**
+ * save: palimpsest_save (no text change, settled forward); apply: a candidate apply; write: the agent file
+ * tools (edit_file, write_file), whose accepted edit or new target commits with PublicationCompleted, so
+ * an interrupted one is rolled back like an apply.
+ */
+export type PublicationKind = 'save' | 'apply' | 'write';
 
 /** One file of a publication as planned before it is touched. */
 export interface PlannedFile {
@@ -35,7 +40,7 @@ export interface PlannedFile {
 export interface PublicationStartedData {
   journal_id: string;
   kind: PublicationKind;
-  /** change_apply's request_id; null for a save. */
+  /** change_apply's request_id; null for a save or a file-tool write. */
   request_id: string | null;
   candidate_id: string | null;
   root_dev: string;

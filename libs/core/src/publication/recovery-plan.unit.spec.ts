@@ -72,6 +72,15 @@ describe('settling an interrupted publication from the bytes on disk', () => {
     });
   });
 
+  it('a file-tool write is rolled back like an apply: its accepted change never committed', () => {
+    const plan = planRecovery(journal('write', [planned(0, OLD), planned(1, null)]), [disk(NEW, { backup: true }), disk(NEW)]);
+    expect(plan.actions).toEqual([
+      { kind: 'restore_backup', file: 0 },
+      { kind: 'remove_created', file: 1 },
+    ]);
+    expect(plan.outcome).toMatchObject({ type: 'FailPublication', state: 'rolled_back', reason: 'interrupted' });
+  });
+
   it('an apply file holding other bytes, or staged bytes without a backup, leaves the journal pending and keeps the backups', () => {
     const plan = planRecovery(journal('apply', [planned(0, OLD), planned(1, OLD)]), [disk(OTHER, { backup: true }), disk(NEW)]);
     expect(plan.actions).toEqual([]);

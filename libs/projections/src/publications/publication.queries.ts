@@ -1,9 +1,10 @@
+import type { PublicationKind } from '@palimpsest/core/publication/publication.events';
 import type { JournalState } from '@palimpsest/core/publication/publication.state';
 import type { Sql } from '@palimpsest/store/db';
 
 export interface JournalRow {
   journal_id: string;
-  kind: 'save' | 'apply';
+  kind: PublicationKind;
   request_id: string | null;
   candidate_id: string | null;
   state: JournalState;

@@ -45,6 +45,20 @@ const workspaceBinding: JsonSchema = {
   description: 'The workspace file the target was imported from (from_workspace), or null for a target created from content.',
 };
 
+/** What an auditor needs of a file-tool write beside the seed's fields. */
+const fileWriteAudit: Record<string, JsonSchema> = {
+  target_file_id: str('The target bound to the file: its attempts, ledger and replay hold every write.'),
+  attempt_id: nullable(str('The accepted attempt (tx/1 edit or tx/3 replacement); null when write_file created the target.')),
+  version: int('The target version the file now holds.'),
+  current_hash: currentHash,
+  disk_sha256: sha256('SHA-256 of the bytes on disk: the file\'s baseline from now on.'),
+  content_eol: { enum: ['lf', 'crlf', 'cr'], description: 'The line endings written: the file\'s recorded style (LF for a file recorded with mixed endings).' },
+  bound_now: bool('True when this call bound the file to a new target (its first touch).'),
+  external_attempt_id: nullable(str('A change made outside Palimpsest, taken in first as an accepted attempt with source external_disk.')),
+  journal: object({ id: str('The publication journal that installed the file.'), state: { const: 'committed' } }),
+  cleanup_error: str('Removing the backup after installation failed (the write itself committed).'),
+};
+
 const targetState = object(
   {
     status: { const: 'ok' },
@@ -350,6 +364,26 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
     truncated: bool(),
     next_cursor: nullable(str('Pass as cursor for the next page.')),
   }),
+  edit_file: object(
+    {
+      status: { const: 'ok' },
+      path: str('The file edited, relative to the project root.'),
+      replacements: int('Always 1: oldString matched exactly once.'),
+      diff: str('Unified diff of the edit over the LF text, with whole-file line numbers.'),
+      ...fileWriteAudit,
+    },
+    ['cleanup_error'],
+  ),
+  write_file: object(
+    {
+      status: { const: 'ok' },
+      path: str('The file written, relative to the project root.'),
+      bytesWritten: int('Bytes on disk now (an existing file keeps its line-ending style, so they can differ from the content\'s UTF-8 length).'),
+      created: bool('True when the file did not exist and was created (parents included).'),
+      ...fileWriteAudit,
+    },
+    ['cleanup_error'],
+  ),
   palimpsest_change_propose: object({
     status: { const: 'ok' },
     replayed: bool('True when the same request_id returned the recorded answer.'),

@@ -70,6 +70,8 @@ export interface OperationAdmitted {
   palimpsest_capabilities: OperationParams['palimpsest_capabilities'];
   palimpsest_workspace_refresh: OperationParams['palimpsest_workspace_refresh'];
   palimpsest_workspace_status: OperationParams['palimpsest_workspace_status'];
+  edit_file: OperationParams['edit_file'];
+  write_file: OperationParams['write_file'];
   palimpsest_change_propose: OperationParams['palimpsest_change_propose'];
   palimpsest_edit_plan: OperationParams['palimpsest_edit_plan'];
   palimpsest_change_inspect: OperationParams['palimpsest_change_inspect'];

@@ -187,6 +187,15 @@ export interface OperationParams {
     limit?: number | null;
     cursor?: string | null;
   };
+  edit_file: {
+    path: string;
+    oldString: string;
+    newString: string;
+  };
+  write_file: {
+    path: string;
+    content: string;
+  };
   palimpsest_change_propose: {
     request_id: string;
     base: Array<{

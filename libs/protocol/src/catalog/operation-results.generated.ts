@@ -56,6 +56,12 @@ export interface OperationResults {
   palimpsest_workspace_status: {
     status: "ok" | "invalid_argument";
   };
+  edit_file: {
+    status: "ok" | "rejected" | "partial" | "not_found" | "invalid_argument";
+  };
+  write_file: {
+    status: "ok" | "rejected" | "partial" | "not_found" | "invalid_argument";
+  };
   palimpsest_change_propose: {
     status: "ok" | "error" | "invalid_argument";
     error?: {

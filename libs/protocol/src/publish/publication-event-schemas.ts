@@ -41,7 +41,7 @@ const PAYLOADS: Record<string, [string, JsonSchema]> = {
     'A publication of target text to workspace files was planned; recorded before any file is touched.',
     all({
       journal_id: uuid,
-      kind: { enum: ['save', 'apply'] },
+      kind: { enum: ['save', 'apply', 'write'] },
       request_id: nullable({ type: 'string', minLength: 1, maxLength: 128 }),
       candidate_id: nullable(uuid),
       root_dev: decimal,

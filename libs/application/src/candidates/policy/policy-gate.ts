@@ -14,5 +14,5 @@ export function policyGate(policy: OwnerPolicy, spec: OperationSpec): Outcome | 
   if (isEnvelopeOperation(spec.name)) {
     return permissionDenied('policy', `${refused.message} This is an answer: do not route around it.`, { answer: 'FORBIDDEN', policy: policy.name, rule: refused.reason });
   }
-  return { status: 'invalid_argument', code: 'operation_not_permitted', tool: spec.name, failure_detail: refused.message, policy: policy.name };
+  return { status: 'invalid_argument', code: 'operation_not_permitted', answer: 'FORBIDDEN', tool: spec.name, failure_detail: `${refused.message} This is an answer: do not route around it.`, policy: policy.name };
 }

@@ -1,0 +1,67 @@
+import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import { checkWorkspacePath, type WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
+import { readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
+import { latestBindingOfPath } from '@palimpsest/projections/workspace-files.queries';
+import { hashWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
+import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
+import type { AppContext } from '../../app-context';
+import { initializeTarget } from '../../initialize-target/initialize-target.handler';
+import type { Answer } from '../../shared/answer';
+import { refreshWorkspaceFile } from '../../workspace-refresh/workspace-refresh.handler';
+
+/**
+ * "Find or bind the target of a path", what every file-tool write starts with. The target of a path is
+ * the latest binding for (root, path). A file never touched is imported (a new target bound to it,
+ * WorkspaceFileBound); a bound file whose bytes are not its baseline is first taken in as an external
+ * change (palimpsest_workspace_refresh's decision, source external_disk), so history stays complete
+ * and the tool then acts on what is on disk.
+ */
+
+export type FileTarget =
+  | { kind: 'bound'; root: WorkspaceRoot; path: string; row: TargetRow; baseline: string; bound_now: boolean; external_attempt_id: string | null }
+  | { kind: 'absent'; root: WorkspaceRoot; path: string }
+  | { kind: 'answer'; answer: Answer };
+
+export const pathRefusal = (refusal: WorkspacePathRefusal, path: unknown): Answer => {
+  const { code, message, component } = refusal;
+  const extra = { argument: 'path', path, ...(component === undefined ? {} : { component }) };
+  if (code === 'PATH_NOT_FOUND') return { status: 'not_found', code, failure_detail: message, ...extra };
+  return invalidArgument(code, message, extra);
+};
+
+export async function fileTargetOf(ctx: AppContext, requested: string): Promise<FileTarget> {
+  const root = ctx.workspace;
+  if (!root) {
+    return { kind: 'answer', answer: invalidArgument('workspace_not_configured', 'The file tools work under the workspace root: configure PALIMPSEST_WORKSPACE_ROOT.', { argument: 'path' }) };
+  }
+  const checked = checkWorkspacePath(requested);
+  if (checked.kind === 'refused') return { kind: 'answer', answer: pathRefusal(checked.refusal, requested) };
+  const path = checked.value.path;
+  const binding = await latestBindingOfPath(ctx.db, root, path);
+  const disk = hashWorkspaceFile(root, path);
+  if (disk.kind === 'refused') {
+    if (disk.refusal.code === 'PATH_NOT_FOUND') return { kind: 'absent', root, path };
+    return { kind: 'answer', answer: pathRefusal(disk.refusal, path) };
+  }
+  if (!binding) return bindNow(ctx, root, path);
+  let external: string | null = null;
+  if (disk.sha256 !== binding.disk_sha256 || binding.journal_state === 'pending_reconcile') {
+    const refreshed = await refreshWorkspaceFile(ctx, { target_file_id: binding.target_id });
+    if (refreshed.status !== 'refreshed' && refreshed.status !== 'in_sync') return { kind: 'answer', answer: { ...refreshed, argument: 'path', path } };
+    external = typeof refreshed.attempt_id === 'string' ? refreshed.attempt_id : null;
+  }
+  return loaded(ctx, root, path, binding.target_id, false, external);
+}
+
+async function bindNow(ctx: AppContext, root: WorkspaceRoot, path: string): Promise<FileTarget> {
+  const bound = await initializeTarget(ctx, { filename: path, from_workspace: true });
+  if (bound.status === 'not_found') return { kind: 'absent', root, path };
+  if (bound.status !== 'ok') return { kind: 'answer', answer: { ...bound, argument: 'path', path } };
+  return loaded(ctx, root, path, bound.target_file_id, true, null);
+}
+
+async function loaded(ctx: AppContext, root: WorkspaceRoot, path: string, targetId: string, boundNow: boolean, external: string | null): Promise<FileTarget> {
+  const [row, binding] = await Promise.all([readTargetRow(ctx.db, targetId, ctx.contents), latestBindingOfPath(ctx.db, root, path)]);
+  if (!row || !binding || binding.target_id !== targetId) throw new Error(`file tools: the target ${targetId} bound to ${path} vanished while it was read`);
+  return { kind: 'bound', root, path, row, baseline: binding.disk_sha256, bound_now: boundNow, external_attempt_id: external };
+}

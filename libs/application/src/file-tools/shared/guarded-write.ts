@@ -1,0 +1,153 @@
+import type { SubmitProposal } from '@palimpsest/core/target/target.commands';
+import { decide } from '@palimpsest/core/target/target.decider';
+import { PROTOCOL, type ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
+import { lockTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
+import type { AppContext } from '../../app-context';
+import type { Answer } from '../../shared/answer';
+import { commitOf } from '../../shared/commit-events';
+import { targetUnitOfWork } from '../../shared/handle-command';
+import { refusalAnswer, type Decided } from '../../shared/target-refusals';
+import { enrichRejection } from '../../submit-proposal/rejection-enrichment';
+import { publishFiles } from '../../workspace-publication/publish-files';
+import { fileBytesOf } from './file-bytes';
+import type { FileTarget } from './file-target';
+import { publicationRefusal, type Written } from './write-answers';
+
+/**
+ * One guarded change of a bound file by a file tool: a tx/1 edit (edit_file) or a tx/3 whole replacement
+ * (write_file), guarded by the version the tool just saw, decided under the target's row lock. A
+ * rejection is recorded at once (ProposalRejected, attempt log) and answered with its diagnostics;
+ * nothing is published. An accepted change records nothing yet: it is published through the journal
+ * (kind 'write', the replaced file backed up) and decided again under the lock in the outcome
+ * transaction, where the ProposalAccepted commits with PublicationCompleted. So a change that cannot
+ * reach the disk (drift, busy, crash) leaves no accepted change behind.
+ */
+
+export interface GuardedChange {
+  tool: 'edit_file' | 'write_file';
+  protocol: ProtocolVersion;
+  proposal: Record<string, unknown>;
+}
+
+type Bound = Extract<FileTarget, { kind: 'bound' }>;
+
+/** The target once the change committed. */
+export interface WrittenText {
+  version: number;
+  current_hash: string;
+  content: string;
+}
+
+export type GuardedOutcome =
+  | { kind: 'written'; written: Written; before: TargetRow; after: WrittenText }
+  | { kind: 'rejected'; answer: Answer; before: TargetRow }
+  | { kind: 'answer'; answer: Answer };
+
+function command(t: Bound, change: GuardedChange, attemptId: string, now: string): SubmitProposal {
+  return {
+    type: 'SubmitProposal',
+    now,
+    attempt_id: attemptId,
+    target_id: t.row.target_id,
+    protocol_version: change.protocol,
+    proposal: change.proposal,
+    expected_target_version: t.row.version,
+    expected_current_hash: t.row.current_hash,
+    source: change.tool,
+    lookups: { keyed: null, parent: null },
+  };
+}
+
+const acceptedHash = (d: Decided): string | null => {
+  const e = d.events[0];
+  return e?.type === 'ProposalAccepted' ? e.data.after_hash : null;
+};
+
+export async function guardedWrite(ctx: AppContext, t: Bound, change: GuardedChange): Promise<GuardedOutcome> {
+  const attemptId = ctx.ids.next();
+  const now = ctx.clock.now();
+  const targetId = t.row.target_id;
+  const first = await targetUnitOfWork(ctx)(async ({ tx, commit }) => {
+    const locked = await lockTargetRow(tx, targetId, ctx.contents);
+    if (!locked) throw new Error(`file tools: the bound target ${targetId} is gone`);
+    const d = decide(command(t, change, attemptId, now), locked);
+    if (d.kind === 'refused') return { kind: 'answer' as const, answer: refusalAnswer(d.refusal), locked };
+    if (acceptedHash(d) === null) {
+      await commit(commitOf(locked, d, now, { command: 'SubmitProposal', tool: change.tool }));
+      return { kind: 'rejected' as const, d, locked };
+    }
+    return { kind: 'accepted' as const, d, locked };
+  });
+  if (first.kind === 'answer') return first;
+  if (first.kind === 'rejected') return { kind: 'rejected', before: first.locked, answer: rejectionAnswer(first.d, first.locked, change, now) };
+  const planned = first.d;
+  const after = planned.state.exists ? planned.state : null;
+  if (!after) throw new Error('file tools: an accepted change left no target');
+  const file = fileBytesOf(after.content, first.locked.source_line_endings);
+  const result = await publishFiles<{ kind: 'moved'; answer: Answer } | { kind: 'accepted'; after: WrittenText }>(ctx, {
+    kind: 'write',
+    request_id: null,
+    candidate_id: null,
+    files: [{ target_id: targetId, path: t.path, target_version: after.version, bytes: file.bytes, content_eol: file.content_eol, replaced_sha256: t.baseline, backup: true }],
+    outcome: async (tx, commit) => {
+      const locked = await lockTargetRow(tx, targetId, ctx.contents);
+      if (!locked) throw new Error(`file tools: the bound target ${targetId} is gone`);
+      const decidedAt = ctx.clock.now();
+      const again = decide(command(t, change, attemptId, decidedAt), locked);
+      if (again.kind === 'refused' || acceptedHash(again) !== acceptedHash(planned) || locked.version !== first.locked.version) {
+        const detail = `target ${targetId} moved from version ${first.locked.version} to ${locked.version} before ${t.path} was installed`;
+        return { go: false, detail, answer: { kind: 'moved' as const, answer: movedAnswer(t, locked.version) } };
+      }
+      return {
+        go: true,
+        finish: async () => {
+          await commit(commitOf(locked, again, decidedAt, { command: 'SubmitProposal', tool: change.tool }));
+          const state = again.state.exists ? again.state : locked;
+          return { kind: 'accepted' as const, after: { version: state.version, current_hash: state.current_hash, content: state.content } };
+        },
+      };
+    },
+  });
+  if (result.kind === 'stopped') return { kind: 'answer', answer: result.answer.kind === 'moved' ? result.answer.answer : movedAnswer(t, first.locked.version) };
+  if (result.kind !== 'published') return { kind: 'answer', answer: publicationRefusal(result, t.path, targetId) };
+  const value = result.value;
+  if (value.kind !== 'accepted') return { kind: 'answer', answer: value.answer };
+  const installed = result.installed[0];
+  return {
+    kind: 'written',
+    before: first.locked,
+    after: value.after,
+    written: { attempt_id: attemptId, journal_id: result.journal_id, bytes_written: installed.bytes_written, disk_sha256: installed.disk_sha256, content_eol: file.content_eol, cleanup_error: result.cleanup_error },
+  };
+}
+
+function movedAnswer(t: Bound, version: number): Answer {
+  return {
+    status: 'rejected',
+    target_file_id: t.row.target_id,
+    failure_reason: 'target_version_mismatch',
+    failure_detail: `${t.path} was changed through Palimpsest (now version ${version}) while this write was prepared. Nothing was written: read the file again, then send the change again.`,
+    retryable: 'after_refresh',
+    next_actions: [{ operation: 'read_file', reason: 'Read the file as it is now, then send the change again', params: { path: t.path } }],
+  };
+}
+
+/** The recorded rejection with the usual diagnostics (exact candidates, near misses, contexts), and the file tool's next action. */
+function rejectionAnswer(d: Decided, locked: TargetRow, change: GuardedChange, now: string): Answer {
+  const e = d.events[0];
+  if (e?.type !== 'ProposalRejected') throw new Error(`file tools: decided ${e?.type ?? 'nothing'}`);
+  const r = e.data;
+  const base: Answer = {
+    status: 'rejected',
+    target_file_id: locked.target_id,
+    failure_reason: r.failure_reason,
+    failure_detail: r.failure_detail,
+    attempt_id: r.attempt_id,
+    current_version: locked.version,
+    current_hash: locked.current_hash,
+    diagnostic: r.diagnostic,
+  };
+  const operation = change.protocol === PROTOCOL.tx1 ? 'palimpsest_submit_edits' : 'palimpsest_submit_replacement';
+  const request = { operation, args: { target_file_id: locked.target_id, expected_target_version: locked.version, ...change.proposal } } as const;
+  return enrichRejection(base, { request, current: locked, nearMissSource: d.hints.nearMissSource, recorded: true, now });
+}

@@ -1,0 +1,73 @@
+import type { ContentEol } from '@palimpsest/core/reads/export-target';
+import type { Answer } from '../../shared/answer';
+import type { PublishResult } from '../../workspace-publication/publish-files';
+import { pathRefusal } from './file-target';
+
+/** What a published file-tool write leaves for its answer's audit fields. */
+export interface Written {
+  attempt_id: string | null;
+  journal_id: string;
+  bytes_written: number;
+  disk_sha256: string;
+  content_eol: ContentEol;
+  cleanup_error: string | null;
+}
+
+const readAgain = (path: string, reason: string) => ({ operation: 'read_file', reason, params: { path } });
+
+function rejected(targetId: string | null, failure_reason: string, failure_detail: string, retryable: string, diagnostic: Record<string, unknown>, next_actions: unknown[]): Answer {
+  return { status: 'rejected', target_file_id: targetId, failure_reason, failure_detail, retryable, diagnostic: { code: failure_reason, ...diagnostic }, next_actions };
+}
+
+/**
+ * A file-tool write the journal did not publish, as its answer. Before installation nothing changed on
+ * disk and no accepted change was recorded (rejected); after it (partial) the file holds the new bytes
+ * and the answer says what is not known.
+ */
+export function publicationRefusal<T>(result: Exclude<PublishResult<T>, { kind: 'published' | 'stopped' }>, path: string, targetId: string | null): Answer {
+  switch (result.kind) {
+    case 'busy':
+      return rejected(targetId, 'workspace_busy', `Another publication holds the lease on the directory of ${path}. Nothing was written.`, 'same_request', { paths: result.paths }, [
+        readAgain(path, 'Another write holds the directory: read the file once it is done, then send the change again'),
+      ]);
+    case 'pending':
+      return rejected(targetId, 'recovery_required', `An interrupted publication left ${path} holding bytes that are neither its old nor its new version; it is never overwritten. A person must look at it (palimpsest_workspace_status, palimpsest_workspace_refresh).`, 'none', { journals: result.journals }, [
+        { operation: 'palimpsest_workspace_status', reason: 'See the file and its journal', params: { path_prefix: path } },
+      ]);
+    case 'drift': {
+      const d = result.drifted[0];
+      const what = d.expected_sha256 === null ? `${path} appeared on disk while it was being created; the file that appeared was kept` : d.observed_sha256 === null ? `${path} is gone from disk` : `${path} was changed on disk after it was read`;
+      return rejected(targetId, 'external_disk_drift', `${what}. Nothing was overwritten and no change was recorded: read the file again, then send the change again.`, 'after_refresh', {
+        path, expected_sha256: d.expected_sha256, observed_sha256: d.observed_sha256, journal_id: result.journal_id,
+      }, [readAgain(path, 'Read the file as it is now on disk, then send the change again')]);
+    }
+    case 'refused_path':
+      return pathRefusal(result.refusal, path);
+    case 'io_error':
+      return rejected(targetId, 'workspace_io_error', `Writing ${path} failed: ${result.detail}. The journal ${result.journal_id} is ${result.state}.`, result.state === 'rolled_back' ? 'same_request' : 'none', { journal: { id: result.journal_id, state: result.state } }, [
+        readAgain(path, 'Read the file to see what it holds'),
+      ]);
+    case 'durability_uncertain':
+    case 'outcome_uncertain':
+      return {
+        status: 'partial',
+        target_file_id: targetId,
+        code: result.kind === 'durability_uncertain' ? 'workspace_durability_uncertain' : 'workspace_checkpoint_uncertain',
+        failure_detail: `${path} was installed, and ${result.kind === 'durability_uncertain' ? 'the directory fsync failed, so the change was not recorded' : 'whether the change was recorded is unknown'} (${result.detail}). Inspect the file before going on.`,
+        path,
+        journal: { id: result.journal_id, state: result.kind === 'durability_uncertain' ? 'committed' : 'unknown' },
+        next_actions: [{ operation: 'palimpsest_workspace_status', reason: 'See the file and its journal as they are now', params: { path_prefix: path } }],
+      };
+  }
+}
+
+export const FILE_TOOL_STATUSES = ['ok', 'rejected', 'partial', 'not_found', 'invalid_argument'] as const;
+export type FileToolAnswer = Answer<(typeof FILE_TOOL_STATUSES)[number]>;
+
+const isFileToolAnswer = (a: Answer): a is FileToolAnswer => (FILE_TOOL_STATUSES as readonly string[]).includes(a.status);
+
+/** The answer as the catalog types it: a status outside the tools' result schema is a defect, thrown to the transport's error path. */
+export function fileToolAnswer(a: Answer): FileToolAnswer {
+  if (!isFileToolAnswer(a)) throw new Error(`a file tool answered the status ${a.status}, outside its result schema`);
+  return a;
+}

@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import { textDefect } from '@palimpsest/core/text/encoding';
+import { canonicalizeUpload } from '@palimpsest/core/text/canonical-text';
+import type { ContentEol } from '@palimpsest/core/reads/export-target';
+import { decide } from '@palimpsest/core/target/target.decider';
+import { initialTargetState } from '@palimpsest/core/target/target.state';
+import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import { readWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
+import type { AppContext } from '../../app-context';
+import type { Answer } from '../../shared/answer';
+import { DEFAULT_CONTENT_TYPE } from '../../initialize-target/initialize-target.handler';
+import { publishFiles } from '../../workspace-publication/publish-files';
+import type { FileTarget } from '../shared/file-target';
+import { publicationRefusal } from '../shared/write-answers';
+import { auditFields } from '../shared/write-receipt';
+
+type Absent = Extract<FileTarget, { kind: 'absent' }>;
+
+/**
+ * write_file of a path with no file: its parents and the file through the engine's no-clobber create
+ * (replaced_sha256 null: a file that appears meanwhile is kept and answered external_disk_drift). The
+ * content is written byte for byte; the target is created in the outcome transaction, from the
+ * installed file (InitializeTarget + WorkspaceFileBound with its identity and bytes hash), and commits
+ * with PublicationCompleted.
+ */
+export async function createFile(ctx: AppContext, t: Absent, content: string): Promise<Answer> {
+  if (textDefect(content)) return invalidArgument('invalid_text_encoding', 'content must be valid UTF-8 text without NUL characters or unpaired surrogates.', { argument: 'content' });
+  const targetId = ctx.ids.next();
+  const bytes = Buffer.from(content, 'utf8');
+  const sha = createHash('sha256').update(bytes).digest('hex');
+  const eol = eolOfContent(content);
+  const ids = { cycle: ctx.ids.next(), snapshot: ctx.ids.next() };
+  const result = await publishFiles<{ kind: 'created'; version: number; current_hash: string }>(ctx, {
+    kind: 'write',
+    request_id: null,
+    candidate_id: null,
+    files: [{ target_id: targetId, path: t.path, target_version: 0, bytes, content_eol: eol, replaced_sha256: null, backup: false }],
+    outcome: async (_tx, commit) => ({
+      go: true as const,
+      finish: async () => {
+        const read = readWorkspaceFile(t.root, t.path);
+        if (read.kind === 'refused' || createHash('sha256').update(read.bytes).digest('hex') !== sha) throw new Error(`write_file: ${t.path} does not hold the bytes just installed`);
+        const now = ctx.clock.now();
+        const d = decide(
+          {
+            type: 'InitializeTarget', now, target_id: targetId, filename: t.path, content, content_type: DEFAULT_CONTENT_TYPE, project_id: null,
+            editing_cycle_id: ids.cycle, snapshot_id: ids.snapshot,
+            workspace: { path: t.path, root_dev: t.root.dev, root_ino: t.root.ino, file_dev: read.identity.dev, file_ino: read.identity.ino, source_sha256: sha },
+          },
+          initialTargetState,
+        );
+        if (d.kind === 'refused' || !d.state.exists) throw new Error(`write_file: the new target for ${t.path} was refused`);
+        await commit({ targetId, streamVersion: 0, previousChunks: [], events: d.events, stateAfter: d.state, recordedAt: now, metadata: { command: 'InitializeTarget', tool: 'write_file' } });
+        return { kind: 'created' as const, version: d.state.version, current_hash: d.state.current_hash };
+      },
+    }),
+  });
+  if (result.kind === 'stopped') throw new Error('write_file: a create never stops in its outcome');
+  if (result.kind !== 'published') return publicationRefusal(result, t.path, null);
+  const v = result.value;
+  const installed = result.installed[0];
+  const written = { attempt_id: null, journal_id: result.journal_id, bytes_written: installed.bytes_written, disk_sha256: installed.disk_sha256, content_eol: eol, cleanup_error: result.cleanup_error };
+  return {
+    status: 'ok',
+    path: t.path,
+    bytesWritten: installed.bytes_written,
+    created: true,
+    ...auditFields({ row: { target_id: targetId }, bound_now: true, external_attempt_id: null }, written, v),
+  };
+}
+
+/** A new file's bytes are the content's: its endings are what it holds (mixed and none report LF). */
+function eolOfContent(content: string): ContentEol {
+  const style = canonicalizeUpload(content).sourceLineEndings.style;
+  return style === 'crlf' || style === 'cr' ? style : 'lf';
+}

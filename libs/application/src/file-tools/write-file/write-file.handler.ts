@@ -1,0 +1,26 @@
+import { PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
+import type { AppContext } from '../../app-context';
+import type { Answer } from '../../shared/answer';
+import { fileTargetOf } from '../shared/file-target';
+import { guardedWrite } from '../shared/guarded-write';
+import { auditFields } from '../shared/write-receipt';
+import { createFile } from './create-file';
+
+export interface WriteFileInput {
+  path: string;
+  content: string;
+}
+
+/**
+ * write_file (seed 004): a new file is created with its parents (create-file.ts); an existing one is a
+ * guarded tx/3 whole replacement of its target, written back in the file's recorded line-ending style.
+ * bytesWritten is the bytes on disk.
+ */
+export async function writeFile(ctx: AppContext, input: WriteFileInput): Promise<Answer> {
+  const t = await fileTargetOf(ctx, input.path);
+  if (t.kind === 'answer') return t.answer;
+  if (t.kind === 'absent') return createFile(ctx, t, input.content);
+  const outcome = await guardedWrite(ctx, t, { tool: 'write_file', protocol: PROTOCOL.tx3, proposal: { intent: `write_file ${t.path}`, replacement: input.content } });
+  if (outcome.kind !== 'written') return outcome.answer;
+  return { status: 'ok', path: t.path, bytesWritten: outcome.written.bytes_written, created: false, ...auditFields(t, outcome.written, outcome.after) };
+}

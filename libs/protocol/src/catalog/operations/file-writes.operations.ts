@@ -1,0 +1,61 @@
+import { statusResult } from '../fragments';
+import { defineOperation } from '../operation-spec';
+
+/**
+ * The agent file tools that write (seed 004's edit_file and write_file, its exact input schemas): every
+ * write a guarded transaction on the file's target, recorded, replayable, published through the
+ * workspace journal.
+ */
+
+const path = { type: 'string', minLength: 1, description: 'Path relative to the project root. Must stay inside the project.' };
+
+const WRITE_CODES = [
+  'PATH_ESCAPE', 'PATH_INVALID', 'PATH_RESERVED', 'PATH_TOO_LONG', 'PATH_NOT_FOUND', 'PATH_SYMLINK', 'PATH_NOT_A_FILE', 'PATH_CHANGED',
+  'external_disk_drift', 'workspace_busy', 'recovery_required', 'workspace_io_error', 'workspace_not_configured', 'invalid_text_encoding',
+  'target_version_mismatch', 'operation_not_permitted',
+];
+
+export const editFile = defineOperation({
+  name: 'edit_file',
+  title: 'Edit a file (oldString exactly once)',
+  description:
+    'Replace the one place in an existing file where oldString matches exactly (read the file first). Matching runs on the text with LF line endings; the file keeps its own line endings. Zero or several matches are refused, recorded, with every match\'s line number: add surrounding lines to oldString until it is unique, never retry the same string. The answer carries a unified diff: read it, it is the confirmation that you changed what you meant to. A file changed on disk since it was read is never overwritten. FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop.',
+  readOnly: false,
+  params: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['path', 'oldString', 'newString'],
+    properties: {
+      path,
+      oldString: { type: 'string', minLength: 1, description: 'Exact text to replace. Must match the file byte for byte and must appear exactly once, include surrounding lines to make it unique.' },
+      newString: { type: 'string', description: 'Replacement text.' },
+    },
+  },
+  admission: 'schema',
+  result: statusResult(['ok', 'rejected', 'partial', 'not_found', 'invalid_argument']),
+  errors: ['match_absent', 'match_ambiguous', ...WRITE_CODES],
+  examples: [],
+});
+
+export const writeFile = defineOperation({
+  name: 'write_file',
+  title: 'Write a whole file',
+  description:
+    'Create a file (its parent directories are made for you) or replace one whole. For a file that exists use edit_file: replacing what you have only partly read loses the rest. An existing file keeps its line-ending style and mode; a new one is written byte for byte, mode 0600. A file that appears or changes on disk meanwhile is kept, never overwritten. FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop.',
+  readOnly: false,
+  params: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['path', 'content'],
+    properties: {
+      path,
+      content: { type: 'string', description: 'Full contents to write. Overwrites any existing file.' },
+    },
+  },
+  admission: 'schema',
+  result: statusResult(['ok', 'rejected', 'partial', 'not_found', 'invalid_argument']),
+  errors: WRITE_CODES,
+  examples: [],
+});
+
+export const FILE_WRITE_OPERATIONS = [editFile, writeFile] as const;
