@@ -14,6 +14,7 @@ import { findOccurrences, readLines, readTarget } from './operations/reads.opera
 import { submitEdits, submitOperations, submitReplacement } from './operations/submissions.operations';
 import { CANDIDATE_OPERATIONS } from './operations/candidates.operations';
 import { workspaceRefresh, workspaceStatus } from './operations/workspace.operations';
+import { FILE_READ_OPERATIONS } from './operations/file-reads.operations';
 
 /**
  * The one list of operations. Order is the order tools are advertised in. Declared `as const`, so
@@ -38,6 +39,7 @@ export const CATALOG = [
   capabilities,
   workspaceRefresh,
   workspaceStatus,
+  ...FILE_READ_OPERATIONS,
   ...CANDIDATE_OPERATIONS,
 ] as const satisfies readonly OperationSpec[];
 

@@ -70,6 +70,9 @@ export interface OperationAdmitted {
   palimpsest_capabilities: OperationParams['palimpsest_capabilities'];
   palimpsest_workspace_refresh: OperationParams['palimpsest_workspace_refresh'];
   palimpsest_workspace_status: OperationParams['palimpsest_workspace_status'];
+  grep: OperationParams['grep'];
+  list_files: OperationParams['list_files'];
+  read_file: OperationParams['read_file'];
   palimpsest_change_propose: OperationParams['palimpsest_change_propose'];
   palimpsest_edit_plan: OperationParams['palimpsest_edit_plan'];
   palimpsest_change_inspect: OperationParams['palimpsest_change_inspect'];
