@@ -36,6 +36,9 @@ const GATEWAY_EXAMPLES: Partial<Record<OperationName, Omit<ExampleRequest, 'oper
   palimpsest_capabilities: { title: 'What this runtime supports', params: {}, setup: 'none' },
   palimpsest_workspace_refresh: { title: 'Take in an edit made outside Palimpsest', params: { target_file_id: EXAMPLE_TARGET_ID }, setup: 'drifted_file' },
   palimpsest_workspace_status: { title: 'The bound files that drifted', params: { path_prefix: 'docs/', state: 'drifted' }, setup: 'drifted_file' },
+  grep: { title: 'Where a word occurs in the Markdown files', params: { pattern: 'gamma', glob: '**/*.md' }, setup: 'drifted_file' },
+  list_files: { title: 'Every file under docs', params: { path: 'docs', recursive: true }, setup: 'drifted_file' },
+  read_file: { title: 'The first line of a file', params: { path: 'docs/notes.md', offset: 1, limit: 1 }, setup: 'drifted_file' },
   palimpsest_change_inspect: { title: 'The proposed change, span by span', params: { candidate: EXAMPLE_CANDIDATE_ID }, setup: 'candidate' },
   palimpsest_check_run: { title: 'Run the utf8 check', params: { candidate: EXAMPLE_CANDIDATE_ID, checks: ['utf8'] }, setup: 'candidate' },
   palimpsest_change_apply: {

@@ -57,7 +57,7 @@ export const readFile = defineOperation({
   result: seedResult(['ok', 'not_found'], readFileOutput),
   errors: ['workspace_not_configured', 'invalid_text_encoding', 'INVALID_ARGUMENTS', 'PATH_NOT_A_FILE', ...PATH_CODES],
   capabilities: { MAX_READ_BYTES: FILE_READ_LIMITS.MAX_READ_BYTES },
-  examples: [{ title: 'Read the first 100 lines', params: { path: 'README.md', offset: 1, limit: 100 } }],
+  examples: [],
 });
 
 const listFilesOutput: Record<string, JsonSchema> = {
@@ -93,7 +93,7 @@ export const listFiles = defineOperation({
   result: seedResult(['ok', 'not_found'], listFilesOutput),
   errors: ['workspace_not_configured', ...PATH_CODES],
   capabilities: { MAX_LIST_ENTRIES: FILE_READ_LIMITS.MAX_LIST_ENTRIES, MAX_RESULT_BYTES: FILE_READ_LIMITS.MAX_RESULT_BYTES },
-  examples: [{ title: 'Every TypeScript file', params: { recursive: true, glob: '**/*.ts' } }],
+  examples: [],
 });
 
 const grepOutput: Record<string, JsonSchema> = {
@@ -131,7 +131,7 @@ export const grep = defineOperation({
   result: seedResult(['ok', 'not_found'], grepOutput),
   errors: ['workspace_not_configured', 'INVALID_ARGUMENTS', 'TOOL_TIMEOUT', ...PATH_CODES],
   capabilities: { MAX_GREP_MATCHES: FILE_READ_LIMITS.MAX_GREP_MATCHES },
-  examples: [{ title: 'Where a function is defined', params: { pattern: 'function\\s+main\\(', glob: '**/*.ts' } }],
+  examples: [],
 });
 
 export const FILE_READ_OPERATIONS = [grep, listFiles, readFile] as const;
