@@ -1,4 +1,4 @@
-import { closeSync, readFileSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import { GREP_WORKER_SOURCE, type GrepBatch, type GrepBatchFile, type GrepBatchResult, type GrepMatch } from './workspace-grep.worker';
@@ -85,39 +85,54 @@ function release(worker: Worker): void {
   else void worker.terminate();
 }
 
-/** Post one batch and wait for its answer, or for the deadline (which terminates the worker). */
-function run(worker: Worker, batch: GrepBatch, deadline: number): Promise<GrepBatchResult | 'timeout'> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      cleanup();
-      void worker.terminate();
-      resolve('timeout');
+/**
+ * One call's conversation with its worker: batches are answered in the order they were posted, and the
+ * deadline settles every batch still out as 'timeout' (the worker is terminated then, by the caller).
+ */
+class WorkerChannel {
+  private readonly waiting: { resolve(result: GrepBatchResult | 'timeout'): void; reject(error: Error): void }[] = [];
+  private readonly timer: NodeJS.Timeout;
+  private timedOut = false;
+  private readonly onMessage = (result: GrepBatchResult) => this.waiting.shift()?.resolve(result);
+  private readonly onError = (error: Error) => {
+    for (const w of this.waiting.splice(0)) w.reject(error);
+  };
+
+  constructor(private readonly worker: Worker, deadline: number) {
+    worker.on('message', this.onMessage);
+    worker.on('error', this.onError);
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      for (const w of this.waiting.splice(0)) w.resolve('timeout');
     }, Math.max(0, deadline - Date.now()));
-    const onMessage = (result: GrepBatchResult) => {
-      cleanup();
-      resolve(result);
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(error);
-    };
-    const cleanup = () => {
-      clearTimeout(timer);
-      worker.off('message', onMessage);
-      worker.off('error', onError);
-    };
-    worker.on('message', onMessage);
-    worker.on('error', onError);
-    worker.postMessage(batch);
-  });
+  }
+
+  post(batch: GrepBatch): Promise<GrepBatchResult | 'timeout'> {
+    if (this.timedOut) return Promise.resolve('timeout');
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      this.worker.postMessage(batch);
+    });
+  }
+
+  close(): void {
+    clearTimeout(this.timer);
+    this.worker.off('message', this.onMessage);
+    this.worker.off('error', this.onError);
+  }
 }
 
-/** The bytes of a walked file, read through its directory's handle; null when it is no longer a plain file. */
+/** The bytes of a walked file, read through its directory's handle; null when it is no longer a plain file or is too large. */
 function readEntry(root: WorkspaceRoot, entry: WalkedEntry): Uint8Array | null {
   const opened = openNode(root.handlePath(entry.dirFd, entry.name), 'file', { shown: JSON.stringify(entry.path) });
   if (opened.kind !== 'opened') return null;
   try {
-    return readFileSync(opened.fd);
+    const size = Number(opened.stats.size);
+    if (size > MAX_GREP_FILE_BYTES) return null;
+    const bytes = Buffer.allocUnsafe(size);
+    let filled = 0;
+    for (let n = 1; filled < size && n > 0; filled += n) n = readSync(opened.fd, bytes, filled, size - filled, filled);
+    return bytes.subarray(0, filled);
   } finally {
     closeSync(opened.fd);
   }
@@ -128,47 +143,78 @@ export async function grepWorkspace(root: WorkspaceRoot, req: GrepRequest): Prom
   const deadline = Date.now() + req.timeoutMs;
   const compiled = flagsFor(req.pattern, req.caseInsensitive);
   if ('error' in compiled) return { kind: 'invalid_pattern', message: compiled.error };
-  const walk = walkWorkspace(root, req.path, { recursive: true, glob: req.glob });
+  const walk = walkWorkspace(root, req.path, { recursive: true, glob: req.glob, sizes: false });
   if (walk.kind === 'refused') return walk;
-  const matches: GrepMatch[] = [];
   const worker = acquire();
+  const channel = new WorkerChannel(worker, deadline);
+  try {
+    const outcome = await searchFiles(root, walk.entries, channel, req, compiled.flags, deadline);
+    if (outcome.kind === 'timeout') void worker.terminate();
+    else release(worker);
+    return outcome;
+  } catch (error) {
+    void worker.terminate();
+    throw error;
+  } finally {
+    channel.close();
+    walk.entries.return();
+  }
+}
+
+/** The matches gathered so far; truncated once a batch held more than fit. */
+class Gathered {
+  readonly matches: GrepMatch[] = [];
+  truncated = false;
+
+  constructor(private readonly max: number) {}
+
+  take(result: GrepBatchResult): void {
+    const room = this.max - this.matches.length;
+    if (result.more || result.matches.length > room) this.truncated = true;
+    this.matches.push(...result.matches.slice(0, room));
+  }
+}
+
+/**
+ * Read the walked files a batch at a time and search them, keeping up to two batches in the worker so
+ * the reading of one overlaps the search of the one before. Each batch may return up to maxResults (and
+ * says when it had more); answers are taken in order, so the matches are the first in walk order.
+ */
+async function searchFiles(root: WorkspaceRoot, entries: Iterable<WalkedEntry>, channel: WorkerChannel, req: GrepRequest, flags: string, deadline: number): Promise<GrepOutcome> {
+  const gathered = new Gathered(req.maxResults);
+  const inFlight: Promise<GrepBatchResult | 'timeout'>[] = [];
+  const timeout: GrepOutcome = { kind: 'timeout', budgetMs: req.timeoutMs };
   let files: GrepBatchFile[] = [];
   let bytes = 0;
   let searched = 0;
-  const flush = async (): Promise<'more' | 'timeout' | 'go'> => {
-    const batch: GrepBatch = { pattern: req.pattern, flags: compiled.flags, remaining: req.maxResults - matches.length, maxLineChars: MAX_GREP_LINE_CHARS, files };
+  const post = () => {
+    inFlight.push(channel.post({ pattern: req.pattern, flags, remaining: req.maxResults, maxLineChars: MAX_GREP_LINE_CHARS, files }));
     files = [];
     bytes = 0;
-    const result = await run(worker, batch, deadline);
-    if (result === 'timeout') return 'timeout';
-    matches.push(...result.matches);
-    return result.more ? 'more' : 'go';
   };
-  let state: 'more' | 'timeout' | 'go' | 'capped' | 'failed' = 'go';
-  try {
-    for (const entry of walk.entries) {
-      if (entry.type !== 'file' || (entry.size ?? 0) > MAX_GREP_FILE_BYTES) continue;
-      if (searched++ === MAX_GREP_FILES) {
-        state = 'capped';
-        break;
-      }
-      const content = readEntry(root, entry);
-      if (content === null) continue;
-      files.push({ path: entry.path, bytes: content });
-      bytes += content.length;
-      if (files.length < BATCH_FILES && bytes < BATCH_BYTES && Date.now() < deadline) continue;
-      state = await flush();
-      if (state !== 'go') break;
+  for (const entry of entries) {
+    if (entry.type !== 'file') continue;
+    if (searched++ === MAX_GREP_FILES) {
+      gathered.truncated = true;
+      break;
     }
-    if (state === 'go' && files.length > 0) state = await flush();
-  } catch (error) {
-    state = 'failed';
-    throw error;
-  } finally {
-    walk.entries.return();
-    if (state === 'timeout' || state === 'failed') void worker.terminate();
-    else release(worker);
+    const content = readEntry(root, entry);
+    if (content === null) continue;
+    files.push({ path: entry.path, bytes: content });
+    bytes += content.length;
+    if (files.length < BATCH_FILES && bytes < BATCH_BYTES && Date.now() < deadline) continue;
+    post();
+    if (inFlight.length < 2) continue;
+    const result = await inFlight.shift()!;
+    if (result === 'timeout') return timeout;
+    gathered.take(result);
+    if (gathered.truncated) break;
   }
-  if (state === 'timeout') return { kind: 'timeout', budgetMs: req.timeoutMs };
-  return { kind: 'done', matches, truncated: state !== 'go' };
+  if (files.length > 0 && !gathered.truncated) post();
+  for (const pending of inFlight) {
+    const result = await pending;
+    if (result === 'timeout') return timeout;
+    if (!gathered.truncated) gathered.take(result);
+  }
+  return { kind: 'done', matches: gathered.matches, truncated: gathered.truncated };
 }

@@ -41,6 +41,8 @@ export interface WalkOptions {
   recursive: boolean;
   /** picomatch glob, matched against the path relative to the start directory (basename when it has no `/`). */
   glob?: string;
+  /** Whether files are lstat'd for their size (default true); grep, which opens every file anyway, skips it. */
+  sizes?: boolean;
 }
 
 export type WalkStart =
@@ -136,8 +138,8 @@ function* walkDirectory(root: WorkspaceRoot, dirFd: number, dirPath: string, dir
       const path = base + dirent.name;
       const relative = dirRelative === '' ? dirent.name : `${dirRelative}/${dirent.name}`;
       if (walk.matches(relative)) {
-        const size = type === 'file' ? sizeOf(root, dirFd, dirent.name) : undefined;
-        if (type !== 'file' || size !== undefined) yield { path, relative, name: dirent.name, type, ...(size === undefined ? {} : { size }), dirFd };
+        const size = type === 'file' && walk.sizes !== false ? sizeOf(root, dirFd, dirent.name) : undefined;
+        if (type !== 'file' || size !== undefined || walk.sizes === false) yield { path, relative, name: dirent.name, type, ...(size === undefined ? {} : { size }), dirFd };
       }
       if (type === 'directory' && walk.recursive) yield* walkChild(root, dirFd, dirent.name, path, relative, walk);
     }
