@@ -92,6 +92,17 @@ describe(`read_file on ${describeBackend}`, () => {
     expect(await call({ path: 'latin1.txt' })).toMatchObject({ status: 'invalid_argument', code: 'invalid_text_encoding' });
   });
 
+  it('records nothing: the read tools leave the database as they found it', async () => {
+    const count = async () => (await testDb.db.query<{ n: string }>('SELECT count(*)::text AS n FROM events')).rows[0]!.n;
+    await dispatch(ctx, 'palimpsest_initialize_target', { filename: 'crlf.txt', from_workspace: true });
+    const before = await count();
+    expect(Number(before)).toBeGreaterThan(0);
+    await call({ path: 'src/lines.txt' });
+    await dispatch(ctx, 'list_files', { recursive: true });
+    await dispatch(ctx, 'grep', { pattern: 'line' });
+    expect(await count()).toBe(before);
+  });
+
   it('answers workspace_not_configured without a workspace', async () => {
     const bare = appContext(testDb.db, { workspace: null });
     expect(await dispatch(bare, 'read_file', { path: 'a' })).toMatchObject({ status: 'invalid_argument', code: 'workspace_not_configured' });
