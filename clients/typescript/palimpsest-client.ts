@@ -227,7 +227,7 @@ export type WorkspaceStatusParams = {
   cursor?: string | null;
 };
 
-/** Search files: Reach for grep first: a JavaScript regular expression over the workspace's text files, line by line, answering each match with its path and 1-based line number to go straight to (text is the line, cut at 500 characters). Files are chosen like a recursive list_files (.gitignore respected, .git and node_modules skipped, links not followed), narrowed by glob; binary files are skipped. At most 200 matches (maxResults): hitting that means the pattern is too broad, so narrow it instead of paging. The search has a time budget (1 s by default): a pattern that runs past it answers TOOL_TIMEOUT; an invalid pattern is INVALID_ARGUMENTS. */
+/** Search files: Reach for grep first: a JavaScript regular expression over the workspace's text files, line by line, answering each match with its path and 1-based line number to go straight to (text is the line, cut at 500 characters). Files are chosen like a recursive list_files (.gitignore respected, .git and node_modules skipped, links not followed), narrowed by glob; path may also name one file. Binary files are skipped. At most 200 matches (maxResults): hitting that means the pattern is too broad, so narrow it instead of paging. The search has a time budget (1 s by default): a pattern that runs past it answers TOOL_TIMEOUT; an invalid pattern is INVALID_ARGUMENTS. */
 export type GrepParams = {
   pattern: string;
   path?: string;

@@ -4,6 +4,7 @@ import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-
 import { GREP_WORKER_SOURCE, type GrepBatch, type GrepBatchFile, type GrepBatchResult, type GrepMatch } from './workspace-grep.worker';
 import { walkWorkspace, type WalkedEntry } from './workspace-listing';
 import type { WorkspaceRoot } from './workspace-root';
+import { readWorkspaceFile } from './workspace-file-reader';
 import { openNode } from './workspace-walk';
 
 /**
@@ -143,12 +144,12 @@ export async function grepWorkspace(root: WorkspaceRoot, req: GrepRequest): Prom
   const deadline = Date.now() + req.timeoutMs;
   const compiled = flagsFor(req.pattern, req.caseInsensitive);
   if ('error' in compiled) return { kind: 'invalid_pattern', message: compiled.error };
-  const walk = walkWorkspace(root, req.path, { recursive: true, glob: req.glob, sizes: false });
-  if (walk.kind === 'refused') return walk;
+  const sources = sourcesOf(root, req);
+  if (sources.kind === 'refused') return sources;
   const worker = acquire();
   const channel = new WorkerChannel(worker, deadline);
   try {
-    const outcome = await searchFiles(root, walk.entries, channel, req, compiled.flags, deadline);
+    const outcome = await searchFiles(sources.files, channel, req, compiled.flags, deadline);
     if (outcome.kind === 'timeout') void worker.terminate();
     else release(worker);
     return outcome;
@@ -157,8 +158,34 @@ export async function grepWorkspace(root: WorkspaceRoot, req: GrepRequest): Prom
     throw error;
   } finally {
     channel.close();
-    walk.entries.return();
+    sources.close();
   }
+}
+
+interface Source {
+  path: string;
+  read(): Uint8Array | null;
+}
+
+type Sources = { kind: 'files'; files: Iterable<Source>; close(): void } | { kind: 'refused'; refusal: WorkspacePathRefusal };
+
+function* filesOf(root: WorkspaceRoot, entries: Iterable<WalkedEntry>): Generator<Source, void, void> {
+  for (const entry of entries) if (entry.type === 'file') yield { path: entry.path, read: () => readEntry(root, entry) };
+}
+
+/**
+ * What the call searches: the files of the directory `path` names (the root by default), walked like a
+ * recursive listing and narrowed by glob; or, when `path` names a regular file, that file alone (glob
+ * and .gitignore do not apply to a file named outright, as with ripgrep).
+ */
+function sourcesOf(root: WorkspaceRoot, req: GrepRequest): Sources {
+  const walk = walkWorkspace(root, req.path, { recursive: true, glob: req.glob, sizes: false });
+  if (walk.kind === 'walk') return { kind: 'files', files: filesOf(root, walk.entries), close: () => walk.entries.return() };
+  if (walk.refusal.code !== 'PATH_NOT_FOUND' || req.path === undefined) return walk;
+  const file = readWorkspaceFile(root, req.path);
+  if (file.kind === 'refused') return file.refusal.code === 'PATH_NOT_A_FILE' ? walk : file;
+  const bytes = file.bytes.length > MAX_GREP_FILE_BYTES ? null : file.bytes;
+  return { kind: 'files', files: [{ path: file.path, read: () => bytes }], close: () => undefined };
 }
 
 /** The matches gathered so far; truncated once a batch held more than fit. */
@@ -180,7 +207,7 @@ class Gathered {
  * the reading of one overlaps the search of the one before. Each batch may return up to maxResults (and
  * says when it had more); answers are taken in order, so the matches are the first in walk order.
  */
-async function searchFiles(root: WorkspaceRoot, entries: Iterable<WalkedEntry>, channel: WorkerChannel, req: GrepRequest, flags: string, deadline: number): Promise<GrepOutcome> {
+async function searchFiles(sources: Iterable<Source>, channel: WorkerChannel, req: GrepRequest, flags: string, deadline: number): Promise<GrepOutcome> {
   const gathered = new Gathered(req.maxResults);
   const inFlight: Promise<GrepBatchResult | 'timeout'>[] = [];
   const timeout: GrepOutcome = { kind: 'timeout', budgetMs: req.timeoutMs };
@@ -192,15 +219,14 @@ async function searchFiles(root: WorkspaceRoot, entries: Iterable<WalkedEntry>, 
     files = [];
     bytes = 0;
   };
-  for (const entry of entries) {
-    if (entry.type !== 'file') continue;
+  for (const source of sources) {
     if (searched++ === MAX_GREP_FILES) {
       gathered.truncated = true;
       break;
     }
-    const content = readEntry(root, entry);
+    const content = source.read();
     if (content === null) continue;
-    files.push({ path: entry.path, bytes: content });
+    files.push({ path: source.path, bytes: content });
     bytes += content.length;
     if (files.length < BATCH_FILES && bytes < BATCH_BYTES && Date.now() < deadline) continue;
     post();

@@ -76,6 +76,8 @@ describe(`grep on ${describeBackend}`, () => {
       { path: 'src/util.js', line: 2, text: 'const MAIN = 1;' },
     ]);
     expect((await grep({ pattern: 'main', caseInsensitive: true, glob: '*.js' })).matches).toEqual([{ path: 'src/util.js', line: 2, text: 'const MAIN = 1;' }]);
+    expect(await grep({ pattern: 'return', path: 'src/main.ts', glob: '*.md' })).toEqual({ status: 'ok', matches: [{ path: 'src/main.ts', line: 3, text: '  return Main;' }], truncated: false });
+    expect(await grep({ pattern: 'x', path: 'src/nothing.ts' })).toMatchObject({ status: 'not_found', code: 'PATH_NOT_FOUND' });
     expect(await grep({ pattern: 'x', path: 'nowhere' })).toMatchObject({ status: 'not_found', code: 'PATH_NOT_FOUND' });
     expect(await grep({ pattern: 'x', path: 'linked' })).toMatchObject({ status: 'invalid_argument', code: 'PATH_SYMLINK' });
   });
