@@ -74,8 +74,20 @@ function flagsFor(pattern: string, caseInsensitive: boolean): { flags: string } 
 
 const idle: Worker[] = [];
 
+/** A new worker; one that fails or exits is dropped from the pool (a call using it hears of it through its channel). */
+function spawnWorker(): Worker {
+  const worker = new Worker(GREP_WORKER_SOURCE, { eval: true });
+  const drop = () => {
+    const at = idle.indexOf(worker);
+    if (at >= 0) idle.splice(at, 1);
+  };
+  worker.on('error', drop);
+  worker.on('exit', drop);
+  return worker;
+}
+
 function acquire(): Worker {
-  const worker = idle.pop() ?? new Worker(GREP_WORKER_SOURCE, { eval: true });
+  const worker = idle.pop() ?? spawnWorker();
   worker.ref();
   return worker;
 }
@@ -98,10 +110,12 @@ class WorkerChannel {
   private readonly onError = (error: Error) => {
     for (const w of this.waiting.splice(0)) w.reject(error);
   };
+  private readonly onExit = (code: number) => this.onError(new Error(`the grep worker exited (code ${code}) before answering`));
 
   constructor(private readonly worker: Worker, deadline: number) {
     worker.on('message', this.onMessage);
     worker.on('error', this.onError);
+    worker.on('exit', this.onExit);
     this.timer = setTimeout(() => {
       this.timedOut = true;
       for (const w of this.waiting.splice(0)) w.resolve('timeout');
@@ -120,6 +134,7 @@ class WorkerChannel {
     clearTimeout(this.timer);
     this.worker.off('message', this.onMessage);
     this.worker.off('error', this.onError);
+    this.worker.off('exit', this.onExit);
   }
 }
 
