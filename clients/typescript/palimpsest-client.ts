@@ -2,9 +2,9 @@
 // Pure helpers: they encode JSON-RPC requests and decode responses; the host owns the streams.
 
 export const JSONRPC_VERSION = '2.0';
-export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_refresh","palimpsest_workspace_status","edit_file","write_file","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard"] as const;
+export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_refresh","palimpsest_workspace_status","grep","list_files","read_file","edit_file","write_file","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard"] as const;
 export type Method = (typeof METHODS)[number];
-export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_status","palimpsest_edit_plan","palimpsest_change_inspect"];
+export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_status","grep","list_files","read_file","palimpsest_edit_plan","palimpsest_change_inspect"];
 
 /** Initialize target: Create a target from text: canonical LF content, version 0, an initial snapshot, an active editing cycle and the recorded source line endings. */
 export type InitializeTargetParams = {
@@ -227,6 +227,29 @@ export type WorkspaceStatusParams = {
   cursor?: string | null;
 };
 
+/** Search files: Reach for grep first: a JavaScript regular expression over the workspace's text files, line by line, answering each match with its path and 1-based line number to go straight to (text is the line, cut at 500 characters). Files are chosen like a recursive list_files (.gitignore respected, .git and node_modules skipped, links not followed), narrowed by glob; path may also name one file. Binary files are skipped. At most 200 matches (maxResults): hitting that means the pattern is too broad, so narrow it instead of paging. The search has a time budget (1 s by default): a pattern that runs past it answers TOOL_TIMEOUT; an invalid pattern is INVALID_ARGUMENTS. */
+export type GrepParams = {
+  pattern: string;
+  path?: string;
+  glob?: string;
+  caseInsensitive?: boolean;
+  maxResults?: number;
+};
+
+/** List files: List a directory of the workspace (the root by default) when you want its shape rather than its contents. Pass glob to filter (**\/*.ts; a glob without / matches names) and recursive to walk. Recursive listings respect .gitignore (nested ones too) and always skip .git and node_modules. Entries are {path relative to the root, type file|directory|symlink, size of files}, sorted, at most 1,000 (truncated says there were more: narrow path or glob). A symbolic link is listed as symlink and never entered. */
+export type ListFilesParams = {
+  path?: string;
+  recursive?: boolean;
+  glob?: string;
+};
+
+/** Read a file: Read one file of the workspace as UTF-8 text, exactly as on disk (CRLF kept). Use it last, once you know which file (grep first). It returns at most 500KB (whole lines) and reports totalLines and whether it was truncated; when it was, continue with offset (1-based line) rather than reading it again from the top. A single line over 500KB is returned cut at the last whole character that fits. Paths are relative to the workspace root; absolute paths and .. are refused with PATH_ESCAPE, a missing file is PATH_NOT_FOUND, a symbolic link is never followed (PATH_SYMLINK). */
+export type ReadFileParams = {
+  path: string;
+  offset?: number;
+  limit?: number;
+};
+
 /** Edit a file (oldString exactly once): Replace the one place in an existing file where oldString matches exactly (read the file first). Matching runs on the text with LF line endings; the file keeps its own line endings. Zero or several matches are refused, recorded, with every match's line number: add surrounding lines to oldString until it is unique, never retry the same string. The answer carries a unified diff: read it, it is the confirmation that you changed what you meant to. A file changed on disk since it was read is never overwritten. FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop. */
 export type EditFileParams = {
   path: string;
@@ -399,6 +422,9 @@ export interface ParamsByMethod {
   palimpsest_capabilities: CapabilitiesParams;
   palimpsest_workspace_refresh: WorkspaceRefreshParams;
   palimpsest_workspace_status: WorkspaceStatusParams;
+  grep: GrepParams;
+  list_files: ListFilesParams;
+  read_file: ReadFileParams;
   edit_file: EditFileParams;
   write_file: WriteFileParams;
   palimpsest_change_propose: ChangeProposeParams;

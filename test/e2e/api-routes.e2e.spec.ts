@@ -1,4 +1,4 @@
-import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
+import { CATALOG, isOperationName } from '@palimpsest/protocol/catalog/catalog';
 import { GATEWAY_ROUTES, OPERATION_ROUTES } from '@palimpsest/api/routes/route-table';
 import { H0 } from '../support/http-client';
 import { validateOpenApi } from '../support/http-openapi';
@@ -218,7 +218,7 @@ describe(`palimpsest api: catalog routes over HTTP on ${backend}`, () => {
     const verdict = await validateOpenApi(doc);
     expect(verdict).toMatchObject({ valid: true });
     const operations = Object.values(doc.paths as Record<string, Record<string, any>>).flatMap((p) => Object.values(p));
-    expect(operations.map((o) => o.operationId).filter((n) => n.startsWith('palimpsest_')).sort()).toEqual(CATALOG.map((o) => o.name).sort());
+    expect(operations.map((o) => o.operationId).filter((n) => isOperationName(n)).sort()).toEqual(CATALOG.map((o) => o.name).sort());
     for (const route of OPERATION_ROUTES) {
       const op = doc.paths[route.path.replace(':id', '{id}')][route.method.toLowerCase()];
       expect(op.operationId).toBe(route.operation);

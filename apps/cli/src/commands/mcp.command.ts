@@ -26,7 +26,7 @@ export function registerMcp(program: Command): void {
   program
     .command('mcp')
     .description('Serve the catalog as MCP tools over stdio (official SDK); relays to a running gateway that holds the embedded store')
-    .option('--profile <profile>', 'full | read-only | a profile of PALIMPSEST_POLICY_FILE (chosen at start-up; no request can widen it)', 'full')
+    .option('--profile <profile>', 'full | read-only | files (seed 004 file tools) | a profile of PALIMPSEST_POLICY_FILE (chosen at start-up; no request can widen it)', 'full')
     .action(async (opts: { profile: string }) => {
       const policy = resolveProfilePolicy(opts.profile);
       let db: Db;

@@ -11,6 +11,8 @@ import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import { HISTORY_PAGE } from '../shared/sql-values';
 import { ATTEMPT_CONTENT_PAGE_BUDGET } from '../queries/attempt-log.handler';
+import { FILE_READ_LIMITS } from '@palimpsest/protocol/catalog/operations/file-reads.operations';
+import { grepTimeoutFromEnv } from '@palimpsest/workspace/workspace-grep';
 
 export interface SessionProfile {
   profile: 'full' | 'read-only';
@@ -57,6 +59,8 @@ export function capabilitiesManifest(session: SessionProfile, workspace: Workspa
       replacement_max_code_points: REPLACEMENT_MAX_CODE_POINTS,
       replacement_max_utf8_bytes: REPLACEMENT_MAX_UTF8_BYTES,
       max_changes_per_transaction: MAX_CHANGES_PER_TRANSACTION,
+      ...FILE_READ_LIMITS,
+      grep_timeout_ms: grepTimeoutFromEnv(),
     },
     profiles: [
       { protocol: PROTOCOL.tx1, runtime: RUNTIME.typedMatch, operations: ['match'] },

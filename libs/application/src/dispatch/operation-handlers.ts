@@ -21,6 +21,9 @@ import { submitProposal } from '../submit-proposal/submit-proposal.handler';
 import { CANDIDATE_HANDLERS } from '../candidates/candidate-handlers';
 import { refreshWorkspaceFile } from '../workspace-refresh/workspace-refresh.handler';
 import { workspaceStatus } from '../workspace-status/workspace-status.handler';
+import { readFile } from '../file-tools/read-file/read-file.handler';
+import { listFiles } from '../file-tools/list-files/list-files.handler';
+import { grep } from '../file-tools/grep/grep.handler';
 import { editFile } from '../file-tools/edit-file/edit-file.handler';
 import { writeFile } from '../file-tools/write-file/write-file.handler';
 import { fileToolAnswer } from '../file-tools/shared/write-answers';
@@ -66,6 +69,9 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   palimpsest_capabilities: async (ctx, _a, session) => capabilitiesManifest(session, ctx.workspace),
   palimpsest_workspace_refresh: (ctx, a) => refreshWorkspaceFile(ctx, a),
   palimpsest_workspace_status: (ctx, a) => workspaceStatus(ctx, a),
+  grep: (ctx, a) => grep(ctx, a),
+  list_files: (ctx, a) => listFiles(ctx, a),
+  read_file: (ctx, a) => readFile(ctx, a),
   edit_file: async (ctx, a) => fileToolAnswer(await editFile(ctx, a)),
   write_file: async (ctx, a) => fileToolAnswer(await writeFile(ctx, a)),
   ...CANDIDATE_HANDLERS,

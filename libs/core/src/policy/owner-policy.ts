@@ -36,8 +36,30 @@ export const ALLOW_ALL: OwnerPolicy = Object.freeze({
 
 export const READ_ONLY: OwnerPolicy = Object.freeze({ ...ALLOW_ALL, name: 'read-only', mode: 'read_only' }) as OwnerPolicy;
 
+/**
+ * The `files` profile: seed 004's five file tools as a drop-in for an agent written against it, plus the
+ * reads that agent needs to see what its writes did: capabilities (limits, the workspace root, the
+ * profile), the workspace status (which files are bound, drifted or pending), and a target's attempt log
+ * and ledger (every write is an audited transaction; a refusal's diagnostics live there). Reads of a
+ * target's text are left out: read_file is the file's text. Names not in the catalog are simply not
+ * listed (edit_file and write_file arrive with their own issue).
+ */
+export const FILES_PROFILE_TOOLS: readonly string[] = Object.freeze([
+  'grep',
+  'list_files',
+  'read_file',
+  'edit_file',
+  'write_file',
+  'palimpsest_capabilities',
+  'palimpsest_workspace_status',
+  'palimpsest_get_attempt_log',
+  'palimpsest_get_manifest_ledger',
+]);
+
+export const FILES: OwnerPolicy = Object.freeze({ ...ALLOW_ALL, name: 'files', tools: [...FILES_PROFILE_TOOLS] }) as OwnerPolicy;
+
 /** Profiles every installation has; a policy file may add others but not redefine these. */
-export const BUILTIN_PROFILES: Readonly<Record<string, OwnerPolicy>> = { full: ALLOW_ALL, 'read-only': READ_ONLY };
+export const BUILTIN_PROFILES: Readonly<Record<string, OwnerPolicy>> = { full: ALLOW_ALL, 'read-only': READ_ONLY, files: FILES };
 
 const FIELDS = new Set(['mode', 'allow', 'deny', 'shell', 'approve', 'tools', 'require_checks']);
 

@@ -45,7 +45,7 @@ describe('policy document', () => {
     });
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
-    expect(Object.keys(parsed.value.profiles).sort()).toEqual(['full', 'read-only', 'reviewed']);
+    expect(Object.keys(parsed.value.profiles).sort()).toEqual(['files', 'full', 'read-only', 'reviewed']);
     expect(parsed.value.checks.wc).toEqual({
       name: 'wc', argv: ['wc', '-l', '{files}'], command: null, shell: false, timeout_ms: 5000, max_output_bytes: 65536, extensions: ['.md'], content_types: null,
     });

@@ -1,5 +1,6 @@
 import type { OperationName } from './catalog';
 import type { JsonSchema } from './operation-spec';
+import { FILE_READ_ANSWERS } from './operations/file-reads.operations';
 
 /**
  * The catalog's word on what each operation's success carries, field by field, beside its result
@@ -447,4 +448,5 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
     }),
   }),
   palimpsest_change_discard: object({ status: { const: 'ok' }, candidate, released: bool() }),
+  ...FILE_READ_ANSWERS,
 };

@@ -14,6 +14,7 @@ import { findOccurrences, readLines, readTarget } from './operations/reads.opera
 import { submitEdits, submitOperations, submitReplacement } from './operations/submissions.operations';
 import { CANDIDATE_OPERATIONS } from './operations/candidates.operations';
 import { workspaceRefresh, workspaceStatus } from './operations/workspace.operations';
+import { FILE_READ_OPERATIONS } from './operations/file-reads.operations';
 import { editFile, writeFile } from './operations/file-writes.operations';
 
 /**
@@ -39,6 +40,7 @@ export const CATALOG = [
   capabilities,
   workspaceRefresh,
   workspaceStatus,
+  ...FILE_READ_OPERATIONS,
   editFile,
   writeFile,
   ...CANDIDATE_OPERATIONS,

@@ -70,6 +70,9 @@ export interface OperationAdmitted {
   palimpsest_capabilities: OperationParams['palimpsest_capabilities'];
   palimpsest_workspace_refresh: OperationParams['palimpsest_workspace_refresh'];
   palimpsest_workspace_status: OperationParams['palimpsest_workspace_status'];
+  grep: OperationParams['grep'];
+  list_files: OperationParams['list_files'];
+  read_file: OperationParams['read_file'];
   edit_file: OperationParams['edit_file'];
   write_file: OperationParams['write_file'];
   palimpsest_change_propose: OperationParams['palimpsest_change_propose'];

@@ -187,6 +187,23 @@ export interface OperationParams {
     limit?: number | null;
     cursor?: string | null;
   };
+  grep: {
+    pattern: string;
+    path?: string;
+    glob?: string;
+    caseInsensitive?: boolean;
+    maxResults?: number;
+  };
+  list_files: {
+    path?: string;
+    recursive?: boolean;
+    glob?: string;
+  };
+  read_file: {
+    path: string;
+    offset?: number;
+    limit?: number;
+  };
   edit_file: {
     path: string;
     oldString: string;

@@ -56,6 +56,15 @@ export interface OperationResults {
   palimpsest_workspace_status: {
     status: "ok" | "invalid_argument";
   };
+  grep: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
+  list_files: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
+  read_file: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
   edit_file: {
     status: "ok" | "rejected" | "partial" | "not_found" | "invalid_argument";
   };

@@ -1,0 +1,48 @@
+import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import { FILE_READ_LIMITS } from '@palimpsest/protocol/catalog/operations/file-reads.operations';
+import { grepTimeoutFromEnv, grepWorkspace } from '@palimpsest/workspace/workspace-grep';
+import type { GrepMatch } from '@palimpsest/workspace/workspace-grep.worker';
+import type { AppContext } from '../../app-context';
+import { pathRefusalAnswer, type WorkspaceFileNotFound } from '../../shared/workspace-text';
+import { noWorkspace } from '../file-tool-answers';
+
+export interface GrepInput {
+  pattern: string;
+  path?: string;
+  glob?: string;
+  caseInsensitive?: boolean;
+  maxResults?: number;
+}
+
+export interface GrepAnswer {
+  status: 'ok';
+  matches: GrepMatch[];
+  truncated: boolean;
+}
+
+/**
+ * grep (seed 004): the regular expression runs in a worker thread under a time budget
+ * (PALIMPSEST_GREP_TIMEOUT_MS, default 1 s, read per call); past it the answer is TOOL_TIMEOUT. Reads
+ * record nothing: this works under read_only.
+ */
+export async function grep(ctx: AppContext, input: GrepInput): Promise<GrepAnswer | InvalidArgument | WorkspaceFileNotFound> {
+  if (!ctx.workspace) return noWorkspace('grep');
+  const outcome = await grepWorkspace(ctx.workspace, {
+    pattern: input.pattern,
+    path: input.path,
+    glob: input.glob,
+    caseInsensitive: input.caseInsensitive === true,
+    maxResults: Math.min(input.maxResults ?? FILE_READ_LIMITS.MAX_GREP_MATCHES, FILE_READ_LIMITS.MAX_GREP_MATCHES),
+    timeoutMs: grepTimeoutFromEnv(),
+  });
+  switch (outcome.kind) {
+    case 'done':
+      return { status: 'ok', matches: outcome.matches, truncated: outcome.truncated };
+    case 'refused':
+      return pathRefusalAnswer(outcome.refusal, 'path');
+    case 'invalid_pattern':
+      return invalidArgument('INVALID_ARGUMENTS', `pattern is not a valid JavaScript regular expression: ${outcome.message}`, { argument: 'pattern' });
+    case 'timeout':
+      return invalidArgument('TOOL_TIMEOUT', `grep ran past its ${outcome.budgetMs} ms budget and was stopped: narrow the pattern (or path and glob), and avoid nested repetition like (a+)+.`, { argument: 'pattern', budget_ms: outcome.budgetMs });
+  }
+}

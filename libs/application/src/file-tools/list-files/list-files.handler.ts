@@ -1,0 +1,56 @@
+import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import { FILE_READ_LIMITS } from '@palimpsest/protocol/catalog/operations/file-reads.operations';
+import { walkWorkspace, type ListedEntry } from '@palimpsest/workspace/workspace-listing';
+import type { AppContext } from '../../app-context';
+import { pathRefusalAnswer, type WorkspaceFileNotFound } from '../../shared/workspace-text';
+import { noWorkspace } from '../file-tool-answers';
+
+export interface ListFilesInput {
+  path?: string;
+  recursive?: boolean;
+  glob?: string;
+}
+
+export interface ListFilesAnswer {
+  status: 'ok';
+  path: string;
+  entries: ListedEntry[];
+  truncated: boolean;
+}
+
+/** The walk hands the event loop back this often, so a listing of a large tree never holds it long. */
+const YIELD_EVERY = 500;
+/** Room kept in MAX_RESULT_BYTES for the answer's envelope (status, path, truncated, the transport's own). */
+const ENVELOPE_BYTES = 8192;
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * list_files (seed 004): a directory's entries (the root when path is omitted or "."), recursively on
+ * request, in walk order (sorted component by component). At most MAX_LIST_ENTRIES entries and under
+ * MAX_RESULT_BYTES of JSON; truncated when the walk had more.
+ */
+export async function listFiles(ctx: AppContext, input: ListFilesInput): Promise<ListFilesAnswer | InvalidArgument | WorkspaceFileNotFound> {
+  if (!ctx.workspace) return noWorkspace('list_files');
+  const walk = walkWorkspace(ctx.workspace, input.path, { recursive: input.recursive === true, glob: input.glob });
+  if (walk.kind === 'refused') return pathRefusalAnswer(walk.refusal, 'path');
+  const entries: ListedEntry[] = [];
+  let bytes = ENVELOPE_BYTES + Buffer.byteLength(walk.path);
+  let truncated = false;
+  let seen = 0;
+  try {
+    for (const { path, type, size } of walk.entries) {
+      const entry: ListedEntry = size === undefined ? { path, type } : { path, type, size };
+      bytes += Buffer.byteLength(JSON.stringify(entry)) + 1;
+      if (entries.length === FILE_READ_LIMITS.MAX_LIST_ENTRIES || bytes > FILE_READ_LIMITS.MAX_RESULT_BYTES) {
+        truncated = true;
+        break;
+      }
+      entries.push(entry);
+      if (++seen % YIELD_EVERY === 0) await yieldToLoop();
+    }
+  } finally {
+    walk.entries.return();
+  }
+  return { status: 'ok', path: walk.path, entries, truncated };
+}

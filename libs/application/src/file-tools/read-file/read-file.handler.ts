@@ -1,0 +1,77 @@
+import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import { FILE_READ_LIMITS } from '@palimpsest/protocol/catalog/operations/file-reads.operations';
+import { readWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
+import type { AppContext } from '../../app-context';
+import { decodeWorkspaceText, pathRefusalAnswer, type WorkspaceFileNotFound } from '../../shared/workspace-text';
+import { noWorkspace } from '../file-tool-answers';
+
+export interface ReadFileInput {
+  path: string;
+  offset?: number;
+  limit?: number;
+}
+
+export interface ReadFileAnswer {
+  status: 'ok';
+  path: string;
+  content: string;
+  truncated: boolean;
+  totalLines: number;
+}
+
+const LF = 0x0a;
+
+/** Where each line starts in `bytes` (a line ends after its LF; a last line without one still counts). */
+function lineStarts(bytes: Buffer): number[] {
+  const starts: number[] = [];
+  for (let at = 0; at < bytes.length; ) {
+    starts.push(at);
+    const lf = bytes.indexOf(LF, at);
+    at = lf < 0 ? bytes.length : lf + 1;
+  }
+  return starts;
+}
+
+/** The largest end ≤ `cap` bytes after `start` that does not split a UTF-8 sequence. */
+function characterBoundary(bytes: Buffer, start: number, cap: number): number {
+  let end = start + cap;
+  while (end > start && (bytes[end] & 0xc0) === 0x80) end--;
+  return end;
+}
+
+/**
+ * read_file (seed 004): lines [offset, offset + limit) of the file as on disk, whole lines within
+ * MAX_READ_BYTES (UTF-8 bytes of content); truncated when the content stops before the file's end. A
+ * first line alone over the cap is cut at the last whole character within it (truncated). Reads record
+ * nothing: this works under read_only.
+ */
+export async function readFile(ctx: AppContext, input: ReadFileInput): Promise<ReadFileAnswer | InvalidArgument | WorkspaceFileNotFound> {
+  if (!ctx.workspace) return noWorkspace('read_file');
+  const read = readWorkspaceFile(ctx.workspace, input.path);
+  if (read.kind === 'refused') return pathRefusalAnswer(read.refusal, 'path');
+  const decoded = decodeWorkspaceText(read.path, read.bytes, 'path');
+  if (!decoded.ok) return decoded.answer;
+  const bytes = read.bytes;
+  const starts = lineStarts(bytes);
+  const totalLines = starts.length;
+  const offset = input.offset ?? 1;
+  if (offset > Math.max(totalLines, 1)) {
+    return invalidArgument('INVALID_ARGUMENTS', `offset ${offset} is past the end: ${JSON.stringify(read.path)} has ${totalLines} lines.`, { argument: 'offset', totalLines });
+  }
+  if (totalLines === 0) return { status: 'ok', path: read.path, content: '', truncated: false, totalLines };
+  const first = offset - 1;
+  const last = Math.min(totalLines, input.limit === undefined ? totalLines : first + input.limit);
+  const start = starts[first];
+  const cap = start + FILE_READ_LIMITS.MAX_READ_BYTES;
+  let end = start;
+  let next = first;
+  while (next < last) {
+    const lineEnd = next + 1 < totalLines ? starts[next + 1] : bytes.length;
+    if (lineEnd > cap) break;
+    end = lineEnd;
+    next++;
+  }
+  if (next === first) end = characterBoundary(bytes, start, FILE_READ_LIMITS.MAX_READ_BYTES);
+  const content = bytes.subarray(start, end).toString('utf8');
+  return { status: 'ok', path: read.path, content, truncated: end < bytes.length, totalLines };
+}

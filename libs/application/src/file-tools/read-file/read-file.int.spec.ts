@@ -1,0 +1,110 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
+import { openWorkspaceRoot, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
+import { appContext, type AppContext } from '../../app-context';
+import { dispatch } from '../../dispatch/dispatch';
+import { expectPublishedResult, publishedSchema } from '../test-support/published-result';
+
+describe(`read_file on ${describeBackend}`, () => {
+  let testDb: TestDb;
+  let dir: string;
+  let outside: string;
+  let root: WorkspaceRoot;
+  let ctx: AppContext;
+  const call = async (args: unknown, readOnly = false) => {
+    const answer = (await dispatch(ctx, 'read_file', args, { readOnly })) as Record<string, any>;
+    expectPublishedResult('read_file', answer);
+    return answer;
+  };
+
+  beforeAll(async () => {
+    testDb = await createTestDb();
+    dir = mkdtempSync(join(tmpdir(), 'palimpsest-read-file-'));
+    outside = mkdtempSync(join(tmpdir(), 'palimpsest-read-file-outside-'));
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(join(dir, 'src/lines.txt'), Array.from({ length: 10 }, (_, i) => `line ${i + 1}\n`).join(''));
+    writeFileSync(join(dir, 'crlf.txt'), 'one\r\ntwo 😀\r\nthree 𝄞');
+    writeFileSync(join(dir, 'empty.txt'), '');
+    writeFileSync(join(dir, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    // 600,000+ bytes over 6,001 lines of 100 bytes (3-byte characters included), then a 600 KB single line.
+    writeFileSync(join(dir, 'big.txt'), Array.from({ length: 6001 }, (_, i) => `${String(i + 1).padStart(6, '0')} ${'€'.repeat(30)}${'x'.repeat(2)}\n`).join(''));
+    writeFileSync(join(dir, 'one-line.txt'), '€'.repeat(200_001));
+    writeFileSync(join(outside, 'secret.txt'), 'secret\n');
+    symlinkSync(join(outside, 'secret.txt'), join(dir, 'link.txt'));
+    symlinkSync(outside, join(dir, 'linkdir'));
+    root = openWorkspaceRoot(dir);
+    ctx = appContext(testDb.db, { workspace: root });
+  });
+  afterAll(async () => {
+    root.close();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+    await testDb.dispose();
+  });
+
+  it('accepts the seed input schema exactly and refuses a wrong type as invalid params', async () => {
+    expect(publishedSchema('read_file', 'params')({ path: 'a', offset: 1, limit: 2 })).toBe(true);
+    for (const bad of [{ path: 3 }, { path: 'a', offset: 0 }, { path: 'a', limit: '2' }, { path: 'a', extra: true }, {}]) {
+      const r = await call(bad);
+      expect(r.status).toBe('invalid_argument');
+    }
+  });
+
+  it('reads a whole file with totalLines, and continues by offset and limit', async () => {
+    const all = await call({ path: 'src/lines.txt' });
+    expect(all).toEqual({ status: 'ok', path: 'src/lines.txt', content: Array.from({ length: 10 }, (_, i) => `line ${i + 1}\n`).join(''), truncated: false, totalLines: 10 });
+    const page = await call({ path: 'src/lines.txt', offset: 3, limit: 2 });
+    expect(page).toEqual({ status: 'ok', path: 'src/lines.txt', content: 'line 3\nline 4\n', truncated: true, totalLines: 10 });
+    const tail = await call({ path: 'src/lines.txt', offset: 9, limit: 5 });
+    expect(tail).toMatchObject({ content: 'line 9\nline 10\n', truncated: false });
+    expect(await call({ path: 'src/lines.txt', offset: 11 })).toMatchObject({ status: 'invalid_argument', code: 'INVALID_ARGUMENTS', argument: 'offset' });
+    expect(await call({ path: 'empty.txt' })).toEqual({ status: 'ok', path: 'empty.txt', content: '', truncated: false, totalLines: 0 });
+  });
+
+  it('keeps CRLF and astral characters as on disk, under read_only too', async () => {
+    expect(await call({ path: 'crlf.txt' }, true)).toEqual({ status: 'ok', path: 'crlf.txt', content: 'one\r\ntwo 😀\r\nthree 𝄞', truncated: false, totalLines: 3 });
+    expect(await call({ path: 'crlf.txt', offset: 2, limit: 1 })).toMatchObject({ content: 'two 😀\r\n', truncated: true });
+  });
+
+  it('stops at the last whole line within MAX_READ_BYTES and continues from the next line', async () => {
+    const first = await call({ path: 'big.txt' });
+    expect(first).toMatchObject({ truncated: true, totalLines: 6001 });
+    expect(Buffer.byteLength(first.content)).toBeLessThanOrEqual(500_000);
+    expect(first.content.endsWith('\n')).toBe(true);
+    const lines = first.content.split('\n').length - 1;
+    expect(lines).toBe(Math.floor(500_000 / 100));
+    const next = await call({ path: 'big.txt', offset: lines + 1 });
+    expect(next.content.startsWith(`${String(lines + 1).padStart(6, '0')} `)).toBe(true);
+    expect(next.truncated).toBe(false);
+    const single = await call({ path: 'one-line.txt' });
+    expect(single).toMatchObject({ truncated: true, totalLines: 1, content: '€'.repeat(166_666) });
+  });
+
+  it('refuses links, escapes, missing files, directories and text that is not UTF-8', async () => {
+    expect(await call({ path: 'link.txt' })).toMatchObject({ status: 'invalid_argument', code: 'PATH_SYMLINK' });
+    expect(await call({ path: 'linkdir/secret.txt' })).toMatchObject({ status: 'invalid_argument', code: 'PATH_SYMLINK' });
+    expect(await call({ path: '../x' })).toMatchObject({ status: 'invalid_argument', code: 'PATH_ESCAPE' });
+    expect(await call({ path: join(outside, 'secret.txt') })).toMatchObject({ status: 'invalid_argument', code: 'PATH_ESCAPE' });
+    expect(await call({ path: 'nope.txt' })).toMatchObject({ status: 'not_found', code: 'PATH_NOT_FOUND' });
+    expect(await call({ path: 'src' })).toMatchObject({ status: 'invalid_argument', code: 'PATH_NOT_A_FILE' });
+    expect(await call({ path: 'latin1.txt' })).toMatchObject({ status: 'invalid_argument', code: 'invalid_text_encoding' });
+  });
+
+  it('records nothing: the read tools leave the database as they found it', async () => {
+    const count = async () => (await testDb.db.query<{ n: string }>('SELECT count(*)::text AS n FROM events')).rows[0]!.n;
+    await dispatch(ctx, 'palimpsest_initialize_target', { filename: 'crlf.txt', from_workspace: true });
+    const before = await count();
+    expect(Number(before)).toBeGreaterThan(0);
+    await call({ path: 'src/lines.txt' });
+    await dispatch(ctx, 'list_files', { recursive: true });
+    await dispatch(ctx, 'grep', { pattern: 'line' });
+    expect(await count()).toBe(before);
+  });
+
+  it('answers workspace_not_configured without a workspace', async () => {
+    const bare = appContext(testDb.db, { workspace: null });
+    expect(await dispatch(bare, 'read_file', { path: 'a' })).toMatchObject({ status: 'invalid_argument', code: 'workspace_not_configured' });
+  });
+});

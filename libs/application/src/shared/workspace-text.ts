@@ -1,0 +1,40 @@
+import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import { textDefect, TEXT_DEFECT_WORDS } from '@palimpsest/core/text/encoding';
+import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
+
+/** A workspace path that names no file: not_found with the PATH_NOT_FOUND code (seed 004). */
+export interface WorkspaceFileNotFound {
+  status: 'not_found';
+  code: 'PATH_NOT_FOUND';
+  failure_detail: string;
+  argument: string;
+  [extra: string]: unknown;
+}
+
+/** A path refusal as an answer: PATH_NOT_FOUND is not_found, every other code an invalid_argument. */
+export function pathRefusalAnswer<A extends string>(refusal: WorkspacePathRefusal, argument: A): (WorkspaceFileNotFound & { argument: A }) | InvalidArgument {
+  const { code, message, component } = refusal;
+  const extra = { argument, ...(component === undefined ? {} : { component }) };
+  if (code === 'PATH_NOT_FOUND') return { status: 'not_found', code, failure_detail: message, ...extra };
+  return invalidArgument(code, message, extra);
+}
+
+// Strict: a malformed sequence throws instead of becoming U+FFFD. ignoreBOM keeps a BOM as U+FEFF, so the
+// decoded text re-encodes to exactly the bytes read and source_sha256 of the text is the hash of the file.
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * A workspace file's bytes as text: strict UTF-8, held to the text rules of every argument (no NUL), or
+ * invalid_text_encoding naming the file.
+ */
+export function decodeWorkspaceText(path: string, bytes: Uint8Array, argument: string): { ok: true; content: string } | { ok: false; answer: InvalidArgument } {
+  const notText = (why: string) => ({ ok: false as const, answer: invalidArgument('invalid_text_encoding', `${JSON.stringify(path)} is not valid UTF-8 text: it ${why}.`, { argument }) });
+  let content: string;
+  try {
+    content = STRICT_UTF8.decode(bytes);
+  } catch {
+    return notText('holds a byte sequence that is not UTF-8');
+  }
+  const defect = textDefect(content);
+  return defect ? notText(TEXT_DEFECT_WORDS[defect]) : { ok: true, content };
+}

@@ -1,0 +1,144 @@
+import { defineOperation, type JsonSchema } from '../operation-spec';
+
+/**
+ * The read tools of seed 004 (read_file, list_files, grep), under the seed's names so an agent written
+ * against it drops in. Params are the seed's input schemas as published (without $schema); a success is
+ * `{ status: 'ok', ...the seed's output }`, exactly the seed's fields beside status (the `then` below).
+ * Limits are the seed's: MAX_READ_BYTES, MAX_LIST_ENTRIES, MAX_GREP_MATCHES, MAX_RESULT_BYTES.
+ */
+
+export const FILE_READ_LIMITS = {
+  MAX_READ_BYTES: 500_000,
+  MAX_LIST_ENTRIES: 1000,
+  MAX_GREP_MATCHES: 200,
+  MAX_RESULT_BYTES: 1_000_000,
+} as const;
+
+const int: JsonSchema = { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 };
+const projectPath = (description: string): JsonSchema => ({ type: 'string', minLength: 1, description });
+
+/** A result: the status says which shape follows; an ok answer holds exactly the seed's output fields. */
+function seedResult(statuses: string[], output: Record<string, JsonSchema>): JsonSchema {
+  return {
+    type: 'object',
+    required: ['status'],
+    properties: { status: { enum: [...statuses, 'invalid_argument'] } },
+    if: { properties: { status: { const: 'ok' } } },
+    then: { type: 'object', required: ['status', ...Object.keys(output)], additionalProperties: false, properties: { status: { const: 'ok' }, ...output } },
+  };
+}
+
+const PATH_CODES = ['PATH_ESCAPE', 'PATH_INVALID', 'PATH_RESERVED', 'PATH_TOO_LONG', 'PATH_NOT_FOUND', 'PATH_SYMLINK', 'PATH_CHANGED'];
+
+const readFileOutput: Record<string, JsonSchema> = {
+  path: { type: 'string' },
+  content: { type: 'string' },
+  truncated: { type: 'boolean' },
+  totalLines: int,
+};
+
+export const readFile = defineOperation({
+  name: 'read_file',
+  title: 'Read a file',
+  description:
+    'Read one file of the workspace as UTF-8 text, exactly as on disk (CRLF kept). Use it last, once you know which file (grep first). It returns at most 500KB (whole lines) and reports totalLines and whether it was truncated; when it was, continue with offset (1-based line) rather than reading it again from the top. A single line over 500KB is returned cut at the last whole character that fits. Paths are relative to the workspace root; absolute paths and .. are refused with PATH_ESCAPE, a missing file is PATH_NOT_FOUND, a symbolic link is never followed (PATH_SYMLINK).',
+  readOnly: true,
+  params: {
+    type: 'object',
+    properties: {
+      path: projectPath('Path relative to the project root. Must stay inside the project.'),
+      offset: { description: '1-based line to start reading from. Omit to start at the beginning.', type: 'integer', minimum: 1, maximum: 9007199254740991 },
+      limit: { description: 'Maximum number of lines to return. Omit to read to the end.', type: 'integer', minimum: 1, maximum: 9007199254740991 },
+    },
+    required: ['path'],
+    additionalProperties: false,
+  },
+  admission: 'schema',
+  result: seedResult(['ok', 'not_found'], readFileOutput),
+  errors: ['workspace_not_configured', 'invalid_text_encoding', 'INVALID_ARGUMENTS', 'PATH_NOT_A_FILE', ...PATH_CODES],
+  capabilities: { MAX_READ_BYTES: FILE_READ_LIMITS.MAX_READ_BYTES },
+  examples: [],
+});
+
+const listFilesOutput: Record<string, JsonSchema> = {
+  path: { type: 'string' },
+  entries: {
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: { path: { type: 'string' }, type: { type: 'string', enum: ['file', 'directory', 'symlink'] }, size: int },
+      required: ['path', 'type'],
+      additionalProperties: false,
+    },
+  },
+  truncated: { type: 'boolean' },
+};
+
+export const listFiles = defineOperation({
+  name: 'list_files',
+  title: 'List files',
+  description:
+    'List a directory of the workspace (the root by default) when you want its shape rather than its contents. Pass glob to filter (**/*.ts; a glob without / matches names) and recursive to walk. Recursive listings respect .gitignore (nested ones too) and always skip .git and node_modules. Entries are {path relative to the root, type file|directory|symlink, size of files}, sorted, at most 1,000 (truncated says there were more: narrow path or glob). A symbolic link is listed as symlink and never entered.',
+  readOnly: true,
+  params: {
+    type: 'object',
+    properties: {
+      path: { description: 'Directory to list. Defaults to the project root.', type: 'string', minLength: 1 },
+      recursive: { description: 'Walk subdirectories. Defaults to false.', type: 'boolean' },
+      glob: { description: "Only return entries matching this glob, e.g. '**/*.ts'.", type: 'string' },
+    },
+    additionalProperties: false,
+  },
+  admission: 'schema',
+  result: seedResult(['ok', 'not_found'], listFilesOutput),
+  errors: ['workspace_not_configured', ...PATH_CODES],
+  capabilities: { MAX_LIST_ENTRIES: FILE_READ_LIMITS.MAX_LIST_ENTRIES, MAX_RESULT_BYTES: FILE_READ_LIMITS.MAX_RESULT_BYTES },
+  examples: [],
+});
+
+const grepOutput: Record<string, JsonSchema> = {
+  matches: {
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: { path: { type: 'string' }, line: int, text: { type: 'string' } },
+      required: ['path', 'line', 'text'],
+      additionalProperties: false,
+    },
+  },
+  truncated: { type: 'boolean' },
+};
+
+export const grep = defineOperation({
+  name: 'grep',
+  title: 'Search files',
+  description:
+    'Reach for grep first: a JavaScript regular expression over the workspace\'s text files, line by line, answering each match with its path and 1-based line number to go straight to (text is the line, cut at 500 characters). Files are chosen like a recursive list_files (.gitignore respected, .git and node_modules skipped, links not followed), narrowed by glob; path may also name one file. Binary files are skipped. At most 200 matches (maxResults): hitting that means the pattern is too broad, so narrow it instead of paging. The search has a time budget (1 s by default): a pattern that runs past it answers TOOL_TIMEOUT; an invalid pattern is INVALID_ARGUMENTS.',
+  readOnly: true,
+  params: {
+    type: 'object',
+    properties: {
+      pattern: { type: 'string', minLength: 1, description: 'Regular expression to search for.' },
+      path: { description: 'Directory to search. Defaults to the project root.', type: 'string', minLength: 1 },
+      glob: { description: 'Restrict the search to files matching this glob.', type: 'string' },
+      caseInsensitive: { description: 'Ignore case. Defaults to false.', type: 'boolean' },
+      maxResults: { description: 'Maximum matches to return (max 200).', type: 'integer', minimum: 1, maximum: 200 },
+    },
+    required: ['pattern'],
+    additionalProperties: false,
+  },
+  admission: 'schema',
+  result: seedResult(['ok', 'not_found'], grepOutput),
+  errors: ['workspace_not_configured', 'INVALID_ARGUMENTS', 'TOOL_TIMEOUT', ...PATH_CODES],
+  capabilities: { MAX_GREP_MATCHES: FILE_READ_LIMITS.MAX_GREP_MATCHES },
+  examples: [],
+});
+
+export const FILE_READ_OPERATIONS = [grep, listFiles, readFile] as const;
+
+/** What each success carries, for the OpenAPI answers (answer-schemas.ts). */
+export const FILE_READ_ANSWERS = {
+  read_file: { type: 'object', required: ['status', ...Object.keys(readFileOutput)], properties: { status: { const: 'ok' }, ...readFileOutput } },
+  list_files: { type: 'object', required: ['status', ...Object.keys(listFilesOutput)], properties: { status: { const: 'ok' }, ...listFilesOutput } },
+  grep: { type: 'object', required: ['status', ...Object.keys(grepOutput)], properties: { status: { const: 'ok' }, ...grepOutput } },
+} satisfies Record<(typeof FILE_READ_OPERATIONS)[number]['name'], JsonSchema>;

@@ -1,0 +1,169 @@
+import { closeSync, lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
+import ignore, { type Ignore } from 'ignore';
+import picomatch from 'picomatch';
+import { checkWorkspacePath, type WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
+import type { WorkspaceRoot } from './workspace-root';
+import { openNode, walkDirectories } from './workspace-walk';
+
+/**
+ * Directory listings under the workspace root for list_files and grep (seed 004). Every directory is
+ * opened by the non-following walk (workspace-walk.ts) from the root's handle and read through that
+ * handle; a symbolic link is reported as 'symlink' and never entered or read, wherever it points.
+ *
+ * Order: names are sorted (by UTF-16 code units) inside each directory and a directory is followed by its
+ * contents, so paths come out sorted component by component and a walk stopped at a cap has listed a
+ * prefix of the full answer.
+ *
+ * Recursive walks skip `.git` and `node_modules` always, and whatever a `.gitignore` excludes: the ones
+ * of the start directory's ancestors and of every directory walked, each applying to its own subtree
+ * (the `ignore` package implements git's rules). A `.gitignore` that is a link or not a file is not read.
+ */
+
+export type ListedType = 'file' | 'directory' | 'symlink';
+
+export interface ListedEntry {
+  /** Relative to the workspace root, components joined by `/`. */
+  path: string;
+  type: ListedType;
+  /** Bytes, for files. */
+  size?: number;
+}
+
+/** An entry as the walk yields it: `dirFd` holds the entry's directory, open until the walk moves on. */
+export interface WalkedEntry extends ListedEntry {
+  /** The path relative to the start directory (what a glob is matched against). */
+  relative: string;
+  name: string;
+  dirFd: number;
+}
+
+export interface WalkOptions {
+  recursive: boolean;
+  /** picomatch glob, matched against the path relative to the start directory (basename when it has no `/`). */
+  glob?: string;
+  /** Whether files are lstat'd for their size (default true); grep, which opens every file anyway, skips it. */
+  sizes?: boolean;
+}
+
+export type WalkStart =
+  | { kind: 'walk'; path: string; entries: Generator<WalkedEntry, void, void> }
+  | { kind: 'refused'; refusal: WorkspacePathRefusal };
+
+const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
+
+interface Rules {
+  /** The directory the rules were read in, relative to the root ('' for the root), with a trailing `/`. */
+  base: string;
+  rules: Ignore;
+}
+
+/** The start directory's components: `path` undefined or '.' is the root; anything else follows the path rules. */
+function startComponents(path: string | undefined): { kind: 'valid'; components: string[] } | { kind: 'refused'; refusal: WorkspacePathRefusal } {
+  if (path === undefined || path === '.') return { kind: 'valid', components: [] };
+  const check = checkWorkspacePath(path);
+  return check.kind === 'refused' ? check : { kind: 'valid', components: [...check.value.components] };
+}
+
+/** The .gitignore in the directory `dirFd` holds, or null (absent, a link, not a file, not readable text). */
+function readRules(root: WorkspaceRoot, dirFd: number, base: string): Rules | null {
+  const opened = openNode(root.handlePath(dirFd, '.gitignore'), 'file', { shown: JSON.stringify(`${base}.gitignore`) });
+  if (opened.kind !== 'opened') return null;
+  try {
+    return { base, rules: ignore().add(readFileSync(opened.fd, 'utf8')) };
+  } finally {
+    closeSync(opened.fd);
+  }
+}
+
+/** The .gitignore files of the root and of each ancestor of the start directory (the start's own is read by the walk). */
+function ancestorRules(root: WorkspaceRoot, components: string[]): Rules[] {
+  const found: Rules[] = [];
+  for (let depth = 0; depth < components.length; depth++) {
+    const dir = walkDirectories(root, components.slice(0, depth), { createParents: false });
+    if (dir.kind !== 'opened') continue;
+    try {
+      const rules = readRules(root, dir.fd, depth === 0 ? '' : `${components.slice(0, depth).join('/')}/`);
+      if (rules) found.push(rules);
+    } finally {
+      closeSync(dir.fd);
+    }
+  }
+  return found;
+}
+
+function ignored(stack: readonly Rules[], path: string, isDirectory: boolean): boolean {
+  return stack.some(({ base, rules }) => path.startsWith(base) && rules.ignores(path.slice(base.length) + (isDirectory ? '/' : '')));
+}
+
+const typeOf = (d: Dirent): ListedType | null => (d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'directory' : d.isFile() ? 'file' : null);
+
+/**
+ * Start a walk of the directory `path` (the root when undefined or '.'): a refusal when the path breaks
+ * the rules or does not name a directory reached without links, else a generator of its entries.
+ */
+export function walkWorkspace(root: WorkspaceRoot, path: string | undefined, opts: WalkOptions): WalkStart {
+  const start = startComponents(path);
+  if (start.kind === 'refused') return start;
+  const dir = walkDirectories(root, start.components, { createParents: false });
+  if (dir.kind === 'refused') return dir;
+  const matches = opts.glob === undefined ? () => true : picomatch(opts.glob, { dot: true, basename: !opts.glob.includes('/') });
+  const startPath = start.components.join('/');
+  const stack = opts.recursive ? ancestorRules(root, start.components) : [];
+  return { kind: 'walk', path: startPath === '' ? '.' : startPath, entries: walkFrom(root, dir.fd, startPath, { ...opts, matches, stack }) };
+}
+
+interface Walk extends WalkOptions {
+  matches: (relative: string) => boolean;
+  stack: Rules[];
+}
+
+function* walkFrom(root: WorkspaceRoot, startFd: number, startPath: string, walk: Walk): Generator<WalkedEntry, void, void> {
+  try {
+    yield* walkDirectory(root, startFd, startPath, '', walk);
+  } finally {
+    closeSync(startFd);
+  }
+}
+
+function* walkDirectory(root: WorkspaceRoot, dirFd: number, dirPath: string, dirRelative: string, walk: Walk): Generator<WalkedEntry, void, void> {
+  const base = dirPath === '' ? '' : `${dirPath}/`;
+  const own = walk.recursive ? readRules(root, dirFd, base) : null;
+  if (own) walk.stack.push(own);
+  try {
+    const names = readdirSync(root.handlePath(dirFd, '.'), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const dirent of names) {
+      const type = typeOf(dirent);
+      if (type === null) continue; // FIFOs, sockets, devices: not files an agent reads
+      if (walk.recursive && (ALWAYS_SKIPPED.has(dirent.name) || ignored(walk.stack, base + dirent.name, type === 'directory'))) continue;
+      const path = base + dirent.name;
+      const relative = dirRelative === '' ? dirent.name : `${dirRelative}/${dirent.name}`;
+      if (walk.matches(relative)) {
+        const size = type === 'file' && walk.sizes !== false ? sizeOf(root, dirFd, dirent.name) : undefined;
+        if (type !== 'file' || size !== undefined || walk.sizes === false) yield { path, relative, name: dirent.name, type, ...(size === undefined ? {} : { size }), dirFd };
+      }
+      if (type === 'directory' && walk.recursive) yield* walkChild(root, dirFd, dirent.name, path, relative, walk);
+    }
+  } finally {
+    if (own) walk.stack.pop();
+  }
+}
+
+function* walkChild(root: WorkspaceRoot, dirFd: number, name: string, path: string, relative: string, walk: Walk): Generator<WalkedEntry, void, void> {
+  const child = openNode(root.handlePath(dirFd, name), 'directory', { shown: JSON.stringify(path) });
+  if (child.kind !== 'opened') return; // replaced by a link or removed since it was listed: not entered
+  try {
+    yield* walkDirectory(root, child.fd, path, relative, walk);
+  } finally {
+    closeSync(child.fd);
+  }
+}
+
+/** The size of a file listed in `dirFd`, or undefined when it is gone or no longer a file. */
+function sizeOf(root: WorkspaceRoot, dirFd: number, name: string): number | undefined {
+  try {
+    const stats = lstatSync(root.handlePath(dirFd, name));
+    return stats.isFile() ? stats.size : undefined;
+  } catch {
+    return undefined;
+  }
+}
