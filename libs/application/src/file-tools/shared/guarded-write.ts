@@ -67,17 +67,13 @@ export async function guardedWrite(ctx: AppContext, t: Bound, change: GuardedCha
   const attemptId = ctx.ids.next();
   const now = ctx.clock.now();
   const targetId = t.row.target_id;
-  const first = await targetUnitOfWork(ctx)(async ({ tx, commit }) => {
-    const locked = await lockTargetRow(tx, targetId, ctx.contents);
-    if (!locked) throw new Error(`file tools: the bound target ${targetId} is gone`);
-    const d = decide(command(t, change, attemptId, now), locked);
-    if (d.kind === 'refused') return { kind: 'answer' as const, answer: refusalAnswer(d.refusal), locked };
-    if (acceptedHash(d) === null) {
-      await commit(commitOf(locked, d, now, { command: 'SubmitProposal', tool: change.tool }));
-      return { kind: 'rejected' as const, d, locked };
-    }
-    return { kind: 'accepted' as const, d, locked };
-  });
+  // Decided first on the row the tool just read: an accepted change needs no transaction of its own (it is
+  // decided again under the lock in the outcome transaction); a refusal or rejection is decided again under
+  // the lock here, and recorded.
+  const optimistic = decide(command(t, change, attemptId, now), t.row);
+  const first = optimistic.kind === 'decided' && acceptedHash(optimistic) !== null
+    ? { kind: 'accepted' as const, d: optimistic, locked: t.row }
+    : await lockedDecision(ctx, t, change, attemptId, now);
   if (first.kind === 'answer') return first;
   if (first.kind === 'rejected') return { kind: 'rejected', before: first.locked, answer: rejectionAnswer(first.d, first.locked, change, now) };
   const planned = first.d;
@@ -119,6 +115,22 @@ export async function guardedWrite(ctx: AppContext, t: Bound, change: GuardedCha
     after: value.after,
     written: { attempt_id: attemptId, journal_id: result.journal_id, bytes_written: installed.bytes_written, disk_sha256: installed.disk_sha256, content_eol: file.content_eol, cleanup_error: result.cleanup_error },
   };
+}
+
+/** The change decided under the target's row lock; a rejection is recorded (ProposalRejected) in that transaction. */
+function lockedDecision(ctx: AppContext, t: Bound, change: GuardedChange, attemptId: string, now: string) {
+  const targetId = t.row.target_id;
+  return targetUnitOfWork(ctx)(async ({ tx, commit }) => {
+    const locked = await lockTargetRow(tx, targetId, ctx.contents);
+    if (!locked) throw new Error(`file tools: the bound target ${targetId} is gone`);
+    const d = decide(command(t, change, attemptId, now), locked);
+    if (d.kind === 'refused') return { kind: 'answer' as const, answer: refusalAnswer(d.refusal), locked };
+    if (acceptedHash(d) === null) {
+      await commit(commitOf(locked, d, now, { command: 'SubmitProposal', tool: change.tool }));
+      return { kind: 'rejected' as const, d, locked };
+    }
+    return { kind: 'accepted' as const, d, locked };
+  });
 }
 
 function movedAnswer(t: Bound, version: number): Answer {
