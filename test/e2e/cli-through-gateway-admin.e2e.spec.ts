@@ -63,8 +63,9 @@ describe(`the gateway's /v1/admin routes (${backend})`, () => {
     expect(readOnly.body).toEqual({
       status: 'invalid_argument',
       code: 'operation_not_permitted',
+      answer: 'FORBIDDEN',
       tool: 'palimpsest_initialize_target',
-      failure_detail: 'palimpsest_initialize_target writes; this session runs the read-only profile.',
+      failure_detail: 'palimpsest_initialize_target writes; this session runs the read-only profile. This is an answer: do not route around it.',
     });
     const profiled = await admin.post('/v1/admin/dispatch', { operation: 'palimpsest_capabilities', read_only: true, profile: 'read-only' });
     expect(profiled.body).toMatchObject({ status: 'ok', profile: 'read-only', policy: { name: 'read-only', mode: 'read_only' } });

@@ -44,7 +44,7 @@ export async function dispatch(
 }
 
 function readOnlyRefusal(name: string): Outcome {
-  return { status: 'invalid_argument', code: 'operation_not_permitted', answer: 'FORBIDDEN', tool: name, failure_detail: `${name} writes; this session runs the read-only profile.` };
+  return { status: 'invalid_argument', code: 'operation_not_permitted', answer: 'FORBIDDEN', tool: name, failure_detail: `${name} writes; this session runs the read-only profile. This is an answer: do not route around it.` };
 }
 
 /** Admission has checked `args` against the operation's schema: this is where they take its type. */
