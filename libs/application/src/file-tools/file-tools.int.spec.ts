@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import { ANSWER_SCHEMAS } from '@palimpsest/protocol/catalog/answer-schemas';
 import { operationSpec } from '@palimpsest/protocol/catalog/catalog';
 import { parsePolicy } from '@palimpsest/core/policy/owner-policy';
-import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
-import { openWorkspaceRoot, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
-import { appContext, type AppContext } from '../app-context';
+import { describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
+import { type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
+import { type AppContext } from '../app-context';
 import { dispatch, type DispatchOptions } from '../dispatch/dispatch';
+import { createWorkspaceHarness, type WorkspaceHarness } from '../test-support/workspace-harness';
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 const ajv = new Ajv2020({ strict: false, allowUnionTypes: true });
@@ -44,17 +44,12 @@ describe(`edit_file and write_file on ${describeBackend}`, () => {
     expect(Buffer.from(exported.content, 'utf8').equals(file(path))).toBe(true);
   }
 
+  let harness: WorkspaceHarness;
   beforeAll(async () => {
-    testDb = await createTestDb();
-    dir = mkdtempSync(join(tmpdir(), 'palimpsest-ftools-'));
-    root = openWorkspaceRoot(dir);
-    ctx = appContext(testDb.db, { workspace: root });
+    harness = await createWorkspaceHarness('palimpsest-ftools-');
+    ({ testDb, dir, root, ctx } = harness);
   });
-  afterAll(async () => {
-    root.close();
-    rmSync(dir, { recursive: true, force: true });
-    await testDb.dispose();
-  });
+  afterAll(() => harness.dispose());
 
   it('edits the one match, answers a unified diff, and records it in the attempt log, the ledger and replay', async () => {
     put('one.ts', 'const a = 1;\nconst b = 2;\nconst c = 3;\n');

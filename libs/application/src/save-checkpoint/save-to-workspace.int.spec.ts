@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rebuildProjections } from '@palimpsest/projections/rebuild/rebuild-projections';
 import { readStream } from '@palimpsest/store/read-stream';
-import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
+import { describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
 import { openDestination } from '@palimpsest/workspace/workspace-destination';
-import { openWorkspaceRoot, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
-import { appContext, type AppContext } from '../app-context';
+import { type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
+import { type AppContext } from '../app-context';
 import { dispatch } from '../dispatch/dispatch';
+import { createWorkspaceHarness, type WorkspaceHarness } from '../test-support/workspace-harness';
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
@@ -31,17 +31,12 @@ describe(`palimpsest_save with sync_workspace on ${describeBackend}`, () => {
   const journalEvents = async (journalId: string) => (await readStream(testDb.db, `publication-${journalId}`)).map((e) => e.type);
   const stray = () => readdirSync(dir).filter((n) => n.startsWith('.palimpsest-'));
 
+  let harness: WorkspaceHarness;
   beforeAll(async () => {
-    testDb = await createTestDb();
-    dir = mkdtempSync(join(tmpdir(), 'palimpsest-save-'));
-    root = openWorkspaceRoot(dir);
-    ctx = appContext(testDb.db, { workspace: root });
+    harness = await createWorkspaceHarness('palimpsest-save-');
+    ({ testDb, dir, root, ctx } = harness);
   });
-  afterAll(async () => {
-    root.close();
-    rmSync(dir, { recursive: true, force: true });
-    await testDb.dispose();
-  });
+  afterAll(() => harness.dispose());
 
   it('publishes the text in its recorded line endings, keeps the file mode, and commits the checkpoint with the journal', async () => {
     const id = await imported('crlf.md', 'one\r\ntwo\r\n');

@@ -1,16 +1,7 @@
-import type { FailedFile, InstalledFile, PlannedFile, PublicationFailureReason, PublicationKind } from './publication.events';
+import type { FailedFile, InstalledFile, PublicationFailureReason, PublicationStartedData } from './publication.events';
 
-export interface StartPublication {
-  type: 'StartPublication';
-  now: string;
-  journal_id: string;
-  kind: PublicationKind;
-  request_id: string | null;
-  candidate_id: string | null;
-  root_dev: string;
-  root_ino: string;
-  files: PlannedFile[];
-}
+/** The journal's plan as PublicationStarted records it; the time is the command's. */
+export type StartPublication = { type: 'StartPublication'; now: string } & Omit<PublicationStartedData, 'started_at'>;
 
 export interface CompletePublication {
   type: 'CompletePublication';

@@ -1,17 +1,11 @@
-import type { FailedFile, InstalledFile, PlannedFile, PublicationFailureReason, PublicationKind } from './publication.events';
+import type { FailedFile, InstalledFile, PublicationFailureReason, PublicationStartedData } from './publication.events';
 
 /** committed, rolled_back and resolved are final; started waits for its outcome; pending_reconcile for a person or a refresh. */
 export type JournalState = 'started' | 'committed' | 'rolled_back' | 'pending_reconcile' | 'resolved';
 
-export interface ExistingJournal {
+/** A started journal: its plan (PublicationStarted's fields) and what its outcome recorded. */
+export type ExistingJournal = Omit<PublicationStartedData, 'started_at'> & {
   exists: true;
-  journal_id: string;
-  kind: PublicationKind;
-  request_id: string | null;
-  candidate_id: string | null;
-  root_dev: string;
-  root_ino: string;
-  files: PlannedFile[];
   state: JournalState;
   started_at: string;
   finished_at: string | null;
@@ -21,7 +15,7 @@ export interface ExistingJournal {
   /** What the outcome recorded of each file: installed (committed) or failed (rolled back, pending). */
   installed: InstalledFile[];
   failed: FailedFile[];
-}
+};
 
 export type PublicationState = { exists: false } | ExistingJournal;
 

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rebuildProjections } from '@palimpsest/projections/rebuild/rebuild-projections';
 import type { Db, Tx } from '@palimpsest/store/db';
 import { readStream } from '@palimpsest/store/read-stream';
-import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
+import { describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
 import { openDestination } from '@palimpsest/workspace/workspace-destination';
-import { openWorkspaceRoot, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
+import { type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import { appContext, type AppContext } from '../../app-context';
 import { dispatch } from '../../dispatch/dispatch';
 import { ALLOW_ALL } from '@palimpsest/core/policy/owner-policy';
@@ -15,6 +14,7 @@ import { decideApproval } from '../approvals/approvals.handler';
 import { DEFAULTS } from '../shared/candidate-config';
 import { edit } from '../test-support/candidate-harness';
 import { withTransactions } from '../test-support/wrapped-db';
+import { createWorkspaceHarness, type WorkspaceHarness } from '../../test-support/workspace-harness';
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
@@ -71,17 +71,12 @@ describe(`palimpsest_change_apply on workspace files on ${describeBackend}`, () 
   const version = async (id: string) => (await call('palimpsest_get_target', { target_file_id: id })).version;
   const touched: string[] = [];
 
+  let harness: WorkspaceHarness;
   beforeAll(async () => {
-    testDb = await createTestDb();
-    dir = mkdtempSync(join(tmpdir(), 'palimpsest-apply-'));
-    root = openWorkspaceRoot(dir);
-    ctx = appContext(testDb.db, { workspace: root });
+    harness = await createWorkspaceHarness('palimpsest-apply-');
+    ({ testDb, dir, root, ctx } = harness);
   });
-  afterAll(async () => {
-    root.close();
-    rmSync(dir, { recursive: true, force: true });
-    await testDb.dispose();
-  });
+  afterAll(() => harness.dispose());
 
   it('publishes both files in their recorded line endings through one committed journal; the resend replays and writes nothing', async () => {
     const a = await imported('a.md', 'one\r\ntwo\r\n');
