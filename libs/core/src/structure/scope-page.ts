@@ -19,8 +19,8 @@ export interface ScopePage {
   next_start: number | null;
   start_line: number;
   end_line: number;
-  /** Lines beginning inside the page: 1-based line number and absolute code-point offset. */
-  line_starts?: { line: number; offset: number }[];
+  /** Lines beginning inside the page: 1-based line number and absolute code-point start. */
+  line_starts?: { line: number; start: number }[];
 }
 
 /** One page of an observed scope: `offset` must lie in [0, scope length) (0 for an empty scope). */
@@ -51,10 +51,10 @@ export function scopePage(
   return page;
 }
 
-function lineStartsWithin(starts: readonly number[], start: number, end: number): { line: number; offset: number }[] {
-  const out: { line: number; offset: number }[] = [];
+function lineStartsWithin(starts: readonly number[], start: number, end: number): { line: number; start: number }[] {
+  const out: { line: number; start: number }[] = [];
   for (let i = lineAt(starts, start) - 1; i < starts.length && starts[i] < end; i++) {
-    if (starts[i] >= start) out.push({ line: i + 1, offset: starts[i] });
+    if (starts[i] >= start) out.push({ line: i + 1, start: starts[i] });
   }
   return out;
 }

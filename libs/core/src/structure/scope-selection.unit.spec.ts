@@ -65,7 +65,7 @@ describe('scope selection (pure)', () => {
     expect(starts).toEqual([0, 3, 6, 10]);
     expect(lineAt(starts, 6)).toBe(3);
     const first = scopePage(index, starts, { scope_start: 1, scope_end: 11 }, 0, 4, true);
-    expect(first).toMatchObject({ start: 1, end: 5, text: 'a\nbc', truncated: true, next_offset: 4, next_start: 5, start_line: 1, end_line: 2, line_starts: [{ line: 2, offset: 3 }] });
+    expect(first).toMatchObject({ start: 1, end: 5, text: 'a\nbc', truncated: true, next_offset: 4, next_start: 5, start_line: 1, end_line: 2, line_starts: [{ line: 2, start: 3 }] });
     const last = scopePage(index, starts, { scope_start: 1, scope_end: 11 }, 4, 8000, false);
     expect(last).toMatchObject({ start: 5, end: 11, text: '\nd😀e\nf', truncated: false, next_offset: null, next_start: null });
     expect(last.line_starts).toBeUndefined();

@@ -15,6 +15,7 @@ import { submitEdits, submitOperations, submitReplacement } from './operations/s
 import { CANDIDATE_OPERATIONS } from './operations/candidates.operations';
 import { workspaceRefresh, workspaceStatus } from './operations/workspace.operations';
 import { editFile, writeFile } from './operations/file-writes.operations';
+import { observeScope } from './operations/scopes.operations';
 
 /**
  * The one list of operations. Order is the order tools are advertised in. Declared `as const`, so
@@ -28,6 +29,7 @@ export const CATALOG = [
   readTarget,
   readLines,
   findOccurrences,
+  observeScope,
   submitEdits,
   submitOperations,
   submitReplacement,
