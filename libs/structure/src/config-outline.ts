@@ -12,7 +12,7 @@ export function yamlOutline(text: string, index: CodePointIndex): UnlinedSymbol[
   const out: UnlinedSymbol[] = [];
   const doc = parseDocument(text);
   if (isMap(doc.contents)) yamlMap(doc.contents.items, null, out);
-  return out.map((s) => ({ ...s, start: index.toCodePoint(s.start), end: index.toCodePoint(s.end) }));
+  return out.map((s) => ({ ...s, end: withoutTrailingSpace(text, s.start, s.end) })).map((s) => ({ ...s, start: index.toCodePoint(s.start), end: index.toCodePoint(s.end) }));
 }
 
 function yamlMap(items: Pair[], parent: string | null, out: UnlinedSymbol[]): void {
@@ -27,6 +27,13 @@ function yamlMap(items: Pair[], parent: string | null, out: UnlinedSymbol[]): vo
     out.push({ name, kind: map ? 'object' : 'config_item', parent, start: pair.key.range[0], end });
     if (map) yamlMap(value.items, parent === null ? name : `${parent}.${name}`, out);
   }
+}
+
+/** A block mapping's range runs on over the line break (and blank lines) after its last value: not part of the scope. */
+function withoutTrailingSpace(text: string, start: number, end: number): number {
+  let e = end;
+  while (e > start && /\s/.test(text[e - 1]!)) e--;
+  return e;
 }
 
 export function jsonOutline(text: string, index: CodePointIndex): UnlinedSymbol[] {

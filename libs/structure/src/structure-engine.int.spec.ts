@@ -98,6 +98,8 @@ describe('structure engine over real files (offsets in code points)', () => {
     expect(slice(find('host', 'server'))).toBe('host: "𝒜.example"');
     expect(slice(find('port', 'server'))).toBe('port: 8080');
     expect(slice(find('features'))).toBe('features: [a, b]');
+    expect(slice(find('server'))).toBe('server:\n  host: "𝒜.example"\n  port: 8080\n  tls:\n    enabled: true');
+    expect(slice(find('tls', 'server'))).toBe('tls:\n    enabled: true');
   });
 
   it('JSON: objects and config items by key path', async () => {
