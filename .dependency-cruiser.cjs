@@ -14,7 +14,7 @@ module.exports = {
       comment: 'libs/core has no Nest, no database drivers and no I/O (node:crypto hashing only).',
       from: { path: '^libs/core/src' },
       to: {
-        path: '(^node_modules/(@nestjs|pg|pg-listen|@electric-sql|pino|commander|ajv)|^libs/(store|projections|protocol|application|workspace)/)',
+        path: '(^node_modules/(@nestjs|pg|pg-listen|@electric-sql|pino|commander|ajv)|^libs/(store|projections|protocol|application|workspace|structure)/)',
       },
     },
     {
@@ -67,6 +67,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^libs/workspace/src' },
       to: { path: '^libs/(store|projections|protocol|application)/' },
+    },
+    {
+      name: 'structure-is-a-parser-adapter',
+      comment:
+        'libs/structure runs the pinned parsers behind the port of libs/core (core/src/structure); it knows nothing of the database, the catalog, the use cases or the workspace.',
+      severity: 'error',
+      from: { path: '^libs/structure/src' },
+      to: { path: '^libs/(store|projections|protocol|application|workspace)/' },
     },
     {
       name: 'protocol-is-contract-only',

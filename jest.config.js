@@ -8,11 +8,18 @@ const swc = ['@swc/jest', {
   module: { type: 'commonjs' },
 }];
 const moduleNameMapper = {
-  '^@palimpsest/(core|store|projections|protocol|application|workspace)/(.*)$': '<rootDir>/libs/$1/src/$2',
+  '^@palimpsest/(core|store|projections|protocol|application|workspace|structure)/(.*)$': '<rootDir>/libs/$1/src/$2',
   '^@palimpsest/mcp/(.*)$': '<rootDir>/apps/mcp/src/$1',
   '^@palimpsest/api/(.*)$': '<rootDir>/apps/api/src/$1',
 };
-const common = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node' };
+// The Markdown parser's family (micromark, mdast, unist) ships ESM only: Jest's module system needs it
+// compiled to CommonJS (the built CLI loads it with Node's own require of ESM).
+const ESM_PACKAGES = [
+  'ccount', 'character-entities', 'escape-string-regexp', 'decode-named-character-reference', 'devlop', 'longest-streak', 'markdown-table',
+  'mdast-util-[^/]+', 'micromark[^/]*', 'unist-util-[^/]+', 'zwitch',
+];
+const transformIgnorePatterns = [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`];
+const common = { transform: { '^.+\\.ts$': swc, '/node_modules/.+\\.js$': swc }, transformIgnorePatterns, moduleNameMapper, testEnvironment: 'node' };
 // Specs of the PostgreSQL adapter itself (lost sessions, stalled networks) belong to the PostgreSQL run only.
 const onlyOnPostgres = process.env.DATABASE_URL ? [] : ['/libs/store/src/postgres/', '/test/e2e/postgres/'];
 module.exports = {

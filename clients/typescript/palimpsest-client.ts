@@ -2,7 +2,7 @@
 // Pure helpers: they encode JSON-RPC requests and decode responses; the host owns the streams.
 
 export const JSONRPC_VERSION = '2.0';
-export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_refresh","palimpsest_workspace_status","grep","list_files","read_file","edit_file","write_file","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard"] as const;
+export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_observe_scope","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_refresh","palimpsest_workspace_status","grep","list_files","read_file","edit_file","write_file","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard"] as const;
 export type Method = (typeof METHODS)[number];
 export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_status","grep","list_files","read_file","palimpsest_edit_plan","palimpsest_change_inspect"];
 
@@ -59,6 +59,22 @@ export type FindOccurrencesParams = {
   context_chars?: number;
   start_occurrence?: number;
   max_results?: number;
+};
+
+/** Observe a structural scope: Structural scopes of the current target (functions, classes, methods, variables; Markdown sections, code blocks, table rows; YAML/JSON keys). Discovery (no symbol_name; query: case-insensitive substring, kind): status candidates, observation_id null, <= 200 entries, total_candidates, candidates_truncated; records nothing. Exact selection (symbol_name: name or parent.name, kind?): none: not_found/SCOPE_NOT_FOUND; several: ambiguous/AMBIGUOUS_SCOPE_SELECTION with <= 200 candidates, never the smallest; one: observed, with a recorded observation_id bound to version, hash, editing cycle and scope bounds, and a slice. Page with observation_id, offset (within the scope) and max_chars (4,000; cap 8,000). A save closes an observation (OBSERVATION_CYCLE_MISMATCH), an edit makes it stale. Bundle: selections (1-32 exact, unique, non-empty, disjoint; exclusive with the single selectors and a nonzero offset): one snapshot, all or nothing: observed_batch, bundle_id, ordered receipts; caps 65,536 code points of scopes, 32,768 of first pages (BUNDLE_RESPONSE_TOO_LARGE); failures name selection_index. Blank selectors are refused, others never trimmed. */
+export type ObserveScopeParams = {
+  target_file_id: string;
+  query?: string | null;
+  symbol_name?: string | null;
+  kind?: "function" | "class" | "method" | "variable" | "section" | "code_block" | "table_row" | "config_item" | "object" | null;
+  observation_id?: string | null;
+  offset?: number;
+  max_chars?: number | null;
+  include_line_starts?: boolean;
+  selections?: Array<{
+    symbol_name: string;
+    kind?: "function" | "class" | "method" | "variable" | "section" | "code_block" | "table_row" | "config_item" | "object" | null;
+  }> | null;
 };
 
 /** Submit typed edits (patchdiff-tx/1): Apply ordered exact-match edits atomically. Each edit sees the buffer after earlier edits. Needs expected_target_version or expected_current_hash; each given is checked under the row lock. */
@@ -411,6 +427,7 @@ export interface ParamsByMethod {
   palimpsest_read_target: ReadTargetParams;
   palimpsest_read_lines: ReadLinesParams;
   palimpsest_find_occurrences: FindOccurrencesParams;
+  palimpsest_observe_scope: ObserveScopeParams;
   palimpsest_submit_edits: SubmitEditsParams;
   palimpsest_submit_operations: SubmitOperationsParams;
   palimpsest_submit_replacement: SubmitReplacementParams;

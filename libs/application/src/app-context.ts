@@ -8,6 +8,8 @@ import { ContentCache } from '@palimpsest/projections/content/content-cache';
 import { workspaceRootFromEnv, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import { localLeaseProvider, type LeaseProvider } from '@palimpsest/workspace/workspace-lease';
 import { advisoryLeaseProvider } from '@palimpsest/store/advisory-lease';
+import { structureEngine } from '@palimpsest/structure/structure-engine';
+import { OutlineCache } from './observe-scope/outline-cache';
 
 /** What every handler needs: the database, time and identity. Passed explicitly, never global. */
 export interface AppContext {
@@ -32,6 +34,8 @@ export interface AppContext {
    * serialize too.
    */
   leases: LeaseProvider;
+  /** The structural engine (pinned parsers) behind palimpsest_observe_scope, with its outlines per target version. */
+  outlines: OutlineCache;
 }
 
 export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = {}): AppContext {
@@ -45,5 +49,6 @@ export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = 
     candidates: overrides.candidates ?? candidateSettings(),
     workspace: overrides.workspace !== undefined ? overrides.workspace : workspaceRootFromEnv(),
     leases: overrides.leases ?? advisoryLeaseProvider(db, localLeaseProvider()),
+    outlines: overrides.outlines ?? new OutlineCache(structureEngine()),
   };
 }

@@ -8,6 +8,7 @@ import { insertCheckpointSnapshotSql, insertInitialSnapshotSql } from './snapsho
 import { positionSql, SqlParams } from './sql-params';
 import { insertTargetSql, updateTargetSql } from './target-row.projection';
 import { insertWorkspaceFileSql, refreshWorkspaceFileSql } from './workspace-files.projection';
+import { insertBundleScopesSql, insertBundleSql, insertScopeObservationSql } from './observations.projection';
 
 /**
  * The statements that bring every inline read model up to one event. They are joined into a single
@@ -52,6 +53,17 @@ function rowStatements(p: SqlParams, pe: ProjectedEvent, insertedCte?: string): 
     case 'WorkspaceFileRefreshed':
       return [
         refreshWorkspaceFileSql(p, event.data, position),
+        updateTargetSql(p, stateAfter, streamVersion, position, recordedAt, false),
+      ];
+    case 'ScopeObserved':
+      return [
+        insertScopeObservationSql(p, event.data, position),
+        updateTargetSql(p, stateAfter, streamVersion, position, recordedAt, false),
+      ];
+    case 'BundleObserved':
+      return [
+        insertBundleSql(p, event.data, position),
+        insertBundleScopesSql(p, event.data, position),
         updateTargetSql(p, stateAfter, streamVersion, position, recordedAt, false),
       ];
   }

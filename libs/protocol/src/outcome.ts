@@ -5,7 +5,7 @@ import type { Result } from './catalog/operation-types';
 export type OutcomeStatus = Result<OperationName>['status'];
 
 /** Every outcome status at run time; the check below fails to compile if one is missing. */
-export const OUTCOME_STATUSES = ['ok', 'accepted', 'rejected', 'saved', 'partial', 'success', 'failed', 'refreshed', 'in_sync', 'invalid_argument', 'not_found', 'error'] as const satisfies readonly OutcomeStatus[];
+export const OUTCOME_STATUSES = ['ok', 'accepted', 'rejected', 'saved', 'partial', 'success', 'failed', 'refreshed', 'in_sync', 'candidates', 'observed', 'observed_batch', 'scope_page', 'ambiguous', 'unsupported', 'invalid_argument', 'not_found', 'error'] as const satisfies readonly OutcomeStatus[];
 const complete: Exclude<OutcomeStatus, (typeof OUTCOME_STATUSES)[number]> extends never ? true : never = true;
 void complete;
 
@@ -26,6 +26,7 @@ export function isCallFailure(status: OutcomeStatus): boolean {
     case 'invalid_argument':
     case 'not_found':
     case 'error':
+    case 'unsupported': // observe_scope: no grammar serves the target
       return true;
     case 'ok':
     case 'accepted':
@@ -36,6 +37,11 @@ export function isCallFailure(status: OutcomeStatus): boolean {
     case 'failed':
     case 'refreshed':
     case 'in_sync':
+    case 'candidates':
+    case 'observed':
+    case 'observed_batch':
+    case 'scope_page':
+    case 'ambiguous': // observe_scope: a refusal whose answer is the candidates to choose from
       return false;
     default:
       return unreachable(status);

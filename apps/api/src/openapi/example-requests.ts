@@ -18,12 +18,16 @@ export type Setup =
   | 'candidate' // the change_propose example proposed (EXAMPLE_CANDIDATE_ID, version 1)
   | 'checked_candidate' // … and its utf8 check run
   | 'moved_candidate' // … and the target edited after it
+  | 'document' // the target holds EXAMPLE_DOCUMENT (Markdown with sections) instead
   | 'drifted_file'; // the target imported from the workspace file docs/notes.md, which is then edited outside Palimpsest
 
 export interface ExampleRequest extends OperationExample {
   operation: OperationName;
   setup: Setup;
 }
+
+/** A Markdown document with structure to observe (the 'document' setup). */
+export const EXAMPLE_DOCUMENT = '# Guide\n\n## Install\n\nRun the installer.\n\n## Usage\n\nCall it.\n';
 
 /** Examples for the operations the catalog gives none. */
 const GATEWAY_EXAMPLES: Partial<Record<OperationName, Omit<ExampleRequest, 'operation'>>> = {
@@ -41,6 +45,7 @@ const GATEWAY_EXAMPLES: Partial<Record<OperationName, Omit<ExampleRequest, 'oper
   read_file: { title: 'The first line of a file', params: { path: 'docs/notes.md', offset: 1, limit: 1 }, setup: 'drifted_file' },
   edit_file: { title: 'Edit the one place oldString matches (the file changed outside first: taken in, then edited)', params: { path: 'docs/notes.md', oldString: 'gamma', newString: 'delta' }, setup: 'drifted_file' },
   write_file: { title: 'Create a file and its parents', params: { path: 'docs/new/readme.md', content: 'hello\n' }, setup: 'drifted_file' },
+  palimpsest_observe_scope: { title: 'Select one section exactly (a recorded observation)', params: { target_file_id: EXAMPLE_TARGET_ID, symbol_name: 'Guide.Install', kind: 'section' }, setup: 'document' },
   palimpsest_change_inspect: { title: 'The proposed change, span by span', params: { candidate: EXAMPLE_CANDIDATE_ID }, setup: 'candidate' },
   palimpsest_check_run: { title: 'Run the utf8 check', params: { candidate: EXAMPLE_CANDIDATE_ID, checks: ['utf8'] }, setup: 'candidate' },
   palimpsest_change_apply: {
@@ -67,6 +72,14 @@ export const ALTERNATE_REQUESTS: (ExampleRequest & { name: string })[] = [
     operation: 'palimpsest_preview',
     params: { target_file_id: EXAMPLE_TARGET_ID, format: 'patchdiff-tx/1', expected_target_version: 0, intent: 'Rename', edits: [{ match: 'alpha', replace: 'gamma' }] },
     setup: 'none',
+  },
+  { name: 'candidates', title: 'Discover sections (nothing recorded)', operation: 'palimpsest_observe_scope', params: { target_file_id: EXAMPLE_TARGET_ID, query: 'in', kind: 'section' }, setup: 'document' },
+  {
+    name: 'observed_batch',
+    title: 'Observe two sections from one snapshot',
+    operation: 'palimpsest_observe_scope',
+    params: { target_file_id: EXAMPLE_TARGET_ID, selections: [{ symbol_name: 'Guide.Install' }, { symbol_name: 'Usage', kind: 'section' }] },
+    setup: 'document',
   },
 ];
 

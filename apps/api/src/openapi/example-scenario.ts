@@ -3,7 +3,7 @@ import { EXAMPLE_TARGET_ID, EXAMPLE_TEXT } from '@palimpsest/protocol/catalog/fr
 import type { Outcome } from '@palimpsest/protocol/outcome';
 import { httpOutcome } from '../routes/http-outcome';
 import { routeOf } from '../routes/route-table';
-import { ALTERNATE_REQUESTS, ERROR_REQUESTS, EXAMPLE_CANDIDATE_ID, exampleOf, type ExampleRequest, type Setup } from './example-requests';
+import { ALTERNATE_REQUESTS, ERROR_REQUESTS, EXAMPLE_CANDIDATE_ID, EXAMPLE_DOCUMENT, exampleOf, type ExampleRequest, type Setup } from './example-requests';
 
 /**
  * The run that makes the OpenAPI document's examples: every request of example-requests.ts, each on a
@@ -55,7 +55,7 @@ export interface ExampleWorkspace {
 export const EXAMPLE_WORKSPACE_ROOT = '/srv/workspace';
 const EXAMPLE_FILE = 'docs/notes.md';
 
-const SUCCESS = ['ok', 'accepted', 'saved', 'success'];
+const SUCCESS = ['ok', 'accepted', 'saved', 'success', 'observed'];
 
 const rebind = <T>(value: T, from: string, to: string): T => JSON.parse(JSON.stringify(value).split(from).join(to)) as T;
 
@@ -77,7 +77,8 @@ function required(operation: OperationName): ExampleRequest {
 
 /** A fresh target and what the request needs done first; the ids it made. */
 async function prepare(call: Call, setup: Setup, n: number, workspace: ExampleWorkspace | null): Promise<Record<string, string>> {
-  const created = setup === 'drifted_file' ? await driftedFile(call, workspace) : await ok(call, 'palimpsest_initialize_target', { filename: 'notes.md', content: EXAMPLE_TEXT, content_type: 'text/markdown' });
+  const content = setup === 'document' ? EXAMPLE_DOCUMENT : EXAMPLE_TEXT;
+  const created = setup === 'drifted_file' ? await driftedFile(call, workspace) : await ok(call, 'palimpsest_initialize_target', { filename: 'notes.md', content, content_type: 'text/markdown' });
   const ids: Record<string, string> = { [String(created.target_file_id)]: EXAMPLE_TARGET_ID };
   if (workspace) ids[workspace.path] = EXAMPLE_WORKSPACE_ROOT;
   const edit = required('palimpsest_submit_edits').params;

@@ -37,8 +37,16 @@ export function httpOutcome(route: OperationRoute, result: Outcome): HttpOutcome
     case 'refreshed':
     case 'in_sync':
     case 'failed': // a replay that ran and found divergence: the report is the answer
+    case 'candidates':
+    case 'observed':
+    case 'observed_batch':
+    case 'scope_page':
+    case 'ambiguous': // observe_scope: the candidates to choose from are the answer
       return { status: 200 };
+    case 'unsupported':
+      return { status: 400, error: envelope('unsupported_operation', String(result.code), detail(result, 'Unsupported.')) };
     case 'rejected':
+      if (route.operation === 'palimpsest_observe_scope') return observationRejection(result);
       // A read-only evaluation (preview) that would be rejected is still a successful preview.
       return specOf(route.operation).readOnly ? { status: 200 } : rejection(result);
     case 'invalid_argument':
@@ -56,6 +64,14 @@ export function httpOutcome(route: OperationRoute, result: Outcome): HttpOutcome
     default:
       return unreachable(result.status);
   }
+}
+
+/** observe_scope's refusals: a stale or closed observation is a failed precondition, a bundle over its caps a resource limit. */
+function observationRejection(result: Outcome): HttpOutcome {
+  const code = String(result.code);
+  const kind: ErrorCode = code.startsWith('STALE_') || code === 'OBSERVATION_CYCLE_MISMATCH' ? 'precondition_failed' : code === 'BUNDLE_RESPONSE_TOO_LARGE' ? 'resource_limit' : 'invalid_arguments';
+  const status = kind === 'precondition_failed' ? 409 : kind === 'resource_limit' ? 413 : 400;
+  return { status, error: envelope(kind, code, detail(result, `Rejected: ${code}.`), { next_actions: routedActions(result) }) };
 }
 
 function rejection(result: Outcome): HttpOutcome {

@@ -17,14 +17,41 @@ export function responseModeFrom(env: NodeJS.ProcessEnv): ResponseMode {
   throw new InvalidResponseModeError(raw);
 }
 
+/** What a compact tool description adds, for the tools whose results it projects. */
+export function compactNote(tool: string): string | null {
+  if (isSubmission(tool)) return 'Compact: accepted results omit evidence (see presentation.omitted).';
+  if (tool === 'palimpsest_observe_scope') {
+    return 'Compact: candidates keep name, kind, parent and lines; observed_batch scopes drop duplicate page metadata (see presentation.omitted).';
+  }
+  return null;
+}
+
+type Fields = Record<string, unknown>;
+
+/** Each scope of a batch without start, end, max_chars, next_start, start_line and end_line (seed's table). */
+const PAGE_DUPLICATES = ['start', 'end', 'max_chars', 'next_start', 'start_line', 'end_line'];
+
+function compactObservation(result: Outcome): Outcome | null {
+  if (result.status === 'candidates' && Array.isArray(result.candidates) && result.candidates.length > 0) {
+    const candidates = (result.candidates as Fields[]).map(({ name, kind, parent, start_line, end_line }) => ({ name, kind, parent, start_line, end_line }));
+    return { ...result, candidates, presentation: { mode: 'compact', omitted: ['candidate_details'] } };
+  }
+  if (result.status === 'observed_batch' && Array.isArray(result.scopes)) {
+    const scopes = (result.scopes as Fields[]).map((s) => Object.fromEntries(Object.entries(s).filter(([k]) => !PAGE_DUPLICATES.includes(k))));
+    return { ...result, scopes, presentation: { mode: 'compact', omitted: ['duplicate_page_metadata'] } };
+  }
+  return null;
+}
+
 /**
- * Compact presentation: accepted submissions drop their per-change evidence (the ledger keeps it) and
- * say so. Failures, diagnostics and every other result keep the detailed representation.
+ * Compact presentation: accepted submissions drop their per-change evidence (the ledger keeps it),
+ * observe_scope's candidates and batches their repeated details, and say so. Failures, diagnostics,
+ * single observations and pages, and every other result keep the detailed representation.
  */
 export function presentResult(tool: string, result: Outcome, mode: ResponseMode): Outcome {
-  if (mode === 'detailed' || !isSubmission(tool) || result.status !== 'accepted' || !('evidence' in result)) {
-    return result;
-  }
+  if (mode === 'detailed') return result;
+  if (tool === 'palimpsest_observe_scope') return compactObservation(result) ?? result;
+  if (!isSubmission(tool) || result.status !== 'accepted' || !('evidence' in result)) return result;
   const { evidence: _omitted, ...rest } = result;
   return { ...rest, presentation: { mode: 'compact', omitted: ['evidence'] } };
 }

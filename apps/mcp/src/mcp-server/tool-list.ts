@@ -1,19 +1,16 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
 import type { JsonSchema, OperationSpec } from '@palimpsest/protocol/catalog/operation-spec';
-import { isSubmission } from '@palimpsest/protocol/catalog/operations/submissions.operations';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { operationRefusal } from '@palimpsest/core/policy/policy-decisions';
 import { advertisedSchema } from './advertised-schema';
-import type { ResponseMode } from './response-mode';
+import { compactNote, type ResponseMode } from './response-mode';
 
 export type Profile = 'full' | 'read-only';
 
 function describe(op: OperationSpec, mode: ResponseMode): string {
-  if (mode === 'compact' && isSubmission(op.name)) {
-    return `${op.description} Compact: accepted results omit evidence (see presentation.omitted).`;
-  }
-  return op.description;
+  const note = mode === 'compact' ? compactNote(op.name) : null;
+  return note ? `${op.description} ${note}` : op.description;
 }
 
 /**

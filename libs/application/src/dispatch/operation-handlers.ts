@@ -27,6 +27,7 @@ import { grep } from '../file-tools/grep/grep.handler';
 import { editFile } from '../file-tools/edit-file/edit-file.handler';
 import { writeFile } from '../file-tools/write-file/write-file.handler';
 import { fileToolAnswer } from '../file-tools/shared/write-answers';
+import { observeScope } from '../observe-scope/observe-scope.handler';
 
 /** Exactly one handler per catalog operation: a missing, extra or misspelled one is a compile error. */
 export type OperationHandlers = { [N in OperationName]: OperationHandler<N> };
@@ -58,6 +59,7 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   palimpsest_read_target: (ctx, a) => readTargetQuery(ctx, a),
   palimpsest_read_lines: (ctx, a) => readLinesQuery(ctx, a),
   palimpsest_find_occurrences: (ctx, a) => findOccurrencesQuery(ctx, a),
+  palimpsest_observe_scope: (ctx, a) => observeScope(ctx, a),
   palimpsest_submit_edits: submission(PROTOCOL.tx1),
   palimpsest_submit_operations: submission(PROTOCOL.tx2),
   palimpsest_submit_replacement: submission(PROTOCOL.tx3),

@@ -1,4 +1,4 @@
-import type { WorkspaceFileBoundData } from './target.events';
+import type { BundleObservedData, ScopeObservedData, WorkspaceFileBoundData } from './target.events';
 import type { ProtocolVersion } from '../transaction/transaction.types';
 
 /** Ids and time come in with every command: the core has no clock and no randomness. */
@@ -70,4 +70,14 @@ export interface SaveCheckpoint extends CommandMeta {
   expected_current_hash?: unknown;
 }
 
-export type TargetCommand = InitializeTarget | SubmitProposal | SaveCheckpoint;
+/**
+ * Record an observation the application made with the structural engine (an adapter: the core cannot
+ * parse) on the target row it holds locked: the decider checks it was made on exactly that state.
+ */
+export interface RecordObservation extends CommandMeta {
+  type: 'RecordObservation';
+  target_id: string;
+  observation: { type: 'ScopeObserved'; data: ScopeObservedData } | { type: 'BundleObserved'; data: BundleObservedData };
+}
+
+export type TargetCommand = InitializeTarget | SubmitProposal | SaveCheckpoint | RecordObservation;

@@ -4,7 +4,7 @@ import { sha256Hex } from '../text/sha256';
 import { applyProposal } from '../transaction/apply-proposal';
 import { checkGuardsAgainst, checkGuardSyntax, isNonNegativeInteger } from './guards';
 import { decideSubmission } from './submit-proposal.decision';
-import type { InitializeTarget, SaveCheckpoint, SubmitProposal, TargetCommand } from './target.commands';
+import type { InitializeTarget, RecordObservation, SaveCheckpoint, SubmitProposal, TargetCommand } from './target.commands';
 import { NO_HINTS, type DecisionHints, type TargetDecision, type TargetRefusal } from './target-decision';
 import type { TargetEvent } from './target.events';
 import type { ExistingTarget, TargetState } from './target.state';
@@ -125,7 +125,24 @@ export function decide(command: TargetCommand, state: TargetState): TargetDecisi
       return save(command, state);
     case 'SubmitProposal':
       return submit(command, state);
+    case 'RecordObservation':
+      return observe(command, state);
   }
+}
+
+/** An observation made on another state than the locked one is the handler's bug, never a decision. */
+export class ObservationStateMismatch extends Error {
+  constructor(readonly targetId: string) {
+    super(`observation of ${targetId} was not made on the locked target state`);
+  }
+}
+
+function observe(cmd: RecordObservation, target: ExistingTarget): TargetDecision {
+  const d = cmd.observation.data;
+  if (d.target_id !== target.target_id || d.target_version !== target.version || d.target_hash !== target.current_hash || d.editing_cycle_id !== target.active_editing_cycle_id) {
+    throw new ObservationStateMismatch(target.target_id);
+  }
+  return decided([cmd.observation], target, NO_HINTS, null);
 }
 
 function requireTarget(state: TargetState, targetId: string): ExistingTarget {
@@ -175,6 +192,8 @@ export function evolve(state: TargetState, event: TargetEvent): TargetState {
     }
     case 'WorkspaceFileBound':
     case 'WorkspaceFileRefreshed':
+    case 'ScopeObserved':
+    case 'BundleObserved':
       return requireTarget(state, event.data.target_id);
   }
 }

@@ -128,13 +128,68 @@ export interface WorkspaceFileRefreshedData {
   refreshed_at: string;
 }
 
+/** What an exact selection asked for: the selector as given (never trimmed). */
+export interface ScopeSelector {
+  symbol_name: string;
+  kind: string | null;
+}
+
+/** The symbol the engine named for it. */
+export interface ObservedSymbol {
+  name: string;
+  kind: string;
+  parent: string | null;
+}
+
+/**
+ * One observed scope: everything an observed submission re-verifies under the target's row lock (target,
+ * editing cycle, version and hash, bounds and scope hash, and the engine that named it, which must name
+ * the same scope again).
+ */
+export interface ObservedScope {
+  observation_id: string;
+  selector: ScopeSelector;
+  symbol: ObservedSymbol;
+  /** Code points into the canonical text of target_version, end exclusive. */
+  scope_start: number;
+  scope_end: number;
+  /** SHA-256 of the scope's text. */
+  observed_scope_hash: string;
+}
+
+/** Fields of the target's state an observation was made at, and the engine pass that made it. */
+export interface ObservationBase {
+  target_id: string;
+  editing_cycle_id: string;
+  target_version: number;
+  target_hash: string;
+  language: string;
+  /** e.g. "palimpsest-structure@1 web-tree-sitter@0.27.2 tree-sitter-typescript@0.23.2". */
+  engine: string;
+  observed_at: string;
+}
+
+/** palimpsest_observe_scope selected one scope exactly (single form). It changes no text. */
+export type ScopeObservedData = ObservationBase & ObservedScope;
+
+/**
+ * palimpsest_observe_scope selected 1–32 disjoint scopes from one snapshot and one engine pass (bundle
+ * form), in selection order (`ordinal` 1-based). All or none: no partial issuance. It changes no text.
+ */
+export interface BundleObservedData extends ObservationBase {
+  bundle_id: string;
+  scopes: (ObservedScope & { ordinal: number })[];
+}
+
 export type TargetEvent =
   | { type: 'TargetInitialized'; data: TargetInitializedData }
   | { type: 'ProposalAccepted'; data: ProposalAcceptedData }
   | { type: 'ProposalRejected'; data: ProposalRejectedData }
   | { type: 'CheckpointSaved'; data: CheckpointSavedData }
   | { type: 'WorkspaceFileBound'; data: WorkspaceFileBoundData }
-  | { type: 'WorkspaceFileRefreshed'; data: WorkspaceFileRefreshedData };
+  | { type: 'WorkspaceFileRefreshed'; data: WorkspaceFileRefreshedData }
+  | { type: 'ScopeObserved'; data: ScopeObservedData }
+  | { type: 'BundleObserved'; data: BundleObservedData };
 
 export type TargetEventType = TargetEvent['type'];
 
@@ -145,6 +200,8 @@ export const TARGET_EVENT_TYPES: readonly TargetEventType[] = [
   'CheckpointSaved',
   'WorkspaceFileBound',
   'WorkspaceFileRefreshed',
+  'ScopeObserved',
+  'BundleObserved',
 ];
 
 export function targetStreamId(targetId: string): string {

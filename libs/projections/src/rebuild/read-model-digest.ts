@@ -17,7 +17,9 @@ export async function readModelDigests(sql: Sql): Promise<Map<string, string>> {
       (SELECT string_agg(row_to_json(a)::text, '|' ORDER BY a.log_sequence) FROM attempts a WHERE a.target_id = t.target_id),
       (SELECT string_agg(row_to_json(l)::text, '|' ORDER BY l.ledger_sequence) FROM ledger l WHERE l.target_id = t.target_id),
       (SELECT string_agg(row_to_json(s)::text, '|' ORDER BY s.log_sequence) FROM target_snapshots s WHERE s.target_id = t.target_id),
-      (SELECT row_to_json(w)::text FROM workspace_files w WHERE w.target_id = t.target_id)
+      (SELECT row_to_json(w)::text FROM workspace_files w WHERE w.target_id = t.target_id),
+      (SELECT string_agg(row_to_json(o)::text, '|' ORDER BY o.observation_id) FROM scope_observations o WHERE o.target_id = t.target_id),
+      (SELECT string_agg(row_to_json(b)::text, '|' ORDER BY b.bundle_id) FROM observation_bundles b WHERE b.target_id = t.target_id)
     )) AS digest
     FROM targets t`);
   const digests = new Map(rows.map((r: any) => [r.target_id as string, r.digest as string]));

@@ -10,6 +10,7 @@ export interface OperationAdmitted {
   palimpsest_read_target: OperationParams['palimpsest_read_target'];
   palimpsest_read_lines: OperationParams['palimpsest_read_lines'];
   palimpsest_find_occurrences: OperationParams['palimpsest_find_occurrences'];
+  palimpsest_observe_scope: OperationParams['palimpsest_observe_scope'];
   palimpsest_submit_edits: {
     target_file_id: string;
     intent?: unknown;

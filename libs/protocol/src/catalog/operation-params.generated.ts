@@ -43,6 +43,20 @@ export interface OperationParams {
     start_occurrence?: number;
     max_results?: number;
   };
+  palimpsest_observe_scope: {
+    target_file_id: string;
+    query?: string | null;
+    symbol_name?: string | null;
+    kind?: "function" | "class" | "method" | "variable" | "section" | "code_block" | "table_row" | "config_item" | "object" | null;
+    observation_id?: string | null;
+    offset?: number;
+    max_chars?: number | null;
+    include_line_starts?: boolean;
+    selections?: Array<{
+      symbol_name: string;
+      kind?: "function" | "class" | "method" | "variable" | "section" | "code_block" | "table_row" | "config_item" | "object" | null;
+    }> | null;
+  };
   palimpsest_submit_edits: {
     target_file_id: string;
     intent: string;

@@ -23,6 +23,9 @@ export interface OperationResults {
   palimpsest_find_occurrences: {
     status: "ok" | "not_found" | "invalid_argument";
   };
+  palimpsest_observe_scope: {
+    status: "candidates" | "observed" | "observed_batch" | "scope_page" | "not_found" | "ambiguous" | "rejected" | "unsupported" | "invalid_argument";
+  };
   palimpsest_submit_edits: {
     status: "accepted" | "rejected" | "invalid_argument" | "not_found";
   };

@@ -18,6 +18,7 @@ export function rpcErrorOf(status: OutcomeStatus): RpcError['code'] | null {
     case 'invalid_argument':
       return RPC_ERROR.invalidParams;
     case 'not_found':
+    case 'unsupported':
       return RPC_ERROR.semanticFailure;
     case 'ok':
     case 'accepted':
@@ -28,6 +29,11 @@ export function rpcErrorOf(status: OutcomeStatus): RpcError['code'] | null {
     case 'failed':
     case 'refreshed':
     case 'in_sync':
+    case 'candidates':
+    case 'observed':
+    case 'observed_batch':
+    case 'scope_page':
+    case 'ambiguous':
     case 'error': // candidates: seed 000's envelope is the result
       return null;
     default:

@@ -2,6 +2,7 @@ import { FAILURE_REASONS } from '@palimpsest/core/transaction/transaction.types'
 import type { JsonSchema } from '../catalog/operation-spec';
 import { candidateEventSchemas } from './candidate-event-schemas';
 import { publicationEventSchemas } from './publication-event-schemas';
+import { observationEventSchemas } from './observation-event-schemas';
 
 /**
  * JSON Schemas (2020-12) of the target stream's event payloads, schema version 1.
@@ -210,6 +211,7 @@ export const EVENT_SCHEMAS: Record<string, JsonSchema> = {
   },
   ...candidateEventSchemas(SCHEMA_BASE),
   ...publicationEventSchemas(SCHEMA_BASE),
+  ...observationEventSchemas(SCHEMA_BASE),
 };
 
 export function eventSchemaFileName(type: string): string {

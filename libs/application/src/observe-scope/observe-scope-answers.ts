@@ -1,0 +1,82 @@
+import type { CandidateList } from '@palimpsest/core/structure/scope-selection';
+import type { ScopePage } from '@palimpsest/core/structure/scope-page';
+import type { StructureOutline, StructureSymbol } from '@palimpsest/core/structure/structure.port';
+import type { ObservedScope } from '@palimpsest/core/target/target.events';
+import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
+
+/** The answers of palimpsest_observe_scope, field names per the seed. */
+
+export function candidateEntry(s: StructureSymbol) {
+  return { name: s.name, kind: s.kind, parent: s.parent, start: s.start, end: s.end, start_line: s.start_line, end_line: s.end_line };
+}
+
+function head(t: TargetRow, outline: StructureOutline) {
+  return { target_file_id: t.target_id, target_version: t.version, target_current_hash: t.current_hash, language: outline.language, engine: outline.engine };
+}
+
+export function candidatesAnswer(t: TargetRow, outline: StructureOutline, list: CandidateList) {
+  return {
+    status: 'candidates' as const,
+    observation_id: null,
+    ...head(t, outline),
+    candidates: list.candidates.map(candidateEntry),
+    total_candidates: list.total_candidates,
+    candidates_truncated: list.candidates_truncated,
+  };
+}
+
+export function notFoundAnswer(t: TargetRow, outline: StructureOutline, symbolName: string, selectionIndex?: number) {
+  return {
+    status: 'not_found' as const,
+    code: 'SCOPE_NOT_FOUND' as const,
+    observation_id: null,
+    ...head(t, outline),
+    ...(selectionIndex === undefined ? {} : { selection_index: selectionIndex }),
+    failure_detail: `No ${outline.language} symbol is named ${JSON.stringify(symbolName)} (name or parent.name, exact). Discover candidates with query.`,
+  };
+}
+
+export function ambiguousAnswer(t: TargetRow, outline: StructureOutline, symbolName: string, list: CandidateList, selectionIndex?: number) {
+  return {
+    status: 'ambiguous' as const,
+    code: 'AMBIGUOUS_SCOPE_SELECTION' as const,
+    observation_id: null,
+    ...head(t, outline),
+    ...(selectionIndex === undefined ? {} : { selection_index: selectionIndex }),
+    failure_detail: `${list.total_candidates} symbols are named ${JSON.stringify(symbolName)}: select one by parent.name and/or kind.`,
+    candidates: list.candidates.map(candidateEntry),
+    total_candidates: list.total_candidates,
+    candidates_truncated: list.candidates_truncated,
+  };
+}
+
+export function scopeReceipt(scope: ObservedScope, page: ScopePage) {
+  return {
+    observation_id: scope.observation_id,
+    symbol: scope.symbol,
+    scope_start: scope.scope_start,
+    scope_end: scope.scope_end,
+    scope_length: scope.scope_end - scope.scope_start,
+    observed_scope_hash: scope.observed_scope_hash,
+    ...page,
+  };
+}
+
+export function observedAnswer(t: TargetRow, outline: StructureOutline, scope: ObservedScope, page: ScopePage) {
+  return { status: 'observed' as const, ...head(t, outline), editing_cycle_id: t.active_editing_cycle_id, ...scopeReceipt(scope, page) };
+}
+
+export function batchAnswer(t: TargetRow, outline: StructureOutline, bundleId: string, scopes: { scope: ObservedScope; ordinal: number; page: ScopePage }[]) {
+  return {
+    status: 'observed_batch' as const,
+    bundle_id: bundleId,
+    ...head(t, outline),
+    editing_cycle_id: t.active_editing_cycle_id,
+    scope_count: scopes.length,
+    scopes: scopes.map(({ scope, ordinal, page }) => ({ ordinal, ...scopeReceipt(scope, page) })),
+  };
+}
+
+export function observationRefusal(code: string, status: 'rejected' | 'not_found' | 'unsupported', detail: string, extra: Record<string, unknown> = {}) {
+  return { status, code, failure_detail: detail, ...extra };
+}

@@ -1,0 +1,144 @@
+import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import { bundleCaps, discoverCandidates, resolveBundle, selectExact, type BundleFailure } from '@palimpsest/core/structure/scope-selection';
+import { scopePage, type ScopePage } from '@palimpsest/core/structure/scope-page';
+import type { StructureLanguage, StructureOutline, StructureSymbol } from '@palimpsest/core/structure/structure.port';
+import { lineStarts } from '@palimpsest/core/structure/symbol-lines';
+import { CodePointIndex } from '@palimpsest/core/text/code-points';
+import { sha256Hex } from '@palimpsest/core/text/sha256';
+import { decide } from '@palimpsest/core/target/target.decider';
+import type { RecordObservation } from '@palimpsest/core/target/target.commands';
+import type { ObservationBase, ObservedScope, ScopeSelector } from '@palimpsest/core/target/target.events';
+import { lockTargetRow, readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
+import type { Result } from '@palimpsest/protocol/catalog/operation-types';
+import type { AppContext } from '../app-context';
+import { commitOf } from '../shared/commit-events';
+import { handleCommand, targetUnitOfWork } from '../shared/handle-command';
+import { notFound, targetIdOf } from '../shared/target-lookup';
+import { refusalAnswer } from '../shared/target-refusals';
+import { ambiguousAnswer, batchAnswer, candidatesAnswer, notFoundAnswer, observationRefusal, observedAnswer } from './observe-scope-answers';
+import { observeMode, type ObserveMode, type ObserveScopeInput, type PageRequest } from './observe-scope-input';
+import { pageObservation } from './page-observation';
+
+type Answer = Result<'palimpsest_observe_scope'> & Record<string, unknown>;
+
+/**
+ * palimpsest_observe_scope. Discovery and refusals answer from one coherent read of the target (no lock,
+ * nothing recorded). An observation is recorded on the target's stream under its row lock, from the
+ * locked text's outline (the cache makes it the one already parsed unless the target just moved), so
+ * its version, hash and editing cycle are exactly the state the append follows.
+ */
+export async function observeScope(ctx: AppContext, input: ObserveScopeInput): Promise<Answer> {
+  const mode = observeMode(input);
+  if ('status' in mode) return mode;
+  const { id, error } = targetIdOf(input.target_file_id);
+  if (error) return error;
+  const target = await readTargetRow(ctx.db, id, ctx.contents);
+  if (!target) return notFound(id);
+  if (mode.mode === 'page') return pageObservation(ctx, target, mode.observationId, mode.page);
+  const language = ctx.outlines.engine.languageOf(target.filename, target.content_type);
+  if (!language) {
+    return observationRefusal('UNSUPPORTED_LANGUAGE', 'unsupported', `No structural grammar serves ${JSON.stringify(target.filename)} (${target.content_type}): TypeScript, TSX, JavaScript, Python, Markdown, YAML and JSON are.`, { target_file_id: id });
+  }
+  const outline = await ctx.outlines.outline(target, language);
+  if (mode.mode === 'discover') return candidatesAnswer(target, outline, discoverCandidates(outline.symbols, mode.query, mode.kind));
+  const early = plan(ctx, target, outline, mode);
+  if (early.record === null) return early.answer;
+  return recordUnderLock(ctx, id, language, mode);
+}
+
+interface Planned {
+  answer: Answer;
+  record: RecordObservation['observation'] | null;
+}
+
+/** What the arguments select on this outline: an answer, and the observation to record when there is one. */
+function plan(ctx: AppContext, target: TargetRow, outline: StructureOutline, mode: Extract<ObserveMode, { mode: 'select' | 'bundle' }>): Planned {
+  const text = textIndex(target);
+  const base: ObservationBase = {
+    target_id: target.target_id,
+    editing_cycle_id: target.active_editing_cycle_id,
+    target_version: target.version,
+    target_hash: target.current_hash,
+    language: outline.language,
+    engine: outline.engine,
+    observed_at: ctx.clock.now(),
+  };
+  if (mode.mode === 'select') {
+    const found = selectExact(outline.symbols, mode.symbolName, mode.kind);
+    if (found.kind === 'none') return { answer: notFoundAnswer(target, outline, mode.symbolName), record: null };
+    if (found.kind === 'many') return { answer: ambiguousAnswer(target, outline, mode.symbolName, found), record: null };
+    const length = found.symbol.end - found.symbol.start;
+    if (mode.page.offset > 0 && mode.page.offset >= length) return { answer: offsetRefusal(mode.page.offset, length), record: null };
+    const scope = observedScope(ctx.ids.next(), { symbol_name: mode.symbolName, kind: mode.kind }, found.symbol, text.index);
+    const page = pageOf(text, scope, mode.page);
+    return { answer: observedAnswer(target, outline, scope, page), record: { type: 'ScopeObserved', data: { ...base, ...scope } } };
+  }
+  const resolved = resolveBundle(outline.symbols, mode.selections);
+  if (!resolved.ok) return { answer: bundleRefusal(target, outline, mode, resolved), record: null };
+  const capped = bundleCaps(resolved.symbols, mode.page.maxChars);
+  if (capped) return { answer: bundleRefusal(target, outline, mode, capped), record: null };
+  const bundleId = ctx.ids.next();
+  const scopes = resolved.symbols.map((symbol, i) => {
+    const sel = mode.selections[i];
+    const scope = observedScope(ctx.ids.next(), { symbol_name: sel.symbol_name, kind: sel.kind ?? null }, symbol, text.index);
+    return { scope, ordinal: i + 1, page: pageOf(text, scope, mode.page) };
+  });
+  return {
+    answer: batchAnswer(target, outline, bundleId, scopes),
+    record: { type: 'BundleObserved', data: { ...base, bundle_id: bundleId, scopes: scopes.map(({ scope, ordinal }) => ({ ...scope, ordinal })) } },
+  };
+}
+
+function bundleRefusal(target: TargetRow, outline: StructureOutline, mode: Extract<ObserveMode, { mode: 'bundle' }>, failure: BundleFailure): Answer {
+  const index = failure.selection_index ?? undefined;
+  const name = index === undefined ? '' : mode.selections[index].symbol_name;
+  if (failure.code === 'SCOPE_NOT_FOUND') return notFoundAnswer(target, outline, name, index);
+  if (failure.code === 'AMBIGUOUS_SCOPE_SELECTION' && failure.candidates) return ambiguousAnswer(target, outline, name, failure.candidates, index);
+  return observationRefusal(failure.code, 'rejected', failure.detail, { observation_id: null, bundle_id: null, target_file_id: target.target_id, selection_index: failure.selection_index });
+}
+
+function offsetRefusal(offset: number, length: number): Answer {
+  return invalidArgument('offset_out_of_range', `offset ${offset} is outside the scope's ${length} code points.`, { argument: 'offset' });
+}
+
+function observedScope(observationId: string, selector: ScopeSelector, symbol: StructureSymbol, index: CodePointIndex): ObservedScope {
+  return {
+    observation_id: observationId,
+    selector,
+    symbol: { name: symbol.name, kind: symbol.kind, parent: symbol.parent },
+    scope_start: symbol.start,
+    scope_end: symbol.end,
+    observed_scope_hash: sha256Hex(index.slice(symbol.start, symbol.end)),
+  };
+}
+
+interface TextIndex {
+  index: CodePointIndex;
+  starts: number[];
+}
+
+function textIndex(target: TargetRow): TextIndex {
+  return { index: new CodePointIndex(target.content), starts: lineStarts(target.content) };
+}
+
+function pageOf(text: TextIndex, scope: ObservedScope, page: PageRequest): ScopePage {
+  return scopePage(text.index, text.starts, scope, page.offset, page.maxChars, page.includeLineStarts);
+}
+
+/** The locked path: outline of the locked text, selection again, the observation recorded on the stream. */
+function recordUnderLock(ctx: AppContext, targetId: string, language: StructureLanguage, mode: Extract<ObserveMode, { mode: 'select' | 'bundle' }>): Promise<Answer> {
+  const now = ctx.clock.now();
+  return handleCommand({
+    unitOfWork: targetUnitOfWork(ctx),
+    load: ({ tx }) => lockTargetRow(tx, targetId, ctx.contents),
+    decide: async (locked) => (locked ? plan(ctx, locked, await ctx.outlines.outline(locked, language), mode) : null),
+    commit: async (locked, planned, { commit }): Promise<Answer> => {
+      if (!locked || !planned) return notFound(targetId);
+      if (planned.record === null) return planned.answer;
+      const outcome = decide({ type: 'RecordObservation', now, target_id: targetId, observation: planned.record }, locked);
+      if (outcome.kind === 'refused') return refusalAnswer(outcome.refusal);
+      await commit(commitOf(locked, outcome, now, { command: 'ObserveScope' }));
+      return planned.answer;
+    },
+  });
+}

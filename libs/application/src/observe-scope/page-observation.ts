@@ -1,0 +1,61 @@
+import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import { scopePage } from '@palimpsest/core/structure/scope-page';
+import { lineStarts } from '@palimpsest/core/structure/symbol-lines';
+import { isUuid } from '@palimpsest/core/target/request-identity';
+import { CodePointIndex } from '@palimpsest/core/text/code-points';
+import { findObservation } from '@palimpsest/projections/observations.queries';
+import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
+import type { AppContext } from '../app-context';
+import { observationRefusal } from './observe-scope-answers';
+import type { PageRequest } from './observe-scope-input';
+
+/**
+ * A page of an observed scope, from the recorded bounds over the current text: only while the
+ * observation still describes it (same target, editing cycle, version and hash). A save closes the
+ * cycle even when the text, version and hash are unchanged. Nothing is recorded; the engine does not run.
+ */
+export async function pageObservation(ctx: AppContext, target: TargetRow, observationId: string, page: PageRequest) {
+  if (!isUuid(observationId)) {
+    return invalidArgument('INVALID_OBSERVATION_ID', 'observation_id must be a UUID from an observed answer.', { argument: 'observation_id' });
+  }
+  const obs = await findObservation(ctx.db, observationId.toLowerCase());
+  const ids = { target_file_id: target.target_id, observation_id: observationId.toLowerCase() };
+  if (!obs) return observationRefusal('UNKNOWN_OBSERVATION_ID', 'not_found', 'No observation has this id: observe the scope first.', ids);
+  if (obs.target_id !== target.target_id) {
+    return observationRefusal('OBSERVATION_TARGET_MISMATCH', 'rejected', `The observation belongs to target ${obs.target_id}.`, ids);
+  }
+  const current = { current_version: target.version, current_hash: target.current_hash, observed_version: obs.target_version, observed_hash: obs.target_hash };
+  if (obs.editing_cycle_id !== target.active_editing_cycle_id) {
+    return observationRefusal('OBSERVATION_CYCLE_MISMATCH', 'rejected', 'A save closed the editing cycle of this observation: observe the scope again.', { ...ids, ...current });
+  }
+  if (obs.target_version !== target.version) {
+    return observationRefusal('STALE_OBSERVATION_VERSION', 'rejected', `The target moved from version ${obs.target_version} to ${target.version}: observe the scope again.`, { ...ids, ...current });
+  }
+  if (obs.target_hash !== target.current_hash) {
+    return observationRefusal('STALE_OBSERVATION_HASH', 'rejected', 'The target text no longer hashes to the observed hash: observe the scope again.', { ...ids, ...current });
+  }
+  const length = obs.scope_end - obs.scope_start;
+  if (page.offset > 0 && page.offset >= length) {
+    return invalidArgument('offset_out_of_range', `offset ${page.offset} is outside the scope's ${length} code points.`, { argument: 'offset' });
+  }
+  const slice = scopePage(new CodePointIndex(target.content), lineStarts(target.content), obs, page.offset, page.maxChars, page.includeLineStarts);
+  return {
+    status: 'scope_page' as const,
+    mode: 'scope_page' as const,
+    observation_id: obs.observation_id,
+    target_file_id: target.target_id,
+    target_version: target.version,
+    target_current_hash: target.current_hash,
+    editing_cycle_id: obs.editing_cycle_id,
+    language: obs.language,
+    engine: obs.engine,
+    bundle_id: obs.bundle_id,
+    ordinal: obs.ordinal,
+    symbol: { name: obs.symbol_name, kind: obs.symbol_kind, parent: obs.symbol_parent },
+    scope_start: obs.scope_start,
+    scope_end: obs.scope_end,
+    scope_length: length,
+    observed_scope_hash: obs.observed_scope_hash,
+    ...slice,
+  };
+}

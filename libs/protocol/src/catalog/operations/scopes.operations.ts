@@ -1,0 +1,67 @@
+import { SYMBOL_KINDS } from '@palimpsest/core/structure/structure.port';
+import { statusResult, targetParams } from '../fragments';
+import { defineOperation } from '../operation-spec';
+
+const kind = { enum: [...SYMBOL_KINDS, null], description: 'Symbol kind filter.' };
+const selector = (description: string) => ({ type: ['string', 'null'], minLength: 1, description });
+
+/** Codes of palimpsest_observe_scope beyond admission (seed: "Structural Observation and Scoped Submission"). */
+export const OBSERVE_SCOPE_CODES = [
+  'SCOPE_NOT_FOUND',
+  'AMBIGUOUS_SCOPE_SELECTION',
+  'DUPLICATE_SCOPE_SELECTION',
+  'EMPTY_SCOPE_SELECTION',
+  'OVERLAPPING_SCOPE_SELECTION',
+  'BUNDLE_RESPONSE_TOO_LARGE',
+  'INVALID_OBSERVATION_ID',
+  'UNKNOWN_OBSERVATION_ID',
+  'OBSERVATION_TARGET_MISMATCH',
+  'OBSERVATION_CYCLE_MISMATCH',
+  'STALE_OBSERVATION_VERSION',
+  'STALE_OBSERVATION_HASH',
+  'UNSUPPORTED_LANGUAGE',
+  'blank_selector',
+  'conflicting_selectors',
+  'offset_out_of_range',
+  'target_not_found',
+];
+
+export const observeScope = defineOperation({
+  name: 'palimpsest_observe_scope',
+  title: 'Observe a structural scope',
+  description:
+    'Structural scopes of the current target (functions, classes, methods, variables; Markdown sections, code blocks, table rows; YAML/JSON keys). ' +
+    'Discovery (no symbol_name; query: case-insensitive substring, kind): status candidates, observation_id null, <= 200 entries, total_candidates, candidates_truncated; records nothing. ' +
+    'Exact selection (symbol_name: name or parent.name, kind?): none: not_found/SCOPE_NOT_FOUND; several: ambiguous/AMBIGUOUS_SCOPE_SELECTION with <= 200 candidates, never the smallest; one: observed, with a recorded observation_id bound to version, hash, editing cycle and scope bounds, and a slice. ' +
+    'Page with observation_id, offset (within the scope) and max_chars (4,000; cap 8,000). A save closes an observation (OBSERVATION_CYCLE_MISMATCH), an edit makes it stale. ' +
+    'Bundle: selections (1-32 exact, unique, non-empty, disjoint; exclusive with the single selectors and a nonzero offset): one snapshot, all or nothing: observed_batch, bundle_id, ordered receipts; caps 65,536 code points of scopes, 32,768 of first pages (BUNDLE_RESPONSE_TOO_LARGE); failures name selection_index. ' +
+    'Blank selectors are refused, others never trimmed.',
+  readOnly: false,
+  params: targetParams({
+    query: selector('Discovery filter: substring of name or parent.name.'),
+    symbol_name: selector('Exact selection: name or parent.name.'),
+    kind,
+    observation_id: { type: ['string', 'null'], description: 'Page an observed scope (its UUID).' },
+    offset: { type: 'integer', minimum: 0, description: 'Code points into the scope (default 0).' },
+    max_chars: { type: ['integer', 'null'], minimum: 1, description: 'Page size (default 4,000, cap 8,000).' },
+    include_line_starts: { type: 'boolean', description: 'Add line_starts (line, absolute start) of the page.' },
+    selections: {
+      type: ['array', 'null'],
+      minItems: 1,
+      maxItems: 32,
+      description: 'Bundle: 1-32 exact selections.',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['symbol_name'],
+        properties: { symbol_name: { type: 'string', minLength: 1, description: 'Name or parent.name.' }, kind },
+      },
+    },
+  }),
+  admission: 'schema',
+  result: statusResult(['candidates', 'observed', 'observed_batch', 'scope_page', 'not_found', 'ambiguous', 'rejected', 'unsupported']),
+  errors: OBSERVE_SCOPE_CODES,
+  // The fixture of the catalog's examples (EXAMPLE_TEXT) has no structure to observe: the OpenAPI
+  // example runs on a document of its own (apps/api/src/openapi/example-requests.ts, setup 'document').
+  examples: [],
+});
