@@ -83,6 +83,7 @@ describe(`edit_file and write_file under an approval policy on ${describeBackend
     expect(r).toMatchObject({ status: 'invalid_argument', code: 'approval_declined', answer: 'APPROVAL_DECLINED', approval_id: approvalId, path: 'd.md' });
     expect(r.failure_detail).toContain('This is an answer, not an obstacle');
     expect(file('d.md')).toBe('keep me\n');
+    expect(await listApprovals(ctx.db, { status: 'pending' })).toEqual([]);
     expect((await raw('palimpsest_get_target', { target_file_id: r.target_file_id })).version).toBe(0);
   });
 
@@ -93,6 +94,7 @@ describe(`edit_file and write_file under an approval policy on ${describeBackend
     expect(r).toMatchObject({ status: 'invalid_argument', code: 'approval_timeout', answer: 'APPROVAL_TIMEOUT', path: 't.md' });
     expect(typeof r.approval_id).toBe('string');
     expect(file('t.md')).toBe('wait\n');
+    expect(await listApprovals(ctx.db, { status: 'pending' })).toEqual([]); // the tool's candidate was discarded: no late grant applies it
     expect((await raw('palimpsest_get_target', { target_file_id: r.target_file_id })).version).toBe(0);
   });
 

@@ -2,6 +2,7 @@ import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { Refusal } from '@palimpsest/core/candidate/candidate-refusal';
 import type { AppContext } from '../../app-context';
 import { applyChange } from '../../candidates/apply/apply.handler';
+import { discardChange } from '../../candidates/discard/discard.handler';
 import { proposeChange } from '../../candidates/propose/propose.handler';
 import type { CandidateAnswer } from '../../candidates/shared/envelope';
 import type { ProgressSink } from '../../dispatch/operation-handler';
@@ -42,7 +43,11 @@ export async function approvedWrite(ctx: AppContext, t: Bound, change: GuardedCh
   if (proposed.status !== 'ok') return { kind: 'answer', answer: envelopeAnswer(proposed, t) };
   const candidate = String((proposed.candidate as { id: string }).id);
   const applied = await applyChange(ctx, { candidate, expected_candidate_version: 1, request_id: ctx.ids.next() }, caller.policy, caller.progress);
-  if (applied.status !== 'ok') return { kind: 'answer', answer: envelopeAnswer(applied, t) };
+  if (applied.status !== 'ok') {
+    // The tool's answer is final: its candidate is not left open, so no late grant applies it and its approval leaves the pending list.
+    if (isFinal(applied)) await discardChange(ctx, { candidate });
+    return { kind: 'answer', answer: envelopeAnswer(applied, t) };
+  }
   const receipt = applied.receipt as Receipt;
   const written = receipt.targets.find((r) => r.target_file_id === targetId);
   const installed = receipt.files.find((f) => f.target_file_id === targetId);
@@ -74,6 +79,8 @@ const FINAL: Record<string, { code: string; answer: string; detail: (path: strin
     detail: (path) => `No operator decided on this write to ${path} in time; nothing was written. This is an answer, not an obstacle: say what was refused and stop.`,
   },
 };
+
+const isFinal = (a: CandidateAnswer): boolean => (a.error as Refusal).reason in FINAL;
 
 /** A candidate envelope that did not apply, as a file-tool answer: the approval answers are final; anything else is a rejection with the envelope's reason. */
 function envelopeAnswer(a: CandidateAnswer, t: Bound): Answer {
