@@ -266,14 +266,14 @@ export type ReadFileParams = {
   limit?: number;
 };
 
-/** Edit a file (oldString exactly once): Replace the one place in an existing file where oldString matches exactly (read the file first). Matching runs on the text with LF line endings; the file keeps its own line endings. Zero or several matches are refused, recorded, with every match's line number: add surrounding lines to oldString until it is unique, never retry the same string. The answer carries a unified diff: read it, it is the confirmation that you changed what you meant to. A file changed on disk since it was read is never overwritten. FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop. */
+/** Edit a file (oldString exactly once): Replace the one place in an existing file where oldString matches exactly (read the file first). Matching runs on the text with LF line endings; the file keeps its own line endings. Zero or several matches are refused, recorded, with every match's line number: add surrounding lines to oldString until it is unique, never retry the same string. The answer carries a unified diff: read it, it is the confirmation that you changed what you meant to. A file changed on disk since it was read is never overwritten. Under a policy that asks for approvals an edit that matches waits for an operator before it is written (a refused one is answered at once). FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop. */
 export type EditFileParams = {
   path: string;
   oldString: string;
   newString: string;
 };
 
-/** Write a whole file: Create a file (its parent directories are made for you) or replace one whole. For a file that exists use edit_file: replacing what you have only partly read loses the rest. An existing file keeps its line-ending style and mode; a new one is written byte for byte, mode 0600. A file that appears or changes on disk meanwhile is kept, never overwritten. FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop. */
+/** Write a whole file: Create a file (its parent directories are made for you) or replace one whole. For a file that exists use edit_file: replacing what you have only partly read loses the rest. An existing file keeps its line-ending style and mode; a new one is written byte for byte, mode 0600. A file that appears or changes on disk meanwhile is kept, never overwritten. Under a policy that asks for approvals replacing a file waits for an operator before it is written, and creating one is refused (approval_required). FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop. */
 export type WriteFileParams = {
   path: string;
   content: string;

@@ -1,7 +1,7 @@
 import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
 import type { SubmissionOperation } from '@palimpsest/protocol/catalog/operations/submissions.operations';
 import { PROTOCOL, type ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
-import type { OperationHandler } from './operation-handler';
+import type { HandlerSession, OperationHandler } from './operation-handler';
 import { proposalOf } from '../shared/submission-tools';
 import { initializeTarget } from '../initialize-target/initialize-target.handler';
 import { getAttemptLog } from '../queries/attempt-log.handler';
@@ -28,6 +28,9 @@ import { editFile } from '../file-tools/edit-file/edit-file.handler';
 import { writeFile } from '../file-tools/write-file/write-file.handler';
 import { fileToolAnswer } from '../file-tools/shared/write-answers';
 import { observeScope } from '../observe-scope/observe-scope.handler';
+
+/** The caller's policy (approvals on writes) and progress sink, as change_apply gets them. */
+const writeCaller = (s: HandlerSession) => ({ policy: s.policy ?? null, ...(s.progress ? { progress: s.progress } : {}) });
 
 /** Exactly one handler per catalog operation: a missing, extra or misspelled one is a compile error. */
 export type OperationHandlers = { [N in OperationName]: OperationHandler<N> };
@@ -74,7 +77,7 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   grep: (ctx, a) => grep(ctx, a),
   list_files: (ctx, a) => listFiles(ctx, a),
   read_file: (ctx, a) => readFile(ctx, a),
-  edit_file: async (ctx, a) => fileToolAnswer(await editFile(ctx, a)),
-  write_file: async (ctx, a) => fileToolAnswer(await writeFile(ctx, a)),
+  edit_file: async (ctx, a, s) => fileToolAnswer(await editFile(ctx, a, writeCaller(s))),
+  write_file: async (ctx, a, s) => fileToolAnswer(await writeFile(ctx, a, writeCaller(s))),
   ...CANDIDATE_HANDLERS,
 };

@@ -3,7 +3,8 @@ import { PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
 import type { AppContext } from '../../app-context';
 import type { Answer } from '../../shared/answer';
 import { fileTargetOf } from '../shared/file-target';
-import { guardedWrite } from '../shared/guarded-write';
+import { approvedWrite, needsApproval, type WriteCaller } from '../shared/approved-write';
+import { guardedWrite, type GuardedChange } from '../shared/guarded-write';
 import { matchLines, MAX_MATCH_LINES } from '../shared/match-lines';
 import { unifiedDiff } from '../shared/unified-diff';
 import { auditFields } from '../shared/write-receipt';
@@ -18,9 +19,10 @@ export interface EditFileInput {
  * edit_file (seed 004): a guarded tx/1 typed-match edit of the file's target. oldString and newString
  * are taken to LF, so matching runs on the canonical text whatever the file's line endings (an
  * oldString sent with \r\n matches a CRLF file); the file is written back in its recorded style.
- * Zero or several matches are a recorded rejection naming every match's line; one is published.
+ * Zero or several matches are a recorded rejection naming every match's line; one is published, after an
+ * operator's grant when the caller's policy asks for approvals (approved-write.ts).
  */
-export async function editFile(ctx: AppContext, input: EditFileInput): Promise<Answer> {
+export async function editFile(ctx: AppContext, input: EditFileInput, caller?: WriteCaller): Promise<Answer> {
   const t = await fileTargetOf(ctx, input.path);
   if (t.kind === 'answer') return t.answer;
   if (t.kind === 'absent') {
@@ -28,7 +30,8 @@ export async function editFile(ctx: AppContext, input: EditFileInput): Promise<A
   }
   const match = toCanonicalLf(input.oldString);
   const replace = toCanonicalLf(input.newString);
-  const outcome = await guardedWrite(ctx, t, { tool: 'edit_file', protocol: PROTOCOL.tx1, proposal: { intent: `edit_file ${t.path}`, edits: [{ match, replace }] } });
+  const change: GuardedChange = { tool: 'edit_file', protocol: PROTOCOL.tx1, proposal: { intent: `edit_file ${t.path}`, edits: [{ match, replace }] } };
+  const outcome = needsApproval(caller) ? await approvedWrite(ctx, t, change, { kind: 'edit', match, replace }, caller) : await guardedWrite(ctx, t, change);
   if (outcome.kind === 'answer') return outcome.answer;
   if (outcome.kind === 'rejected') return refusedEdit(outcome.answer, t.path, outcome.before.content, match);
   return {

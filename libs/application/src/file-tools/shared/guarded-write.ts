@@ -63,22 +63,39 @@ const acceptedHash = (d: Decided): string | null => {
   return e?.type === 'ProposalAccepted' ? e.data.after_hash : null;
 };
 
-export async function guardedWrite(ctx: AppContext, t: Bound, change: GuardedChange): Promise<GuardedOutcome> {
+/** A change decided and found acceptable, nothing of it recorded yet. */
+export interface AcceptedChange {
+  kind: 'accepted';
+  attemptId: string;
+  planned: Decided;
+  locked: TargetRow;
+  after: Extract<Decided['state'], { exists: true }>;
+}
+
+/**
+ * The change decided first on the row the tool just read: an accepted change needs no transaction of its
+ * own (whoever carries it out decides it again under the lock); a refusal or rejection is decided again
+ * under the lock here, and a rejection recorded.
+ */
+export async function decideGuarded(ctx: AppContext, t: Bound, change: GuardedChange): Promise<AcceptedChange | Exclude<GuardedOutcome, { kind: 'written' }>> {
   const attemptId = ctx.ids.next();
   const now = ctx.clock.now();
-  const targetId = t.row.target_id;
-  // Decided first on the row the tool just read: an accepted change needs no transaction of its own (it is
-  // decided again under the lock in the outcome transaction); a refusal or rejection is decided again under
-  // the lock here, and recorded.
   const optimistic = decide(command(t, change, attemptId, now), t.row);
   const first = optimistic.kind === 'decided' && acceptedHash(optimistic) !== null
     ? { kind: 'accepted' as const, d: optimistic, locked: t.row }
     : await lockedDecision(ctx, t, change, attemptId, now);
   if (first.kind === 'answer') return first;
   if (first.kind === 'rejected') return { kind: 'rejected', before: first.locked, answer: rejectionAnswer(first.d, first.locked, change, now) };
-  const planned = first.d;
-  const after = planned.state.exists ? planned.state : null;
+  const after = first.d.state.exists ? first.d.state : null;
   if (!after) throw new Error('file tools: an accepted change left no target');
+  return { kind: 'accepted', attemptId, planned: first.d, locked: first.locked, after };
+}
+
+export async function guardedWrite(ctx: AppContext, t: Bound, change: GuardedChange): Promise<GuardedOutcome> {
+  const targetId = t.row.target_id;
+  const first = await decideGuarded(ctx, t, change);
+  if (first.kind !== 'accepted') return first;
+  const { attemptId, planned, after } = first;
   const file = fileBytesOf(after.content, first.locked.source_line_endings);
   const result = await publishFiles<{ kind: 'moved'; answer: Answer } | { kind: 'accepted'; after: WrittenText }>(ctx, {
     kind: 'write',

@@ -12,14 +12,14 @@ const path = { type: 'string', minLength: 1, description: 'Path relative to the 
 const WRITE_CODES = [
   'PATH_ESCAPE', 'PATH_INVALID', 'PATH_RESERVED', 'PATH_TOO_LONG', 'PATH_NOT_FOUND', 'PATH_SYMLINK', 'PATH_NOT_A_FILE', 'PATH_CHANGED',
   'external_disk_drift', 'workspace_busy', 'recovery_required', 'workspace_io_error', 'workspace_not_configured', 'invalid_text_encoding',
-  'target_version_mismatch', 'operation_not_permitted',
+  'target_version_mismatch', 'operation_not_permitted', 'approval_declined', 'approval_timeout',
 ];
 
 export const editFile = defineOperation({
   name: 'edit_file',
   title: 'Edit a file (oldString exactly once)',
   description:
-    'Replace the one place in an existing file where oldString matches exactly (read the file first). Matching runs on the text with LF line endings; the file keeps its own line endings. Zero or several matches are refused, recorded, with every match\'s line number: add surrounding lines to oldString until it is unique, never retry the same string. The answer carries a unified diff: read it, it is the confirmation that you changed what you meant to. A file changed on disk since it was read is never overwritten. FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop.',
+    'Replace the one place in an existing file where oldString matches exactly (read the file first). Matching runs on the text with LF line endings; the file keeps its own line endings. Zero or several matches are refused, recorded, with every match\'s line number: add surrounding lines to oldString until it is unique, never retry the same string. The answer carries a unified diff: read it, it is the confirmation that you changed what you meant to. A file changed on disk since it was read is never overwritten. Under a policy that asks for approvals an edit that matches waits for an operator before it is written (a refused one is answered at once). FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop.',
   readOnly: false,
   params: {
     type: 'object',
@@ -41,7 +41,7 @@ export const writeFile = defineOperation({
   name: 'write_file',
   title: 'Write a whole file',
   description:
-    'Create a file (its parent directories are made for you) or replace one whole. For a file that exists use edit_file: replacing what you have only partly read loses the rest. An existing file keeps its line-ending style and mode; a new one is written byte for byte, mode 0600. A file that appears or changes on disk meanwhile is kept, never overwritten. FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop.',
+    'Create a file (its parent directories are made for you) or replace one whole. For a file that exists use edit_file: replacing what you have only partly read loses the rest. An existing file keeps its line-ending style and mode; a new one is written byte for byte, mode 0600. A file that appears or changes on disk meanwhile is kept, never overwritten. Under a policy that asks for approvals replacing a file waits for an operator before it is written, and creating one is refused (approval_required). FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop.',
   readOnly: false,
   params: {
     type: 'object',
@@ -54,7 +54,7 @@ export const writeFile = defineOperation({
   },
   admission: 'schema',
   result: statusResult(['ok', 'rejected', 'partial', 'not_found', 'invalid_argument']),
-  errors: WRITE_CODES,
+  errors: [...WRITE_CODES, 'approval_required'],
   examples: [],
 });
 

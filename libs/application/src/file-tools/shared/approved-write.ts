@@ -1,0 +1,102 @@
+import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
+import type { Refusal } from '@palimpsest/core/candidate/candidate-refusal';
+import type { AppContext } from '../../app-context';
+import { applyChange } from '../../candidates/apply/apply.handler';
+import { discardChange } from '../../candidates/discard/discard.handler';
+import { proposeChange } from '../../candidates/propose/propose.handler';
+import type { CandidateAnswer } from '../../candidates/shared/envelope';
+import type { ProgressSink } from '../../dispatch/operation-handler';
+import type { Answer } from '../../shared/answer';
+import { fileBytesOf } from './file-bytes';
+import type { FileTarget } from './file-target';
+import { decideGuarded, type GuardedChange, type GuardedOutcome } from './guarded-write';
+
+/**
+ * A file-tool write under an owner policy with `approve` (seed 004: approvals on writes). The change is
+ * decided first exactly as without approval, so a rejected change is a recorded rejection and nobody is
+ * asked. An accepted one becomes a candidate on the file's target (the same operation, on the version
+ * the tool read) and is applied with change_apply under the caller's policy: it records
+ * ApprovalRequested, waits for an operator (progress reported to the caller meanwhile), and on a grant
+ * publishes the file through the journal. A decline or a timeout is a final answer.
+ */
+
+/** Who is writing: the caller's owner policy and, for a transport that reports progress, its sink. */
+export interface WriteCaller {
+  policy?: OwnerPolicy | null;
+  progress?: ProgressSink;
+}
+
+type Bound = Extract<FileTarget, { kind: 'bound' }>;
+
+export const needsApproval = (caller: WriteCaller | undefined): caller is WriteCaller & { policy: OwnerPolicy } => caller?.policy?.approve === true;
+
+export async function approvedWrite(ctx: AppContext, t: Bound, change: GuardedChange, operation: Record<string, unknown>, caller: WriteCaller & { policy: OwnerPolicy }): Promise<GuardedOutcome> {
+  const first = await decideGuarded(ctx, t, change);
+  if (first.kind !== 'accepted') return first;
+  const targetId = t.row.target_id;
+  const proposed = await proposeChange(ctx, {
+    request_id: ctx.ids.next(),
+    base: [{ target_file_id: targetId, version: first.locked.version }],
+    operations: [{ ...operation, target_file_id: targetId }],
+    intent: `${change.tool} ${t.path}`,
+  }, caller.policy);
+  if (proposed.status !== 'ok') return { kind: 'answer', answer: envelopeAnswer(proposed, t) };
+  const candidate = String((proposed.candidate as { id: string }).id);
+  const applied = await applyChange(ctx, { candidate, expected_candidate_version: 1, request_id: ctx.ids.next() }, caller.policy, caller.progress);
+  if (applied.status !== 'ok') {
+    // The tool's answer is final: its candidate is not left open, so no late grant applies it and its approval leaves the pending list.
+    if (isFinal(applied)) await discardChange(ctx, { candidate });
+    return { kind: 'answer', answer: envelopeAnswer(applied, t) };
+  }
+  const receipt = applied.receipt as Receipt;
+  const written = receipt.targets.find((r) => r.target_file_id === targetId);
+  const installed = receipt.files.find((f) => f.target_file_id === targetId);
+  if (!written || !installed || !receipt.journal) throw new Error(`file tools: the approved apply of ${t.path} names no file of target ${targetId}`);
+  const file = fileBytesOf(first.after.content, first.locked.source_line_endings);
+  return {
+    kind: 'written',
+    before: first.locked,
+    after: { version: written.result_version, current_hash: written.after_sha256, content: first.after.content },
+    written: { attempt_id: written.attempt_id, journal_id: receipt.journal.id, bytes_written: file.bytes.length, disk_sha256: installed.after_sha256, content_eol: file.content_eol, cleanup_error: null },
+  };
+}
+
+interface Receipt {
+  targets: { target_file_id: string; attempt_id: string; result_version: number; after_sha256: string }[];
+  files: { target_file_id: string; after_sha256: string }[];
+  journal: { id: string } | null;
+}
+
+const FINAL: Record<string, { code: string; answer: string; detail: (path: string) => string }> = {
+  approval_declined: {
+    code: 'approval_declined',
+    answer: 'APPROVAL_DECLINED',
+    detail: (path) => `An operator declined this write to ${path}; nothing was written. This is an answer, not an obstacle: say what was refused and stop.`,
+  },
+  approval_timeout: {
+    code: 'approval_timeout',
+    answer: 'APPROVAL_TIMEOUT',
+    detail: (path) => `No operator decided on this write to ${path} in time; nothing was written. This is an answer, not an obstacle: say what was refused and stop.`,
+  },
+};
+
+const isFinal = (a: CandidateAnswer): boolean => (a.error as Refusal).reason in FINAL;
+
+/** A candidate envelope that did not apply, as a file-tool answer: the approval answers are final; anything else is a rejection with the envelope's reason. */
+function envelopeAnswer(a: CandidateAnswer, t: Bound): Answer {
+  const error = a.error as Refusal;
+  const details = (error.details ?? {}) as Record<string, unknown>;
+  const final = FINAL[error.reason];
+  if (final) {
+    return { status: 'invalid_argument', code: final.code, answer: final.answer, failure_detail: final.detail(t.path), path: t.path, target_file_id: t.row.target_id, approval_id: details.approval_id ?? null };
+  }
+  return {
+    status: 'rejected',
+    target_file_id: t.row.target_id,
+    failure_reason: error.reason,
+    failure_detail: error.message,
+    retryable: error.retryable,
+    diagnostic: { code: error.reason, ...details },
+    next_actions: [{ operation: 'read_file', reason: 'Read the file as it is now, then decide whether to send the change again', params: { path: t.path } }],
+  };
+}
