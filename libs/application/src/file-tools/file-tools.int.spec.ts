@@ -99,6 +99,15 @@ describe(`edit_file and write_file on ${describeBackend}`, () => {
     await replayedEqualsDisk(r.target_file_id, name);
   });
 
+  it('writes a file with mixed line endings back with LF throughout, and says so (per-line endings are not kept)', async () => {
+    put('mixed.txt', 'one\r\ntwo\nthree\r\n');
+    const r = await tool('edit_file', { path: 'mixed.txt', oldString: 'two', newString: 'TWO' });
+    expect(r).toMatchObject({ status: 'ok', content_eol: 'lf' });
+    expect(file('mixed.txt').toString()).toBe('one\nTWO\nthree\n');
+    const status = await raw('palimpsest_workspace_status', { path_prefix: 'mixed.txt' });
+    expect(status.files).toMatchObject([{ path: 'mixed.txt', state: 'in_sync' }]);
+  });
+
   it('takes a change made outside Palimpsest in first (source external_disk), then edits', async () => {
     put('ext.md', 'one\ntwo\n');
     const first = await tool('edit_file', { path: 'ext.md', oldString: 'one', newString: 'ONE' });
