@@ -61,7 +61,7 @@ export type FindOccurrencesParams = {
   max_results?: number;
 };
 
-/** Observe a structural scope: Structural scopes of the current target (functions, classes, methods, variables; Markdown sections, code blocks, table rows; YAML/JSON keys). Discovery (no symbol_name; query: case-insensitive substring, kind): status candidates, observation_id null, <= 200 entries, total_candidates, candidates_truncated; records nothing. Exact selection (symbol_name: name or parent.name, kind?): none: not_found/SCOPE_NOT_FOUND; several: ambiguous/AMBIGUOUS_SCOPE_SELECTION with <= 200 candidates, never the smallest; one: observed, with a recorded observation_id bound to version, hash, editing cycle and scope bounds, and a slice. Page with observation_id, offset (within the scope) and max_chars (4,000; cap 8,000). A save closes an observation (OBSERVATION_CYCLE_MISMATCH), an edit makes it stale. Bundle: selections (1-32 exact, unique, non-empty, disjoint; exclusive with the single selectors and a nonzero offset): one snapshot, all or nothing: observed_batch, bundle_id, ordered receipts; caps 65,536 code points of scopes, 32,768 of first pages (BUNDLE_RESPONSE_TOO_LARGE); failures name selection_index. Blank selectors are refused, others never trimmed. */
+/** Observe a structural scope: Structural scopes of the target: functions, classes, methods, variables; Markdown sections, code blocks, table rows; YAML/JSON keys. No symbol_name: discovery (query substring, kind), at most 200 candidates, records nothing. symbol_name (name or parent.name, kind?): one match is observed (a recorded observation_id bound to version, hash, cycle and scope) with a first page; none is SCOPE_NOT_FOUND; several AMBIGUOUS_SCOPE_SELECTION with the candidates. Page: observation_id, offset, max_chars (4,000; at most 8,000). selections: 1-32 disjoint scopes observed at once (observed_batch; BUNDLE_RESPONSE_TOO_LARGE past the caps). A save or an edit makes an observation stale. */
 export type ObserveScopeParams = {
   target_file_id: string;
   query?: string | null;
@@ -228,14 +228,14 @@ export type GetManifestLedgerParams = {
 /** Capabilities: The service manifest: every operation with its status in this session’s profile, limits, error codes and the recorded protocol/runtime profiles. */
 export type CapabilitiesParams = Record<string, never>;
 
-/** Refresh from the workspace file: Take the bound file's current bytes into its target when they no longer hash to its baseline: an accepted whole replacement recorded with source "external_disk" (in the attempt log and the ledger like any change), then the new baseline. in_sync when nothing changed; a pending_reconcile publication on the file is resolved by it. */
+/** Refresh from the workspace file: Take a drifted bound file's bytes into its target: an accepted whole replacement recorded with source "external_disk", then the new baseline; in_sync when nothing changed. Resolves a pending_reconcile publication of the file. */
 export type WorkspaceRefreshParams = {
   target_file_id: string;
   expected_target_version?: number | null;
   expected_current_hash?: string | null;
 };
 
-/** Workspace status: Every file bound to a target, a page at a time in path order, with its state: in_sync (its bytes hash to the baseline), drifted, missing, pending (a publication journal open on it) or unreachable (a path refusal, in code). Each file of the page is read and hashed; a state filter applies within the page. */
+/** Workspace status: Every file bound to a target, a page at a time in path order: in_sync, drifted, missing, pending (a publication journal open on it) or unreachable (a path refusal, in code). Each file of the page is hashed; a state filter applies within the page. */
 export type WorkspaceStatusParams = {
   path_prefix?: string | null;
   state?: "in_sync" | "drifted" | "missing" | "pending" | "unreachable" | null;
@@ -243,7 +243,7 @@ export type WorkspaceStatusParams = {
   cursor?: string | null;
 };
 
-/** Search files: Reach for grep first: a JavaScript regular expression over the workspace's text files, line by line, answering each match with its path and 1-based line number to go straight to (text is the line, cut at 500 characters). Files are chosen like a recursive list_files (.gitignore respected, .git and node_modules skipped, links not followed), narrowed by glob; path may also name one file. Binary files are skipped. At most 200 matches (maxResults): hitting that means the pattern is too broad, so narrow it instead of paging. The search has a time budget (1 s by default): a pattern that runs past it answers TOOL_TIMEOUT; an invalid pattern is INVALID_ARGUMENTS. */
+/** Search files: Search first: a JavaScript regular expression over the workspace's text files, answering path, 1-based line and the line's text. Files as a recursive list_files (.gitignore, no .git or node_modules, no links), narrowed by glob; path may name one file. At most 200 matches: narrow the pattern rather than page. Past its time budget (1 s) a search answers TOOL_TIMEOUT. */
 export type GrepParams = {
   pattern: string;
   path?: string;
@@ -252,28 +252,28 @@ export type GrepParams = {
   maxResults?: number;
 };
 
-/** List files: List a directory of the workspace (the root by default) when you want its shape rather than its contents. Pass glob to filter (**\/*.ts; a glob without / matches names) and recursive to walk. Recursive listings respect .gitignore (nested ones too) and always skip .git and node_modules. Entries are {path relative to the root, type file|directory|symlink, size of files}, sorted, at most 1,000 (truncated says there were more: narrow path or glob). A symbolic link is listed as symlink and never entered. */
+/** List files: A directory's shape (the root by default). glob filters (**\/*.ts; without / it matches names), recursive walks; recursive listings respect .gitignore and skip .git and node_modules. Entries {path, type, size}, sorted, at most 1,000 (truncated: narrow path or glob). Links are listed, never entered. */
 export type ListFilesParams = {
   path?: string;
   recursive?: boolean;
   glob?: string;
 };
 
-/** Read a file: Read one file of the workspace as UTF-8 text, exactly as on disk (CRLF kept). Use it last, once you know which file (grep first). It returns at most 500KB (whole lines) and reports totalLines and whether it was truncated; when it was, continue with offset (1-based line) rather than reading it again from the top. A single line over 500KB is returned cut at the last whole character that fits. Paths are relative to the workspace root; absolute paths and .. are refused with PATH_ESCAPE, a missing file is PATH_NOT_FOUND, a symbolic link is never followed (PATH_SYMLINK). */
+/** Read a file: Read a workspace file as UTF-8 text, as on disk (CRLF kept); grep first, read last. At most 500 KB of whole lines, with totalLines and truncated: continue with offset (1-based line) instead of starting over. Paths are relative to the root: absolute or .. is PATH_ESCAPE, a missing file PATH_NOT_FOUND; a symbolic link is never followed. */
 export type ReadFileParams = {
   path: string;
   offset?: number;
   limit?: number;
 };
 
-/** Edit a file (oldString exactly once): Replace the one place in an existing file where oldString matches exactly (read the file first). Matching runs on the text with LF line endings; the file keeps its own line endings. Zero or several matches are refused, recorded, with every match's line number: add surrounding lines to oldString until it is unique, never retry the same string. The answer carries a unified diff: read it, it is the confirmation that you changed what you meant to. A file changed on disk since it was read is never overwritten. Under a policy that asks for approvals an edit that matches waits for an operator before it is written (a refused one is answered at once). FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop. */
+/** Edit a file (oldString exactly once): Replace the one place in an existing file where oldString matches exactly (read it first). Matching runs on LF text; the file keeps its line endings. Zero or several matches are refused and recorded with every match's line: add surrounding lines, never resend the same string. Answers a unified diff: check it. A file changed on disk since it was read is never overwritten. Under an approval policy a matching edit waits for an operator. FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop. */
 export type EditFileParams = {
   path: string;
   oldString: string;
   newString: string;
 };
 
-/** Write a whole file: Create a file (its parent directories are made for you) or replace one whole. For a file that exists use edit_file: replacing what you have only partly read loses the rest. An existing file keeps its line-ending style and mode; a new one is written byte for byte, mode 0600. A file that appears or changes on disk meanwhile is kept, never overwritten. Under a policy that asks for approvals replacing a file waits for an operator before it is written, and creating one is refused (approval_required). FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop. */
+/** Write a whole file: Create a file (parents made for you) or replace one whole; for an existing file use edit_file, since replacing what you partly read loses the rest. An existing file keeps its line endings and mode; a new one gets mode 0600. A file that appears or changes on disk meanwhile is kept. Under an approval policy a replacement waits for an operator and a creation is refused (approval_required). FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop. */
 export type WriteFileParams = {
   path: string;
   content: string;

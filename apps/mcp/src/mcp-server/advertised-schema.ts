@@ -65,6 +65,9 @@ function transform(input: unknown): unknown {
   const node = branches ? flattenKinds(input as Record<string, unknown>, branches) : input;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) out[key] = key === 'examples' || key === 'enum' || key === 'const' ? value : transform(value);
+  // The seed's integers carry JavaScript's safe-integer range as bounds, which say nothing a JSON integer does not.
+  if (out.minimum === -Number.MAX_SAFE_INTEGER) delete out.minimum;
+  if (out.maximum === Number.MAX_SAFE_INTEGER) delete out.maximum;
   if (out.pattern === UUID_PATTERN) {
     delete out.pattern;
     out.format = 'uuid';

@@ -21,7 +21,9 @@ function describe(op: OperationSpec, mode: ResponseMode): string {
 function outline(schema: JsonSchema): JsonSchema {
   const required = (schema.required ?? []) as string[];
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
-  return structuredClone({ ...schema, properties: Object.fromEntries(required.filter((name) => name in properties).map((name) => [name, properties[name]!])) });
+  // The per-status shapes (if/then: the seed file tools' exact answers) stay in the published schemas.
+  const { if: _if, then: _then, else: _else, ...top } = schema;
+  return structuredClone({ ...top, properties: Object.fromEntries(required.filter((name) => name in properties).map((name) => [name, properties[name]!])) });
 }
 
 /**

@@ -41,7 +41,7 @@ export const readFile = defineOperation({
   name: 'read_file',
   title: 'Read a file',
   description:
-    'Read one file of the workspace as UTF-8 text, exactly as on disk (CRLF kept). Use it last, once you know which file (grep first). It returns at most 500KB (whole lines) and reports totalLines and whether it was truncated; when it was, continue with offset (1-based line) rather than reading it again from the top. A single line over 500KB is returned cut at the last whole character that fits. Paths are relative to the workspace root; absolute paths and .. are refused with PATH_ESCAPE, a missing file is PATH_NOT_FOUND, a symbolic link is never followed (PATH_SYMLINK).',
+    'Read a workspace file as UTF-8 text, as on disk (CRLF kept); grep first, read last. At most 500 KB of whole lines, with totalLines and truncated: continue with offset (1-based line) instead of starting over. Paths are relative to the root: absolute or .. is PATH_ESCAPE, a missing file PATH_NOT_FOUND; a symbolic link is never followed.',
   readOnly: true,
   params: {
     type: 'object',
@@ -78,7 +78,7 @@ export const listFiles = defineOperation({
   name: 'list_files',
   title: 'List files',
   description:
-    'List a directory of the workspace (the root by default) when you want its shape rather than its contents. Pass glob to filter (**/*.ts; a glob without / matches names) and recursive to walk. Recursive listings respect .gitignore (nested ones too) and always skip .git and node_modules. Entries are {path relative to the root, type file|directory|symlink, size of files}, sorted, at most 1,000 (truncated says there were more: narrow path or glob). A symbolic link is listed as symlink and never entered.',
+    'A directory\'s shape (the root by default). glob filters (**/*.ts; without / it matches names), recursive walks; recursive listings respect .gitignore and skip .git and node_modules. Entries {path, type, size}, sorted, at most 1,000 (truncated: narrow path or glob). Links are listed, never entered.',
   readOnly: true,
   params: {
     type: 'object',
@@ -113,7 +113,7 @@ export const grep = defineOperation({
   name: 'grep',
   title: 'Search files',
   description:
-    'Reach for grep first: a JavaScript regular expression over the workspace\'s text files, line by line, answering each match with its path and 1-based line number to go straight to (text is the line, cut at 500 characters). Files are chosen like a recursive list_files (.gitignore respected, .git and node_modules skipped, links not followed), narrowed by glob; path may also name one file. Binary files are skipped. At most 200 matches (maxResults): hitting that means the pattern is too broad, so narrow it instead of paging. The search has a time budget (1 s by default): a pattern that runs past it answers TOOL_TIMEOUT; an invalid pattern is INVALID_ARGUMENTS.',
+    'Search first: a JavaScript regular expression over the workspace\'s text files, answering path, 1-based line and the line\'s text. Files as a recursive list_files (.gitignore, no .git or node_modules, no links), narrowed by glob; path may name one file. At most 200 matches: narrow the pattern rather than page. Past its time budget (1 s) a search answers TOOL_TIMEOUT.',
   readOnly: true,
   params: {
     type: 'object',

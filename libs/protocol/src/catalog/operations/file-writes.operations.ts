@@ -19,7 +19,7 @@ export const editFile = defineOperation({
   name: 'edit_file',
   title: 'Edit a file (oldString exactly once)',
   description:
-    'Replace the one place in an existing file where oldString matches exactly (read the file first). Matching runs on the text with LF line endings; the file keeps its own line endings. Zero or several matches are refused, recorded, with every match\'s line number: add surrounding lines to oldString until it is unique, never retry the same string. The answer carries a unified diff: read it, it is the confirmation that you changed what you meant to. A file changed on disk since it was read is never overwritten. Under a policy that asks for approvals an edit that matches waits for an operator before it is written (a refused one is answered at once). FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop.',
+    'Replace the one place in an existing file where oldString matches exactly (read it first). Matching runs on LF text; the file keeps its line endings. Zero or several matches are refused and recorded with every match\'s line: add surrounding lines, never resend the same string. Answers a unified diff: check it. A file changed on disk since it was read is never overwritten. Under an approval policy a matching edit waits for an operator. FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop.',
   readOnly: false,
   params: {
     type: 'object',
@@ -41,7 +41,7 @@ export const writeFile = defineOperation({
   name: 'write_file',
   title: 'Write a whole file',
   description:
-    'Create a file (its parent directories are made for you) or replace one whole. For a file that exists use edit_file: replacing what you have only partly read loses the rest. An existing file keeps its line-ending style and mode; a new one is written byte for byte, mode 0600. A file that appears or changes on disk meanwhile is kept, never overwritten. Under a policy that asks for approvals replacing a file waits for an operator before it is written, and creating one is refused (approval_required). FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop.',
+    'Create a file (parents made for you) or replace one whole; for an existing file use edit_file, since replacing what you partly read loses the rest. An existing file keeps its line endings and mode; a new one gets mode 0600. A file that appears or changes on disk meanwhile is kept. Under an approval policy a replacement waits for an operator and a creation is refused (approval_required). FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop.',
   readOnly: false,
   params: {
     type: 'object',

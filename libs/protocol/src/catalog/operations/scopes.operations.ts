@@ -30,12 +30,7 @@ export const observeScope = defineOperation({
   name: 'palimpsest_observe_scope',
   title: 'Observe a structural scope',
   description:
-    'Structural scopes of the current target (functions, classes, methods, variables; Markdown sections, code blocks, table rows; YAML/JSON keys). ' +
-    'Discovery (no symbol_name; query: case-insensitive substring, kind): status candidates, observation_id null, <= 200 entries, total_candidates, candidates_truncated; records nothing. ' +
-    'Exact selection (symbol_name: name or parent.name, kind?): none: not_found/SCOPE_NOT_FOUND; several: ambiguous/AMBIGUOUS_SCOPE_SELECTION with <= 200 candidates, never the smallest; one: observed, with a recorded observation_id bound to version, hash, editing cycle and scope bounds, and a slice. ' +
-    'Page with observation_id, offset (within the scope) and max_chars (4,000; cap 8,000). A save closes an observation (OBSERVATION_CYCLE_MISMATCH), an edit makes it stale. ' +
-    'Bundle: selections (1-32 exact, unique, non-empty, disjoint; exclusive with the single selectors and a nonzero offset): one snapshot, all or nothing: observed_batch, bundle_id, ordered receipts; caps 65,536 code points of scopes, 32,768 of first pages (BUNDLE_RESPONSE_TOO_LARGE); failures name selection_index. ' +
-    'Blank selectors are refused, others never trimmed.',
+    'Structural scopes of the target: functions, classes, methods, variables; Markdown sections, code blocks, table rows; YAML/JSON keys. No symbol_name: discovery (query substring, kind), at most 200 candidates, records nothing. symbol_name (name or parent.name, kind?): one match is observed (a recorded observation_id bound to version, hash, cycle and scope) with a first page; none is SCOPE_NOT_FOUND; several AMBIGUOUS_SCOPE_SELECTION with the candidates. Page: observation_id, offset, max_chars (4,000; at most 8,000). selections: 1-32 disjoint scopes observed at once (observed_batch; BUNDLE_RESPONSE_TOO_LARGE past the caps). A save or an edit makes an observation stale.',
   readOnly: false,
   params: targetParams({
     query: selector('Discovery filter: substring of name or parent.name.'),

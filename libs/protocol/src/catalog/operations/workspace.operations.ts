@@ -12,7 +12,7 @@ export const workspaceRefresh = defineOperation({
   name: 'palimpsest_workspace_refresh',
   title: 'Refresh from the workspace file',
   description:
-    'Take the bound file\'s current bytes into its target when they no longer hash to its baseline: an accepted whole replacement recorded with source "external_disk" (in the attempt log and the ledger like any change), then the new baseline. in_sync when nothing changed; a pending_reconcile publication on the file is resolved by it.',
+    'Take a drifted bound file\'s bytes into its target: an accepted whole replacement recorded with source "external_disk", then the new baseline; in_sync when nothing changed. Resolves a pending_reconcile publication of the file.',
   readOnly: false,
   params: targetParams({ expected_target_version: guardVersion, expected_current_hash: guardHash }),
   admission: 'schema',
@@ -35,7 +35,7 @@ export const workspaceStatus = defineOperation({
   name: 'palimpsest_workspace_status',
   title: 'Workspace status',
   description:
-    'Every file bound to a target, a page at a time in path order, with its state: in_sync (its bytes hash to the baseline), drifted, missing, pending (a publication journal open on it) or unreachable (a path refusal, in code). Each file of the page is read and hashed; a state filter applies within the page.',
+    'Every file bound to a target, a page at a time in path order: in_sync, drifted, missing, pending (a publication journal open on it) or unreachable (a path refusal, in code). Each file of the page is hashed; a state filter applies within the page.',
   readOnly: true,
   params: {
     type: 'object',
