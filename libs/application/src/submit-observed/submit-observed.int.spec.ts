@@ -120,6 +120,16 @@ describe(`palimpsest_submit_observed_operations (single form) on ${describeBacke
     expect(await codes(id)).toHaveLength(6);
   });
 
+  it('two concurrent submissions of one observation: exactly one is accepted, the other finds it consumed', async () => {
+    const id = await newTarget();
+    const obs = await observe(id);
+    const g = await head(id);
+    const send = (replace: string) => submit({ target_file_id: id, observation_id: obs.observation_id, intent: replace, operations: [spanOf(SOURCE, 'x + 1', replace)], ...g });
+    const answers = await Promise.all([send('x + 2'), send('x + 3')]);
+    expect(answers.map((a) => a.status).sort()).toEqual(['accepted', 'rejected']);
+    expect(answers.find((a) => a.status === 'rejected')).toMatchObject({ diagnostic: { code: 'OBSERVATION_ALREADY_CONSUMED' } });
+  });
+
   it('rebuild reproduces the read models, consumed observations included', async () => {
     const report = await rebuildProjections(testDb.db);
     expect(report).toMatchObject({ equal: true, differing: [], missing: [], extra: [] });
