@@ -2,7 +2,7 @@
 // Pure helpers: they encode JSON-RPC requests and decode responses; the host owns the streams.
 
 export const JSONRPC_VERSION = '2.0';
-export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_observe_scope","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_refresh","palimpsest_workspace_status","grep","list_files","read_file","edit_file","write_file","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard"] as const;
+export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_observe_scope","palimpsest_submit_observed_operations","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_refresh","palimpsest_workspace_status","grep","list_files","read_file","edit_file","write_file","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard"] as const;
 export type Method = (typeof METHODS)[number];
 export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_status","grep","list_files","read_file","palimpsest_edit_plan","palimpsest_change_inspect"];
 
@@ -75,6 +75,23 @@ export type ObserveScopeParams = {
     symbol_name: string;
     kind?: "function" | "class" | "method" | "variable" | "section" | "code_block" | "table_row" | "config_item" | "object" | null;
   }> | null;
+};
+
+/** Submit operations bound to an observed scope: palimpsest_submit_operations bound to one observation_id, both guards required: changes stay in the scope (its end moves with them); insertions strictly inside, non-empty expected_before/after inside. Refusals are recorded rejections (diagnostic.code OBSERVATION_REQUIRED, UNKNOWN_OBSERVATION_ID, STALE_OBSERVATION_VERSION, OPERATION_OUTSIDE_OBSERVED_SCOPE, ...). Acceptance consumes the observation. */
+export type SubmitObservedOperationsParams = {
+  target_file_id: string;
+  intent: string;
+  expected_target_version?: number | null;
+  expected_current_hash?: string | null;
+  source?: string;
+  parent_attempt_id?: string | null;
+  attempt?: number | null;
+  client_request_id?: string | null;
+  include_correlation_id?: boolean;
+  observation_id?: string;
+  operations: Array<{
+    [extra: string]: unknown;
+  }>;
 };
 
 /** Submit typed edits (patchdiff-tx/1): Apply ordered exact-match edits atomically. Each edit sees the buffer after earlier edits. Needs expected_target_version or expected_current_hash; each given is checked under the row lock. */
@@ -428,6 +445,7 @@ export interface ParamsByMethod {
   palimpsest_read_lines: ReadLinesParams;
   palimpsest_find_occurrences: FindOccurrencesParams;
   palimpsest_observe_scope: ObserveScopeParams;
+  palimpsest_submit_observed_operations: SubmitObservedOperationsParams;
   palimpsest_submit_edits: SubmitEditsParams;
   palimpsest_submit_operations: SubmitOperationsParams;
   palimpsest_submit_replacement: SubmitReplacementParams;

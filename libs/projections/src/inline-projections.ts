@@ -8,7 +8,7 @@ import { insertCheckpointSnapshotSql, insertInitialSnapshotSql } from './snapsho
 import { positionSql, SqlParams } from './sql-params';
 import { insertTargetSql, updateTargetSql } from './target-row.projection';
 import { insertWorkspaceFileSql, refreshWorkspaceFileSql } from './workspace-files.projection';
-import { insertBundleScopesSql, insertBundleSql, insertScopeObservationSql } from './observations.projection';
+import { consumeObservationSql, insertBundleScopesSql, insertBundleSql, insertScopeObservationSql } from './observations.projection';
 
 /**
  * The statements that bring every inline read model up to one event. They are joined into a single
@@ -29,12 +29,15 @@ function rowStatements(p: SqlParams, pe: ProjectedEvent, insertedCte?: string): 
         insertTargetSql(p, stateAfter, streamVersion, position, recordedAt),
         insertInitialSnapshotSql(p, event.data, position, recordedAt),
       ];
-    case 'ProposalAccepted':
+    case 'ProposalAccepted': {
+      const consume = consumeObservationSql(p, event.data, position);
       return [
         insertAttemptSql(p, event, position, recordedAt),
         insertLedgerSql(p, event.data, position, recordedAt),
         updateTargetSql(p, stateAfter, streamVersion, position, recordedAt, true),
+        ...(consume ? [consume] : []),
       ];
+    }
     case 'ProposalRejected':
       return [
         insertAttemptSql(p, event, position, recordedAt),

@@ -1,4 +1,5 @@
-import type { BundleObservedData, ObservationBase, ObservedScope, ScopeObservedData } from '@palimpsest/core/target/target.events';
+import type { BundleObservedData, ObservationBase, ObservedScope, ProposalAcceptedData, ScopeObservedData } from '@palimpsest/core/target/target.events';
+import { OBSERVED_PROFILE, readLink } from '@palimpsest/core/transaction/observed-scope';
 import type { SqlParams } from './sql-params';
 
 export const OBSERVATION_TABLES = ['scope_observations', 'observation_bundles'] as const;
@@ -29,4 +30,16 @@ export function insertBundleSql(p: SqlParams, d: BundleObservedData, position: s
 export function insertBundleScopesSql(p: SqlParams, d: BundleObservedData, position: string): string {
   const rows = d.scopes.map((s) => scopeValues(p, d, s, { id: d.bundle_id, ordinal: s.ordinal }, position));
   return `INSERT INTO scope_observations (${SCOPE_COLUMNS}) VALUES ${rows.join(',\n')}`;
+}
+
+/**
+ * An accepted observed submission consumes its observation, in the same append: the observation id is the
+ * one its record links (the decider found it unconsumed under the row lock). Null for any other acceptance.
+ */
+export function consumeObservationSql(p: SqlParams, d: ProposalAcceptedData, position: string): string | null {
+  if (d.runtime_version !== OBSERVED_PROFILE.runtime) return null;
+  const link = readLink((JSON.parse(d.content) as { observation?: unknown }).observation);
+  if (!link) throw new Error(`observed acceptance ${d.attempt_id} carries no observation link`);
+  return `UPDATE scope_observations SET consumed_attempt_id = ${p.add(d.attempt_id)}::uuid, consumed_log_sequence = ${position}
+    WHERE observation_id = ${p.add(link.observation_id)}::uuid`;
 }

@@ -39,6 +39,7 @@ export const OPERATION_ROUTES: readonly OperationRoute[] = [
   { operation: 'palimpsest_observe_scope', method: 'POST', path: '/v1/targets/:id/scopes', scope: 'write', success: 200, successNote: 'ambiguous selections too' },
   { operation: 'palimpsest_submit_edits', method: 'POST', path: '/v1/targets/:id/edits', scope: 'write', success: 200 },
   { operation: 'palimpsest_submit_operations', method: 'POST', path: '/v1/targets/:id/operations', scope: 'write', success: 200 },
+  { operation: 'palimpsest_submit_observed_operations', method: 'POST', path: '/v1/targets/:id/observed-operations', scope: 'write', success: 200 },
   { operation: 'palimpsest_submit_replacement', method: 'POST', path: '/v1/targets/:id/replacement', scope: 'write', success: 200 },
   { operation: 'palimpsest_preview', method: 'POST', path: '/v1/targets/:id/previews', scope: 'read', success: 200, successNote: 'a rejected preview too' },
   { operation: 'palimpsest_save', method: 'POST', path: '/v1/targets/:id/checkpoints', scope: 'write', success: 201 },

@@ -28,6 +28,7 @@ import { editFile } from '../file-tools/edit-file/edit-file.handler';
 import { writeFile } from '../file-tools/write-file/write-file.handler';
 import { fileToolAnswer } from '../file-tools/shared/write-answers';
 import { observeScope } from '../observe-scope/observe-scope.handler';
+import { submitObserved } from '../submit-observed/submit-observed.handler';
 
 /** The caller's policy (approvals on writes) and progress sink, as change_apply gets them. */
 const writeCaller = (s: HandlerSession) => ({ policy: s.policy ?? null, ...(s.progress ? { progress: s.progress } : {}) });
@@ -63,6 +64,7 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   palimpsest_read_lines: (ctx, a) => readLinesQuery(ctx, a),
   palimpsest_find_occurrences: (ctx, a) => findOccurrencesQuery(ctx, a),
   palimpsest_observe_scope: (ctx, a) => observeScope(ctx, a),
+  palimpsest_submit_observed_operations: (ctx, a) => submitObserved(ctx, a),
   palimpsest_submit_edits: submission(PROTOCOL.tx1),
   palimpsest_submit_operations: submission(PROTOCOL.tx2),
   palimpsest_submit_replacement: submission(PROTOCOL.tx3),

@@ -2,7 +2,7 @@ import type { Answer } from '../shared/answer';
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { isUuid, isValidRequestKey } from '@palimpsest/core/target/request-identity';
 import type { RejectedRequest } from '@palimpsest/core/diagnostics/retry-request';
-import type { SubmitProposal } from '@palimpsest/core/target/target.commands';
+import type { ObservedLookup, SubmitProposal } from '@palimpsest/core/target/target.commands';
 import { decide } from '@palimpsest/core/target/target.decider';
 import type { ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
 import type { Sql } from '@palimpsest/store/db';
@@ -30,6 +30,11 @@ export interface SubmitProposalInput {
   attempt?: unknown;
   source?: unknown;
   include_correlation_id?: boolean;
+  /**
+   * Set by palimpsest_submit_observed_operations: finds the observation under the row lock. Such a
+   * submission always takes the locked path (the observation must be read under the lock).
+   */
+  observed?: { operation: string; lookup: (tx: Sql, target: TargetRow) => Promise<ObservedLookup> };
 }
 
 export type SubmissionResult = Answer<'accepted' | 'rejected'> | InvalidArgument | NotFound;
@@ -58,9 +63,10 @@ interface Submission {
   boundKey: string | null;
 }
 
-function commandFor(sub: Submission, lookups: SubmitProposal['lookups']): SubmitProposal {
+function commandFor(sub: Submission, lookups: SubmitProposal['lookups'], observed?: ObservedLookup): SubmitProposal {
   const { input } = sub;
   return {
+    ...(observed ? { observed } : {}),
     type: 'SubmitProposal',
     now: sub.now,
     attempt_id: sub.attemptId,
@@ -81,10 +87,10 @@ const commitInput = (sub: Submission, target: TargetRow, outcome: Decided) => co
 
 /** The arguments as the caller sent them (dispatch split them into envelope and proposal). */
 function requestOf(input: SubmitProposalInput): RejectedRequest {
-  const { protocol_version, proposal, attempt, ...envelope } = input;
+  const { protocol_version, proposal, attempt, observed, ...envelope } = input;
   const args: Record<string, unknown> = { ...envelope, ...proposal, attempt };
   for (const key of Object.keys(args)) if (args[key] === undefined) delete args[key];
-  return { operation: SUBMISSION_TOOL[protocol_version], args };
+  return { operation: observed?.operation ?? SUBMISSION_TOOL[protocol_version], args };
 }
 
 function enrichmentFor(sub: Submission, target: TargetRow, outcome: Decided): RejectionEnrichment {
@@ -116,7 +122,7 @@ type Answered = { body: SubmissionResult; enrichment: RejectionEnrichment | null
 /** Answered, or why not: the fast path does not apply, or the guard refused (the row moved, or the key is taken). */
 async function submitOptimistically(ctx: AppContext, sub: Submission): Promise<Answered | 'declined' | 'refused'> {
   const head = ctx.contents.optimisticHead(sub.targetId);
-  if (!head || isUuid(sub.input.parent_attempt_id)) return 'declined';
+  if (!head || isUuid(sub.input.parent_attempt_id) || sub.input.observed) return 'declined';
   const target: TargetRow = { exists: true, ...head };
   const outcome = decide(commandFor(sub, { keyed: null, parent: null }), target);
   if (outcome.kind === 'refused') return 'declined'; // the locked path answers refusals
@@ -136,7 +142,8 @@ function lockedSubmission(ctx: AppContext, sub: Submission) {
       if (!target) return null;
       const keyed = await findKeyed(tx, targetId, sub.boundKey);
       const parent = await findParent(tx, input.parent_attempt_id);
-      return decide(commandFor(sub, { keyed, parent }), target);
+      const observed = input.observed ? await input.observed.lookup(tx, target) : undefined;
+      return decide(commandFor(sub, { keyed, parent }, observed), target);
     },
     commit: async (target: TargetRow | null, outcome: ReturnType<typeof decide> | null, { tx, commit }: TargetUnit): Promise<Answered> => {
       if (!target || !outcome) return { body: notFound(targetId), enrichment: null };

@@ -74,6 +74,9 @@ export function baseCalls(name: string, f: HostileFixture): Args[] {
       return [{ target_file_id: t, intent: 'rename', ...guards, edits: [edit] }];
     case 'palimpsest_submit_operations':
       return [{ target_file_id: t, intent: 'rename', ...guards, operations: [{ op: 'match', ...edit }, span] }];
+    case 'palimpsest_submit_observed_operations':
+      // An unknown observation: the hostile text is classified before the observation is looked up.
+      return [{ target_file_id: t, intent: 'rename', ...guards, expected_current_hash: '0'.repeat(64), observation_id: '00000000-0000-4000-8000-000000000000', operations: [span] }];
     case 'palimpsest_submit_replacement':
       return [{ target_file_id: t, intent: 'rewrite', ...guards, replacement: 'new text\n' }];
     case 'palimpsest_preview':

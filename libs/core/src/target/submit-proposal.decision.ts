@@ -22,6 +22,8 @@ import type { NearMissSource, TargetRefusal } from './target-decision';
 import type { AttemptData, ProposalRejectedData, TargetEvent } from './target.events';
 import type { ExistingTarget } from './target.state';
 import { summarizeWarnings } from './warnings';
+import { checkObservation, checkObservedSyntax, recordedLink, type ObservedProblem } from './observed-submission.decision';
+import { OBSERVED_PROFILE } from '../transaction/observed-scope';
 
 export const INVALID_INPUT_FORMAT = 'patchdiff-invalid-input/1';
 
@@ -87,7 +89,13 @@ function rejectedEvent(common: AttemptData, state: ExistingTarget, r: Rejection)
 }
 
 function storedRecordOf(cmd: SubmitProposal, parsed: ParsedProposal | null): Record<string, unknown> {
-  return parsed ? parsed.record : { protocol_version: cmd.protocol_version, ...cmd.proposal };
+  const record = parsed ? parsed.record : { protocol_version: cmd.protocol_version, ...cmd.proposal };
+  // An observed record carries its observation link: replay checks every field of it.
+  return cmd.observed ? { ...record, observation: recordedLink(cmd.observed) } : record;
+}
+
+function observedRejection(common: AttemptData, state: ExistingTarget, p: ObservedProblem): TargetEvent {
+  return rejectedEvent(common, state, { reason: p.reason, stage: p.stage, detail: p.detail, diagnostic: p.diagnostic });
 }
 
 function envelopeOf(cmd: SubmitProposal, contentHash: string): FingerprintEnvelope {
@@ -134,7 +142,8 @@ const decision = (
 /** Seed order: encoding → key syntax → key recovery/conflict → guard and lineage syntax → shape → admission → stale guards → apply. */
 export function decideSubmission(cmd: SubmitProposal, state: ExistingTarget): SubmissionOutcome {
   // The request key is not text but printable ASCII: a NUL or surrogate in it is invalid_client_request_id below.
-  const encodingPath = findUnstorableText({ proposal: cmd.proposal, source: cmd.source });
+  const observationId = cmd.observed ? { observation_id: cmd.observed.observation_id } : {};
+  const encodingPath = findUnstorableText({ proposal: cmd.proposal, source: cmd.source, ...observationId });
   if (encodingPath) return decision([encodingRejection(cmd, state, encodingPath)]);
 
   const keySupplied = cmd.client_request_id !== undefined && cmd.client_request_id !== null;
@@ -175,6 +184,8 @@ export function decideSubmission(cmd: SubmitProposal, state: ExistingTarget): Su
       }),
     ]);
   }
+  const observedSyntax = cmd.observed ? checkObservedSyntax(cmd.observed, cmd.expected_target_version, cmd.expected_current_hash) : null;
+  if (observedSyntax) return decision([observedRejection(common, state, observedSyntax)]);
   if (common.parent_attempt_id !== null && !parentIsKnown(cmd, state)) {
     return decision([
       rejectedEvent(common, state, {
@@ -198,7 +209,10 @@ export function decideSubmission(cmd: SubmitProposal, state: ExistingTarget): Su
     ]);
   }
   const proposal = parsedResult.proposal;
-  const withRuntime: AttemptData = { ...common, runtime_version: proposal.runtime_version, intent: proposal.intent };
+  const runtime = cmd.observed ? OBSERVED_PROFILE.runtime : proposal.runtime_version;
+  const withRuntime: AttemptData = { ...common, runtime_version: runtime, intent: proposal.intent };
+  const unobservable = cmd.observed ? checkObservation(cmd.observed, state) : null;
+  if (unobservable) return decision([observedRejection(withRuntime, state, unobservable)]);
 
   if (proposal.protocol_version === 'patchdiff-tx/3') {
     const tooLarge = checkReplacementAdmission(String(proposal.record.replacement ?? ''));
@@ -223,7 +237,8 @@ export function decideSubmission(cmd: SubmitProposal, state: ExistingTarget): Su
     ]);
   }
 
-  const result = applyProposal(proposal, state.content, {
+  const recorded = { protocol_version: proposal.protocol_version, runtime_version: runtime, record: storedRecordOf(cmd, proposal) };
+  const result = applyProposal(recorded, state.content, {
     observedVersion: state.version,
     observedHash: state.current_hash,
   });
@@ -312,6 +327,7 @@ function encodingRejection(cmd: SubmitProposal, state: ExistingTarget, path: str
     proposal: cmd.proposal,
     source: cmd.source ?? null,
     client_request_id: cmd.client_request_id ?? null,
+    ...(cmd.observed ? { observation_id: cmd.observed.observation_id ?? null } : {}),
   });
   const common: AttemptData = {
     ...attemptCommon({ ...cmd, source: undefined, client_request_id: undefined }, state, evidence, null),

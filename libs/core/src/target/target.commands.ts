@@ -1,5 +1,6 @@
 import type { BundleObservedData, ScopeObservedData, WorkspaceFileBoundData } from './target.events';
 import type { ProtocolVersion } from '../transaction/transaction.types';
+import type { ObservationLink } from '../transaction/observed-scope';
 
 /** Ids and time come in with every command: the core has no clock and no randomness. */
 interface CommandMeta {
@@ -59,6 +60,20 @@ export interface SubmitProposal extends CommandMeta {
     keyed: KeyedAttempt | null;
     parent: ParentAttempt | null;
   };
+  /** Set for palimpsest_submit_observed_operations (tx/2 operations bound to one observation). */
+  observed?: ObservedLookup;
+}
+
+/** What the handler found, under the row lock, for the observation a submission names. */
+export interface ObservedLookup {
+  observation_id: unknown;
+  /** The recorded observation of a well-formed id; null when none has it. */
+  found: (ObservationLink & { consumed_attempt_id: string | null }) | null;
+  /**
+   * The structural engine, run on the locked text, names a symbol with exactly the observed bounds
+   * (the handler runs it: the core cannot parse). Only meaningful when version and hash still match.
+   */
+  reverified: boolean;
 }
 
 export interface SaveCheckpoint extends CommandMeta {

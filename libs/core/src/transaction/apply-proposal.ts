@@ -2,6 +2,7 @@ import { readProposalBody } from './parse-proposal';
 import type { PlannedChange, ProposalInput } from './parse-proposal';
 import { shapeFailure } from './field-checks';
 import { applyReplacement } from './replacement';
+import { advanceScope, checkResolvedInScope, checkScopeEvidence, checkSpanInScope, evidenceFailure, OBSERVED_PROFILE, readLink, type RunningScope } from './observed-scope';
 import { SequentialBuffer } from './sequential-buffer';
 import { applySpanChange } from './span-operations';
 import type { StepEnv } from './step';
@@ -39,6 +40,7 @@ const RECORD_FIELDS = new Set(['protocol_version', 'intent', 'edits', 'operation
  * buffer left by the ones before it, and the first failure rejects the whole transaction.
  */
 export function applyProposal(p: RecordedProposal, buffer: string, ctx?: ApplyContext): TxResult {
+  if (p.runtime_version === OBSERVED_PROFILE.runtime) return applyObserved(p, buffer, ctx);
   const protocol = SUPPORTED_PROFILES.get(`${p.protocol_version}|${p.runtime_version}`);
   if (protocol === undefined || (p.record.protocol_version ?? protocol) !== protocol) {
     return reject(unsupportedProfile(p, 'This protocol and runtime profile pair is not supported.'), buffer);
@@ -58,7 +60,30 @@ export function applyProposal(p: RecordedProposal, buffer: string, ctx?: ApplyCo
   return runSequential(protocol, body.changes, buffer, ctx);
 }
 
-function runSequential(format: ProtocolVersion, changes: readonly PlannedChange[], buffer: string, ctx?: ApplyContext): TxResult {
+const OBSERVED_FIELDS = new Set(['protocol_version', 'intent', 'operations', 'observation']);
+
+/**
+ * An observed record: tx/2 operations restricted to the recorded scope, applied only when the scope it
+ * links to is still exactly the buffer's (bounds and hash). Replay comes through here too: no parser runs.
+ */
+function applyObserved(p: RecordedProposal, buffer: string, ctx?: ApplyContext): TxResult {
+  if (p.protocol_version !== OBSERVED_PROFILE.protocol || (p.record.protocol_version ?? PROTOCOL.tx2) !== PROTOCOL.tx2) {
+    return reject(unsupportedProfile(p, 'This protocol and runtime profile pair is not supported.'), buffer);
+  }
+  const unknown = Object.keys(p.record).find((key) => !OBSERVED_FIELDS.has(key) && p.record[key] !== undefined);
+  if (unknown !== undefined) return reject(evidenceFailure(`the record field ${unknown} is not known`), buffer);
+  const link = readLink(p.record.observation);
+  if (!link) return reject(evidenceFailure('the record carries no complete observation link'), buffer);
+  const bad = checkScopeEvidence(link, buffer);
+  if (bad) return reject(evidenceFailure(bad), buffer);
+  const read = readProposalBody(PROTOCOL.tx2, { intent: p.record.intent, operations: p.record.operations });
+  if (!read.ok) return reject(read.failure, buffer);
+  if (read.body.protocol !== PROTOCOL.tx2) throw new Error('a tx/2 body was read as another format');
+  return runSequential(PROTOCOL.tx2, read.body.changes, buffer, ctx, { start: link.scope_start, end: link.scope_end });
+}
+
+function runSequential(format: ProtocolVersion, changes: readonly PlannedChange[], buffer: string, ctx?: ApplyContext, observed?: RunningScope): TxResult {
+  let scope = observed ?? null;
   const buf = new SequentialBuffer(buffer);
   const facts: ChangeFact[] = [];
   const annotations: ChangeAnnotation[] = [];
@@ -71,8 +96,13 @@ function runSequential(format: ProtocolVersion, changes: readonly PlannedChange[
       observedVersion: ctx?.observedVersion ?? null,
       observedHash: ctx?.observedHash ?? null,
     };
+    const early = scope ? checkSpanInScope(change, buf, env, scope) : null;
+    if (early && !early.ok) return { ok: false, ...early.failure };
     const step = change.kind === 'match' ? applyMatchChange(buf, change, env) : applySpanChange(buf, change, env);
     if (!step.ok) return { ok: false, ...step.failure };
+    const late = scope ? checkResolvedInScope(step, buf, env, scope) : null;
+    if (late && !late.ok) return { ok: false, ...late.failure };
+    if (scope) scope = advanceScope(scope, step);
     const { fact } = step;
     // Warning facts read the buffer before the change lands: its cuts and the earlier changes only.
     warningInputs.push(changeWarningInput(buf, change, step));

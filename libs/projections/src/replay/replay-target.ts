@@ -1,4 +1,5 @@
 import { ReplayDivergence, evolve } from '@palimpsest/core/target/target.decider';
+import { ObservedReplayEvidence } from '@palimpsest/core/target/observed-replay';
 import { targetStreamId, upcastTargetEvent, type TargetEvent } from '@palimpsest/core/target/target.events';
 import { initialTargetState, type TargetState } from '@palimpsest/core/target/target.state';
 import { sha256Hex } from '@palimpsest/core/text/sha256';
@@ -39,10 +40,12 @@ export async function reconstructTarget(sql: Sql, targetId: string): Promise<Rec
   let state: TargetState = initialTargetState;
   let accepted = 0;
   const events: TargetEvent[] = [];
+  const observed = new ObservedReplayEvidence();
   for (const s of stored) {
     const event = upcastTargetEvent(s.type, s.schemaVersion, s.data);
     events.push(event);
     try {
+      observed.check(event, state);
       state = evolve(state, event);
     } catch (err) {
       if (err instanceof ReplayDivergence) return { state, events, accepted, divergence: err };

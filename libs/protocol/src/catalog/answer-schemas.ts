@@ -314,6 +314,7 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
   }),
   palimpsest_submit_edits: accepted,
   palimpsest_submit_operations: accepted,
+  palimpsest_submit_observed_operations: accepted,
   palimpsest_submit_replacement: accepted,
   palimpsest_preview: preview,
   palimpsest_save: object(

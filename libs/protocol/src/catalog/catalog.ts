@@ -16,7 +16,7 @@ import { CANDIDATE_OPERATIONS } from './operations/candidates.operations';
 import { workspaceRefresh, workspaceStatus } from './operations/workspace.operations';
 import { FILE_READ_OPERATIONS } from './operations/file-reads.operations';
 import { editFile, writeFile } from './operations/file-writes.operations';
-import { observeScope } from './operations/scopes.operations';
+import { observeScope, submitObservedOperations } from './operations/scopes.operations';
 
 /**
  * The one list of operations. Order is the order tools are advertised in. Declared `as const`, so
@@ -31,6 +31,7 @@ export const CATALOG = [
   readLines,
   findOccurrences,
   observeScope,
+  submitObservedOperations,
   submitEdits,
   submitOperations,
   submitReplacement,

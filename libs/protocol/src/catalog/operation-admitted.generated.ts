@@ -11,6 +11,19 @@ export interface OperationAdmitted {
   palimpsest_read_lines: OperationParams['palimpsest_read_lines'];
   palimpsest_find_occurrences: OperationParams['palimpsest_find_occurrences'];
   palimpsest_observe_scope: OperationParams['palimpsest_observe_scope'];
+  palimpsest_submit_observed_operations: {
+    target_file_id: string;
+    intent?: unknown;
+    expected_target_version?: unknown;
+    expected_current_hash?: unknown;
+    source?: unknown;
+    parent_attempt_id?: unknown;
+    attempt?: unknown;
+    client_request_id?: unknown;
+    include_correlation_id?: boolean;
+    observation_id?: unknown;
+    operations?: unknown;
+  };
   palimpsest_submit_edits: {
     target_file_id: string;
     intent?: unknown;

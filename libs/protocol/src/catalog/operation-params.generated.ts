@@ -57,6 +57,21 @@ export interface OperationParams {
       kind?: "function" | "class" | "method" | "variable" | "section" | "code_block" | "table_row" | "config_item" | "object" | null;
     }> | null;
   };
+  palimpsest_submit_observed_operations: {
+    target_file_id: string;
+    intent: string;
+    expected_target_version?: number | null;
+    expected_current_hash?: string | null;
+    source?: string;
+    parent_attempt_id?: string | null;
+    attempt?: number | null;
+    client_request_id?: string | null;
+    include_correlation_id?: boolean;
+    observation_id?: string;
+    operations: Array<{
+      [extra: string]: unknown;
+    }>;
+  };
   palimpsest_submit_edits: {
     target_file_id: string;
     intent: string;

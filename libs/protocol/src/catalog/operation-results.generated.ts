@@ -26,6 +26,9 @@ export interface OperationResults {
   palimpsest_observe_scope: {
     status: "candidates" | "observed" | "observed_batch" | "scope_page" | "not_found" | "ambiguous" | "rejected" | "unsupported" | "invalid_argument";
   };
+  palimpsest_submit_observed_operations: {
+    status: "accepted" | "rejected" | "invalid_argument" | "not_found";
+  };
   palimpsest_submit_edits: {
     status: "accepted" | "rejected" | "invalid_argument" | "not_found";
   };

@@ -1,5 +1,6 @@
 import { SYMBOL_KINDS } from '@palimpsest/core/structure/structure.port';
-import { statusResult, targetParams } from '../fragments';
+import { FAILURE_REASONS } from '@palimpsest/core/transaction/transaction.types';
+import { statusResult, submissionCommon, targetParams } from '../fragments';
 import { defineOperation } from '../operation-spec';
 
 const kind = { enum: [...SYMBOL_KINDS, null], description: 'Symbol kind filter.' };
@@ -58,5 +59,50 @@ export const observeScope = defineOperation({
   errors: OBSERVE_SCOPE_CODES,
   // The fixture of the catalog's examples (EXAMPLE_TEXT) has no structure to observe: the OpenAPI
   // example runs on a document of its own (apps/api/src/openapi/example-requests.ts, setup 'document').
+  examples: [],
+});
+
+/** Codes of an observed submission's recorded rejections (diagnostic.code), per the seed. */
+export const SUBMIT_OBSERVED_CODES = [
+  'OBSERVATION_REQUIRED',
+  'INVALID_OBSERVATION_ID',
+  'UNKNOWN_OBSERVATION_ID',
+  'OBSERVATION_TARGET_MISMATCH',
+  'OBSERVATION_CYCLE_MISMATCH',
+  'OBSERVATION_ALREADY_CONSUMED',
+  'STALE_OBSERVATION_VERSION',
+  'STALE_OBSERVATION_HASH',
+  'OPERATION_OUTSIDE_OBSERVED_SCOPE',
+  'OBSERVED_INSERTION_GUARDS_REQUIRED',
+];
+
+/**
+ * The single form only: the seed's batch form (observation_bundle_id, groups) is not in the schema yet,
+ * so its arguments are refused at the edge as unknown arguments.
+ */
+export const submitObservedOperations = defineOperation({
+  name: 'palimpsest_submit_observed_operations',
+  title: 'Submit operations bound to an observed scope',
+  description:
+    'palimpsest_submit_operations bound to one observation_id, both guards required: changes stay in the scope (its end moves with them); insertions strictly inside, ' +
+    'non-empty expected_before/after inside. Refusals are recorded rejections (diagnostic.code OBSERVATION_REQUIRED, UNKNOWN_OBSERVATION_ID, STALE_OBSERVATION_VERSION, ' +
+    'OPERATION_OUTSIDE_OBSERVED_SCOPE, ...). Acceptance consumes the observation.',
+  readOnly: false,
+  params: {
+    type: 'object',
+    additionalProperties: false,
+    // observation_id and both guards are required too, but by the decider: their absence is a recorded rejection.
+    required: ['target_file_id', 'intent', 'operations'],
+    properties: {
+      ...submissionCommon,
+      observation_id: { type: 'string', description: 'Required: the observed scope (UUID).' },
+      // The shapes are palimpsest_submit_operations' (the decider checks them); not repeated, for the tools/list budget.
+      operations: { type: 'array', minItems: 1, items: { type: 'object' }, description: 'Ordered match/span operations as in palimpsest_submit_operations.' },
+    },
+  },
+  admission: 'audited',
+  edgeFields: ['target_file_id', 'include_correlation_id'],
+  result: statusResult(['accepted', 'rejected', 'invalid_argument', 'not_found']),
+  errors: [...FAILURE_REASONS, 'not_found', 'invalid_argument', ...SUBMIT_OBSERVED_CODES],
   examples: [],
 });

@@ -1,0 +1,70 @@
+import type { ObservedLookup } from '@palimpsest/core/target/target.commands';
+import { isUuid } from '@palimpsest/core/target/request-identity';
+import { PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
+import { findObservation, type ObservationRow } from '@palimpsest/projections/observations.queries';
+import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
+import type { Sql } from '@palimpsest/store/db';
+import type { AppContext } from '../app-context';
+import { submitProposal, type SubmissionResult } from '../submit-proposal/submit-proposal.handler';
+
+export const SUBMIT_OBSERVED = 'palimpsest_submit_observed_operations';
+
+export interface SubmitObservedInput {
+  target_file_id: unknown;
+  observation_id?: unknown;
+  intent?: unknown;
+  operations?: unknown;
+  expected_target_version?: unknown;
+  expected_current_hash?: unknown;
+  client_request_id?: unknown;
+  parent_attempt_id?: unknown;
+  attempt?: unknown;
+  source?: unknown;
+  include_correlation_id?: boolean;
+}
+
+/**
+ * palimpsest_submit_observed_operations, single form: tx/2 operations restricted to one observation,
+ * decided and recorded like palimpsest_submit_operations (accepted or rejected, audited), under the
+ * observed runtime. Every observation refusal is a recorded rejection with the seed's code.
+ */
+export function submitObserved(ctx: AppContext, input: SubmitObservedInput): Promise<SubmissionResult> {
+  const proposal: Record<string, unknown> = {};
+  if ('intent' in input) proposal.intent = input.intent;
+  if ('operations' in input) proposal.operations = input.operations;
+  return submitProposal(ctx, {
+    target_file_id: input.target_file_id,
+    protocol_version: PROTOCOL.tx2,
+    proposal,
+    expected_target_version: input.expected_target_version,
+    expected_current_hash: input.expected_current_hash,
+    client_request_id: input.client_request_id,
+    parent_attempt_id: input.parent_attempt_id,
+    attempt: input.attempt,
+    source: input.source,
+    include_correlation_id: input.include_correlation_id,
+    observed: { operation: SUBMIT_OBSERVED, lookup: (tx, target) => lookupObservation(ctx, tx, target, input.observation_id) },
+  });
+}
+
+/** The observation under the row lock, and whether the engine names its scope again in the locked text. */
+async function lookupObservation(ctx: AppContext, tx: Sql, target: TargetRow, observationId: unknown): Promise<ObservedLookup> {
+  if (!isUuid(observationId)) return { observation_id: observationId, found: null, reverified: false };
+  const row = await findObservation(tx, observationId.toLowerCase());
+  return { observation_id: observationId, found: row, reverified: row ? await reverify(ctx, target, row) : false };
+}
+
+/**
+ * Only an observation that still describes the locked state is re-verified (the decider refuses the
+ * others first): the outline of this version (cached) must hold a symbol with the observed bounds, name
+ * and kind. Equal version and hash mean equal text, so the scope hash is equal with it.
+ */
+async function reverify(ctx: AppContext, target: TargetRow, row: ObservationRow): Promise<boolean> {
+  if (!target.exists) return false;
+  const current = row.target_id === target.target_id && row.target_version === target.version && row.target_hash === target.current_hash;
+  if (!current || row.editing_cycle_id !== target.active_editing_cycle_id) return false;
+  const language = ctx.outlines.engine.languageOf(target.filename, target.content_type);
+  if (!language) return false;
+  const outline = await ctx.outlines.outline(target, language);
+  return outline.symbols.some((s) => s.start === row.scope_start && s.end === row.scope_end && s.name === row.symbol_name && s.kind === row.symbol_kind);
+}

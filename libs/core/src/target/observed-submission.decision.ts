@@ -1,0 +1,68 @@
+import { LINK_FIELDS, type ObservationLink } from '../transaction/observed-scope';
+import type { FailureReason, ValidationStage } from '../transaction/transaction.types';
+import { isUuid } from './request-identity';
+import type { ObservedLookup } from './target.commands';
+import type { ExistingTarget } from './target.state';
+
+/** A refusal of an observed submission, recorded as a rejected attempt with the seed's code. */
+export interface ObservedProblem {
+  reason: FailureReason;
+  stage: ValidationStage;
+  detail: string;
+  diagnostic: Record<string, unknown>;
+}
+
+const supplied = (value: unknown) => value !== undefined && value !== null;
+
+function problem(reason: FailureReason, stage: ValidationStage, code: string, detail: string, extra: Record<string, unknown> = {}): ObservedProblem {
+  return { reason, stage, detail, diagnostic: { code, ...extra } };
+}
+
+/** The link recorded with the attempt: the observation's own fields, or the id as sent when none was found. */
+export function recordedLink(observed: ObservedLookup): ObservationLink | { observation_id: unknown } {
+  const found = observed.found;
+  if (!found) return { observation_id: observed.observation_id ?? null };
+  return Object.fromEntries(LINK_FIELDS.map((f) => [f, found[f]])) as unknown as ObservationLink;
+}
+
+/** Before the proposal's shape: an observation id is required and must be a UUID; so are both guards. */
+export function checkObservedSyntax(observed: ObservedLookup, version: unknown, hash: unknown): ObservedProblem | null {
+  if (!supplied(observed.observation_id)) {
+    return problem('context_invalid', 'PROTOCOL_VALIDATION', 'OBSERVATION_REQUIRED', 'observation_id is required: observe the scope first (palimpsest_observe_scope).', { argument: 'observation_id' });
+  }
+  if (!isUuid(observed.observation_id)) {
+    return problem('context_invalid', 'PROTOCOL_VALIDATION', 'INVALID_OBSERVATION_ID', 'observation_id must be a UUID from an observed answer.', { argument: 'observation_id' });
+  }
+  if (!supplied(version) || !supplied(hash)) {
+    const argument = supplied(version) ? 'expected_current_hash' : 'expected_target_version';
+    return problem('context_invalid', 'PROTOCOL_VALIDATION', 'missing_guard', 'An observed submission needs both expected_target_version and expected_current_hash.', { argument });
+  }
+  return null;
+}
+
+/**
+ * Under the row lock, the observation must still describe the target: same target, open editing cycle,
+ * not consumed, same version and hash, and the engine naming the same scope again.
+ */
+export function checkObservation(observed: ObservedLookup, state: ExistingTarget): ObservedProblem | null {
+  const obs = observed.found;
+  const id = { observation_id: String(observed.observation_id).toLowerCase() };
+  if (!obs) return problem('context_invalid', 'PRECONDITION_GUARD', 'UNKNOWN_OBSERVATION_ID', 'No observation has this id: observe the scope first.', id);
+  if (obs.target_id !== state.target_id) {
+    return problem('context_invalid', 'PRECONDITION_GUARD', 'OBSERVATION_TARGET_MISMATCH', `The observation belongs to target ${obs.target_id}.`, { ...id, observation_target_id: obs.target_id });
+  }
+  if (obs.editing_cycle_id !== state.active_editing_cycle_id) {
+    return problem('context_invalid', 'PRECONDITION_GUARD', 'OBSERVATION_CYCLE_MISMATCH', 'A save closed the editing cycle of this observation: observe the scope again.', id);
+  }
+  if (obs.consumed_attempt_id !== null) {
+    return problem('context_invalid', 'PRECONDITION_GUARD', 'OBSERVATION_ALREADY_CONSUMED', `Attempt ${obs.consumed_attempt_id} already used this observation: observe the scope again.`, { ...id, consumed_attempt_id: obs.consumed_attempt_id });
+  }
+  const moved = { ...id, observed_version: obs.target_version, observed_hash: obs.target_hash, current_version: state.version, current_hash: state.current_hash };
+  if (obs.target_version !== state.version) {
+    return problem('target_version_mismatch', 'PRECONDITION_GUARD', 'STALE_OBSERVATION_VERSION', `The target moved from version ${obs.target_version} to ${state.version}: observe the scope again.`, moved);
+  }
+  if (obs.target_hash !== state.current_hash || !observed.reverified) {
+    return problem('target_hash_mismatch', 'PRECONDITION_GUARD', 'STALE_OBSERVATION_HASH', 'The target text no longer holds the observed scope: observe the scope again.', moved);
+  }
+  return null;
+}
