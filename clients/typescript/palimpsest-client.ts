@@ -61,7 +61,7 @@ export type FindOccurrencesParams = {
   max_results?: number;
 };
 
-/** Observe a structural scope: Structural scopes of the target: functions, classes, methods, variables; Markdown sections, code blocks, table rows; YAML/JSON keys. No symbol_name: discovery (query substring, kind), at most 200 candidates, records nothing. symbol_name (name or parent.name, kind?): one match is observed (a recorded observation_id bound to version, hash, cycle and scope) with a first page; none is SCOPE_NOT_FOUND; several AMBIGUOUS_SCOPE_SELECTION with the candidates. Page: observation_id, offset, max_chars (4,000; at most 8,000). selections: 1-32 disjoint scopes observed at once (observed_batch; BUNDLE_RESPONSE_TOO_LARGE past the caps). A save or an edit makes an observation stale. */
+/** Observe a structural scope: Structural scopes (functions, classes, methods, variables; Markdown sections, code blocks, table rows; YAML/JSON keys). No symbol_name: discovery (query, kind), at most 200 candidates, nothing recorded. symbol_name (name or parent.name; kind): one match is observed, a recorded observation_id with a first page; none SCOPE_NOT_FOUND; several AMBIGUOUS_SCOPE_SELECTION. Page with observation_id, offset, max_chars (4,000; at most 8,000). selections: 1-32 disjoint scopes at once. A save or an edit makes an observation stale. */
 export type ObserveScopeParams = {
   target_file_id: string;
   query?: string | null;
@@ -77,7 +77,7 @@ export type ObserveScopeParams = {
   }> | null;
 };
 
-/** Submit operations bound to an observed scope: palimpsest_submit_operations bound to one observation_id, both guards required: changes stay in the scope (its end moves with them); insertions strictly inside, non-empty expected_before/after inside. Refusals are recorded rejections (diagnostic.code OBSERVATION_REQUIRED, UNKNOWN_OBSERVATION_ID, STALE_OBSERVATION_VERSION, OPERATION_OUTSIDE_OBSERVED_SCOPE, ...). Acceptance consumes the observation. */
+/** Submit operations bound to an observed scope: palimpsest_submit_operations bound to one observation_id, both guards required: changes stay inside the scope; insertions strictly inside with expected_before/after inside. Refusals are recorded rejections (OBSERVATION_REQUIRED, STALE_OBSERVATION_VERSION, OPERATION_OUTSIDE_OBSERVED_SCOPE, ...). Acceptance consumes the observation. */
 export type SubmitObservedOperationsParams = {
   target_file_id: string;
   intent: string;
@@ -245,14 +245,14 @@ export type GetManifestLedgerParams = {
 /** Capabilities: The service manifest: every operation with its status in this session’s profile, limits, error codes and the recorded protocol/runtime profiles. */
 export type CapabilitiesParams = Record<string, never>;
 
-/** Refresh from the workspace file: Take a drifted bound file's bytes into its target: an accepted whole replacement recorded with source "external_disk", then the new baseline; in_sync when nothing changed. Resolves a pending_reconcile publication of the file. */
+/** Refresh from the workspace file: Take a drifted bound file's bytes into its target (an accepted replacement with source "external_disk") and move its baseline; in_sync if unchanged. Resolves a pending publication of the file. */
 export type WorkspaceRefreshParams = {
   target_file_id: string;
   expected_target_version?: number | null;
   expected_current_hash?: string | null;
 };
 
-/** Workspace status: Every file bound to a target, a page at a time in path order: in_sync, drifted, missing, pending (a publication journal open on it) or unreachable (a path refusal, in code). Each file of the page is hashed; a state filter applies within the page. */
+/** Workspace status: Bound files a page at a time in path order: in_sync, drifted, missing, pending (a publication journal open) or unreachable (a path refusal, in code). */
 export type WorkspaceStatusParams = {
   path_prefix?: string | null;
   state?: "in_sync" | "drifted" | "missing" | "pending" | "unreachable" | null;
@@ -260,7 +260,7 @@ export type WorkspaceStatusParams = {
   cursor?: string | null;
 };
 
-/** Search files: Search first: a JavaScript regular expression over the workspace's text files, answering path, 1-based line and the line's text. Files as a recursive list_files (.gitignore, no .git or node_modules, no links), narrowed by glob; path may name one file. At most 200 matches: narrow the pattern rather than page. Past its time budget (1 s) a search answers TOOL_TIMEOUT. */
+/** Search files: Search first: a JavaScript regular expression over the workspace's text files; each match is path, 1-based line and the line. Files as a recursive list_files, narrowed by glob; path may name one file. At most 200 matches: narrow the pattern rather than page. Past its time budget (1 s) it answers TOOL_TIMEOUT. */
 export type GrepParams = {
   pattern: string;
   path?: string;
@@ -269,28 +269,28 @@ export type GrepParams = {
   maxResults?: number;
 };
 
-/** List files: A directory's shape (the root by default). glob filters (**\/*.ts; without / it matches names), recursive walks; recursive listings respect .gitignore and skip .git and node_modules. Entries {path, type, size}, sorted, at most 1,000 (truncated: narrow path or glob). Links are listed, never entered. */
+/** List files: A directory's shape (the root by default). glob filters (**\/*.ts), recursive walks, respecting .gitignore and skipping .git and node_modules. Entries {path, type, size}, sorted, at most 1,000 (truncated: narrow path or glob). Links are listed, never entered. */
 export type ListFilesParams = {
   path?: string;
   recursive?: boolean;
   glob?: string;
 };
 
-/** Read a file: Read a workspace file as UTF-8 text, as on disk (CRLF kept); grep first, read last. At most 500 KB of whole lines, with totalLines and truncated: continue with offset (1-based line) instead of starting over. Paths are relative to the root: absolute or .. is PATH_ESCAPE, a missing file PATH_NOT_FOUND; a symbolic link is never followed. */
+/** Read a file: Read a workspace file as UTF-8 text, as on disk (CRLF kept); grep first, read last. At most 500 KB of whole lines, with totalLines and truncated: continue with offset (1-based line). Absolute paths or .. are PATH_ESCAPE, a missing file PATH_NOT_FOUND; links are never followed. */
 export type ReadFileParams = {
   path: string;
   offset?: number;
   limit?: number;
 };
 
-/** Edit a file (oldString exactly once): Replace the one place in an existing file where oldString matches exactly (read it first). Matching runs on LF text; the file keeps its line endings. Zero or several matches are refused and recorded with every match's line: add surrounding lines, never resend the same string. Answers a unified diff: check it. A file changed on disk since it was read is never overwritten. Under an approval policy a matching edit waits for an operator. FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop. */
+/** Edit a file (oldString exactly once): Replace the one place in an existing file where oldString matches exactly (read it first; matching runs on LF text, the file keeps its endings). Zero or several matches are refused with every match's line: add surrounding lines, never resend the same string. Answers a unified diff: check it. A file changed on disk since is never overwritten. An approval policy makes it wait for an operator. FORBIDDEN, APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers: say what was refused and stop. */
 export type EditFileParams = {
   path: string;
   oldString: string;
   newString: string;
 };
 
-/** Write a whole file: Create a file (parents made for you) or replace one whole; for an existing file use edit_file, since replacing what you partly read loses the rest. An existing file keeps its line endings and mode; a new one gets mode 0600. A file that appears or changes on disk meanwhile is kept. Under an approval policy a replacement waits for an operator and a creation is refused (approval_required). FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop. */
+/** Write a whole file: Create a file (parents made for you) or replace one whole; edit an existing file with edit_file instead. An existing file keeps its line endings and mode; a new one gets 0600; a file that appears or changes meanwhile is kept. An approval policy makes a replacement wait for an operator and refuses a creation (approval_required). FORBIDDEN, APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers: say what was refused and stop. */
 export type WriteFileParams = {
   path: string;
   content: string;
@@ -422,7 +422,7 @@ export type CheckRunParams = {
   checks: Array<string>;
 };
 
-/** Apply a candidate: Write the candidate to every target it changes, atomically, and return a receipt. Rechecks the candidate version, the required checks on that version and every written target under row locks; a written target that moved is refused with nothing written. Targets bound to workspace files are published to their files through one journal (each replaced file backed up until it commits): a file edited on disk is precondition_failed external_write with nothing written, and a resend with the same request_id after an interruption reconciles the journal first and applies once. Under a policy with approve, waits for an operator (APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: resend the same request_id to pick up a later decision). */
+/** Apply a candidate: Write the candidate to every target it changes, atomically, with a receipt; a written target that moved is refused with nothing written. Bound workspace files are published through one journal: a file edited on disk is precondition_failed external_write, and a resend with the same request_id after an interruption reconciles first and applies once. Under an approve policy it waits for an operator (APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers; the same request_id picks up a later decision). */
 export type ChangeApplyParams = {
   candidate: string;
   expected_candidate_version: number;

@@ -117,7 +117,7 @@ export const changeApply = defineOperation({
   name: 'palimpsest_change_apply',
   title: 'Apply a candidate',
   description:
-    'Write the candidate to every target it changes, atomically, and return a receipt. Rechecks the candidate version, the required checks on that version and every written target under row locks; a written target that moved is refused with nothing written. Targets bound to workspace files are published to their files through one journal (each replaced file backed up until it commits): a file edited on disk is precondition_failed external_write with nothing written, and a resend with the same request_id after an interruption reconciles the journal first and applies once. Under a policy with approve, waits for an operator (APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: resend the same request_id to pick up a later decision).',
+    'Write the candidate to every target it changes, atomically, with a receipt; a written target that moved is refused with nothing written. Bound workspace files are published through one journal: a file edited on disk is precondition_failed external_write, and a resend with the same request_id after an interruption reconciles first and applies once. Under an approve policy it waits for an operator (APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers; the same request_id picks up a later decision).',
   readOnly: false,
   params: object(['candidate', 'expected_candidate_version', 'request_id'], {
     candidate: candidateId,

@@ -41,7 +41,7 @@ export const readFile = defineOperation({
   name: 'read_file',
   title: 'Read a file',
   description:
-    'Read a workspace file as UTF-8 text, as on disk (CRLF kept); grep first, read last. At most 500 KB of whole lines, with totalLines and truncated: continue with offset (1-based line) instead of starting over. Paths are relative to the root: absolute or .. is PATH_ESCAPE, a missing file PATH_NOT_FOUND; a symbolic link is never followed.',
+    'Read a workspace file as UTF-8 text, as on disk (CRLF kept); grep first, read last. At most 500 KB of whole lines, with totalLines and truncated: continue with offset (1-based line). Absolute paths or .. are PATH_ESCAPE, a missing file PATH_NOT_FOUND; links are never followed.',
   readOnly: true,
   params: {
     type: 'object',
@@ -78,7 +78,7 @@ export const listFiles = defineOperation({
   name: 'list_files',
   title: 'List files',
   description:
-    'A directory\'s shape (the root by default). glob filters (**/*.ts; without / it matches names), recursive walks; recursive listings respect .gitignore and skip .git and node_modules. Entries {path, type, size}, sorted, at most 1,000 (truncated: narrow path or glob). Links are listed, never entered.',
+    'A directory\'s shape (the root by default). glob filters (**/*.ts), recursive walks, respecting .gitignore and skipping .git and node_modules. Entries {path, type, size}, sorted, at most 1,000 (truncated: narrow path or glob). Links are listed, never entered.',
   readOnly: true,
   params: {
     type: 'object',
@@ -113,7 +113,7 @@ export const grep = defineOperation({
   name: 'grep',
   title: 'Search files',
   description:
-    'Search first: a JavaScript regular expression over the workspace\'s text files, answering path, 1-based line and the line\'s text. Files as a recursive list_files (.gitignore, no .git or node_modules, no links), narrowed by glob; path may name one file. At most 200 matches: narrow the pattern rather than page. Past its time budget (1 s) a search answers TOOL_TIMEOUT.',
+    'Search first: a JavaScript regular expression over the workspace\'s text files; each match is path, 1-based line and the line. Files as a recursive list_files, narrowed by glob; path may name one file. At most 200 matches: narrow the pattern rather than page. Past its time budget (1 s) it answers TOOL_TIMEOUT.',
   readOnly: true,
   params: {
     type: 'object',

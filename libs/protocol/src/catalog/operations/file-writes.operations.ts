@@ -19,7 +19,7 @@ export const editFile = defineOperation({
   name: 'edit_file',
   title: 'Edit a file (oldString exactly once)',
   description:
-    'Replace the one place in an existing file where oldString matches exactly (read it first). Matching runs on LF text; the file keeps its line endings. Zero or several matches are refused and recorded with every match\'s line: add surrounding lines, never resend the same string. Answers a unified diff: check it. A file changed on disk since it was read is never overwritten. Under an approval policy a matching edit waits for an operator. FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop.',
+    'Replace the one place in an existing file where oldString matches exactly (read it first; matching runs on LF text, the file keeps its endings). Zero or several matches are refused with every match\'s line: add surrounding lines, never resend the same string. Answers a unified diff: check it. A file changed on disk since is never overwritten. An approval policy makes it wait for an operator. FORBIDDEN, APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers: say what was refused and stop.',
   readOnly: false,
   params: {
     type: 'object',
@@ -41,7 +41,7 @@ export const writeFile = defineOperation({
   name: 'write_file',
   title: 'Write a whole file',
   description:
-    'Create a file (parents made for you) or replace one whole; for an existing file use edit_file, since replacing what you partly read loses the rest. An existing file keeps its line endings and mode; a new one gets mode 0600. A file that appears or changes on disk meanwhile is kept. Under an approval policy a replacement waits for an operator and a creation is refused (approval_required). FORBIDDEN, APPROVAL_DECLINED and APPROVAL_TIMEOUT are answers: say what was refused and stop.',
+    'Create a file (parents made for you) or replace one whole; edit an existing file with edit_file instead. An existing file keeps its line endings and mode; a new one gets 0600; a file that appears or changes meanwhile is kept. An approval policy makes a replacement wait for an operator and refuses a creation (approval_required). FORBIDDEN, APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers: say what was refused and stop.',
   readOnly: false,
   params: {
     type: 'object',

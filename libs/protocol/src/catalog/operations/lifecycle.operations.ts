@@ -125,11 +125,11 @@ export const save = defineOperation({
     sync_workspace: {
       type: ['boolean', 'null'],
       description:
-        "Publish the text to the target's workspace file through the journal (lease, drift check, staged install). true enables, false disables, omitted or null follows PALIMPSEST_WORKSPACE_SYNC_ON_SAVE (default false).",
+        "Also publish the text to the target's workspace file (null: PALIMPSEST_WORKSPACE_SYNC_ON_SAVE, default false).",
     },
     workspace_eol_format: {
       type: ['string', 'null'],
-      description: 'Line endings of the published file: original_eol (default: the recorded style), canonical_lf or crlf.',
+      description: 'original_eol (default), canonical_lf or crlf.',
     },
   }),
   admission: 'audited',

@@ -31,7 +31,7 @@ export const observeScope = defineOperation({
   name: 'palimpsest_observe_scope',
   title: 'Observe a structural scope',
   description:
-    'Structural scopes of the target: functions, classes, methods, variables; Markdown sections, code blocks, table rows; YAML/JSON keys. No symbol_name: discovery (query substring, kind), at most 200 candidates, records nothing. symbol_name (name or parent.name, kind?): one match is observed (a recorded observation_id bound to version, hash, cycle and scope) with a first page; none is SCOPE_NOT_FOUND; several AMBIGUOUS_SCOPE_SELECTION with the candidates. Page: observation_id, offset, max_chars (4,000; at most 8,000). selections: 1-32 disjoint scopes observed at once (observed_batch; BUNDLE_RESPONSE_TOO_LARGE past the caps). A save or an edit makes an observation stale.',
+    'Structural scopes (functions, classes, methods, variables; Markdown sections, code blocks, table rows; YAML/JSON keys). No symbol_name: discovery (query, kind), at most 200 candidates, nothing recorded. symbol_name (name or parent.name; kind): one match is observed, a recorded observation_id with a first page; none SCOPE_NOT_FOUND; several AMBIGUOUS_SCOPE_SELECTION. Page with observation_id, offset, max_chars (4,000; at most 8,000). selections: 1-32 disjoint scopes at once. A save or an edit makes an observation stale.',
   readOnly: false,
   params: targetParams({
     query: selector('Discovery filter: substring of name or parent.name.'),
@@ -84,9 +84,7 @@ export const submitObservedOperations = defineOperation({
   name: 'palimpsest_submit_observed_operations',
   title: 'Submit operations bound to an observed scope',
   description:
-    'palimpsest_submit_operations bound to one observation_id, both guards required: changes stay in the scope (its end moves with them); insertions strictly inside, ' +
-    'non-empty expected_before/after inside. Refusals are recorded rejections (diagnostic.code OBSERVATION_REQUIRED, UNKNOWN_OBSERVATION_ID, STALE_OBSERVATION_VERSION, ' +
-    'OPERATION_OUTSIDE_OBSERVED_SCOPE, ...). Acceptance consumes the observation.',
+    'palimpsest_submit_operations bound to one observation_id, both guards required: changes stay inside the scope; insertions strictly inside with expected_before/after inside. Refusals are recorded rejections (OBSERVATION_REQUIRED, STALE_OBSERVATION_VERSION, OPERATION_OUTSIDE_OBSERVED_SCOPE, ...). Acceptance consumes the observation.',
   readOnly: false,
   params: {
     type: 'object',

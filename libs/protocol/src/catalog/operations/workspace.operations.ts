@@ -12,7 +12,7 @@ export const workspaceRefresh = defineOperation({
   name: 'palimpsest_workspace_refresh',
   title: 'Refresh from the workspace file',
   description:
-    'Take a drifted bound file\'s bytes into its target: an accepted whole replacement recorded with source "external_disk", then the new baseline; in_sync when nothing changed. Resolves a pending_reconcile publication of the file.',
+    'Take a drifted bound file\'s bytes into its target (an accepted replacement with source "external_disk") and move its baseline; in_sync if unchanged. Resolves a pending publication of the file.',
   readOnly: false,
   params: targetParams({ expected_target_version: guardVersion, expected_current_hash: guardHash }),
   admission: 'schema',
@@ -35,7 +35,7 @@ export const workspaceStatus = defineOperation({
   name: 'palimpsest_workspace_status',
   title: 'Workspace status',
   description:
-    'Every file bound to a target, a page at a time in path order: in_sync, drifted, missing, pending (a publication journal open on it) or unreachable (a path refusal, in code). Each file of the page is hashed; a state filter applies within the page.',
+    'Bound files a page at a time in path order: in_sync, drifted, missing, pending (a publication journal open) or unreachable (a path refusal, in code).',
   readOnly: true,
   params: {
     type: 'object',
