@@ -1,6 +1,8 @@
 import type { OperationName } from './catalog';
 import type { JsonSchema } from './operation-spec';
 import { FILE_READ_ANSWERS } from './operations/file-reads.operations';
+import { anyObject, array, bool, currentHash, int, nullable, object, sha256, str, targetId, version } from './answer-schema-parts';
+import { WORKSPACE_ANSWERS } from './workspace-answers';
 
 /**
  * The catalog's word on what each operation's success carries, field by field, beside its result
@@ -8,23 +10,6 @@ import { FILE_READ_ANSWERS } from './operations/file-reads.operations';
  * combines the two as `<op>.answer`. Objects stay open: a field added to an answer is not a breaking
  * change. openapi-components.unit.spec.ts validates the real example answers against these.
  */
-
-const str = (description?: string): JsonSchema => ({ type: 'string', ...(description ? { description } : {}) });
-const int = (description?: string): JsonSchema => ({ type: 'integer', ...(description ? { description } : {}) });
-const bool = (description?: string): JsonSchema => ({ type: 'boolean', ...(description ? { description } : {}) });
-const nullable = (schema: JsonSchema): JsonSchema => ({ ...schema, type: [schema.type as string, 'null'] });
-const sha256 = (description: string): JsonSchema => ({ type: 'string', pattern: '^[0-9a-f]{64}$', description });
-const array = (items: JsonSchema, description?: string): JsonSchema => ({ type: 'array', items, ...(description ? { description } : {}) });
-const anyObject: JsonSchema = { type: 'object' };
-
-/** An open object whose every listed property is required unless named in `optional`. */
-function object(properties: Record<string, JsonSchema>, optional: string[] = []): JsonSchema {
-  return { type: 'object', required: Object.keys(properties).filter((k) => !optional.includes(k)), properties };
-}
-
-const targetId = str('Target UUID.');
-const version = int('The target version (0 at creation, +1 per accepted change).');
-const currentHash = sha256('SHA-256 of the canonical LF text at that version.');
 
 const lineEndings = object({
   style: { enum: ['lf', 'crlf', 'cr', 'mixed', 'none'], description: 'The uploaded text\'s line-ending style.' },
@@ -46,19 +31,6 @@ const workspaceBinding: JsonSchema = {
   description: 'The workspace file the target was imported from (from_workspace), or null for a target created from content.',
 };
 
-/** What an auditor needs of a file-tool write beside the seed's fields. */
-const fileWriteAudit: Record<string, JsonSchema> = {
-  target_file_id: str('The target bound to the file: its attempts, ledger and replay hold every write.'),
-  attempt_id: nullable(str('The accepted attempt (tx/1 edit or tx/3 replacement); null when write_file created the target.')),
-  version: int('The target version the file now holds.'),
-  current_hash: currentHash,
-  disk_sha256: sha256('SHA-256 of the bytes on disk: the file\'s baseline from now on.'),
-  content_eol: { enum: ['lf', 'crlf', 'cr'], description: 'The line endings written: the file\'s recorded style (LF for a file recorded with mixed endings).' },
-  bound_now: bool('True when this call bound the file to a new target (its first touch).'),
-  external_attempt_id: nullable(str('A change made outside Palimpsest, taken in first as an accepted attempt with source external_disk.')),
-  journal: object({ id: str('The publication journal that installed the file.'), state: { const: 'committed' } }),
-  cleanup_error: str('Removing the backup after installation failed (the write itself committed).'),
-};
 
 const targetState = object(
   {
@@ -367,62 +339,7 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
     limits: { type: 'object', additionalProperties: { type: 'integer' } },
     profiles: array(object({ protocol: str(), runtime: str(), operations: array(str()) })),
   }),
-  palimpsest_workspace_refresh: object(
-    {
-      status: { enum: ['refreshed', 'in_sync'], description: 'in_sync: the file still holds its baseline bytes; nothing was recorded.' },
-      target_file_id: targetId,
-      path: str('Relative POSIX path of the file under the workspace root.'),
-      attempt_id: nullable(str('The accepted whole replacement (source external_disk) that took the text in; null when only bytes moved.')),
-      version,
-      current_hash: currentHash,
-      disk_sha256: sha256('SHA-256 of the file bytes: the baseline from now on.'),
-      previous_disk_sha256: sha256('The baseline the bytes drifted from.'),
-      journal_resolved: nullable(str('The pending_reconcile publication journal this refresh resolved.')),
-    },
-    ['attempt_id', 'previous_disk_sha256', 'journal_resolved'],
-  ),
-  palimpsest_workspace_status: object({
-    status: { const: 'ok' },
-    root: object({ path: str(), dev: str('Device number, in decimal.'), ino: str('Inode number, in decimal.') }),
-    files: array(
-      object(
-        {
-          path: str(),
-          target_file_id: targetId,
-          version,
-          state: { enum: ['in_sync', 'drifted', 'missing', 'pending', 'unreachable'] },
-          disk_sha256: sha256('The bytes the file should hold (last imported, published or refreshed).'),
-          observed_sha256: { type: ['string', 'null'], description: 'SHA-256 of the bytes on disk now; null when they cannot be read.' },
-          journal: { type: ['object', 'null'], description: 'The open publication journal: id and state (started or pending_reconcile).' },
-          code: str('unreachable: the path refusal (PATH_SYMLINK, …) or workspace_root_mismatch.'),
-        },
-        ['code'],
-      ),
-    ),
-    total: int('Bound files the filter matches, over every page.'),
-    truncated: bool(),
-    next_cursor: nullable(str('Pass as cursor for the next page.')),
-  }),
-  edit_file: object(
-    {
-      status: { const: 'ok' },
-      path: str('The file edited, relative to the project root.'),
-      replacements: int('Always 1: oldString matched exactly once.'),
-      diff: str('Unified diff of the edit over the LF text, with whole-file line numbers.'),
-      ...fileWriteAudit,
-    },
-    ['cleanup_error'],
-  ),
-  write_file: object(
-    {
-      status: { const: 'ok' },
-      path: str('The file written, relative to the project root.'),
-      bytesWritten: int('Bytes on disk now (an existing file keeps its line-ending style, so they can differ from the content\'s UTF-8 length).'),
-      created: bool('True when the file did not exist and was created (parents included).'),
-      ...fileWriteAudit,
-    },
-    ['cleanup_error'],
-  ),
+  ...WORKSPACE_ANSWERS,
   palimpsest_change_propose: object({
     status: { const: 'ok' },
     replayed: bool('True when the same request_id returned the recorded answer.'),
