@@ -5,23 +5,16 @@ import { findObservation, type ObservationRow } from '@palimpsest/projections/ob
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
-import { submitProposal, type SubmissionResult } from '../submit-proposal/submit-proposal.handler';
+import { submitProposal, type SubmissionResult, type SubmitProposalInput } from '../submit-proposal/submit-proposal.handler';
 
 export const SUBMIT_OBSERVED = 'palimpsest_submit_observed_operations';
 
-export interface SubmitObservedInput {
-  target_file_id: unknown;
+/** The submission tools' common arguments, the observation, and the tx/2 record's intent and operations. */
+export type SubmitObservedInput = Omit<SubmitProposalInput, 'protocol_version' | 'proposal' | 'observed'> & {
   observation_id?: unknown;
   intent?: unknown;
   operations?: unknown;
-  expected_target_version?: unknown;
-  expected_current_hash?: unknown;
-  client_request_id?: unknown;
-  parent_attempt_id?: unknown;
-  attempt?: unknown;
-  source?: unknown;
-  include_correlation_id?: boolean;
-}
+};
 
 /**
  * palimpsest_submit_observed_operations, single form: tx/2 operations restricted to one observation,
