@@ -27,7 +27,7 @@ export interface WorkspaceFileRow {
   journal_state: JournalState | null;
 }
 
-const FILE_COLUMNS = `w.target_id::text AS target_id, w.path, w.root_dev, w.root_ino, w.disk_sha256,
+export const FILE_COLUMNS = `w.target_id::text AS target_id, w.path, w.root_dev, w.root_ino, w.disk_sha256,
   w.open_journal_id::text AS open_journal_id, w.journal_state`;
 
 /** The workspace file row of a target (null when it is not bound); read under the target's row lock by a refresh. */

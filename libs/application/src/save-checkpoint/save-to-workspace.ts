@@ -1,7 +1,7 @@
 import { exportTarget, type ExportFormat } from '@palimpsest/core/reads/export-target';
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { decide } from '@palimpsest/core/target/target.decider';
-import { publicationBaselineOf } from '@palimpsest/projections/publications/publication.queries';
+import { workspaceFileOf } from '@palimpsest/projections/workspace-files.queries';
 import { lockTargetRow, readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { AppContext } from '../app-context';
 import { commitOf } from '../shared/commit-events';
@@ -46,7 +46,7 @@ async function prepare(ctx: AppContext, targetId: string, input: SaveCheckpointI
   if (!root) {
     return { ok: false, answer: invalidArgument('workspace_not_configured', 'sync_workspace needs a configured workspace root (PALIMPSEST_WORKSPACE_ROOT).', { argument: 'sync_workspace' }) };
   }
-  const [row, binding] = await Promise.all([readTargetRow(ctx.db, targetId, ctx.contents), publicationBaselineOf(ctx.db, targetId)]);
+  const [row, binding] = await Promise.all([readTargetRow(ctx.db, targetId, ctx.contents), workspaceFileOf(ctx.db, targetId)]);
   if (!row) return { ok: false, answer: notFound(targetId) };
   if (!binding) {
     const detail = `target ${targetId} is not bound to a workspace file: create it with palimpsest_initialize_target and from_workspace to publish it.`;

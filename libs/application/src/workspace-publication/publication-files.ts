@@ -76,21 +76,20 @@ export class OpenedFiles {
     return this.dests.map((d) => d.dir);
   }
 
-  /** SHA-256 of each file now (null: absent), or the refusal of the first that is not a regular file. */
-  hashes(): { kind: 'read'; sha256: (string | null)[] } | { kind: 'refused'; index: number; refusal: WorkspacePathRefusal } {
-    const out: (string | null)[] = [];
+  /**
+   * SHA-256 of each file now (null: absent) and the mode a file installed over it gets (the replaced
+   * file's permission bits, 0600 for a new file), or the refusal of the first that is not a regular file.
+   */
+  hashes(): { kind: 'read'; sha256: (string | null)[]; modes: number[] } | { kind: 'refused'; index: number; refusal: WorkspacePathRefusal } {
+    const sha256: (string | null)[] = [];
+    const modes: number[] = [];
     for (let i = 0; i < this.dests.length; i++) {
       const entry = readEntry(this.dests[i]);
       if (entry.kind === 'refused') return { kind: 'refused', index: i, refusal: entry.refusal };
-      out.push(entry.kind === 'file' ? entry.sha256 : null);
+      sha256.push(entry.kind === 'file' ? entry.sha256 : null);
+      modes.push(entry.kind === 'file' ? entry.identity.mode & 0o7777 : 0o600);
     }
-    return { kind: 'read', sha256: out };
-  }
-
-  /** The mode an installed file gets: the replaced file's permission bits, 0600 for a new file. */
-  modeOf(i: number): number {
-    const entry = readEntry(this.dests[i]);
-    return entry.kind === 'file' ? entry.identity.mode & 0o7777 : 0o600;
+    return { kind: 'read', sha256, modes };
   }
 
   has(i: number, name: string): boolean {

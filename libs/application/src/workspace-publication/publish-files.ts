@@ -9,7 +9,8 @@ import type {
 } from '@palimpsest/core/publication/publication.events';
 import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import { commitPublicationEvents, NEW_JOURNAL, type JournalAt } from '@palimpsest/projections/publications/publication-commit';
-import { filesUnderLease, type FileUnderLease } from '@palimpsest/projections/publications/publication.queries';
+import { filesUnderLease } from '@palimpsest/projections/publications/publication.queries';
+import type { WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import type { Sql } from '@palimpsest/store/db';
 import { crashPoint } from '@palimpsest/workspace/crash-point';
 import { stageFile } from '@palimpsest/workspace/workspace-file-writer';
@@ -87,7 +88,7 @@ export async function publishFiles<T>(ctx: AppContext, req: PublishRequest<T>): 
  * (this process, another gateway) may have moved it since, and the file then holds what Palimpsest itself
  * published, which is no drift. So the drift checks compare against the baseline as it is under the lease.
  */
-function withCurrentBaselines<T>(req: PublishRequest<T>, under: FileUnderLease[]): PublishRequest<T> {
+function withCurrentBaselines<T>(req: PublishRequest<T>, under: WorkspaceFileRow[]): PublishRequest<T> {
   const current = new Map(under.map((f) => [f.target_id, f.disk_sha256]));
   const files = req.files.map((f) => (f.replaced_sha256 === null ? f : { ...f, replaced_sha256: current.get(f.target_id) ?? f.replaced_sha256 }));
   return { ...req, files };
@@ -119,7 +120,7 @@ class Publication<T> {
     });
     crashPoint('publication.after_started');
     try {
-      this.req.files.forEach((f, i) => stageFile(this.files.dests[i], this.planned[i].stage_name, f.bytes, this.files.modeOf(i)));
+      this.req.files.forEach((f, i) => stageFile(this.files.dests[i], this.planned[i].stage_name, f.bytes, before.modes[i]));
     } catch (e) {
       removeStages(this.files, this.planned);
       await this.fail('rolled_back', 'io_error', `staging failed: ${String(e)}`);
@@ -136,13 +137,14 @@ class Publication<T> {
     return this.installAndRecord();
   }
 
-  private drift(): { kind: 'read'; drifted: Drifted[] } | Extract<PublishResult<T>, { kind: 'refused_path' }> {
+  /** The files that are not their baseline, and the modes the drift read found (what staging gives each file). */
+  private drift(): { kind: 'read'; drifted: Drifted[]; modes: number[] } | Extract<PublishResult<T>, { kind: 'refused_path' }> {
     const now = this.files.hashes();
     if (now.kind === 'refused') return { kind: 'refused_path', index: now.index, refusal: now.refusal };
     const drifted = this.req.files
       .map((f, i) => ({ path: f.path, target_id: f.target_id, expected_sha256: f.replaced_sha256, observed_sha256: now.sha256[i] }))
       .filter((d) => d.observed_sha256 !== d.expected_sha256);
-    return { kind: 'read', drifted };
+    return { kind: 'read', drifted, modes: now.modes };
   }
 
   private async record(command: PublicationCommand, tx?: Sql): Promise<void> {

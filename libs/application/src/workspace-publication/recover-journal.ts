@@ -1,9 +1,11 @@
 import { decide } from '@palimpsest/core/publication/publication.decider';
 import type { ExistingJournal } from '@palimpsest/core/publication/publication.state';
 import { planRecovery, type FileEvidence, type RecoveryAction } from '@palimpsest/core/publication/recovery-plan';
-import { commitPublicationEvents, loadJournal } from '@palimpsest/projections/publications/publication-commit';
-import { openJournals, type FileUnderLease } from '@palimpsest/projections/publications/publication.queries';
+import { commitPublicationEvents, loadJournal, type JournalAt } from '@palimpsest/projections/publications/publication-commit';
+import { openJournals } from '@palimpsest/projections/publications/publication.queries';
+import type { WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import { restoreBackup } from '@palimpsest/workspace/workspace-file-writer';
+import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import type { AppContext } from '../app-context';
 import { OpenedFiles } from './publication-files';
 
@@ -19,7 +21,7 @@ export interface Unsettled {
 }
 
 /** Settle the started journals of these files (read under the lease); answer the ones left pending_reconcile (a person or a refresh decides). */
-export async function settleOpenJournals(ctx: AppContext, files: readonly FileUnderLease[]): Promise<Unsettled[]> {
+export async function settleOpenJournals(ctx: AppContext, files: readonly WorkspaceFileRow[]): Promise<Unsettled[]> {
   const byJournal = new Map<string, { state: string; paths: string[] }>();
   for (const f of files) {
     if (!f.open_journal_id || !f.journal_state) continue;
@@ -40,19 +42,31 @@ export async function recoverJournal(ctx: AppContext, journalId: string): Promis
   const j = loaded.state;
   if (!j.exists || j.state !== 'started') return j.exists ? j.state : 'missing';
   if (!root || root.dev !== j.root_dev || root.ino !== j.root_ino) return 'started'; // another root's journal: its own process settles it
-  const opened = OpenedFiles.open(root, j.files.map((f) => ({ path: f.path, create: false })));
-  const files = opened.kind === 'opened' ? opened.files : null;
+  const files = openJournalFiles(root, j);
   try {
-    const plan = planRecovery(j, evidenceOf(j, files));
-    if (files) carryOut(files, j, plan.actions);
-    const now = ctx.clock.now();
-    const d = decide({ ...plan.outcome, now }, j);
-    if (d.kind === 'refused') return d.refusal.state ?? 'missing';
-    const after = await ctx.db.transaction((tx) => commitPublicationEvents(tx, journalId, loaded, d.events, now, { command: 'ReconcilePublication' }));
-    return after.state.exists ? after.state.state : 'missing';
+    return await settle(ctx, journalId, loaded, files);
   } finally {
     files?.close();
   }
+}
+
+/** The journal's destinations opened (null when one of them cannot be: the plan then works without the disk). */
+function openJournalFiles(root: WorkspaceRoot, j: ExistingJournal): OpenedFiles | null {
+  const opened = OpenedFiles.open(root, j.files.map((f) => ({ path: f.path, create: false })));
+  return opened.kind === 'opened' ? opened.files : null;
+}
+
+/** Plan from the files, carry it out and record the outcome; `loaded` was read under the lease. */
+async function settle(ctx: AppContext, journalId: string, loaded: JournalAt, files: OpenedFiles | null): Promise<string> {
+  const j = loaded.state;
+  if (!j.exists || j.state !== 'started') return j.exists ? j.state : 'missing';
+  const plan = planRecovery(j, evidenceOf(j, files));
+  if (files) carryOut(files, j, plan.actions);
+  const now = ctx.clock.now();
+  const d = decide({ ...plan.outcome, now }, j);
+  if (d.kind === 'refused') return d.refusal.state ?? 'missing';
+  const after = await ctx.db.transaction((tx) => commitPublicationEvents(tx, journalId, loaded, d.events, now, { command: 'ReconcilePublication' }));
+  return after.state.exists ? after.state.state : 'missing';
 }
 
 function evidenceOf(j: ExistingJournal, files: OpenedFiles | null): FileEvidence[] {
@@ -104,19 +118,23 @@ export async function reconcileAtStart(ctx: AppContext): Promise<{ settled: numb
   for (const row of await openJournals(ctx.db)) {
     const loaded = await ctx.db.transaction((tx) => loadJournal(tx, row.journal_id));
     if (!loaded.state.exists || loaded.state.root_dev !== root.dev || loaded.state.root_ino !== root.ino) continue;
-    const opened = OpenedFiles.open(root, loaded.state.files.map((f) => ({ path: f.path, create: false })));
-    const keys = opened.kind === 'opened' ? opened.files.leaseKeys() : [];
-    if (opened.kind === 'opened') opened.files.close();
-    const lease = keys.length ? await ctx.leases.tryAcquire(keys) : null;
-    if (keys.length && !lease) {
-      busy++;
-      continue;
-    }
+    const files = openJournalFiles(root, loaded.state);
     try {
-      await recoverJournal(ctx, row.journal_id);
-      settled++;
+      const keys = files?.leaseKeys() ?? [];
+      const lease = keys.length ? await ctx.leases.tryAcquire(keys) : null;
+      if (keys.length && !lease) {
+        busy++;
+        continue;
+      }
+      try {
+        // Read again under the lease: the journal's files are fixed when it starts, its state is not.
+        await settle(ctx, row.journal_id, await ctx.db.transaction((tx) => loadJournal(tx, row.journal_id)), files);
+        settled++;
+      } finally {
+        await lease?.release();
+      }
     } finally {
-      await lease?.release();
+      files?.close();
     }
   }
   return { settled, busy };

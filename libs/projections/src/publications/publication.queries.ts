@@ -1,6 +1,7 @@
 import type { PublicationKind } from '@palimpsest/core/publication/publication.events';
 import type { JournalState } from '@palimpsest/core/publication/publication.state';
 import type { Sql } from '@palimpsest/store/db';
+import { FILE_COLUMNS, workspaceFileOf, type WorkspaceFileRow } from '../workspace-files.queries';
 
 export interface JournalRow {
   journal_id: string;
@@ -39,35 +40,16 @@ export async function publicationDigests(sql: Sql): Promise<Map<string, string>>
   return new Map(rows.map((r) => [r.key, r.digest]));
 }
 
-/** Each bound file of these targets as a publication sees it under the lease: its baseline and its unfinished journal, if any. */
-export interface FileUnderLease {
-  target_id: string;
-  path: string;
-  disk_sha256: string;
-  open_journal_id: string | null;
-  journal_state: 'started' | 'pending_reconcile' | null;
-}
-
-export async function filesUnderLease(sql: Sql, targetIds: readonly string[]): Promise<FileUnderLease[]> {
+/** The bound files of these targets in path order: what a publication reads under its lease (baselines, open journals). */
+export async function filesUnderLease(sql: Sql, targetIds: readonly string[]): Promise<WorkspaceFileRow[]> {
   if (targetIds.length === 0) return [];
-  const { rows } = await sql.query<FileUnderLease>(
-    `SELECT target_id::text, path, disk_sha256, open_journal_id::text, journal_state FROM workspace_files
-      WHERE target_id = ANY($1::uuid[]) ORDER BY path`,
-    [targetIds],
-  );
+  const { rows } = await sql.query<WorkspaceFileRow>(`SELECT ${FILE_COLUMNS} FROM workspace_files w WHERE w.target_id = ANY($1::uuid[]) ORDER BY w.path`, [targetIds]);
   return rows;
 }
 
 /** What a publication of a target needs of its binding: the path, the root it is bound to and the file's baseline. */
-export interface PublicationBaseline {
-  path: string;
-  root_dev: string;
-  root_ino: string;
-  disk_sha256: string;
-}
+export type PublicationBaseline = Pick<WorkspaceFileRow, 'path' | 'root_dev' | 'root_ino' | 'disk_sha256'>;
 
-export async function publicationBaselineOf(sql: Sql, targetId: string): Promise<PublicationBaseline | null> {
-  const { rows } = await sql.query<PublicationBaseline>(`SELECT path, root_dev, root_ino, disk_sha256 FROM workspace_files WHERE target_id = $1`, [targetId]);
-  return rows[0] ?? null;
+export function publicationBaselineOf(sql: Sql, targetId: string): Promise<PublicationBaseline | null> {
+  return workspaceFileOf(sql, targetId);
 }
-
