@@ -1,10 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
-import { openWorkspaceRoot, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
-import { appContext, type AppContext } from '../../app-context';
+import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { dispatch } from '../../dispatch/dispatch';
+import { createWorkspaceHarness, type WorkspaceHarness } from '../../test-support/workspace-harness';
 import { expectPublishedResult, publishedSchema } from '../test-support/published-result';
 
 function write(dir: string, path: string, content: string | Buffer): void {
@@ -13,21 +12,19 @@ function write(dir: string, path: string, content: string | Buffer): void {
 }
 
 describe(`grep on ${describeBackend}`, () => {
-  let testDb: TestDb;
+  let h: WorkspaceHarness;
   let dir: string;
   let outside: string;
-  let root: WorkspaceRoot;
-  let ctx: AppContext;
   const call = async (name: string, args: unknown) => {
-    const answer = (await dispatch(ctx, name, args, { readOnly: true })) as Record<string, any>;
+    const answer = (await dispatch(h.ctx, name, args, { readOnly: true })) as Record<string, any>;
     expectPublishedResult(name, answer);
     return answer;
   };
   const grep = (args: unknown) => call('grep', args);
 
   beforeAll(async () => {
-    testDb = await createTestDb();
-    dir = mkdtempSync(join(tmpdir(), 'palimpsest-grep-'));
+    h = await createWorkspaceHarness('palimpsest-grep-');
+    dir = h.dir;
     outside = mkdtempSync(join(tmpdir(), 'palimpsest-grep-outside-'));
     write(dir, '.gitignore', 'ignored/\n');
     write(dir, 'src/main.ts', 'import x from "y";\nexport function main() {\n  return Main;\r\n}\n');
@@ -41,14 +38,10 @@ describe(`grep on ${describeBackend}`, () => {
     write(dir, 'redos/evil.txt', `${'a'.repeat(40)}!\n`);
     write(outside, 'main.ts', 'function main() {}\n');
     symlinkSync(outside, join(dir, 'linked'));
-    root = openWorkspaceRoot(dir);
-    ctx = appContext(testDb.db, { workspace: root });
   });
   afterAll(async () => {
-    root.close();
-    rmSync(dir, { recursive: true, force: true });
     rmSync(outside, { recursive: true, force: true });
-    await testDb.dispose();
+    await h.dispose();
   });
 
   it('accepts the seed input schema exactly and refuses a wrong type', async () => {
