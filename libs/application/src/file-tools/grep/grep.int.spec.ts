@@ -1,15 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { dispatch } from '../../dispatch/dispatch';
 import { createWorkspaceHarness, type WorkspaceHarness } from '../../test-support/workspace-harness';
 import { expectPublishedResult, publishedSchema } from '../test-support/published-result';
-
-function write(dir: string, path: string, content: string | Buffer): void {
-  mkdirSync(dirname(join(dir, path)), { recursive: true });
-  writeFileSync(join(dir, path), content);
-}
+import { putFile } from '../test-support/put-file';
 
 describe(`grep on ${describeBackend}`, () => {
   let h: WorkspaceHarness;
@@ -26,17 +22,17 @@ describe(`grep on ${describeBackend}`, () => {
     h = await createWorkspaceHarness('palimpsest-grep-');
     dir = h.dir;
     outside = mkdtempSync(join(tmpdir(), 'palimpsest-grep-outside-'));
-    write(dir, '.gitignore', 'ignored/\n');
-    write(dir, 'src/main.ts', 'import x from "y";\nexport function main() {\n  return Main;\r\n}\n');
-    write(dir, 'src/util.js', 'function helper() {}\nconst MAIN = 1;\n');
-    write(dir, 'ignored/main.ts', 'function main() {}\n');
-    write(dir, 'node_modules/m/main.ts', 'function main() {}\n');
-    write(dir, 'bin.dat', Buffer.concat([Buffer.from('function main\n'), Buffer.from([0, 1, 2])]));
-    write(dir, 'latin1.txt', Buffer.from('function main caf\xe9\n', 'latin1'));
-    write(dir, 'many.txt', Array.from({ length: 300 }, (_, i) => `hit ${i}\n`).join(''));
-    write(dir, 'long.txt', `needle ${'x'.repeat(2000)}\n`);
-    write(dir, 'redos/evil.txt', `${'a'.repeat(40)}!\n`);
-    write(outside, 'main.ts', 'function main() {}\n');
+    putFile(dir, '.gitignore', 'ignored/\n');
+    putFile(dir, 'src/main.ts', 'import x from "y";\nexport function main() {\n  return Main;\r\n}\n');
+    putFile(dir, 'src/util.js', 'function helper() {}\nconst MAIN = 1;\n');
+    putFile(dir, 'ignored/main.ts', 'function main() {}\n');
+    putFile(dir, 'node_modules/m/main.ts', 'function main() {}\n');
+    putFile(dir, 'bin.dat', Buffer.concat([Buffer.from('function main\n'), Buffer.from([0, 1, 2])]));
+    putFile(dir, 'latin1.txt', Buffer.from('function main caf\xe9\n', 'latin1'));
+    putFile(dir, 'many.txt', Array.from({ length: 300 }, (_, i) => `hit ${i}\n`).join(''));
+    putFile(dir, 'long.txt', `needle ${'x'.repeat(2000)}\n`);
+    putFile(dir, 'redos/evil.txt', `${'a'.repeat(40)}!\n`);
+    putFile(outside, 'main.ts', 'function main() {}\n');
     symlinkSync(outside, join(dir, 'linked'));
   });
   afterAll(async () => {

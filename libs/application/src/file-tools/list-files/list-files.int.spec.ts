@@ -1,17 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { openWorkspaceRoot, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import { appContext, type AppContext } from '../../app-context';
 import { dispatch } from '../../dispatch/dispatch';
 import { createWorkspaceHarness, type WorkspaceHarness } from '../../test-support/workspace-harness';
 import { expectPublishedResult, publishedSchema } from '../test-support/published-result';
-
-function write(dir: string, path: string, content = `${path}\n`): void {
-  mkdirSync(dirname(join(dir, path)), { recursive: true });
-  writeFileSync(join(dir, path), content);
-}
+import { putFile } from '../test-support/put-file';
 
 describe(`list_files on ${describeBackend}`, () => {
   let h: WorkspaceHarness;
@@ -30,24 +26,24 @@ describe(`list_files on ${describeBackend}`, () => {
     h = await createWorkspaceHarness('palimpsest-list-');
     dir = h.dir;
     outside = mkdtempSync(join(tmpdir(), 'palimpsest-list-outside-'));
-    write(dir, '.gitignore', 'dist/\n*.log\n');
-    write(dir, 'README.md');
-    write(dir, 'app.log');
-    write(dir, 'dist/out.js');
-    write(dir, 'src/a.ts', 'abc');
-    write(dir, 'src/b.js');
-    write(dir, 'src/gen/.gitignore', 'generated.ts\n');
-    write(dir, 'src/gen/generated.ts');
-    write(dir, 'src/gen/kept.ts');
-    write(dir, 'lib/generated.ts');
-    write(dir, '.git/HEAD');
-    write(dir, 'node_modules/pkg/index.ts');
-    write(dir, 'src/node_modules/x.ts');
-    write(outside, 'secret.ts');
+    putFile(dir, '.gitignore', 'dist/\n*.log\n');
+    putFile(dir, 'README.md');
+    putFile(dir, 'app.log');
+    putFile(dir, 'dist/out.js');
+    putFile(dir, 'src/a.ts', 'abc');
+    putFile(dir, 'src/b.js');
+    putFile(dir, 'src/gen/.gitignore', 'generated.ts\n');
+    putFile(dir, 'src/gen/generated.ts');
+    putFile(dir, 'src/gen/kept.ts');
+    putFile(dir, 'lib/generated.ts');
+    putFile(dir, '.git/HEAD');
+    putFile(dir, 'node_modules/pkg/index.ts');
+    putFile(dir, 'src/node_modules/x.ts');
+    putFile(outside, 'secret.ts');
     symlinkSync(outside, join(dir, 'src/escape'));
     symlinkSync(join(outside, 'secret.ts'), join(dir, 'src/secret.ts'));
     big = mkdtempSync(join(tmpdir(), 'palimpsest-list-big-'));
-    for (let d = 0; d < 12; d++) for (let f = 0; f < 100; f++) write(big, `d${String(d).padStart(2, '0')}/f${String(f).padStart(3, '0')}.txt`, 'x');
+    for (let d = 0; d < 12; d++) for (let f = 0; f < 100; f++) putFile(big, `d${String(d).padStart(2, '0')}/f${String(f).padStart(3, '0')}.txt`, 'x');
   });
   afterAll(async () => {
     for (const r of roots) r.close();
