@@ -1,54 +1,43 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
-import { openWorkspaceRoot, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
-import { appContext, type AppContext } from '../../app-context';
+import { join } from 'node:path';
+import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { dispatch } from '../../dispatch/dispatch';
+import { createWorkspaceHarness, type WorkspaceHarness } from '../../test-support/workspace-harness';
 import { expectPublishedResult, publishedSchema } from '../test-support/published-result';
-
-function write(dir: string, path: string, content: string | Buffer): void {
-  mkdirSync(dirname(join(dir, path)), { recursive: true });
-  writeFileSync(join(dir, path), content);
-}
+import { putFile } from '../test-support/put-file';
 
 describe(`grep on ${describeBackend}`, () => {
-  let testDb: TestDb;
+  let h: WorkspaceHarness;
   let dir: string;
   let outside: string;
-  let root: WorkspaceRoot;
-  let ctx: AppContext;
   const call = async (name: string, args: unknown) => {
-    const answer = (await dispatch(ctx, name, args, { readOnly: true })) as Record<string, any>;
+    const answer = (await dispatch(h.ctx, name, args, { readOnly: true })) as Record<string, any>;
     expectPublishedResult(name, answer);
     return answer;
   };
   const grep = (args: unknown) => call('grep', args);
 
   beforeAll(async () => {
-    testDb = await createTestDb();
-    dir = mkdtempSync(join(tmpdir(), 'palimpsest-grep-'));
+    h = await createWorkspaceHarness('palimpsest-grep-');
+    dir = h.dir;
     outside = mkdtempSync(join(tmpdir(), 'palimpsest-grep-outside-'));
-    write(dir, '.gitignore', 'ignored/\n');
-    write(dir, 'src/main.ts', 'import x from "y";\nexport function main() {\n  return Main;\r\n}\n');
-    write(dir, 'src/util.js', 'function helper() {}\nconst MAIN = 1;\n');
-    write(dir, 'ignored/main.ts', 'function main() {}\n');
-    write(dir, 'node_modules/m/main.ts', 'function main() {}\n');
-    write(dir, 'bin.dat', Buffer.concat([Buffer.from('function main\n'), Buffer.from([0, 1, 2])]));
-    write(dir, 'latin1.txt', Buffer.from('function main caf\xe9\n', 'latin1'));
-    write(dir, 'many.txt', Array.from({ length: 300 }, (_, i) => `hit ${i}\n`).join(''));
-    write(dir, 'long.txt', `needle ${'x'.repeat(2000)}\n`);
-    write(dir, 'redos/evil.txt', `${'a'.repeat(40)}!\n`);
-    write(outside, 'main.ts', 'function main() {}\n');
+    putFile(dir, '.gitignore', 'ignored/\n');
+    putFile(dir, 'src/main.ts', 'import x from "y";\nexport function main() {\n  return Main;\r\n}\n');
+    putFile(dir, 'src/util.js', 'function helper() {}\nconst MAIN = 1;\n');
+    putFile(dir, 'ignored/main.ts', 'function main() {}\n');
+    putFile(dir, 'node_modules/m/main.ts', 'function main() {}\n');
+    putFile(dir, 'bin.dat', Buffer.concat([Buffer.from('function main\n'), Buffer.from([0, 1, 2])]));
+    putFile(dir, 'latin1.txt', Buffer.from('function main caf\xe9\n', 'latin1'));
+    putFile(dir, 'many.txt', Array.from({ length: 300 }, (_, i) => `hit ${i}\n`).join(''));
+    putFile(dir, 'long.txt', `needle ${'x'.repeat(2000)}\n`);
+    putFile(dir, 'redos/evil.txt', `${'a'.repeat(40)}!\n`);
+    putFile(outside, 'main.ts', 'function main() {}\n');
     symlinkSync(outside, join(dir, 'linked'));
-    root = openWorkspaceRoot(dir);
-    ctx = appContext(testDb.db, { workspace: root });
   });
   afterAll(async () => {
-    root.close();
-    rmSync(dir, { recursive: true, force: true });
     rmSync(outside, { recursive: true, force: true });
-    await testDb.dispose();
+    await h.dispose();
   });
 
   it('accepts the seed input schema exactly and refuses a wrong type', async () => {

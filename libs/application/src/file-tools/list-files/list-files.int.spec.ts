@@ -1,25 +1,21 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
+import { join } from 'node:path';
+import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { openWorkspaceRoot, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import { appContext, type AppContext } from '../../app-context';
 import { dispatch } from '../../dispatch/dispatch';
+import { createWorkspaceHarness, type WorkspaceHarness } from '../../test-support/workspace-harness';
 import { expectPublishedResult, publishedSchema } from '../test-support/published-result';
-
-function write(dir: string, path: string, content = `${path}\n`): void {
-  mkdirSync(dirname(join(dir, path)), { recursive: true });
-  writeFileSync(join(dir, path), content);
-}
+import { putFile } from '../test-support/put-file';
 
 describe(`list_files on ${describeBackend}`, () => {
-  let testDb: TestDb;
+  let h: WorkspaceHarness;
   let dir: string;
   let big: string;
   let outside: string;
   const roots: WorkspaceRoot[] = [];
-  let ctx: AppContext;
-  const call = async (args: unknown, c: AppContext = ctx) => {
+  const call = async (args: unknown, c: AppContext = h.ctx) => {
     const answer = (await dispatch(c, 'list_files', args, { readOnly: true })) as Record<string, any>;
     expectPublishedResult('list_files', answer);
     return answer;
@@ -27,35 +23,32 @@ describe(`list_files on ${describeBackend}`, () => {
   const paths = (r: Record<string, any>) => r.entries.map((e: { path: string }) => e.path);
 
   beforeAll(async () => {
-    testDb = await createTestDb();
-    dir = mkdtempSync(join(tmpdir(), 'palimpsest-list-'));
+    h = await createWorkspaceHarness('palimpsest-list-');
+    dir = h.dir;
     outside = mkdtempSync(join(tmpdir(), 'palimpsest-list-outside-'));
-    write(dir, '.gitignore', 'dist/\n*.log\n');
-    write(dir, 'README.md');
-    write(dir, 'app.log');
-    write(dir, 'dist/out.js');
-    write(dir, 'src/a.ts', 'abc');
-    write(dir, 'src/b.js');
-    write(dir, 'src/gen/.gitignore', 'generated.ts\n');
-    write(dir, 'src/gen/generated.ts');
-    write(dir, 'src/gen/kept.ts');
-    write(dir, 'lib/generated.ts');
-    write(dir, '.git/HEAD');
-    write(dir, 'node_modules/pkg/index.ts');
-    write(dir, 'src/node_modules/x.ts');
-    write(outside, 'secret.ts');
+    putFile(dir, '.gitignore', 'dist/\n*.log\n');
+    putFile(dir, 'README.md');
+    putFile(dir, 'app.log');
+    putFile(dir, 'dist/out.js');
+    putFile(dir, 'src/a.ts', 'abc');
+    putFile(dir, 'src/b.js');
+    putFile(dir, 'src/gen/.gitignore', 'generated.ts\n');
+    putFile(dir, 'src/gen/generated.ts');
+    putFile(dir, 'src/gen/kept.ts');
+    putFile(dir, 'lib/generated.ts');
+    putFile(dir, '.git/HEAD');
+    putFile(dir, 'node_modules/pkg/index.ts');
+    putFile(dir, 'src/node_modules/x.ts');
+    putFile(outside, 'secret.ts');
     symlinkSync(outside, join(dir, 'src/escape'));
     symlinkSync(join(outside, 'secret.ts'), join(dir, 'src/secret.ts'));
     big = mkdtempSync(join(tmpdir(), 'palimpsest-list-big-'));
-    for (let d = 0; d < 12; d++) for (let f = 0; f < 100; f++) write(big, `d${String(d).padStart(2, '0')}/f${String(f).padStart(3, '0')}.txt`, 'x');
-    const root = openWorkspaceRoot(dir);
-    roots.push(root);
-    ctx = appContext(testDb.db, { workspace: root });
+    for (let d = 0; d < 12; d++) for (let f = 0; f < 100; f++) putFile(big, `d${String(d).padStart(2, '0')}/f${String(f).padStart(3, '0')}.txt`, 'x');
   });
   afterAll(async () => {
     for (const r of roots) r.close();
-    for (const d of [dir, big, outside]) rmSync(d, { recursive: true, force: true });
-    await testDb.dispose();
+    for (const d of [big, outside]) rmSync(d, { recursive: true, force: true });
+    await h.dispose();
   });
 
   it('accepts the seed input schema exactly and refuses a wrong type', async () => {
@@ -107,13 +100,13 @@ describe(`list_files on ${describeBackend}`, () => {
   it('stops at 1,000 entries of a 1,200-file tree, truncated, under MAX_RESULT_BYTES', async () => {
     const root = openWorkspaceRoot(big);
     roots.push(root);
-    const r = await call({ recursive: true }, appContext(testDb.db, { workspace: root }));
+    const r = await call({ recursive: true }, appContext(h.testDb.db, { workspace: root }));
     expect(r.entries).toHaveLength(1000);
     expect(r.truncated).toBe(true);
     expect(r.entries[0]).toEqual({ path: 'd00', type: 'directory' });
     expect(r.entries[1]).toEqual({ path: 'd00/f000.txt', type: 'file', size: 1 });
     expect(Buffer.byteLength(JSON.stringify(r))).toBeLessThan(1_000_000);
-    const files = await call({ recursive: true, glob: 'd11/*.txt' }, appContext(testDb.db, { workspace: root }));
+    const files = await call({ recursive: true, glob: 'd11/*.txt' }, appContext(h.testDb.db, { workspace: root }));
     expect(files).toMatchObject({ truncated: false });
     expect(files.entries).toHaveLength(100);
   });

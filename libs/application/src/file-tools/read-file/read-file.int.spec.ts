@@ -1,27 +1,25 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
-import { openWorkspaceRoot, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
-import { appContext, type AppContext } from '../../app-context';
+import { describeBackend } from '@palimpsest/store/test-support/test-db';
+import { appContext } from '../../app-context';
 import { dispatch } from '../../dispatch/dispatch';
+import { createWorkspaceHarness, type WorkspaceHarness } from '../../test-support/workspace-harness';
 import { expectPublishedResult, publishedSchema } from '../test-support/published-result';
 
 describe(`read_file on ${describeBackend}`, () => {
-  let testDb: TestDb;
+  let h: WorkspaceHarness;
   let dir: string;
   let outside: string;
-  let root: WorkspaceRoot;
-  let ctx: AppContext;
   const call = async (args: unknown, readOnly = false) => {
-    const answer = (await dispatch(ctx, 'read_file', args, { readOnly })) as Record<string, any>;
+    const answer = (await dispatch(h.ctx, 'read_file', args, { readOnly })) as Record<string, any>;
     expectPublishedResult('read_file', answer);
     return answer;
   };
 
   beforeAll(async () => {
-    testDb = await createTestDb();
-    dir = mkdtempSync(join(tmpdir(), 'palimpsest-read-file-'));
+    h = await createWorkspaceHarness('palimpsest-read-file-');
+    dir = h.dir;
     outside = mkdtempSync(join(tmpdir(), 'palimpsest-read-file-outside-'));
     mkdirSync(join(dir, 'src'));
     writeFileSync(join(dir, 'src/lines.txt'), Array.from({ length: 10 }, (_, i) => `line ${i + 1}\n`).join(''));
@@ -34,14 +32,10 @@ describe(`read_file on ${describeBackend}`, () => {
     writeFileSync(join(outside, 'secret.txt'), 'secret\n');
     symlinkSync(join(outside, 'secret.txt'), join(dir, 'link.txt'));
     symlinkSync(outside, join(dir, 'linkdir'));
-    root = openWorkspaceRoot(dir);
-    ctx = appContext(testDb.db, { workspace: root });
   });
   afterAll(async () => {
-    root.close();
-    rmSync(dir, { recursive: true, force: true });
     rmSync(outside, { recursive: true, force: true });
-    await testDb.dispose();
+    await h.dispose();
   });
 
   it('accepts the seed input schema exactly and refuses a wrong type as invalid params', async () => {
@@ -93,18 +87,18 @@ describe(`read_file on ${describeBackend}`, () => {
   });
 
   it('records nothing: the read tools leave the database as they found it', async () => {
-    const count = async () => (await testDb.db.query<{ n: string }>('SELECT count(*)::text AS n FROM events')).rows[0]!.n;
-    await dispatch(ctx, 'palimpsest_initialize_target', { filename: 'crlf.txt', from_workspace: true });
+    const count = async () => (await h.testDb.db.query<{ n: string }>('SELECT count(*)::text AS n FROM events')).rows[0]!.n;
+    await dispatch(h.ctx, 'palimpsest_initialize_target', { filename: 'crlf.txt', from_workspace: true });
     const before = await count();
     expect(Number(before)).toBeGreaterThan(0);
     await call({ path: 'src/lines.txt' });
-    await dispatch(ctx, 'list_files', { recursive: true });
-    await dispatch(ctx, 'grep', { pattern: 'line' });
+    await dispatch(h.ctx, 'list_files', { recursive: true });
+    await dispatch(h.ctx, 'grep', { pattern: 'line' });
     expect(await count()).toBe(before);
   });
 
   it('answers workspace_not_configured without a workspace', async () => {
-    const bare = appContext(testDb.db, { workspace: null });
+    const bare = appContext(h.testDb.db, { workspace: null });
     expect(await dispatch(bare, 'read_file', { path: 'a' })).toMatchObject({ status: 'invalid_argument', code: 'workspace_not_configured' });
   });
 });
