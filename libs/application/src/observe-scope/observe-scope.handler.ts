@@ -1,4 +1,3 @@
-import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { bundleCaps, discoverCandidates, resolveBundle, selectExact, type BundleFailure } from '@palimpsest/core/structure/scope-selection';
 import { scopePage, type ScopePage } from '@palimpsest/core/structure/scope-page';
 import type { StructureLanguage, StructureOutline, StructureSymbol } from '@palimpsest/core/structure/structure.port';
@@ -15,7 +14,7 @@ import { commitOf } from '../shared/commit-events';
 import { handleCommand, targetUnitOfWork } from '../shared/handle-command';
 import { notFound, targetIdOf } from '../shared/target-lookup';
 import { refusalAnswer } from '../shared/target-refusals';
-import { ambiguousAnswer, batchAnswer, candidatesAnswer, notFoundAnswer, observationRefusal, observedAnswer } from './observe-scope-answers';
+import { ambiguousAnswer, batchAnswer, candidatesAnswer, notFoundAnswer, observationRefusal, observedAnswer, offsetRefusal } from './observe-scope-answers';
 import { observeMode, type ObserveMode, type ObserveScopeInput, type PageRequest } from './observe-scope-input';
 import { pageObservation } from './page-observation';
 
@@ -95,10 +94,6 @@ function bundleRefusal(target: TargetRow, outline: StructureOutline, mode: Extra
   if (failure.code === 'SCOPE_NOT_FOUND') return notFoundAnswer(target, outline, name, index);
   if (failure.code === 'AMBIGUOUS_SCOPE_SELECTION' && failure.candidates) return ambiguousAnswer(target, outline, name, failure.candidates, index);
   return observationRefusal(failure.code, 'rejected', failure.detail, { observation_id: null, bundle_id: null, target_file_id: target.target_id, selection_index: failure.selection_index });
-}
-
-function offsetRefusal(offset: number, length: number): Answer {
-  return invalidArgument('offset_out_of_range', `offset ${offset} is outside the scope's ${length} code points.`, { argument: 'offset' });
 }
 
 function observedScope(observationId: string, selector: ScopeSelector, symbol: StructureSymbol, index: CodePointIndex): ObservedScope {

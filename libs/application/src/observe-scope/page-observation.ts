@@ -6,7 +6,7 @@ import { CodePointIndex } from '@palimpsest/core/text/code-points';
 import { findObservation } from '@palimpsest/projections/observations.queries';
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { AppContext } from '../app-context';
-import { observationRefusal } from './observe-scope-answers';
+import { observationRefusal, offsetRefusal } from './observe-scope-answers';
 import type { PageRequest } from './observe-scope-input';
 
 /**
@@ -36,7 +36,7 @@ export async function pageObservation(ctx: AppContext, target: TargetRow, observ
   }
   const length = obs.scope_end - obs.scope_start;
   if (page.offset > 0 && page.offset >= length) {
-    return invalidArgument('offset_out_of_range', `offset ${page.offset} is outside the scope's ${length} code points.`, { argument: 'offset' });
+    return offsetRefusal(page.offset, length);
   }
   const slice = scopePage(new CodePointIndex(target.content), lineStarts(target.content), obs, page.offset, page.maxChars, page.includeLineStarts);
   return {
