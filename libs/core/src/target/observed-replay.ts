@@ -1,4 +1,4 @@
-import { LINK_FIELDS, OBSERVED_PROFILE, readLink, type ObservationLink } from '../transaction/observed-scope';
+import { LINK_FIELDS, OBSERVED_PROFILE, pickLink, readLink, type ObservationLink } from '../transaction/observed-scope';
 import { ReplayDivergence } from './target.decider';
 import type { ProposalAcceptedData, TargetEvent } from './target.events';
 import type { TargetState } from './target.state';
@@ -21,8 +21,7 @@ export class ObservedReplayEvidence {
   }
 
   private note(d: ObservationLink): void {
-    const link = Object.fromEntries(LINK_FIELDS.map((f) => [f, d[f]])) as unknown as ObservationLink;
-    this.observations.set(d.observation_id, [...(this.observations.get(d.observation_id) ?? []), link]);
+    this.observations.set(d.observation_id, [...(this.observations.get(d.observation_id) ?? []), pickLink(d)]);
   }
 
   private checkAccepted(data: ProposalAcceptedData, before: TargetState): void {

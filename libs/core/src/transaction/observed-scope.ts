@@ -48,7 +48,12 @@ export function readLink(value: unknown): ObservationLink | null {
     if (!ok) return null;
   }
   if ((v.scope_end as number) < (v.scope_start as number)) return null;
-  return Object.fromEntries(LINK_FIELDS.map((f) => [f, v[f]])) as unknown as ObservationLink;
+  return pickLink(v);
+}
+
+/** The link fields of a source already known to hold them (an observation event or row, a checked record). */
+export function pickLink(source: { readonly [K in keyof ObservationLink]?: unknown }): ObservationLink {
+  return Object.fromEntries(LINK_FIELDS.map((f) => [f, source[f]])) as unknown as ObservationLink;
 }
 
 /** Null when the link's scope is the buffer's [scope_start, scope_end) with the recorded hash. */
