@@ -51,6 +51,16 @@ export function readLink(value: unknown): ObservationLink | null {
   return pickLink(v);
 }
 
+/** The link of an accepted record's stored content (JSON), or null when it is not an object holding a complete one. */
+export function contentLink(content: string): ObservationLink | null {
+  try {
+    const value: unknown = JSON.parse(content);
+    return value && typeof value === 'object' && !Array.isArray(value) ? readLink((value as { observation?: unknown }).observation) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The link fields of a source already known to hold them (an observation event or row, a checked record). */
 export function pickLink(source: { readonly [K in keyof ObservationLink]?: unknown }): ObservationLink {
   return Object.fromEntries(LINK_FIELDS.map((f) => [f, source[f]])) as unknown as ObservationLink;
