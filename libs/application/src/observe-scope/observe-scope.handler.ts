@@ -1,8 +1,6 @@
 import { bundleCaps, discoverCandidates, resolveBundle, selectExact, type BundleFailure } from '@palimpsest/core/structure/scope-selection';
-import { scopePage, type ScopePage } from '@palimpsest/core/structure/scope-page';
 import type { StructureLanguage, StructureOutline, StructureSymbol } from '@palimpsest/core/structure/structure.port';
-import { lineStarts } from '@palimpsest/core/structure/symbol-lines';
-import { CodePointIndex } from '@palimpsest/core/text/code-points';
+import type { CodePointIndex } from '@palimpsest/core/text/code-points';
 import { sha256Hex } from '@palimpsest/core/text/sha256';
 import { decide } from '@palimpsest/core/target/target.decider';
 import type { RecordObservation } from '@palimpsest/core/target/target.commands';
@@ -16,7 +14,7 @@ import { notFound, targetIdOf } from '../shared/target-lookup';
 import { refusalAnswer } from '../shared/target-refusals';
 import { ambiguousAnswer, batchAnswer, candidatesAnswer, notFoundAnswer, observationRefusal, observedAnswer, offsetRefusal } from './observe-scope-answers';
 import { observeMode, type ObserveMode, type ObserveScopeInput, type PageRequest } from './observe-scope-input';
-import { pageObservation } from './page-observation';
+import { pageObservation, pageOf, textIndex } from './page-observation';
 
 type Answer = Result<'palimpsest_observe_scope'> & Record<string, unknown>;
 
@@ -105,19 +103,6 @@ function observedScope(observationId: string, selector: ScopeSelector, symbol: S
     scope_end: symbol.end,
     observed_scope_hash: sha256Hex(index.slice(symbol.start, symbol.end)),
   };
-}
-
-interface TextIndex {
-  index: CodePointIndex;
-  starts: number[];
-}
-
-function textIndex(target: TargetRow): TextIndex {
-  return { index: new CodePointIndex(target.content), starts: lineStarts(target.content) };
-}
-
-function pageOf(text: TextIndex, scope: ObservedScope, page: PageRequest): ScopePage {
-  return scopePage(text.index, text.starts, scope, page.offset, page.maxChars, page.includeLineStarts);
 }
 
 /** The locked path: outline of the locked text, selection again, the observation recorded on the stream. */
