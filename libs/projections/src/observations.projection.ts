@@ -1,5 +1,5 @@
 import type { BundleObservedData, ObservationBase, ObservedScope, ProposalAcceptedData, ScopeObservedData } from '@palimpsest/core/target/target.events';
-import { OBSERVED_PROFILE, readLink } from '@palimpsest/core/transaction/observed-scope';
+import { contentLink, OBSERVED_PROFILE } from '@palimpsest/core/transaction/observed-scope';
 import type { SqlParams } from './sql-params';
 
 export const OBSERVATION_TABLES = ['scope_observations', 'observation_bundles'] as const;
@@ -38,7 +38,7 @@ export function insertBundleScopesSql(p: SqlParams, d: BundleObservedData, posit
  */
 export function consumeObservationSql(p: SqlParams, d: ProposalAcceptedData, position: string): string | null {
   if (d.runtime_version !== OBSERVED_PROFILE.runtime) return null;
-  const link = readLink((JSON.parse(d.content) as { observation?: unknown }).observation);
+  const link = contentLink(d.content);
   if (!link) throw new Error(`observed acceptance ${d.attempt_id} carries no observation link`);
   return `UPDATE scope_observations SET consumed_attempt_id = ${p.add(d.attempt_id)}::uuid, consumed_log_sequence = ${position}
     WHERE observation_id = ${p.add(link.observation_id)}::uuid`;

@@ -1,3 +1,4 @@
+import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import type { CandidateList } from '@palimpsest/core/structure/scope-selection';
 import type { ScopePage } from '@palimpsest/core/structure/scope-page';
 import type { StructureOutline, StructureSymbol } from '@palimpsest/core/structure/structure.port';
@@ -79,4 +80,8 @@ export function batchAnswer(t: TargetRow, outline: StructureOutline, bundleId: s
 
 export function observationRefusal(code: string, status: 'rejected' | 'not_found' | 'unsupported', detail: string, extra: Record<string, unknown> = {}) {
   return { status, code, failure_detail: detail, ...extra };
+}
+
+export function offsetRefusal(offset: number, length: number) {
+  return invalidArgument('offset_out_of_range', `offset ${offset} is outside the scope's ${length} code points.`, { argument: 'offset' });
 }

@@ -1,9 +1,6 @@
-import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { bundleCaps, discoverCandidates, resolveBundle, selectExact, type BundleFailure } from '@palimpsest/core/structure/scope-selection';
-import { scopePage, type ScopePage } from '@palimpsest/core/structure/scope-page';
 import type { StructureLanguage, StructureOutline, StructureSymbol } from '@palimpsest/core/structure/structure.port';
-import { lineStarts } from '@palimpsest/core/structure/symbol-lines';
-import { CodePointIndex } from '@palimpsest/core/text/code-points';
+import type { CodePointIndex } from '@palimpsest/core/text/code-points';
 import { sha256Hex } from '@palimpsest/core/text/sha256';
 import { decide } from '@palimpsest/core/target/target.decider';
 import type { RecordObservation } from '@palimpsest/core/target/target.commands';
@@ -15,9 +12,9 @@ import { commitOf } from '../shared/commit-events';
 import { handleCommand, targetUnitOfWork } from '../shared/handle-command';
 import { notFound, targetIdOf } from '../shared/target-lookup';
 import { refusalAnswer } from '../shared/target-refusals';
-import { ambiguousAnswer, batchAnswer, candidatesAnswer, notFoundAnswer, observationRefusal, observedAnswer } from './observe-scope-answers';
+import { ambiguousAnswer, batchAnswer, candidatesAnswer, notFoundAnswer, observationRefusal, observedAnswer, offsetRefusal } from './observe-scope-answers';
 import { observeMode, type ObserveMode, type ObserveScopeInput, type PageRequest } from './observe-scope-input';
-import { pageObservation } from './page-observation';
+import { pageObservation, pageOf, textIndex } from './page-observation';
 
 type Answer = Result<'palimpsest_observe_scope'> & Record<string, unknown>;
 
@@ -97,10 +94,6 @@ function bundleRefusal(target: TargetRow, outline: StructureOutline, mode: Extra
   return observationRefusal(failure.code, 'rejected', failure.detail, { observation_id: null, bundle_id: null, target_file_id: target.target_id, selection_index: failure.selection_index });
 }
 
-function offsetRefusal(offset: number, length: number): Answer {
-  return invalidArgument('offset_out_of_range', `offset ${offset} is outside the scope's ${length} code points.`, { argument: 'offset' });
-}
-
 function observedScope(observationId: string, selector: ScopeSelector, symbol: StructureSymbol, index: CodePointIndex): ObservedScope {
   return {
     observation_id: observationId,
@@ -110,19 +103,6 @@ function observedScope(observationId: string, selector: ScopeSelector, symbol: S
     scope_end: symbol.end,
     observed_scope_hash: sha256Hex(index.slice(symbol.start, symbol.end)),
   };
-}
-
-interface TextIndex {
-  index: CodePointIndex;
-  starts: number[];
-}
-
-function textIndex(target: TargetRow): TextIndex {
-  return { index: new CodePointIndex(target.content), starts: lineStarts(target.content) };
-}
-
-function pageOf(text: TextIndex, scope: ObservedScope, page: PageRequest): ScopePage {
-  return scopePage(text.index, text.starts, scope, page.offset, page.maxChars, page.includeLineStarts);
 }
 
 /** The locked path: outline of the locked text, selection again, the observation recorded on the stream. */

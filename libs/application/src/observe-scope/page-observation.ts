@@ -1,12 +1,12 @@
 import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
-import { scopePage } from '@palimpsest/core/structure/scope-page';
+import { scopePage, type ScopeBounds, type ScopePage } from '@palimpsest/core/structure/scope-page';
 import { lineStarts } from '@palimpsest/core/structure/symbol-lines';
 import { isUuid } from '@palimpsest/core/target/request-identity';
 import { CodePointIndex } from '@palimpsest/core/text/code-points';
 import { findObservation } from '@palimpsest/projections/observations.queries';
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { AppContext } from '../app-context';
-import { observationRefusal } from './observe-scope-answers';
+import { observationRefusal, offsetRefusal } from './observe-scope-answers';
 import type { PageRequest } from './observe-scope-input';
 
 /**
@@ -36,9 +36,9 @@ export async function pageObservation(ctx: AppContext, target: TargetRow, observ
   }
   const length = obs.scope_end - obs.scope_start;
   if (page.offset > 0 && page.offset >= length) {
-    return invalidArgument('offset_out_of_range', `offset ${page.offset} is outside the scope's ${length} code points.`, { argument: 'offset' });
+    return offsetRefusal(page.offset, length);
   }
-  const slice = scopePage(new CodePointIndex(target.content), lineStarts(target.content), obs, page.offset, page.maxChars, page.includeLineStarts);
+  const slice = pageOf(textIndex(target), obs, page);
   return {
     status: 'scope_page' as const,
     mode: 'scope_page' as const,
@@ -58,4 +58,18 @@ export async function pageObservation(ctx: AppContext, target: TargetRow, observ
     observed_scope_hash: obs.observed_scope_hash,
     ...slice,
   };
+}
+
+export interface TextIndex {
+  index: CodePointIndex;
+  starts: number[];
+}
+
+/** The code-point index and line starts of a target's text, built once for all the pages drawn from it. */
+export function textIndex(target: TargetRow): TextIndex {
+  return { index: new CodePointIndex(target.content), starts: lineStarts(target.content) };
+}
+
+export function pageOf(text: TextIndex, bounds: ScopeBounds, page: PageRequest): ScopePage {
+  return scopePage(text.index, text.starts, bounds, page.offset, page.maxChars, page.includeLineStarts);
 }

@@ -1,16 +1,17 @@
+import { countCodePoints } from '../reads/code-point-walk';
+import { isBmpOnly } from '../text/code-points';
 import type { StructureSymbol } from './structure.port';
 
 /** Code-point offsets of line starts in a canonical LF text (line 1 starts at 0). */
 export function lineStarts(text: string): number[] {
+  const bmpOnly = isBmpOnly(text);
   const starts = [0];
+  let unit = 0;
   let cp = 0;
-  for (let i = 0; i < text.length; i++, cp++) {
-    const code = text.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    }
-    if (code === 10) starts.push(cp + 1);
+  for (let lf = text.indexOf('\n'); lf !== -1; lf = text.indexOf('\n', lf + 1)) {
+    cp += countCodePoints(text, unit, lf + 1, bmpOnly);
+    unit = lf + 1;
+    starts.push(cp);
   }
   return starts;
 }

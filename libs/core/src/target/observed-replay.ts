@@ -1,4 +1,4 @@
-import { LINK_FIELDS, OBSERVED_PROFILE, readLink, type ObservationLink } from '../transaction/observed-scope';
+import { contentLink, LINK_FIELDS, OBSERVED_PROFILE, pickLink, type ObservationLink } from '../transaction/observed-scope';
 import { ReplayDivergence } from './target.decider';
 import type { ProposalAcceptedData, TargetEvent } from './target.events';
 import type { TargetState } from './target.state';
@@ -21,13 +21,12 @@ export class ObservedReplayEvidence {
   }
 
   private note(d: ObservationLink): void {
-    const link = Object.fromEntries(LINK_FIELDS.map((f) => [f, d[f]])) as unknown as ObservationLink;
-    this.observations.set(d.observation_id, [...(this.observations.get(d.observation_id) ?? []), link]);
+    this.observations.set(d.observation_id, [...(this.observations.get(d.observation_id) ?? []), pickLink(d)]);
   }
 
   private checkAccepted(data: ProposalAcceptedData, before: TargetState): void {
     const fail = (detail: string) => new ReplayDivergence(data.attempt_id, `protocol_invalid: observed evidence ${detail}`);
-    const link = readLink(recordOf(data.content)?.observation);
+    const link = contentLink(data.content);
     if (!link) throw fail('is missing: the record carries no complete observation link');
     const found = this.observations.get(link.observation_id) ?? [];
     if (found.length !== 1) throw fail(`names ${found.length} recorded observations of ${link.observation_id}, not exactly one`);
@@ -46,14 +45,5 @@ export class ObservedReplayEvidence {
       link.target_hash === s.current_hash;
     if (!matches) throw fail('does not link the state the acceptance applied to (target, cycle, version, hash)');
     this.consumed.add(link.observation_id);
-  }
-}
-
-function recordOf(content: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(content);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
   }
 }

@@ -1,4 +1,4 @@
-import { LINK_FIELDS, type ObservationLink } from '../transaction/observed-scope';
+import { pickLink, type ObservationLink } from '../transaction/observed-scope';
 import type { FailureReason, ValidationStage } from '../transaction/transaction.types';
 import { isUuid } from './request-identity';
 import type { ObservedLookup } from './target.commands';
@@ -22,7 +22,7 @@ function problem(reason: FailureReason, stage: ValidationStage, code: string, de
 export function recordedLink(observed: ObservedLookup): ObservationLink | { observation_id: unknown } {
   const found = observed.found;
   if (!found) return { observation_id: observed.observation_id ?? null };
-  return Object.fromEntries(LINK_FIELDS.map((f) => [f, found[f]])) as unknown as ObservationLink;
+  return pickLink(found);
 }
 
 /** Before the proposal's shape: an observation id is required and must be a UUID; so are both guards. */

@@ -48,7 +48,22 @@ export function readLink(value: unknown): ObservationLink | null {
     if (!ok) return null;
   }
   if ((v.scope_end as number) < (v.scope_start as number)) return null;
-  return Object.fromEntries(LINK_FIELDS.map((f) => [f, v[f]])) as unknown as ObservationLink;
+  return pickLink(v);
+}
+
+/** The link of an accepted record's stored content (JSON), or null when it is not an object holding a complete one. */
+export function contentLink(content: string): ObservationLink | null {
+  try {
+    const value: unknown = JSON.parse(content);
+    return value && typeof value === 'object' && !Array.isArray(value) ? readLink((value as { observation?: unknown }).observation) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The link fields of a source already known to hold them (an observation event or row, a checked record). */
+export function pickLink(source: { readonly [K in keyof ObservationLink]?: unknown }): ObservationLink {
+  return Object.fromEntries(LINK_FIELDS.map((f) => [f, source[f]])) as unknown as ObservationLink;
 }
 
 /** Null when the link's scope is the buffer's [scope_start, scope_end) with the recorded hash. */
