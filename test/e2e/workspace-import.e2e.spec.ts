@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isolatedStore, runCli } from '../support/cli-process';
+import { callCli, sha256 } from '../support/workspace-process';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 
@@ -23,16 +23,13 @@ describe(`palimpsest CLI imports a workspace file on ${backend}`, () => {
     await store.dispose();
   });
 
-  const call = async (operation: string, args: unknown, root: string | null = dir) => {
-    const env = { ...store.env, PALIMPSEST_WORKSPACE_ROOT: root ?? '' };
-    const r = await runCli(['call', operation, '--args', JSON.stringify(args)], { env });
-    return { ...r, json: JSON.parse(r.stdout) };
-  };
+  const call = (operation: string, args: unknown, root: string | null = dir) =>
+    callCli({ ...store.env, PALIMPSEST_WORKSPACE_ROOT: root ?? '' }, operation, args);
 
   it('imports the file, shows the binding, replays and rebuilds equal', async () => {
     const created = await call('palimpsest_initialize_target', { filename: 'a.md', from_workspace: true });
     expect(created.code).toBe(0);
-    const sha = createHash('sha256').update(bytes).digest('hex');
+    const sha = sha256(bytes);
     expect(created.json).toMatchObject({
       status: 'ok', filename: 'a.md', version: 0,
       source_line_endings: { style: 'crlf', crlf: 2, source_utf8_bytes: bytes.length, source_sha256: sha },

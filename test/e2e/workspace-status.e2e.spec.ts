@@ -1,12 +1,11 @@
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isolatedStore, runCli } from '../support/cli-process';
 import { startApi, type ApiProcess } from '../support/http-server';
+import { callCli, sha256 } from '../support/workspace-process';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe(`palimpsest workspace status and refresh over the real CLI on ${backend}`, () => {
   let store: Awaited<ReturnType<typeof isolatedStore>>;
@@ -21,8 +20,7 @@ describe(`palimpsest workspace status and refresh over the real CLI on ${backend
     expect((await runCli(['migrate'], { env })).code).toBe(0);
     for (const path of ['kept.md', 'edited.md']) {
       writeFileSync(join(dir, path), `${path}\n`);
-      const r = await runCli(['call', 'palimpsest_initialize_target', '--args', JSON.stringify({ filename: path, from_workspace: true })], { env });
-      ids[path] = JSON.parse(r.stdout).target_file_id;
+      ids[path] = (await callCli(env, 'palimpsest_initialize_target', { filename: path, from_workspace: true })).json.target_file_id;
     }
     writeFileSync(join(dir, 'edited.md'), 'changed by an editor\n');
   });
@@ -92,7 +90,7 @@ describe('palimpsest workspace status and refresh while a gateway holds the embe
   it('answers through the gateway, which reads the files under its own workspace root', async () => {
     writeFileSync(join(dir, 'a.md'), 'a\n');
     api = await startApi(env, ['--no-local-token']);
-    const created = JSON.parse((await runCli(['call', 'palimpsest_initialize_target', '--args', JSON.stringify({ filename: 'a.md', from_workspace: true })], { env })).stdout);
+    const created = (await callCli(env, 'palimpsest_initialize_target', { filename: 'a.md', from_workspace: true })).json;
     writeFileSync(join(dir, 'a.md'), 'b\n');
     const table = await runCli(['workspace', 'status'], { env });
     expect(table.code).toBe(0);

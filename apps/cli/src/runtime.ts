@@ -9,15 +9,18 @@ export async function withApp<T>(fn: (ctx: AppContext) => Promise<T>, opts: { mi
   const db: Db = await openDb();
   const ctx = appContext(db);
   try {
-    if (opts.migrate !== false) {
-      await migrate(db);
-      await reconcileAtStart(ctx); // publications a killed process left started are settled before anything else runs
-    }
+    if (opts.migrate !== false) await prepareStore(ctx);
     return await fn(ctx);
   } finally {
     await ctx.wakes.close(); // wake-ups of this process's last commits go out before the store closes
     await db.close();
   }
+}
+
+/** Migrates the store, then settles the publications a killed process left started, before anything else runs. */
+export async function prepareStore(ctx: AppContext): Promise<void> {
+  await migrate(ctx.db);
+  await reconcileAtStart(ctx);
 }
 
 export function describeStore(): string {

@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { reconcileAtStart } from '@palimpsest/application/workspace-publication/recover-journal';
 import { appContext } from '@palimpsest/application/app-context';
 import type { Db } from '@palimpsest/store/db';
 import { DataDirInUseError } from '@palimpsest/store/errors';
-import { migrate } from '@palimpsest/store/migrate';
+import { prepareStore } from '../runtime';
 import { openDb } from '@palimpsest/store/open-db';
 import { AsciiStdioServerTransport } from '@palimpsest/mcp/mcp-server/ascii-stdio-transport';
 import { bridgeStdioToHttp } from '@palimpsest/mcp/mcp-server/mcp-http-bridge';
@@ -43,9 +42,8 @@ export function registerMcp(program: Command): void {
 async function serveHere(db: Db, profileName: string, policy: OwnerPolicy): Promise<void> {
   const profile: Profile = policy.mode === 'read_only' ? 'read-only' : 'full';
   const mode = responseModeFrom(process.env);
-  await migrate(db);
   const ctx = appContext(db);
-  await reconcileAtStart(ctx);
+  await prepareStore(ctx);
   const server = createMcpServer(ctx, { profile, policy, mode, version: VERSION });
   let closing: Promise<void> | null = null;
   const shutdown = () =>
