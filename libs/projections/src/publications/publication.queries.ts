@@ -1,7 +1,7 @@
 import type { PublicationKind } from '@palimpsest/core/publication/publication.events';
 import type { JournalState } from '@palimpsest/core/publication/publication.state';
 import type { Sql } from '@palimpsest/store/db';
-import { FILE_COLUMNS, workspaceFileOf, type WorkspaceFileRow } from '../workspace-files.queries';
+import { FILE_COLUMNS, type WorkspaceFileRow } from '../workspace-files.queries';
 
 export interface JournalRow {
   journal_id: string;
@@ -47,9 +47,3 @@ export async function filesUnderLease(sql: Sql, targetIds: readonly string[]): P
   return rows;
 }
 
-/** What a publication of a target needs of its binding: the path, the root it is bound to and the file's baseline. */
-export type PublicationBaseline = Pick<WorkspaceFileRow, 'path' | 'root_dev' | 'root_ino' | 'disk_sha256'>;
-
-export function publicationBaselineOf(sql: Sql, targetId: string): Promise<PublicationBaseline | null> {
-  return workspaceFileOf(sql, targetId);
-}

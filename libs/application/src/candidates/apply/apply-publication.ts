@@ -4,7 +4,7 @@ import { exportTarget } from '@palimpsest/core/reads/export-target';
 import { commitCandidateEvents } from '@palimpsest/projections/candidates/candidate-commit';
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import { loadJournal } from '@palimpsest/projections/publications/publication-commit';
-import { publicationBaselineOf } from '@palimpsest/projections/publications/publication.queries';
+import { workspaceFileOf } from '@palimpsest/projections/workspace-files.queries';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../../app-context';
 import type { FileToPublish } from '../../workspace-publication/publication-files';
@@ -35,7 +35,7 @@ export async function publicationPlan(ctx: AppContext, sql: Sql, a: AcceptedAppl
   if (!root) return null;
   const files: FileToPublish[] = [];
   for (const t of a.applied.targets) {
-    const binding = await publicationBaselineOf(sql, t.target_id);
+    const binding = await workspaceFileOf(sql, t.target_id);
     if (!binding) continue;
     if (binding.root_dev !== root.dev || binding.root_ino !== root.ino) {
       return { kind: 'refused', refusal: refusal('permission_denied', 'root_not_allowed', `Target ${t.target_id} is bound to ${binding.path} under another workspace root (${binding.root_dev}:${binding.root_ino}) than the configured one (${root.dev}:${root.ino}); nothing was written.`, {
