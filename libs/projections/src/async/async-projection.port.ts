@@ -20,3 +20,16 @@ export interface AsyncProjection {
   /** Brings the tables up to the batch (events in readAll order; skip types it does not follow). */
   apply(tx: Sql, events: readonly StoredEvent[]): Promise<void>;
 }
+
+/** What an operator sees of one asynchronous consumer (a projection or the relay), in status and /health. */
+export interface ConsumerStatus {
+  name: string;
+  kind: 'projection' | 'relay';
+  state: 'running' | 'catching_up' | 'rebuilding' | 'stopped';
+  checkpoint: { xid: string; position: number };
+  /** Committed events not yet handled, and the age of the oldest of them (0 when caught up). */
+  lag_events: number;
+  lag_seconds: number;
+  /** Who holds this consumer's leader lease (host:pid), null when nobody does. */
+  leader: string | null;
+}
