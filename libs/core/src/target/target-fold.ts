@@ -1,12 +1,14 @@
 import { ChunkedText, TEXT_CHUNK_UNITS, type ChunkSplice } from '../text/chunked-text';
-import { codePointLength } from '../text/code-points';
 import { applyProposal } from '../transaction/apply-proposal';
-import { spanWindow } from '../transaction/span-window';
+import { spanSteps } from '../transaction/span-window';
 import { replayAcceptance, TargetNotFound } from './target.decider';
 import type { ProposalAcceptedData, TargetEvent } from './target.events';
 import type { ExistingTarget, TargetState } from './target.state';
 
 type TargetHead = Omit<ExistingTarget, 'content'>;
+
+/** The fast path gave up after touching the text (restored, perhaps cut into other chunks). */
+const RESTORED = Symbol('restored');
 
 /**
  * evolve() over a whole stream, at the cost of its deltas: the same states, the same checks (every
@@ -90,15 +92,22 @@ export class TargetFold {
   }
 
   private replay(data: ProposalAcceptedData): ChunkSplice {
+    const before = this.text.chunkCount;
     const fast = this.replayWindow(data);
-    if (fast) return fast;
+    if (fast !== null && fast !== RESTORED) return fast;
     const text = this.text.toString();
     const next = replayAcceptance(text, data);
-    return this.text.assign(next, commonPrefixUnits(text, next));
+    if (fast === null) return this.text.assign(next, commonPrefixUnits(text, next));
+    // An undone fast path may have cut the chunks differently: the splice rewrites them all.
+    return { from: 0, deleteCount: before, insert: this.text.assign(next, 0).insert };
   }
 
-  /** The span fast path: the splice when the window applies and the whole text's hash checks, else null (nothing changed). */
-  private replayWindow(data: ProposalAcceptedData): ChunkSplice | null {
+  /**
+   * The span fast path: each operation applied to the window it reads, spliced back in order; the
+   * merged splice when every step applies and the whole text's hash checks; else null (not a span
+   * record: nothing touched) or RESTORED, and the caller runs the reference on the whole text.
+   */
+  private replayWindow(data: ProposalAcceptedData): ChunkSplice | typeof RESTORED | null {
     let record: Record<string, unknown>;
     try {
       record = JSON.parse(data.content);
@@ -106,15 +115,24 @@ export class TargetFold {
       return null;
     }
     const recorded = { protocol_version: String(data.protocol_version), runtime_version: String(data.runtime_version), record };
-    const window = spanWindow(recorded, this.text.length);
-    if (!window) return null;
-    const part = this.text.slice(window.start, window.end);
-    const result = applyProposal({ ...recorded, record: window.record }, part);
-    if (!result.ok) return null;
-    const splice = this.text.splice(window.start, window.end, result.text);
-    if (this.text.sha256() === data.after_hash) return splice;
-    this.text.splice(window.start, window.start + codePointLength(result.text), part);
-    return null;
+    const steps = spanSteps(recorded);
+    if (!steps) return null;
+    const text = this.text;
+    const edit = text.beginEdit();
+    const giveUp = (): typeof RESTORED => {
+      edit.undo();
+      return RESTORED;
+    };
+    for (const step of steps) {
+      if (step.start > text.length || step.end > text.length) return giveUp();
+      const from = Math.max(0, step.start - step.before);
+      const to = Math.min(text.length, step.end + step.after);
+      const part = text.slice(from, to);
+      const result = applyProposal({ ...recorded, record: step.recordAt(from) }, part);
+      if (!result.ok) return giveUp();
+      edit.splice(from, to, result.text, part);
+    }
+    return text.sha256() === data.after_hash ? (edit.done() ?? RESTORED) : giveUp();
   }
 }
 

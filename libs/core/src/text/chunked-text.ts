@@ -61,6 +61,10 @@ export class ChunkedText {
     return this.cpLength;
   }
 
+  get chunkCount(): number {
+    return this.chunks.length;
+  }
+
   get chunkTexts(): string[] {
     return this.chunks.map((c) => c.text);
   }
@@ -123,6 +127,11 @@ export class ChunkedText {
     return this.replaceRun(a.index, b + 1 - a.index, edited);
   }
 
+  /** A run of splices that can be undone together, or merged into the one splice of their chunks. */
+  beginEdit(): ChunkEdit {
+    return new ChunkEdit(this, this.chunks.length);
+  }
+
   /** Replace the whole text; chunks wholly inside the `unchangedPrefix` UTF-16 units are kept. */
   assign(text: string, unchangedPrefix: number): ChunkSplice {
     let keep = 0;
@@ -139,5 +148,36 @@ export class ChunkedText {
     this.chunks.splice(from, count, ...pieces);
     this.hashes.invalidateFrom(from);
     return { from, deleteCount: count, insert: pieces.map((p) => p.text) };
+  }
+}
+
+/**
+ * Splices of one transaction. Chunks before the first one's `from` and after the last untouched tail are
+ * unchanged (a splice never moves the chunks before it, nor changes how many follow it), so the
+ * merged splice rewrites only the run between them.
+ */
+export class ChunkEdit {
+  private readonly undos: { start: number; length: number; old: string }[] = [];
+  private head = Infinity;
+  private tail = Infinity;
+
+  constructor(private readonly text: ChunkedText, private readonly oldCount: number) {}
+
+  splice(start: number, end: number, replacement: string, old: string): void {
+    const s = this.text.splice(start, end, replacement);
+    this.undos.push({ start, length: codePointLength(replacement), old });
+    this.head = Math.min(this.head, s.from);
+    this.tail = Math.min(this.tail, this.text.chunkCount - s.from - s.insert.length);
+  }
+
+  /** Restore the text as it was before the first splice (its chunks may be cut differently). */
+  undo(): void {
+    for (const u of this.undos.reverse()) this.text.splice(u.start, u.start + u.length, u.old);
+  }
+
+  done(): ChunkSplice | null {
+    if (!this.undos.length) return null;
+    const count = this.text.chunkCount;
+    return { from: this.head, deleteCount: this.oldCount - this.head - this.tail, insert: this.text.chunkTexts.slice(this.head, count - this.tail) };
   }
 }
