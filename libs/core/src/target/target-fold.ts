@@ -108,6 +108,8 @@ export class TargetFold {
    * record: nothing touched) or RESTORED, and the caller runs the reference on the whole text.
    */
   private replayWindow(data: ProposalAcceptedData): ChunkSplice | typeof RESTORED | null {
+    // A text of one chunk is its own window: the reference applies it at the same cost, with less work.
+    if (this.text.chunkCount <= 1) return null;
     let record: Record<string, unknown>;
     try {
       record = JSON.parse(data.content);
