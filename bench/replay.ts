@@ -38,7 +38,6 @@ interface ReplayCode {
 function baselineCode(): ReplayCode | null {
   const dir = process.env.BENCH_REPLAY_BASELINE;
   if (!dir) return null;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(join(resolve(dir), 'libs', 'projections', 'src', 'replay', 'replay-target.js')) as ReplayCode;
 }
 

@@ -26,16 +26,16 @@ export class TargetFold {
     this.text = ChunkedText.of('', chunkUnits);
   }
 
-  /** The state after the events so far; its content is joined only when read. */
+  /** The state after the events so far (a snapshot: later events do not change it); its content is joined only when read. */
   get state(): TargetState {
     const head = this.head;
     if (!head) return { exists: false };
-    const text = this.text;
+    const chunks = this.text.chunkTexts;
     let content: string | null = null;
     return {
       ...head,
       get content() {
-        return (content ??= text.toString());
+        return (content ??= chunks.join(''));
       },
     };
   }

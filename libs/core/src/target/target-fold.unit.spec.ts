@@ -132,7 +132,7 @@ describe('TargetFold', () => {
         expect(fast.hashes).toEqual(reference.hashes);
         expect(fast.state).toEqual(reference.state);
       }),
-      { numRuns: 100 },
+      { numRuns: 60 },
     );
   });
 
@@ -149,7 +149,7 @@ describe('TargetFold', () => {
         expect(fast.divergence).toEqual(reference.divergence);
         expect(fast.hashes).toEqual(reference.hashes);
       }),
-      { numRuns: 100 },
+      { numRuns: 60 },
     );
   });
 
@@ -159,5 +159,19 @@ describe('TargetFold', () => {
     for (const e of events) fold.apply(e);
     expect(fold.state).toEqual(referenceFold(events).state);
     expect(fold.chunks.join('')).toBe(referenceFold(events).state.exists ? (referenceFold(events).state as { content: string }).content : '');
+  });
+});
+
+describe('TargetFold.state', () => {
+  it('is a snapshot: folding later events does not change a state already taken', () => {
+    const events = history(11, 30);
+    const fold = new TargetFold(3);
+    const states: TargetState[] = [];
+    for (const e of events) {
+      fold.apply(e);
+      states.push(fold.state);
+    }
+    const reference = referenceFold(events);
+    expect(states.map(traceOf)).toEqual(reference.hashes);
   });
 });
