@@ -136,7 +136,7 @@ async function memoryBench(label: string, db: Db, long: number, baseline: Replay
     for (const [code, reconstruct] of codes) {
       const m = await foldMemory(db, id, reconstruct);
       if (m.accepted !== n) throw new Error(`${code}: folded ${m.accepted} of ${n}`);
-      rows.push([label, code, n + 1, appendS.toFixed(1), ((n / m.ms) * 1000).toFixed(0), m.peakHeapMb.toFixed(1)]);
+      rows.push([label, code, n + 1, appendS.toFixed(1), ((n / m.ms) * 1000).toFixed(0), m.peakHeapMb.toFixed(1), m.peakLiveMb.toFixed(1)]);
     }
   }
   return rows;
@@ -180,7 +180,7 @@ async function main(): Promise<void> {
       ['backend', 'document', 'events', 'generate s', 'raw read ev/s', 'replay ev/s', 'replay / raw', 'folded MB/s', 'replay ms/event', 'vs 1 KB', 'before ev/s', 'before vs 1 KB', 'speed-up'],
       rows,
   );
-  if (long) table('fold memory of long streams (1 KB document, one-line tx/2 edits)', ['backend', 'code', 'events', 'append s', 'fold ev/s', 'peak heap MB'], memory);
+  if (long) table('fold memory of long streams (1 KB document, one-line tx/2 edits)', ['backend', 'code', 'events', 'append s', 'fold ev/s (GC sampled)', 'peak heap MB', 'peak live heap MB'], memory);
 }
 
 main().catch((error) => {
