@@ -53,8 +53,3 @@ export function projectorFollower(db: Db, opts: ProjectorOptions = {}): LogFollo
   const runners = (opts.projections ?? ASYNC_PROJECTIONS).map((p) => new ProjectionRunner(db, p, opts.runner));
   return new LogFollower(db, [...runners, ...(opts.consumers ?? [])]);
 }
-
-/** `PALIMPSEST_PROJECTOR=off` keeps a gateway from running the projector in-process. */
-export function projectorEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  return (env.PALIMPSEST_PROJECTOR ?? '').toLowerCase() !== 'off';
-}

@@ -1,8 +1,8 @@
 import type { AsyncProjection, ConsumerStatus } from '@palimpsest/projections/async/async-projection.port';
 import { catchUp } from '@palimpsest/projections/async/catch-up';
 import { leaderIdentity, recordLeader, recordLeaderState, recordStopped, type LeaderState } from '@palimpsest/projections/async/consumer-leases';
-import { consumerStatuses } from '@palimpsest/projections/async/consumer-status.queries';
 import type { Db } from '@palimpsest/store/db';
+import { consumerStatusOf } from '@palimpsest/application/queries/projector-status.handler';
 import { projectorCrashPoint } from './crash-point';
 import { tryLeaderLease, type LeaderLease } from './leader-lease';
 import type { LogConsumer } from './log-consumer';
@@ -91,8 +91,7 @@ export class ProjectionRunner implements LogConsumer {
   }
 
   async status(): Promise<ConsumerStatus> {
-    const [status] = await consumerStatuses(this.db, this.db.kind, [{ name: this.name, kind: 'projection' }], this.opts.identity);
-    return status!;
+    return consumerStatusOf(this.db, { name: this.name, kind: this.kind }, this.opts.identity);
   }
 
   private async run(): Promise<void> {

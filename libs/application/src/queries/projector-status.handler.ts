@@ -1,7 +1,7 @@
 import type { Db } from '@palimpsest/store/db';
 import type { ConsumerStatus } from '@palimpsest/projections/async/async-projection.port';
 import { leaderIdentity } from '@palimpsest/projections/async/consumer-leases';
-import { consumerStatuses } from '@palimpsest/projections/async/consumer-status.queries';
+import { consumerStatuses, type ConsumerRef } from '@palimpsest/projections/async/consumer-status.queries';
 import { ASYNC_PROJECTIONS } from '@palimpsest/projections/async/registry';
 
 /** A lag (seconds) above which /health reports degraded, unless PALIMPSEST_PROJECTION_LAG_DEGRADED_S says otherwise. */
@@ -33,4 +33,10 @@ export async function projectorStatus(db: Db, thresholdSeconds: number): Promise
   const consumers = await consumerStatuses(db, db.kind, refs, leaderIdentity());
   const lagging = consumers.filter((c) => c.lag_seconds > thresholdSeconds).map((c) => c.name);
   return { status: lagging.length ? 'degraded' : 'ok', lag_threshold_seconds: thresholdSeconds, consumers, lagging };
+}
+
+/** One consumer's status (a runner's own, whether or not it is registered). */
+export async function consumerStatusOf(db: Db, consumer: ConsumerRef, self = leaderIdentity()): Promise<ConsumerStatus> {
+  const [status] = await consumerStatuses(db, db.kind, [consumer], self);
+  return status!;
 }
