@@ -83,4 +83,24 @@ describe(`projector (${describeBackend})`, () => {
     const after = await projectorStatus(db, 30);
     expect(after.consumers.find((c) => c.name === 'test-lead')).toMatchObject({ state: 'stopped', leader: null, lag_events: 0 });
   });
+
+  it('reports lag in events and seconds while a projection is stopped, and degrades past the threshold', async () => {
+    const { db } = store;
+    await createRecordingTable(db, 'recorded_lag');
+    const projection = recordingProjection('test-lag', 'recorded_lag');
+    projector = await startProjector(db, { projections: [projection], runner: { pollMs: 50 } });
+    await appendToStream(db, uniqueStreamId('lag'), 0, sampleEvents(2));
+    await eventually(() => auditRecording(db, 'recorded_lag'), (a) => a.recorded >= a.events);
+    await projector.stop();
+    projector = undefined;
+    // Recorded two seconds ago: the oldest unhandled event's age is the lag in seconds.
+    const old = sampleEvents(3).map((e) => ({ ...e, recordedAt: new Date(Date.now() - 2_000).toISOString() }));
+    await appendToStream(db, uniqueStreamId('lag'), 0, old);
+    const status = await projectorStatus(db, 1);
+    expect(status.consumers.find((c) => c.name === 'test-lag')).toMatchObject({ kind: 'projection', state: 'stopped', leader: null, lag_events: 3 });
+    expect(status.consumers.find((c) => c.name === 'test-lag')!.lag_seconds).toBeGreaterThanOrEqual(2);
+    expect(status).toMatchObject({ status: 'degraded', lag_threshold_seconds: 1 });
+    expect(status.lagging).toContain('test-lag');
+    expect((await projectorStatus(db, 3600)).lagging).not.toContain('test-lag');
+  });
 });
