@@ -25,7 +25,7 @@ import { envNumber, f2, nowMs, summarize, table } from './stats';
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run build && node dist/bench/projector.js
  *
  * Env: BENCH_SEED_SECONDS (closed-loop submits writing the log, default 20), BENCH_CLIENTS (16),
- * BENCH_TARGETS (64), BENCH_RATE (submits/s, 500), BENCH_SECONDS (steady phase, 10).
+ * BENCH_TARGETS (256, so that 500/s leaves each target time for its last submit), BENCH_RATE (submits/s, 500), BENCH_SECONDS (steady phase, 10).
  */
 
 const PROBE_TABLE = 'bench_projector_probe';
@@ -90,6 +90,7 @@ async function steadySubmits(ctx: AppContext, ids: string[], rate: number, secon
   const busy = new Set<string>();
   let sent = 0;
   let skipped = 0;
+  const latencies: number[] = [];
   let next = 0;
   const inFlight = new Set<Promise<void>>();
   const started = nowMs();
@@ -105,9 +106,11 @@ async function steadySubmits(ctx: AppContext, ids: string[], rate: number, secon
       sent++;
       busy.add(id);
       const v = versions.get(id)!;
+      const t0 = nowMs();
       const call = dispatch(ctx, 'palimpsest_submit_edits', {
         target_file_id: id, intent: 'bench', expected_target_version: v, edits: [{ match: marker(v), replace: marker(v + 1) }],
       }).then((r: Record<string, any>) => {
+        latencies.push(nowMs() - t0);
         versions.set(id, r.status === 'accepted' ? r.version : (r.current_version ?? v));
         busy.delete(id);
       });
@@ -117,7 +120,7 @@ async function steadySubmits(ctx: AppContext, ids: string[], rate: number, secon
     await new Promise((resolve) => setTimeout(resolve, tickMs));
   }
   await Promise.all(inFlight);
-  return { sent, skipped, perSecond: sent / seconds };
+  return { sent, skipped, perSecond: sent / seconds, latency: summarize(latencies) };
 }
 
 async function main(): Promise<void> {
@@ -134,7 +137,7 @@ async function main(): Promise<void> {
     await migrate(db);
     await db.query(`CREATE TABLE ${PROBE_TABLE} (global_position bigint NOT NULL, lag_ms double precision NOT NULL)`);
     console.log(`projector bench: ${cpus().length} cores, load ${loadavg().map(f2).join(' ')}; projections ${[...ASYNC_PROJECTIONS.map((p) => p.name), probe.name].join(', ')}`);
-    const ids = await createTargets(ctx, envNumber('BENCH_TARGETS', 64), documentOf(1024));
+    const ids = await createTargets(ctx, envNumber('BENCH_TARGETS', 256), documentOf(1024));
     await appThroughput(ctx, ids, clients, { warmupMs: 0, durationMs: seedSeconds * 1000 });
     const { rows } = await db.query<{ n: number }>('SELECT count(*)::bigint AS n FROM events');
     const events = Number(rows[0]!.n);
@@ -163,6 +166,7 @@ async function main(): Promise<void> {
     const lags = (await db.query<{ l: number }>(`SELECT lag_ms AS l FROM ${PROBE_TABLE} WHERE global_position > $1`, [before])).rows.map((r) => Number(r.l));
     const probeLag = summarize(lags);
     table(`Lag under ${rate} submits/s for ${steadySeconds} s (sent ${f2(steady.perSecond)}/s, ${steady.skipped} skipped: target busy)`, ['measure', 'samples', 'p50 ms', 'p99 ms', 'max ms'], [
+      ['submit latency (dispatch, for comparison)', steady.latency.samples, f2(steady.latency.p50), f2(steady.latency.p99), f2(steady.latency.max)],
       ['probe: batch applied − recorded_at, per event', probeLag.samples, f2(probeLag.p50), f2(probeLag.p99), f2(probeLag.max)],
       ...[...sampled].map(([name, ms]) => {
         const s = summarize(ms);
