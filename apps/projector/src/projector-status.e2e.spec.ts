@@ -3,7 +3,8 @@ import type { Db } from '@palimpsest/store/db';
 import { migrate } from '@palimpsest/store/migrate';
 import { openDb } from '@palimpsest/store/open-db';
 import { sampleEvents, uniqueStreamId } from '@palimpsest/store/test-support/sample-events';
-import { isolatedStore, runCli } from '../../../test/support/cli-process';
+import { spawn } from 'node:child_process';
+import { CLI_BIN, isolatedStore, REPO_ROOT, runCli } from '../../../test/support/cli-process';
 import { HttpClient } from '../../../test/support/http-client';
 import { startApi, type ApiProcess } from '../../../test/support/http-server';
 import { spawnRecordingProjector, type ProjectorProcess } from './test-support/projector-process';
@@ -88,7 +89,32 @@ describe(`projection status in /health, /metrics and projections status (${backe
     expect(cli.consumers.map((c) => c.name)).toEqual((body.info.projections.consumers as Consumer[]).map((c) => c.name));
   });
 
+  if (backend === 'pglite') {
+    it('refuses `palimpsest projector` on the embedded store the gateway owns, saying the gateway runs it', async () => {
+      const r = await runCli(['projector'], { env });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/data directory is in use by pid \d+ .*runs its projector in-process.*DATABASE_URL/);
+    });
+  }
+
   if (backend === 'postgres') {
+    it('runs `palimpsest projector` as its own process until SIGTERM, then exits 0', async () => {
+      const child = spawn(process.execPath, [CLI_BIN, 'projector'], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      await new Promise<void>((resolve, reject) => {
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          if (stderr.includes('palimpsest projector: ready')) resolve();
+        });
+        void exited.then((code) => reject(new Error(`palimpsest projector exited ${code}:\n${stderr}`)));
+      });
+      expect(stderr).toMatch(/store PostgreSQL .*; \S+:\d+ following /);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(stderr).toContain('palimpsest projector: stopped');
+    });
+
     it('shows a projector process leading, caught up, then stopped and lagging (degraded) once it is SIGKILLed', async () => {
       let projector: ProjectorProcess | undefined = spawnRecordingProjector(env, { name: NAME, table: 'recorded_status' });
       try {
