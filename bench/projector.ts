@@ -18,9 +18,10 @@ import { envNumber, f2, nowMs, summarize, table } from './stats';
  *  1. catch-up: every asynchronous projection (the registry's, plus a probe that stamps each event's
  *     lag) from position 0 over a log written by real submits, beside the raw rate of reading the same
  *     events table in the same (transaction_xid, global_position) order with `pg` alone;
- *  2. lag under a steady 500 submits/s through dispatch() (open loop), the projector running in the
- *     same process as the gateway runs it: the probe's per-event lag (commit of its batch minus the
- *     event's recorded_at) and the status' lag_seconds sampled every 100 ms for each projection.
+ *  2. lag under a steady 500 submits/s through dispatch() (open loop), the projector (the Nest
+ *     microservice) in the same Node process but on its own pool, as `palimpsest projector` runs: the
+ *     probe's per-event lag (its batch's apply minus the event's recorded_at, so the submit's own
+ *     latency included, printed beside it) and each projection's status lag_seconds every 100 ms.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run build && node dist/bench/projector.js
  *
@@ -133,6 +134,8 @@ async function main(): Promise<void> {
   const bench = await createBenchDatabase(adminUrl);
   const db = await openPostgresDb({ connectionString: bench.url });
   const ctx = appContext(db);
+  // The projector's own pool, as `palimpsest projector` has in its own process (in a gateway it shares the gateway's).
+  const projectorDb = await openPostgresDb({ connectionString: bench.url });
   try {
     await migrate(db);
     await db.query(`CREATE TABLE ${PROBE_TABLE} (global_position bigint NOT NULL, lag_ms double precision NOT NULL)`);
@@ -144,7 +147,7 @@ async function main(): Promise<void> {
 
     const raw = await rawReadRate(bench.url);
     const projections = [...ASYNC_PROJECTIONS, probe];
-    const caught = await catchUpRate(db, projections, events);
+    const caught = await catchUpRate(projectorDb, projections, events);
     table(`Catch-up over ${events} events written by real submits`, ['reader', 'events/s', 'seconds', 'vs raw'], [
       ['raw read in commit order (pg, 500/statement)', f2(raw.perSecond), f2(raw.events / raw.perSecond), '100 %'],
       [`projector (${projections.length} projections)`, f2(caught.perSecond), f2(caught.seconds), `${((caught.perSecond / raw.perSecond) * 100).toFixed(0)} %`],
@@ -155,7 +158,7 @@ async function main(): Promise<void> {
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
-        for (const c of (await projectorStatus(db, 30)).consumers) sampled.set(c.name, [...(sampled.get(c.name) ?? []), c.lag_seconds * 1000]);
+        for (const c of (await projectorStatus(projectorDb, 30)).consumers) sampled.set(c.name, [...(sampled.get(c.name) ?? []), c.lag_seconds * 1000]);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     })();
@@ -176,6 +179,7 @@ async function main(): Promise<void> {
     await caught.projector.close();
   } finally {
     await ctx.wakes.close();
+    await projectorDb.close();
     await db.close();
     await bench.drop();
   }
