@@ -1,4 +1,8 @@
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import type { NatsConnection } from 'nats';
+import { publishedSchemaFiles } from '@palimpsest/protocol/publish/published-schemas';
+import { RELAY_ENVELOPE_SCHEMA_PATH } from '@palimpsest/protocol/publish/relay-envelope-schema';
 import type { Db } from '@palimpsest/store/db';
 import { openPostgresDb } from '@palimpsest/store/postgres/pg-db';
 import { checkpointOf, readAll } from '@palimpsest/store/read-all';
@@ -75,6 +79,8 @@ describe(`NatsRelay (${describeBackend}, real NATS)`, () => {
     const status = await eventually(() => relay.status(), (s) => s.lag_events === 0 && s.checkpoint.position > 0, { timeoutMs: 20_000 });
     const messages = await eventually(() => readJetStream(nc, target.stream), (m) => m.length >= total);
     expect(await auditRelayed(store.db, messages, target.subjectPrefix)).toEqual(cleanAudit(total));
+    const validate = envelopeValidator();
+    expect(messages.filter((m) => !validate(m.body)).map((m) => ({ position: m.body.global_position, errors: validate.errors }))).toEqual([]);
     expect(messages.map((m) => m.subject)).toContain(`${target.subjectPrefix}.odd%2Estream%20%2A%3E.odd%2Estream%20%2A%3E-%25%C3%A9.SampleHappened`);
 
     const all = await readAll(store.db, { limit: 10_000 });
@@ -109,3 +115,11 @@ describe(`NatsRelay (${describeBackend}, real NATS)`, () => {
     expect(await standby.status()).toMatchObject({ state: 'stopped', lag_events: 3, leader: null });
   });
 });
+
+/** The published envelope schema (schemas/relay/), with the event schemas it refers to. */
+function envelopeValidator() {
+  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
+  addFormats(ajv);
+  for (const [path, schema] of publishedSchemaFiles()) if (path.startsWith('events/')) ajv.addSchema(schema as object);
+  return ajv.compile(publishedSchemaFiles().get(RELAY_ENVELOPE_SCHEMA_PATH) as object);
+}

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Db } from '@palimpsest/store/db';
+import type { Sql } from '@palimpsest/store/db';
 import { readAll } from '@palimpsest/store/read-all';
+import type { StoredEvent } from '@palimpsest/store/stored-event';
 import { msgIdOf, subjectOf, toEnvelope } from '../relay-envelope';
 import type { RelayedMessage } from './jetstream-reader';
 
@@ -19,8 +20,12 @@ export interface RelayAudit {
 }
 
 /** Compares the whole JetStream stream with the events table: exactly once, in per-stream order. */
-export async function auditRelayed(db: Db, messages: readonly RelayedMessage[], subjectPrefix: string): Promise<RelayAudit> {
-  const events = await readAll(db, { limit: 10_000_000 });
+export async function auditRelayed(db: Sql, messages: readonly RelayedMessage[], subjectPrefix: string): Promise<RelayAudit> {
+  return auditAgainst(await readAll(db, { limit: 10_000_000 }), messages, subjectPrefix);
+}
+
+/** auditRelayed against the log as read before (a store this process no longer holds). */
+export function auditAgainst(events: readonly StoredEvent[], messages: readonly RelayedMessage[], subjectPrefix: string): RelayAudit {
   const byPosition = new Map(events.map((e) => [e.globalPosition, e]));
   const ids = new Map<string, number>();
   const positions = new Map<number, number>();
