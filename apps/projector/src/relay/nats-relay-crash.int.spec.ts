@@ -16,8 +16,9 @@ import { RELAY_CRASH_POINTS } from './relay-crash-point';
 import { connectNats, deleteStream, NATS_URL, readJetStream, uniqueRelayTarget } from './test-support/jetstream-reader';
 import { auditAgainst, auditRelayed, cleanAudit } from './test-support/relayed-events';
 import { spawnRelay, type RelayProcess } from './test-support/spawn-relay';
-import { appendNext, engineStreamId } from './test-support/writers';
+import { appenderWith, engineStreamId } from './test-support/writers';
 
+const appendNext = appenderWith(appendToStream);
 const onPostgres = describeBackend === 'postgres';
 /**
  * A relay on PGlite owns the data directory and each start opens it (seconds on a busy machine): there one

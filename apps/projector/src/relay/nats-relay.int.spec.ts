@@ -1,3 +1,4 @@
+import { appendToStream } from '@palimpsest/store/append-to-stream';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { NatsConnection } from 'nats';
@@ -12,8 +13,9 @@ import { NatsRelay } from './nats-relay';
 import type { RelayLogger } from './relay-config';
 import { connectNats, deleteStream, NATS_URL, readJetStream, uniqueRelayTarget } from './test-support/jetstream-reader';
 import { auditRelayed, cleanAudit } from './test-support/relayed-events';
-import { appendNext, engineStreamId } from './test-support/writers';
+import { appenderWith, engineStreamId } from './test-support/writers';
 
+const appendNext = appenderWith(appendToStream);
 const WRITERS = 32;
 const HOLDERS = 8;
 const APPENDS = 4;

@@ -5,10 +5,10 @@ const ROOT = resolve(__dirname, '../../../../..');
 const RUN_RELAY = join(__dirname, '..', 'run-relay.ts');
 
 /**
- * A real relay process from the TypeScript sources: `.ts` compiled on require by @swc/core (as Jest does)
+ * A real process (the relay, the docs' example consumer) from the TypeScript sources: `.ts` compiled on require by @swc/core (as Jest does)
  * and the @palimpsest/* aliases resolved like Jest's moduleNameMapper.
  */
-const BOOT = `
+const boot = (file: string, exported: string): string => `
 const fs = require('node:fs');
 const path = require('node:path');
 const Module = require('node:module');
@@ -30,8 +30,8 @@ require.extensions['.ts'] = (module, filename) => {
   });
   module._compile(out.code, filename);
 };
-require(${JSON.stringify(RUN_RELAY)}).runRelay().catch((error) => {
-  process.stdout.write(JSON.stringify({ level: 'error', msg: 'relay failed to start', err: String(error) }) + '\\n');
+require(${JSON.stringify(file)})[${JSON.stringify(exported)}]().catch((error) => {
+  process.stdout.write(JSON.stringify({ level: 'error', msg: 'failed to start', err: String(error) }) + '\\n');
   process.exit(1);
 });
 `;
@@ -47,7 +47,12 @@ export interface RelayProcess {
 }
 
 export function spawnRelay(env: NodeJS.ProcessEnv): RelayProcess {
-  const child = spawn(process.execPath, ['-e', BOOT], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawnModule(RUN_RELAY, 'runRelay', env);
+}
+
+/** Runs `exported()` of a TypeScript module in a real process that logs JSON lines on stdout. */
+export function spawnModule(file: string, exported: string, env: NodeJS.ProcessEnv): RelayProcess {
+  const child = spawn(process.execPath, ['-e', boot(file, exported)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: Record<string, unknown>[] = [];
   const waiters = new Set<() => void>();
   let buffered = '';
