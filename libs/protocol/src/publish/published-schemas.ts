@@ -1,6 +1,7 @@
 import { CATALOG } from '../catalog/catalog';
 import { EVENT_SCHEMAS, SCHEMA_BASE, eventSchemaFileName } from './event-schemas';
 import { operationSchemaPath, publishOperationSchema } from './operation-schemas';
+import { RELAY_ENVELOPE_SCHEMA_PATH, relayEnvelopeSchema } from './relay-envelope-schema';
 
 /** Every file under schemas/, keyed by its path relative to schemas/. Generated; never hand-edited. */
 export function publishedSchemaFiles(): Map<string, unknown> {
@@ -19,6 +20,9 @@ export function publishedSchemaFiles(): Map<string, unknown> {
       index.push({ $id: String(schema.$id), path, kind: `operation-${part}`, title: op.name });
     }
   }
+  const envelope = relayEnvelopeSchema();
+  files.set(RELAY_ENVELOPE_SCHEMA_PATH, envelope);
+  index.push({ $id: String(envelope.$id), path: RELAY_ENVELOPE_SCHEMA_PATH, kind: 'relay-envelope', title: String(envelope.title) });
   files.set('index.json', { $id: `${SCHEMA_BASE}/index.json`, schemas: index });
   return files;
 }

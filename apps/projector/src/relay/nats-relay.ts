@@ -1,0 +1,186 @@
+import { hostname } from 'node:os';
+import { connect, type JetStreamClient, type NatsConnection, type PubAck } from 'nats';
+import { advanceCheckpoint, loadCheckpoint } from '@palimpsest/projections/async/projection-checkpoints';
+import type { ConsumerStatus } from '@palimpsest/projections/async/async-projection.port';
+import type { Db } from '@palimpsest/store/db';
+import { EVENTS_CHANNEL } from '@palimpsest/store/events-channel';
+import { checkpointOf, readAll, type ReadAllCheckpoint } from '@palimpsest/store/read-all';
+import type { StoredEvent } from '@palimpsest/store/stored-event';
+import { ensureStream } from './jetstream-stream';
+import { checkedOptions, type NatsRelayOptions } from './relay-config';
+import { relayCrashPoint } from './relay-crash-point';
+import { msgIdOf, subjectOf, toEnvelope } from './relay-envelope';
+import { leaderOf, tryLead, type Leadership } from './relay-leader';
+import { relayLag } from './relay.queries';
+import { Wakeup } from './wakeup';
+
+/** Counters since this instance started (for /metrics beside ConsumerStatus). */
+export interface RelayMetrics {
+  published: number;
+  /** Publishes JetStream answered as duplicates: the re-sent tail after a crash, never stored twice. */
+  duplicates: number;
+  batches: number;
+  /** Acks whose stream sequence did not follow the previous one's (logged as errors; should stay 0). */
+  order_violations: number;
+  leading: boolean;
+}
+
+const ENCODER = new TextEncoder();
+const RETRY_AFTER_ERROR_MS = 1000;
+
+/**
+ * Publishes every committed event to JetStream, in commit-safe order (readAll), exactly once:
+ * Nats-Msg-Id is the global position, so the re-publish of a tail acknowledged but not checkpointed
+ * (a crash in between) is a duplicate the server drops; the checkpoint moves compare-and-set, and only
+ * after every ack of its batch. One instance leads (relay-leader.ts); the others wait to take over.
+ */
+export class NatsRelay {
+  readonly options: NatsRelayOptions;
+  readonly holder = `${hostname()}:${process.pid}`;
+  private nc: NatsConnection | null = null;
+  private js: JetStreamClient | null = null;
+  private loop: Promise<void> | null = null;
+  private stopping = false;
+  private unlisten: (() => Promise<void>) | null = null;
+  private readonly wakeup = new Wakeup();
+  private lastSeq = 0;
+  private readonly counters: RelayMetrics = { published: 0, duplicates: 0, batches: 0, order_violations: 0, leading: false };
+
+  constructor(
+    private readonly db: Db,
+    options: Partial<NatsRelayOptions> & Pick<NatsRelayOptions, 'url' | 'logger'>,
+  ) {
+    this.options = checkedOptions(options);
+  }
+
+  /** Connects, creates or updates the stream, and starts relaying (or waiting to lead). */
+  async start(): Promise<void> {
+    if (this.loop) return;
+    const { url, stream, subjectPrefix, dedupeWindowMs, logger } = this.options;
+    this.nc = await connect({ servers: url.split(','), name: `palimpsest-relay ${this.holder}`, maxReconnectAttempts: -1 });
+    try {
+      await ensureStream(await this.nc.jetstreamManager(), { stream, subjectPrefix, dedupeWindowMs });
+      this.js = this.nc.jetstream();
+      const wake = () => this.wakeup.fire();
+      this.unlisten = await this.db.listen(EVENTS_CHANNEL, wake, wake);
+    } catch (error) {
+      await this.nc.close();
+      this.nc = null;
+      throw error;
+    }
+    this.stopping = false;
+    this.loop = this.run();
+    logger.info({ stream, subjects: `${subjectPrefix}.>`, holder: this.holder }, 'relay started');
+  }
+
+  /** Finishes the batch in flight (its checkpoint included), releases the lead and disconnects. */
+  async stop(): Promise<void> {
+    if (!this.loop) return;
+    this.stopping = true;
+    this.wakeup.fire();
+    await this.loop;
+    this.loop = null;
+    await this.unlisten?.();
+    this.unlisten = null;
+    await this.nc?.drain().catch(() => this.nc?.close());
+    this.nc = null;
+    this.js = null;
+  }
+
+  async status(): Promise<ConsumerStatus> {
+    const { checkpointName } = this.options;
+    const checkpoint = await loadCheckpoint(this.db, checkpointName);
+    const [lag, leader] = [await relayLag(this.db, checkpoint), await leaderOf(this.db, checkpointName)];
+    return {
+      name: checkpointName,
+      kind: 'relay',
+      state: leader === null ? 'stopped' : lag.events > 0 ? 'catching_up' : 'running',
+      checkpoint: { xid: checkpoint.xid, position: checkpoint.position },
+      lag_events: lag.events,
+      lag_seconds: lag.seconds,
+      leader,
+    };
+  }
+
+  metrics(): RelayMetrics {
+    return { ...this.counters };
+  }
+
+  private async run(): Promise<void> {
+    const { checkpointName, pollIntervalMs, logger } = this.options;
+    while (!this.stopping) {
+      let lead: Leadership | null = null;
+      try {
+        lead = await tryLead(this.db, checkpointName, this.holder);
+        if (!lead) {
+          await this.wakeup.sleep(pollIntervalMs);
+          continue;
+        }
+        this.counters.leading = true;
+        logger.info({ holder: this.holder }, 'relay leads');
+        await this.relayWhileLeading(lead);
+      } catch (error) {
+        logger.error({ err: error }, 'relay batch failed; retrying from the checkpoint');
+        if (!this.stopping) await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_ERROR_MS));
+      } finally {
+        this.counters.leading = false;
+        await lead?.release();
+      }
+    }
+  }
+
+  private async relayWhileLeading(lead: Leadership): Promise<void> {
+    const { checkpointName, batchSize, pollIntervalMs, logger } = this.options;
+    let from: ReadAllCheckpoint = await loadCheckpoint(this.db, checkpointName);
+    this.lastSeq = 0;
+    while (!this.stopping) {
+      const events = await readAll(this.db, { after: from, limit: batchSize });
+      if (events.length === 0) {
+        await this.wakeup.sleep(pollIntervalMs);
+        if (!(await lead.alive())) return logger.warn({}, 'relay lost its leader lock');
+        continue;
+      }
+      const duplicates = await this.publish(events);
+      relayCrashPoint('relay.after_acks');
+      const to = checkpointOf(events[events.length - 1]!);
+      if (!(await advanceCheckpoint(this.db, checkpointName, from, to, events.length))) {
+        return logger.warn({ from }, 'relay checkpoint moved by another instance');
+      }
+      this.counters.batches += 1;
+      this.counters.published += events.length - duplicates;
+      this.counters.duplicates += duplicates;
+      logger.info({ events: events.length, duplicates, position: to.position }, 'relay batch');
+      from = to;
+    }
+  }
+
+  /** Publishes the batch pipelined on one connection (so stored in send order); resolves when all are acked. */
+  private async publish(events: readonly StoredEvent[]): Promise<number> {
+    const js = this.js!;
+    const { subjectPrefix } = this.options;
+    const half = Math.ceil(events.length / 2);
+    let acked = 0;
+    const acks = await Promise.all(events.map(async (event) => {
+      const ack = await js.publish(subjectOf(subjectPrefix, event), ENCODER.encode(JSON.stringify(toEnvelope(event))), { msgID: msgIdOf(event) });
+      if ((acked += 1) === half) relayCrashPoint('relay.mid_publish');
+      return ack;
+    }));
+    return this.checkAcks(events, acks);
+  }
+
+  /** Counts duplicates; an ack out of sequence means JetStream holds this batch in another order than sent. */
+  private checkAcks(events: readonly StoredEvent[], acks: readonly PubAck[]): number {
+    const { stream, logger } = this.options;
+    let duplicates = 0;
+    acks.forEach((ack, i) => {
+      if (ack.stream !== stream) throw new Error(`subject captured by JetStream stream ${ack.stream}, not ${stream}`);
+      if (ack.duplicate) duplicates += 1;
+      if (ack.seq <= this.lastSeq) {
+        this.counters.order_violations += 1;
+        logger.error({ position: events[i]!.globalPosition, seq: ack.seq, previous: this.lastSeq }, 'relay ack out of order');
+      }
+      this.lastSeq = ack.seq;
+    });
+    return duplicates;
+  }
+}
