@@ -5,6 +5,7 @@ import { findObservation, type ObservationRow } from '@palimpsest/projections/ob
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
+import { submitObservedBatch } from './submit-observed-batch';
 import { submitProposal, type SubmissionResult, type SubmitProposalInput } from '../submit-proposal/submit-proposal.handler';
 
 export const SUBMIT_OBSERVED = 'palimpsest_submit_observed_operations';
@@ -14,14 +15,18 @@ export type SubmitObservedInput = Omit<SubmitProposalInput, 'protocol_version' |
   observation_id?: unknown;
   intent?: unknown;
   operations?: unknown;
+  observation_bundle_id?: unknown;
+  groups?: unknown;
 };
 
 /**
- * palimpsest_submit_observed_operations, single form: tx/2 operations restricted to one observation,
+ * palimpsest_submit_observed_operations, single form (the batch form, with observation_bundle_id or groups,
+ * is submitObservedBatch's): tx/2 operations restricted to one observation,
  * decided and recorded like palimpsest_submit_operations (accepted or rejected, audited), under the
  * observed runtime. Every observation refusal is a recorded rejection with the seed's code.
  */
 export function submitObserved(ctx: AppContext, input: SubmitObservedInput): Promise<SubmissionResult> {
+  if (input.observation_bundle_id !== undefined || input.groups !== undefined) return submitObservedBatch(ctx, input, SUBMIT_OBSERVED);
   const proposal: Record<string, unknown> = {};
   if ('intent' in input) proposal.intent = input.intent;
   if ('operations' in input) proposal.operations = input.operations;
@@ -36,7 +41,7 @@ export function submitObserved(ctx: AppContext, input: SubmitObservedInput): Pro
     attempt: input.attempt,
     source: input.source,
     include_correlation_id: input.include_correlation_id,
-    observed: { operation: SUBMIT_OBSERVED, lookup: (tx, target) => lookupObservation(ctx, tx, target, input.observation_id) },
+    observed: { operation: SUBMIT_OBSERVED, lookup: async (tx, target) => ({ observed: await lookupObservation(ctx, tx, target, input.observation_id) }) },
   });
 }
 
