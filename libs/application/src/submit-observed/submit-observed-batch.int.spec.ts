@@ -134,4 +134,65 @@ describe(`palimpsest_submit_observed_operations (batch form) on ${describeBacken
     expect(ok).toMatchObject({ status: 'accepted', version: 1, group_count: 1 });
     expect((await call('palimpsest_read_target', { target_file_id: id })).text).toBe(SOURCE.replace('return 2;\n}', 'return 2 + 40;\n} // end'));
   });
+
+  it('a bundle goes stale after a concurrent edit (version), after a save (cycle, unchanged text), and when the hash moved', async () => {
+    const id = await newTarget();
+    const b = await observeBundle(id);
+    await call('palimpsest_submit_operations', { target_file_id: id, intent: 'elsewhere', operations: [{ op: 'match', match: 'return 2', replace: 'return 4' }], expected_target_version: 0 });
+    const batch = (key: string, bundle: any, guards: object) => call(TOOL, { target_file_id: id, observation_bundle_id: bundle.bundle_id, intent: 'i', groups: twoGroups(bundle), ...guards, client_request_id: key });
+    expect(await batch('s-1', b, await head(id))).toMatchObject({ status: 'rejected', failure_reason: 'target_version_mismatch', diagnostic: { code: 'STALE_OBSERVATION_VERSION', group_index: 0, observed_version: 0, current_version: 1 } });
+
+    const fresh = await observeBundle(id);
+    const g = await head(id);
+    expect(await call('palimpsest_save', { target_file_id: id })).toMatchObject({ status: 'saved' });
+    expect(await head(id)).toEqual(g);
+    expect(await batch('s-2', fresh, g)).toMatchObject({ status: 'rejected', diagnostic: { code: 'OBSERVATION_CYCLE_MISMATCH', group_index: 0 } });
+
+    const third = await observeBundle(id);
+    await testDb.db.query('UPDATE scope_observations SET target_hash = $2 WHERE observation_id = $1', [third.scopes[2].observation_id, '0'.repeat(64)]);
+    expect(await batch('s-3', third, g)).toMatchObject({ status: 'rejected', failure_reason: 'target_hash_mismatch', diagnostic: { code: 'STALE_OBSERVATION_HASH', group_index: 1 } });
+    await testDb.db.query('UPDATE scope_observations SET target_hash = $2 WHERE observation_id = $1', [third.scopes[2].observation_id, g.expected_current_hash]);
+    expect(await codes(id)).toEqual(['STALE_OBSERVATION_HASH', 'OBSERVATION_CYCLE_MISMATCH', 'STALE_OBSERVATION_VERSION']);
+    expect(await batch('s-4', third, g)).toMatchObject({ status: 'accepted', version: 2 });
+  });
+
+  it('two concurrent batches over one bundle: the row lock serializes them, one is accepted, the other finds its receipts consumed', async () => {
+    const id = await newTarget();
+    const b = await observeBundle(id);
+    const g = await head(id);
+    const send = (key: string) => call(TOOL, { target_file_id: id, observation_bundle_id: b.bundle_id, intent: key, groups: twoGroups(b), ...g, client_request_id: key });
+    const answers = await Promise.all([send('c-1'), send('c-2')]);
+    expect(answers.map((a) => a.status).sort()).toEqual(['accepted', 'rejected']);
+    expect(answers.find((a) => a.status === 'rejected')).toMatchObject({ diagnostic: { code: 'OBSERVATION_ALREADY_CONSUMED', group_index: 0 } });
+  });
+
+  it('rebuild reproduces the read models, the observations a batch consumed included', async () => {
+    expect(await rebuildProjections(testDb.db)).toMatchObject({ equal: true, differing: [], missing: [], extra: [] });
+  });
+
+  /** Tampering needs the append-only trigger off: what an attacker with the database owner's rights could do. */
+  const tamper = async (statement: string, params: unknown[]) => {
+    await testDb.db.query('ALTER TABLE events DISABLE TRIGGER events_append_only');
+    try {
+      await testDb.db.query(statement, params);
+    } finally {
+      await testDb.db.query('ALTER TABLE events ENABLE TRIGGER events_append_only');
+    }
+  };
+
+  it.each([
+    ['a scope hash of the bundle', `UPDATE events SET data = jsonb_set(data, '{scopes,2,observed_scope_hash}', to_jsonb(repeat('0', 64))) WHERE stream_id = $1 AND event_type = 'BundleObserved'`, /observed_scope_hash/],
+    ['an ordinal of the bundle', `UPDATE events SET data = jsonb_set(data, '{scopes,0,ordinal}', '7') WHERE stream_id = $1 AND event_type = 'BundleObserved'`, /bundle and ordinal/],
+    ['the bundle a group links', `UPDATE events SET data = jsonb_set(data, '{content}', to_jsonb(regexp_replace(data->>'content', '"bundle_id":"[0-9a-f-]+"', '"bundle_id":"00000000-0000-4000-8000-000000000000"'))) WHERE stream_id = $1 AND event_type = 'ProposalAccepted'`, /bundle/],
+    ['a group link removed', `UPDATE events SET data = jsonb_set(data, '{content}', to_jsonb(regexp_replace(data->>'content', '"observation":\\{[^}]*\\}', '"observation":{}'))) WHERE stream_id = $1 AND event_type = 'ProposalAccepted'`, /missing/],
+  ])('replay reports replay_protocol_invalid after tampering with %s', async (_what, statement, detail) => {
+    const id = await newTarget();
+    const b = await observeBundle(id);
+    await call(TOOL, { target_file_id: id, observation_bundle_id: b.bundle_id, intent: 'i', groups: twoGroups(b), ...(await head(id)), client_request_id: 't' });
+    expect(await call('palimpsest_replay', { target_file_id: id })).toMatchObject({ status: 'success' });
+    await tamper(statement, [`target-${id}`]);
+    const report = await call('palimpsest_replay', { target_file_id: id });
+    expect(report).toMatchObject({ status: 'failed', failure_reason: 'replay_protocol_invalid' });
+    expect(report.failure_detail).toMatch(detail);
+  });
 });
