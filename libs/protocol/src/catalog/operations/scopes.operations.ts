@@ -2,6 +2,7 @@ import { SYMBOL_KINDS } from '@palimpsest/core/structure/structure.port';
 import { FAILURE_REASONS } from '@palimpsest/core/transaction/transaction.types';
 import { statusResult, submissionCommon, targetParams } from '../fragments';
 import { defineOperation } from '../operation-spec';
+import { OBSERVED_EXAMPLES } from '../observed-examples';
 
 const kind = { enum: [...SYMBOL_KINDS, null], description: 'Symbol kind filter.' };
 const selector = (description: string) => ({ type: ['string', 'null'], minLength: 1, description });
@@ -121,5 +122,6 @@ export const submitObservedOperations = defineOperation({
   edgeFields: ['target_file_id', 'include_correlation_id'],
   result: statusResult(['accepted', 'rejected', 'invalid_argument', 'not_found']),
   errors: [...FAILURE_REASONS, 'not_found', 'invalid_argument', ...SUBMIT_OBSERVED_CODES],
-  examples: [],
+  examples: OBSERVED_EXAMPLES,
+  advertisedExamples: 2,
 });
