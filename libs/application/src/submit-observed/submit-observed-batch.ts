@@ -6,7 +6,7 @@ import type { TargetRow } from '@palimpsest/projections/content/target-row.queri
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
 import { submitProposal, type SubmissionResult } from '../submit-proposal/submit-proposal.handler';
-import type { SubmitObservedInput } from './submit-observed.handler';
+import type { SubmitObservedInput } from './submit-observed-input';
 
 /** The fields of the batch's record; the single form's are passed too, so that mixing them is a recorded refusal. */
 const PROPOSAL_FIELDS = ['intent', 'observation_bundle_id', 'groups', 'observation_id', 'operations'] as const;

@@ -6,18 +6,10 @@ import type { TargetRow } from '@palimpsest/projections/content/target-row.queri
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
 import { submitObservedBatch } from './submit-observed-batch';
-import { submitProposal, type SubmissionResult, type SubmitProposalInput } from '../submit-proposal/submit-proposal.handler';
+import { submitProposal, type SubmissionResult } from '../submit-proposal/submit-proposal.handler';
+import { SUBMIT_OBSERVED, type SubmitObservedInput } from './submit-observed-input';
 
-export const SUBMIT_OBSERVED = 'palimpsest_submit_observed_operations';
-
-/** The submission tools' common arguments, the observation, and the tx/2 record's intent and operations. */
-export type SubmitObservedInput = Omit<SubmitProposalInput, 'protocol_version' | 'proposal' | 'observed'> & {
-  observation_id?: unknown;
-  intent?: unknown;
-  operations?: unknown;
-  observation_bundle_id?: unknown;
-  groups?: unknown;
-};
+export { SUBMIT_OBSERVED, type SubmitObservedInput } from './submit-observed-input';
 
 /**
  * palimpsest_submit_observed_operations, single form (the batch form, with observation_bundle_id or groups,

@@ -6,15 +6,12 @@ import { checkScopeEvidence, evidenceFailure, OBSERVED_PROFILE, readLink } from 
 import { applyObservedBatch, OBSERVED_BATCH_PROFILE } from './observed-batch';
 import { runSequential, type ApplyContext } from './run-sequential';
 import { PROTOCOL, RUNTIME } from './transaction.types';
-import type { ProtocolVersion, TxFailure, TxResult } from './transaction.types';
+import type { ProtocolVersion, RecordedProposal, TxFailure, TxResult } from './transaction.types';
+
+export type { RecordedProposal } from './transaction.types';
 
 export type { ApplyContext } from './run-sequential';
 
-export interface RecordedProposal {
-  protocol_version: string;
-  runtime_version: string;
-  record: Record<string, unknown>;
-}
 
 /** Immutable runtime profiles: the only (protocol, runtime) pairs this engine will apply. */
 const SUPPORTED_PROFILES: ReadonlyMap<string, ProtocolVersion> = new Map([

@@ -1,11 +1,10 @@
 import { CodePointIndex } from '../text/code-points';
-import type { RecordedProposal } from './apply-proposal';
 import { isPlainObject, shapeFailure } from './field-checks';
 import { checkScopeEvidence, evidenceFailure, LINK_FIELDS, readLink, type ObservationLink } from './observed-scope';
 import { defaultChangeId, readProposalBody, type PlannedChange } from './parse-proposal';
 import { runSequential, type ApplyContext } from './run-sequential';
 import { PROTOCOL } from './transaction.types';
-import type { ChangeAnnotation, ChangeFact, TextChange, TxFailure, TxResult, TxSuccess, WarningDetail } from './transaction.types';
+import type { ChangeAnnotation, ChangeFact, RecordedProposal, TextChange, TxFailure, TxResult, TxSuccess, WarningDetail } from './transaction.types';
 
 /**
  * The durable pair of an observed batch (the seed's patchdiff-observed-batch/1 / -r1). The event's

@@ -1,4 +1,4 @@
-import type { OperationExample } from './operation-spec';
+import type { ObservedSetup, OperationExample } from './operation-spec';
 import { EXAMPLE_TARGET_ID } from './fragments';
 
 /**
@@ -11,8 +11,7 @@ export const EXAMPLE_OBSERVATION_ID = '8b2e4f6a-1c3d-4e5f-a7b9-0d2c4e6f8a1b';
 export const EXAMPLE_BUNDLE_ID = '0c6e2a4f-9b1d-4f3e-8a5c-7d9e1b3f5a2c';
 export const EXAMPLE_SECOND_OBSERVATION_ID = '6d4f8b2a-3e5c-4a7b-9c1d-2e4f6a8b0c3d';
 
-/** What an example needs done to a fresh target holding EXAMPLE_DOCUMENT: one scope observed, or a bundle of two. */
-export type ObservedSetup = 'observed_document' | 'observed_bundle';
+export type { ObservedSetup } from './operation-spec';
 
 const guards = { expected_target_version: 0, expected_current_hash: EXAMPLE_DOCUMENT_HASH };
 

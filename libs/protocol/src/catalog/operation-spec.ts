@@ -1,7 +1,8 @@
-import type { ObservedSetup } from './observed-examples';
-
 /** A JSON Schema (draft 2020-12) object, kept as plain data so it can be published as-is. */
 export type JsonSchema = Record<string, unknown>;
+
+/** What an observed example's fresh target needs first (observed-examples.ts): one scope observed, or a bundle. */
+export type ObservedSetup = 'observed_document' | 'observed_bundle';
 
 export interface OperationExample {
   title: string;
