@@ -59,6 +59,9 @@ describe(`observed batch over real bundles (property) on ${describeBackend}`, ()
         const plain = await call('palimpsest_submit_operations', { target_file_id: plainTarget, intent: 'p', operations: absolute, expected_target_version: 0 });
         expect([batch.status, plain.status]).toEqual(['accepted', 'accepted']);
         expect(batch.after_hash).toBe(plain.after_hash);
+        // The stored text too (its chunks are rewritten only where the batch says the text changed).
+        const read = async (id: string) => (await call('palimpsest_read_target', { target_file_id: id, length: 100000 })).text;
+        expect(await read(batchTarget)).toBe(await read(plainTarget));
         expect(batch).toMatchObject({ before_version: 0, version: 1, change_count: absolute.length });
       }),
       { numRuns: 15 },
