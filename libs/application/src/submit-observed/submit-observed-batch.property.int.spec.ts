@@ -36,22 +36,22 @@ describe(`observed batch over real bundles (property) on ${describeBackend}`, ()
         const bundle = await call('palimpsest_observe_scope', { target_file_id: batchTarget, selections: bodies.map((_, i) => ({ symbol_name: `S${i}`, kind: 'section' })) });
         expect(bundle.status).toBe('observed_batch');
         const guards = { expected_target_version: 0, expected_current_hash: bundle.target_current_hash };
-        const groups = bundle.scopes.map((s: any, i: number) => {
+        const groups: { scope: any; operations: any[] }[] = bundle.scopes.map((s: any, i: number) => {
           const len = s.scope_length as number;
           const cuts = [...new Set(points[i]!.map((p) => p % (len + 1)))].sort((a, b) => b - a);
           const text = cps(content).slice(s.scope_start, s.scope_end);
           const operations = [];
           for (let j = 0; j + 1 < cuts.length; j += 2) operations.push({ op: 'span', start: cuts[j + 1], end: cuts[j], expected_text: text.slice(cuts[j + 1], cuts[j]).join(''), replace });
           return { scope: s, operations };
-        }).filter((g: any) => g.operations.length > 0);
+        }).filter((g: { operations: unknown[] }) => g.operations.length > 0);
         fc.pre(groups.length > 0);
         const absolute = [...groups].sort((a, b) => b.scope.scope_start - a.scope.scope_start)
-          .flatMap((g) => g.operations.map((op: any) => ({ ...op, start: op.start + g.scope.scope_start, end: op.end + g.scope.scope_start })));
+          .flatMap((g) => g.operations.map((op) => ({ ...op, start: op.start + g.scope.scope_start, end: op.end + g.scope.scope_start })));
 
         // Out of scope first: a group whose span reaches past its scope's end is refused, nothing consumed.
         const victim = groups[bad % groups.length];
         const past = { op: 'span', start: 0, end: victim.scope.scope_length + 1, expected_text: '', replace: 'z' };
-        const wire = (gs: any[]) => gs.map((g) => ({ observation_id: g.scope.observation_id, operations: g === victim ? [past] : g.operations }));
+        const wire = (gs: typeof groups) => gs.map((g) => ({ observation_id: g.scope.observation_id, operations: g === victim ? [past] : g.operations }));
         const refused = await call(TOOL, { target_file_id: batchTarget, observation_bundle_id: bundle.bundle_id, intent: 'p', groups: wire(groups), ...guards, client_request_id: `p-${++n}` });
         expect(refused).toMatchObject({ status: 'rejected', diagnostic: { code: 'OPERATION_OUTSIDE_OBSERVED_SCOPE', group_index: groups.indexOf(victim) } });
 
