@@ -64,7 +64,7 @@ describe(`palimpsest_submit_observed_operations (batch form) on ${describeBacken
     expect(await call(TOOL, args)).toMatchObject({ status: 'accepted', deduplicated: true, attempt_id: res.attempt_id, group_count: 2 });
     // A changed body under the same key conflicts through the audited mechanism.
     const changed = await call(TOOL, { ...args, groups: [twoGroups(b)[1]] });
-    expect(changed).toMatchObject({ status: 'rejected', diagnostic: { code: 'request_key_conflict', existing_attempt_id: res.attempt_id } });
+    expect(changed).toMatchObject({ status: 'rejected', diagnostic: { code: 'request_key_conflict', existing_attempt_id: res.attempt_id, differing_fields: expect.arrayContaining(['groups', 'groups[0].observation.ordinal']) } });
     const reused = await call(TOOL, { ...args, ...(await head(id)), client_request_id: 'batch-2', groups: [{ observation_id: b.scopes[1].observation_id, operations: [{ op: 'match', match: '2', replace: '22' }] }, twoGroups(b)[1]] });
     expect(reused).toMatchObject({ status: 'rejected', diagnostic: { code: 'OBSERVATION_ALREADY_CONSUMED', group_index: 1 } });
     expect(await consumed(b.bundle_id)).toEqual([res.attempt_id, null, res.attempt_id]);

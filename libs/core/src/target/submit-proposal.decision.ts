@@ -305,7 +305,7 @@ function keyConflict(
   };
   const storedRecord = safeParse(keyed.content);
   if (storedRecord && parsed && keyed.protocol_version === cmd.protocol_version) {
-    const diff = differingFields(storedRecord, parsed.record, 10);
+    const diff = differingFields(storedRecord, storedRecordOf(cmd, parsed), 10);
     diagnostic.differing_fields = diff.fields;
     diagnostic.differing_fields_truncated = diff.truncated;
   }
