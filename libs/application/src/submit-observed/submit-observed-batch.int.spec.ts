@@ -98,13 +98,15 @@ describe(`palimpsest_submit_observed_operations (batch form) on ${describeBacken
     await expectCode({ ...base, groups: [{ observation_id: b.scopes[1].observation_id, operations: [] }] }, { code: 'empty_changes', group_index: 0 });
     const many = Array.from({ length: 65 }, (_, i) => ({ op: 'match', match: 'return', replace: 'return', change_id: `c${i}` }));
     await expectCode({ ...base, groups: [{ observation_id: b.scopes[0].observation_id, operations: many }, { observation_id: b.scopes[1].observation_id, operations: many.map((o) => ({ ...o, change_id: `d${o.change_id}` })) }] }, { code: 'too_many_operations', group_index: 1 });
+    const named = (i: number) => ({ observation_id: b.scopes[i].observation_id, operations: [{ ...op, match: 'return', change_id: 'same' }] });
+    await expectCode({ ...base, groups: [named(0), named(1)] }, { code: 'duplicate_change_id', group_index: 1, operation_index: 0 });
     await expectCode({ ...base, observation_bundle_id: randomUUID() }, { code: 'UNKNOWN_OBSERVATION_ID', argument: 'observation_bundle_id' });
     await expectCode({ ...base, groups: [{ observation_id: randomUUID(), operations: [op] }] }, { code: 'UNKNOWN_OBSERVATION_ID', group_index: 0 });
     await expectCode({ ...base, groups: [twoGroups(b)[0], { observation_id: single.observation_id, operations: [op] }] }, { code: 'OBSERVATION_BUNDLE_MISMATCH', group_index: 1 });
     const other = await newTarget();
     const foreign = await observeBundle(other);
     await expectCode({ ...base, observation_bundle_id: foreign.bundle_id, groups: [{ observation_id: foreign.scopes[1].observation_id, operations: [op] }] }, { code: 'OBSERVATION_TARGET_MISMATCH', group_index: 0 });
-    expect(await codes(id)).toHaveLength(16);
+    expect(await codes(id)).toHaveLength(17);
     expect(await consumed(b.bundle_id)).toEqual([null, null, null]);
     expect((await head(id)).expected_target_version).toBe(0);
   });
