@@ -1,5 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
-import { activityTotals, type ActivityGroupRow } from '@palimpsest/projections/async/activity/activity.queries';
+import { allTimeActivity, type ActivityGroupRow } from '@palimpsest/application/read-models/activity-totals';
 import type { Sql } from '@palimpsest/store/db';
 
 /** Sources are client text: the busiest this many get their own label value, the rest are summed as "other". */
@@ -19,10 +19,11 @@ function bySource(rows: ActivityGroupRow[]): [string, number][] {
  * lags the writes by the projection's lag (see the projection lag metrics); a rebuild starts it over.
  */
 export function registerActivityMetrics(registry: Registry, sql: Sql): void {
-  // The gauges of one scrape share one read: the totals are read at most once a second.
+  // The gauges of one scrape share one read: the totals are read at most once a second. A store without the
+  // activity table yet (not migrated) exports no series rather than failing the scrape.
   let cached: { at: number; rows: Promise<ActivityGroupRow[]> } | null = null;
   const read = () => {
-    if (!cached || performance.now() - cached.at > 1000) cached = { at: performance.now(), rows: activityTotals(sql).catch(() => []) };
+    if (!cached || performance.now() - cached.at > 1000) cached = { at: performance.now(), rows: allTimeActivity(sql).catch(() => []) };
     return cached.rows;
   };
   new Gauge({
