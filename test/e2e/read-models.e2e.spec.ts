@@ -1,5 +1,5 @@
 import { expectPublishedResult } from '@palimpsest/application/file-tools/test-support/published-result';
-import { catchUp } from '@palimpsest/projections/async/catch-up';
+import { catchUpFully } from '@palimpsest/projections/async/test-support/catch-up-fully';
 import { ASYNC_PROJECTIONS } from '@palimpsest/projections/async/registry';
 import { openDb } from '@palimpsest/store/open-db';
 import { isolatedStore, runCli } from '../support/cli-process';
@@ -12,7 +12,7 @@ const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 async function catchUpAll(env: NodeJS.ProcessEnv): Promise<void> {
   const db = await openDb({}, env);
   try {
-    for (const projection of ASYNC_PROJECTIONS) await catchUp(db, projection);
+    for (const projection of ASYNC_PROJECTIONS) await catchUpFully(db, projection);
   } finally {
     await db.close();
   }

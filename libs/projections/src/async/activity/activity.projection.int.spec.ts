@@ -1,6 +1,7 @@
 import { createAppHarness, type AppHarness } from '@palimpsest/application/test-support/app-harness';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { catchUp } from '../catch-up';
+import { catchUpFully } from '../test-support/catch-up-fully';
 import { activityProjection } from './activity.projection';
 import { activityGroups, activitySeries, activityTotals } from './activity.queries';
 
@@ -28,7 +29,7 @@ describe(`the activity projection (${describeBackend})`, () => {
   afterAll(() => h.dispose());
 
   it('counts what the attempt log records, per target and overall, and a second catchUp applies nothing', async () => {
-    const first = await catchUp(h.testDb.db, activityProjection, { batchSize: 3 });
+    const first = await catchUpFully(h.testDb.db, activityProjection, { batchSize: 3 });
     expect(first.applied).toBe(await h.count('SELECT count(*) FROM events'));
     expect(await catchUp(h.testDb.db, activityProjection)).toEqual({ applied: 0, batches: 0, owned: true });
     const { rows: log } = await h.testDb.db.query(

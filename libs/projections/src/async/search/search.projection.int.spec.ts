@@ -1,6 +1,7 @@
 import { createAppHarness, type AppHarness } from '@palimpsest/application/test-support/app-harness';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { catchUp } from '../catch-up';
+import { catchUpFully } from '../test-support/catch-up-fully';
 import { searchProjection, SEARCH_BODY_CHARS } from './search.projection';
 import { searchPage, searchTotal } from './search.queries';
 
@@ -24,7 +25,7 @@ describe(`the search projection (${describeBackend})`, () => {
   afterAll(() => h.dispose());
 
   it('indexes every target once caught up, and a second catchUp applies nothing', async () => {
-    const first = await catchUp(h.testDb.db, searchProjection, { batchSize: 2 });
+    const first = await catchUpFully(h.testDb.db, searchProjection, { batchSize: 2 });
     expect(first).toMatchObject({ owned: true });
     expect(first.applied).toBe(await h.count('SELECT count(*) FROM events'));
     expect(first.batches).toBeGreaterThan(1);
@@ -53,7 +54,7 @@ describe(`the search projection (${describeBackend})`, () => {
     });
     expect(r.status).toBe('accepted');
     const big = await h.target(`${'lorem ipsum '.repeat(SEARCH_BODY_CHARS / 6)}needle\n`, 'big.txt');
-    expect(await catchUp(h.testDb.db, searchProjection)).toMatchObject({ owned: true });
+    expect(await catchUpFully(h.testDb.db, searchProjection)).toMatchObject({ owned: true });
     expect((await page(h, 'badger')).map((x) => x.target_id)).toEqual([ids.fox]);
     expect((await page(h, 'fox')).map((x) => x.target_id)).toEqual([ids.ledger]);
     expect((await page(h, 'lorem'))[0]).toMatchObject({ target_id: big, body_truncated: true });
