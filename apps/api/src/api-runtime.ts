@@ -8,6 +8,7 @@ import { EventHub } from './events/event-hub';
 import { EventStreams } from './events/event-streams';
 import { AdmissionLimiter } from './lifecycle/admission-limiter';
 import { RequestTracker } from './lifecycle/request-tracker';
+import { registerActivityMetrics } from './observability/activity-metrics';
 import { ApiMetrics } from './observability/api-metrics';
 import { InstrumentedDb } from './observability/instrumented-db';
 import { registerProjectionMetrics } from './observability/projection-metrics';
@@ -34,6 +35,7 @@ export class ApiRuntime {
     this.db = new InstrumentedDb(store, (seconds) => this.metrics.transactionDone(seconds));
     this.metrics = new ApiMetrics(this.db, () => ({ active: this.limiter.active, queued: this.limiter.queued, streams: this.streams.size }));
     registerProjectionMetrics(this.metrics.registry, this.db, config.projectionLagDegradedS);
+    registerActivityMetrics(this.metrics.registry, this.db);
     this.ctx = appContext(this.db, { appends: new AppendBatcher(this.db, { observer: this.metrics.commits }) });
     this.limiter = new AdmissionLimiter(config, () => this.metrics.saturated.inc());
     this.hub = new EventHub(this.db);

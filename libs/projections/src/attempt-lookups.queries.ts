@@ -30,7 +30,7 @@ export async function findParentAttempt(tx: Sql, parentId: string): Promise<Pare
 /** The recorded attempt a recovered request is answered with, as its attempts row. */
 export async function attemptRow(tx: Sql, attemptId: string): Promise<Record<string, unknown> | null> {
   const { rows } = await tx.query<Record<string, unknown>>(
-    `SELECT attempt_id::text AS attempt_id, target_id::text AS target_id, status, client_request_id, before_version,
+    `SELECT attempt_id::text AS attempt_id, log_sequence, target_id::text AS target_id, status, client_request_id, before_version,
             before_hash, after_version, after_hash, failure_reason, failure_detail, failed_change_id,
             validation_stage, diagnostic, change_facts
        FROM attempts WHERE attempt_id = $1`,

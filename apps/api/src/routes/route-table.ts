@@ -60,6 +60,8 @@ export const OPERATION_ROUTES: readonly OperationRoute[] = [
   { operation: 'palimpsest_check_run', method: 'POST', path: '/v1/candidates/:id/checks', pathArgument: 'candidate', scope: 'write', success: 200 },
   { operation: 'palimpsest_change_apply', method: 'POST', path: '/v1/candidates/:id/apply', pathArgument: 'candidate', scope: 'write', success: 200 },
   { operation: 'palimpsest_change_discard', method: 'POST', path: '/v1/candidates/:id/discard', pathArgument: 'candidate', scope: 'write', success: 200 },
+  { operation: 'palimpsest_search_targets', method: 'GET', path: '/v1/search', scope: 'read', success: 200 },
+  { operation: 'palimpsest_get_target_activity', method: 'GET', path: '/v1/activity', scope: 'read', success: 200 },
 ];
 
 export type RouteAccess = Scope | 'public';

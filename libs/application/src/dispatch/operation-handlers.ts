@@ -29,6 +29,8 @@ import { writeFile } from '../file-tools/write-file/write-file.handler';
 import { fileToolAnswer } from '../file-tools/shared/write-answers';
 import { observeScope } from '../observe-scope/observe-scope.handler';
 import { submitObserved } from '../submit-observed/submit-observed.handler';
+import { searchTargets } from '../read-models/search-targets.handler';
+import { getTargetActivity } from '../read-models/target-activity.handler';
 
 /** The caller's policy (approvals on writes) and progress sink, as change_apply gets them. */
 const writeCaller = (s: HandlerSession) => ({ policy: s.policy ?? null, ...(s.progress ? { progress: s.progress } : {}) });
@@ -82,4 +84,6 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   edit_file: async (ctx, a, s) => fileToolAnswer(await editFile(ctx, a, writeCaller(s))),
   write_file: async (ctx, a, s) => fileToolAnswer(await writeFile(ctx, a, writeCaller(s))),
   ...CANDIDATE_HANDLERS,
+  palimpsest_search_targets: (ctx, a) => searchTargets(ctx, a),
+  palimpsest_get_target_activity: (ctx, a) => getTargetActivity(ctx, a),
 };

@@ -75,7 +75,7 @@ export async function initializeTarget(ctx: AppContext, input: InitializeTargetI
     if (answer.status !== 'invalid_argument') throw new Error(`initialization refused as ${answer.status}`); // it refuses arguments only
     return answer;
   }
-  await transactionCommitting(ctx, (_tx, commit) =>
+  const done = await transactionCommitting(ctx, (_tx, commit) =>
     commit({
       targetId,
       streamVersion: 0,
@@ -98,5 +98,6 @@ export async function initializeTarget(ctx: AppContext, input: InitializeTargetI
     active_editing_cycle_id: t.active_editing_cycle_id,
     source_line_endings: t.source_line_endings,
     workspace: workspace ? { path: workspace.path, source_sha256: workspace.source_sha256 } : null,
+    log_sequence: done.notification?.global_position ?? null,
   };
 }

@@ -4,6 +4,8 @@ import type { ChangeFact } from '@palimpsest/core/transaction/transaction.types'
 /** One attempt as a response needs it, whether it was just decided or recovered from the log. */
 export interface AttemptView {
   attempt_id: string;
+  /** The attempt event's global position (what min_position reads wait for); null before it is committed. */
+  log_sequence: number | null;
   target_id: string;
   status: 'accepted' | 'rejected';
   client_request_id: string | null;
@@ -23,6 +25,7 @@ export interface AttemptView {
 export function viewOfAccepted(d: ProposalAcceptedData): AttemptView {
   return {
     attempt_id: d.attempt_id,
+    log_sequence: null,
     target_id: d.target_id,
     status: 'accepted',
     client_request_id: d.client_request_id,
@@ -43,6 +46,7 @@ export function viewOfAccepted(d: ProposalAcceptedData): AttemptView {
 export function viewOfRejected(d: ProposalRejectedData): AttemptView {
   return {
     attempt_id: d.attempt_id,
+    log_sequence: null,
     target_id: d.target_id,
     status: 'rejected',
     client_request_id: d.client_request_id,
@@ -65,6 +69,7 @@ export function viewOfRow(r: Record<string, any>): AttemptView {
   const accepted = r.status === 'accepted';
   return {
     attempt_id: r.attempt_id,
+    log_sequence: r.log_sequence,
     target_id: r.target_id,
     status: r.status,
     client_request_id: r.client_request_id,

@@ -14,6 +14,7 @@ import { handleCommand, targetUnitOfWork, type TargetUnit } from '../shared/hand
 import { targetIdOf, notFound, type NotFound } from '../shared/target-lookup';
 import { attemptRow, findKeyedAttempt, findParentAttempt } from '@palimpsest/projections/attempt-lookups.queries';
 import { lockTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
+import type { Committed } from '@palimpsest/projections/target-commit';
 import { viewOfAccepted, viewOfRejected, viewOfRow } from './attempt-view';
 import { enrichRejection, type RejectionEnrichment } from './rejection-enrichment';
 import { submissionResponse } from './submission-response';
@@ -100,10 +101,11 @@ function enrichmentFor(sub: Submission, target: TargetRow, outcome: Decided): Re
   return { request: requestOf(sub.input), current: target, nearMissSource: outcome.hints.nearMissSource, recorded: true, now: sub.now };
 }
 
-function decidedResponse(sub: Submission, target: TargetRow, outcome: Decided): SubmissionResult {
+function decidedResponse(sub: Submission, target: TargetRow, outcome: Decided, done: Committed): SubmissionResult {
   const event = outcome.events[0]!;
   if (event.type !== 'ProposalAccepted' && event.type !== 'ProposalRejected') throw new Error(`a submission decided ${event.type}`);
   const view = event.type === 'ProposalAccepted' ? viewOfAccepted(event.data) : viewOfRejected(event.data);
+  view.log_sequence = done.notification?.global_position ?? null;
   const after = outcome.state.exists ? outcome.state : target;
   return submissionResponse(view, {
     deduplicated: false,
@@ -132,7 +134,7 @@ async function submitOptimistically(ctx: AppContext, sub: Submission): Promise<A
   if (outcome.recoveredAttemptId || outcome.events.length !== 1) return 'declined';
   const done = await commitOptimistically(ctx, commitInput(sub, target, outcome), sub.boundKey);
   if (!done) return 'refused';
-  return { body: decidedResponse(sub, target, outcome), enrichment: enrichmentFor(sub, target, outcome) };
+  return { body: decidedResponse(sub, target, outcome, done), enrichment: enrichmentFor(sub, target, outcome) };
 }
 
 /** The locked path: lock → idempotency and lineage lookups → decide → append → project, in one transaction. */
@@ -157,8 +159,8 @@ function lockedSubmission(ctx: AppContext, sub: Submission) {
         const current = { version: target.version, current_hash: target.current_hash };
         return { body: submissionResponse(view, { deduplicated: true, submittedKey: sub.submittedKey, current, correlationId: sub.correlationId }), enrichment };
       }
-      await commit(commitInput(sub, target, outcome));
-      return { body: decidedResponse(sub, target, outcome), enrichment };
+      const done = await commit(commitInput(sub, target, outcome));
+      return { body: decidedResponse(sub, target, outcome, done), enrichment };
     },
   };
 }

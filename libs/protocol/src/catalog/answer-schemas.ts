@@ -4,6 +4,7 @@ import { FILE_READ_ANSWERS } from './operations/file-reads.operations';
 import { anyObject, array, bool, currentHash, int, nullable, object, sha256, str, targetId, version } from './answer-schema-parts';
 import { WORKSPACE_ANSWERS } from './workspace-answers';
 import { observedAcceptance } from './observed-answers';
+import { READ_MODEL_ANSWERS } from './read-model-answers';
 
 /**
  * The catalog's word on what each operation's success carries, field by field, beside its result
@@ -33,6 +34,8 @@ const workspaceBinding: JsonSchema = {
 };
 
 
+const logSequence = int('Global position of the write: pass as min_position to read it back from an asynchronous read model.');
+
 const targetState = object(
   {
     status: { const: 'ok' },
@@ -44,8 +47,9 @@ const targetState = object(
     active_editing_cycle_id: str('Editing cycle the next accepted change belongs to.'),
     source_line_endings: lineEndings,
     workspace: workspaceBinding,
+    log_sequence: logSequence,
   },
-  ['workspace'],
+  ['workspace', 'log_sequence'],
 );
 
 const readHead = { target_file_id: targetId, version, current_hash: currentHash };
@@ -89,6 +93,7 @@ const accepted = object(
     current_version: int(),
     current_hash: currentHash,
     attempt_id: str('The recorded attempt (palimpsest_get_attempt_log).'),
+    log_sequence: logSequence,
     manifest_entries_added: int('Ledger entries this change added.'),
     ...warnings,
     validity,
@@ -343,6 +348,7 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
     profiles: array(object({ protocol: str(), runtime: str(), operations: array(str()) })),
   }),
   ...WORKSPACE_ANSWERS,
+  ...READ_MODEL_ANSWERS,
   palimpsest_change_propose: object({
     status: { const: 'ok' },
     replayed: bool('True when the same request_id returned the recorded answer.'),

@@ -17,6 +17,7 @@ import { workspaceRefresh, workspaceStatus } from './operations/workspace.operat
 import { FILE_READ_OPERATIONS } from './operations/file-reads.operations';
 import { editFile, writeFile } from './operations/file-writes.operations';
 import { observeScope, submitObservedOperations } from './operations/scopes.operations';
+import { READ_MODEL_OPERATIONS } from './operations/read-models.operations';
 
 /**
  * The one list of operations. Order is the order tools are advertised in. Declared `as const`, so
@@ -47,6 +48,7 @@ export const CATALOG = [
   editFile,
   writeFile,
   ...CANDIDATE_OPERATIONS,
+  ...READ_MODEL_OPERATIONS,
 ] as const satisfies readonly OperationSpec[];
 
 export type OperationName = (typeof CATALOG)[number]['name'];

@@ -97,4 +97,6 @@ export interface OperationAdmitted {
   palimpsest_check_run: OperationParams['palimpsest_check_run'];
   palimpsest_change_apply: OperationParams['palimpsest_change_apply'];
   palimpsest_change_discard: OperationParams['palimpsest_change_discard'];
+  palimpsest_search_targets: OperationParams['palimpsest_search_targets'];
+  palimpsest_get_target_activity: OperationParams['palimpsest_get_target_activity'];
 }

@@ -377,4 +377,18 @@ export interface OperationParams {
     candidate: string;
     expected_candidate_version?: number;
   };
+  palimpsest_search_targets: {
+    query: string;
+    limit?: number | null;
+    offset?: number | null;
+    min_position?: number | null;
+    max_wait_ms?: number | null;
+  };
+  palimpsest_get_target_activity: {
+    target_file_id?: string | null;
+    window_minutes?: number | null;
+    until?: string | null;
+    min_position?: number | null;
+    max_wait_ms?: number | null;
+  };
 }

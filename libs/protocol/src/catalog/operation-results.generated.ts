@@ -155,4 +155,10 @@ export interface OperationResults {
     candidate?: object;
     released?: boolean;
   };
+  palimpsest_search_targets: {
+    status: "ok" | "invalid_argument";
+  };
+  palimpsest_get_target_activity: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
 }
