@@ -77,7 +77,7 @@ export type ObserveScopeParams = {
   }> | null;
 };
 
-/** Submit operations bound to an observed scope: palimpsest_submit_operations bound to one observation_id, both guards required: changes stay inside the scope; insertions strictly inside with expected_before/after inside. Refusals are recorded rejections (OBSERVATION_REQUIRED, STALE_OBSERVATION_VERSION, OPERATION_OUTSIDE_OBSERVED_SCOPE, ...). Acceptance consumes the observation. Batch: observation_bundle_id, groups and client_request_id; one attempt, one version. */
+/** Submit operations bound to an observed scope: palimpsest_submit_operations bound to an observation_id, both guards required: changes stay inside the scope, insertions strictly inside with expected_before/after. Refusals are recorded (OBSERVATION_REQUIRED, STALE_OBSERVATION_VERSION, OPERATION_OUTSIDE_OBSERVED_SCOPE, ...). Acceptance consumes the observation. Batch: observation_bundle_id, groups, client_request_id; one attempt. */
 export type SubmitObservedOperationsParams = {
   target_file_id: string;
   intent: string;
@@ -101,7 +101,7 @@ export type SubmitObservedOperationsParams = {
   }>;
 };
 
-/** Submit typed edits (patchdiff-tx/1): Apply ordered exact-match edits atomically. Each edit sees the buffer after earlier edits. Needs expected_target_version or expected_current_hash; each given is checked under the row lock. */
+/** Submit typed edits (patchdiff-tx/1): Apply ordered exact-match edits atomically. Each edit sees the buffer after earlier edits. Needs a version or hash guard; each given is checked under the row lock. */
 export type SubmitEditsParams = {
   target_file_id: string;
   intent: string;
@@ -124,7 +124,7 @@ export type SubmitEditsParams = {
   }>;
 };
 
-/** Submit match/span operations (patchdiff-tx/2): Apply ordered match and code-point span operations atomically; order spans from one read by descending start. Needs expected_target_version or expected_current_hash; each given is checked under the row lock. */
+/** Submit match/span operations (patchdiff-tx/2): Apply ordered match and code-point span operations atomically; order spans from one read by descending start. Needs a version or hash guard; each given is checked under the row lock. */
 export type SubmitOperationsParams = {
   target_file_id: string;
   intent: string;
@@ -159,7 +159,7 @@ export type SubmitOperationsParams = {
   }>;
 };
 
-/** Submit whole replacement (patchdiff-tx/3): Replace the whole text (runtime 0.4.0). Admission limit: 1,000,000 code points and 1,048,576 UTF-8 bytes, raw and canonical. Needs expected_target_version or expected_current_hash; each given is checked under the row lock. */
+/** Submit whole replacement (patchdiff-tx/3): Replace the whole text (runtime 0.4.0), at most 1,000,000 code points and 1,048,576 UTF-8 bytes. Needs a version or hash guard; each given is checked under the row lock. */
 export type SubmitReplacementParams = {
   target_file_id: string;
   intent: string;
@@ -415,7 +415,7 @@ export type EditPlanParams = {
   intent?: string | null;
 };
 
-/** Inspect a candidate: What a candidate changes, per target: the changed spans with their text before and after and the operations that asked for each, a unified source diff with bounded hunks, full content on request, and the checks of its current version. */
+/** Inspect a candidate: What a candidate changes, per target: changed spans with their text before and after and the operations behind each, a unified diff with bounded hunks, full content on request, and its checks. */
 export type ChangeInspectParams = {
   candidate: string;
   include?: Array<"semantic_diff" | "source_diff" | "content" | "checks">;
@@ -423,13 +423,13 @@ export type ChangeInspectParams = {
   context_lines?: number;
 };
 
-/** Run checks on a candidate: Run checks on the candidate's current version and record the results: utf8, json and yaml by content type, and the command checks the operator declared (run on the candidate's files in a temporary directory, with a timeout and bounded output). A failed check is a result with ok: false, never an error. */
+/** Run checks on a candidate: Run and record checks on the candidate's current version: utf8, json and yaml by content type, and the operator's declared commands (on its files in a temporary directory, timed, output bounded). A failed check is ok: false, never an error. */
 export type CheckRunParams = {
   candidate: string;
   checks: Array<string>;
 };
 
-/** Apply a candidate: Write the candidate to every target it changes, atomically, with a receipt; a written target that moved is refused with nothing written. Bound workspace files are published through one journal: a file edited on disk is precondition_failed external_write, and a resend with the same request_id after an interruption reconciles first and applies once. Under an approve policy it waits for an operator (APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers; the same request_id picks up a later decision). */
+/** Apply a candidate: Write the candidate to every target it changes, atomically, with a receipt; if a written target moved, nothing is written. Bound files are published through one journal: a file edited on disk is precondition_failed external_write; a resend with the same request_id reconciles first and applies once. Under an approve policy it waits for an operator (APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers; the same request_id picks up a later decision). */
 export type ChangeApplyParams = {
   candidate: string;
   expected_candidate_version: number;

@@ -68,7 +68,7 @@ describe(`palimpsest_submit_observed_operations in compact mode over real MCP st
     const mcp = await connectMcp({ ...store.env, PALIMPSEST_MCP_RESPONSE_MODE: 'compact' });
     try {
       const { tools } = await mcp.client.listTools();
-      expect(tools.find((t) => t.name === 'palimpsest_submit_observed_operations')?.description).toContain('omit evidence and groups');
+      expect(tools.find((t) => t.name === 'palimpsest_submit_observed_operations')?.description).toContain('omits evidence and groups');
       const id = (await mcp.call('palimpsest_initialize_target', { filename: 'mod.py', content: SOURCE })).result.target_file_id;
       const bundle = (await mcp.call('palimpsest_observe_scope', { target_file_id: id, selections: SELECTIONS })).result;
       const guards = { expected_target_version: 0, expected_current_hash: bundle.target_current_hash };

@@ -21,10 +21,10 @@ export function responseModeFrom(env: NodeJS.ProcessEnv): ResponseMode {
 
 /** What a compact tool description adds, for the tools whose results it projects. */
 export function compactNote(tool: string): string | null {
-  if (tool === OBSERVED_SUBMISSION) return 'Compact: accepted results omit evidence and groups (see presentation.omitted).';
-  if (isSubmission(tool)) return 'Compact: accepted results omit evidence (see presentation.omitted).';
+  if (tool === OBSERVED_SUBMISSION) return 'Compact: acceptance omits evidence and groups.';
+  if (isSubmission(tool)) return 'Compact: acceptance omits evidence.';
   if (tool === 'palimpsest_observe_scope') {
-    return 'Compact: candidates keep name, kind, parent and lines; observed_batch scopes drop duplicate page metadata (see presentation.omitted).';
+    return 'Compact: candidates keep name, kind, parent, lines; batch scopes drop repeated page fields.';
   }
   return null;
 }

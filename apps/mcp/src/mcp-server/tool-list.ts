@@ -22,7 +22,8 @@ function outline(schema: JsonSchema): JsonSchema {
   const required = (schema.required ?? []) as string[];
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   // The per-status shapes (if/then: the seed file tools' exact answers) stay in the published schemas.
-  const { if: _if, then: _then, else: _else, ...top } = schema;
+  // Every answer has these fields; `required` would only repeat their names in each of ~30 tools.
+  const { if: _if, then: _then, else: _else, required: _required, ...top } = schema;
   return structuredClone({ ...top, properties: Object.fromEntries(required.filter((name) => name in properties).map((name) => [name, properties[name]!])) });
 }
 

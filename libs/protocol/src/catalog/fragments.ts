@@ -20,13 +20,13 @@ export function targetParams(properties: Record<string, JsonSchema> = {}, requir
 export const guardVersion: JsonSchema = {
   type: ['integer', 'null'],
   minimum: 0,
-  description: 'Version guard: the target version your read observed.',
+  description: 'Version guard: the version you read.',
 };
 
 export const guardHash: JsonSchema = {
   type: ['string', 'null'],
   pattern: '^[0-9a-f]{64}$',
-  description: 'Hash guard: SHA-256 hex of the LF text you read (blind to ABA changes).',
+  description: 'Hash guard: SHA-256 hex of the LF text you read.',
 };
 
 export const submissionCommon: Record<string, JsonSchema> = {
@@ -34,10 +34,10 @@ export const submissionCommon: Record<string, JsonSchema> = {
   intent: { type: 'string', description: 'One-line summary of the change (stored with the attempt).' },
   expected_target_version: guardVersion,
   expected_current_hash: guardHash,
-  source: { type: 'string', description: 'Who produced the proposal (default "model_response").' },
+  source: { type: 'string', description: 'Producer of the proposal (default "model_response").' },
   parent_attempt_id: {
     type: ['string', 'null'],
-    description: 'Lineage: UUID of the (rejected) attempt this one retries.',
+    description: 'Lineage: the attempt this one retries.',
   },
   attempt: { type: ['integer', 'null'], minimum: 1, description: 'Lineage: retry number (1-based).' },
   client_request_id: {

@@ -33,7 +33,10 @@ export interface OperationSpec<N extends string = string> {
   /** What a host reads of the runtime behind the operation (tools/list's x-palimpsest-capabilities), from its constants. */
   capabilities?: Record<string, unknown>;
   examples: OperationExample[];
-  /** How many of the examples tools/list advertises (default 1): one per form of a tool with two. */
+  /**
+   * How many of the examples tools/list advertises (default 1): one per form of a tool with two, none
+   * for a read whose few parameters teach themselves (the reference and the OpenAPI document keep them).
+   */
   advertisedExamples?: number;
 }
 

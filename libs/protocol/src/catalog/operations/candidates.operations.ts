@@ -61,6 +61,8 @@ export const editPlan = defineOperation({
   admission: 'schema',
   result: candidateResult({ outcome: { type: 'string' }, operations: { type: 'array' }, files: { type: 'array' }, required_checks: { type: 'array' } }),
   errors: CANDIDATE_ERRORS,
+  // The same operations as palimpsest_change_propose, whose example tools/list shows.
+  advertisedExamples: 0,
   examples: [
     {
       title: 'Insert a title, then rewrite it through its handle',
@@ -79,7 +81,7 @@ export const changeInspect = defineOperation({
   name: 'palimpsest_change_inspect',
   title: 'Inspect a candidate',
   description:
-    'What a candidate changes, per target: the changed spans with their text before and after and the operations that asked for each, a unified source diff with bounded hunks, full content on request, and the checks of its current version.',
+    'What a candidate changes, per target: changed spans with their text before and after and the operations behind each, a unified diff with bounded hunks, full content on request, and its checks.',
   readOnly: true,
   params: object(['candidate'], {
     candidate: candidateId,
@@ -101,7 +103,7 @@ export const checkRun = defineOperation({
   name: 'palimpsest_check_run',
   title: 'Run checks on a candidate',
   description:
-    'Run checks on the candidate\'s current version and record the results: utf8, json and yaml by content type, and the command checks the operator declared (run on the candidate\'s files in a temporary directory, with a timeout and bounded output). A failed check is a result with ok: false, never an error.',
+    'Run and record checks on the candidate\'s current version: utf8, json and yaml by content type, and the operator\'s declared commands (on its files in a temporary directory, timed, output bounded). A failed check is ok: false, never an error.',
   readOnly: false,
   params: object(['candidate', 'checks'], {
     candidate: candidateId,
@@ -117,7 +119,7 @@ export const changeApply = defineOperation({
   name: 'palimpsest_change_apply',
   title: 'Apply a candidate',
   description:
-    'Write the candidate to every target it changes, atomically, with a receipt; a written target that moved is refused with nothing written. Bound workspace files are published through one journal: a file edited on disk is precondition_failed external_write, and a resend with the same request_id after an interruption reconciles first and applies once. Under an approve policy it waits for an operator (APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers; the same request_id picks up a later decision).',
+    'Write the candidate to every target it changes, atomically, with a receipt; if a written target moved, nothing is written. Bound files are published through one journal: a file edited on disk is precondition_failed external_write; a resend with the same request_id reconciles first and applies once. Under an approve policy it waits for an operator (APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers; the same request_id picks up a later decision).',
   readOnly: false,
   params: object(['candidate', 'expected_candidate_version', 'request_id'], {
     candidate: candidateId,

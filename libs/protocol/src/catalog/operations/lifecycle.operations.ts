@@ -19,7 +19,7 @@ const initializeParams = {
     filename: {
       type: 'string',
       minLength: 1,
-      description: 'Document filename (metadata); with from_workspace, the relative POSIX path of the file under the workspace root.',
+      description: 'Document filename; with from_workspace, the POSIX path of the file under the workspace root.',
     },
     content: {
       type: ['string', 'null'],
@@ -30,7 +30,7 @@ const initializeParams = {
     from_workspace: {
       type: 'boolean',
       description:
-        'Read filename under the configured workspace root instead of content (omit content or pass null) and bind the target to the root and the file (needs a workspace).',
+        'Read filename from the workspace instead of content (omit content) and bind the target to that file.',
     },
   },
 };
@@ -157,6 +157,7 @@ export const save = defineOperation({
     'PATH_CHANGED',
   ],
   examples: [{ title: 'Checkpoint at version 0', params: { target_file_id: EXAMPLE_TARGET_ID, expected_target_version: 0 } }],
+  advertisedExamples: 0,
 });
 
 export const replay = defineOperation({
@@ -193,6 +194,7 @@ export const getAttemptLog = defineOperation({
   result: statusResult(['ok', 'not_found', 'invalid_argument']),
   errors: ['not_found', 'invalid_argument'],
   examples: [{ title: 'The ten newest attempts', params: { target_file_id: EXAMPLE_TARGET_ID, limit: 10 } }],
+  advertisedExamples: 0,
 });
 
 export const getManifestLedger = defineOperation({
@@ -210,4 +212,5 @@ export const getManifestLedger = defineOperation({
   result: statusResult(['ok', 'not_found', 'invalid_argument']),
   errors: ['not_found', 'invalid_argument'],
   examples: [{ title: 'Every accepted change, all cycles', params: { target_file_id: EXAMPLE_TARGET_ID, include_previous_cycles: true, limit: 50 } }],
+  advertisedExamples: 0,
 });

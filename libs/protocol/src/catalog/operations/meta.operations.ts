@@ -47,6 +47,8 @@ export const preview = defineOperation({
   edgeFields: ['target_file_id', 'format'],
   result: statusResult(['accepted', 'rejected', 'invalid_argument', 'not_found']),
   errors: ['not_found', 'invalid_argument', 'replacement_too_large', 'unsupported_format'],
+  // The same shapes as the three submission tools, whose examples tools/list shows.
+  advertisedExamples: 0,
   examples: [
     {
       title: 'Preview a typed edit',

@@ -44,6 +44,7 @@ export const searchTargets = defineOperation({
   result: statusResult(['ok', 'invalid_argument']),
   errors: [],
   examples: [{ title: 'Targets mentioning alpha', params: { query: 'alpha', limit: 5 } }],
+  advertisedExamples: 0,
 });
 
 export const getTargetActivity = defineOperation({
@@ -62,6 +63,7 @@ export const getTargetActivity = defineOperation({
   result: statusResult(['ok', 'not_found', 'invalid_argument']),
   errors: ['not_found', 'invalid_target_file_id', 'invalid_until'],
   examples: [{ title: 'The last hour, every target', params: { window_minutes: 60 } }],
+  advertisedExamples: 0,
 });
 
 export const READ_MODEL_OPERATIONS = [searchTargets, getTargetActivity] as const;

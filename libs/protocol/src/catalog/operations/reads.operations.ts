@@ -21,6 +21,7 @@ export const readTarget = defineOperation({
   result: readResult,
   errors: ['not_found', 'start_out_of_range', 'invalid_length'],
   examples: [{ title: 'Read the first 4,000 code points', params: { target_file_id: EXAMPLE_TARGET_ID, start: 0, length: 4000 } }],
+  advertisedExamples: 0,
 });
 
 export const readLines = defineOperation({
@@ -47,6 +48,7 @@ export const readLines = defineOperation({
   result: readResult,
   errors: ['not_found', 'line_out_of_range', 'invalid_line_range', 'offset_out_of_range', 'invalid_max_chars'],
   examples: [{ title: 'Read line 1 with its start offset', params: { target_file_id: EXAMPLE_TARGET_ID, start_line: 1, end_line: 1, include_line_starts: true } }],
+  advertisedExamples: 0,
 });
 
 export const findOccurrences = defineOperation({
@@ -69,4 +71,5 @@ export const findOccurrences = defineOperation({
   result: readResult,
   errors: ['not_found', 'empty_text', 'invalid_text_encoding'],
   examples: [{ title: 'Locate every alpha', params: { target_file_id: EXAMPLE_TARGET_ID, text: 'alpha', context_chars: 10 } }],
+  advertisedExamples: 0,
 });

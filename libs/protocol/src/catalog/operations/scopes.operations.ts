@@ -88,7 +88,7 @@ export const submitObservedOperations = defineOperation({
   name: 'palimpsest_submit_observed_operations',
   title: 'Submit operations bound to an observed scope',
   description:
-    'palimpsest_submit_operations bound to one observation_id, both guards required: changes stay inside the scope; insertions strictly inside with expected_before/after inside. Refusals are recorded rejections (OBSERVATION_REQUIRED, STALE_OBSERVATION_VERSION, OPERATION_OUTSIDE_OBSERVED_SCOPE, ...). Acceptance consumes the observation. Batch: observation_bundle_id, groups and client_request_id; one attempt, one version.',
+    'palimpsest_submit_operations bound to an observation_id, both guards required: changes stay inside the scope, insertions strictly inside with expected_before/after. Refusals are recorded (OBSERVATION_REQUIRED, STALE_OBSERVATION_VERSION, OPERATION_OUTSIDE_OBSERVED_SCOPE, ...). Acceptance consumes the observation. Batch: observation_bundle_id, groups, client_request_id; one attempt.',
   readOnly: false,
   params: {
     type: 'object',

@@ -3,7 +3,7 @@ import { FAILURE_REASONS, PROTOCOL, RUNTIME } from '@palimpsest/core/transaction
 import { EXAMPLE_HASH, EXAMPLE_TARGET_ID, matchEdit, matchOperation, spanOperation, statusResult, submissionCommon } from '../fragments';
 import { defineOperation } from '../operation-spec';
 
-const GUARD_RULE = 'Needs expected_target_version or expected_current_hash; each given is checked under the row lock.';
+const GUARD_RULE = 'Needs a version or hash guard; each given is checked under the row lock.';
 
 const submissionResult = statusResult(['accepted', 'rejected', 'invalid_argument', 'not_found']);
 const submissionErrors = [...FAILURE_REASONS, 'not_found', 'invalid_argument'];
@@ -98,7 +98,7 @@ export const submitOperations = defineOperation({
 export const submitReplacement = defineOperation({
   name: 'palimpsest_submit_replacement',
   title: 'Submit whole replacement (patchdiff-tx/3)',
-  description: `Replace the whole text (runtime 0.4.0). Admission limit: 1,000,000 code points and 1,048,576 UTF-8 bytes, raw and canonical. ${GUARD_RULE}`,
+  description: `Replace the whole text (runtime 0.4.0), at most 1,000,000 code points and 1,048,576 UTF-8 bytes. ${GUARD_RULE}`,
   readOnly: false,
   params: {
     type: 'object',
@@ -119,6 +119,7 @@ export const submitReplacement = defineOperation({
   edgeFields,
   result: submissionResult,
   errors: [...submissionErrors, 'replacement_too_large'],
+  advertisedExamples: 0,
   examples: [
     {
       title: 'Replace the whole text',
