@@ -7,7 +7,7 @@ import { EVENTS_CHANNEL } from '@palimpsest/store/events-channel';
 import { checkpointOf, readAll, type ReadAllCheckpoint } from '@palimpsest/store/read-all';
 import type { StoredEvent } from '@palimpsest/store/stored-event';
 import { ensureStream } from './jetstream-stream';
-import { checkedOptions, type NatsRelayOptions } from './relay-config';
+import { checkedOptions, relayOptionsFromEnv, type NatsRelayOptions, type RelayLogger } from './relay-config';
 import { relayCrashPoint } from './relay-crash-point';
 import { msgIdOf, subjectOf, toEnvelope } from './relay-envelope';
 import { leaderOf, tryLead, type Leadership } from './relay-leader';
@@ -183,4 +183,10 @@ export class NatsRelay {
     });
     return duplicates;
   }
+}
+
+/** The relay PALIMPSEST_NATS_* configure (docs/relay.md), or null when PALIMPSEST_NATS_URL is unset: the relay is off. */
+export function natsRelayFromEnv(db: Db, env: NodeJS.ProcessEnv, logger: RelayLogger): NatsRelay | null {
+  const options = relayOptionsFromEnv(env, logger);
+  return options ? new NatsRelay(db, options) : null;
 }
