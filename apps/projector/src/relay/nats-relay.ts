@@ -133,16 +133,21 @@ export class NatsRelay {
     const { checkpointName, batchSize, pollIntervalMs, logger } = this.options;
     let from: ReadAllCheckpoint = await loadCheckpoint(this.db, checkpointName);
     this.lastSeq = 0;
+    let events = await readAll(this.db, { after: from, limit: batchSize });
     while (!this.stopping) {
-      const events = await readAll(this.db, { after: from, limit: batchSize });
       if (events.length === 0) {
         await this.wakeup.sleep(pollIntervalMs);
         if (!(await lead.alive())) return logger.warn({}, 'relay lost its leader lock');
+        events = await readAll(this.db, { after: from, limit: batchSize });
         continue;
       }
+      const to = checkpointOf(events[events.length - 1]!);
+      // Read ahead while the acks are in flight: readAll is gap-safe whenever it runs, and nothing of
+      // the next batch is sent before this one's checkpoint has moved.
+      const next = readAll(this.db, { after: to, limit: batchSize });
+      next.catch(() => undefined); // awaited below; a failed publish must not leave it unhandled
       const duplicates = await this.publish(events);
       relayCrashPoint('relay.after_acks');
-      const to = checkpointOf(events[events.length - 1]!);
       if (!(await advanceCheckpoint(this.db, checkpointName, from, to, events.length))) {
         return logger.warn({ from }, 'relay checkpoint moved by another instance');
       }
@@ -151,6 +156,7 @@ export class NatsRelay {
       this.counters.duplicates += duplicates;
       logger.info({ events: events.length, duplicates, position: to.position }, 'relay batch');
       from = to;
+      events = await next;
     }
   }
 
