@@ -11,6 +11,7 @@ const moduleNameMapper = {
   '^@palimpsest/(core|store|projections|protocol|application|workspace|structure)/(.*)$': '<rootDir>/libs/$1/src/$2',
   '^@palimpsest/mcp/(.*)$': '<rootDir>/apps/mcp/src/$1',
   '^@palimpsest/api/(.*)$': '<rootDir>/apps/api/src/$1',
+  '^@palimpsest/projector/(.*)$': '<rootDir>/apps/projector/src/$1',
 };
 // The Markdown parser's family (micromark, mdast, unist) ships ESM only: Jest's module system needs it
 // compiled to CommonJS (the built CLI loads it with Node's own require of ESM).

@@ -77,7 +77,7 @@ export type ObserveScopeParams = {
   }> | null;
 };
 
-/** Submit operations bound to an observed scope: palimpsest_submit_operations bound to one observation_id, both guards required: changes stay inside the scope; insertions strictly inside with expected_before/after inside. Refusals are recorded rejections (OBSERVATION_REQUIRED, STALE_OBSERVATION_VERSION, OPERATION_OUTSIDE_OBSERVED_SCOPE, ...). Acceptance consumes the observation. */
+/** Submit operations bound to an observed scope: palimpsest_submit_operations bound to one observation_id, both guards required: changes stay inside the scope; insertions strictly inside with expected_before/after inside. Refusals are recorded rejections (OBSERVATION_REQUIRED, STALE_OBSERVATION_VERSION, OPERATION_OUTSIDE_OBSERVED_SCOPE, ...). Acceptance consumes the observation. Batch: observation_bundle_id, groups and client_request_id; one attempt, one version. */
 export type SubmitObservedOperationsParams = {
   target_file_id: string;
   intent: string;
@@ -89,8 +89,15 @@ export type SubmitObservedOperationsParams = {
   client_request_id?: string | null;
   include_correlation_id?: boolean;
   observation_id?: string;
-  operations: Array<{
+  operations?: Array<{
     [extra: string]: unknown;
+  }>;
+  observation_bundle_id?: string;
+  groups?: Array<{
+    observation_id: string;
+    operations: Array<{
+      [extra: string]: unknown;
+    }>;
   }>;
 };
 

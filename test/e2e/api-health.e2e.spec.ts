@@ -11,10 +11,11 @@ const ANSWER_BOUND_MS = 2_000;
 /** How long /health may take to notice the outage, and the recovery. */
 const TRANSITION_BOUND_MS = 10_000;
 
-/** Terminus's report: status, then each indicator under info (up) or error (down), and all of them under details. */
+/** Terminus's report: status, then each indicator under info (up) or error (down), and all of them under details (projections: the asynchronous consumers, apps/projector). */
 const UP = {
   database: { status: 'up', backend, responseTime: expect.any(Number) },
   migrations: { status: 'up', pending: 0, responseTime: expect.any(Number) },
+  projections: { status: 'up', degraded: false, lag_threshold_seconds: 30, consumers: expect.any(Array), lagging: [], responseTime: expect.any(Number) },
 };
 const HEALTHY = { status: 'ok', info: UP, error: {}, details: UP };
 

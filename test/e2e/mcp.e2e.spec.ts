@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
 import { EXAMPLE_TARGET_ID, EXAMPLE_TEXT } from '@palimpsest/protocol/catalog/fragments';
+import { bindObserved, EXAMPLE_DOCUMENT } from '@palimpsest/protocol/catalog/observed-examples';
 import { CLI_BIN, REPO_ROOT, isolatedStore, runCli } from '../support/cli-process';
 import { connectMcp, useMcp } from '../support/mcp-client';
 
@@ -35,8 +36,12 @@ describe(`palimpsest mcp over real stdio (SDK client) on ${backend}`, () => {
     const { tools } = await session.mcp.client.listTools();
     for (const tool of tools) {
       for (const example of ((tool.inputSchema as any).examples ?? []) as Record<string, unknown>[]) {
-        const id = await newTarget(EXAMPLE_TEXT);
-        const bound = JSON.parse(JSON.stringify(example).split(EXAMPLE_TARGET_ID).join(id));
+        // An observed example's ids stand for the receipts of a real observation (its catalog entry says which).
+        const setup = CATALOG.find((op) => op.name === tool.name)!.examples.find((e) => JSON.stringify(e.params) === JSON.stringify(example))?.setup;
+        const id = await newTarget(setup ? EXAMPLE_DOCUMENT : EXAMPLE_TEXT);
+        const observe = async (name: string, args: Record<string, unknown>) => (await session.mcp.call(name, args)).result as Record<string, unknown>;
+        const ids: Record<string, string> = { [id]: EXAMPLE_TARGET_ID, ...(setup ? await bindObserved(observe, setup, id) : {}) };
+        const bound = Object.entries(ids).reduce((v, [real, shown]) => JSON.parse(JSON.stringify(v).split(shown).join(real)), example);
         const r = await session.mcp.call(tool.name, bound);
         expect({ tool: tool.name, status: r.result.status, ok: SUCCESS.has(r.result.status) && !r.isError }).toMatchObject({ ok: true });
       }

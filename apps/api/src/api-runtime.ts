@@ -10,6 +10,7 @@ import { AdmissionLimiter } from './lifecycle/admission-limiter';
 import { RequestTracker } from './lifecycle/request-tracker';
 import { ApiMetrics } from './observability/api-metrics';
 import { InstrumentedDb } from './observability/instrumented-db';
+import { registerProjectionMetrics } from './observability/projection-metrics';
 
 /**
  * The gateway's composition root: the plain objects every controller, guard and filter shares, built
@@ -32,6 +33,7 @@ export class ApiRuntime {
   ) {
     this.db = new InstrumentedDb(store, (seconds) => this.metrics.transactionDone(seconds));
     this.metrics = new ApiMetrics(this.db, () => ({ active: this.limiter.active, queued: this.limiter.queued, streams: this.streams.size }));
+    registerProjectionMetrics(this.metrics.registry, this.db, config.projectionLagDegradedS);
     this.ctx = appContext(this.db, { appends: new AppendBatcher(this.db, { observer: this.metrics.commits }) });
     this.limiter = new AdmissionLimiter(config, () => this.metrics.saturated.inc());
     this.hub = new EventHub(this.db);

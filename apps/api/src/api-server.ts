@@ -15,6 +15,7 @@ import { McpHttp } from './mcp/mcp-http';
 import { createLogger, PinoLoggerService, requestId } from './observability/logger';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { reconcileAtStart } from '@palimpsest/application/workspace-publication/recover-journal';
+import { projectorTransport } from '@palimpsest/projector/projector';
 
 export interface RunningApi {
   url: string;
@@ -58,6 +59,12 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
     customSiteTitle: 'Palimpsest HTTP API',
   });
   if (config.auth) await runtime.tokens.start();
+  // The asynchronous projections follow the log in this process too (the embedded store's owner is
+  // their one leader; on PostgreSQL the leases pick one projector among all): off with PALIMPSEST_PROJECTOR=off.
+  if (config.projector) {
+    app.connectMicroservice({ strategy: projectorTransport(store, { runner: { onError: (e, consumer) => runtime.reportError(e, `projector ${consumer}`) } }) });
+    await app.startAllMicroservices();
+  }
   await app.listen(config.port, config.host);
   const server = app.getHttpServer() as Server;
   const { port } = server.address() as AddressInfo;

@@ -4,6 +4,7 @@ import { registerCall } from './commands/call.command';
 import { registerMcp } from './commands/mcp.command';
 import { registerMigrate } from './commands/migrate.command';
 import { registerProjections } from './commands/projections.command';
+import { registerProjector } from './commands/projector.command';
 import { registerReplay } from './commands/replay.command';
 import { registerGenerate } from './commands/generate.command';
 import { registerServe } from './commands/serve.command';
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerMigrate(program);
   registerReplay(program);
   registerProjections(program);
+  registerProjector(program);
   registerGenerate(program);
   registerServe(program);
   registerApi(program);

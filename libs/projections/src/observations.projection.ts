@@ -1,5 +1,6 @@
 import type { BundleObservedData, ObservationBase, ObservedScope, ProposalAcceptedData, ScopeObservedData } from '@palimpsest/core/target/target.events';
 import { contentLink, OBSERVED_PROFILE } from '@palimpsest/core/transaction/observed-scope';
+import { batchContentLinks, OBSERVED_BATCH_PROFILE } from '@palimpsest/core/transaction/observed-batch';
 import type { SqlParams } from './sql-params';
 
 export const OBSERVATION_TABLES = ['scope_observations', 'observation_bundles'] as const;
@@ -37,9 +38,21 @@ export function insertBundleScopesSql(p: SqlParams, d: BundleObservedData, posit
  * one its record links (the decider found it unconsumed under the row lock). Null for any other acceptance.
  */
 export function consumeObservationSql(p: SqlParams, d: ProposalAcceptedData, position: string): string | null {
-  if (d.runtime_version !== OBSERVED_PROFILE.runtime) return null;
-  const link = contentLink(d.content);
-  if (!link) throw new Error(`observed acceptance ${d.attempt_id} carries no observation link`);
+  const ids = consumedIds(d);
+  if (!ids) return null;
   return `UPDATE scope_observations SET consumed_attempt_id = ${p.add(d.attempt_id)}::uuid, consumed_log_sequence = ${position}
-    WHERE observation_id = ${p.add(link.observation_id)}::uuid`;
+    WHERE observation_id = ANY(${p.add(ids)}::uuid[])`;
+}
+
+/** The observations an acceptance consumes: its one link, or every group's of a batch; null for an unobserved one. */
+function consumedIds(d: ProposalAcceptedData): string[] | null {
+  if (d.runtime_version === OBSERVED_PROFILE.runtime) {
+    const link = contentLink(d.content);
+    if (!link) throw new Error(`observed acceptance ${d.attempt_id} carries no observation link`);
+    return [link.observation_id];
+  }
+  if (d.runtime_version !== OBSERVED_BATCH_PROFILE.runtime) return null;
+  const batch = batchContentLinks(d.content);
+  if (!batch) throw new Error(`observed batch ${d.attempt_id} carries no complete group links`);
+  return batch.links.map((l) => l.observation_id);
 }

@@ -34,3 +34,10 @@ export async function bundleObservations(sql: Sql, bundleId: string): Promise<Ob
   const { rows } = await sql.query(`SELECT ${COLUMNS} FROM scope_observations WHERE bundle_id = $1 ORDER BY ordinal`, [bundleId]);
   return rows as ObservationRow[];
 }
+
+/** The observations of these ids (lowercase UUIDs) that exist, whichever bundle they belong to. */
+export async function findObservations(sql: Sql, observationIds: readonly string[]): Promise<ObservationRow[]> {
+  if (!observationIds.length) return [];
+  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM scope_observations WHERE observation_id = ANY($1::uuid[])`, [observationIds]);
+  return rows as ObservationRow[];
+}

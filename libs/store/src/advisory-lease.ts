@@ -59,6 +59,43 @@ async function lockAll(db: Db, keys: LeaseKey[]): Promise<DbSession | null> {
   }
 }
 
+/**
+ * A lease on one named role across processes sharing a PostgreSQL database (the projector's leader per
+ * consumer): a session advisory lock on a connection held for the lease's life, so it dies with the
+ * holder's connection (a SIGKILLed holder frees it at once). The `session` is the lease's own
+ * connection: statements sent on it prove the lease is still held (they fail once it is lost).
+ */
+export interface NamedLease {
+  readonly key: string;
+  readonly session: DbSession;
+  release(): Promise<void>;
+}
+
+/** A stable signed 64-bit advisory key per role name (decimal text, for a bigint parameter). */
+export function namedLockKey(name: string): string {
+  return createHash('sha256').update(`palimpsest-named-lease:${name}`).digest().readBigInt64BE(0).toString();
+}
+
+/** PostgreSQL only: the lease on `name`, or null while another session holds it. */
+export async function tryNamedLease(db: Db, name: string): Promise<NamedLease | null> {
+  if (db.kind !== 'postgres') throw new Error('tryNamedLease: PostgreSQL only (the embedded store has one process, its owner leads)');
+  const key = namedLockKey(name);
+  const session = await db.session();
+  try {
+    const { rows } = await session.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS locked', [key]);
+    if (!rows[0]?.locked) {
+      await session.release();
+      return null;
+    }
+  } catch (error) {
+    await unlockAll(session).catch(() => undefined);
+    throw error;
+  }
+  let released: Promise<void> | undefined;
+  const release = () => (released ??= unlockAll(session).catch(() => undefined)); // a lost connection took its lock along
+  return { key, session, release };
+}
+
 /** Every advisory lock of the session, so that no lock goes back to the pool with its connection. */
 async function unlockAll(session: DbSession): Promise<void> {
   try {

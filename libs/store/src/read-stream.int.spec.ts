@@ -1,6 +1,6 @@
 import { appendToStream } from '@palimpsest/store/append-to-stream';
 import type { Db } from '@palimpsest/store/db';
-import { readStream } from '@palimpsest/store/read-stream';
+import { readStream, streamEvents } from '@palimpsest/store/read-stream';
 import { sampleEvents, uniqueStreamId } from '@palimpsest/store/test-support/sample-events';
 import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
 
@@ -25,6 +25,18 @@ describe(`readStream (${describeBackend})`, () => {
     expect(events.map((e) => e.streamVersion)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(events.every((e) => e.streamId === stream)).toBe(true);
     expect(events.map((e) => e.data.n)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('streams the same events a page at a time, whatever the page size', async () => {
+    const all = await readStream(db, stream);
+    for (const size of [1, 2, 3, 7, 8, 500]) {
+      const paged = [];
+      for await (const e of streamEvents(db, stream, size)) paged.push(e);
+      expect(paged).toEqual(all);
+    }
+    const none = [];
+    for await (const e of streamEvents(db, uniqueStreamId('empty'), 2)) none.push(e);
+    expect(none).toEqual([]);
   });
 
   it('returns the StoredEvent shape with numbers and ISO strings on every backend', async () => {

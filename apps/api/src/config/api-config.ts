@@ -1,4 +1,6 @@
 import { progressIntervalFrom } from '@palimpsest/mcp/mcp-server/progress-interval';
+import { lagThresholdFrom } from '@palimpsest/application/queries/projector-status.handler';
+import { projectorEnabled } from '@palimpsest/projector/projector-config';
 
 /** Everything the gateway reads from its environment, parsed and checked once at start-up. */
 export interface ApiConfig {
@@ -28,6 +30,10 @@ export interface ApiConfig {
    */
   corsOrigins: string[];
   mcp: McpHttpConfig;
+  /** Run the projector in-process (PALIMPSEST_PROJECTOR=off: another process runs it, or nobody). */
+  projector: boolean;
+  /** /health reports degraded when a consumer lags by more than this (PALIMPSEST_PROJECTION_LAG_DEGRADED_S). */
+  projectionLagDegradedS: number;
 }
 
 /** MCP over Streamable HTTP at /mcp (apps/api/src/mcp). */
@@ -126,6 +132,8 @@ export function apiConfigFrom(env: NodeJS.ProcessEnv, flags: ApiFlags = {}, stdo
       maxSessions: int(env, 'PALIMPSEST_MCP_MAX_SESSIONS', 256, 1),
       progressMs: progressIntervalFrom(env),
     },
+    projector: projectorEnabled(env),
+    projectionLagDegradedS: lagThresholdFrom(env),
   };
 }
 

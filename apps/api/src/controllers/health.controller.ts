@@ -3,6 +3,7 @@ import { ApiResponse } from '@nestjs/swagger';
 import { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import type { FastifyReply } from 'fastify';
 import { pendingMigrations } from '@palimpsest/store/migrate';
+import { projectorStatus } from '@palimpsest/application/queries/projector-status.handler';
 import { ApiRuntime } from '../api-runtime';
 import { gatewayError } from '../errors/api-error';
 import { GatewayEndpoint } from '../routes/endpoint.decorators';
@@ -20,16 +21,20 @@ interface TerminusReport {
  */
 function downReport(report: TerminusReport, traceId: string): TerminusReport {
   const failing = Object.keys(report.error ?? {});
-  const reason = failing.includes('database') ? 'database_unavailable' : 'migrations_pending';
-  const message = failing.includes('database')
-    ? 'The database does not answer; the gateway serves again as soon as it does.'
-    : 'Migrations are pending: run palimpsest migrate (or restart the gateway, which applies them).';
+  const [reason, message] = failing.includes('database')
+    ? ['database_unavailable', 'The database does not answer; the gateway serves again as soon as it does.']
+    : failing.includes('migrations')
+      ? ['migrations_pending', 'Migrations are pending: run palimpsest migrate (or restart the gateway, which applies them).']
+      : ['projections_status_unavailable', 'The asynchronous consumers\' status could not be read in time; the database answers.'];
   const envelope = gatewayError(503, 'unavailable', reason, message).body.error as Record<string, unknown>;
   return { ...report, error: { ...report.error, ...envelope, trace_id: traceId } };
 }
 
 /**
  * /health: 200 when the database answers and every migration is applied, else 503 with the details.
+ * info.projections lists every asynchronous consumer (checkpoint, lag, state, leader); when one lags
+ * by more than PALIMPSEST_PROJECTION_LAG_DEGRADED_S the report's status is `degraded`, still 200: the
+ * gateway serves every request (only asynchronous read models are stale), so a load balancer keeps it.
  * A database that does not answer at all is reported down after HEALTH_TIMEOUT_MS: a load balancer's
  * probe gets its answer in about a second, not after the store's own (longer) statement bounds.
  */
@@ -44,7 +49,7 @@ export class HealthController {
   ) {}
 
   @GatewayEndpoint('health', [503])
-  @ApiResponse({ status: 200, description: 'Terminus report: status ok, info.database, info.migrations.' })
+  @ApiResponse({ status: 200, description: 'Terminus report: status ok (degraded: an asynchronous consumer lags past the threshold), info.database, info.migrations, info.projections.' })
   @ApiResponse({ status: 503, description: 'Terminus report with status error; under error, the failing indicators beside the envelope fields (code unavailable, reason, message, retryable, trace_id). While shutting down: an ErrorBody.' })
   async check(@Res() reply: FastifyReply) {
     const { db } = this.runtime;
@@ -67,8 +72,17 @@ export class HealthController {
               return { pending: 0 };
             })
             .withTimeout(HEALTH_TIMEOUT_MS),
+        () =>
+          this.indicators
+            .check('projections')
+            .attempt(async () => {
+              const { status, ...projections } = await projectorStatus(db, this.runtime.config.projectionLagDegradedS);
+              return { degraded: status === 'degraded', ...projections };
+            })
+            .withTimeout(HEALTH_TIMEOUT_MS),
       ]);
-      void reply.code(200).send(report);
+      const degraded = (report.info?.projections as { degraded?: boolean } | undefined)?.degraded === true;
+      void reply.code(200).send(degraded ? { ...report, status: 'degraded' } : report);
     } catch (error) {
       if (!(error instanceof ServiceUnavailableException)) throw error;
       void reply.code(503).header('Retry-After', '2').send(downReport(error.getResponse() as TerminusReport, reply.request.id));

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { CATALOG, type OperationName } from '@palimpsest/protocol/catalog/catalog';
 import { EXAMPLE_TARGET_ID } from '@palimpsest/protocol/catalog/fragments';
 import type { OperationExample } from '@palimpsest/protocol/catalog/operation-spec';
+import { OBSERVED_EXAMPLES } from '@palimpsest/protocol/catalog/observed-examples';
 
 /**
  * The requests the OpenAPI document's examples are the answers of, all written against the catalog's
@@ -9,7 +9,6 @@ import type { OperationExample } from '@palimpsest/protocol/catalog/operation-sp
  */
 
 export const EXAMPLE_CANDIDATE_ID = '3d9b6f1e-7a2c-4e58-b0d4-6c1f8a9e2b57';
-export const EXAMPLE_OBSERVATION_ID = '8b2e4f6a-1c3d-4e5f-a7b9-0d2c4e6f8a1b';
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 /** What is done to the fresh target before the request runs. */
@@ -22,16 +21,16 @@ export type Setup =
   | 'moved_candidate' // … and the target edited after it
   | 'document' // the target holds EXAMPLE_DOCUMENT (Markdown with sections) instead
   | 'observed_document' // … and its section Guide.Install observed (EXAMPLE_OBSERVATION_ID)
+  | 'observed_bundle' // … and Guide.Install and Guide.Usage observed as one bundle (EXAMPLE_BUNDLE_ID)
   | 'drifted_file'; // the target imported from the workspace file docs/notes.md, which is then edited outside Palimpsest
 
-export interface ExampleRequest extends OperationExample {
+export interface ExampleRequest extends Omit<OperationExample, 'setup'> {
   operation: OperationName;
   setup: Setup;
 }
 
-/** A Markdown document with structure to observe (the 'document' setup). */
-export const EXAMPLE_DOCUMENT = '# Guide\n\n## Install\n\nRun the installer.\n\n## Usage\n\nCall it.\n';
-const EXAMPLE_DOCUMENT_HASH = createHash('sha256').update(EXAMPLE_DOCUMENT, 'utf8').digest('hex');
+/** A Markdown document with structure to observe (the 'document' setup), and the observed examples' ids. */
+export { EXAMPLE_DOCUMENT, EXAMPLE_OBSERVATION_ID } from '@palimpsest/protocol/catalog/observed-examples';
 
 /** Examples for the operations the catalog gives none. */
 const GATEWAY_EXAMPLES: Partial<Record<OperationName, Omit<ExampleRequest, 'operation'>>> = {
@@ -49,18 +48,6 @@ const GATEWAY_EXAMPLES: Partial<Record<OperationName, Omit<ExampleRequest, 'oper
   read_file: { title: 'The first line of a file', params: { path: 'docs/notes.md', offset: 1, limit: 1 }, setup: 'drifted_file' },
   edit_file: { title: 'Edit the one place oldString matches (the file changed outside first: taken in, then edited)', params: { path: 'docs/notes.md', oldString: 'gamma', newString: 'delta' }, setup: 'drifted_file' },
   write_file: { title: 'Create a file and its parents', params: { path: 'docs/new/readme.md', content: 'hello\n' }, setup: 'drifted_file' },
-  palimpsest_submit_observed_operations: {
-    title: 'Edit inside an observed section',
-    params: {
-      target_file_id: EXAMPLE_TARGET_ID,
-      observation_id: EXAMPLE_OBSERVATION_ID,
-      intent: 'Say how often',
-      expected_target_version: 0,
-      expected_current_hash: EXAMPLE_DOCUMENT_HASH,
-      operations: [{ op: 'match', match: 'Run the installer.', replace: 'Run the installer once.' }],
-    },
-    setup: 'observed_document',
-  },
   palimpsest_observe_scope: { title: 'Select one section exactly (a recorded observation)', params: { target_file_id: EXAMPLE_TARGET_ID, symbol_name: 'Guide.Install', kind: 'section' }, setup: 'document' },
   palimpsest_change_inspect: { title: 'The proposed change, span by span', params: { candidate: EXAMPLE_CANDIDATE_ID }, setup: 'candidate' },
   palimpsest_check_run: { title: 'Run the utf8 check', params: { candidate: EXAMPLE_CANDIDATE_ID, checks: ['utf8'] }, setup: 'candidate' },
@@ -82,6 +69,7 @@ export function exampleOf(operation: OperationName): ExampleRequest | undefined 
 
 /** Further successful answers worth showing beside an operation's example. */
 export const ALTERNATE_REQUESTS: (ExampleRequest & { name: string })[] = [
+  { name: 'batch', operation: 'palimpsest_submit_observed_operations', ...OBSERVED_EXAMPLES[1]!, setup: 'observed_bundle' },
   {
     name: 'rejected',
     title: 'A preview that would be rejected (still a 200: the preview answered)',

@@ -3,7 +3,8 @@ import { EXAMPLE_TARGET_ID, EXAMPLE_TEXT } from '@palimpsest/protocol/catalog/fr
 import type { Outcome } from '@palimpsest/protocol/outcome';
 import { httpOutcome } from '../routes/http-outcome';
 import { routeOf } from '../routes/route-table';
-import { ALTERNATE_REQUESTS, ERROR_REQUESTS, EXAMPLE_CANDIDATE_ID, EXAMPLE_DOCUMENT, EXAMPLE_OBSERVATION_ID, exampleOf, type ExampleRequest, type Setup } from './example-requests';
+import { bindObserved } from '@palimpsest/protocol/catalog/observed-examples';
+import { ALTERNATE_REQUESTS, ERROR_REQUESTS, EXAMPLE_CANDIDATE_ID, EXAMPLE_DOCUMENT, exampleOf, type ExampleRequest, type Setup } from './example-requests';
 
 /**
  * The run that makes the OpenAPI document's examples: every request of example-requests.ts, each on a
@@ -55,7 +56,7 @@ export interface ExampleWorkspace {
 export const EXAMPLE_WORKSPACE_ROOT = '/srv/workspace';
 const EXAMPLE_FILE = 'docs/notes.md';
 
-const SUCCESS = ['ok', 'accepted', 'saved', 'success', 'observed'];
+const SUCCESS = ['ok', 'accepted', 'saved', 'success', 'observed', 'observed_batch'];
 
 const rebind = <T>(value: T, from: string, to: string): T => JSON.parse(JSON.stringify(value).split(from).join(to)) as T;
 
@@ -77,15 +78,14 @@ function required(operation: OperationName): ExampleRequest {
 
 /** A fresh target and what the request needs done first; the ids it made. */
 async function prepare(call: Call, setup: Setup, n: number, workspace: ExampleWorkspace | null): Promise<Record<string, string>> {
-  const content = setup === 'document' || setup === 'observed_document' ? EXAMPLE_DOCUMENT : EXAMPLE_TEXT;
+  const content = setup === 'document' || setup === 'observed_document' || setup === 'observed_bundle' ? EXAMPLE_DOCUMENT : EXAMPLE_TEXT;
   const created = setup === 'drifted_file' ? await driftedFile(call, workspace) : await ok(call, 'palimpsest_initialize_target', { filename: 'notes.md', content, content_type: 'text/markdown' });
   const ids: Record<string, string> = { [String(created.target_file_id)]: EXAMPLE_TARGET_ID };
   if (workspace) ids[workspace.path] = EXAMPLE_WORKSPACE_ROOT;
   const edit = required('palimpsest_submit_edits').params;
   if (setup === 'edited') await ok(call, 'palimpsest_submit_edits', bindIds(edit, ids));
-  if (setup === 'observed_document') {
-    const observed = await ok(call, 'palimpsest_observe_scope', bindIds({ target_file_id: EXAMPLE_TARGET_ID, symbol_name: 'Guide.Install', kind: 'section' }, ids));
-    ids[String(observed.observation_id)] = EXAMPLE_OBSERVATION_ID;
+  if (setup === 'observed_document' || setup === 'observed_bundle') {
+    Object.assign(ids, await bindObserved((operation, args) => ok(call, operation as OperationName, args), setup, String(created.target_file_id)));
   }
   if (setup === 'keyed') await ok(call, 'palimpsest_submit_edits', bindIds({ ...edit, client_request_id: 'example-key-1' }, ids));
   if (setup === 'candidate' || setup === 'checked_candidate' || setup === 'moved_candidate') {

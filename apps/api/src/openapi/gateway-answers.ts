@@ -20,17 +20,37 @@ const indicator = (details: Record<string, JsonSchema>): JsonSchema => ({
   properties: { status: { enum: ['up', 'down'] }, ...details },
 });
 
+const CONSUMER: JsonSchema = {
+  type: 'object',
+  required: ['name', 'kind', 'state', 'checkpoint', 'lag_events', 'lag_seconds', 'leader'],
+  properties: {
+    name: { type: 'string' },
+    kind: { enum: ['projection', 'relay'] },
+    state: { enum: ['running', 'catching_up', 'rebuilding', 'stopped'], description: 'stopped: no live leader.' },
+    checkpoint: { type: 'object', required: ['xid', 'position'], properties: { xid: { type: 'string' }, position: { type: 'integer' } } },
+    lag_events: { type: 'integer', description: 'Committed events not yet handled.' },
+    lag_seconds: { type: 'number', description: 'Age of the oldest of them (0 when caught up).' },
+    leader: { type: ['string', 'null'], description: 'host:pid holding the leader lease.' },
+  },
+};
+
 const HEALTH: JsonSchema = {
   type: 'object',
   description: 'The terminus report.',
   required: ['status', 'info', 'error', 'details'],
   properties: {
-    status: { enum: ['ok'] },
+    status: { enum: ['ok', 'degraded'], description: 'degraded: an asynchronous consumer lags by more than PALIMPSEST_PROJECTION_LAG_DEGRADED_S (default 30); still 200.' },
     info: {
       type: 'object',
       properties: {
         database: indicator({ backend: { enum: ['postgres', 'pglite'] } }),
         migrations: indicator({ pending: { type: 'integer' } }),
+        projections: indicator({
+          degraded: { type: 'boolean' },
+          lag_threshold_seconds: { type: 'number' },
+          lagging: { type: 'array', items: { type: 'string' } },
+          consumers: { type: 'array', items: CONSUMER },
+        }),
       },
     },
     error: { type: 'object' },

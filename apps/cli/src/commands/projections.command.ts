@@ -3,9 +3,11 @@ import type { Command } from 'commander';
 import { rebuildProjections, type RebuildReport } from '@palimpsest/projections/rebuild/rebuild-projections';
 import { printJson } from '../runtime';
 import { withStore } from '../store-access';
+import { registerProjectionsStatus } from './projections-status';
 
 export function registerProjections(program: Command): void {
   const projections = program.command('projections').description('Operate the read models');
+  registerProjectionsStatus(projections);
   projections
     .command('rebuild')
     .description('Drop every read model, rebuild it from the events, and prove it equal to what it replaced')

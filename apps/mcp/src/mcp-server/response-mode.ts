@@ -1,6 +1,8 @@
 import { isSubmission } from '@palimpsest/protocol/catalog/operations/submissions.operations';
 import type { Outcome } from '@palimpsest/protocol/outcome';
 
+const OBSERVED_SUBMISSION = 'palimpsest_submit_observed_operations';
+
 export type ResponseMode = 'detailed' | 'compact';
 
 export class InvalidResponseModeError extends Error {
@@ -19,6 +21,7 @@ export function responseModeFrom(env: NodeJS.ProcessEnv): ResponseMode {
 
 /** What a compact tool description adds, for the tools whose results it projects. */
 export function compactNote(tool: string): string | null {
+  if (tool === OBSERVED_SUBMISSION) return 'Compact: accepted results omit evidence and groups (see presentation.omitted).';
   if (isSubmission(tool)) return 'Compact: accepted results omit evidence (see presentation.omitted).';
   if (tool === 'palimpsest_observe_scope') {
     return 'Compact: candidates keep name, kind, parent and lines; observed_batch scopes drop duplicate page metadata (see presentation.omitted).';
@@ -44,14 +47,20 @@ function compactObservation(result: Outcome): Outcome | null {
 }
 
 /**
- * Compact presentation: accepted submissions drop their per-change evidence (the ledger keeps it),
+ * Compact presentation: accepted submissions drop their per-change evidence (the ledger keeps it) and an
+ * observed batch its group summaries,
  * observe_scope's candidates and batches their repeated details, and say so. Failures, diagnostics,
  * single observations and pages, and every other result keep the detailed representation.
  */
 export function presentResult(tool: string, result: Outcome, mode: ResponseMode): Outcome {
   if (mode === 'detailed') return result;
   if (tool === 'palimpsest_observe_scope') return compactObservation(result) ?? result;
-  if (!isSubmission(tool) || result.status !== 'accepted' || !('evidence' in result)) return result;
-  const { evidence: _omitted, ...rest } = result;
-  return { ...rest, presentation: { mode: 'compact', omitted: ['evidence'] } };
+  if (!(isSubmission(tool) || tool === OBSERVED_SUBMISSION) || result.status !== 'accepted') return result;
+  // Seed: omit evidence and groups (an observed batch's summaries) if present; only actual omissions are listed.
+  const omitted = ACCEPTED_OMISSIONS.filter((field) => field in result);
+  if (!omitted.length) return result;
+  const rest = Object.fromEntries(Object.entries(result).filter(([k]) => !omitted.includes(k))) as Outcome;
+  return { ...rest, presentation: { mode: 'compact', omitted } };
 }
+
+const ACCEPTED_OMISSIONS = ['evidence', 'groups'];

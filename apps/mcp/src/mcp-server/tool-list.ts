@@ -36,8 +36,8 @@ export function listTools(profile: Profile, mode: ResponseMode, policy?: OwnerPo
   const visible = (op: OperationSpec) => (profile === 'full' || op.readOnly) && (!policy || operationRefusal(policy, op) === null);
   return CATALOG.filter(visible).map((op) => {
     const inputSchema: Record<string, unknown> = advertisedSchema(op.params);
-    // One example a tool teaches its shape; the rest are in the reference and the published schemas.
-    if (op.examples.length) inputSchema.examples = structuredClone(op.examples.slice(0, 1).map((e) => e.params));
+    // One example a tool (one a form) teaches its shape; the rest are in the reference and the published schemas.
+    if (op.examples.length) inputSchema.examples = structuredClone(op.examples.slice(0, op.advertisedExamples ?? 1).map((e) => e.params));
     if (op.capabilities) inputSchema['x-palimpsest-capabilities'] = structuredClone(op.capabilities);
     return {
       name: op.name,

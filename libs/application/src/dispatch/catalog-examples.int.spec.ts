@@ -1,10 +1,11 @@
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
 import { EXAMPLE_HASH, EXAMPLE_TARGET_ID, EXAMPLE_TEXT } from '@palimpsest/protocol/catalog/fragments';
+import { bindObserved, EXAMPLE_DOCUMENT } from '@palimpsest/protocol/catalog/observed-examples';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { createAppHarness, type AppHarness } from '../test-support/app-harness';
 
 const SUCCESS = new Set(['ok', 'accepted', 'saved', 'success']);
-const examples = CATALOG.flatMap((op) => op.examples.map((ex) => [op.name, ex.title, ex.params] as const));
+const examples = CATALOG.flatMap((op) => op.examples.map((ex) => [op.name, ex.title, ex.params, ex.setup] as const));
 
 describe(`every catalog example succeeds on ${describeBackend}`, () => {
   let h: AppHarness;
@@ -17,9 +18,11 @@ describe(`every catalog example succeeds on ${describeBackend}`, () => {
     expect(examples.length).toBeGreaterThanOrEqual(13);
   });
 
-  it.each(examples)('%s: %s', async (name, _title, params) => {
-    const id = await h.target(EXAMPLE_TEXT);
-    const bound = JSON.parse(JSON.stringify(params).split(EXAMPLE_TARGET_ID).join(id));
+  it.each(examples)('%s: %s', async (name, _title, params, setup) => {
+    const id = await h.target(setup ? EXAMPLE_DOCUMENT : EXAMPLE_TEXT);
+    // An observed example's ids stand for the receipts of a real observation of this target.
+    const ids: Record<string, string> = { [id]: EXAMPLE_TARGET_ID, ...(setup ? await bindObserved(h.call, setup, id) : {}) };
+    const bound = Object.entries(ids).reduce((p, [real, shown]) => JSON.parse(JSON.stringify(p).split(shown).join(real)), params);
     const result = await h.call(name, bound);
     expect({ name, status: result.status, ok: SUCCESS.has(result.status) }).toMatchObject({ name, ok: true });
   });

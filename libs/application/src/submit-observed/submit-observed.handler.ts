@@ -5,23 +5,20 @@ import { findObservation, type ObservationRow } from '@palimpsest/projections/ob
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
-import { submitProposal, type SubmissionResult, type SubmitProposalInput } from '../submit-proposal/submit-proposal.handler';
+import { submitObservedBatch } from './submit-observed-batch';
+import { submitProposal, type SubmissionResult } from '../submit-proposal/submit-proposal.handler';
+import { SUBMIT_OBSERVED, type SubmitObservedInput } from './submit-observed-input';
 
-export const SUBMIT_OBSERVED = 'palimpsest_submit_observed_operations';
-
-/** The submission tools' common arguments, the observation, and the tx/2 record's intent and operations. */
-export type SubmitObservedInput = Omit<SubmitProposalInput, 'protocol_version' | 'proposal' | 'observed'> & {
-  observation_id?: unknown;
-  intent?: unknown;
-  operations?: unknown;
-};
+export { SUBMIT_OBSERVED, type SubmitObservedInput } from './submit-observed-input';
 
 /**
- * palimpsest_submit_observed_operations, single form: tx/2 operations restricted to one observation,
+ * palimpsest_submit_observed_operations, single form (the batch form, with observation_bundle_id or groups,
+ * is submitObservedBatch's): tx/2 operations restricted to one observation,
  * decided and recorded like palimpsest_submit_operations (accepted or rejected, audited), under the
  * observed runtime. Every observation refusal is a recorded rejection with the seed's code.
  */
 export function submitObserved(ctx: AppContext, input: SubmitObservedInput): Promise<SubmissionResult> {
+  if (input.observation_bundle_id !== undefined || input.groups !== undefined) return submitObservedBatch(ctx, input, SUBMIT_OBSERVED);
   const proposal: Record<string, unknown> = {};
   if ('intent' in input) proposal.intent = input.intent;
   if ('operations' in input) proposal.operations = input.operations;
@@ -36,7 +33,7 @@ export function submitObserved(ctx: AppContext, input: SubmitObservedInput): Pro
     attempt: input.attempt,
     source: input.source,
     include_correlation_id: input.include_correlation_id,
-    observed: { operation: SUBMIT_OBSERVED, lookup: (tx, target) => lookupObservation(ctx, tx, target, input.observation_id) },
+    observed: { operation: SUBMIT_OBSERVED, lookup: async (tx, target) => ({ observed: await lookupObservation(ctx, tx, target, input.observation_id) }) },
   });
 }
 

@@ -72,8 +72,8 @@ describe(`palimpsest_submit_observed_operations (single form) on ${describeBacke
     expect(await submit({ target_file_id: id, observation_id: obs.observation_id, intent: 'i', operations: op, expected_target_version: 0 })).toMatchObject({ status: 'rejected', diagnostic: { code: 'missing_guard', argument: 'expected_current_hash' } });
     expect(await codes(id)).toEqual(['missing_guard', 'OBSERVATION_TARGET_MISMATCH', 'UNKNOWN_OBSERVATION_ID', 'INVALID_OBSERVATION_ID', 'OBSERVATION_REQUIRED']);
     expect((await head(id)).expected_target_version).toBe(0);
-    // The seed's batch form is not in the schema yet: its arguments are refused at the edge.
-    expect(await submit({ target_file_id: id, observation_bundle_id: randomUUID(), groups: [], intent: 'i', ...g })).toMatchObject({ status: 'invalid_argument' });
+    // Single and batch fields cannot be mixed (the batch form: submit-observed-batch.int.spec.ts).
+    expect(await submit({ target_file_id: id, observation_id: obs.observation_id, groups: [], intent: 'i', ...g })).toMatchObject({ status: 'rejected', diagnostic: { code: 'conflicting_arguments', arguments: ['observation_id'] } });
   });
 
   it('an observation goes stale after a concurrent edit (version) and closes after a save, even with unchanged text', async () => {

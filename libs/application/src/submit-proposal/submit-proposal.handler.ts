@@ -2,7 +2,7 @@ import type { Answer } from '../shared/answer';
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { isUuid, isValidRequestKey } from '@palimpsest/core/target/request-identity';
 import type { RejectedRequest } from '@palimpsest/core/diagnostics/retry-request';
-import type { ObservedLookup, SubmitProposal } from '@palimpsest/core/target/target.commands';
+import type { SubmitProposal } from '@palimpsest/core/target/target.commands';
 import { decide } from '@palimpsest/core/target/target.decider';
 import type { ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
 import type { Sql } from '@palimpsest/store/db';
@@ -34,8 +34,11 @@ export interface SubmitProposalInput {
    * Set by palimpsest_submit_observed_operations: finds the observation under the row lock. Such a
    * submission always takes the locked path (the observation must be read under the lock).
    */
-  observed?: { operation: string; lookup: (tx: Sql, target: TargetRow) => Promise<ObservedLookup> };
+  observed?: { operation: string; lookup: (tx: Sql, target: TargetRow) => Promise<ObservedLookups> };
 }
+
+/** What an observed submission found under the row lock: one observation (single form) or a batch's. */
+export type ObservedLookups = Pick<SubmitProposal, 'observed' | 'batch'>;
 
 export type SubmissionResult = Answer<'accepted' | 'rejected'> | InvalidArgument | NotFound;
 
@@ -63,10 +66,10 @@ interface Submission {
   boundKey: string | null;
 }
 
-function commandFor(sub: Submission, lookups: SubmitProposal['lookups'], observed?: ObservedLookup): SubmitProposal {
+function commandFor(sub: Submission, lookups: SubmitProposal['lookups'], observed?: ObservedLookups): SubmitProposal {
   const { input } = sub;
   return {
-    ...(observed ? { observed } : {}),
+    ...observed,
     type: 'SubmitProposal',
     now: sub.now,
     attempt_id: sub.attemptId,

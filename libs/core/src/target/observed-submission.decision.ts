@@ -14,7 +14,7 @@ export interface ObservedProblem {
 
 const supplied = (value: unknown) => value !== undefined && value !== null;
 
-function problem(reason: FailureReason, stage: ValidationStage, code: string, detail: string, extra: Record<string, unknown> = {}): ObservedProblem {
+export function problem(reason: FailureReason, stage: ValidationStage, code: string, detail: string, extra: Record<string, unknown> = {}): ObservedProblem {
   return { reason, stage, detail, diagnostic: { code, ...extra } };
 }
 

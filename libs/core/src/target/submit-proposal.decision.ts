@@ -24,6 +24,8 @@ import type { ExistingTarget } from './target.state';
 import { summarizeWarnings } from './warnings';
 import { checkObservation, checkObservedSyntax, recordedLink, type ObservedProblem } from './observed-submission.decision';
 import { OBSERVED_PROFILE } from '../transaction/observed-scope';
+import { OBSERVED_BATCH_PROFILE } from '../transaction/observed-batch';
+import { batchRecordOf, checkBatchObservations, checkBatchSyntax, parseBatch } from './observed-batch.decision';
 
 export const INVALID_INPUT_FORMAT = 'patchdiff-invalid-input/1';
 
@@ -90,6 +92,7 @@ function rejectedEvent(common: AttemptData, state: ExistingTarget, r: Rejection)
 
 function storedRecordOf(cmd: SubmitProposal, parsed: ParsedProposal | null): Record<string, unknown> {
   const record = parsed ? parsed.record : { protocol_version: cmd.protocol_version, ...cmd.proposal };
+  if (cmd.batch) return batchRecordOf(cmd.batch, record);
   // An observed record carries its observation link: replay checks every field of it.
   return cmd.observed ? { ...record, observation: recordedLink(cmd.observed) } : record;
 }
@@ -147,7 +150,7 @@ export function decideSubmission(cmd: SubmitProposal, state: ExistingTarget): Su
   if (encodingPath) return decision([encodingRejection(cmd, state, encodingPath)]);
 
   const keySupplied = cmd.client_request_id !== undefined && cmd.client_request_id !== null;
-  const parsedResult = parseProposal(cmd.protocol_version, cmd.proposal);
+  const parsedResult = cmd.batch ? parseBatch(cmd.proposal) : parseProposal(cmd.protocol_version, cmd.proposal);
   const parsed = parsedResult.ok ? parsedResult.proposal : null;
   const content = canonicalJson(storedRecordOf(cmd, parsed));
 
@@ -184,7 +187,9 @@ export function decideSubmission(cmd: SubmitProposal, state: ExistingTarget): Su
       }),
     ]);
   }
-  const observedSyntax = cmd.observed ? checkObservedSyntax(cmd.observed, cmd.expected_target_version, cmd.expected_current_hash) : null;
+  const observedSyntax = cmd.batch
+    ? checkBatchSyntax(cmd)
+    : cmd.observed ? checkObservedSyntax(cmd.observed, cmd.expected_target_version, cmd.expected_current_hash) : null;
   if (observedSyntax) return decision([observedRejection(common, state, observedSyntax)]);
   if (common.parent_attempt_id !== null && !parentIsKnown(cmd, state)) {
     return decision([
@@ -209,9 +214,11 @@ export function decideSubmission(cmd: SubmitProposal, state: ExistingTarget): Su
     ]);
   }
   const proposal = parsedResult.proposal;
-  const runtime = cmd.observed ? OBSERVED_PROFILE.runtime : proposal.runtime_version;
+  const runtime = cmd.batch ? OBSERVED_BATCH_PROFILE.runtime : cmd.observed ? OBSERVED_PROFILE.runtime : proposal.runtime_version;
   const withRuntime: AttemptData = { ...common, runtime_version: runtime, intent: proposal.intent };
-  const unobservable = cmd.observed ? checkObservation(cmd.observed, state) : null;
+  const unobservable = cmd.batch
+    ? checkBatchObservations(cmd.batch, proposal.record, state)
+    : cmd.observed ? checkObservation(cmd.observed, state) : null;
   if (unobservable) return decision([observedRejection(withRuntime, state, unobservable)]);
 
   if (proposal.protocol_version === 'patchdiff-tx/3') {
@@ -298,7 +305,7 @@ function keyConflict(
   };
   const storedRecord = safeParse(keyed.content);
   if (storedRecord && parsed && keyed.protocol_version === cmd.protocol_version) {
-    const diff = differingFields(storedRecord, parsed.record, 10);
+    const diff = differingFields(storedRecord, storedRecordOf(cmd, parsed), 10);
     diagnostic.differing_fields = diff.fields;
     diagnostic.differing_fields_truncated = diff.truncated;
   }

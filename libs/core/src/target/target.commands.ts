@@ -62,6 +62,21 @@ export interface SubmitProposal extends CommandMeta {
   };
   /** Set for palimpsest_submit_observed_operations (tx/2 operations bound to one observation). */
   observed?: ObservedLookup;
+  /** Set for its batch form (groups of tx/2 operations, each bound to one observation of a bundle). */
+  batch?: BatchLookup;
+}
+
+/** A recorded observation as a batch sees it: with the bundle it belongs to (null for a single one). */
+export type BatchObservation = ObservationLink & { consumed_attempt_id: string | null; bundle_id: string | null; ordinal: number | null };
+
+/** What the handler found, under the row lock, for a batch's bundle and the observations its groups name. */
+export interface BatchLookup {
+  /** Some recorded observation belongs to the bundle (false for an unknown or malformed id). */
+  bundle_known: boolean;
+  /** The recorded observations the groups name, by lowercase id, whichever bundle they belong to. */
+  found: Readonly<Record<string, BatchObservation>>;
+  /** Whether the engine, run once on the locked text, names each found observation's scope again (see ObservedLookup). */
+  reverified: Readonly<Record<string, boolean>>;
 }
 
 /** What the handler found, under the row lock, for the observation a submission names. */

@@ -1,28 +1,17 @@
 import { readProposalBody } from './parse-proposal';
-import type { PlannedChange, ProposalInput } from './parse-proposal';
+import type { ProposalInput } from './parse-proposal';
 import { shapeFailure } from './field-checks';
 import { applyReplacement } from './replacement';
-import { advanceScope, checkResolvedInScope, checkScopeEvidence, checkSpanInScope, evidenceFailure, OBSERVED_PROFILE, readLink, type RunningScope } from './observed-scope';
-import { SequentialBuffer } from './sequential-buffer';
-import { applySpanChange } from './span-operations';
-import type { StepEnv } from './step';
+import { checkScopeEvidence, evidenceFailure, OBSERVED_PROFILE, readLink } from './observed-scope';
+import { applyObservedBatch, OBSERVED_BATCH_PROFILE } from './observed-batch';
+import { runSequential, type ApplyContext } from './run-sequential';
 import { PROTOCOL, RUNTIME } from './transaction.types';
-import type { ChangeAnnotation, ChangeFact, ProtocolVersion, TextChange, TxFailure, TxResult } from './transaction.types';
-import { applyMatchChange } from './typed-match';
-import { changeWarningInput, collectWarnings } from './warnings';
-import type { ChangeWarningInput } from './warnings';
+import type { ProtocolVersion, RecordedProposal, TxFailure, TxResult } from './transaction.types';
 
-/** The observed target identity, echoed in exact-candidate diagnostics. */
-export interface ApplyContext {
-  observedVersion: number;
-  observedHash: string;
-}
+export type { RecordedProposal } from './transaction.types';
 
-export interface RecordedProposal {
-  protocol_version: string;
-  runtime_version: string;
-  record: Record<string, unknown>;
-}
+export type { ApplyContext } from './run-sequential';
+
 
 /** Immutable runtime profiles: the only (protocol, runtime) pairs this engine will apply. */
 const SUPPORTED_PROFILES: ReadonlyMap<string, ProtocolVersion> = new Map([
@@ -41,6 +30,7 @@ const RECORD_FIELDS = new Set(['protocol_version', 'intent', 'edits', 'operation
  */
 export function applyProposal(p: RecordedProposal, buffer: string, ctx?: ApplyContext): TxResult {
   if (p.runtime_version === OBSERVED_PROFILE.runtime) return applyObserved(p, buffer, ctx);
+  if (p.runtime_version === OBSERVED_BATCH_PROFILE.runtime) return applyObservedBatch(p, buffer, ctx);
   const protocol = SUPPORTED_PROFILES.get(`${p.protocol_version}|${p.runtime_version}`);
   if (protocol === undefined || (p.record.protocol_version ?? protocol) !== protocol) {
     return reject(unsupportedProfile(p, 'This protocol and runtime profile pair is not supported.'), buffer);
@@ -82,44 +72,6 @@ function applyObserved(p: RecordedProposal, buffer: string, ctx?: ApplyContext):
   return runSequential(PROTOCOL.tx2, read.body.changes, buffer, ctx, { start: link.scope_start, end: link.scope_end });
 }
 
-function runSequential(format: ProtocolVersion, changes: readonly PlannedChange[], buffer: string, ctx?: ApplyContext, observed?: RunningScope): TxResult {
-  let scope = observed ?? null;
-  const buf = new SequentialBuffer(buffer);
-  const facts: ChangeFact[] = [];
-  const annotations: ChangeAnnotation[] = [];
-  const warningInputs: ChangeWarningInput[] = [];
-  for (const change of changes) {
-    const env: StepEnv = {
-      format,
-      changeId: change.change_id,
-      changeIndex: change.change_index,
-      observedVersion: ctx?.observedVersion ?? null,
-      observedHash: ctx?.observedHash ?? null,
-    };
-    const early = scope ? checkSpanInScope(change, buf, env, scope) : null;
-    if (early && !early.ok) return { ok: false, ...early.failure };
-    const step = change.kind === 'match' ? applyMatchChange(buf, change, env) : applySpanChange(buf, change, env);
-    if (!step.ok) return { ok: false, ...step.failure };
-    const late = scope ? checkResolvedInScope(step, buf, env, scope) : null;
-    if (late && !late.ok) return { ok: false, ...late.failure };
-    if (scope) scope = advanceScope(scope, step);
-    const { fact } = step;
-    // Warning facts read the buffer before the change lands: its cuts and the earlier changes only.
-    warningInputs.push(changeWarningInput(buf, change, step));
-    buf.replace(step.unitStart, step.unitEnd, step.replacement, {
-      change_id: fact.change_id,
-      change_index: fact.change_index,
-      start: fact.span_start,
-      end: fact.span_end,
-      replacement_chars: fact.replacement_chars,
-    });
-    facts.push(fact);
-    annotations.push({ change_id: change.change_id, change_index: change.change_index, rationale: change.rationale, risk: change.risk });
-  }
-  const warnings = collectWarnings({ changes: warningInputs, before: buffer, after: buf.text, dirty: buf.dirty });
-  return { ok: true, text: buf.text, facts, annotations, warnings, changed: changedRegion(buffer, buf) };
-}
-
 function unsupportedProfile(p: RecordedProposal, detail: string): TxFailure {
   const failure = shapeFailure(p.protocol_version, 'unsupported_profile', 'runtime_version', detail);
   failure.diagnostic.protocol_version = p.protocol_version;
@@ -129,10 +81,4 @@ function unsupportedProfile(p: RecordedProposal, detail: string): TxFailure {
 
 function reject(failure: TxFailure, buffer: string): TxResult {
   return { ok: false, ...failure, failing_buffer: buffer };
-}
-
-/** How much of the text is untouched at each end (UTF-16 units), so storage can skip those parts. */
-function changedRegion(before: string, buf: SequentialBuffer): TextChange {
-  if (!buf.dirty) return { unchangedPrefix: before.length, unchangedSuffix: 0 };
-  return { unchangedPrefix: buf.dirty.start, unchangedSuffix: buf.text.length - buf.dirty.end };
 }

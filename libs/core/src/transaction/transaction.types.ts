@@ -128,3 +128,10 @@ export interface ParsedProposal {
   record: Record<string, unknown>;
   change_count: number;
 }
+
+/** A stored record and the (protocol, runtime) pair it is applied under, live and in replay. */
+export interface RecordedProposal {
+  protocol_version: string;
+  runtime_version: string;
+  record: Record<string, unknown>;
+}

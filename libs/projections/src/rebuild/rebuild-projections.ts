@@ -1,9 +1,7 @@
-import { evolve } from '@palimpsest/core/target/target.decider';
+import { TargetFold } from '@palimpsest/core/target/target-fold';
 import { upcastTargetEvent } from '@palimpsest/core/target/target.events';
-import { initialTargetState, type TargetState } from '@palimpsest/core/target/target.state';
 import type { Db, Sql } from '@palimpsest/store/db';
-import { readStream } from '@palimpsest/store/read-stream';
-import { contentChangeFor } from '../content/content-change';
+import { streamEvents } from '@palimpsest/store/read-stream';
 import { projectInline } from '../inline-projections';
 import { compareDigests, readModelDigests, type DigestComparison } from './read-model-digest';
 import { CANDIDATE_TABLES } from '../candidates/candidate.projection';
@@ -26,27 +24,22 @@ export interface RebuildReport extends DigestComparison {
   duration_ms: number;
 }
 
-async function rebuildStream(tx: Sql, streamId: string): Promise<number> {
-  const stored = await readStream(tx, streamId);
-  let state: TargetState = initialTargetState;
-  let chunks: string[] = [];
-  for (const s of stored) {
+/**
+ * Fold one target stream (the fold replay uses: TargetFold, a page of events at a time) and project
+ * each event as it was committed; the stored chunks follow the fold's own layout. Returns the events folded.
+ */
+export async function rebuildStream(tx: Sql, streamId: string): Promise<number> {
+  const fold = new TargetFold();
+  let events = 0;
+  for await (const s of streamEvents(tx, streamId)) {
     const event = upcastTargetEvent(s.type, s.schemaVersion, s.data);
-    state = evolve(state, event);
-    const change = contentChangeFor(event, chunks, state);
-    chunks = change.chunks;
+    const contentRewrite = fold.apply(event);
     await projectInline(tx, [
-      {
-        event,
-        position: s.globalPosition,
-        streamVersion: s.streamVersion,
-        recordedAt: s.recordedAt,
-        stateAfter: state,
-        contentRewrite: change.rewrite,
-      },
+      { event, position: s.globalPosition, streamVersion: s.streamVersion, recordedAt: s.recordedAt, stateAfter: fold.state, contentRewrite },
     ]);
+    events++;
   }
-  return stored.length;
+  return events;
 }
 
 /**

@@ -1,10 +1,11 @@
-import { ReplayDivergence, evolve } from '@palimpsest/core/target/target.decider';
+import { ReplayDivergence } from '@palimpsest/core/target/target.decider';
+import { TargetFold } from '@palimpsest/core/target/target-fold';
 import { ObservedReplayEvidence } from '@palimpsest/core/target/observed-replay';
-import { targetStreamId, upcastTargetEvent, type TargetEvent } from '@palimpsest/core/target/target.events';
-import { initialTargetState, type TargetState } from '@palimpsest/core/target/target.state';
+import { targetStreamId, upcastTargetEvent } from '@palimpsest/core/target/target.events';
+import type { TargetState } from '@palimpsest/core/target/target.state';
 import { sha256Hex } from '@palimpsest/core/text/sha256';
 import type { Sql } from '@palimpsest/store/db';
-import { readStream } from '@palimpsest/store/read-stream';
+import { streamEvents } from '@palimpsest/store/read-stream';
 import { ASSEMBLED_CONTENT } from '../content/target-content';
 
 export interface ReplayReport {
@@ -29,31 +30,30 @@ export interface ReplayReport {
 
 export interface Reconstruction {
   state: TargetState;
-  events: TargetEvent[];
   accepted: number;
   divergence: ReplayDivergence | null;
 }
 
-/** Fold a target's stream from its initial snapshot, re-applying each acceptance by its recorded profile. */
+/**
+ * Fold a target's stream from its initial snapshot, re-applying each acceptance by its recorded profile
+ * (TargetFold: evolve's checks at the cost of the deltas). Events are read a page at a time and not kept.
+ */
 export async function reconstructTarget(sql: Sql, targetId: string): Promise<Reconstruction> {
-  const stored = await readStream(sql, targetStreamId(targetId));
-  let state: TargetState = initialTargetState;
+  const fold = new TargetFold();
   let accepted = 0;
-  const events: TargetEvent[] = [];
   const observed = new ObservedReplayEvidence();
-  for (const s of stored) {
+  for await (const s of streamEvents(sql, targetStreamId(targetId))) {
     const event = upcastTargetEvent(s.type, s.schemaVersion, s.data);
-    events.push(event);
     try {
-      observed.check(event, state);
-      state = evolve(state, event);
+      observed.check(event, fold.state);
+      fold.apply(event);
     } catch (err) {
-      if (err instanceof ReplayDivergence) return { state, events, accepted, divergence: err };
+      if (err instanceof ReplayDivergence) return { state: fold.state, accepted, divergence: err };
       throw err;
     }
     if (event.type === 'ProposalAccepted') accepted++;
   }
-  return { state, events, accepted, divergence: null };
+  return { state: fold.state, accepted, divergence: null };
 }
 
 /** Compare the reconstruction with the materialized row. Reports divergence; never repairs. */

@@ -3,6 +3,7 @@ import type { JsonSchema } from './operation-spec';
 import { FILE_READ_ANSWERS } from './operations/file-reads.operations';
 import { anyObject, array, bool, currentHash, int, nullable, object, sha256, str, targetId, version } from './answer-schema-parts';
 import { WORKSPACE_ANSWERS } from './workspace-answers';
+import { observedAcceptance } from './observed-answers';
 
 /**
  * The catalog's word on what each operation's success carries, field by field, beside its result
@@ -98,6 +99,8 @@ const accepted = object(
   },
   ['correlation_id'],
 );
+
+const observedAccepted = observedAcceptance(accepted);
 
 const preview = object(
   {
@@ -286,7 +289,7 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
   }),
   palimpsest_submit_edits: accepted,
   palimpsest_submit_operations: accepted,
-  palimpsest_submit_observed_operations: accepted,
+  palimpsest_submit_observed_operations: observedAccepted,
   palimpsest_submit_replacement: accepted,
   palimpsest_preview: preview,
   palimpsest_save: object(

@@ -4,7 +4,7 @@ export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 
 export const targetFileId: JsonSchema = {
   type: 'string',
-  description: 'Target UUID (from palimpsest_initialize_target).',
+  description: 'Target UUID.',
 };
 
 /** A closed params object about one target: target_file_id is always first and required. */
@@ -26,7 +26,7 @@ export const guardVersion: JsonSchema = {
 export const guardHash: JsonSchema = {
   type: ['string', 'null'],
   pattern: '^[0-9a-f]{64}$',
-  description: 'Hash guard: SHA-256 hex of the canonical LF text you read (blind to no-op and ABA changes).',
+  description: 'Hash guard: SHA-256 hex of the LF text you read (blind to ABA changes).',
 };
 
 export const submissionCommon: Record<string, JsonSchema> = {
@@ -42,11 +42,11 @@ export const submissionCommon: Record<string, JsonSchema> = {
   attempt: { type: ['integer', 'null'], minimum: 1, description: 'Lineage: retry number (1-based).' },
   client_request_id: {
     type: ['string', 'null'],
-    description: 'Idempotency key (1..128 printable ASCII): the same request again returns its outcome (deduplicated: true); another is request_key_conflict.',
+    description: 'Idempotency key (1..128 printable ASCII): a repeat returns the first outcome (deduplicated: true).',
   },
   include_correlation_id: {
     type: 'boolean',
-    description: 'true: answer with a fresh UUIDv4 correlation_id (never stored).',
+    description: 'true: add a fresh correlation_id (never stored).',
   },
 };
 

@@ -23,6 +23,8 @@ export interface OperationAdmitted {
     include_correlation_id?: boolean;
     observation_id?: unknown;
     operations?: unknown;
+    observation_bundle_id?: unknown;
+    groups?: unknown;
   };
   palimpsest_submit_edits: {
     target_file_id: string;

@@ -68,8 +68,15 @@ export interface OperationParams {
     client_request_id?: string | null;
     include_correlation_id?: boolean;
     observation_id?: string;
-    operations: Array<{
+    operations?: Array<{
       [extra: string]: unknown;
+    }>;
+    observation_bundle_id?: string;
+    groups?: Array<{
+      observation_id: string;
+      operations: Array<{
+        [extra: string]: unknown;
+      }>;
     }>;
   };
   palimpsest_submit_edits: {

@@ -1,9 +1,14 @@
 /** A JSON Schema (draft 2020-12) object, kept as plain data so it can be published as-is. */
 export type JsonSchema = Record<string, unknown>;
 
+/** What an observed example's fresh target needs first (observed-examples.ts): one scope observed, or a bundle. */
+export type ObservedSetup = 'observed_document' | 'observed_bundle';
+
 export interface OperationExample {
   title: string;
   params: Record<string, unknown>;
+  /** What the fresh target needs first (observed-examples.ts); absent: it holds EXAMPLE_TEXT at version 0. */
+  setup?: ObservedSetup;
 }
 
 /**
@@ -28,6 +33,8 @@ export interface OperationSpec<N extends string = string> {
   /** What a host reads of the runtime behind the operation (tools/list's x-palimpsest-capabilities), from its constants. */
   capabilities?: Record<string, unknown>;
   examples: OperationExample[];
+  /** How many of the examples tools/list advertises (default 1): one per form of a tool with two. */
+  advertisedExamples?: number;
 }
 
 /** Declares one operation, keeping its name as a literal type: the catalog's names become a union. */

@@ -2,6 +2,7 @@ import { SYMBOL_KINDS } from '@palimpsest/core/structure/structure.port';
 import { FAILURE_REASONS } from '@palimpsest/core/transaction/transaction.types';
 import { statusResult, submissionCommon, targetParams } from '../fragments';
 import { defineOperation } from '../operation-spec';
+import { OBSERVED_EXAMPLES } from '../observed-examples';
 
 const kind = { enum: [...SYMBOL_KINDS, null], description: 'Symbol kind filter.' };
 const selector = (description: string) => ({ type: ['string', 'null'], minLength: 1, description });
@@ -62,7 +63,7 @@ export const observeScope = defineOperation({
   examples: [],
 });
 
-/** Codes of an observed submission's recorded rejections (diagnostic.code), per the seed. */
+/** Codes of an observed submission's recorded rejections (diagnostic.code): the seed's, then the batch form's own. */
 export const SUBMIT_OBSERVED_CODES = [
   'OBSERVATION_REQUIRED',
   'INVALID_OBSERVATION_ID',
@@ -74,33 +75,53 @@ export const SUBMIT_OBSERVED_CODES = [
   'STALE_OBSERVATION_HASH',
   'OPERATION_OUTSIDE_OBSERVED_SCOPE',
   'OBSERVED_INSERTION_GUARDS_REQUIRED',
+  'OBSERVATION_BUNDLE_MISMATCH',
+  'DUPLICATE_GROUP_OBSERVATION',
+  'missing_client_request_id',
+  'conflicting_arguments',
+  'invalid_groups',
+  'too_many_operations',
 ];
 
-/**
- * The single form only: the seed's batch form (observation_bundle_id, groups) is not in the schema yet,
- * so its arguments are refused at the edge as unknown arguments.
- */
+/** Single form (observation_id, operations) or batch form (observation_bundle_id, groups): never both. */
 export const submitObservedOperations = defineOperation({
   name: 'palimpsest_submit_observed_operations',
   title: 'Submit operations bound to an observed scope',
   description:
-    'palimpsest_submit_operations bound to one observation_id, both guards required: changes stay inside the scope; insertions strictly inside with expected_before/after inside. Refusals are recorded rejections (OBSERVATION_REQUIRED, STALE_OBSERVATION_VERSION, OPERATION_OUTSIDE_OBSERVED_SCOPE, ...). Acceptance consumes the observation.',
+    'palimpsest_submit_operations bound to one observation_id, both guards required: changes stay inside the scope; insertions strictly inside with expected_before/after inside. Refusals are recorded rejections (OBSERVATION_REQUIRED, STALE_OBSERVATION_VERSION, OPERATION_OUTSIDE_OBSERVED_SCOPE, ...). Acceptance consumes the observation. Batch: observation_bundle_id, groups and client_request_id; one attempt, one version.',
   readOnly: false,
   params: {
     type: 'object',
     additionalProperties: false,
-    // observation_id and both guards are required too, but by the decider: their absence is a recorded rejection.
-    required: ['target_file_id', 'intent', 'operations'],
+    // The form's own fields and both guards are required too, but by the decider: their absence is a recorded rejection.
+    required: ['target_file_id', 'intent'],
     properties: {
       ...submissionCommon,
       observation_id: { type: 'string', description: 'Required: the observed scope (UUID).' },
       // The shapes are palimpsest_submit_operations' (the decider checks them); not repeated, for the tools/list budget.
       operations: { type: 'array', minItems: 1, items: { type: 'object' }, description: 'Ordered match/span operations as in palimpsest_submit_operations.' },
+      observation_bundle_id: { type: 'string', description: 'Batch: the bundle (UUID).' },
+      groups: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 32,
+        description: 'Batch: 1-32 groups, 128 operations in all; offsets and matches scope-local.',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['observation_id', 'operations'],
+          properties: {
+            observation_id: { type: 'string', description: 'A bundle scope.' },
+            operations: { type: 'array', minItems: 1, items: { type: 'object' }, description: 'Its operations.' },
+          },
+        },
+      },
     },
   },
   admission: 'audited',
   edgeFields: ['target_file_id', 'include_correlation_id'],
   result: statusResult(['accepted', 'rejected', 'invalid_argument', 'not_found']),
   errors: [...FAILURE_REASONS, 'not_found', 'invalid_argument', ...SUBMIT_OBSERVED_CODES],
-  examples: [],
+  examples: OBSERVED_EXAMPLES,
+  advertisedExamples: 2,
 });

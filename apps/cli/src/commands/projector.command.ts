@@ -1,0 +1,23 @@
+import type { Command } from 'commander';
+import { DataDirInUseError } from '@palimpsest/store/errors';
+import { describeStore } from '../runtime';
+import { StoreHeldError } from '../store-access';
+
+/** `palimpsest projector`: the asynchronous projections as their own process (Nest is loaded only when it runs). */
+export function registerProjector(program: Command): void {
+  program
+    .command('projector')
+    .description('Follow the event log with every asynchronous read model (one leader per model across processes) until stopped')
+    .action(async () => {
+      const { runProjector } = await import('@palimpsest/projector/run-projector');
+      try {
+        await runProjector(describeStore());
+      } catch (error) {
+        if (!(error instanceof DataDirInUseError)) throw error;
+        throw new StoreHeldError(
+          `data directory is in use by pid ${error.pid} (${error.dataDir}): the process that owns the embedded store runs its projector ` +
+            'in-process (`palimpsest api` does), so there is nothing to start here; run a separate projector against PostgreSQL (DATABASE_URL)',
+        );
+      }
+    });
+}

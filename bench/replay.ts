@@ -1,0 +1,189 @@
+import { appContext } from '@palimpsest/application/app-context';
+import { dispatch } from '@palimpsest/application/dispatch/dispatch';
+import type { Db } from '@palimpsest/store/db';
+import { migrate } from '@palimpsest/store/migrate';
+import { openPgliteDb } from '@palimpsest/store/pglite/pglite-db';
+import { openPostgresDb } from '@palimpsest/store/postgres/pg-db';
+import { readStream } from '@palimpsest/store/read-stream';
+import { cpus, loadavg } from 'node:os';
+import { replayTarget, type ReplayReport, type Reconstruction } from '@palimpsest/projections/replay/replay-target';
+import { reconstructTarget } from '@palimpsest/projections/replay/replay-target';
+import type { Sql } from '@palimpsest/store/db';
+import { join, resolve } from 'node:path';
+import { createBenchDatabase } from './bench-database';
+import { appendLongHistory, foldMemory } from './replay-memory';
+import { generateHistory, linesDocument } from './replay-histories';
+import { envNumber, nowMs, table } from './stats';
+
+/**
+ * palimpsest_replay of generated histories (tx/2 span transactions of a few lines each, submitted through
+ * the application) on a 1 KB, a 100 KB and a 1 MB document, beside the raw rate of reading the same
+ * events in stream order (the same pages of rows, no fold). PGlite always; PostgreSQL too when
+ * DATABASE_URL names a server (a fresh database is created there and dropped after).
+ *
+ *   npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/replay.js
+ *
+ * Env: BENCH_REPLAY_EVENTS (transactions per history, default 1000), BENCH_REPLAY_RUNS (timed runs, best
+ * taken, default 3), BENCH_REPLAY_LONG (events of the long streams whose fold memory is measured, default
+ * 100000; 0 skips; run node with --expose-gc for a settled starting heap), BENCH_REPLAY_BASELINE (the dist/
+ * directory of a build of the code before, e.g. a worktree of the previous commit: its replayTarget and
+ * reconstructTarget run in the same run on the same databases, for the before/after columns).
+ */
+
+interface ReplayCode {
+  replayTarget: (sql: Sql, targetId: string) => Promise<ReplayReport | null>;
+  reconstructTarget: (sql: Sql, targetId: string) => Promise<Reconstruction>;
+}
+
+function baselineCode(): ReplayCode | null {
+  const dir = process.env.BENCH_REPLAY_BASELINE;
+  if (!dir) return null;
+  return require(join(resolve(dir), 'libs', 'projections', 'src', 'replay', 'replay-target.js')) as ReplayCode;
+}
+
+/** What the palimpsest_replay handler does, with the given code: one REPEATABLE READ snapshot. */
+function replayWith(db: Db, code: ReplayCode, targetId: string): Promise<ReplayReport | null> {
+  return db.transaction(async (tx) => {
+    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+    return code.replayTarget(tx, targetId);
+  });
+}
+
+function verified(r: Record<string, any> | null, events: number): void {
+  if (!r || r.status !== 'success' || !r.materialized_state_matches || r.accepted_transactions_replayed !== events) {
+    throw new Error(`replay did not verify: ${JSON.stringify(r).slice(0, 600)}`);
+  }
+}
+
+const KB = 1024;
+const SIZES = [
+  { label: '1 KB', bytes: KB },
+  { label: '100 KB', bytes: 100 * KB },
+  { label: '1 MB', bytes: KB * KB },
+];
+const PAGE = 256;
+
+type Row = (string | number)[];
+
+/** Every event of the stream, in order, a page at a time inside one snapshot: what replay reads. */
+async function rawRead(db: Db, streamId: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+    let n = 0;
+    for (;;) {
+      const page = await readStream(tx, streamId, { fromVersion: n + 1, limit: PAGE });
+      n += page.length;
+      if (page.length < PAGE) return n;
+    }
+  });
+}
+
+async function best(runs: number, fn: () => Promise<unknown>): Promise<number> {
+  let min = Infinity;
+  for (let i = 0; i < runs; i++) {
+    const t0 = nowMs();
+    await fn();
+    min = Math.min(min, nowMs() - t0);
+  }
+  return min;
+}
+
+async function benchBackend(label: string, db: Db, events: number, runs: number, baseline: ReplayCode | null): Promise<Row[]> {
+  await migrate(db);
+  const ctx = appContext(db);
+  const rows: Row[] = [];
+  const perEvent: number[] = [];
+  const basePerEvent: number[] = [];
+  for (const size of SIZES) {
+    const t0 = nowMs();
+    const id = await generateHistory(ctx, linesDocument(size.bytes), events, 18);
+    const generatedS = (nowMs() - t0) / 1000;
+    const streamEvents = await rawRead(db, `target-${id}`);
+    const rawMs = await best(runs, () => rawRead(db, `target-${id}`));
+    const replayMs = await best(runs, async () => verified((await dispatch(ctx, 'palimpsest_replay', { target_file_id: id })) as Record<string, any>, events));
+    const beforeMs = baseline ? await best(runs, async () => verified(await replayWith(db, baseline, id), events)) : NaN;
+    const rate = (ms: number) => (streamEvents / ms) * 1000;
+    perEvent.push(replayMs / streamEvents);
+    basePerEvent.push(beforeMs / streamEvents);
+    rows.push([
+      label,
+      size.label,
+      streamEvents,
+      generatedS.toFixed(1),
+      rate(rawMs).toFixed(0),
+      rate(replayMs).toFixed(0),
+      `${((rate(replayMs) / rate(rawMs)) * 100).toFixed(1)} %`,
+      ((streamEvents * size.bytes) / (KB * KB) / (replayMs / 1000)).toFixed(1),
+      (replayMs / streamEvents).toFixed(3),
+      `${(replayMs / streamEvents / perEvent[0]!).toFixed(2)}×`,
+      baseline ? rate(beforeMs).toFixed(0) : '–',
+      baseline ? `${(beforeMs / streamEvents / basePerEvent[0]!).toFixed(2)}×` : '–',
+      baseline ? `${(beforeMs / replayMs).toFixed(1)}×` : '–',
+    ]);
+  }
+  return rows;
+}
+
+/** Fold memory of a stream a tenth as long and of the long one: bounded means the peak does not grow with it. */
+async function memoryBench(label: string, db: Db, long: number, baseline: ReplayCode | null): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const [i, n] of [Math.round(long / 10), long].entries()) {
+    const t0 = nowMs();
+    const id = await appendLongHistory(db, n, i + 1);
+    const appendS = (nowMs() - t0) / 1000;
+    const codes: [string, ReplayCode['reconstructTarget']][] = [['chunked fold, paged', reconstructTarget]];
+    if (baseline) codes.push(['before', baseline.reconstructTarget]);
+    for (const [code, reconstruct] of codes) {
+      const m = await foldMemory(db, id, reconstruct);
+      if (m.accepted !== n) throw new Error(`${code}: folded ${m.accepted} of ${n}`);
+      rows.push([label, code, n + 1, appendS.toFixed(1), ((n / m.ms) * 1000).toFixed(0), m.peakHeapMb.toFixed(1), m.peakLiveMb.toFixed(1)]);
+    }
+  }
+  return rows;
+}
+
+async function main(): Promise<void> {
+  const events = Math.round(envNumber('BENCH_REPLAY_EVENTS', 1000));
+  const runs = Math.round(envNumber('BENCH_REPLAY_RUNS', 3));
+  console.log(
+    `palimpsest replay bench: ${events} tx/2 transactions per history (1–3 line rewrites each), best of ${runs}; ` +
+      `Node ${process.version}, ${cpus().length} CPUs (load average ${loadavg().map((x) => x.toFixed(2)).join(' ')})`,
+  );
+  const long = Math.round(envNumber('BENCH_REPLAY_LONG', 100_000));
+  const baseline = baselineCode();
+  console.log(baseline ? `before: ${process.env.BENCH_REPLAY_BASELINE}` : '(no BENCH_REPLAY_BASELINE: before columns empty)');
+  const rows: Row[] = [];
+  const memory: Row[] = [];
+  const pglite = await openPgliteDb({ memory: true });
+  try {
+    rows.push(...(await benchBackend('PGlite', pglite, events, runs, baseline)));
+    if (long) memory.push(...(await memoryBench('PGlite', pglite, long, baseline)));
+  } finally {
+    await pglite.close();
+  }
+  const adminUrl = process.env.DATABASE_URL;
+  if (adminUrl) {
+    const bench = await createBenchDatabase(adminUrl);
+    const db = await openPostgresDb({ connectionString: bench.url });
+    try {
+      rows.push(...(await benchBackend('PostgreSQL', db, events, runs, baseline)));
+      if (long) memory.push(...(await memoryBench('PostgreSQL', db, long, baseline)));
+    } finally {
+      await db.close();
+      await bench.drop();
+    }
+  } else {
+    console.log('(PostgreSQL skipped: set DATABASE_URL to include it)');
+  }
+  table(
+    'palimpsest_replay beside reading the same events (best run)',
+      ['backend', 'document', 'events', 'generate s', 'raw read ev/s', 'replay ev/s', 'replay / raw', 'folded MB/s', 'replay ms/event', 'vs 1 KB', 'before ev/s', 'before vs 1 KB', 'speed-up'],
+      rows,
+  );
+  if (long) table('fold memory of long streams (1 KB document, one-line tx/2 edits)', ['backend', 'code', 'events', 'append s', 'fold ev/s (GC sampled)', 'peak heap MB', 'peak live heap MB'], memory);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,95 @@
+import type { BatchLookup, BatchObservation } from '@palimpsest/core/target/target.commands';
+import { isUuid } from '@palimpsest/core/target/request-identity';
+import { PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
+import { bundleObservations, findObservations, type ObservationRow } from '@palimpsest/projections/observations.queries';
+import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
+import type { Sql } from '@palimpsest/store/db';
+import type { AppContext } from '../app-context';
+import { submitProposal, type SubmissionResult } from '../submit-proposal/submit-proposal.handler';
+import type { SubmitObservedInput } from './submit-observed-input';
+
+/** The fields of the batch's record; the single form's are passed too, so that mixing them is a recorded refusal. */
+const PROPOSAL_FIELDS = ['intent', 'observation_bundle_id', 'groups', 'observation_id', 'operations'] as const;
+
+/**
+ * palimpsest_submit_observed_operations, batch form: 1-32 groups, each one observation of a bundle with
+ * its tx/2 operations in a scope-local buffer, decided as ONE attempt under the target's row lock (every
+ * participating scope re-verified in one engine pass) and recorded under palimpsest-observed-batch-r1.
+ */
+export async function submitObservedBatch(ctx: AppContext, input: SubmitObservedInput, operation: string): Promise<SubmissionResult> {
+  const proposal: Record<string, unknown> = {};
+  for (const key of PROPOSAL_FIELDS) if (input[key] !== undefined) proposal[key] = input[key];
+  let found: BatchLookup['found'] = {};
+  const result = await submitProposal(ctx, {
+    target_file_id: input.target_file_id,
+    protocol_version: PROTOCOL.tx2,
+    proposal,
+    expected_target_version: input.expected_target_version,
+    expected_current_hash: input.expected_current_hash,
+    client_request_id: input.client_request_id,
+    parent_attempt_id: input.parent_attempt_id,
+    attempt: input.attempt,
+    source: input.source,
+    include_correlation_id: input.include_correlation_id,
+    observed: {
+      operation,
+      lookup: async (tx, target) => {
+        const batch = await lookupBatch(ctx, tx, target, input.observation_bundle_id, input.groups);
+        found = batch.found;
+        return { batch };
+      },
+    },
+  });
+  return result.status === 'accepted' ? withSummary(result, input, found) : result;
+}
+
+/** The well-formed observation ids the groups name (lowercase), in group order. */
+function groupIds(groups: unknown): string[] {
+  if (!Array.isArray(groups)) return [];
+  return groups.map((g) => (g && typeof g === 'object' ? (g as { observation_id?: unknown }).observation_id : null)).filter(isUuid).map((id) => id.toLowerCase());
+}
+
+/** Under the row lock: the bundle's observations and any other the groups name, and one engine pass over them. */
+async function lookupBatch(ctx: AppContext, tx: Sql, target: TargetRow, bundleId: unknown, groups: unknown): Promise<BatchLookup> {
+  if (!isUuid(bundleId)) return { bundle_known: false, found: {}, reverified: {} };
+  const ids = groupIds(groups);
+  const ofBundle = await bundleObservations(tx, bundleId.toLowerCase());
+  const missing = ids.filter((id) => !ofBundle.some((r) => r.observation_id === id));
+  const rows = [...ofBundle.filter((r) => ids.includes(r.observation_id)), ...(await findObservations(tx, missing))];
+  const found: Record<string, BatchObservation> = Object.fromEntries(rows.map((r) => [r.observation_id, r]));
+  return { bundle_known: ofBundle.length > 0, found, reverified: await reverifyAll(ctx, target, rows) };
+}
+
+/**
+ * The scopes that still describe the locked state, checked against ONE outline of this version (cached):
+ * a symbol with exactly the observed bounds, name and kind. The others are refused before this matters.
+ */
+async function reverifyAll(ctx: AppContext, target: TargetRow, rows: ObservationRow[]): Promise<Record<string, boolean>> {
+  const current = rows.filter(
+    (r) => r.target_id === target.target_id && r.target_version === target.version && r.target_hash === target.current_hash && r.editing_cycle_id === target.active_editing_cycle_id,
+  );
+  if (!current.length) return {};
+  const language = ctx.outlines.engine.languageOf(target.filename, target.content_type);
+  if (!language) return {};
+  const outline = await ctx.outlines.outline(target, language);
+  const key = (start: number, end: number, kind: string, name: string) => JSON.stringify([start, end, kind, name]);
+  const named = new Set(outline.symbols.map((s) => key(s.start, s.end, s.kind, s.name)));
+  return Object.fromEntries(current.map((r) => [r.observation_id, named.has(key(r.scope_start, r.scope_end, r.symbol_kind, r.symbol_name))]));
+}
+
+/** An accepted batch's answer: the versions it stepped between, its bundle, and a summary per group. */
+function withSummary(result: SubmissionResult, input: SubmitObservedInput, found: BatchLookup['found']): SubmissionResult {
+  const groups = (input.groups as { observation_id: string; operations: unknown[] }[]).map((g, i) => {
+    const o = found[g.observation_id.toLowerCase()]! as BatchObservation & Partial<ObservationRow>;
+    return { group_index: i, observation_id: o.observation_id, ordinal: o.ordinal, symbol_name: o.symbol_name ?? null, scope_start: o.scope_start, scope_end: o.scope_end, change_count: g.operations.length };
+  });
+  const version = result.version as number;
+  return {
+    ...result,
+    before_version: version - 1,
+    observation_bundle_id: String(input.observation_bundle_id).toLowerCase(),
+    group_count: groups.length,
+    change_count: groups.reduce((n, g) => n + g.change_count, 0),
+    groups,
+  };
+}

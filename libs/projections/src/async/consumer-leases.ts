@@ -1,0 +1,44 @@
+import { hostname } from 'node:os';
+import type { Sql } from '@palimpsest/store/db';
+import type { ConsumerStatus } from './async-projection.port';
+
+export type ConsumerKind = ConsumerStatus['kind'];
+export type LeaderState = Exclude<ConsumerStatus['state'], 'stopped'>;
+
+/** The advisory lease's name for a consumer (libs/store/src/advisory-lease.ts namedLockKey). */
+export function consumerLeaseName(consumer: string): string {
+  return `consumer:${consumer}`;
+}
+
+/** This process as a leader is named in status: host:pid. */
+export function leaderIdentity(): string {
+  return `${hostname()}:${process.pid}`;
+}
+
+/**
+ * Records that this process leads `consumer` (migration 0016). On PostgreSQL run it on the lease's own
+ * session: its backend pid is what status checks against pg_locks, so a dead leader names nobody.
+ */
+export async function recordLeader(sql: Sql, consumer: string, kind: ConsumerKind, holder: string, onLeaseSession: boolean): Promise<void> {
+  await sql.query(
+    `INSERT INTO consumer_leases (consumer, kind, holder, backend_pid, state, acquired_at, updated_at)
+     VALUES ($1, $2, $3, CASE WHEN $4::boolean THEN pg_backend_pid() END, 'running', now(), now())
+     ON CONFLICT (consumer) DO UPDATE
+       SET kind = EXCLUDED.kind, holder = EXCLUDED.holder, backend_pid = EXCLUDED.backend_pid,
+           state = 'running', acquired_at = now(), updated_at = now()`,
+    [consumer, kind, holder, onLeaseSession],
+  );
+}
+
+/** The leader's own view of its consumer: catching up (a backlog) or running (caught up), or rebuilding. */
+export async function recordLeaderState(sql: Sql, consumer: string, holder: string, state: LeaderState): Promise<void> {
+  await sql.query(`UPDATE consumer_leases SET state = $3, updated_at = now() WHERE consumer = $1 AND holder = $2`, [consumer, holder, state]);
+}
+
+/** A clean stop: nobody leads until the next leader records itself. */
+export async function recordStopped(sql: Sql, consumer: string, holder: string): Promise<void> {
+  await sql.query(
+    `UPDATE consumer_leases SET holder = NULL, backend_pid = NULL, state = 'stopped', updated_at = now() WHERE consumer = $1 AND holder = $2`,
+    [consumer, holder],
+  );
+}
