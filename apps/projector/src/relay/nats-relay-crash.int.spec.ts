@@ -95,7 +95,7 @@ describe(`relay process killed with SIGKILL (${describeBackend}, real NATS)`, ()
         relay.child.kill('SIGKILL');
       } else {
         // The crash point fires at the first batch (the pending events guarantee one).
-        const guard = setTimeout(() => relay.child.kill('SIGTERM'), 10_000);
+        const guard = setTimeout(() => relay.child.kill('SIGTERM'), 15_000);
         await relay.ended.finally(() => clearTimeout(guard));
       }
       expect({ loop, kill, ended: await relay.ended }).toEqual({ loop, kill, ended: { code: null, signal: 'SIGKILL' } });

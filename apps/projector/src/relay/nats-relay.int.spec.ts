@@ -9,6 +9,7 @@ import { openPostgresDb } from '@palimpsest/store/postgres/pg-db';
 import { checkpointOf, readAll } from '@palimpsest/store/read-all';
 import { deferred, eventually } from '@palimpsest/store/test-support/eventually';
 import { createTestDb, databaseUrlOf, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
+import { projectorStatus } from '@palimpsest/application/queries/projector-status.handler';
 import { NatsRelay } from './nats-relay';
 import type { RelayLogger } from './relay-config';
 import { connectNats, deleteStream, NATS_URL, readJetStream, uniqueRelayTarget } from './test-support/jetstream-reader';
@@ -96,6 +97,8 @@ describe(`NatsRelay (${describeBackend}, real NATS)`, () => {
       leader: relay.holder,
     });
     expect(relay.metrics()).toMatchObject({ published: total, duplicates: 0, order_violations: 0, leading: true });
+    // Operators see it beside the projections (projections status, /health).
+    expect((await projectorStatus(store.db, 30)).consumers).toContainEqual(status);
   });
 
   it('a standby waits on the leader lock and takes over where the leader stopped; status reports the lag', async () => {

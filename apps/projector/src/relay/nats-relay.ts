@@ -1,17 +1,17 @@
-import { hostname } from 'node:os';
 import { connect, type JetStreamClient, type NatsConnection, type PubAck } from 'nats';
 import { advanceCheckpoint, loadCheckpoint } from '@palimpsest/projections/async/projection-checkpoints';
 import type { ConsumerStatus } from '@palimpsest/projections/async/async-projection.port';
+import { leaderIdentity, recordLeader, recordLeaderState, recordStopped } from '@palimpsest/projections/async/consumer-leases';
+import { consumerStatusOf } from '@palimpsest/application/queries/projector-status.handler';
 import type { Db } from '@palimpsest/store/db';
 import { EVENTS_CHANNEL } from '@palimpsest/store/events-channel';
 import { checkpointOf, readAll, type ReadAllCheckpoint } from '@palimpsest/store/read-all';
 import type { StoredEvent } from '@palimpsest/store/stored-event';
 import { ensureStream } from './jetstream-stream';
-import { checkedOptions, type NatsRelayOptions } from './relay-config';
+import { checkedOptions, relayOptionsFromEnv, type NatsRelayOptions, type RelayLogger } from './relay-config';
 import { relayCrashPoint } from './relay-crash-point';
 import { msgIdOf, subjectOf, toEnvelope } from './relay-envelope';
-import { leaderOf, tryLead, type Leadership } from './relay-leader';
-import { relayLag } from './relay.queries';
+import { tryLeaderLease, type LeaderLease } from '../leader-lease';
 import { Wakeup } from './wakeup';
 
 /** Counters since this instance started (for /metrics beside ConsumerStatus). */
@@ -32,11 +32,12 @@ const RETRY_AFTER_ERROR_MS = 1000;
  * Publishes every committed event to JetStream, in commit-safe order (readAll), exactly once:
  * Nats-Msg-Id is the global position, so the re-publish of a tail acknowledged but not checkpointed
  * (a crash in between) is a duplicate the server drops; the checkpoint moves compare-and-set, and only
- * after every ack of its batch. One instance leads (relay-leader.ts); the others wait to take over.
+ * after every ack of its batch. One instance leads (the projector's leader lease, recorded in consumer_leases
+ * for status); the others wait to take over.
  */
 export class NatsRelay {
   readonly options: NatsRelayOptions;
-  readonly holder = `${hostname()}:${process.pid}`;
+  readonly holder = leaderIdentity();
   private nc: NatsConnection | null = null;
   private js: JetStreamClient | null = null;
   private loop: Promise<void> | null = null;
@@ -44,6 +45,8 @@ export class NatsRelay {
   private unlisten: (() => Promise<void>) | null = null;
   private readonly wakeup = new Wakeup();
   private lastSeq = 0;
+  /** The state last recorded in consumer_leases while leading. */
+  private recorded: 'running' | 'catching_up' | null = null;
   private readonly counters: RelayMetrics = { published: 0, duplicates: 0, batches: 0, order_violations: 0, leading: false };
 
   constructor(
@@ -87,19 +90,9 @@ export class NatsRelay {
     this.js = null;
   }
 
-  async status(): Promise<ConsumerStatus> {
-    const { checkpointName } = this.options;
-    const checkpoint = await loadCheckpoint(this.db, checkpointName);
-    const [lag, leader] = [await relayLag(this.db, checkpoint), await leaderOf(this.db, checkpointName)];
-    return {
-      name: checkpointName,
-      kind: 'relay',
-      state: leader === null ? 'stopped' : lag.events > 0 ? 'catching_up' : 'running',
-      checkpoint: { xid: checkpoint.xid, position: checkpoint.position },
-      lag_events: lag.events,
-      lag_seconds: lag.seconds,
-      leader,
-    };
+  /** Checkpoint, lag, state and leader as `projections status` shows them (consumer_leases, migration 0016). */
+  status(): Promise<ConsumerStatus> {
+    return consumerStatusOf(this.db, { name: this.options.checkpointName, kind: 'relay' }, this.holder);
   }
 
   metrics(): RelayMetrics {
@@ -109,40 +102,49 @@ export class NatsRelay {
   private async run(): Promise<void> {
     const { checkpointName, pollIntervalMs, logger } = this.options;
     while (!this.stopping) {
-      let lead: Leadership | null = null;
+      let lease: LeaderLease | null = null;
       try {
-        lead = await tryLead(this.db, checkpointName, this.holder);
-        if (!lead) {
+        lease = await tryLeaderLease(this.db, checkpointName);
+        if (!lease) {
           await this.wakeup.sleep(pollIntervalMs);
           continue;
         }
+        await recordLeader(lease.sql, checkpointName, 'relay', this.holder, lease.onLeaseSession);
         this.counters.leading = true;
         logger.info({ holder: this.holder }, 'relay leads');
-        await this.relayWhileLeading(lead);
+        await this.relayWhileLeading(lease);
+        if (this.stopping) await recordStopped(lease.sql, checkpointName, this.holder);
       } catch (error) {
         logger.error({ err: error }, 'relay batch failed; retrying from the checkpoint');
         if (!this.stopping) await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_ERROR_MS));
       } finally {
         this.counters.leading = false;
-        await lead?.release();
+        await lease?.release();
       }
     }
   }
 
-  private async relayWhileLeading(lead: Leadership): Promise<void> {
+  private async relayWhileLeading(lease: LeaderLease): Promise<void> {
     const { checkpointName, batchSize, pollIntervalMs, logger } = this.options;
     let from: ReadAllCheckpoint = await loadCheckpoint(this.db, checkpointName);
     this.lastSeq = 0;
+    this.recorded = 'running'; // recordLeader's state
+    let events = await readAll(this.db, { after: from, limit: batchSize });
     while (!this.stopping) {
-      const events = await readAll(this.db, { after: from, limit: batchSize });
+      await this.recordState(lease, events.length === batchSize ? 'catching_up' : events.length === 0 ? 'running' : null);
       if (events.length === 0) {
         await this.wakeup.sleep(pollIntervalMs);
-        if (!(await lead.alive())) return logger.warn({}, 'relay lost its leader lock');
+        if (!(await lease.alive())) return logger.warn({}, 'relay lost its leader lock');
+        events = await readAll(this.db, { after: from, limit: batchSize });
         continue;
       }
+      const to = checkpointOf(events[events.length - 1]!);
+      // Read ahead while the acks are in flight: readAll is gap-safe whenever it runs, and nothing of
+      // the next batch is sent before this one's checkpoint has moved.
+      const next = readAll(this.db, { after: to, limit: batchSize });
+      next.catch(() => undefined); // awaited below; a failed publish must not leave it unhandled
       const duplicates = await this.publish(events);
       relayCrashPoint('relay.after_acks');
-      const to = checkpointOf(events[events.length - 1]!);
       if (!(await advanceCheckpoint(this.db, checkpointName, from, to, events.length))) {
         return logger.warn({ from }, 'relay checkpoint moved by another instance');
       }
@@ -151,7 +153,15 @@ export class NatsRelay {
       this.counters.duplicates += duplicates;
       logger.info({ events: events.length, duplicates, position: to.position }, 'relay batch');
       from = to;
+      events = await next;
     }
+  }
+
+  /** Tells status when the relay starts or stops having a backlog (a full batch), on a change only. */
+  private async recordState(lease: LeaderLease, state: 'running' | 'catching_up' | null): Promise<void> {
+    if (state === null || state === this.recorded) return;
+    await recordLeaderState(lease.sql, this.options.checkpointName, this.holder, state);
+    this.recorded = state;
   }
 
   /** Publishes the batch pipelined on one connection (so stored in send order); resolves when all are acked. */
@@ -183,4 +193,10 @@ export class NatsRelay {
     });
     return duplicates;
   }
+}
+
+/** The relay PALIMPSEST_NATS_* configure (docs/relay.md), or null when PALIMPSEST_NATS_URL is unset: the relay is off. */
+export function natsRelayFromEnv(db: Db, env: NodeJS.ProcessEnv, logger: RelayLogger): NatsRelay | null {
+  const options = relayOptionsFromEnv(env, logger);
+  return options ? new NatsRelay(db, options) : null;
 }
