@@ -1,22 +1,12 @@
 import { expectPublishedResult } from '@palimpsest/application/file-tools/test-support/published-result';
-import { catchUpFully } from '@palimpsest/projections/async/test-support/catch-up-fully';
-import { ASYNC_PROJECTIONS } from '@palimpsest/projections/async/registry';
-import { openDb } from '@palimpsest/store/open-db';
 import { isolatedStore, runCli } from '../support/cli-process';
 import { useGateway } from '../support/http-server';
 import { connectMcp } from '../support/mcp-client';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 
-/** What the projector will do: every asynchronous read model caught up, from this process on the same store. */
-async function catchUpAll(env: NodeJS.ProcessEnv): Promise<void> {
-  const db = await openDb({}, env);
-  try {
-    for (const projection of ASYNC_PROJECTIONS) await catchUpFully(db, projection);
-  } finally {
-    await db.close();
-  }
-}
+/** A gateway or MCP server whose in-process projector is off: nothing catches up. */
+const NO_PROJECTOR = { PALIMPSEST_PROJECTOR: 'off' };
 
 describe(`the read-model tools over real MCP stdio on ${backend}`, () => {
   let store: Awaited<ReturnType<typeof isolatedStore>>;
@@ -30,7 +20,7 @@ describe(`the read-model tools over real MCP stdio on ${backend}`, () => {
   let position: number;
 
   it('answers a min_position read bounded, with how far behind the index is, while nothing catches up', async () => {
-    const writer = await connectMcp(store.env);
+    const writer = await connectMcp({ ...store.env, ...NO_PROJECTOR });
     try {
       const created = await writer.call('palimpsest_initialize_target', { filename: 'docs/lighthouse.md', content: 'The keeper trims the wick.\n' });
       target = created.result.target_file_id;
@@ -49,8 +39,7 @@ describe(`the read-model tools over real MCP stdio on ${backend}`, () => {
     }
   });
 
-  it('answers from the caught-up read models once they have run (read-only profile)', async () => {
-    await catchUpAll(store.env);
+  it('answers once its own projector has caught up with the write (read-only profile)', async () => {
     const reader = await connectMcp(store.env, ['--profile', 'read-only']);
     try {
       const names = (await reader.client.listTools()).tools.map((t) => t.name);
@@ -75,7 +64,7 @@ describe(`the read-model tools over real MCP stdio on ${backend}`, () => {
 });
 
 describe(`the read-model routes over real HTTP on ${backend}`, () => {
-  const gw = useGateway('read,write');
+  const gw = useGateway('read,write', NO_PROJECTOR);
 
   it('GET /v1/search with min_position answers bounded while nothing catches up', async () => {
     const created = await gw.http.post('/v1/targets', { filename: 'harbour.md', content: 'Tugboats and ferries.\n' });
@@ -90,5 +79,22 @@ describe(`the read-model routes over real HTTP on ${backend}`, () => {
     const refused = await gw.http.get('/v1/activity', { until: 'soon' });
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ status: 'invalid_argument', code: 'invalid_until' });
+  });
+});
+
+describe(`the read-model routes over real HTTP with the gateway's projector on ${backend}`, () => {
+  const gw = useGateway('read,write');
+
+  it('a write, then a search and an activity read with its log_sequence: both include it', async () => {
+    const created = await gw.http.post('/v1/targets', { filename: 'quay.md', content: 'Bollards and hawsers.\n' });
+    expect(created.status).toBe(201);
+    const min_position = created.body.log_sequence;
+    const found = await gw.http.get('/v1/search', { query: 'hawsers', min_position });
+    expect(found.body).toMatchObject({
+      status: 'ok', total: 1, hits: [{ target_file_id: created.body.target_file_id, filename: 'quay.md' }],
+      projection: { name: 'search', min_position_reached: true },
+    });
+    const activity = await gw.http.get('/v1/activity', { min_position });
+    expect(activity.body).toMatchObject({ status: 'ok', projection: { name: 'activity', min_position_reached: true } });
   });
 });

@@ -88,17 +88,17 @@ export async function seedTokens(
 
 /**
  * One gateway for a describe block: a fresh store (PostgreSQL database or PGlite directory), a token with
- * `scopes`, `palimpsest api` started on it in beforeAll, and stopped (exit 0) and disposed in afterAll.
+ * `scopes`, `palimpsest api` started on it (with `env` on top of the store's) in beforeAll, and stopped (exit 0) and disposed in afterAll.
  * Read the fields from tests and hooks.
  */
-export function useGateway(scopes = 'read,write,operator,auditor'): { readonly store: IsolatedStore; readonly api: ApiProcess; readonly http: HttpClient; readonly token: string } {
+export function useGateway(scopes = 'read,write,operator,auditor', env: NodeJS.ProcessEnv = {}): { readonly store: IsolatedStore; readonly api: ApiProcess; readonly http: HttpClient; readonly token: string } {
   let current: { store: IsolatedStore; api: ApiProcess; http: HttpClient; token: string } | undefined;
   let store: IsolatedStore | undefined;
   let api: ApiProcess | undefined;
   beforeAll(async () => {
     store = await isolatedStore();
     const { token } = (await seedTokens(store.env, { all: scopes })).all!;
-    api = await startApi(store.env, ['--no-local-token']);
+    api = await startApi({ ...store.env, ...env }, ['--no-local-token']);
     current = { store, api, http: new HttpClient(api.url, token), token };
   });
   afterAll(async () => {

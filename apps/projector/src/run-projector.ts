@@ -4,6 +4,8 @@ import { openDb } from '@palimpsest/store/open-db';
 import { leaderIdentity } from '@palimpsest/projections/async/consumer-leases';
 import type { ProjectorOptions } from './log-follower';
 import { startProjector } from './projector';
+import { environmentConsumers } from './relay-consumer';
+import { stderrLogger } from './stderr-logger';
 
 const say = (line: string) => process.stderr.write(`palimpsest projector: ${line}\n`);
 
@@ -31,6 +33,7 @@ export async function runProjector(storeLabel: string, opts: ProjectorOptions = 
   try {
     await migrate(store);
     const projector = await startProjector(store, {
+      consumers: environmentConsumers(store, process.env, stderrLogger('palimpsest projector')),
       ...opts,
       runner: { onError: (error, consumer) => say(`${consumer}: ${error instanceof Error ? error.message : String(error)}`), ...opts.runner },
     });

@@ -5,7 +5,8 @@ import { useGateway } from '../../support/http-server';
 
 // PostgreSQL only: the test process catches the read models up beside the running gateway, on the same database.
 describe('min_position reads over real HTTP while the projection catches up beside the gateway (postgres)', () => {
-  const gw = useGateway('read,write');
+  // The gateway's own projector is off: this test is the one that catches up, while the read waits.
+  const gw = useGateway('read,write', { PALIMPSEST_PROJECTOR: 'off' });
 
   it('a min_position read returns only once the projection has caught up, and /metrics exports the activity', async () => {
     const created = await gw.http.post('/v1/targets', { filename: 'quay.md', content: 'Bollards along the quay.\n' });

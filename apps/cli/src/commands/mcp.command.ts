@@ -13,8 +13,19 @@ import { resolveProfilePolicy } from '@palimpsest/application/candidates/policy/
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { VERSION } from '../cli-errors';
 import { gatewayAddressHolding } from '../store-access';
+import type { ProjectorOptions } from '@palimpsest/projector/log-follower';
+import { startProjector } from '@palimpsest/projector/projector';
+import { projectorEnabled } from '@palimpsest/projector/projector-config';
+import { environmentConsumers } from '@palimpsest/projector/relay-consumer';
+import { stderrLogger } from '@palimpsest/projector/stderr-logger';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
+
+function projectorOptions(db: Db): ProjectorOptions {
+  const logger = stderrLogger('palimpsest mcp');
+  const onError = (error: unknown, consumer: string) => logger.error({ err: error, consumer }, 'projector consumer failed');
+  return { consumers: environmentConsumers(db, process.env, logger), runner: { onError } };
+}
 
 /**
  * MCP over stdio: stdout carries protocol lines only; diagnostics go to stderr. With the store in hand
@@ -45,10 +56,13 @@ async function serveHere(db: Db, profileName: string, policy: OwnerPolicy): Prom
   const ctx = appContext(db);
   await prepareStore(ctx);
   const server = createMcpServer(ctx, { profile, policy, mode, version: VERSION });
+  // The asynchronous read models follow the log here too, as in a gateway (off with PALIMPSEST_PROJECTOR=off).
+  const projector = projectorEnabled() ? await startProjector(db, projectorOptions(db)) : null;
   let closing: Promise<void> | null = null;
   const shutdown = () =>
     (closing ??= (async () => {
       await server.close().catch(() => undefined);
+      await projector?.close().catch(() => undefined);
       await ctx.wakes.close();
       await db.close();
     })());
