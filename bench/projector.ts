@@ -26,7 +26,8 @@ import { envNumber, f2, nowMs, summarize, table } from './stats';
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run build && node dist/bench/projector.js
  *
  * Env: BENCH_SEED_SECONDS (closed-loop submits writing the log, default 20), BENCH_CLIENTS (16),
- * BENCH_TARGETS (256, so that 500/s leaves each target time for its last submit), BENCH_RATE (submits/s, 500), BENCH_SECONDS (steady phase, 10).
+ * BENCH_TARGETS (256, so that 500/s leaves each target time for its last submit), BENCH_BATCH (events per
+ * projector batch, 500 as in production), BENCH_RATE (submits/s, 500), BENCH_SECONDS (steady phase, 10).
  */
 
 const PROBE_TABLE = 'bench_projector_probe';
@@ -83,7 +84,7 @@ async function catchUpRate(db: Db, projections: readonly AsyncProjection[], even
   const names = projections.map((p) => p.name);
   const done = new Map<string, number>();
   const started = nowMs();
-  const projector = await startProjector(db, { projections });
+  const projector = await startProjector(db, { projections, runner: { batchSize: envNumber('BENCH_BATCH', 500) } });
   while (done.size < names.length) {
     const at = await db.query<{ projection: string; p: number }>(
       'SELECT projection, last_position AS p FROM projection_checkpoints WHERE projection = ANY($1::text[])', [names]);
