@@ -4,6 +4,7 @@ import { projectorStatus } from '@palimpsest/application/queries/projector-statu
 import type { AsyncProjection } from '@palimpsest/projections/async/async-projection.port';
 import { ASYNC_PROJECTIONS } from '@palimpsest/projections/async/registry';
 import { startProjector } from '@palimpsest/projector/projector';
+import { projectorBatchSize } from '@palimpsest/projector/projector-config';
 import type { Db } from '@palimpsest/store/db';
 import { migrate } from '@palimpsest/store/migrate';
 import { openPostgresDb } from '@palimpsest/store/postgres/pg-db';
@@ -27,7 +28,7 @@ import { envNumber, f2, nowMs, summarize, table } from './stats';
  *
  * Env: BENCH_SEED_SECONDS (closed-loop submits writing the log, default 20), BENCH_CLIENTS (16),
  * BENCH_TARGETS (256, so that 500/s leaves each target time for its last submit), BENCH_BATCH (events per
- * projector batch, 500 as in production), BENCH_RATE (submits/s, 500), BENCH_SECONDS (steady phase, 10).
+ * projector batch; default PALIMPSEST_PROJECTOR_BATCH_SIZE's, 500), BENCH_RATE (submits/s, 500), BENCH_SECONDS (steady phase, 10).
  */
 
 const PROBE_TABLE = 'bench_projector_probe';
@@ -84,7 +85,7 @@ async function catchUpRate(db: Db, projections: readonly AsyncProjection[], even
   const names = projections.map((p) => p.name);
   const done = new Map<string, number>();
   const started = nowMs();
-  const projector = await startProjector(db, { projections, runner: { batchSize: envNumber('BENCH_BATCH', 500) } });
+  const projector = await startProjector(db, { projections, runner: { batchSize: envNumber('BENCH_BATCH', projectorBatchSize()) } });
   while (done.size < names.length) {
     const at = await db.query<{ projection: string; p: number }>(
       'SELECT projection, last_position AS p FROM projection_checkpoints WHERE projection = ANY($1::text[])', [names]);
