@@ -4,6 +4,7 @@ import type { AsyncProjection } from '@palimpsest/projections/async/async-projec
 import type { Db } from '@palimpsest/store/db';
 import { EVENTS_CHANNEL } from '@palimpsest/store/events-channel';
 import type { LogConsumer } from './log-consumer';
+import { projectorBatchSize } from './projector-config';
 import { ProjectionRunner, type RunnerOptions } from './projection-runner';
 
 export interface ProjectorOptions {
@@ -48,8 +49,9 @@ export class LogFollower {
   }
 }
 
-/** One runner per projection, plus the given consumers. */
+/** One runner per projection (batch size from PALIMPSEST_PROJECTOR_BATCH_SIZE unless given), plus the given consumers. */
 export function projectorFollower(db: Db, opts: ProjectorOptions = {}): LogFollower {
-  const runners = (opts.projections ?? ASYNC_PROJECTIONS).map((p) => new ProjectionRunner(db, p, opts.runner));
+  const runner = { batchSize: projectorBatchSize(), ...opts.runner };
+  const runners = (opts.projections ?? ASYNC_PROJECTIONS).map((p) => new ProjectionRunner(db, p, runner));
   return new LogFollower(db, [...runners, ...(opts.consumers ?? [])]);
 }
