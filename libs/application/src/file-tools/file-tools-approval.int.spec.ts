@@ -77,6 +77,17 @@ describe(`edit_file and write_file under an approval policy on ${describeBackend
     expect(file('w.md')).toBe('new text\n');
   });
 
+  it('publishes a granted edit of a file with mixed line endings as the file tools do: LF throughout, in sync afterwards', async () => {
+    put('m.txt', 'one\r\ntwo\nthree\r\n');
+    const { r } = await decided('edit_file', { path: 'm.txt', oldString: 'two', newString: 'TWO' }, 'grant');
+    expect(r).toMatchObject({ status: 'ok', path: 'm.txt', replacements: 1, version: 1, content_eol: 'lf', journal: { state: 'committed' } });
+    expect(file('m.txt')).toBe('one\nTWO\nthree\n');
+    const status = await raw('palimpsest_workspace_status', { path_prefix: 'm.txt' });
+    expect(status.files).toEqual([expect.objectContaining({ path: 'm.txt', state: 'in_sync' })]);
+    const replay = await raw('palimpsest_replay', { target_file_id: r.target_file_id });
+    expect(replay).toMatchObject({ status: 'success', materialized_state_matches: true });
+  });
+
   it('answers APPROVAL_DECLINED when an operator declines, and leaves the file untouched', async () => {
     put('d.md', 'keep me\n');
     const { r, approvalId } = await decided('edit_file', { path: 'd.md', oldString: 'keep', newString: 'drop' }, 'decline');

@@ -1,12 +1,12 @@
 import type { AppliedTarget, CandidateEvent } from '@palimpsest/core/candidate/candidate.events';
 import { refusal, type Refusal } from '@palimpsest/core/candidate/candidate-refusal';
-import { exportTarget } from '@palimpsest/core/reads/export-target';
 import { commitCandidateEvents } from '@palimpsest/projections/candidates/candidate-commit';
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import { loadJournal } from '@palimpsest/projections/publications/publication-commit';
 import { workspaceFileOf } from '@palimpsest/projections/workspace-files.queries';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../../app-context';
+import { fileBytesOf } from '../../workspace-publication/file-bytes';
 import type { FileToPublish } from '../../workspace-publication/publication-files';
 import { publishFiles } from '../../workspace-publication/publish-files';
 import { acceptedOf, recordDecision, type AcceptedApply, type ApplyInput, type ApplyStep, type LockedApply } from './apply-decision';
@@ -44,10 +44,8 @@ export async function publicationPlan(ctx: AppContext, sql: Sql, a: AcceptedAppl
       }) };
     }
     const row = locked.get(t.target_id) as TargetRow;
-    const exported = exportTarget(resultText(a.candidate, a.applied, t, row), { format: 'original_eol' }, { source_line_endings: row.source_line_endings });
-    if (!exported.ok) throw new Error(`apply: the bound target ${t.target_id} has no recorded line endings: ${exported.error.failure_detail}`);
-    const bytes = Buffer.from(exported.value.content, 'utf8');
-    files.push({ target_id: t.target_id, path: binding.path, target_version: t.result_version, bytes, content_eol: exported.value.content_eol, replaced_sha256: binding.disk_sha256, backup: true });
+    const { bytes, content_eol } = fileBytesOf(resultText(a.candidate, a.applied, t, row), row.source_line_endings);
+    files.push({ target_id: t.target_id, path: binding.path, target_version: t.result_version, bytes, content_eol, replaced_sha256: binding.disk_sha256, backup: true });
   }
   if (files.length === 0) return null;
   const targets = a.applied.targets.map(({ target_id, base_version, result_version, result_hash }) => ({ target_id, base_version, result_version, result_hash }));

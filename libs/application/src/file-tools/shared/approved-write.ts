@@ -7,7 +7,7 @@ import { proposeChange } from '../../candidates/propose/propose.handler';
 import type { CandidateAnswer } from '../../candidates/shared/envelope';
 import type { ProgressSink } from '../../dispatch/operation-handler';
 import type { Answer } from '../../shared/answer';
-import { fileBytesOf } from './file-bytes';
+import { fileBytesOf } from '../../workspace-publication/file-bytes';
 import type { FileTarget } from './file-target';
 import { decideGuarded, type GuardedChange, type GuardedOutcome } from './guarded-write';
 

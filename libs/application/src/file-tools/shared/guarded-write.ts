@@ -9,7 +9,7 @@ import { targetUnitOfWork } from '../../shared/handle-command';
 import { refusalAnswer, type Decided } from '../../shared/target-refusals';
 import { enrichRejection } from '../../submit-proposal/rejection-enrichment';
 import { publishFiles } from '../../workspace-publication/publish-files';
-import { fileBytesOf } from './file-bytes';
+import { fileBytesOf } from '../../workspace-publication/file-bytes';
 import type { FileTarget } from './file-target';
 import { publicationRefusal, type Written } from './write-answers';
 

@@ -2,13 +2,13 @@ import { exportTarget, type ContentEol } from '@palimpsest/core/reads/export-tar
 import type { SourceLineEndings } from '@palimpsest/core/text/canonical-text';
 
 /**
- * The bytes a file tool writes for a target's canonical LF text: in the file's recorded line-ending
- * style (original_eol). A file recorded with mixed endings kept no per-line endings, so it is written
+ * The bytes a bound file is published with for its target's canonical LF text (the file tools' writes
+ * and an apply's publication alike): in the file's recorded line-ending style (original_eol). A file recorded with mixed endings kept no per-line endings, so it is written
  * with LF throughout (the answer says content_eol 'lf'): the one style its lines certainly had.
  */
 export function fileBytesOf(text: string, recorded: SourceLineEndings | null): { bytes: Buffer; content_eol: ContentEol } {
   const format = recorded === null || recorded.style === 'mixed' ? 'canonical_lf' : 'original_eol';
   const exported = exportTarget(text, { format }, { source_line_endings: recorded });
-  if (!exported.ok) throw new Error(`file tools: no line-ending style for the target: ${exported.error.failure_detail}`);
+  if (!exported.ok) throw new Error(`publication: no line-ending style for the target: ${exported.error.failure_detail}`);
   return { bytes: Buffer.from(exported.value.content, 'utf8'), content_eol: exported.value.content_eol };
 }
