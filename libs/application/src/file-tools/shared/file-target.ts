@@ -1,3 +1,4 @@
+import type { LineEndingStyle } from '@palimpsest/core/text/canonical-text';
 import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { checkWorkspacePath, type WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import { readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
@@ -18,7 +19,7 @@ import { refreshWorkspaceFile } from '../../workspace-refresh/workspace-refresh.
  */
 
 export type FileTarget =
-  | { kind: 'bound'; root: WorkspaceRoot; path: string; row: TargetRow; baseline: string; bound_now: boolean; external_attempt_id: string | null }
+  | { kind: 'bound'; root: WorkspaceRoot; path: string; row: TargetRow; baseline: string; bound_style: LineEndingStyle; bound_now: boolean; external_attempt_id: string | null }
   | { kind: 'absent'; root: WorkspaceRoot; path: string }
   | { kind: 'answer'; answer: Answer };
 
@@ -63,5 +64,5 @@ async function bindNow(ctx: AppContext, root: WorkspaceRoot, path: string): Prom
 async function loaded(ctx: AppContext, root: WorkspaceRoot, path: string, targetId: string, boundNow: boolean, external: string | null): Promise<FileTarget> {
   const [row, binding] = await Promise.all([readTargetRow(ctx.db, targetId, ctx.contents), latestBindingOfPath(ctx.db, root, path)]);
   if (!row || !binding || binding.target_id !== targetId) throw new Error(`file tools: the target ${targetId} bound to ${path} vanished while it was read`);
-  return { kind: 'bound', root, path, row, baseline: binding.disk_sha256, bound_now: boundNow, external_attempt_id: external };
+  return { kind: 'bound', root, path, row, baseline: binding.disk_sha256, bound_style: binding.source_line_ending_style, bound_now: boundNow, external_attempt_id: external };
 }

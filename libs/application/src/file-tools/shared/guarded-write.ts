@@ -96,7 +96,7 @@ export async function guardedWrite(ctx: AppContext, t: Bound, change: GuardedCha
   const first = await decideGuarded(ctx, t, change);
   if (first.kind !== 'accepted') return first;
   const { attemptId, planned, after } = first;
-  const file = fileBytesOf(after.content, first.locked.source_line_endings);
+  const file = fileBytesOf(after.content, first.locked.source_line_endings, t.bound_style);
   const result = await publishFiles<{ kind: 'moved'; answer: Answer } | { kind: 'accepted'; after: WrittenText }>(ctx, {
     kind: 'write',
     request_id: null,

@@ -70,7 +70,7 @@ export async function createFile(ctx: AppContext, t: Absent, content: string): P
 }
 
 /** A new file's bytes are the content's: its endings are what it holds (mixed and none report LF). */
-function eolOfContent(content: string): ContentEol {
+export function eolOfContent(content: string): ContentEol {
   const style = canonicalizeUpload(content).sourceLineEndings.style;
   return style === 'crlf' || style === 'cr' ? style : 'lf';
 }
