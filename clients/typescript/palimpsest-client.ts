@@ -269,7 +269,7 @@ export type GrepParams = {
   maxResults?: number;
 };
 
-/** List files: A directory's shape (the root by default). glob filters (**\/*.ts), recursive walks, respecting .gitignore and skipping .git and node_modules. Entries {path, type, size}, sorted, at most 1,000 (truncated: narrow path or glob). Links are listed, never entered. */
+/** List files: A directory's shape (the root by default). glob filters (**\/*.ts), recursive walks, respecting .gitignore and skipping .git and node_modules. Entries {path, type, size}, sorted, at most 1,000 (truncated: narrow path or glob). Links are listed, never entered; a file path lists that file alone. */
 export type ListFilesParams = {
   path?: string;
   recursive?: boolean;
