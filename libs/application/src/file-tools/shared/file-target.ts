@@ -8,6 +8,7 @@ import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import type { AppContext } from '../../app-context';
 import { initializeTarget } from '../../initialize-target/initialize-target.handler';
 import type { Answer } from '../../shared/answer';
+import { pathRefusalAnswer } from '../../shared/workspace-text';
 import { refreshWorkspaceFile } from '../../workspace-refresh/workspace-refresh.handler';
 
 /**
@@ -23,12 +24,7 @@ export type FileTarget =
   | { kind: 'absent'; root: WorkspaceRoot; path: string }
   | { kind: 'answer'; answer: Answer };
 
-export const pathRefusal = (refusal: WorkspacePathRefusal, path: unknown): Answer => {
-  const { code, message, component } = refusal;
-  const extra = { argument: 'path', path, ...(component === undefined ? {} : { component }) };
-  if (code === 'PATH_NOT_FOUND') return { status: 'not_found', code, failure_detail: message, ...extra };
-  return invalidArgument(code, message, extra);
-};
+export const pathRefusal = (refusal: WorkspacePathRefusal, path: unknown): Answer => pathRefusalAnswer(refusal, 'path', { path });
 
 export async function fileTargetOf(ctx: AppContext, requested: string): Promise<FileTarget> {
   const root = ctx.workspace;

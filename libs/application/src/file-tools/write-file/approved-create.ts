@@ -1,13 +1,11 @@
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
-import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { canonicalizeUpload } from '@palimpsest/core/text/canonical-text';
-import { textDefect } from '@palimpsest/core/text/encoding';
 import type { AppContext } from '../../app-context';
 import { initializeTarget } from '../../initialize-target/initialize-target.handler';
 import type { Answer } from '../../shared/answer';
 import { proposeAndApply, type WriteCaller } from '../shared/approved-write';
 import type { FileTarget } from '../shared/file-target';
-import { auditFields } from '../shared/write-receipt';
+import { createdAnswer } from '../shared/write-receipt';
 import { eolOfContent } from './create-file';
 
 type Absent = Extract<FileTarget, { kind: 'absent' }>;
@@ -22,7 +20,6 @@ type Absent = Extract<FileTarget, { kind: 'absent' }>;
  * timeout is a final answer; the empty target stays, unbound, as the record of what was asked.
  */
 export async function approvedCreate(ctx: AppContext, t: Absent, content: string, caller: WriteCaller & { policy: OwnerPolicy }): Promise<Answer> {
-  if (textDefect(content)) return invalidArgument('invalid_text_encoding', 'content must be valid UTF-8 text without NUL characters or unpaired surrogates.', { argument: 'content' });
   const created = await initializeTarget(ctx, { filename: t.path, content: '' });
   if (created.status !== 'ok') return { ...created, argument: 'path', path: t.path };
   const targetId = String(created.target_file_id);
@@ -32,12 +29,5 @@ export async function approvedCreate(ctx: AppContext, t: Absent, content: string
   const request = { targetId, version: 0, path: t.path, intent: `write_file ${t.path} (new file)` };
   const applied = await proposeAndApply(ctx, request, { kind: 'replace_all', replacement: content }, caller, [file]);
   if (applied.kind === 'answer') return applied.answer;
-  const written = { ...applied.written, bytes_written: bytes.length, content_eol: eol };
-  return {
-    status: 'ok',
-    path: t.path,
-    bytesWritten: bytes.length,
-    created: true,
-    ...auditFields({ row: { target_id: targetId }, bound_now: true, external_attempt_id: null }, written, applied),
-  };
+  return createdAnswer(t.path, targetId, { ...applied.written, bytes_written: bytes.length, content_eol: eol }, applied);
 }

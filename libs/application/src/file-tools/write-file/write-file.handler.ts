@@ -1,3 +1,5 @@
+import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import { textDefect } from '@palimpsest/core/text/encoding';
 import { PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
 import type { AppContext } from '../../app-context';
 import type { Answer } from '../../shared/answer';
@@ -22,7 +24,10 @@ export interface WriteFileInput {
 export async function writeFile(ctx: AppContext, input: WriteFileInput, caller?: WriteCaller): Promise<Answer> {
   const t = await fileTargetOf(ctx, input.path);
   if (t.kind === 'answer') return t.answer;
-  if (t.kind === 'absent') return needsApproval(caller) ? approvedCreate(ctx, t, input.content, caller) : createFile(ctx, t, input.content);
+  if (t.kind === 'absent') {
+    if (textDefect(input.content)) return invalidArgument('invalid_text_encoding', 'content must be valid UTF-8 text without NUL characters or unpaired surrogates.', { argument: 'content' });
+    return needsApproval(caller) ? approvedCreate(ctx, t, input.content, caller) : createFile(ctx, t, input.content);
+  }
   const change: GuardedChange = { tool: 'write_file', protocol: PROTOCOL.tx3, proposal: { intent: `write_file ${t.path}`, replacement: input.content } };
   const outcome = needsApproval(caller) ? await approvedWrite(ctx, t, change, { kind: 'replace_all', replacement: input.content }, caller) : await guardedWrite(ctx, t, change);
   if (outcome.kind !== 'written') return outcome.answer;
