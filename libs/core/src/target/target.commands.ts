@@ -62,6 +62,11 @@ export interface SubmitProposal extends CommandMeta {
   };
   /** Set for palimpsest_submit_observed_operations (tx/2 operations bound to one observation). */
   observed?: ObservedLookup;
+  /**
+   * Strict observation mode (seed 003, PALIMPSEST_STRICT_OBSERVATION_MODE=1): a submission that is not
+   * observed is a recorded rejection, OBSERVATION_REQUIRED.
+   */
+  strict_observation?: boolean;
 }
 
 /** What the handler found, under the row lock, for the observation a submission names. */
