@@ -1,13 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { appContext } from '@palimpsest/application/app-context';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import type { Db, Sql, Tx } from '@palimpsest/store/db';
-import { openWorkspaceRoot } from '@palimpsest/workspace/workspace-root';
-import { migrate } from '@palimpsest/store/migrate';
-import { openDb } from '@palimpsest/store/open-db';
-import { createBenchDatabase } from './bench-database';
+import { withBenchWorkspace } from './bench-workspace';
 import { envNumber, nowMs, summarize } from './stats';
 
 /**
@@ -56,14 +52,8 @@ function counting(db: Db, counts: Counts): Db {
 
 async function main(): Promise<void> {
   const iterations = Math.round(envNumber('BENCH_PROFILE_ITERATIONS', 50));
-  const database = process.env.DATABASE_URL ? await createBenchDatabase(process.env.DATABASE_URL) : null;
-  const dataRoot = mkdtempSync(join(tmpdir(), 'palimpsest-edit-profile-db-'));
-  const db = await openDb(database ? { databaseUrl: database.url } : { dataDir: join(dataRoot, 'data') });
-  const dir = mkdtempSync(join(tmpdir(), 'palimpsest-edit-profile-'));
-  const root = openWorkspaceRoot(dir);
-  const counts: Counts = { statements: 0, transactions: 0, log: [] };
-  try {
-    await migrate(db);
+  await withBenchWorkspace('palimpsest-edit-profile', async ({ db, dir, root }) => {
+    const counts: Counts = { statements: 0, transactions: 0, log: [] };
     const ctx = appContext(counting(db, counts), { workspace: root });
     const lines = Array.from({ length: 18 }, (_, i) => (i === 9 ? 'marker @@0@@ here' : `line ${i} of the benchmark text, some words to fill it`));
     writeFileSync(join(dir, 'f.txt'), `${lines.join('\n')}\n`);
@@ -73,25 +63,18 @@ async function main(): Promise<void> {
     };
     await edit(0); // binds the file: not what a steady call costs
     const times: number[] = [];
-    const perCall: { statements: number; transactions: number }[] = [];
+    let last = { statements: 0, transactions: 0 };
     for (let i = 1; i <= iterations; i++) {
       Object.assign(counts, { statements: 0, transactions: 0, log: [] });
       const started = nowMs();
       await edit(i);
       times.push(nowMs() - started);
-      perCall.push({ statements: counts.statements, transactions: counts.transactions });
-      if (i === iterations && process.env.BENCH_PROFILE_LOG === '1') console.log(counts.log.join('\n'));
+      last = { statements: counts.statements, transactions: counts.transactions };
     }
+    if (process.env.BENCH_PROFILE_LOG === '1') console.log(counts.log.join('\n'));
     const s = summarize(times);
-    const last = perCall[perCall.length - 1];
     console.log(`edit_file in process on ${db.kind}, 1 KB, ${iterations} calls: ${last.statements} SQL statements and ${last.transactions} transactions per call; p50 ${s.p50.toFixed(2)} ms, p99 ${s.p99.toFixed(2)} ms`);
-  } finally {
-    root.close();
-    await db.close();
-    await database?.drop();
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(dataRoot, { recursive: true, force: true });
-  }
+  });
 }
 
 main().catch((e) => {
