@@ -1,18 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { appContext, type AppContext } from '@palimpsest/application/app-context';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
-import { migrate } from '@palimpsest/store/migrate';
-import { openDb } from '@palimpsest/store/open-db';
 import { createHash } from 'node:crypto';
 import { lockTargetRow } from '@palimpsest/projections/content/target-row.queries';
 import { filesUnderLease } from '@palimpsest/projections/publications/publication.queries';
 import { openDestination } from '@palimpsest/workspace/workspace-destination';
 import { durableWrite } from '@palimpsest/workspace/workspace-file-writer';
 import { readWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
-import { openWorkspaceRoot } from '@palimpsest/workspace/workspace-root';
-import { createBenchDatabase } from './bench-database';
+import { withBenchWorkspace } from './bench-workspace';
 import { envNumber, f2, nowMs, summarize, table } from './stats';
 
 /**
@@ -134,25 +130,12 @@ function report(backend: string, rows: Row[]): void {
 }
 
 async function main(): Promise<void> {
-  const adminUrl = process.env.DATABASE_URL;
-  const database = adminUrl ? await createBenchDatabase(adminUrl) : null;
-  const dataRoot = mkdtempSync(join(tmpdir(), 'palimpsest-bench-publication-db-'));
-  const dir = mkdtempSync(join(process.env.BENCH_PUBLICATION_DIR || tmpdir(), 'palimpsest-bench-publication-'));
-  const db = await openDb(database ? { databaseUrl: database.url } : { dataDir: join(dataRoot, 'data') });
-  const root = openWorkspaceRoot(dir);
-  try {
-    await migrate(db);
+  await withBenchWorkspace('palimpsest-bench-publication', async ({ db, backend, dir, root }) => {
     const ctx = appContext(db, { workspace: root });
     const rows: Row[] = [];
     for (const size of SIZES) rows.push(await measure(ctx, dir, size));
-    report(database ? 'PostgreSQL' : 'PGlite', rows);
-  } finally {
-    root.close();
-    await db.close();
-    await database?.drop();
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(dataRoot, { recursive: true, force: true });
-  }
+    report(backend, rows);
+  }, process.env.BENCH_PUBLICATION_DIR || undefined);
 }
 
 main().catch((e) => {

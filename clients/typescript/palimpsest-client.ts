@@ -276,7 +276,7 @@ export type GrepParams = {
   maxResults?: number;
 };
 
-/** List files: A directory's shape (the root by default). glob filters (**\/*.ts), recursive walks, respecting .gitignore and skipping .git and node_modules. Entries {path, type, size}, sorted, at most 1,000 (truncated: narrow path or glob). Links are listed, never entered. */
+/** List files: A directory's shape (the root by default). glob filters (**\/*.ts), recursive walks, respecting .gitignore and skipping .git and node_modules. Entries {path, type, size}, sorted, at most 1,000 (truncated: narrow path or glob). Links are listed, never entered; a file path lists that file alone. */
 export type ListFilesParams = {
   path?: string;
   recursive?: boolean;
@@ -297,7 +297,7 @@ export type EditFileParams = {
   newString: string;
 };
 
-/** Write a whole file: Create a file (parents made for you) or replace one whole; edit an existing file with edit_file instead. An existing file keeps its line endings and mode; a new one gets 0600; a file that appears or changes meanwhile is kept. An approval policy makes a replacement wait for an operator and refuses a creation (approval_required). FORBIDDEN, APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers: say what was refused and stop. */
+/** Write a whole file: Create a file (parents made for you) or replace one whole; edit an existing file with edit_file instead. An existing file keeps its line endings and mode; a new one gets 0600; a file that appears or changes meanwhile is kept. Under an approval policy every write waits for an operator. FORBIDDEN, APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers: say what was refused and stop. */
 export type WriteFileParams = {
   path: string;
   content: string;

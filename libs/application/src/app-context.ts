@@ -36,6 +36,19 @@ export interface AppContext {
   leases: LeaseProvider;
   /** The structural engine (pinned parsers) behind palimpsest_observe_scope, with its outlines per target version. */
   outlines: OutlineCache;
+  /**
+   * Strict observation mode (PALIMPSEST_STRICT_OBSERVATION_MODE=1, read once at start): the unobserved
+   * write tools (submit_edits, submit_operations, submit_replacement) record a rejection, OBSERVATION_REQUIRED.
+   */
+  strictObservation: boolean;
+}
+
+/** PALIMPSEST_STRICT_OBSERVATION_MODE: 1 turns it on, unset, empty or 0 leaves it off; anything else refuses to start. */
+export function strictObservationFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env.PALIMPSEST_STRICT_OBSERVATION_MODE;
+  if (value === undefined || value === '' || value === '0') return false;
+  if (value === '1') return true;
+  throw new Error(`PALIMPSEST_STRICT_OBSERVATION_MODE must be 1 (on) or 0 (off); got ${JSON.stringify(value)}.`);
 }
 
 export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = {}): AppContext {
@@ -50,5 +63,6 @@ export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = 
     workspace: overrides.workspace !== undefined ? overrides.workspace : workspaceRootFromEnv(),
     leases: overrides.leases ?? advisoryLeaseProvider(db, localLeaseProvider()),
     outlines: overrides.outlines ?? new OutlineCache(structureEngine()),
+    strictObservation: overrides.strictObservation ?? strictObservationFromEnv(),
   };
 }

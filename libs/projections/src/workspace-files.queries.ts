@@ -1,4 +1,5 @@
 import type { WorkspaceFileBoundData } from '@palimpsest/core/target/target.events';
+import type { LineEndingStyle } from '@palimpsest/core/text/canonical-text';
 import type { Sql } from '@palimpsest/store/db';
 
 /** The workspace file a target is bound to, as get_target shows it. */
@@ -23,11 +24,13 @@ export interface WorkspaceFileRow {
   root_dev: string;
   root_ino: string;
   disk_sha256: string;
+  /** The line-ending style of the bytes the file was bound with. */
+  source_line_ending_style: LineEndingStyle;
   open_journal_id: string | null;
   journal_state: JournalState | null;
 }
 
-export const FILE_COLUMNS = `w.target_id::text AS target_id, w.path, w.root_dev, w.root_ino, w.disk_sha256,
+export const FILE_COLUMNS = `w.target_id::text AS target_id, w.path, w.root_dev, w.root_ino, w.disk_sha256, w.source_line_ending_style,
   w.open_journal_id::text AS open_journal_id, w.journal_state`;
 
 /** The workspace file row of a target (null when it is not bound); read under the target's row lock by a refresh. */

@@ -64,6 +64,27 @@ export function readWorkspaceFile(root: WorkspaceRoot, requested: unknown): Work
   return opened.kind === 'used' ? opened.value : opened;
 }
 
+/**
+ * The bytes of an opened file of `size` bytes (its fstat), or null when it holds more than `max`: a file
+ * over the cap is never read. At most `size` bytes are read, so a file growing meanwhile stays bounded.
+ */
+export function readOpenedUpTo(fd: number, size: number, max: number): Buffer | null {
+  if (size > max) return null;
+  const bytes = Buffer.allocUnsafe(size);
+  let filled = 0;
+  for (let n = 1; filled < size && n > 0; filled += n) n = readSync(fd, bytes, filled, size - filled, filled);
+  return bytes.subarray(0, filled);
+}
+
+/** Read `requested` when it holds at most `max` bytes (bytes null when it holds more: stat'd, never read), or a refusal. */
+export function readWorkspaceFileUpTo(root: WorkspaceRoot, requested: unknown, max: number): { kind: 'read'; path: string; size: number; bytes: Buffer | null } | { kind: 'refused'; refusal: WorkspacePathRefusal } {
+  const opened = withWorkspaceFile(root, requested, (fd, path) => {
+    const size = fstatSync(fd).size;
+    return { kind: 'read' as const, path, size, bytes: readOpenedUpTo(fd, size, max) };
+  });
+  return opened.kind === 'used' ? opened.value : opened;
+}
+
 const HASH_CHUNK_BYTES = 1 << 20;
 
 /** SHA-256 of the file at `requested`, read in 1 MiB chunks (a large file is never held whole), or a refusal. */

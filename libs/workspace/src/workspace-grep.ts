@@ -1,10 +1,10 @@
-import { closeSync, readSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import { GREP_WORKER_SOURCE, type GrepBatch, type GrepBatchFile, type GrepBatchResult, type GrepMatch } from './workspace-grep.worker';
 import { walkWorkspace, type WalkedEntry } from './workspace-listing';
 import type { WorkspaceRoot } from './workspace-root';
-import { readWorkspaceFile } from './workspace-file-reader';
+import { readOpenedUpTo, readWorkspaceFileUpTo } from './workspace-file-reader';
 import { openNode } from './workspace-walk';
 
 /**
@@ -143,12 +143,7 @@ function readEntry(root: WorkspaceRoot, entry: WalkedEntry): Uint8Array | null {
   const opened = openNode(root.handlePath(entry.dirFd, entry.name), 'file', { shown: JSON.stringify(entry.path) });
   if (opened.kind !== 'opened') return null;
   try {
-    const size = Number(opened.stats.size);
-    if (size > MAX_GREP_FILE_BYTES) return null;
-    const bytes = Buffer.allocUnsafe(size);
-    let filled = 0;
-    for (let n = 1; filled < size && n > 0; filled += n) n = readSync(opened.fd, bytes, filled, size - filled, filled);
-    return bytes.subarray(0, filled);
+    return readOpenedUpTo(opened.fd, Number(opened.stats.size), MAX_GREP_FILE_BYTES);
   } finally {
     closeSync(opened.fd);
   }
@@ -197,9 +192,9 @@ function sourcesOf(root: WorkspaceRoot, req: GrepRequest): Sources {
   const walk = walkWorkspace(root, req.path, { recursive: true, glob: req.glob, sizes: false });
   if (walk.kind === 'walk') return { kind: 'files', files: filesOf(root, walk.entries), close: () => walk.entries.return() };
   if (walk.refusal.code !== 'PATH_NOT_FOUND' || req.path === undefined) return walk;
-  const file = readWorkspaceFile(root, req.path);
+  const file = readWorkspaceFileUpTo(root, req.path, MAX_GREP_FILE_BYTES);
   if (file.kind === 'refused') return file.refusal.code === 'PATH_NOT_A_FILE' ? walk : file;
-  const bytes = file.bytes.length > MAX_GREP_FILE_BYTES ? null : file.bytes;
+  const bytes = file.bytes;
   return { kind: 'files', files: [{ path: file.path, read: () => bytes }], close: () => undefined };
 }
 

@@ -3,6 +3,7 @@ import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
 import { checkWorkspacePath, type WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import type { WorkspaceRoot } from './workspace-root';
+import { readWorkspaceFileUpTo } from './workspace-file-reader';
 import { openNode, walkDirectories } from './workspace-walk';
 
 /**
@@ -106,10 +107,25 @@ export function walkWorkspace(root: WorkspaceRoot, path: string | undefined, opt
   if (start.kind === 'refused') return start;
   const dir = walkDirectories(root, start.components, { createParents: false });
   if (dir.kind === 'refused') return dir;
-  const matches = opts.glob === undefined ? () => true : picomatch(opts.glob, { dot: true, basename: !opts.glob.includes('/') });
+  const matches = globMatcher(opts.glob);
   const startPath = start.components.join('/');
   const stack = opts.recursive ? ancestorRules(root, start.components) : [];
   return { kind: 'walk', path: startPath === '' ? '.' : startPath, entries: walkFrom(root, dir.fd, startPath, { ...opts, matches, stack }) };
+}
+
+const globMatcher = (glob: string | undefined): ((relative: string) => boolean) =>
+  glob === undefined ? () => true : picomatch(glob, { dot: true, basename: !glob.includes('/') });
+
+/**
+ * A listing of `path` when it names a regular file rather than a directory (as `ls` lists a file): that
+ * file alone, with its size (stat'd, never read), when the glob matches its name; null when `path` is no
+ * file either (the directory walk's refusal stands).
+ */
+export function listedFile(root: WorkspaceRoot, path: string, glob: string | undefined): { path: string; entries: ListedEntry[] } | null {
+  const file = readWorkspaceFileUpTo(root, path, 0);
+  if (file.kind === 'refused') return null;
+  const name = file.path.slice(file.path.lastIndexOf('/') + 1);
+  return { path: file.path, entries: globMatcher(glob)(name) ? [{ path: file.path, type: 'file', size: file.size }] : [] };
 }
 
 interface Walk extends WalkOptions {

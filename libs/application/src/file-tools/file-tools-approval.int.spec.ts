@@ -77,6 +77,17 @@ describe(`edit_file and write_file under an approval policy on ${describeBackend
     expect(file('w.md')).toBe('new text\n');
   });
 
+  it('publishes a granted edit of a file with mixed line endings as the file tools do: LF throughout, in sync afterwards', async () => {
+    put('m.txt', 'one\r\ntwo\nthree\r\n');
+    const { r } = await decided('edit_file', { path: 'm.txt', oldString: 'two', newString: 'TWO' }, 'grant');
+    expect(r).toMatchObject({ status: 'ok', path: 'm.txt', replacements: 1, version: 1, content_eol: 'lf', journal: { state: 'committed' } });
+    expect(file('m.txt')).toBe('one\nTWO\nthree\n');
+    const status = await raw('palimpsest_workspace_status', { path_prefix: 'm.txt' });
+    expect(status.files).toEqual([expect.objectContaining({ path: 'm.txt', state: 'in_sync' })]);
+    const replay = await raw('palimpsest_replay', { target_file_id: r.target_file_id });
+    expect(replay).toMatchObject({ status: 'success', materialized_state_matches: true });
+  });
+
   it('answers APPROVAL_DECLINED when an operator declines, and leaves the file untouched', async () => {
     put('d.md', 'keep me\n');
     const { r, approvalId } = await decided('edit_file', { path: 'd.md', oldString: 'keep', newString: 'drop' }, 'decline');
@@ -109,9 +120,49 @@ describe(`edit_file and write_file under an approval policy on ${describeBackend
     expect(file('r.md')).toBe('alpha\n');
   });
 
-  it('refuses creating a new file as approval_required (FORBIDDEN)', async () => {
-    const r = await tool('write_file', { path: 'sub/new.md', content: 'x\n' });
-    expect(r).toMatchObject({ status: 'invalid_argument', code: 'approval_required', answer: 'FORBIDDEN', path: 'sub/new.md' });
-    expect(existsSync(join(dir, 'sub/new.md'))).toBe(false);
+  it('creates a new file once granted: byte for byte, bound to a new target, published, in the attempt log and ledger', async () => {
+    const updates: ProgressUpdate[] = [];
+    const { r, approvalId } = await decided('write_file', { path: 'sub/new.md', content: 'a\r\nb\r\n' }, 'grant', updates);
+    expect(r).toMatchObject({ status: 'ok', path: 'sub/new.md', created: true, bytesWritten: 6, version: 1, content_eol: 'crlf', bound_now: true, journal: { state: 'committed' } });
+    expect(file('sub/new.md')).toBe('a\r\nb\r\n');
+    expect(updates.length).toBeGreaterThan(0);
+    expect((await listApprovals(ctx.db, { status: 'all' })).find((a) => a.approval_id === approvalId)?.prompt).toContain('sub/new.md');
+    const log = await raw('palimpsest_get_attempt_log', { target_file_id: r.target_file_id });
+    expect(log.entries.map((a: any) => a.attempt_id)).toContain(r.attempt_id);
+    expect(JSON.stringify(await raw('palimpsest_get_manifest_ledger', { target_file_id: r.target_file_id }))).toContain(r.attempt_id);
+    expect(await raw('palimpsest_replay', { target_file_id: r.target_file_id })).toMatchObject({ status: 'success', materialized_state_matches: true });
+    const status = await raw('palimpsest_workspace_status', { path_prefix: 'sub/new.md' });
+    expect(status.files).toEqual([expect.objectContaining({ target_file_id: r.target_file_id, state: 'in_sync' })]);
+    // The file tools now write through the new target, in the file's CRLF style.
+    const edited = await raw('edit_file', { path: 'sub/new.md', oldString: 'b', newString: 'c' });
+    expect(edited).toMatchObject({ status: 'ok', target_file_id: r.target_file_id, version: 2, content_eol: 'crlf' });
+    expect(file('sub/new.md')).toBe('a\r\nc\r\n');
+  });
+
+  it('answers APPROVAL_DECLINED for a new file when an operator declines, and creates nothing', async () => {
+    const { r, approvalId } = await decided('write_file', { path: 'no/such.md', content: 'x\n' }, 'decline');
+    expect(r).toMatchObject({ status: 'invalid_argument', code: 'approval_declined', answer: 'APPROVAL_DECLINED', approval_id: approvalId, path: 'no/such.md' });
+    expect(existsSync(join(dir, 'no/such.md'))).toBe(false);
+    expect(await listApprovals(ctx.db, { status: 'pending' })).toEqual([]);
+    expect(await raw('read_file', { path: 'no/such.md' })).toMatchObject({ status: 'not_found', code: 'PATH_NOT_FOUND' });
+  });
+
+  it('answers APPROVAL_TIMEOUT for a new file when nobody decides in time, and creates nothing', async () => {
+    waitMs(100);
+    const r = await tool('write_file', { path: 'late.md', content: 'x\n' });
+    expect(r).toMatchObject({ status: 'invalid_argument', code: 'approval_timeout', answer: 'APPROVAL_TIMEOUT', path: 'late.md' });
+    expect(existsSync(join(dir, 'late.md'))).toBe(false);
+    expect(await listApprovals(ctx.db, { status: 'pending' })).toEqual([]);
+  });
+
+  it('keeps a file that appeared at the path while its creation waited for a grant', async () => {
+    waitMs(20_000);
+    const answer = tool('write_file', { path: 'race.md', content: 'mine\n' });
+    const approvalId = await pending();
+    put('race.md', 'theirs\n');
+    expect((await decideApproval(ctx, { approval_id: approvalId, decision: 'grant', decided_by: 'ops' })).status).toBe('ok');
+    const r = await answer;
+    expect(r).toMatchObject({ status: 'rejected', failure_reason: 'external_write' });
+    expect(file('race.md')).toBe('theirs\n');
   });
 });

@@ -1,7 +1,8 @@
 import type { ContentEol } from '@palimpsest/core/reads/export-target';
 import type { InstalledFile } from '@palimpsest/core/publication/publication.events';
-import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import type { Answer } from '../shared/answer';
+import { pathRefusalAnswer } from '../shared/workspace-text';
+import { publicationRejected, workspaceRefreshAction, workspaceStatusAction } from '../workspace-publication/publication-answers';
 import type { PublishResult } from '../workspace-publication/publish-files';
 import type { SaveAnswer, SaveCheckpointInput } from './saved-answer';
 
@@ -32,12 +33,10 @@ function receipt(installed: InstalledFile[], ctx: Context, journal: { id: string
 }
 
 const sameSave = (ctx: Context, reason: string) => ({ operation: 'palimpsest_save' as const, reason, params: { ...ctx.input } });
-const refresh = (ctx: Context, reason: string) => ({ operation: 'palimpsest_workspace_refresh' as const, reason, params: { target_file_id: ctx.targetId } });
-const status = (ctx: Context, reason: string) => ({ operation: 'palimpsest_workspace_status' as const, reason, params: { path_prefix: ctx.path } });
-
-function rejected(ctx: Context, failure_reason: string, failure_detail: string, retryable: string, diagnostic: Record<string, unknown>, next_actions: unknown[]): Answer<'rejected'> {
-  return { status: 'rejected', target_file_id: ctx.targetId, failure_reason, failure_detail, retryable, diagnostic: { code: failure_reason, ...diagnostic }, next_actions };
-}
+const refresh = (ctx: Context, reason: string) => workspaceRefreshAction(ctx.targetId, reason);
+const status = (ctx: Context, reason: string) => workspaceStatusAction(ctx.path, reason);
+const rejected = (ctx: Context, reason: string, detail: string, retryable: string, diagnostic: Record<string, unknown>, next: unknown[]) =>
+  publicationRejected(ctx.targetId, reason, detail, retryable, diagnostic, next);
 
 function partial(ctx: Context, code: string, detail: string, installed: InstalledFile[], journal: { id: string; state: string }, extra: Record<string, unknown> = {}): Answer<'partial'> {
   return {
@@ -89,11 +88,8 @@ export function publicationAnswer(result: PublishResult<SaveAnswer>, ctx: Contex
         refresh(ctx, 'Take the external change into the target (recorded as source external_disk), then save again'),
       ]);
     }
-    case 'refused_path': {
-      const { code, message, component } = result.refusal;
-      if (code === 'PATH_NOT_FOUND') return { status: 'not_found', code, failure_detail: message, argument: 'target_file_id', path: ctx.path };
-      return invalidArgument(code, message, { argument: 'target_file_id', path: ctx.path, ...(component === undefined ? {} : { component }) });
-    }
+    case 'refused_path':
+      return pathRefusalAnswer(result.refusal, 'target_file_id', { path: ctx.path });
     case 'io_error':
       return rejected(ctx, 'workspace_io_error', `Publishing ${ctx.path} failed: ${result.detail}. The journal ${result.journal_id} is ${result.state}.`, result.state === 'rolled_back' ? 'same_request' : 'none', { journal: { id: result.journal_id, state: result.state } }, [
         result.state === 'rolled_back' ? sameSave(ctx, 'Nothing was written: send the same save again') : status(ctx, 'See the file and its journal'),

@@ -11,10 +11,10 @@ export interface WorkspaceFileNotFound {
   [extra: string]: unknown;
 }
 
-/** A path refusal as an answer: PATH_NOT_FOUND is not_found, every other code an invalid_argument. */
-export function pathRefusalAnswer<A extends string>(refusal: WorkspacePathRefusal, argument: A): (WorkspaceFileNotFound & { argument: A }) | InvalidArgument {
+/** A path refusal as an answer: PATH_NOT_FOUND is not_found, every other code an invalid_argument (`fields`: what else the answer names, e.g. the path). */
+export function pathRefusalAnswer<A extends string>(refusal: WorkspacePathRefusal, argument: A, fields: Record<string, unknown> = {}): (WorkspaceFileNotFound & { argument: A }) | InvalidArgument {
   const { code, message, component } = refusal;
-  const extra = { argument, ...(component === undefined ? {} : { component }) };
+  const extra = { argument, ...fields, ...(component === undefined ? {} : { component }) };
   if (code === 'PATH_NOT_FOUND') return { status: 'not_found', code, failure_detail: message, ...extra };
   return invalidArgument(code, message, extra);
 }

@@ -65,12 +65,15 @@ interface Submission {
    * invalid_client_request_id rejection; PostgreSQL could not even compare a NUL.
    */
   boundKey: string | null;
+  /** Strict observation mode (AppContext.strictObservation) and this submission is not observed. */
+  strict: boolean;
 }
 
 function commandFor(sub: Submission, lookups: SubmitProposal['lookups'], observed?: ObservedLookups): SubmitProposal {
   const { input } = sub;
   return {
     ...observed,
+    ...(sub.strict ? { strict_observation: true } : {}),
     type: 'SubmitProposal',
     now: sub.now,
     attempt_id: sub.attemptId,
@@ -176,6 +179,7 @@ export async function submitProposal(ctx: AppContext, input: SubmitProposalInput
     correlationId: input.include_correlation_id === true ? ctx.ids.next() : null,
     submittedKey: typeof input.client_request_id === 'string' ? input.client_request_id : null,
     boundKey: isValidRequestKey(input.client_request_id) ? input.client_request_id : null,
+    strict: ctx.strictObservation && !input.observed,
   };
   ctx.contents.beginWrite(targetId);
   let answer: Answered;

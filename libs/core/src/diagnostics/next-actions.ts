@@ -109,6 +109,10 @@ function contextActions(r: RejectionSummary, c: RetryContext): NextAction[] {
     return [...fixed, { operation: 'palimpsest_get_attempt_log', reason: 'Inspect the proposal the key is bound to.', params: log }];
   }
   if (code === 'parent_attempt_not_found') return [...rebuiltContext(c, 'parent_attempt_id'), getTarget(r, 'Read the target.')];
+  if (code === 'OBSERVATION_REQUIRED') {
+    const reason = 'Observe the scope to change (give symbol_name to select it), then submit within it with palimpsest_submit_observed_operations and its observation_id.';
+    return [{ operation: 'palimpsest_observe_scope', reason, params: { target_file_id: r.target_id } }];
+  }
   const argument = code === 'invalid_client_request_id' ? 'client_request_id' : (r.diagnostic?.argument as string | undefined);
   if (argument && ['source', 'parent_attempt_id', 'attempt', 'client_request_id'].includes(argument)) {
     return [...rebuiltContext(c, argument), getTarget(r, 'Read the target.')];

@@ -101,6 +101,14 @@ function observedRejection(common: AttemptData, state: ExistingTarget, p: Observ
   return rejectedEvent(common, state, { reason: p.reason, stage: p.stage, detail: p.detail, diagnostic: p.diagnostic });
 }
 
+/** Strict observation mode: a submission not bound to an observation is refused as one missing its observation_id is. */
+const UNOBSERVED_IN_STRICT_MODE: ObservedProblem = {
+  reason: 'context_invalid',
+  stage: 'PROTOCOL_VALIDATION',
+  detail: 'Strict observation mode: unobserved writes are refused. Observe the scope you mean to change (palimpsest_observe_scope), then submit with palimpsest_submit_observed_operations.',
+  diagnostic: { code: 'OBSERVATION_REQUIRED', mode: 'strict_observation' },
+};
+
 function envelopeOf(cmd: SubmitProposal, contentHash: string): FingerprintEnvelope {
   return {
     protocol_version: cmd.protocol_version,
@@ -189,7 +197,9 @@ export function decideSubmission(cmd: SubmitProposal, state: ExistingTarget): Su
   }
   const observedSyntax = cmd.batch
     ? checkBatchSyntax(cmd)
-    : cmd.observed ? checkObservedSyntax(cmd.observed, cmd.expected_target_version, cmd.expected_current_hash) : null;
+    : cmd.observed
+      ? checkObservedSyntax(cmd.observed, cmd.expected_target_version, cmd.expected_current_hash)
+      : cmd.strict_observation ? UNOBSERVED_IN_STRICT_MODE : null;
   if (observedSyntax) return decision([observedRejection(common, state, observedSyntax)]);
   if (common.parent_attempt_id !== null && !parentIsKnown(cmd, state)) {
     return decision([

@@ -64,6 +64,11 @@ export interface SubmitProposal extends CommandMeta {
   observed?: ObservedLookup;
   /** Set for its batch form (groups of tx/2 operations, each bound to one observation of a bundle). */
   batch?: BatchLookup;
+  /**
+   * Strict observation mode (seed 003, PALIMPSEST_STRICT_OBSERVATION_MODE=1): a submission that is not
+   * observed is a recorded rejection, OBSERVATION_REQUIRED.
+   */
+  strict_observation?: boolean;
 }
 
 /** A recorded observation as a batch sees it: with the bundle it belongs to (null for a single one). */

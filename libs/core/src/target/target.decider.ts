@@ -4,7 +4,8 @@ import { sha256Hex } from '../text/sha256';
 import { applyProposal } from '../transaction/apply-proposal';
 import { checkGuardsAgainst, checkGuardSyntax, isNonNegativeInteger } from './guards';
 import { decideSubmission } from './submit-proposal.decision';
-import type { InitializeTarget, RecordObservation, SaveCheckpoint, SubmitProposal, TargetCommand } from './target.commands';
+import type { LineEndingStyle } from '../text/canonical-text';
+import type { InitializeTarget, RecordObservation, SaveCheckpoint, SubmitProposal, TargetCommand, WorkspaceSource } from './target.commands';
 import { NO_HINTS, type DecisionHints, type TargetDecision, type TargetRefusal } from './target-decision';
 import type { TargetEvent } from './target.events';
 import type { ExistingTarget, TargetState } from './target.state';
@@ -29,6 +30,27 @@ function decided(events: TargetEvent[], state: TargetState, hints: DecisionHints
   return { kind: 'decided', events, state, recoveredAttemptId, hints };
 }
 
+/**
+ * A target bound to its workspace file: right after TargetInitialized for an import, or in the outcome of
+ * the publication that created the file (a file written under an approval, the target created first).
+ */
+export function workspaceFileBound(targetId: string, w: WorkspaceSource, style: LineEndingStyle, now: string): TargetEvent {
+  return {
+    type: 'WorkspaceFileBound',
+    data: {
+      target_id: targetId,
+      path: w.path,
+      root_dev: w.root_dev,
+      root_ino: w.root_ino,
+      file_dev: w.file_dev,
+      file_ino: w.file_ino,
+      source_sha256: w.source_sha256,
+      source_line_ending_style: style,
+      bound_at: now,
+    },
+  };
+}
+
 function initialize(cmd: InitializeTarget, state: TargetState): TargetDecision {
   if (state.exists) return refused({ kind: 'target_exists', target_id: cmd.target_id });
   const bad = findUnstorableText({ filename: cmd.filename, content: cmd.content, content_type: cmd.content_type });
@@ -51,23 +73,7 @@ function initialize(cmd: InitializeTarget, state: TargetState): TargetDecision {
       },
     },
   ];
-  if (cmd.workspace) {
-    const w = cmd.workspace;
-    events.push({
-      type: 'WorkspaceFileBound',
-      data: {
-        target_id: cmd.target_id,
-        path: w.path,
-        root_dev: w.root_dev,
-        root_ino: w.root_ino,
-        file_dev: w.file_dev,
-        file_ino: w.file_ino,
-        source_sha256: w.source_sha256,
-        source_line_ending_style: upload.sourceLineEndings.style,
-        bound_at: cmd.now,
-      },
-    });
-  }
+  if (cmd.workspace) events.push(workspaceFileBound(cmd.target_id, cmd.workspace, upload.sourceLineEndings.style, cmd.now));
   return decided(events, events.reduce(evolve, state));
 }
 

@@ -1,6 +1,7 @@
 import { refusal } from '@palimpsest/core/candidate/candidate-refusal';
 import type { NextAction } from '@palimpsest/core/errors/error-model';
 import type { FileToPublish } from '../../workspace-publication/publication-files';
+import { workspaceRefreshAction, workspaceStatusAction } from '../../workspace-publication/publication-answers';
 import type { PublishResult } from '../../workspace-publication/publish-files';
 import { errorResult, type CandidateAnswer } from '../shared/envelope';
 import type { ApplyInput } from './apply-decision';
@@ -15,12 +16,8 @@ import type { ApplyInput } from './apply-decision';
 type Failure = Exclude<PublishResult<unknown>, { kind: 'published' } | { kind: 'stopped' }>;
 
 const sameApply = (input: ApplyInput, reason: string): NextAction => ({ operation: 'palimpsest_change_apply', reason, params: { ...input } });
-const status = (path: string): NextAction => ({ operation: 'palimpsest_workspace_status', reason: 'See the file and its journal as they are now', params: { path_prefix: path } });
-const refresh = (targetId: string): NextAction => ({
-  operation: 'palimpsest_workspace_refresh',
-  reason: "Take the file's bytes on disk into its target (recorded as source external_disk)",
-  params: { target_file_id: targetId },
-});
+const status = (path: string): NextAction => workspaceStatusAction(path);
+const refresh = (targetId: string): NextAction => workspaceRefreshAction(targetId, "Take the file's bytes on disk into its target (recorded as source external_disk)");
 
 export function applyPublicationAnswer(result: Failure, input: ApplyInput, files: FileToPublish[]): CandidateAnswer {
   const target = { candidate: input.candidate, request_id: input.request_id };

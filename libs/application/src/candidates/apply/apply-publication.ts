@@ -1,16 +1,17 @@
 import type { AppliedTarget, CandidateEvent } from '@palimpsest/core/candidate/candidate.events';
 import { refusal, type Refusal } from '@palimpsest/core/candidate/candidate-refusal';
-import { exportTarget } from '@palimpsest/core/reads/export-target';
 import { commitCandidateEvents } from '@palimpsest/projections/candidates/candidate-commit';
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import { loadJournal } from '@palimpsest/projections/publications/publication-commit';
 import { workspaceFileOf } from '@palimpsest/projections/workspace-files.queries';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../../app-context';
+import { fileBytesOf } from '../../workspace-publication/file-bytes';
 import type { FileToPublish } from '../../workspace-publication/publication-files';
 import { publishFiles } from '../../workspace-publication/publish-files';
 import { acceptedOf, recordDecision, type AcceptedApply, type ApplyInput, type ApplyStep, type LockedApply } from './apply-decision';
 import { applyPublicationAnswer } from './apply-publication-answer';
+import { bindingsOfCreated, fileToCreate, type FileToCreate } from './created-files';
 import { appliedAnswer } from './receipt';
 import { resultText, writeTargets } from './target-writes';
 
@@ -20,6 +21,7 @@ import { resultText, writeTargets } from './target-writes';
  * the journal commits). The result texts are computed before the journal; in the outcome transaction the
  * apply is decided again under its locks and must be the same apply (same targets, versions and result
  * hashes), or nothing is installed. The targets and CandidateApplied commit with PublicationCompleted.
+ * A caller that created a target for a new file names it in `creates` (created-files.ts).
  */
 
 export interface PublicationPlan {
@@ -30,12 +32,14 @@ export interface PublicationPlan {
 }
 
 /** Null when no written target is bound to a file of the configured workspace (the one-transaction apply). */
-export async function publicationPlan(ctx: AppContext, sql: Sql, a: AcceptedApply, locked: Map<string, TargetRow>): Promise<PublicationPlan | { kind: 'refused'; refusal: Refusal } | null> {
+export async function publicationPlan(ctx: AppContext, sql: Sql, a: AcceptedApply, locked: Map<string, TargetRow>, creates: readonly FileToCreate[] = []): Promise<PublicationPlan | { kind: 'refused'; refusal: Refusal } | null> {
   const root = ctx.workspace;
   if (!root) return null;
   const files: FileToPublish[] = [];
   for (const t of a.applied.targets) {
     const binding = await workspaceFileOf(sql, t.target_id);
+    const created = binding ? undefined : creates.find((c) => c.target_id === t.target_id);
+    if (created) files.push(fileToCreate(created, t));
     if (!binding) continue;
     if (binding.root_dev !== root.dev || binding.root_ino !== root.ino) {
       return { kind: 'refused', refusal: refusal('permission_denied', 'root_not_allowed', `Target ${t.target_id} is bound to ${binding.path} under another workspace root (${binding.root_dev}:${binding.root_ino}) than the configured one (${root.dev}:${root.ino}); nothing was written.`, {
@@ -44,10 +48,8 @@ export async function publicationPlan(ctx: AppContext, sql: Sql, a: AcceptedAppl
       }) };
     }
     const row = locked.get(t.target_id) as TargetRow;
-    const exported = exportTarget(resultText(a.candidate, a.applied, t, row), { format: 'original_eol' }, { source_line_endings: row.source_line_endings });
-    if (!exported.ok) throw new Error(`apply: the bound target ${t.target_id} has no recorded line endings: ${exported.error.failure_detail}`);
-    const bytes = Buffer.from(exported.value.content, 'utf8');
-    files.push({ target_id: t.target_id, path: binding.path, target_version: t.result_version, bytes, content_eol: exported.value.content_eol, replaced_sha256: binding.disk_sha256, backup: true });
+    const { bytes, content_eol } = fileBytesOf(resultText(a.candidate, a.applied, t, row), row.source_line_endings, binding.source_line_ending_style);
+    files.push({ target_id: t.target_id, path: binding.path, target_version: t.result_version, bytes, content_eol, replaced_sha256: binding.disk_sha256, backup: true });
   }
   if (files.length === 0) return null;
   const targets = a.applied.targets.map(({ target_id, base_version, result_version, result_hash }) => ({ target_id, base_version, result_version, result_hash }));
@@ -64,7 +66,7 @@ const sameApply = (plan: PublicationPlan, a: AcceptedApply | null): a is Accepte
 
 type Outcome = { kind: 'step'; step: ApplyStep } | { kind: 'applied'; event: CandidateEvent };
 
-export async function publishApply(ctx: AppContext, input: ApplyInput, plan: PublicationPlan, decideAgain: (tx: Sql) => Promise<LockedApply>): Promise<ApplyStep> {
+export async function publishApply(ctx: AppContext, input: ApplyInput, plan: PublicationPlan, decideAgain: (tx: Sql) => Promise<LockedApply>, creates: readonly FileToCreate[] = []): Promise<ApplyStep> {
   const candidate = input.candidate.toLowerCase();
   const result = await publishFiles<Outcome>(ctx, {
     kind: 'apply',
@@ -82,7 +84,8 @@ export async function publishApply(ctx: AppContext, input: ApplyInput, plan: Pub
       return {
         go: true,
         finish: async () => {
-          await writeTargets(commit, accepted.candidate, accepted.applied, at.locked);
+          const created = creates.filter((c) => plan.files.some((f) => f.target_id === c.target_id && f.replaced_sha256 === null));
+          await writeTargets(commit, accepted.candidate, accepted.applied, at.locked, bindingsOfCreated(ctx.workspace, created, at.now));
           const events = at.d.kind === 'accepted' ? at.d.events : [];
           await commitCandidateEvents(tx, at.id, at.loaded, events, at.now, { command: 'ApplyCandidate', request_id: input.request_id });
           return { kind: 'applied', event: events[0] };

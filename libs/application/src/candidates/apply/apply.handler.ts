@@ -6,6 +6,7 @@ import type { ProgressSink } from '../../dispatch/operation-handler';
 import { errorResult, type CandidateAnswer } from '../shared/envelope';
 import { applyOnce, type ApplyInput } from './apply-once';
 import { StreamWaiter } from './approval-wait';
+import type { FileToCreate } from './created-files';
 
 /**
  * change_apply. Without an approval policy: one transaction. With one (policy.approve): the first
@@ -13,14 +14,14 @@ import { StreamWaiter } from './approval-wait';
  * candidate's stream, polling as a fallback, never holding a transaction — and tries again until the
  * decision arrives or APPROVAL_WAIT_MS runs out. The same request_id sent later picks up a decision.
  */
-export async function applyChange(ctx: AppContext, input: ApplyInput, policy: OwnerPolicy, progress?: ProgressSink): Promise<CandidateAnswer> {
+export async function applyChange(ctx: AppContext, input: ApplyInput, policy: OwnerPolicy, progress?: ProgressSink, creates: readonly FileToCreate[] = []): Promise<CandidateAnswer> {
   const { approvalWaitMs, approvalPollMs } = ctx.candidates;
   const deadline = Date.now() + approvalWaitMs;
   let waiter: StreamWaiter | null = null;
   let reporting: ProgressReporter | null = null;
   try {
     for (;;) {
-      const step = await applyOnce(ctx, input, policy);
+      const step = await applyOnce(ctx, input, policy, creates);
       if (step.kind === 'answer') return step.answer;
       if (!waiter) {
         waiter = await StreamWaiter.start(ctx.db, candidateStreamId(input.candidate.toLowerCase()));

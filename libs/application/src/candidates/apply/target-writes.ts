@@ -4,6 +4,7 @@ import { defaultIntent, targetProposal } from '@palimpsest/core/candidate/target
 import type { MovedBy, TargetNow } from '@palimpsest/core/candidate/candidate.commands';
 import type { SubmitProposal } from '@palimpsest/core/target/target.commands';
 import { decide } from '@palimpsest/core/target/target.decider';
+import type { TargetEvent } from '@palimpsest/core/target/target.events';
 import { PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../../app-context';
@@ -89,11 +90,12 @@ export function resultText(c: ExistingCandidate, applied: CandidateAppliedData, 
   return state.content;
 }
 
-/** Submit each written target's record through the target decider and commit it with the target's projections. */
-export async function writeTargets(commit: CommitTargetEvents, c: ExistingCandidate, applied: CandidateAppliedData, locked: Map<string, TargetRow>): Promise<void> {
+/** Submit each written target's record through the target decider and commit it with the target's projections (and any events recorded with it: a created file's binding). */
+export async function writeTargets(commit: CommitTargetEvents, c: ExistingCandidate, applied: CandidateAppliedData, locked: Map<string, TargetRow>, withRecord: ReadonlyMap<string, TargetEvent[]> = new Map()): Promise<void> {
   for (const t of applied.targets) {
     const row = locked.get(t.target_id) as TargetRow;
-    const outcome = decideTargetWrite(c, applied, t, row);
+    const decided = decideTargetWrite(c, applied, t, row);
+    const outcome = { ...decided, events: [...decided.events, ...(withRecord.get(t.target_id) ?? [])] };
     await commit(commitOf(row, outcome, applied.applied_at, { command: 'ApplyCandidate', candidate_id: c.candidate_id, receipt_id: applied.receipt_id }));
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
@@ -82,6 +82,16 @@ describe(`grep on ${describeBackend}`, () => {
     expect(exact).toEqual({ status: 'ok', matches: [{ path: 'many.txt', line: 300, text: 'hit 299' }], truncated: false });
     const [long] = (await grep({ pattern: 'needle' })).matches;
     expect(long.text).toHaveLength(501);
+  });
+
+  it('never reads a file named outright past the 16 MiB cap: a 3 GiB file is stat\'d and skipped at once', async () => {
+    putFile(dir, 'huge/big.log', 'needle\n');
+    truncateSync(join(dir, 'huge/big.log'), 3 * 1024 ** 3); // sparse: no disk used, and past what one Buffer can hold
+    const started = Date.now();
+    expect(await grep({ pattern: 'needle', path: 'huge/big.log' })).toEqual({ status: 'ok', matches: [], truncated: false });
+    expect(Date.now() - started).toBeLessThan(1000);
+    putFile(dir, 'huge/small.log', 'needle\n');
+    expect((await grep({ pattern: 'needle', path: 'huge/small.log' })).matches).toEqual([{ path: 'huge/small.log', line: 1, text: 'needle' }]);
   });
 
   it('refuses an invalid regular expression as INVALID_ARGUMENTS', async () => {

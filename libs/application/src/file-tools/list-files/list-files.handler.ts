@@ -1,6 +1,6 @@
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { FILE_READ_LIMITS } from '@palimpsest/protocol/catalog/operations/file-reads.operations';
-import { walkWorkspace, type ListedEntry } from '@palimpsest/workspace/workspace-listing';
+import { listedFile, walkWorkspace, type ListedEntry } from '@palimpsest/workspace/workspace-listing';
 import type { AppContext } from '../../app-context';
 import { pathRefusalAnswer, type WorkspaceFileNotFound } from '../../shared/workspace-text';
 import { noWorkspace } from '../file-tool-answers';
@@ -28,12 +28,16 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 /**
  * list_files (seed 004): a directory's entries (the root when path is omitted or "."), recursively on
  * request, in walk order (sorted component by component). At most MAX_LIST_ENTRIES entries and under
- * MAX_RESULT_BYTES of JSON; truncated when the walk had more.
+ * MAX_RESULT_BYTES of JSON; truncated when the walk had more. A path naming a regular file lists that
+ * file alone (the seed is silent; an agent that lists a file to see its size gets it, as from `ls`).
  */
 export async function listFiles(ctx: AppContext, input: ListFilesInput): Promise<ListFilesAnswer | InvalidArgument | WorkspaceFileNotFound> {
   if (!ctx.workspace) return noWorkspace('list_files');
   const walk = walkWorkspace(ctx.workspace, input.path, { recursive: input.recursive === true, glob: input.glob });
-  if (walk.kind === 'refused') return pathRefusalAnswer(walk.refusal, 'path');
+  if (walk.kind === 'refused') {
+    const file = walk.refusal.code === 'PATH_NOT_FOUND' && input.path !== undefined ? listedFile(ctx.workspace, input.path, input.glob) : null;
+    return file ? { status: 'ok', ...file, truncated: false } : pathRefusalAnswer(walk.refusal, 'path');
+  }
   const entries: ListedEntry[] = [];
   let bytes = ENVELOPE_BYTES + Buffer.byteLength(walk.path);
   let truncated = false;

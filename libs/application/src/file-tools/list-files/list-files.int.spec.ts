@@ -89,6 +89,13 @@ describe(`list_files on ${describeBackend}`, () => {
     expect(paths(await call({ path: 'src', glob: '*.js' }))).toEqual(['src/b.js']);
   });
 
+  it('lists a path naming a file as that file alone, the glob matched against its name', async () => {
+    expect(await call({ path: 'src/a.ts' })).toEqual({ status: 'ok', path: 'src/a.ts', entries: [{ path: 'src/a.ts', type: 'file', size: 3 }], truncated: false });
+    expect(await call({ path: 'src/a.ts', recursive: true, glob: '*.ts' })).toEqual({ status: 'ok', path: 'src/a.ts', entries: [{ path: 'src/a.ts', type: 'file', size: 3 }], truncated: false });
+    expect(await call({ path: 'src/a.ts', glob: '*.md' })).toEqual({ status: 'ok', path: 'src/a.ts', entries: [], truncated: false });
+    expect(await call({ path: 'src/a.ts/x' })).toMatchObject({ status: 'not_found', code: 'PATH_NOT_FOUND' });
+  });
+
   it('refuses a link, an escape and a missing directory', async () => {
     expect(await call({ path: 'src/escape' })).toMatchObject({ status: 'invalid_argument', code: 'PATH_SYMLINK' });
     expect(await call({ path: '../' })).toMatchObject({ status: 'invalid_argument', code: 'PATH_INVALID' });

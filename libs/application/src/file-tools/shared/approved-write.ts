@@ -2,14 +2,16 @@ import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { Refusal } from '@palimpsest/core/candidate/candidate-refusal';
 import type { AppContext } from '../../app-context';
 import { applyChange } from '../../candidates/apply/apply.handler';
+import type { FileToCreate } from '../../candidates/apply/created-files';
 import { discardChange } from '../../candidates/discard/discard.handler';
 import { proposeChange } from '../../candidates/propose/propose.handler';
 import type { CandidateAnswer } from '../../candidates/shared/envelope';
 import type { ProgressSink } from '../../dispatch/operation-handler';
 import type { Answer } from '../../shared/answer';
-import { fileBytesOf } from './file-bytes';
+import { fileBytesOf } from '../../workspace-publication/file-bytes';
 import type { FileTarget } from './file-target';
 import { decideGuarded, type GuardedChange, type GuardedOutcome } from './guarded-write';
+import type { Written } from './write-answers';
 
 /**
  * A file-tool write under an owner policy with `approve` (seed 004: approvals on writes). The change is
@@ -33,31 +35,58 @@ export const needsApproval = (caller: WriteCaller | undefined): caller is WriteC
 export async function approvedWrite(ctx: AppContext, t: Bound, change: GuardedChange, operation: Record<string, unknown>, caller: WriteCaller & { policy: OwnerPolicy }): Promise<GuardedOutcome> {
   const first = await decideGuarded(ctx, t, change);
   if (first.kind !== 'accepted') return first;
-  const targetId = t.row.target_id;
-  const proposed = await proposeChange(ctx, {
-    request_id: ctx.ids.next(),
-    base: [{ target_file_id: targetId, version: first.locked.version }],
-    operations: [{ ...operation, target_file_id: targetId }],
-    intent: `${change.tool} ${t.path}`,
-  }, caller.policy);
-  if (proposed.status !== 'ok') return { kind: 'answer', answer: envelopeAnswer(proposed, t) };
-  const candidate = String((proposed.candidate as { id: string }).id);
-  const applied = await applyChange(ctx, { candidate, expected_candidate_version: 1, request_id: ctx.ids.next() }, caller.policy, caller.progress);
-  if (applied.status !== 'ok') {
-    // The tool's answer is final: its candidate is not left open, so no late grant applies it and its approval leaves the pending list.
-    if (isFinal(applied)) await discardChange(ctx, { candidate });
-    return { kind: 'answer', answer: envelopeAnswer(applied, t) };
-  }
-  const receipt = applied.receipt as Receipt;
-  const written = receipt.targets.find((r) => r.target_file_id === targetId);
-  const installed = receipt.files.find((f) => f.target_file_id === targetId);
-  if (!written || !installed || !receipt.journal) throw new Error(`file tools: the approved apply of ${t.path} names no file of target ${targetId}`);
-  const file = fileBytesOf(first.after.content, first.locked.source_line_endings);
+  const file = fileBytesOf(first.after.content, first.locked.source_line_endings, t.bound_style);
+  const request = { targetId: t.row.target_id, version: first.locked.version, path: t.path, intent: `${change.tool} ${t.path}` };
+  const applied = await proposeAndApply(ctx, request, operation, caller);
+  if (applied.kind === 'answer') return applied;
   return {
     kind: 'written',
     before: first.locked,
-    after: { version: written.result_version, current_hash: written.after_sha256, content: first.after.content },
-    written: { attempt_id: written.attempt_id, journal_id: receipt.journal.id, bytes_written: file.bytes.length, disk_sha256: installed.after_sha256, content_eol: file.content_eol, cleanup_error: null },
+    after: { version: applied.version, current_hash: applied.current_hash, content: first.after.content },
+    written: { ...applied.written, bytes_written: file.bytes.length, content_eol: file.content_eol },
+  };
+}
+
+/** What the tool asks an operator to let it change: one target at the version the tool saw. */
+export interface ApprovalRequest {
+  targetId: string;
+  version: number;
+  path: string;
+  intent: string;
+}
+
+export type Approved =
+  | { kind: 'applied'; version: number; current_hash: string; written: Omit<Written, 'bytes_written' | 'content_eol'> }
+  | { kind: 'answer'; answer: Answer };
+
+/**
+ * The operation as a candidate on the target, applied under the caller's policy: ApprovalRequested, the
+ * wait, and on a grant the publication through the journal (creating the file named in `creates`).
+ */
+export async function proposeAndApply(ctx: AppContext, r: ApprovalRequest, operation: Record<string, unknown>, caller: WriteCaller & { policy: OwnerPolicy }, creates: readonly FileToCreate[] = []): Promise<Approved> {
+  const proposed = await proposeChange(ctx, {
+    request_id: ctx.ids.next(),
+    base: [{ target_file_id: r.targetId, version: r.version }],
+    operations: [{ ...operation, target_file_id: r.targetId }],
+    intent: r.intent,
+  }, caller.policy);
+  if (proposed.status !== 'ok') return { kind: 'answer', answer: envelopeAnswer(proposed, r) };
+  const candidate = String((proposed.candidate as { id: string }).id);
+  const applied = await applyChange(ctx, { candidate, expected_candidate_version: 1, request_id: ctx.ids.next() }, caller.policy, caller.progress, creates);
+  if (applied.status !== 'ok') {
+    // The tool's answer is final: its candidate is not left open, so no late grant applies it and its approval leaves the pending list.
+    if (isFinal(applied)) await discardChange(ctx, { candidate });
+    return { kind: 'answer', answer: envelopeAnswer(applied, r) };
+  }
+  const receipt = applied.receipt as Receipt;
+  const written = receipt.targets.find((t) => t.target_file_id === r.targetId);
+  const installed = receipt.files.find((f) => f.target_file_id === r.targetId);
+  if (!written || !installed || !receipt.journal) throw new Error(`file tools: the approved apply of ${r.path} names no file of target ${r.targetId}`);
+  return {
+    kind: 'applied',
+    version: written.result_version,
+    current_hash: written.after_sha256,
+    written: { attempt_id: written.attempt_id, journal_id: receipt.journal.id, disk_sha256: installed.after_sha256, cleanup_error: null },
   };
 }
 
@@ -83,16 +112,16 @@ const FINAL: Record<string, { code: string; answer: string; detail: (path: strin
 const isFinal = (a: CandidateAnswer): boolean => (a.error as Refusal).reason in FINAL;
 
 /** A candidate envelope that did not apply, as a file-tool answer: the approval answers are final; anything else is a rejection with the envelope's reason. */
-function envelopeAnswer(a: CandidateAnswer, t: Bound): Answer {
+function envelopeAnswer(a: CandidateAnswer, t: ApprovalRequest): Answer {
   const error = a.error as Refusal;
   const details = (error.details ?? {}) as Record<string, unknown>;
   const final = FINAL[error.reason];
   if (final) {
-    return { status: 'invalid_argument', code: final.code, answer: final.answer, failure_detail: final.detail(t.path), path: t.path, target_file_id: t.row.target_id, approval_id: details.approval_id ?? null };
+    return { status: 'invalid_argument', code: final.code, answer: final.answer, failure_detail: final.detail(t.path), path: t.path, target_file_id: t.targetId, approval_id: details.approval_id ?? null };
   }
   return {
     status: 'rejected',
-    target_file_id: t.row.target_id,
+    target_file_id: t.targetId,
     failure_reason: error.reason,
     failure_detail: error.message,
     retryable: error.retryable,

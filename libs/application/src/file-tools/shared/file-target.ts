@@ -1,12 +1,14 @@
+import type { LineEndingStyle } from '@palimpsest/core/text/canonical-text';
 import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { checkWorkspacePath, type WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import { readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
-import { latestBindingOfPath } from '@palimpsest/projections/workspace-files.queries';
+import { latestBindingOfPath, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import { hashWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import type { AppContext } from '../../app-context';
 import { initializeTarget } from '../../initialize-target/initialize-target.handler';
 import type { Answer } from '../../shared/answer';
+import { pathRefusalAnswer } from '../../shared/workspace-text';
 import { refreshWorkspaceFile } from '../../workspace-refresh/workspace-refresh.handler';
 
 /**
@@ -18,16 +20,11 @@ import { refreshWorkspaceFile } from '../../workspace-refresh/workspace-refresh.
  */
 
 export type FileTarget =
-  | { kind: 'bound'; root: WorkspaceRoot; path: string; row: TargetRow; baseline: string; bound_now: boolean; external_attempt_id: string | null }
+  | { kind: 'bound'; root: WorkspaceRoot; path: string; row: TargetRow; baseline: string; bound_style: LineEndingStyle; bound_now: boolean; external_attempt_id: string | null }
   | { kind: 'absent'; root: WorkspaceRoot; path: string }
   | { kind: 'answer'; answer: Answer };
 
-export const pathRefusal = (refusal: WorkspacePathRefusal, path: unknown): Answer => {
-  const { code, message, component } = refusal;
-  const extra = { argument: 'path', path, ...(component === undefined ? {} : { component }) };
-  if (code === 'PATH_NOT_FOUND') return { status: 'not_found', code, failure_detail: message, ...extra };
-  return invalidArgument(code, message, extra);
-};
+export const pathRefusal = (refusal: WorkspacePathRefusal, path: unknown): Answer => pathRefusalAnswer(refusal, 'path', { path });
 
 export async function fileTargetOf(ctx: AppContext, requested: string): Promise<FileTarget> {
   const root = ctx.workspace;
@@ -44,13 +41,10 @@ export async function fileTargetOf(ctx: AppContext, requested: string): Promise<
     return { kind: 'answer', answer: pathRefusal(disk.refusal, path) };
   }
   if (!binding) return bindNow(ctx, root, path);
-  let external: string | null = null;
-  if (disk.sha256 !== binding.disk_sha256 || binding.journal_state === 'pending_reconcile') {
-    const refreshed = await refreshWorkspaceFile(ctx, { target_file_id: binding.target_id });
-    if (refreshed.status !== 'refreshed' && refreshed.status !== 'in_sync') return { kind: 'answer', answer: { ...refreshed, argument: 'path', path } };
-    external = typeof refreshed.attempt_id === 'string' ? refreshed.attempt_id : null;
-  }
-  return loaded(ctx, root, path, binding.target_id, false, external);
+  if (disk.sha256 === binding.disk_sha256 && binding.journal_state !== 'pending_reconcile') return loaded(ctx, root, path, binding.target_id, false, null, binding);
+  const refreshed = await refreshWorkspaceFile(ctx, { target_file_id: binding.target_id });
+  if (refreshed.status !== 'refreshed' && refreshed.status !== 'in_sync') return { kind: 'answer', answer: { ...refreshed, argument: 'path', path } };
+  return loaded(ctx, root, path, binding.target_id, false, typeof refreshed.attempt_id === 'string' ? refreshed.attempt_id : null);
 }
 
 async function bindNow(ctx: AppContext, root: WorkspaceRoot, path: string): Promise<FileTarget> {
@@ -60,8 +54,9 @@ async function bindNow(ctx: AppContext, root: WorkspaceRoot, path: string): Prom
   return loaded(ctx, root, path, bound.target_file_id, true, null);
 }
 
-async function loaded(ctx: AppContext, root: WorkspaceRoot, path: string, targetId: string, boundNow: boolean, external: string | null): Promise<FileTarget> {
-  const [row, binding] = await Promise.all([readTargetRow(ctx.db, targetId, ctx.contents), latestBindingOfPath(ctx.db, root, path)]);
+/** The bound target as it is now; the binding is read again unless the caller's is still current (nothing was bound or taken in since). */
+async function loaded(ctx: AppContext, root: WorkspaceRoot, path: string, targetId: string, boundNow: boolean, external: string | null, current?: WorkspaceFileRow): Promise<FileTarget> {
+  const [row, binding] = await Promise.all([readTargetRow(ctx.db, targetId, ctx.contents), current ?? latestBindingOfPath(ctx.db, root, path)]);
   if (!row || !binding || binding.target_id !== targetId) throw new Error(`file tools: the target ${targetId} bound to ${path} vanished while it was read`);
-  return { kind: 'bound', root, path, row, baseline: binding.disk_sha256, bound_now: boundNow, external_attempt_id: external };
+  return { kind: 'bound', root, path, row, baseline: binding.disk_sha256, bound_style: binding.source_line_ending_style, bound_now: boundNow, external_attempt_id: external };
 }

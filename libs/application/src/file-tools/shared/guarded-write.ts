@@ -9,7 +9,7 @@ import { targetUnitOfWork } from '../../shared/handle-command';
 import { refusalAnswer, type Decided } from '../../shared/target-refusals';
 import { enrichRejection } from '../../submit-proposal/rejection-enrichment';
 import { publishFiles } from '../../workspace-publication/publish-files';
-import { fileBytesOf } from './file-bytes';
+import { fileBytesOf } from '../../workspace-publication/file-bytes';
 import type { FileTarget } from './file-target';
 import { publicationRefusal, type Written } from './write-answers';
 
@@ -96,7 +96,7 @@ export async function guardedWrite(ctx: AppContext, t: Bound, change: GuardedCha
   const first = await decideGuarded(ctx, t, change);
   if (first.kind !== 'accepted') return first;
   const { attemptId, planned, after } = first;
-  const file = fileBytesOf(after.content, first.locked.source_line_endings);
+  const file = fileBytesOf(after.content, first.locked.source_line_endings, t.bound_style);
   const result = await publishFiles<{ kind: 'moved'; answer: Answer } | { kind: 'accepted'; after: WrittenText }>(ctx, {
     kind: 'write',
     request_id: null,

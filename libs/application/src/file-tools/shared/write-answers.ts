@@ -1,6 +1,7 @@
 import type { ContentEol } from '@palimpsest/core/reads/export-target';
 import type { Answer } from '../../shared/answer';
 import type { PublishResult } from '../../workspace-publication/publish-files';
+import { publicationRejected, workspaceStatusAction } from '../../workspace-publication/publication-answers';
 import { pathRefusal } from './file-target';
 
 /** What a published file-tool write leaves for its answer's audit fields. */
@@ -15,9 +16,7 @@ export interface Written {
 
 const readAgain = (path: string, reason: string) => ({ operation: 'read_file', reason, params: { path } });
 
-function rejected(targetId: string | null, failure_reason: string, failure_detail: string, retryable: string, diagnostic: Record<string, unknown>, next_actions: unknown[]): Answer {
-  return { status: 'rejected', target_file_id: targetId, failure_reason, failure_detail, retryable, diagnostic: { code: failure_reason, ...diagnostic }, next_actions };
-}
+const rejected = publicationRejected;
 
 /**
  * A file-tool write the journal did not publish, as its answer. Before installation nothing changed on
@@ -32,7 +31,7 @@ export function publicationRefusal<T>(result: Exclude<PublishResult<T>, { kind: 
       ]);
     case 'pending':
       return rejected(targetId, 'recovery_required', `An interrupted publication left ${path} holding bytes that are neither its old nor its new version; it is never overwritten. A person must look at it (palimpsest_workspace_status, palimpsest_workspace_refresh).`, 'none', { journals: result.journals }, [
-        { operation: 'palimpsest_workspace_status', reason: 'See the file and its journal', params: { path_prefix: path } },
+        workspaceStatusAction(path, 'See the file and its journal'),
       ]);
     case 'drift': {
       const d = result.drifted[0];
@@ -56,7 +55,7 @@ export function publicationRefusal<T>(result: Exclude<PublishResult<T>, { kind: 
         failure_detail: `${path} was installed, and ${result.kind === 'durability_uncertain' ? 'the directory fsync failed, so the change was not recorded' : 'whether the change was recorded is unknown'} (${result.detail}). Inspect the file before going on.`,
         path,
         journal: { id: result.journal_id, state: result.kind === 'durability_uncertain' ? 'committed' : 'unknown' },
-        next_actions: [{ operation: 'palimpsest_workspace_status', reason: 'See the file and its journal as they are now', params: { path_prefix: path } }],
+        next_actions: [workspaceStatusAction(path)],
       };
   }
 }

@@ -1,5 +1,6 @@
 import type { FileTarget } from './file-target';
-import type { Written, } from './write-answers';
+import type { Answer } from '../../shared/answer';
+import type { Written } from './write-answers';
 
 /** What an auditor needs beside the seed's fields: the target, the attempt, the version and the journal that wrote the file. */
 export function auditFields(t: Extract<FileTarget, { kind: 'bound' }> | { row: { target_id: string }; external_attempt_id: string | null; bound_now: boolean }, w: Written, after: { version: number; current_hash: string }) {
@@ -15,4 +16,9 @@ export function auditFields(t: Extract<FileTarget, { kind: 'bound' }> | { row: {
     journal: { id: w.journal_id, state: 'committed' as const },
     ...(w.cleanup_error === null ? {} : { cleanup_error: w.cleanup_error }),
   };
+}
+
+/** write_file's answer for a file it created: the new target, bound now. */
+export function createdAnswer(path: string, targetId: string, w: Written, after: { version: number; current_hash: string }): Answer {
+  return { status: 'ok', path, bytesWritten: w.bytes_written, created: true, ...auditFields({ row: { target_id: targetId }, bound_now: true, external_attempt_id: null }, w, after) };
 }

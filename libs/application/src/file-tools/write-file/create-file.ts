@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
-import { textDefect } from '@palimpsest/core/text/encoding';
 import { canonicalizeUpload } from '@palimpsest/core/text/canonical-text';
 import type { ContentEol } from '@palimpsest/core/reads/export-target';
 import { decide } from '@palimpsest/core/target/target.decider';
 import { initialTargetState } from '@palimpsest/core/target/target.state';
-import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { readWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
 import type { AppContext } from '../../app-context';
 import type { Answer } from '../../shared/answer';
@@ -12,7 +10,7 @@ import { DEFAULT_CONTENT_TYPE } from '../../initialize-target/initialize-target.
 import { publishFiles } from '../../workspace-publication/publish-files';
 import type { FileTarget } from '../shared/file-target';
 import { publicationRefusal } from '../shared/write-answers';
-import { auditFields } from '../shared/write-receipt';
+import { createdAnswer } from '../shared/write-receipt';
 
 type Absent = Extract<FileTarget, { kind: 'absent' }>;
 
@@ -24,7 +22,6 @@ type Absent = Extract<FileTarget, { kind: 'absent' }>;
  * with PublicationCompleted.
  */
 export async function createFile(ctx: AppContext, t: Absent, content: string): Promise<Answer> {
-  if (textDefect(content)) return invalidArgument('invalid_text_encoding', 'content must be valid UTF-8 text without NUL characters or unpaired surrogates.', { argument: 'content' });
   const targetId = ctx.ids.next();
   const bytes = Buffer.from(content, 'utf8');
   const sha = createHash('sha256').update(bytes).digest('hex');
@@ -60,17 +57,11 @@ export async function createFile(ctx: AppContext, t: Absent, content: string): P
   const v = result.value;
   const installed = result.installed[0];
   const written = { attempt_id: null, journal_id: result.journal_id, bytes_written: installed.bytes_written, disk_sha256: installed.disk_sha256, content_eol: eol, cleanup_error: result.cleanup_error };
-  return {
-    status: 'ok',
-    path: t.path,
-    bytesWritten: installed.bytes_written,
-    created: true,
-    ...auditFields({ row: { target_id: targetId }, bound_now: true, external_attempt_id: null }, written, v),
-  };
+  return createdAnswer(t.path, targetId, written, v);
 }
 
 /** A new file's bytes are the content's: its endings are what it holds (mixed and none report LF). */
-function eolOfContent(content: string): ContentEol {
+export function eolOfContent(content: string): ContentEol {
   const style = canonicalizeUpload(content).sourceLineEndings.style;
   return style === 'crlf' || style === 'cr' ? style : 'lf';
 }

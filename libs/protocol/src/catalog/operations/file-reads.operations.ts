@@ -78,7 +78,7 @@ export const listFiles = defineOperation({
   name: 'list_files',
   title: 'List files',
   description:
-    'A directory\'s shape (the root by default). glob filters (**/*.ts), recursive walks, respecting .gitignore and skipping .git and node_modules. Entries {path, type, size}, sorted, at most 1,000 (truncated: narrow path or glob). Links are listed, never entered.',
+    'A directory\'s shape (the root by default). glob filters (**/*.ts), recursive walks, respecting .gitignore and skipping .git and node_modules. Entries {path, type, size}, sorted, at most 1,000 (truncated: narrow path or glob). Links are listed, never entered; a file path lists that file alone.',
   readOnly: true,
   params: {
     type: 'object',

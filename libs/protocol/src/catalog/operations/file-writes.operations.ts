@@ -12,7 +12,7 @@ const path = { type: 'string', minLength: 1, description: 'Path relative to the 
 const WRITE_CODES = [
   'PATH_ESCAPE', 'PATH_INVALID', 'PATH_RESERVED', 'PATH_TOO_LONG', 'PATH_NOT_FOUND', 'PATH_SYMLINK', 'PATH_NOT_A_FILE', 'PATH_CHANGED',
   'external_disk_drift', 'workspace_busy', 'recovery_required', 'workspace_io_error', 'workspace_not_configured', 'invalid_text_encoding',
-  'target_version_mismatch', 'operation_not_permitted', 'approval_declined', 'approval_timeout',
+  'target_version_mismatch', 'operation_not_permitted', 'approval_declined', 'approval_timeout', 'external_write',
 ];
 
 export const editFile = defineOperation({
@@ -41,7 +41,7 @@ export const writeFile = defineOperation({
   name: 'write_file',
   title: 'Write a whole file',
   description:
-    'Create a file (parents made for you) or replace one whole; edit an existing file with edit_file instead. An existing file keeps its line endings and mode; a new one gets 0600; a file that appears or changes meanwhile is kept. An approval policy makes a replacement wait for an operator and refuses a creation (approval_required). FORBIDDEN, APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers: say what was refused and stop.',
+    'Create a file (parents made for you) or replace one whole; edit an existing file with edit_file instead. An existing file keeps its line endings and mode; a new one gets 0600; a file that appears or changes meanwhile is kept. Under an approval policy every write waits for an operator. FORBIDDEN, APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers: say what was refused and stop.',
   readOnly: false,
   params: {
     type: 'object',
@@ -54,7 +54,7 @@ export const writeFile = defineOperation({
   },
   admission: 'schema',
   result: statusResult(['ok', 'rejected', 'partial', 'not_found', 'invalid_argument']),
-  errors: [...WRITE_CODES, 'approval_required'],
+  errors: WRITE_CODES,
   examples: [],
 });
 
