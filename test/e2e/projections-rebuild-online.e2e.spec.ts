@@ -44,7 +44,7 @@ describe(`online rebuild over HTTP and the CLI on ${backend}`, () => {
         const edit = { intent: `step ${n}`, expected_target_version: n, edits: [{ match: `counter ${n}`, replace: `counter ${n + 1}` }] };
         check('edit', await http.post(`/v1/targets/${id}/edits`, edit), (b) => b.status === 'accepted' && b.current_version === n + 1);
         check('get', await http.get(`/v1/targets/${id}`), (b) => String(b.current_content).includes(`counter ${n + 1}`));
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await new Promise((resolve) => setTimeout(resolve, 40)); // a client thinks between requests
       }
     };
     const clients = Array.from({ length: CLIENTS }, (_, i) => client(i));

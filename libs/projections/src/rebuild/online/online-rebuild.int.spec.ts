@@ -88,7 +88,7 @@ describe(`online rebuild on ${describeBackend}`, () => {
         }, (r) => r.status === 'accepted' && r.current_version === n + 1);
         await guarded('palimpsest_get_target', { target_file_id: id }, (r) => r.status === 'ok' && String(r.current_content).includes(`counter ${n + 1}`));
         if (n % 5 === 0) await guarded('palimpsest_get_attempt_log', { target_file_id: id }, (r) => r.status === 'ok');
-        await new Promise((resolve) => setTimeout(resolve, 25)); // a client thinks between requests (and in process PGlite would never yield)
+        await new Promise((resolve) => setTimeout(resolve, 40)); // a client thinks between requests (and in process PGlite would never yield)
       }
     };
     let projectorRounds = 0;
