@@ -1,17 +1,17 @@
 import type { Db } from '@palimpsest/store/db';
+import { checkpointOf } from '@palimpsest/store/read-all';
 import type { AsyncProjection } from '../../async/async-projection.port';
 import { advanceCheckpoint, loadCheckpoint, resetCheckpoint } from '../../async/projection-checkpoints';
-import { checkpointOf } from '@palimpsest/store/read-all';
-import { readLog } from './log-range';
 import { ASYNC_PROJECTIONS } from '../../async/registry';
 import { InlineFollower } from './inline-follower';
+import { readLog } from './log-range';
+import { holdRebuildLock } from './rebuild-lock';
 import { createShadow, dropShadow, shadowSchemaOf, useShadow } from './shadow-schema';
 import { switchOver, type Switched } from './switch-over';
-import { holdRebuildLock } from './rebuild-lock';
 
 /**
  * Rebuilds read models without stopping the service. Each is built beside the live one, in a shadow
- * schema, from position 0 in readAll order, in short transactions while writers and readers go on with
+ * schema, from position 0 in commit order (log-range.ts), in short transactions while writers and readers go on with
  * the live tables; once it has caught up, one transaction locks the live tables (for as long as the
  * last tail, the digests and a rename take), compares per-target digests, and swaps the shadow in.
  *
