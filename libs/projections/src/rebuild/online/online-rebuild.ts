@@ -45,6 +45,7 @@ export interface OnlineRebuildOptions {
   name?: string;
   /** The asynchronous projections to know (default: the registry's). */
   projections?: readonly AsyncProjection[];
+  /** Events per build transaction (default 500; 100 on PGlite, whose one connection the batch holds). */
   batchSize?: number;
   lockTimeoutMs?: number;
   /** The most events left for the switch to apply under the lock when writers keep the lag from shrinking. */
@@ -118,7 +119,8 @@ async function rebuildOne(db: Db, projection: AsyncProjection, kind: 'inline' | 
  * checkpoint, compare-and-set, as catchUp does), until a batch comes back short.
  */
 async function build(db: Db, shadowed: AsyncProjection, checkpointName: string, opts: OnlineRebuildOptions): Promise<number> {
-  const batchSize = opts.batchSize ?? 500;
+  // PGlite has one connection: a batch holds every request back while it runs, so batches are smaller there.
+  const batchSize = opts.batchSize ?? (db.kind === 'pglite' ? 100 : 500);
   const log = await logSize(db, null);
   let done = 0;
   let bestLag = Number.POSITIVE_INFINITY;
