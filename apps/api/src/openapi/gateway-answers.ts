@@ -124,6 +124,34 @@ const ok = (properties: Record<string, JsonSchema>): JsonSchema => ({
   properties: { status: { const: 'ok' }, ...properties },
 });
 
+const REBUILT_ONLINE: JsonSchema = {
+  type: 'object',
+  required: ['name', 'equal', 'compared', 'differing', 'missing', 'extra', 'events', 'tail', 'locked_ms', 'lock_retries', 'duration_ms'],
+  properties: {
+    name: { type: 'string', description: '`inline` or an asynchronous projection.' },
+    equal: { type: 'boolean', description: 'The live model equalled the rebuilt one (it is replaced either way).' },
+    compared: { type: 'integer' },
+    differing: { type: 'array', items: { type: 'string' }, description: 'Digest keys (target ids, candidate:…, publication:…, <projection>:<table>) that differed.' },
+    missing: { type: 'array', items: { type: 'string' } },
+    extra: { type: 'array', items: { type: 'string' } },
+    events: { type: 'integer', description: 'Events applied to the rebuilt model.' },
+    tail: { type: 'integer', description: 'Of those, applied under the lock at the switch.' },
+    locked_ms: { type: 'integer', description: 'How long readers and writers of the model waited on the switch.' },
+    lock_retries: { type: 'integer' },
+    duration_ms: { type: 'integer' },
+  },
+};
+
+const REBUILD_ONLINE: JsonSchema = {
+  type: 'object',
+  required: ['status', 'equal', 'rebuilt'],
+  properties: {
+    status: { enum: ['ok', 'failed'], description: 'ok when every live model equalled its rebuild.' },
+    equal: { type: 'boolean' },
+    rebuilt: { type: 'array', items: REBUILT_ONLINE },
+  },
+};
+
 const SSE_EXAMPLE = [
   'retry: 2000',
   '',
@@ -149,6 +177,7 @@ export const GATEWAY_ANSWERS: Record<GatewayRouteName, GatewayAnswer> = {
   },
   replay_all: { mediaType: 'application/json', schema: REPLAY_ALL },
   projections_rebuild: { mediaType: 'application/json', schema: REBUILD },
+  projections_rebuild_online: { mediaType: 'application/json', schema: REBUILD_ONLINE },
   approvals_list: {
     mediaType: 'application/json',
     schema: { type: 'object', required: ['status', 'approvals'], properties: { status: { const: 'ok' }, approvals: { type: 'array', items: { $ref: '#/components/schemas/Approval' } } } },

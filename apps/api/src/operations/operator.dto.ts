@@ -21,6 +21,14 @@ export class ReplayAllRequest {
   after?: number;
 }
 
+export class OnlineRebuildRequest {
+  @ApiPropertyOptional({ maxLength: 63, description: 'One read model: `inline` (every model a submit writes) or an asynchronous projection; default all.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(63)
+  name?: string;
+}
+
 export class EventsQuery {
   @ApiPropertyOptional({
     minimum: 0,

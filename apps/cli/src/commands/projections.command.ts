@@ -4,15 +4,19 @@ import { rebuildProjections, type RebuildReport } from '@palimpsest/projections/
 import { printJson } from '../runtime';
 import { withStore } from '../store-access';
 import { registerProjectionsStatus } from './projections-status';
+import { rebuildOnlineCommand } from './projections-rebuild-online';
 
 export function registerProjections(program: Command): void {
   const projections = program.command('projections').description('Operate the read models');
   registerProjectionsStatus(projections);
   projections
-    .command('rebuild')
+    .command('rebuild [name]')
     .description('Drop every read model, rebuild it from the events, and prove it equal to what it replaced')
+    .option('--online', 'rebuild beside the live models while the service goes on, then swap (name: inline or an async projection)')
     .option('--no-progress', 'no progress bar')
-    .action(async (opts: { progress: boolean }) => {
+    .action(async (name: string | undefined, opts: { progress: boolean; online?: boolean }) => {
+      if (opts.online) return rebuildOnlineCommand(name, opts);
+      if (name !== undefined) throw new Error('a name needs --online: the stop-the-world rebuild rebuilds every inline model');
       const bar = opts.progress && process.stderr.isTTY ? new SingleBar({ stream: process.stderr }, Presets.shades_classic) : null;
       const report = await withStore({
         local: (ctx) =>
