@@ -1,4 +1,4 @@
-import type { Sql } from './db';
+import type { DbKind, Sql } from './db';
 import { STORED_EVENT_COLUMNS, toStoredEvent, type StoredEvent, type StoredEventRow } from './stored-event';
 
 /** Where an async consumer stands: the (transactionXid, globalPosition) of the last event it handled. */
@@ -26,12 +26,13 @@ export interface ReadAllOptions {
  * On PostgreSQL xmin is cluster-wide: any long write transaction, in any database of the server,
  * delays (never loses) events until it ends.
  */
-export async function readAll(sql: Sql, opts: ReadAllOptions): Promise<StoredEvent[]> {
+export async function readAll(db: LogSource, opts: ReadAllOptions): Promise<StoredEvent[]> {
   if (!Number.isSafeInteger(opts.limit) || opts.limit < 1) {
     throw new RangeError(`limit must be a positive integer, got ${opts.limit}`);
   }
   const after = opts.after ?? { xid: '0', position: 0 };
-  const { rows } = await sql.query<StoredEventRow>(
+  if (db.kind === 'pglite') return readAllOnPglite(db, after, opts.limit);
+  const { rows } = await db.query<StoredEventRow>(
     `SELECT ${STORED_EVENT_COLUMNS}
      FROM events
      WHERE transaction_xid < pg_snapshot_xmin(pg_current_snapshot())
@@ -39,6 +40,28 @@ export async function readAll(sql: Sql, opts: ReadAllOptions): Promise<StoredEve
      ORDER BY transaction_xid, global_position
      LIMIT $3::bigint`,
     [after.xid, after.position, opts.limit],
+  );
+  return rows.map(toStoredEvent);
+}
+
+/** Where readAll reads: a Db (or anything that says which backend it queries). */
+export type LogSource = Sql & { readonly kind: DbKind };
+
+/**
+ * PGlite has one connection, so its transactions commit one after another in the order they took their
+ * positions: position order is commit order, and below xmin there is never a gap. It is also the order
+ * that works there: PGlite 0.5 on wasm32 sorts a bare xid8 column wrongly ('1000' before '766'; its
+ * comparison operators are right), so ORDER BY transaction_xid would repeat and skip events.
+ */
+async function readAllOnPglite(sql: Sql, after: ReadAllCheckpoint, limit: number): Promise<StoredEvent[]> {
+  const { rows } = await sql.query<StoredEventRow>(
+    `SELECT ${STORED_EVENT_COLUMNS}
+     FROM events
+     WHERE transaction_xid < pg_snapshot_xmin(pg_current_snapshot())
+       AND global_position > $1::bigint
+     ORDER BY global_position
+     LIMIT $2::bigint`,
+    [after.position, limit],
   );
   return rows.map(toStoredEvent);
 }

@@ -1,6 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Sql } from '@palimpsest/store/db';
-import { readAll } from '@palimpsest/store/read-all';
+import { readAll, type LogSource } from '@palimpsest/store/read-all';
 import type { StoredEvent } from '@palimpsest/store/stored-event';
 import { msgIdOf, subjectOf, toEnvelope } from '../relay-envelope';
 import type { RelayedMessage } from './jetstream-reader';
@@ -20,7 +19,7 @@ export interface RelayAudit {
 }
 
 /** Compares the whole JetStream stream with the events table: exactly once, in per-stream order. */
-export async function auditRelayed(db: Sql, messages: readonly RelayedMessage[], subjectPrefix: string): Promise<RelayAudit> {
+export async function auditRelayed(db: LogSource, messages: readonly RelayedMessage[], subjectPrefix: string): Promise<RelayAudit> {
   return auditAgainst(await readAll(db, { limit: 10_000_000 }), messages, subjectPrefix);
 }
 

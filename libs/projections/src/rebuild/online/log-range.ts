@@ -33,7 +33,7 @@ export async function readLog(sql: Sql, read: LogRead): Promise<StoredEvent[]> {
     );
     return rows.map(toStoredEvent);
   }
-  if (read.gapSafe && upTo === null) return readAll(sql, { after: read.after, limit: read.limit });
+  if (read.gapSafe && upTo === null) return readAll({ query: (text, params) => sql.query(text, params), kind: read.kind }, { after: read.after, limit: read.limit });
   const { rows } = await sql.query<StoredEventRow>(
     `SELECT ${STORED_EVENT_COLUMNS}
        FROM events
