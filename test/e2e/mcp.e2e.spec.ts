@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
+import { servedReadOnly } from '@palimpsest/protocol/catalog/operation-spec';
 import { EXAMPLE_TARGET_ID, EXAMPLE_TEXT } from '@palimpsest/protocol/catalog/fragments';
 import { CLI_BIN, REPO_ROOT, isolatedStore, runCli } from '../support/cli-process';
 import { connectMcp, useMcp } from '../support/mcp-client';
@@ -94,7 +95,7 @@ describe(`palimpsest mcp profiles and response modes on ${backend}`, () => {
     const mcp = await connectMcp(store.env, ['--profile', 'read-only']);
     try {
       const { tools } = await mcp.client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(CATALOG.filter((o) => o.readOnly).map((o) => o.name).sort());
+      expect(tools.map((t) => t.name).sort()).toEqual(CATALOG.filter(servedReadOnly).map((o) => o.name).sort());
       const refused = await mcp.call('palimpsest_submit_edits', { target_file_id: targetId, intent: 'x', expected_target_version: 0, edits: [{ match: 'alpha', replace: 'b' }] });
       expect(refused).toMatchObject({ isError: true, result: { code: 'operation_not_permitted' } });
       expect((await mcp.call('palimpsest_read_target', { target_file_id: targetId })).result.text).toBe('alpha\n');

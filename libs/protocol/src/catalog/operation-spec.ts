@@ -15,6 +15,11 @@ export interface OperationSpec<N extends string = string> {
   title: string;
   description: string;
   readOnly: boolean;
+  /**
+   * A write operation whose other calls only read: the read-only profile lists and serves it, and its
+   * handler refuses the calls that would record (operation_not_permitted). Names the part it serves.
+   */
+  readOnlyPart?: string;
   params: JsonSchema;
   /**
    * 'schema': the whole params schema is enforced before the handler runs.
@@ -28,6 +33,11 @@ export interface OperationSpec<N extends string = string> {
   /** What a host reads of the runtime behind the operation (tools/list's x-palimpsest-capabilities), from its constants. */
   capabilities?: Record<string, unknown>;
   examples: OperationExample[];
+}
+
+/** Whether a read-only session lists and serves the operation (wholly, or the part its handler allows). */
+export function servedReadOnly(op: Pick<OperationSpec, 'readOnly' | 'readOnlyPart'>): boolean {
+  return op.readOnly || op.readOnlyPart !== undefined;
 }
 
 /** Declares one operation, keeping its name as a literal type: the catalog's names become a union. */

@@ -25,6 +25,7 @@ export const OBSERVE_SCOPE_CODES = [
   'conflicting_selectors',
   'offset_out_of_range',
   'target_not_found',
+  'operation_not_permitted',
 ];
 
 export const observeScope = defineOperation({
@@ -33,6 +34,7 @@ export const observeScope = defineOperation({
   description:
     'Structural scopes (functions, classes, methods, variables; Markdown sections, code blocks, table rows; YAML/JSON keys). No symbol_name: discovery (query, kind), at most 200 candidates, nothing recorded. symbol_name (name or parent.name; kind): one match is observed, a recorded observation_id with a first page; none SCOPE_NOT_FOUND; several AMBIGUOUS_SCOPE_SELECTION. Page with observation_id, offset, max_chars (4,000; at most 8,000). selections: 1-32 disjoint scopes at once. A save or an edit makes an observation stale.',
   readOnly: false,
+  readOnlyPart: 'discovery and paging (exact and bundle selections record an observation)',
   params: targetParams({
     query: selector('Discovery filter: substring of name or parent.name.'),
     symbol_name: selector('Exact selection: name or parent.name.'),
