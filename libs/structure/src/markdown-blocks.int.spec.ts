@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { scanMarkdownBlocks } from './markdown-blocks';
-import { mdastBlocks } from './markdown-outline';
+import { markdownBlocks, mdastBlocks } from './markdown-outline';
 
 /** Lines of the kinds the scan models, and of the kinds it must hand to the full parse. */
 const word = fc.constantFrom('\\|', '|', '##', '#5', '```', '~~~', ':--', '---', '\\', 'alpha', 'Beta', '𝒜𝒷', '😀', 'x_y', '*em*', '**strong**', '`code`', '`a|b`', '[link](u)', '<b>', '\\|', '\\\\', '\\#', '&amp;', '#', '|', ':', '!', '~~s~~', 'www.x.io', ' ');
@@ -26,6 +26,15 @@ const modelled = fc.oneof(
 const unmodelled = fc.constantFrom('> quote', '- item', '1. item', '* * *', '---', '===', '    indented', '<div>', '[ref]: /u', '\tx', '```', '``` a`b', '~~~ a\\b');
 /** Lines of block-significant characters in any order: the scan's line classification against micromark's. */
 const noise = fc.array(fc.constantFrom(' ', ' ', '#', '|', '-', ':', '`', '~', '\\', 'a', '😀', '*', '_', '=', '>', '<', '[', ']', '&', '!'), { maxLength: 12 }).map((cs) => cs.join(''));
+/** Multi-line blocks the scan leaves to the full parse, with blank lines inside them. */
+const containers = fc.oneof(
+  fc.tuple(fc.constantFrom('- ', '* ', '1. ', '10) '), phrase, fc.constantFrom('', '\n', '\n\n')).map(([m, p, gap]) => `${m}${p}${gap}  continued ${p}`),
+  fc.tuple(fc.constantFrom('- ', '1. '), fc.constantFrom('```', '~~~'), phrase, fc.boolean()).map(([m, f, p, closed]) => `${m}item\n\n  ${f}ts\n  ${p}\n\n# not a heading in code\n${closed ? `  ${f}` : ''}`),
+  fc.tuple(phrase, fc.boolean()).map(([p, lazy]) => `> ${p}\n${lazy ? 'lazy' : '>'} line\n\n> ## quoted heading`),
+  fc.tuple(fc.constantFrom('<div>', '<!-- c', '<pre>', '<?x'), phrase).map(([o, p]) => `${o}\n${p}\n\n# inside or not\n\n${o === '<!-- c' ? '-->' : o === '<pre>' ? '</pre>' : o === '<?x' ? '?>' : '</div>'}`),
+  fc.tuple(phrase).map(([p]) => `${p}\n===\n\n    indented ${p}\n\n[d]: /u 'title'`),
+  fc.tuple(fc.constantFrom('<div>', '> q', '- i'), fc.constantFrom('```', '~~~')).map(([o, f]) => `${o}\n${f}\n\n${f}\ncode\n\nfoo\n${f}`),
+);
 const documentOf = (lines: fc.Arbitrary<string>) => fc.array(lines, { maxLength: 24 }).map((ls) => ls.join('\n'));
 
 describe('the Markdown block scan gives what the full mdast parse gives', () => {
@@ -42,6 +51,15 @@ describe('the Markdown block scan gives what the full mdast parse gives', () => 
       { numRuns: 800 },
     );
     expect(accepted).toBeGreaterThan(200);
+  });
+
+  it('on generated documents with lists, quotes, HTML and indented code: pieces scanned or parsed give the full parse blocks', () => {
+    fc.assert(
+      fc.property(documentOf(fc.oneof({ weight: 4, arbitrary: modelled }, { weight: 1, arbitrary: unmodelled }, { weight: 2, arbitrary: containers }, { weight: 2, arbitrary: noise })), (text) => {
+        expect(markdownBlocks(text)).toEqual(mdastBlocks(text));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('declines what it does not model', () => {

@@ -185,3 +185,41 @@ export function cells(line: string): string[] {
   if (t.startsWith('|')) out.shift();
   return out;
 }
+
+/** HTML blocks that run across blank lines (CommonMark types 1-5): a document holding one is not split. */
+const LONG_HTML = /<(?:!--|\?|![A-Za-z]|!\[CDATA\[|script|pre|style|textarea)/i;
+/** A fence's opening line (a backtick fence's info holds no backtick). */
+const FENCE_OPEN = /^ {0,3}(`{3,}(?![^`]*`)|~{3,})/;
+
+/**
+ * The document's lines split where every block before has ended: a line at column 0 after a blank line
+ * that continues no container (no list marker, no `>`), outside any fence at the root. A fence line that
+ * may sit in a list item, a quote or an HTML block can be ended by (or be) something else than a fence,
+ * so after one nothing more is split. Returns the UTF-16 offsets where pieces start (0 first).
+ */
+export function pieceStarts(text: string): number[] {
+  const starts = [0];
+  if (LONG_HTML.test(text)) return starts;
+  let fence: string | null = null;
+  let inContainer = false;
+  let previousBlank = false;
+  let at = 0;
+  for (const line of text.split('\n')) {
+    if (fence !== null) {
+      if (new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}[ \\t]*$`).test(line)) fence = null;
+    } else {
+      const blank = /^[ \t]*$/.test(line);
+      if (previousBlank && !blank && /^[^ \t>]/.test(line) && !LIST_ITEM.test(line)) {
+        if (at > 0) starts.push(at);
+        inContainer = false;
+      }
+      if (LIST_ITEM.test(line) || /^ {0,3}[><]/.test(line)) inContainer = true; // an HTML block can hold a fence line too
+      const opened = FENCE_OPEN.exec(line);
+      if (opened && inContainer) return starts;
+      if (opened) fence = opened[1];
+      previousBlank = blank;
+    }
+    at += line.length + 1;
+  }
+  return starts;
+}

@@ -4,7 +4,7 @@ import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
 import type { UnlinedSymbol } from '@palimpsest/core/structure/symbol-lines';
 import type { CodePointIndex } from '@palimpsest/core/text/code-points';
-import { scanMarkdownBlocks, type Leaf, type MarkdownBlocks, type RootBlock } from './markdown-blocks';
+import { pieceStarts, scanMarkdownBlocks, type Leaf, type MarkdownBlocks, type RootBlock } from './markdown-blocks';
 
 /**
  * Sections, fenced/indented code blocks and table rows of a Markdown document (CommonMark + GFM).
@@ -13,17 +13,49 @@ import { scanMarkdownBlocks, type Leaf, type MarkdownBlocks, type RootBlock } fr
  * is named `<lang>:<n>` (`code` without a language; n counts such blocks in the section), a table row by
  * its first cell's text (`row:<n>` when empty). Offsets are UTF-16 units until converted here.
  *
- * The blocks come from a block-level scan when the document is made only of what it models (no inline
- * parse: ~10× faster on large documents), else from the full mdast parse; both give the same blocks
- * (markdown-blocks.int.spec.ts compares them on generated documents).
+ * The document is cut where every block has ended (pieceStarts); each piece's blocks come from a
+ * block-level scan when it is made only of what the scan models (no inline parse: ~30× faster), else
+ * from the full mdast parse of that piece. The result is the full parse's (markdown-blocks.int.spec.ts
+ * compares them on generated documents).
  */
 export function markdownOutline(text: string, index: CodePointIndex): UnlinedSymbol[] {
-  return outlineOf(scanMarkdownBlocks(text) ?? mdastBlocks(text), index);
+  return outlineOf(markdownBlocks(text), index);
 }
+
+/** Consecutive pieces the scan declines are parsed together: one full parse per run of them. */
+export function markdownBlocks(text: string): MarkdownBlocks {
+  const starts = [...pieceStarts(text), text.length];
+  const out: MarkdownBlocks = { root: [], leaves: [] };
+  let declined: number | null = null;
+  const parseDeclined = (to: number) => {
+    if (declined !== null) append(out, mdastBlocks(text.slice(declined, to)), declined);
+    declined = null;
+  };
+  for (let i = 0; i + 1 < starts.length; i++) {
+    const scanned = scanMarkdownBlocks(text.slice(starts[i], starts[i + 1]));
+    if (scanned === null) {
+      declined ??= starts[i];
+      continue;
+    }
+    parseDeclined(starts[i]);
+    append(out, scanned, starts[i]);
+  }
+  parseDeclined(text.length);
+  return out;
+}
+
+function append(out: MarkdownBlocks, blocks: MarkdownBlocks, from: number): void {
+  for (const b of blocks.root) out.root.push(b.heading ? { ...b, start: b.start + from, end: b.end + from } : { heading: false, end: b.end + from });
+  for (const l of blocks.leaves) out.leaves.push({ ...l, start: l.start + from, end: l.end + from });
+}
+
+// Stateless (constructs and handlers): built once, not per parse.
+const EXTENSIONS = [gfm()];
+const MDAST_EXTENSIONS = [gfmFromMarkdown()];
 
 /** The full parse's blocks: the reference the scan is held to. */
 export function mdastBlocks(text: string): MarkdownBlocks {
-  const root = fromMarkdown(text, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  const root = fromMarkdown(text, { extensions: EXTENSIONS, mdastExtensions: MDAST_EXTENSIONS });
   const blocks: RootBlock[] = root.children.map((block) => {
     const end = block.position?.end.offset ?? 0;
     if (block.type !== 'heading') return { heading: false, end };
