@@ -1,13 +1,15 @@
 import { spawn } from 'node:child_process';
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
 import { servedReadOnly } from '@palimpsest/protocol/catalog/operation-spec';
-import { EXAMPLE_TARGET_ID, EXAMPLE_TEXT } from '@palimpsest/protocol/catalog/fragments';
+import { EXAMPLE_DOCUMENT, EXAMPLE_OBSERVATION_ID, EXAMPLE_TARGET_ID, EXAMPLE_TEXT } from '@palimpsest/protocol/catalog/fragments';
 import { CLI_BIN, REPO_ROOT, isolatedStore, runCli } from '../support/cli-process';
 import { connectMcp, useMcp } from '../support/mcp-client';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 const H0 = 'b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2';
-const SUCCESS = new Set(['ok', 'accepted', 'saved', 'success']);
+const SUCCESS = new Set(['ok', 'accepted', 'saved', 'success', 'candidates', 'observed', 'observed_batch', 'scope_page']);
+/** The fixture an advertised example is written against (the catalog says; tools/list shows only params). */
+const fixtureOf = (tool: string, params: unknown) => CATALOG.find((op) => op.name === tool)?.examples.find((e) => JSON.stringify(e.params) === JSON.stringify(params))?.fixture;
 
 describe(`palimpsest mcp over real stdio (SDK client) on ${backend}`, () => {
   const session = useMcp();
@@ -36,8 +38,14 @@ describe(`palimpsest mcp over real stdio (SDK client) on ${backend}`, () => {
     const { tools } = await session.mcp.client.listTools();
     for (const tool of tools) {
       for (const example of ((tool.inputSchema as any).examples ?? []) as Record<string, unknown>[]) {
-        const id = await newTarget(EXAMPLE_TEXT);
-        const bound = JSON.parse(JSON.stringify(example).split(EXAMPLE_TARGET_ID).join(id));
+        const document = fixtureOf(tool.name, example) === 'document';
+        const id = await newTarget(document ? EXAMPLE_DOCUMENT : EXAMPLE_TEXT);
+        let json = JSON.stringify(example).split(EXAMPLE_TARGET_ID).join(id);
+        if (document) {
+          const observed = await session.mcp.call('palimpsest_observe_scope', { target_file_id: id, symbol_name: 'Guide.Install' });
+          json = json.split(EXAMPLE_OBSERVATION_ID).join(observed.result.observation_id);
+        }
+        const bound = JSON.parse(json);
         const r = await session.mcp.call(tool.name, bound);
         expect({ tool: tool.name, status: r.result.status, ok: SUCCESS.has(r.result.status) && !r.isError }).toMatchObject({ ok: true });
       }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CATALOG, type OperationName } from '@palimpsest/protocol/catalog/catalog';
-import { EXAMPLE_TARGET_ID } from '@palimpsest/protocol/catalog/fragments';
+import { EXAMPLE_DOCUMENT, EXAMPLE_OBSERVATION_ID, EXAMPLE_TARGET_ID } from '@palimpsest/protocol/catalog/fragments';
 import type { OperationExample } from '@palimpsest/protocol/catalog/operation-spec';
 
 /**
@@ -9,7 +9,6 @@ import type { OperationExample } from '@palimpsest/protocol/catalog/operation-sp
  */
 
 export const EXAMPLE_CANDIDATE_ID = '3d9b6f1e-7a2c-4e58-b0d4-6c1f8a9e2b57';
-export const EXAMPLE_OBSERVATION_ID = '8b2e4f6a-1c3d-4e5f-a7b9-0d2c4e6f8a1b';
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 /** What is done to the fresh target before the request runs. */
@@ -29,8 +28,7 @@ export interface ExampleRequest extends OperationExample {
   setup: Setup;
 }
 
-/** A Markdown document with structure to observe (the 'document' setup). */
-export const EXAMPLE_DOCUMENT = '# Guide\n\n## Install\n\nRun the installer.\n\n## Usage\n\nCall it.\n';
+export { EXAMPLE_DOCUMENT, EXAMPLE_OBSERVATION_ID }; // the 'document' setup's text and observation
 const EXAMPLE_DOCUMENT_HASH = createHash('sha256').update(EXAMPLE_DOCUMENT, 'utf8').digest('hex');
 
 /** Examples for the operations the catalog gives none. */

@@ -37,7 +37,7 @@ export function listTools(profile: Profile, mode: ResponseMode, policy?: OwnerPo
   return CATALOG.filter(visible).map((op) => {
     const inputSchema: Record<string, unknown> = advertisedSchema(op.params);
     // One example a tool teaches its shape; the rest are in the reference and the published schemas.
-    if (op.examples.length) inputSchema.examples = structuredClone(op.examples.slice(0, 1).map((e) => e.params));
+    if (op.examples.length) inputSchema.examples = structuredClone(op.examples.slice(0, op.listedExamples ?? 1).map((e) => e.params));
     if (op.capabilities) inputSchema['x-palimpsest-capabilities'] = structuredClone(op.capabilities);
     return {
       name: op.name,

@@ -1,10 +1,10 @@
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
-import { EXAMPLE_HASH, EXAMPLE_TARGET_ID, EXAMPLE_TEXT } from '@palimpsest/protocol/catalog/fragments';
+import { EXAMPLE_DOCUMENT, EXAMPLE_HASH, EXAMPLE_OBSERVATION_ID, EXAMPLE_TARGET_ID, EXAMPLE_TEXT } from '@palimpsest/protocol/catalog/fragments';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { createAppHarness, type AppHarness } from '../test-support/app-harness';
 
-const SUCCESS = new Set(['ok', 'accepted', 'saved', 'success']);
-const examples = CATALOG.flatMap((op) => op.examples.map((ex) => [op.name, ex.title, ex.params] as const));
+const SUCCESS = new Set(['ok', 'accepted', 'saved', 'success', 'candidates', 'observed', 'observed_batch', 'scope_page']);
+const examples = CATALOG.flatMap((op) => op.examples.map((ex) => [op.name, ex.title, ex.params, ex.fixture ?? 'text'] as const));
 
 describe(`every catalog example succeeds on ${describeBackend}`, () => {
   let h: AppHarness;
@@ -17,9 +17,14 @@ describe(`every catalog example succeeds on ${describeBackend}`, () => {
     expect(examples.length).toBeGreaterThanOrEqual(13);
   });
 
-  it.each(examples)('%s: %s', async (name, _title, params) => {
-    const id = await h.target(EXAMPLE_TEXT);
-    const bound = JSON.parse(JSON.stringify(params).split(EXAMPLE_TARGET_ID).join(id));
+  it.each(examples)('%s: %s', async (name, _title, params, fixture) => {
+    const id = await h.target(fixture === 'document' ? EXAMPLE_DOCUMENT : EXAMPLE_TEXT);
+    let json = JSON.stringify(params).split(EXAMPLE_TARGET_ID).join(id);
+    if (fixture === 'document') {
+      const observed = await h.call('palimpsest_observe_scope', { target_file_id: id, symbol_name: 'Guide.Install' });
+      json = json.split(EXAMPLE_OBSERVATION_ID).join(String(observed.observation_id));
+    }
+    const bound = JSON.parse(json);
     const result = await h.call(name, bound);
     expect({ name, status: result.status, ok: SUCCESS.has(result.status) }).toMatchObject({ name, ok: true });
   });

@@ -122,4 +122,10 @@ export const statusResult = (statuses: string[]): JsonSchema => ({
  */
 export const EXAMPLE_TARGET_ID = '5f0c8a2e-8d1b-4c3e-9a7f-2b6d4e8f1a30';
 export const EXAMPLE_TEXT = 'alpha beta alpha\n';
+/**
+ * The fixture of examples marked `fixture: 'document'`: a Markdown target with sections, where
+ * EXAMPLE_OBSERVATION_ID stands for an observation of its section Guide.Install.
+ */
+export const EXAMPLE_DOCUMENT = '# Guide\n\n## Install\n\nRun the installer.\n\n## Usage\n\nCall it.\n';
+export const EXAMPLE_OBSERVATION_ID = '8b2e4f6a-1c3d-4e5f-a7b9-0d2c4e6f8a1b';
 export const EXAMPLE_HASH = 'b22ebf774cb2d9b12dc23d13ac860581d994ab579f4fb470b6f79d0b43a15ff2';

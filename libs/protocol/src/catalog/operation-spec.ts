@@ -4,6 +4,8 @@ export type JsonSchema = Record<string, unknown>;
 export interface OperationExample {
   title: string;
   params: Record<string, unknown>;
+  /** Written against EXAMPLE_DOCUMENT (and an observation of its Guide.Install) instead of EXAMPLE_TEXT. */
+  fixture?: 'document';
 }
 
 /**
@@ -33,6 +35,8 @@ export interface OperationSpec<N extends string = string> {
   /** What a host reads of the runtime behind the operation (tools/list's x-palimpsest-capabilities), from its constants. */
   capabilities?: Record<string, unknown>;
   examples: OperationExample[];
+  /** How many of the examples tools/list carries (default 1). */
+  listedExamples?: number;
 }
 
 /** Whether a read-only session lists and serves the operation (wholly, or the part its handler allows). */
