@@ -200,13 +200,13 @@ const FENCE_OPEN = /^ {0,3}(`{3,}(?![^`]*`)|~{3,})/;
 export function pieceStarts(text: string): number[] {
   const starts = [0];
   if (LONG_HTML.test(text)) return starts;
-  let fence: string | null = null;
+  let fence: RegExp | null = null; // the open root fence's closing line
   let inContainer = false;
   let previousBlank = false;
   let at = 0;
   for (const line of text.split('\n')) {
     if (fence !== null) {
-      if (new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}[ \\t]*$`).test(line)) fence = null;
+      if (fence.test(line)) fence = null;
     } else {
       const blank = /^[ \t]*$/.test(line);
       if (previousBlank && !blank && /^[^ \t>]/.test(line) && !LIST_ITEM.test(line)) {
@@ -216,7 +216,7 @@ export function pieceStarts(text: string): number[] {
       if (LIST_ITEM.test(line) || /^ {0,3}[><]/.test(line)) inContainer = true; // an HTML block can hold a fence line too
       const opened = FENCE_OPEN.exec(line);
       if (opened && inContainer) return starts;
-      if (opened) fence = opened[1];
+      if (opened) fence = new RegExp(`^ {0,3}${opened[1][0]}{${opened[1].length},}[ \\t]*$`);
       previousBlank = blank;
     }
     at += line.length + 1;

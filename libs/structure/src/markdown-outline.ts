@@ -22,22 +22,27 @@ export function markdownOutline(text: string, index: CodePointIndex): UnlinedSym
   return outlineOf(markdownBlocks(text), index);
 }
 
-/** Consecutive pieces the scan declines are parsed together: one full parse per run of them. */
+/**
+ * Consecutive pieces the scan declines are parsed together: one full parse per run of them. A piece ends
+ * before the line feed ahead of the next piece, as in the whole text (a fence left open in a list item
+ * takes the blank lines up to its container's end, and no empty line more).
+ */
 export function markdownBlocks(text: string): MarkdownBlocks {
-  const starts = [...pieceStarts(text), text.length];
+  const starts = pieceStarts(text);
+  const endOf = (i: number) => (i + 1 < starts.length ? starts[i + 1] - 1 : text.length);
   const out: MarkdownBlocks = { root: [], leaves: [] };
   let declined: number | null = null;
   const parseDeclined = (to: number) => {
     if (declined !== null) append(out, mdastBlocks(text.slice(declined, to)), declined);
     declined = null;
   };
-  for (let i = 0; i + 1 < starts.length; i++) {
-    const scanned = scanMarkdownBlocks(text.slice(starts[i], starts[i + 1]));
+  for (let i = 0; i < starts.length; i++) {
+    const scanned = scanMarkdownBlocks(text.slice(starts[i], endOf(i)));
     if (scanned === null) {
       declined ??= starts[i];
       continue;
     }
-    parseDeclined(starts[i]);
+    parseDeclined(starts[i] - 1);
     append(out, scanned, starts[i]);
   }
   parseDeclined(text.length);
