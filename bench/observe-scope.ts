@@ -10,6 +10,7 @@ import { OutlineCache } from '@palimpsest/application/observe-scope/outline-cach
 import { migrate } from '@palimpsest/store/migrate';
 import { openDb } from '@palimpsest/store/open-db';
 import { codeParser } from '@palimpsest/structure/code-grammars';
+import { scanMarkdownBlocks } from '@palimpsest/structure/markdown-blocks';
 import { structureEngine } from '@palimpsest/structure/structure-engine';
 import { createBenchDatabase } from './bench-database';
 import { envNumber, f2, nowMs, summarize, table } from './stats';
@@ -19,7 +20,8 @@ import { envNumber, f2, nowMs, summarize, table } from './stats';
  * exact selection (one match: a ScopeObserved recorded under the row lock) on a 5,000-line TypeScript
  * file and a 1 MB Markdown document, in process, cold (a fresh outline cache: the version's first parse)
  * and warm (its outline cached), beside the bare parse of the same parser in the same run (tree-sitter's
- * parse; mdast-util-from-markdown with GFM) and the engine's outline (parse + symbol walk + lines).
+ * parse; mdast-util-from-markdown with GFM, the full parse a Markdown document the block scan declines
+ * takes), the Markdown block scan alone, and the engine's outline (parse or scan + symbol walk + lines).
  *
  *   npm run build && node dist/bench/observe-scope.js                      # PGlite
  *   npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/observe-scope.js
@@ -60,11 +62,12 @@ interface Case {
   discover: Record<string, unknown>;
   select: Record<string, unknown>;
   bareParse: () => Promise<void>;
+  blockScan?: () => void;
 }
 
 interface Row {
   label: string;
-  samples: Record<'bare parse' | 'engine outline' | 'discovery cold' | 'discovery warm' | 'selection cold' | 'selection warm', number[]>;
+  samples: Record<'bare parse' | 'block scan' | 'engine outline' | 'discovery cold' | 'discovery warm' | 'selection cold' | 'selection warm', number[]>;
   symbols: number;
 }
 
@@ -79,13 +82,14 @@ async function measure(base: AppContext, c: Case): Promise<Row> {
   const id = created.target_file_id as string;
   const engine = structureEngine();
   const language = engine.languageOf(c.filename, 'text/plain')!;
-  const row: Row = { label: c.label, symbols: 0, samples: { 'bare parse': [], 'engine outline': [], 'discovery cold': [], 'discovery warm': [], 'selection cold': [], 'selection warm': [] } };
+  const row: Row = { label: c.label, symbols: 0, samples: { 'bare parse': [], 'block scan': [], 'engine outline': [], 'discovery cold': [], 'discovery warm': [], 'selection cold': [], 'selection warm': [] } };
   const expect = async (ctx: AppContext, args: Record<string, unknown>, status: string) => {
     const r = (await dispatch(ctx, 'palimpsest_observe_scope', { target_file_id: id, ...args })) as Record<string, any>;
     if (r.status !== status) throw new Error(`${status} expected: ${JSON.stringify(r).slice(0, 300)}`);
   };
   for (let n = 1; n <= c.runs + WARMUP; n++) {
     const bare = await timed(c.bareParse);
+    const scan = c.blockScan ? await timed(async () => c.blockScan!()) : null;
     const outlined = await timed(async () => (row.symbols = (await engine.outline(language, c.text)).symbols.length));
     const cold = { ...base, outlines: new OutlineCache(engine) };
     const discoveryCold = await timed(() => expect(cold, c.discover, 'candidates'));
@@ -96,6 +100,7 @@ async function measure(base: AppContext, c: Case): Promise<Row> {
     if (n <= WARMUP) continue;
     const s = row.samples;
     s['bare parse'].push(bare);
+    if (scan !== null) s['block scan'].push(scan);
     s['engine outline'].push(outlined);
     s['discovery cold'].push(discoveryCold);
     s['discovery warm'].push(discoveryWarm);
@@ -107,9 +112,15 @@ async function measure(base: AppContext, c: Case): Promise<Row> {
 
 function report(backend: string, rows: Row[]): void {
   const names = Object.keys(rows[0]!.samples) as (keyof Row['samples'])[];
-  const out = names.map((name) => [name, ...rows.flatMap((r) => [f2(summarize(r.samples[name]).p50), f2(summarize(r.samples[name]).p99)])]);
+  const cell = (xs: number[], p: 'p50' | 'p99') => (xs.length ? f2(summarize(xs)[p]) : '–');
+  const out = names.map((name) => [name, ...rows.flatMap((r) => [cell(r.samples[name], 'p50'), cell(r.samples[name], 'p99')])]);
   const runs = rows.map((r) => `${r.label}: ${r.samples['bare parse'].length} runs, ${r.symbols} symbols`).join('; ');
   table(`palimpsest_observe_scope on ${backend}, ms (${runs})`, ['measure', ...rows.flatMap((r) => [`${r.label} p50`, `${r.label} p99`])], out);
+  for (const r of rows) {
+    const bare = summarize(r.samples['bare parse']).p50;
+    const ratio = (name: keyof Row['samples']) => `${name} ${f2(summarize(r.samples[name]).p50 / bare)}×`;
+    console.log(`${r.label}, p50 against the bare parse: ${ratio('engine outline')}, ${ratio('discovery cold')}, ${ratio('selection cold')}`);
+  }
 }
 
 async function main(): Promise<void> {
@@ -141,6 +152,9 @@ async function main(): Promise<void> {
         discover: { query: 'details 99', kind: 'section' },
         select: { symbol_name: 'Document.Section 1234.Details 1234' },
         bareParse: async () => void fromMarkdown(md, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] }),
+        blockScan: () => {
+          if (!scanMarkdownBlocks(md)) throw new Error('the block scan declined the bench document');
+        },
       },
     ];
     const rows: Row[] = [];

@@ -61,19 +61,19 @@ export type FindOccurrencesParams = {
   max_results?: number;
 };
 
-/** Observe a structural scope: Structural scopes (functions, classes, methods, variables; Markdown sections, code blocks, table rows; YAML/JSON keys). No symbol_name: discovery (query, kind), at most 200 candidates, nothing recorded. symbol_name (name or parent.name; kind): one match is observed, a recorded observation_id with a first page; none SCOPE_NOT_FOUND; several AMBIGUOUS_SCOPE_SELECTION. Page with observation_id, offset, max_chars (4,000; at most 8,000). selections: 1-32 disjoint scopes at once. A save or an edit makes an observation stale. */
+/** Observe a structural scope: Structural scopes (code symbols; Markdown sections, code blocks, table rows; YAML/JSON keys). No symbol_name: discovery (query, kind; at most 200 candidates, nothing recorded). symbol_name (name or parent.name; kind): one match is observed (a recorded observation_id, a first page); none SCOPE_NOT_FOUND; several AMBIGUOUS_SCOPE_SELECTION. Page: observation_id, offset, max_chars (4,000; at most 8,000). selections: 1-32 disjoint scopes. A save or an edit makes an observation stale. */
 export type ObserveScopeParams = {
   target_file_id: string;
   query?: string | null;
   symbol_name?: string | null;
-  kind?: "function" | "class" | "method" | "variable" | "section" | "code_block" | "table_row" | "config_item" | "object" | null;
+  kind?: "function" | "class" | "method" | "variable" | "interface" | "type" | "enum" | "namespace" | "section" | "code_block" | "table_row" | "config_item" | "object" | null;
   observation_id?: string | null;
   offset?: number;
   max_chars?: number | null;
   include_line_starts?: boolean;
   selections?: Array<{
     symbol_name: string;
-    kind?: "function" | "class" | "method" | "variable" | "section" | "code_block" | "table_row" | "config_item" | "object" | null;
+    kind?: "function" | "class" | "method" | "variable" | "interface" | "type" | "enum" | "namespace" | "section" | "code_block" | "table_row" | "config_item" | "object" | null;
   }> | null;
 };
 

@@ -149,6 +149,14 @@ describe(`MCP over Streamable HTTP at /mcp on ${backend}`, () => {
       const audit = await reader.client.callTool({ name: 'palimpsest_replay', arguments: { target_file_id: a } });
       expect(audit).toMatchObject({ isError: true, structuredContent: { code: 'operation_not_permitted', failure_detail: expect.stringContaining('palimpsest_replay is not among the tools') } });
       expect((await reader.client.callTool({ name: 'palimpsest_read_target', arguments: { target_file_id: a } })).structuredContent).toMatchObject({ version: 1 });
+      // The read scope runs the read-only profile: scope discovery answers, a selection (it would record) is refused.
+      const discovered = await reader.client.callTool({ name: 'palimpsest_observe_scope', arguments: { target_file_id: a, kind: 'section' } });
+      expect(discovered).toMatchObject({ isError: false, structuredContent: { status: 'candidates', observation_id: null } });
+      const selected = await reader.client.callTool({ name: 'palimpsest_observe_scope', arguments: { target_file_id: a, symbol_name: 'x' } });
+      expect(selected).toMatchObject({ isError: true, structuredContent: { code: 'operation_not_permitted' } });
+      const rest = new HttpClient(api.url, token('reader'));
+      expect(await rest.post(`/v1/targets/${a}/scopes`, { kind: 'section' })).toMatchObject({ status: 200, body: { status: 'candidates' } });
+      expect(await rest.post(`/v1/targets/${a}/scopes`, { symbol_name: 'x' })).toMatchObject({ status: 403, body: { error: { reason: 'operation_not_permitted' } } });
       await reader.client.close();
     } finally {
       await client.close();

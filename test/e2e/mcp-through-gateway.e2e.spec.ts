@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readGatewayAddress } from '@palimpsest/api/lifecycle/gateway-address';
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
+import { servedReadOnly } from '@palimpsest/protocol/catalog/operation-spec';
 import { connectMcp, type McpSession } from '../support/mcp-client';
 import { startApi, type ApiProcess } from '../support/http-server';
 
-const READ_ONLY_TOOLS = CATALOG.filter((op) => op.readOnly).map((op) => op.name);
+const READ_ONLY_TOOLS = CATALOG.filter(servedReadOnly).map((op) => op.name);
 
 /**
  * `palimpsest mcp` while `palimpsest api` holds the embedded data directory: the stdio client is

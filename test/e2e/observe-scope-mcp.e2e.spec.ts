@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT, isolatedStore } from '../support/cli-process';
+import { REPO_ROOT, isolatedStore, runCli } from '../support/cli-process';
 import { connectMcp, useMcp } from '../support/mcp-client';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
@@ -56,6 +56,39 @@ describe(`palimpsest_observe_scope in compact mode over real MCP stdio on ${back
       expect(single.result).toMatchObject({ status: 'observed', start: single.result.scope_start, start_line: 23 });
     } finally {
       await mcp.close();
+      await store.dispose();
+    }
+  });
+});
+
+describe(`palimpsest_observe_scope in the read-only profile over real MCP stdio on ${backend}`, () => {
+  it('lists the tool, serves discovery and paging (nothing recorded), refuses selections before matching', async () => {
+    const store = await isolatedStore();
+    try {
+      const call = async (name: string, args: Record<string, unknown>) => JSON.parse((await runCli(['call', name], { input: JSON.stringify(args), env: store.env })).stdout);
+      const id = (await call('palimpsest_initialize_target', { filename: 'shapes.ts', content: fixture('shapes.ts') })).target_file_id;
+      const observed = await call('palimpsest_observe_scope', { target_file_id: id, symbol_name: 'Shape', max_chars: 40 });
+      expect(observed).toMatchObject({ status: 'observed', truncated: true, next_offset: 40 });
+      const mcp = await connectMcp(store.env, ['--profile', 'read-only']);
+      try {
+        const tool = (await mcp.client.listTools()).tools.find((t) => t.name === 'palimpsest_observe_scope');
+        expect(tool?.annotations).toEqual({ destructiveHint: false }); // it records in other calls: not readOnlyHint
+        const found = await mcp.call('palimpsest_observe_scope', { target_file_id: id, query: 'scale' });
+        expect(found).toMatchObject({ isError: false, result: { status: 'candidates', observation_id: null, total_candidates: 2 } });
+        expect(found.result.candidates.map((c: { parent: string }) => c.parent)).toEqual(['Shape', 'Base']);
+        const kinds = await mcp.call('palimpsest_observe_scope', { target_file_id: id, kind: 'enum' });
+        expect(kinds.result.candidates.map((c: { name: string }) => c.name)).toEqual(['Color', 'Flags']);
+        const page = await mcp.call('palimpsest_observe_scope', { target_file_id: id, observation_id: observed.observation_id, offset: 40 });
+        expect(page.result).toMatchObject({ status: 'scope_page', observation_id: observed.observation_id, offset: 40 });
+        expect(observed.text + page.result.text).toBe([...fixture('shapes.ts')].slice(observed.scope_start, observed.scope_end).join(''));
+        for (const args of [{ symbol_name: 'Shape' }, { symbol_name: 'missing' }, { selections: [{ symbol_name: 'Id' }] }]) {
+          const refused = await mcp.call('palimpsest_observe_scope', { target_file_id: id, ...args });
+          expect(refused).toMatchObject({ isError: true, result: { status: 'invalid_argument', code: 'operation_not_permitted', observation_id: null } });
+        }
+      } finally {
+        await mcp.close();
+      }
+    } finally {
       await store.dispose();
     }
   });

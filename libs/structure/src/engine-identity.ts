@@ -7,7 +7,8 @@ import type { StructureLanguage } from '@palimpsest/core/structure/structure.por
  * and submission re-verifies with the same identity. An installed version other than the pin refuses
  * to load (EngineVersionError) rather than name scopes differently under the same identity.
  */
-export const ENGINE_NAME = 'palimpsest-structure@1';
+/** @2: TypeScript interfaces, type aliases, enums, namespaces (and Python `type`) and overload sets as one scope. */
+export const ENGINE_NAME = 'palimpsest-structure@2';
 
 export const PINNED = {
   'web-tree-sitter': '0.27.2',

@@ -25,7 +25,7 @@ async function outline(file: string) {
 describe('structure engine over real files (offsets in code points)', () => {
   it('TypeScript: functions, classes, methods and variables', async () => {
     const { result, slice, find } = await outline('sample.ts');
-    expect(result.engine).toBe('palimpsest-structure@1 web-tree-sitter@0.27.2 tree-sitter-typescript@0.23.2');
+    expect(result.engine).toBe('palimpsest-structure@2 web-tree-sitter@0.27.2 tree-sitter-typescript@0.23.2');
     expect(result.symbols.map((s) => [s.name, s.kind, s.parent])).toEqual([
       ['banner', 'variable', null],
       ['greet', 'function', null],
@@ -132,6 +132,6 @@ describe('structure engine over real files (offsets in code points)', () => {
 
   it('is pinned: every installed parser is the version in its identity', () => {
     for (const pkg of Object.keys(PINNED) as PinnedPackage[]) expect(installedVersion(pkg)).toBe(PINNED[pkg]);
-    expect(engineIdentity('markdown')).toBe('palimpsest-structure@1 mdast-util-from-markdown@2.1.0 mdast-util-gfm@3.1.0 micromark-extension-gfm@3.0.0');
+    expect(engineIdentity('markdown')).toBe('palimpsest-structure@2 mdast-util-from-markdown@2.1.0 mdast-util-gfm@3.1.0 micromark-extension-gfm@3.0.0');
   });
 });

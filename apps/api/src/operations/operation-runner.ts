@@ -33,16 +33,19 @@ export class OperationRunner {
       ifMatch: header(req, 'if-match'),
       idempotencyKey: req.raw.headersDistinct['idempotency-key'],
     });
-    const result = await this.execute(operation, args, req.principal?.policy);
+    // Without the write scope a caller runs the read-only profile, as over MCP (accessOf): a write route
+    // under the read scope serves only the part of its operation that records nothing.
+    const readOnly = req.principal !== undefined && !req.principal.scopes.includes('write');
+    const result = await this.execute(operation, args, { policy: req.principal?.policy, readOnly });
     send(route, result, req, reply);
   }
 
-  private async execute(operation: OperationName, args: Record<string, unknown>, policy: OwnerPolicy | undefined): Promise<Outcome> {
+  private async execute(operation: OperationName, args: Record<string, unknown>, opts: { policy: OwnerPolicy | undefined; readOnly: boolean }): Promise<Outcome> {
     const release = await this.runtime.limiter.acquire();
     const started = performance.now();
     let result: Outcome | null = null;
     try {
-      result = await dispatch(this.runtime.ctx, operation, args, { policy });
+      result = await dispatch(this.runtime.ctx, operation, args, opts);
       return result;
     } finally {
       release();

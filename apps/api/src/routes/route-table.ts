@@ -36,7 +36,8 @@ export const OPERATION_ROUTES: readonly OperationRoute[] = [
   { operation: 'palimpsest_read_target', method: 'GET', path: '/v1/targets/:id/text', scope: 'read', success: 200, etag: true },
   { operation: 'palimpsest_read_lines', method: 'GET', path: '/v1/targets/:id/lines', scope: 'read', success: 200, etag: true },
   { operation: 'palimpsest_find_occurrences', method: 'GET', path: '/v1/targets/:id/occurrences', scope: 'read', success: 200, etag: true },
-  { operation: 'palimpsest_observe_scope', method: 'POST', path: '/v1/targets/:id/scopes', scope: 'write', success: 200, successNote: 'ambiguous selections too' },
+  // read: discovery and paging record nothing; without the write scope a selection is refused (read-only profile).
+  { operation: 'palimpsest_observe_scope', method: 'POST', path: '/v1/targets/:id/scopes', scope: 'read', success: 200, successNote: 'ambiguous selections too' },
   { operation: 'palimpsest_submit_edits', method: 'POST', path: '/v1/targets/:id/edits', scope: 'write', success: 200 },
   { operation: 'palimpsest_submit_operations', method: 'POST', path: '/v1/targets/:id/operations', scope: 'write', success: 200 },
   { operation: 'palimpsest_submit_observed_operations', method: 'POST', path: '/v1/targets/:id/observed-operations', scope: 'write', success: 200 },

@@ -1,6 +1,7 @@
 import { operationRefusal } from '@palimpsest/core/policy/policy-decisions';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { findOperation } from '@palimpsest/protocol/catalog/catalog';
+import { servedReadOnly } from '@palimpsest/protocol/catalog/operation-spec';
 import type { MethodAvailability } from './json-lines-session';
 
 /**
@@ -11,7 +12,7 @@ export function catalogAvailability(policy: OwnerPolicy): (method: string) => Me
   return (method) => {
     const op = findOperation(method);
     if (op === undefined) return 'unknown';
-    const refused = operationRefusal(policy, { name: op.name, readOnly: op.readOnly });
+    const refused = operationRefusal(policy, { name: op.name, readOnly: servedReadOnly(op) });
     if (!refused) return 'available';
     return refused.reason === 'read_only' ? 'read_only_profile' : { not_permitted: refused.message };
   };

@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
-import type { JsonSchema, OperationSpec } from '@palimpsest/protocol/catalog/operation-spec';
+import { servedReadOnly, type JsonSchema, type OperationSpec } from '@palimpsest/protocol/catalog/operation-spec';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { operationRefusal } from '@palimpsest/core/policy/policy-decisions';
 import { advertisedSchema } from './advertised-schema';
@@ -34,7 +34,7 @@ function outline(schema: JsonSchema): JsonSchema {
  * display name is the tool's title (MCP 2025-06-18), not repeated in annotations.
  */
 export function listTools(profile: Profile, mode: ResponseMode, policy?: OwnerPolicy): Tool[] {
-  const visible = (op: OperationSpec) => (profile === 'full' || op.readOnly) && (!policy || operationRefusal(policy, op) === null);
+  const visible = (op: OperationSpec) => (profile === 'full' || servedReadOnly(op)) && (!policy || operationRefusal(policy, { name: op.name, readOnly: servedReadOnly(op) }) === null);
   return CATALOG.filter(visible).map((op) => {
     const inputSchema: Record<string, unknown> = advertisedSchema(op.params);
     // One example a tool (one a form) teaches its shape; the rest are in the reference and the published schemas.

@@ -1,4 +1,5 @@
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
+import { servedReadOnly, type OperationSpec } from '@palimpsest/protocol/catalog/operation-spec';
 import { RUNTIME, PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
 import { READ_BOUNDS } from '@palimpsest/core/reads/read-bounds';
 import {
@@ -20,9 +21,10 @@ export interface SessionProfile {
   policy?: OwnerPolicy | null;
 }
 
-function statusOf(session: SessionProfile, op: { name: string; readOnly: boolean }): 'available' | 'not_permitted' {
-  if (session.profile === 'read-only' && !op.readOnly) return 'not_permitted';
-  return session.policy && operationRefusal(session.policy, op) ? 'not_permitted' : 'available';
+function statusOf(session: SessionProfile, op: OperationSpec): 'available' | 'not_permitted' {
+  const readOnly = servedReadOnly(op);
+  if (session.profile === 'read-only' && !readOnly) return 'not_permitted';
+  return session.policy && operationRefusal(session.policy, { name: op.name, readOnly }) ? 'not_permitted' : 'available';
 }
 
 /** The manifest: derived from the catalog, the caller's policy and the runtime constants, never restated. */

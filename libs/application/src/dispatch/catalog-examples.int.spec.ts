@@ -4,7 +4,7 @@ import { bindObserved, EXAMPLE_DOCUMENT } from '@palimpsest/protocol/catalog/obs
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { createAppHarness, type AppHarness } from '../test-support/app-harness';
 
-const SUCCESS = new Set(['ok', 'accepted', 'saved', 'success']);
+const SUCCESS = new Set(['ok', 'accepted', 'saved', 'success', 'candidates', 'observed', 'observed_batch', 'scope_page']);
 const examples = CATALOG.flatMap((op) => op.examples.map((ex) => [op.name, ex.title, ex.params, ex.setup] as const));
 
 describe(`every catalog example succeeds on ${describeBackend}`, () => {

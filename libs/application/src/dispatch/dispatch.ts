@@ -1,6 +1,6 @@
 import { admit } from '@palimpsest/protocol/admission';
 import { findOperation, type OperationName } from '@palimpsest/protocol/catalog/catalog';
-import type { OperationSpec } from '@palimpsest/protocol/catalog/operation-spec';
+import { servedReadOnly, type OperationSpec } from '@palimpsest/protocol/catalog/operation-spec';
 import type { Admitted, Result } from '@palimpsest/protocol/catalog/operation-types';
 import type { Outcome } from '@palimpsest/protocol/outcome';
 import { READ_ONLY, type OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
@@ -30,7 +30,7 @@ export async function dispatch(
   if (!spec) {
     return { status: 'invalid_argument', code: 'unknown_operation', failure_detail: `No operation named ${name}.` };
   }
-  if (opts.readOnly && !spec.readOnly) {
+  if (opts.readOnly && !servedReadOnly(spec)) {
     if (isEnvelopeOperation(spec.name)) return policyGate(READ_ONLY, spec) ?? readOnlyRefusal(name);
     return readOnlyRefusal(name);
   }

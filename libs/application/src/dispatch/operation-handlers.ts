@@ -65,7 +65,7 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   palimpsest_read_target: (ctx, a) => readTargetQuery(ctx, a),
   palimpsest_read_lines: (ctx, a) => readLinesQuery(ctx, a),
   palimpsest_find_occurrences: (ctx, a) => findOccurrencesQuery(ctx, a),
-  palimpsest_observe_scope: (ctx, a) => observeScope(ctx, a),
+  palimpsest_observe_scope: (ctx, a, s) => observeScope(ctx, a, s.profile === 'read-only' || s.policy?.mode === 'read_only'),
   palimpsest_submit_observed_operations: (ctx, a) => submitObserved(ctx, a),
   palimpsest_submit_edits: submission(PROTOCOL.tx1),
   palimpsest_submit_operations: submission(PROTOCOL.tx2),

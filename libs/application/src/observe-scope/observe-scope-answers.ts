@@ -85,3 +85,20 @@ export function observationRefusal(code: string, status: 'rejected' | 'not_found
 export function offsetRefusal(offset: number, length: number) {
   return invalidArgument('offset_out_of_range', `offset ${offset} is outside the scope's ${length} code points.`, { argument: 'offset' });
 }
+
+/**
+ * The read-only profile (seed 001: semantic reads only, no durable state) serves discovery and paging,
+ * which record nothing; an exact or bundle selection records an observation, so it is refused up front,
+ * whatever it would have matched.
+ */
+export function readOnlySelectionRefusal() {
+  return {
+    status: 'invalid_argument' as const,
+    code: 'operation_not_permitted' as const,
+    answer: 'FORBIDDEN' as const,
+    tool: 'palimpsest_observe_scope',
+    observation_id: null,
+    failure_detail:
+      'Selecting a scope (symbol_name, selections) records an observation; this session runs the read-only profile, which serves discovery (query, kind) and paging (observation_id) only. This is an answer: do not route around it.',
+  };
+}

@@ -12,7 +12,7 @@ import { commitOf } from '../shared/commit-events';
 import { handleCommand, targetUnitOfWork } from '../shared/handle-command';
 import { notFound, targetIdOf } from '../shared/target-lookup';
 import { refusalAnswer } from '../shared/target-refusals';
-import { ambiguousAnswer, batchAnswer, candidatesAnswer, notFoundAnswer, observationRefusal, observedAnswer, offsetRefusal } from './observe-scope-answers';
+import { ambiguousAnswer, batchAnswer, candidatesAnswer, notFoundAnswer, observationRefusal, observedAnswer, offsetRefusal, readOnlySelectionRefusal } from './observe-scope-answers';
 import { observeMode, type ObserveMode, type ObserveScopeInput, type PageRequest } from './observe-scope-input';
 import { pageObservation, pageOf, textIndex } from './page-observation';
 
@@ -22,11 +22,13 @@ type Answer = Result<'palimpsest_observe_scope'> & Record<string, unknown>;
  * palimpsest_observe_scope. Discovery and refusals answer from one coherent read of the target (no lock,
  * nothing recorded). An observation is recorded on the target's stream under its row lock, from the
  * locked text's outline (the cache makes it the one already parsed unless the target just moved), so
- * its version, hash and editing cycle are exactly the state the append follows.
+ * its version, hash and editing cycle are exactly the state the append follows. A read-only session
+ * (`readOnly`) gets discovery and paging only.
  */
-export async function observeScope(ctx: AppContext, input: ObserveScopeInput): Promise<Answer> {
+export async function observeScope(ctx: AppContext, input: ObserveScopeInput, readOnly = false): Promise<Answer> {
   const mode = observeMode(input);
   if ('status' in mode) return mode;
+  if (readOnly && (mode.mode === 'select' || mode.mode === 'bundle')) return readOnlySelectionRefusal();
   const { id, error } = targetIdOf(input.target_file_id);
   if (error) return error;
   const target = await readTargetRow(ctx.db, id, ctx.contents);

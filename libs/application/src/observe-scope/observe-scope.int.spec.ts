@@ -33,7 +33,7 @@ describe(`palimpsest_observe_scope on ${describeBackend}`, () => {
     const before = (await readStream(testDb.db, `target-${ids['sample.ts']}`)).length;
     const found = await observe({ target_file_id: ids['sample.ts'], query: 'GREET' });
     expect(found).toMatchObject({ status: 'candidates', observation_id: null, target_version: 0, language: 'typescript', total_candidates: 5, candidates_truncated: false });
-    expect(found.engine).toBe('palimpsest-structure@1 web-tree-sitter@0.27.2 tree-sitter-typescript@0.23.2');
+    expect(found.engine).toBe('palimpsest-structure@2 web-tree-sitter@0.27.2 tree-sitter-typescript@0.23.2');
     // exact names first, then prefixes of the name or parent.name, in document order within each
     expect(found.candidates.map((c: any) => [c.name, c.kind, c.parent])).toEqual([
       ['greet', 'function', null], ['greet', 'method', 'Greeter'], ['Greeter', 'class', null], ['count', 'variable', 'Greeter'], ['create', 'method', 'Greeter'],

@@ -4,7 +4,14 @@
  * observed submission, which re-verifies scopes with the same engine identity.
  */
 
-export const CODE_KINDS = ['function', 'class', 'method', 'variable'] as const;
+/**
+ * The seed names function, class, method, variable (code), section, code_block, table_row (Markdown) and
+ * config_item, object (YAML/JSON) and leaves the list open ("etc."): TypeScript's interfaces, type
+ * aliases (and Python's `type`), enums and namespaces (`declare module`, `declare global`) get kinds of
+ * their own, since folding them into class/variable would make `kind` useless for telling them apart.
+ * Their members use the code kinds: interface property signatures and enum members are variables.
+ */
+export const CODE_KINDS = ['function', 'class', 'method', 'variable', 'interface', 'type', 'enum', 'namespace'] as const;
 export const MARKDOWN_KINDS = ['section', 'code_block', 'table_row'] as const;
 export const CONFIG_KINDS = ['config_item', 'object'] as const;
 export const SYMBOL_KINDS = [...CODE_KINDS, ...MARKDOWN_KINDS, ...CONFIG_KINDS] as const;
@@ -28,7 +35,7 @@ export interface StructureSymbol {
 /** What one engine pass over one text found, and exactly which engine found it. */
 export interface StructureOutline {
   language: StructureLanguage;
-  /** e.g. "palimpsest-structure@1 web-tree-sitter@0.27.2 tree-sitter-typescript@0.23.2": recorded with each observation. */
+  /** e.g. "palimpsest-structure@2 web-tree-sitter@0.27.2 tree-sitter-typescript@0.23.2": recorded with each observation. */
   engine: string;
   /** Document order (start ascending, outer before inner). */
   symbols: StructureSymbol[];

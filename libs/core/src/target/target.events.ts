@@ -164,7 +164,7 @@ export interface ObservationBase {
   target_version: number;
   target_hash: string;
   language: string;
-  /** e.g. "palimpsest-structure@1 web-tree-sitter@0.27.2 tree-sitter-typescript@0.23.2". */
+  /** e.g. "palimpsest-structure@2 web-tree-sitter@0.27.2 tree-sitter-typescript@0.23.2". */
   engine: string;
   observed_at: string;
 }

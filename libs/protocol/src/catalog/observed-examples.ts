@@ -52,6 +52,7 @@ type Call = (operation: string, args: Record<string, unknown>) => Promise<Record
  */
 export async function bindObserved(call: Call, setup: ObservedSetup, targetId: string): Promise<Record<string, string>> {
   const install = { symbol_name: 'Guide.Install', kind: 'section' };
+  if (setup === 'document') return {};
   if (setup === 'observed_document') {
     const observed = await call('palimpsest_observe_scope', { target_file_id: targetId, ...install });
     return { [String(observed.observation_id)]: EXAMPLE_OBSERVATION_ID };

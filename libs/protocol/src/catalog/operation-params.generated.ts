@@ -47,14 +47,14 @@ export interface OperationParams {
     target_file_id: string;
     query?: string | null;
     symbol_name?: string | null;
-    kind?: "function" | "class" | "method" | "variable" | "section" | "code_block" | "table_row" | "config_item" | "object" | null;
+    kind?: "function" | "class" | "method" | "variable" | "interface" | "type" | "enum" | "namespace" | "section" | "code_block" | "table_row" | "config_item" | "object" | null;
     observation_id?: string | null;
     offset?: number;
     max_chars?: number | null;
     include_line_starts?: boolean;
     selections?: Array<{
       symbol_name: string;
-      kind?: "function" | "class" | "method" | "variable" | "section" | "code_block" | "table_row" | "config_item" | "object" | null;
+      kind?: "function" | "class" | "method" | "variable" | "interface" | "type" | "enum" | "namespace" | "section" | "code_block" | "table_row" | "config_item" | "object" | null;
     }> | null;
   };
   palimpsest_submit_observed_operations: {

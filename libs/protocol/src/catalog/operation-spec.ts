@@ -1,8 +1,11 @@
 /** A JSON Schema (draft 2020-12) object, kept as plain data so it can be published as-is. */
 export type JsonSchema = Record<string, unknown>;
 
-/** What an observed example's fresh target needs first (observed-examples.ts): one scope observed, or a bundle. */
-export type ObservedSetup = 'observed_document' | 'observed_bundle';
+/**
+ * What an example's fresh target needs first (observed-examples.ts): EXAMPLE_DOCUMENT, a Markdown text with
+ * structure, and nothing more, or with one scope of it observed, or a bundle.
+ */
+export type ObservedSetup = 'document' | 'observed_document' | 'observed_bundle';
 
 export interface OperationExample {
   title: string;
@@ -20,6 +23,11 @@ export interface OperationSpec<N extends string = string> {
   title: string;
   description: string;
   readOnly: boolean;
+  /**
+   * A write operation whose other calls only read: the read-only profile lists and serves it, and its
+   * handler refuses the calls that would record (operation_not_permitted). Names the part it serves.
+   */
+  readOnlyPart?: string;
   params: JsonSchema;
   /**
    * 'schema': the whole params schema is enforced before the handler runs.
@@ -38,6 +46,11 @@ export interface OperationSpec<N extends string = string> {
    * for a read whose few parameters teach themselves (the reference and the OpenAPI document keep them).
    */
   advertisedExamples?: number;
+}
+
+/** Whether a read-only session lists and serves the operation (wholly, or the part its handler allows). */
+export function servedReadOnly(op: Pick<OperationSpec, 'readOnly' | 'readOnlyPart'>): boolean {
+  return op.readOnly || op.readOnlyPart !== undefined;
 }
 
 /** Declares one operation, keeping its name as a literal type: the catalog's names become a union. */

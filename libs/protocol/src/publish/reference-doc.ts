@@ -21,13 +21,14 @@ export function renderReference(): string {
     '',
     '| Operation | Access | Summary |',
     '|---|---|---|',
-    ...CATALOG.map((op) => `| [\`${op.name}\`](#${op.name}) | ${op.readOnly ? 'read' : 'write'} | ${cell(op.title)} |`),
+    ...CATALOG.map((op) => `| [\`${op.name}\`](#${op.name}) | ${op.readOnly ? 'read' : op.readOnlyPart ? 'write (partly read)' : 'write'} | ${cell(op.title)} |`),
   ];
   for (const op of CATALOG) {
     const props = (op.params.properties ?? {}) as Record<string, JsonSchema>;
     const required = new Set((op.params.required as string[] | undefined) ?? []);
     lines.push('', `## ${op.name}`, '', cell(op.description), '');
-    lines.push(`Access: ${op.readOnly ? 'read-only' : 'write'}. Schemas: \`schemas/operations/${op.name}.params.json\`, \`schemas/operations/${op.name}.result.json\`.`, '');
+    const access = op.readOnly ? 'read-only' : op.readOnlyPart ? `write; the read-only profile serves ${op.readOnlyPart}` : 'write';
+    lines.push(`Access: ${access}. Schemas: \`schemas/operations/${op.name}.params.json\`, \`schemas/operations/${op.name}.result.json\`.`, '');
     if (Object.keys(props).length) {
       lines.push('| Parameter | Type | Required | Description |', '|---|---|---|---|');
       for (const [name, schema] of Object.entries(props)) {

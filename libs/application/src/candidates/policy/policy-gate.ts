@@ -1,6 +1,6 @@
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { operationRefusal } from '@palimpsest/core/policy/policy-decisions';
-import type { OperationSpec } from '@palimpsest/protocol/catalog/operation-spec';
+import { servedReadOnly, type OperationSpec } from '@palimpsest/protocol/catalog/operation-spec';
 import type { Outcome } from '@palimpsest/protocol/outcome';
 import { isEnvelopeOperation, permissionDenied } from '../shared/envelope';
 
@@ -9,7 +9,7 @@ import { isEnvelopeOperation, permissionDenied } from '../shared/envelope';
  * admission — in seed 000's envelope for candidate operations, as operation_not_permitted elsewhere.
  */
 export function policyGate(policy: OwnerPolicy, spec: OperationSpec): Outcome | null {
-  const refused = operationRefusal(policy, { name: spec.name, readOnly: spec.readOnly });
+  const refused = operationRefusal(policy, { name: spec.name, readOnly: servedReadOnly(spec) });
   if (!refused) return null;
   if (isEnvelopeOperation(spec.name)) {
     return permissionDenied('policy', `${refused.message} This is an answer: do not route around it.`, { answer: 'FORBIDDEN', policy: policy.name, rule: refused.reason });

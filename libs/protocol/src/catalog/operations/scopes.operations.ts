@@ -1,8 +1,8 @@
 import { SYMBOL_KINDS } from '@palimpsest/core/structure/structure.port';
 import { FAILURE_REASONS } from '@palimpsest/core/transaction/transaction.types';
-import { statusResult, submissionCommon, targetParams } from '../fragments';
+import { EXAMPLE_TARGET_ID, statusResult, submissionCommon, targetParams } from '../fragments';
 import { defineOperation } from '../operation-spec';
-import { OBSERVED_EXAMPLES } from '../observed-examples';
+import { EXAMPLE_OBSERVATION_ID, OBSERVED_EXAMPLES } from '../observed-examples';
 
 const kind = { enum: [...SYMBOL_KINDS, null], description: 'Symbol kind filter.' };
 const selector = (description: string) => ({ type: ['string', 'null'], minLength: 1, description });
@@ -26,14 +26,16 @@ export const OBSERVE_SCOPE_CODES = [
   'conflicting_selectors',
   'offset_out_of_range',
   'target_not_found',
+  'operation_not_permitted',
 ];
 
 export const observeScope = defineOperation({
   name: 'palimpsest_observe_scope',
   title: 'Observe a structural scope',
   description:
-    'Structural scopes (functions, classes, methods, variables; Markdown sections, code blocks, table rows; YAML/JSON keys). No symbol_name: discovery (query, kind), at most 200 candidates, nothing recorded. symbol_name (name or parent.name; kind): one match is observed, a recorded observation_id with a first page; none SCOPE_NOT_FOUND; several AMBIGUOUS_SCOPE_SELECTION. Page with observation_id, offset, max_chars (4,000; at most 8,000). selections: 1-32 disjoint scopes at once. A save or an edit makes an observation stale.',
+    'Structural scopes (code symbols; Markdown sections, code blocks, table rows; YAML/JSON keys). No symbol_name: discovery (query, kind; at most 200 candidates, nothing recorded). symbol_name (name or parent.name; kind): one match is observed (a recorded observation_id, a first page); none SCOPE_NOT_FOUND; several AMBIGUOUS_SCOPE_SELECTION. Page: observation_id, offset, max_chars (4,000; at most 8,000). selections: 1-32 disjoint scopes. A save or an edit makes an observation stale.',
   readOnly: false,
+  readOnlyPart: 'discovery and paging (exact and bundle selections record an observation)',
   params: targetParams({
     query: selector('Discovery filter: substring of name or parent.name.'),
     symbol_name: selector('Exact selection: name or parent.name.'),
@@ -58,9 +60,15 @@ export const observeScope = defineOperation({
   admission: 'schema',
   result: statusResult(['candidates', 'observed', 'observed_batch', 'scope_page', 'not_found', 'ambiguous', 'rejected', 'unsupported']),
   errors: OBSERVE_SCOPE_CODES,
-  // The fixture of the catalog's examples (EXAMPLE_TEXT) has no structure to observe: the OpenAPI
-  // example runs on a document of its own (apps/api/src/openapi/example-requests.ts, setup 'document').
-  examples: [],
+  // EXAMPLE_TEXT has no structure to observe: these run on EXAMPLE_DOCUMENT. The seed has tools/list show
+  // discovery, single and bundle selection and paging; the first is also the OpenAPI example.
+  examples: [
+    { title: 'Select one section exactly (a recorded observation)', params: { target_file_id: EXAMPLE_TARGET_ID, symbol_name: 'Guide.Install', kind: 'section' }, setup: 'document' },
+    { title: 'Discover sections (nothing recorded)', params: { target_file_id: EXAMPLE_TARGET_ID, query: 'install', kind: 'section' }, setup: 'document' },
+    { title: 'Observe two sections from one snapshot', params: { target_file_id: EXAMPLE_TARGET_ID, selections: [{ symbol_name: 'Guide.Install' }, { symbol_name: 'Guide.Usage' }] }, setup: 'document' },
+    { title: 'The next page of an observed scope', params: { target_file_id: EXAMPLE_TARGET_ID, observation_id: EXAMPLE_OBSERVATION_ID, offset: 10 }, setup: 'observed_document' },
+  ],
+  advertisedExamples: 4,
 });
 
 /** Codes of an observed submission's recorded rejections (diagnostic.code): the seed's, then the batch form's own. */

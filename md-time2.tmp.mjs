@@ -1,0 +1,19 @@
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { gfm } from 'micromark-extension-gfm';
+const parts = []; let bytes = 0;
+for (let s = 0; bytes < 1_000_000; s++) {
+  const part = `## Section ${s}\n\nSome text about 𝒜 topic ${s}, with *emphasis* and \`code\`.\n\n### Details ${s}\n\n\`\`\`ts\nconst x${s} = ${s};\n\`\`\`\n\n| key | value |\n| --- | ----- |\n| k${s} | v${s} |\n\n`;
+  parts.push(part); bytes += Buffer.byteLength(part);
+}
+const text = `# Document\n\n${parts.join('')}`;
+const off = { disable: { null: ['attention', 'autolink', 'codeText', 'hardBreakEscape', 'htmlText', 'labelStartImage', 'labelStartLink', 'labelEnd', 'labelStartFootnote'] } };
+for (let i = 0; i < 3; i++) {
+  let t = performance.now();
+  fromMarkdown(text, { extensions: [gfm(), off], mdastExtensions: [gfmFromMarkdown()] });
+  const td = performance.now() - t;
+  t = performance.now();
+  fromMarkdown(text, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  const tf = performance.now() - t;
+  console.log('disabled', td.toFixed(0), 'full', tf.toFixed(0));
+}
