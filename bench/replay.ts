@@ -4,11 +4,12 @@ import type { Db } from '@palimpsest/store/db';
 import { migrate } from '@palimpsest/store/migrate';
 import { openPgliteDb } from '@palimpsest/store/pglite/pglite-db';
 import { openPostgresDb } from '@palimpsest/store/postgres/pg-db';
-import { readStream } from '@palimpsest/store/read-stream';
+import { streamPages } from '@palimpsest/store/read-stream';
 import { cpus, loadavg } from 'node:os';
 import { replayTarget, type ReplayReport, type Reconstruction } from '@palimpsest/projections/replay/replay-target';
 import { reconstructTarget } from '@palimpsest/projections/replay/replay-target';
 import type { Sql } from '@palimpsest/store/db';
+import { sha256Hex } from '@palimpsest/core/text/sha256';
 import { join, resolve } from 'node:path';
 import { createBenchDatabase } from './bench-database';
 import { appendLongHistory, foldMemory } from './replay-memory';
@@ -61,20 +62,16 @@ const SIZES = [
   { label: '100 KB', bytes: 100 * KB },
   { label: '1 MB', bytes: KB * KB },
 ];
-const PAGE = 256;
 
 type Row = (string | number)[];
 
-/** Every event of the stream, in order, a page at a time inside one snapshot: what replay reads. */
+/** Every event of the stream, in order, in the pages replay reads, inside one snapshot: replay without the fold. */
 async function rawRead(db: Db, streamId: string): Promise<number> {
   return db.transaction(async (tx) => {
     await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
     let n = 0;
-    for (;;) {
-      const page = await readStream(tx, streamId, { fromVersion: n + 1, limit: PAGE });
-      n += page.length;
-      if (page.length < PAGE) return n;
-    }
+    for await (const page of streamPages(tx, streamId)) n += page.length;
+    return n;
   });
 }
 
@@ -98,26 +95,31 @@ async function benchBackend(label: string, db: Db, events: number, runs: number,
     const t0 = nowMs();
     const id = await generateHistory(ctx, linesDocument(size.bytes), events, 18);
     const generatedS = (nowMs() - t0) / 1000;
-    const streamEvents = await rawRead(db, `target-${id}`);
+    const streamLength = await rawRead(db, `target-${id}`);
     const rawMs = await best(runs, () => rawRead(db, `target-${id}`));
-    const replayMs = await best(runs, async () => verified((await dispatch(ctx, 'palimpsest_replay', { target_file_id: id })) as Record<string, any>, events));
-    const beforeMs = baseline ? await best(runs, async () => verified(await replayWith(db, baseline, id), events)) : NaN;
-    const rate = (ms: number) => (streamEvents / ms) * 1000;
-    perEvent.push(replayMs / streamEvents);
-    basePerEvent.push(beforeMs / streamEvents);
+    // Alternated, so that both see the same load on a shared machine.
+    let replayMs = Infinity;
+    let beforeMs = baseline ? Infinity : NaN;
+    for (let i = 0; i < runs; i++) {
+      replayMs = Math.min(replayMs, await best(1, async () => verified((await dispatch(ctx, 'palimpsest_replay', { target_file_id: id })) as Record<string, any>, events)));
+      if (baseline) beforeMs = Math.min(beforeMs, await best(1, async () => verified(await replayWith(db, baseline, id), events)));
+    }
+    const rate = (ms: number) => (streamLength / ms) * 1000;
+    perEvent.push(replayMs / streamLength);
+    basePerEvent.push(beforeMs / streamLength);
     rows.push([
       label,
       size.label,
-      streamEvents,
+      streamLength,
       generatedS.toFixed(1),
       rate(rawMs).toFixed(0),
       rate(replayMs).toFixed(0),
       `${((rate(replayMs) / rate(rawMs)) * 100).toFixed(1)} %`,
-      ((streamEvents * size.bytes) / (KB * KB) / (replayMs / 1000)).toFixed(1),
-      (replayMs / streamEvents).toFixed(3),
-      `${(replayMs / streamEvents / perEvent[0]!).toFixed(2)}×`,
+      ((streamLength * size.bytes) / (KB * KB) / (replayMs / 1000)).toFixed(1),
+      (replayMs / streamLength).toFixed(3),
+      `${(replayMs / streamLength / perEvent[0]!).toFixed(2)}×`,
       baseline ? rate(beforeMs).toFixed(0) : '–',
-      baseline ? `${(beforeMs / streamEvents / basePerEvent[0]!).toFixed(2)}×` : '–',
+      baseline ? `${(beforeMs / streamLength / basePerEvent[0]!).toFixed(2)}×` : '–',
       baseline ? `${(beforeMs / replayMs).toFixed(1)}×` : '–',
     ]);
   }
@@ -134,11 +136,23 @@ async function memoryBench(label: string, db: Db, long: number, baseline: Replay
     const codes: [string, ReplayCode['reconstructTarget']][] = [['chunked fold, paged', reconstructTarget]];
     if (baseline) codes.push(['before', baseline.reconstructTarget]);
     for (const [code, reconstruct] of codes) {
-      const m = await foldMemory(db, id, reconstruct);
-      if (m.accepted !== n) throw new Error(`${code}: folded ${m.accepted} of ${n}`);
-      rows.push([label, code, n + 1, appendS.toFixed(1), ((n / m.ms) * 1000).toFixed(0), m.peakHeapMb.toFixed(1), m.peakLiveMb.toFixed(1)]);
+      try {
+        const m = await foldMemory(db, id, reconstruct);
+        if (m.accepted !== n) throw new Error(`${code}: folded ${m.accepted} of ${n}`);
+        rows.push([label, code, n + 1, appendS.toFixed(1), ((n / m.ms) * 1000).toFixed(0), m.peakHeapMb.toFixed(1), m.peakLiveMb.toFixed(1)]);
+      } catch (error) {
+        // The code before reads a stream in one statement: on a long one it can meet the statement timeout.
+        if (code === 'chunked fold, paged') throw error;
+        rows.push([label, code, n + 1, appendS.toFixed(1), `failed: ${(error as Error).message}`, '–', '–']);
+      }
     }
   }
+  return rows;
+}
+
+/** Rows as they are measured, so a run cut short still shows them. */
+function shown(rows: Row[]): Row[] {
+  for (const r of rows) console.log(`  ${r.join(' | ')}`);
   return rows;
 }
 
@@ -156,18 +170,21 @@ async function main(): Promise<void> {
   const memory: Row[] = [];
   const pglite = await openPgliteDb({ memory: true });
   try {
-    rows.push(...(await benchBackend('PGlite', pglite, events, runs, baseline)));
-    if (long) memory.push(...(await memoryBench('PGlite', pglite, long, baseline)));
+    rows.push(...shown(await benchBackend('PGlite', pglite, events, runs, baseline)));
+    if (long) memory.push(...shown(await memoryBench('PGlite', pglite, long, baseline)));
   } finally {
     await pglite.close();
   }
   const adminUrl = process.env.DATABASE_URL;
   if (adminUrl) {
     const bench = await createBenchDatabase(adminUrl);
+    const onSignal = () => void bench.drop().finally(() => process.exit(130));
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
     const db = await openPostgresDb({ connectionString: bench.url });
     try {
-      rows.push(...(await benchBackend('PostgreSQL', db, events, runs, baseline)));
-      if (long) memory.push(...(await memoryBench('PostgreSQL', db, long, baseline)));
+      rows.push(...shown(await benchBackend('PostgreSQL', db, events, runs, baseline)));
+      if (long) memory.push(...shown(await memoryBench('PostgreSQL', db, long, baseline)));
     } finally {
       await db.close();
       await bench.drop();
@@ -179,6 +196,13 @@ async function main(): Promise<void> {
     'palimpsest_replay beside reading the same events (best run)',
       ['backend', 'document', 'events', 'generate s', 'raw read ev/s', 'replay ev/s', 'replay / raw', 'folded MB/s', 'replay ms/event', 'vs 1 KB', 'before ev/s', 'before vs 1 KB', 'speed-up'],
       rows,
+  );
+  const mb = linesDocument(KB * KB);
+  const hashMs = await best(20, async () => sha256Hex(mb));
+  console.log(
+    `\nSHA-256 of the 1 MB document (node:crypto, best of 20, this run): ${hashMs.toFixed(3)} ms. Every acceptance records the ` +
+      `whole text's after_hash and replay verifies each one: the fold hashes from the first changed chunk to the end, ` +
+      `on average more than half the text when edits fall anywhere, so that is the floor of a 1 MB replay per event.`,
   );
   if (long) table('fold memory of long streams (1 KB document, one-line tx/2 edits)', ['backend', 'code', 'events', 'append s', 'fold ev/s (GC sampled)', 'peak heap MB', 'peak live heap MB'], memory);
 }

@@ -1,6 +1,6 @@
 import { appendToStream } from '@palimpsest/store/append-to-stream';
 import type { Db } from '@palimpsest/store/db';
-import { readStream, streamEvents } from '@palimpsest/store/read-stream';
+import { readStream, streamPages } from '@palimpsest/store/read-stream';
 import { sampleEvents, uniqueStreamId } from '@palimpsest/store/test-support/sample-events';
 import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
 
@@ -30,12 +30,13 @@ describe(`readStream (${describeBackend})`, () => {
   it('streams the same events a page at a time, whatever the page size', async () => {
     const all = await readStream(db, stream);
     for (const size of [1, 2, 3, 7, 8, 500]) {
-      const paged = [];
-      for await (const e of streamEvents(db, stream, size)) paged.push(e);
-      expect(paged).toEqual(all);
+      const pages = [];
+      for await (const page of streamPages(db, stream, size)) pages.push(page);
+      expect(pages.flat()).toEqual(all);
+      expect(pages.every((p) => p.length > 0 && p.length <= size)).toBe(true);
     }
     const none = [];
-    for await (const e of streamEvents(db, uniqueStreamId('empty'), 2)) none.push(e);
+    for await (const page of streamPages(db, uniqueStreamId('empty'), 2)) none.push(page);
     expect(none).toEqual([]);
   });
 

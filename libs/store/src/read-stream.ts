@@ -26,13 +26,14 @@ export async function readStream(sql: Sql, streamId: string, opts: ReadStreamOpt
 }
 
 /**
- * A stream's events in stream_version order, read a page at a time (keyset on stream_version), so a
- * fold holds one page, not the history. Inside a REPEATABLE READ transaction every page sees one snapshot.
+ * A stream's events in stream_version order, a page at a time (keyset on stream_version), so a fold
+ * holds one page, not the history. Inside a REPEATABLE READ transaction every page sees one snapshot.
+ * Never yields an empty page.
  */
-export async function* streamEvents(sql: Sql, streamId: string, pageSize = 500): AsyncGenerator<StoredEvent> {
+export async function* streamPages(sql: Sql, streamId: string, pageSize = 500): AsyncGenerator<StoredEvent[]> {
   for (let from = 1; ; ) {
     const page = await readStream(sql, streamId, { fromVersion: from, limit: pageSize });
-    yield* page;
+    if (page.length) yield page;
     if (page.length < pageSize) return;
     from = page[page.length - 1]!.streamVersion + 1;
   }

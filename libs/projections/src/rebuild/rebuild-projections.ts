@@ -1,7 +1,7 @@
 import { TargetFold } from '@palimpsest/core/target/target-fold';
 import { upcastTargetEvent } from '@palimpsest/core/target/target.events';
 import type { Db, Sql } from '@palimpsest/store/db';
-import { streamEvents } from '@palimpsest/store/read-stream';
+import { streamPages } from '@palimpsest/store/read-stream';
 import { projectInline } from '../inline-projections';
 import { compareDigests, readModelDigests, type DigestComparison } from './read-model-digest';
 import { CANDIDATE_TABLES } from '../candidates/candidate.projection';
@@ -31,13 +31,15 @@ export interface RebuildReport extends DigestComparison {
 export async function rebuildStream(tx: Sql, streamId: string): Promise<number> {
   const fold = new TargetFold();
   let events = 0;
-  for await (const s of streamEvents(tx, streamId)) {
-    const event = upcastTargetEvent(s.type, s.schemaVersion, s.data);
-    const contentRewrite = fold.apply(event);
-    await projectInline(tx, [
-      { event, position: s.globalPosition, streamVersion: s.streamVersion, recordedAt: s.recordedAt, stateAfter: fold.state, contentRewrite },
-    ]);
-    events++;
+  for await (const page of streamPages(tx, streamId)) {
+    for (const s of page) {
+      const event = upcastTargetEvent(s.type, s.schemaVersion, s.data);
+      const contentRewrite = fold.apply(event);
+      await projectInline(tx, [
+        { event, position: s.globalPosition, streamVersion: s.streamVersion, recordedAt: s.recordedAt, stateAfter: fold.state, contentRewrite },
+      ]);
+    }
+    events += page.length;
   }
   return events;
 }

@@ -5,7 +5,7 @@ import { targetStreamId, upcastTargetEvent } from '@palimpsest/core/target/targe
 import type { TargetState } from '@palimpsest/core/target/target.state';
 import { sha256Hex } from '@palimpsest/core/text/sha256';
 import type { Sql } from '@palimpsest/store/db';
-import { streamEvents } from '@palimpsest/store/read-stream';
+import { streamPages } from '@palimpsest/store/read-stream';
 import { ASSEMBLED_CONTENT } from '../content/target-content';
 
 export interface ReplayReport {
@@ -42,16 +42,18 @@ export async function reconstructTarget(sql: Sql, targetId: string): Promise<Rec
   const fold = new TargetFold();
   let accepted = 0;
   const observed = new ObservedReplayEvidence();
-  for await (const s of streamEvents(sql, targetStreamId(targetId))) {
-    const event = upcastTargetEvent(s.type, s.schemaVersion, s.data);
-    try {
-      observed.check(event, fold.state);
-      fold.apply(event);
-    } catch (err) {
-      if (err instanceof ReplayDivergence) return { state: fold.state, accepted, divergence: err };
-      throw err;
+  for await (const page of streamPages(sql, targetStreamId(targetId))) {
+    for (const s of page) {
+      const event = upcastTargetEvent(s.type, s.schemaVersion, s.data);
+      try {
+        observed.check(event, fold.state);
+        fold.apply(event);
+      } catch (err) {
+        if (err instanceof ReplayDivergence) return { state: fold.state, accepted, divergence: err };
+        throw err;
+      }
+      if (event.type === 'ProposalAccepted') accepted++;
     }
-    if (event.type === 'ProposalAccepted') accepted++;
   }
   return { state: fold.state, accepted, divergence: null };
 }
