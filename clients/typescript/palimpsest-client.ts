@@ -61,7 +61,7 @@ export type FindOccurrencesParams = {
   max_results?: number;
 };
 
-/** Observe a structural scope: Structural scopes (code symbols; Markdown sections, code blocks, table rows; YAML/JSON keys). No symbol_name: discovery (query, kind; at most 200 candidates, nothing recorded). symbol_name (name or parent.name; kind): one match is observed (a recorded observation_id, a first page); none SCOPE_NOT_FOUND; several AMBIGUOUS_SCOPE_SELECTION. Page: observation_id, offset, max_chars (4,000; at most 8,000). selections: 1-32 disjoint scopes. A save or an edit makes an observation stale. */
+/** Observe a structural scope: Structural scopes (code symbols; Markdown sections, code blocks, table rows; YAML/JSON keys). No symbol_name: discovery (at most 200 candidates, nothing recorded). symbol_name: one match is observed (a recorded observation_id and its first page); none is SCOPE_NOT_FOUND, several AMBIGUOUS_SCOPE_SELECTION. observation_id pages a scope; selections observe 1-32 disjoint scopes at once. A save or an edit makes an observation stale. */
 export type ObserveScopeParams = {
   target_file_id: string;
   query?: string | null;
@@ -77,7 +77,7 @@ export type ObserveScopeParams = {
   }> | null;
 };
 
-/** Submit operations bound to an observed scope: palimpsest_submit_operations bound to an observation_id, both guards required: changes stay inside the scope, insertions strictly inside with expected_before/after. Refusals are recorded (OBSERVATION_REQUIRED, STALE_OBSERVATION_VERSION, OPERATION_OUTSIDE_OBSERVED_SCOPE, ...). Acceptance consumes the observation. Batch: observation_bundle_id, groups, client_request_id; one attempt. */
+/** Submit operations bound to an observed scope: palimpsest_submit_operations bound to an observation_id, both guards required: changes stay inside the scope, insertions strictly inside with expected_before/after. Refusals are recorded (STALE_OBSERVATION_VERSION, OPERATION_OUTSIDE_OBSERVED_SCOPE, ...). Acceptance consumes the observation. Batch: observation_bundle_id, groups, client_request_id; one attempt. */
 export type SubmitObservedOperationsParams = {
   target_file_id: string;
   intent: string;
@@ -429,7 +429,7 @@ export type CheckRunParams = {
   checks: Array<string>;
 };
 
-/** Apply a candidate: Write the candidate to every target it changes, atomically, with a receipt; if a written target moved, nothing is written. Bound files are published through one journal: a file edited on disk is precondition_failed external_write; a resend with the same request_id reconciles first and applies once. Under an approve policy it waits for an operator (APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers; the same request_id picks up a later decision). */
+/** Apply a candidate: Write the candidate to every target it changes, atomically, with a receipt; if a written target moved, nothing is written. Bound files are published through one journal: a file edited on disk is precondition_failed external_write; a resend with the same request_id reconciles first and applies once. Under an approve policy it waits for an operator (APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers; the same request_id resumes). */
 export type ChangeApplyParams = {
   candidate: string;
   expected_candidate_version: number;

@@ -13,7 +13,23 @@ const NULL_NOTE = 'or null';
  * before is accepted now, null included.
  */
 export function advertisedSchema(schema: JsonSchema): JsonSchema {
-  return hoistRepeats(transform(schema) as Record<string, unknown>) as JsonSchema;
+  const top = transform(schema) as Record<string, unknown>;
+  return hoistRepeats({ ...top, properties: openNested(top.properties) }) as JsonSchema;
+}
+
+/**
+ * additionalProperties: false is kept on the tool's own parameters (a misspelt one is what a client most
+ * needs to be told of) and left to admission inside them, where the catalog schema still refuses extras.
+ */
+function openNested(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(openNested);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'additionalProperties' && value === false) continue;
+    out[key] = key === 'examples' || key === 'enum' || key === 'const' ? value : openNested(value);
+  }
+  return out;
 }
 
 type Branch = { required?: string[]; properties: Record<string, { const?: unknown }> };

@@ -24,7 +24,7 @@ export function compactNote(tool: string): string | null {
   if (tool === OBSERVED_SUBMISSION) return 'Compact: acceptance omits evidence and groups.';
   if (isSubmission(tool)) return 'Compact: acceptance omits evidence.';
   if (tool === 'palimpsest_observe_scope') {
-    return 'Compact: candidates keep name, kind, parent, lines; batch scopes drop repeated page fields.';
+    return 'Compact: candidates keep name, kind, parent, lines; batch scopes drop page fields.';
   }
   return null;
 }

@@ -27,6 +27,12 @@ function outline(schema: JsonSchema): JsonSchema {
   return structuredClone({ ...top, properties: Object.fromEntries(required.filter((name) => name in properties).map((name) => [name, properties[name]!])) });
 }
 
+/** A title that only restates the name in words ("Get target") is left out: clients show the name then. */
+function titleAddsToName(op: OperationSpec): boolean {
+  const words = (text: string) => text.toLowerCase().replace(/^palimpsest_/, '').replace(/[^a-z]+/g, ' ').trim();
+  return words(op.title) !== words(op.name);
+}
+
 /**
  * tools/list, generated from the catalog; a read-only profile advertises read tools only, a policy only
  * its tools. Annotations say only what differs from MCP's defaults (a tool is not read-only and not
@@ -42,7 +48,7 @@ export function listTools(profile: Profile, mode: ResponseMode, policy?: OwnerPo
     if (op.capabilities) inputSchema['x-palimpsest-capabilities'] = structuredClone(op.capabilities);
     return {
       name: op.name,
-      title: op.title,
+      ...(titleAddsToName(op) ? { title: op.title } : {}),
       description: describe(op, mode),
       inputSchema: inputSchema as Tool['inputSchema'],
       outputSchema: outline(op.result) as Tool['outputSchema'],

@@ -119,7 +119,7 @@ export const changeApply = defineOperation({
   name: 'palimpsest_change_apply',
   title: 'Apply a candidate',
   description:
-    'Write the candidate to every target it changes, atomically, with a receipt; if a written target moved, nothing is written. Bound files are published through one journal: a file edited on disk is precondition_failed external_write; a resend with the same request_id reconciles first and applies once. Under an approve policy it waits for an operator (APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers; the same request_id picks up a later decision).',
+    'Write the candidate to every target it changes, atomically, with a receipt; if a written target moved, nothing is written. Bound files are published through one journal: a file edited on disk is precondition_failed external_write; a resend with the same request_id reconciles first and applies once. Under an approve policy it waits for an operator (APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers; the same request_id resumes).',
   readOnly: false,
   params: object(['candidate', 'expected_candidate_version', 'request_id'], {
     candidate: candidateId,

@@ -33,7 +33,7 @@ export const observeScope = defineOperation({
   name: 'palimpsest_observe_scope',
   title: 'Observe a structural scope',
   description:
-    'Structural scopes (code symbols; Markdown sections, code blocks, table rows; YAML/JSON keys). No symbol_name: discovery (query, kind; at most 200 candidates, nothing recorded). symbol_name (name or parent.name; kind): one match is observed (a recorded observation_id, a first page); none SCOPE_NOT_FOUND; several AMBIGUOUS_SCOPE_SELECTION. Page: observation_id, offset, max_chars (4,000; at most 8,000). selections: 1-32 disjoint scopes. A save or an edit makes an observation stale.',
+    'Structural scopes (code symbols; Markdown sections, code blocks, table rows; YAML/JSON keys). No symbol_name: discovery (at most 200 candidates, nothing recorded). symbol_name: one match is observed (a recorded observation_id and its first page); none is SCOPE_NOT_FOUND, several AMBIGUOUS_SCOPE_SELECTION. observation_id pages a scope; selections observe 1-32 disjoint scopes at once. A save or an edit makes an observation stale.',
   readOnly: false,
   readOnlyPart: 'discovery and paging (exact and bundle selections record an observation)',
   params: targetParams({
@@ -96,7 +96,7 @@ export const submitObservedOperations = defineOperation({
   name: 'palimpsest_submit_observed_operations',
   title: 'Submit operations bound to an observed scope',
   description:
-    'palimpsest_submit_operations bound to an observation_id, both guards required: changes stay inside the scope, insertions strictly inside with expected_before/after. Refusals are recorded (OBSERVATION_REQUIRED, STALE_OBSERVATION_VERSION, OPERATION_OUTSIDE_OBSERVED_SCOPE, ...). Acceptance consumes the observation. Batch: observation_bundle_id, groups, client_request_id; one attempt.',
+    'palimpsest_submit_operations bound to an observation_id, both guards required: changes stay inside the scope, insertions strictly inside with expected_before/after. Refusals are recorded (STALE_OBSERVATION_VERSION, OPERATION_OUTSIDE_OBSERVED_SCOPE, ...). Acceptance consumes the observation. Batch: observation_bundle_id, groups, client_request_id; one attempt.',
   readOnly: false,
   params: {
     type: 'object',
