@@ -1,12 +1,11 @@
 import type { BatchLookup, BatchObservation } from '@palimpsest/core/target/target.commands';
 import { isUuid } from '@palimpsest/core/target/request-identity';
-import { PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
 import { bundleObservations, findObservations, type ObservationRow } from '@palimpsest/projections/observations.queries';
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
 import { submitProposal, type SubmissionResult } from '../submit-proposal/submit-proposal.handler';
-import type { SubmitObservedInput } from './submit-observed-input';
+import { observedEnvelope, type SubmitObservedInput } from './submit-observed-input';
 
 /** The fields of the batch's record; the single form's are passed too, so that mixing them is a recorded refusal. */
 const PROPOSAL_FIELDS = ['intent', 'observation_bundle_id', 'groups', 'observation_id', 'operations'] as const;
@@ -21,16 +20,8 @@ export async function submitObservedBatch(ctx: AppContext, input: SubmitObserved
   for (const key of PROPOSAL_FIELDS) if (input[key] !== undefined) proposal[key] = input[key];
   let found: BatchLookup['found'] = {};
   const result = await submitProposal(ctx, {
-    target_file_id: input.target_file_id,
-    protocol_version: PROTOCOL.tx2,
+    ...observedEnvelope(input),
     proposal,
-    expected_target_version: input.expected_target_version,
-    expected_current_hash: input.expected_current_hash,
-    client_request_id: input.client_request_id,
-    parent_attempt_id: input.parent_attempt_id,
-    attempt: input.attempt,
-    source: input.source,
-    include_correlation_id: input.include_correlation_id,
     observed: {
       operation,
       lookup: async (tx, target) => {

@@ -1,3 +1,4 @@
+import { PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
 import type { SubmitProposalInput } from '../submit-proposal/submit-proposal.handler';
 
 export const SUBMIT_OBSERVED = 'palimpsest_submit_observed_operations';
@@ -10,3 +11,18 @@ export type SubmitObservedInput = Omit<SubmitProposalInput, 'protocol_version' |
   observation_bundle_id?: unknown;
   groups?: unknown;
 };
+
+/** What either form hands submitProposal besides its proposal and lookup: a tx/2 submission's envelope. */
+export function observedEnvelope(input: SubmitObservedInput): Omit<SubmitProposalInput, 'proposal' | 'observed'> {
+  return {
+    target_file_id: input.target_file_id,
+    protocol_version: PROTOCOL.tx2,
+    expected_target_version: input.expected_target_version,
+    expected_current_hash: input.expected_current_hash,
+    client_request_id: input.client_request_id,
+    parent_attempt_id: input.parent_attempt_id,
+    attempt: input.attempt,
+    source: input.source,
+    include_correlation_id: input.include_correlation_id,
+  };
+}

@@ -1,13 +1,12 @@
 import type { ObservedLookup } from '@palimpsest/core/target/target.commands';
 import { isUuid } from '@palimpsest/core/target/request-identity';
-import { PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
 import { findObservation, type ObservationRow } from '@palimpsest/projections/observations.queries';
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
 import { submitObservedBatch } from './submit-observed-batch';
 import { submitProposal, type SubmissionResult } from '../submit-proposal/submit-proposal.handler';
-import { SUBMIT_OBSERVED, type SubmitObservedInput } from './submit-observed-input';
+import { observedEnvelope, SUBMIT_OBSERVED, type SubmitObservedInput } from './submit-observed-input';
 
 export { SUBMIT_OBSERVED, type SubmitObservedInput } from './submit-observed-input';
 
@@ -23,16 +22,8 @@ export function submitObserved(ctx: AppContext, input: SubmitObservedInput): Pro
   if ('intent' in input) proposal.intent = input.intent;
   if ('operations' in input) proposal.operations = input.operations;
   return submitProposal(ctx, {
-    target_file_id: input.target_file_id,
-    protocol_version: PROTOCOL.tx2,
+    ...observedEnvelope(input),
     proposal,
-    expected_target_version: input.expected_target_version,
-    expected_current_hash: input.expected_current_hash,
-    client_request_id: input.client_request_id,
-    parent_attempt_id: input.parent_attempt_id,
-    attempt: input.attempt,
-    source: input.source,
-    include_correlation_id: input.include_correlation_id,
     observed: { operation: SUBMIT_OBSERVED, lookup: async (tx, target) => ({ observed: await lookupObservation(ctx, tx, target, input.observation_id) }) },
   });
 }
