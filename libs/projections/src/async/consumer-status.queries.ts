@@ -1,4 +1,5 @@
 import type { DbKind, Sql } from '@palimpsest/store/db';
+import { isRebuildingHere, rebuildLockName } from '../rebuild/online/rebuild-lock';
 import { namedLockKey } from '@palimpsest/store/advisory-lease';
 import type { ConsumerStatus } from './async-projection.port';
 import { consumerLeaseName, type ConsumerKind } from './consumer-leases';
@@ -18,6 +19,7 @@ interface StatusRow {
   holder: string | null;
   backend_pid: number | null;
   state: ConsumerStatus['state'] | null;
+  rebuilding: boolean;
 }
 
 /**
@@ -37,7 +39,11 @@ export async function consumerStatuses(sql: Sql, backend: DbKind, consumers: rea
      SELECT c.name, c.kind, COALESCE(cp.last_xid, '0'::xid8)::text AS xid, COALESCE(cp.last_position, 0) AS position,
             lag.events AS lag_events,
             GREATEST(0, EXTRACT(EPOCH FROM clock_timestamp() - lag.oldest)) AS lag_seconds,
-            l.holder, l.backend_pid, l.state
+            l.holder, l.backend_pid, l.state,
+            EXISTS (SELECT 1 FROM pg_locks k
+                     WHERE k.locktype = 'advisory' AND k.granted AND k.objsubid = 1
+                       AND k.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                       AND ((k.classid::bigint << 32) | k.objid::bigint) = hashtext($3::text || c.name)::bigint) AS rebuilding
        FROM listed c
        LEFT JOIN projection_checkpoints cp ON cp.projection = c.name
        LEFT JOIN consumer_leases l ON l.consumer = c.name
@@ -46,7 +52,7 @@ export async function consumerStatuses(sql: Sql, backend: DbKind, consumers: rea
           WHERE (e.transaction_xid, e.global_position) > (COALESCE(cp.last_xid, '0'::xid8), COALESCE(cp.last_position, 0))
        ) lag
       ORDER BY c.ord, c.name`,
-    [consumers.map((c) => c.name), consumers.map((c) => c.kind)],
+    [consumers.map((c) => c.name), consumers.map((c) => c.kind), rebuildLockName('')],
   );
   const alive = backend === 'postgres' ? await advisoryHolders(sql) : null;
   return rows.map((row) => {
@@ -54,7 +60,8 @@ export async function consumerStatuses(sql: Sql, backend: DbKind, consumers: rea
     return {
       name: row.name,
       kind: row.kind,
-      state: live && row.state && row.state !== 'stopped' ? row.state : 'stopped',
+      // An online rebuild (its advisory lock on PostgreSQL; this process, which owns the embedded store) says so.
+      state: row.rebuilding || (backend === 'pglite' && isRebuildingHere(row.name)) ? 'rebuilding' : live && row.state && row.state !== 'stopped' ? row.state : 'stopped',
       checkpoint: { xid: row.xid, position: Number(row.position) },
       lag_events: Number(row.lag_events),
       lag_seconds: row.lag_seconds === null ? 0 : Math.round(Number(row.lag_seconds) * 1000) / 1000,
