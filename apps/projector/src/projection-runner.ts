@@ -3,7 +3,7 @@ import { catchUp } from '@palimpsest/projections/async/catch-up';
 import { leaderIdentity, recordLeader, recordLeaderState, recordStopped, type LeaderState } from '@palimpsest/projections/async/consumer-leases';
 import type { Db } from '@palimpsest/store/db';
 import { consumerStatusOf } from '@palimpsest/application/queries/projector-status.handler';
-import { projectorCrashPoint } from './crash-point';
+import { crashPoint } from '@palimpsest/workspace/crash-point';
 import { tryLeaderLease, type LeaderLease } from './leader-lease';
 import type { LogConsumer } from './log-consumer';
 
@@ -59,7 +59,7 @@ export class ProjectionRunner implements LogConsumer {
       ...projection,
       apply: async (tx, events) => {
         await projection.apply(tx, events);
-        projectorCrashPoint(); // opt-in: dies with the batch applied, its checkpoint not yet committed
+        crashPoint('projector.after_apply'); // opt-in: dies with the batch applied, its checkpoint not yet committed
       },
     };
   }

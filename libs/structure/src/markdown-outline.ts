@@ -79,7 +79,7 @@ export function mdastBlocks(text: string): MarkdownBlocks {
   return { root: blocks, leaves };
 }
 
-export function outlineOf(blocks: MarkdownBlocks, index: CodePointIndex): UnlinedSymbol[] {
+function outlineOf(blocks: MarkdownBlocks, index: CodePointIndex): UnlinedSymbol[] {
   const sections = sectionsOf(blocks.root);
   const out: UnlinedSymbol[] = sections.map((s) => ({ name: s.name, kind: 'section', parent: s.parent, start: s.start, end: s.end }));
   const ordinals = new Map<string, number>();

@@ -1,8 +1,9 @@
 /**
- * Opt-in crash points for the publication's crash tests (issue 14 "crash points"): `crashPoint(name)` ends
- * the process with SIGKILL, as a power cut or the OOM killer would (no handlers, no flush, no finally),
- * when PALIMPSEST_CRASH_POINT names that point. Unset, or naming another point, it does nothing. The
- * variable is read once, when this module loads, so a crash point costs one comparison.
+ * Opt-in crash points for the crash tests (the publication's, issue 14, and the log consumers'): `crashPoint(name)` ends the process
+ * with SIGKILL, as a power cut or the OOM killer would (no handlers, no flush, no finally), when
+ * PALIMPSEST_CRASH_POINT names that point; `name@N` waits for the Nth time the process reaches it, so a
+ * test that kills a process in a loop still sees progress. Unset, or naming another point, it does
+ * nothing. The variable is read once, when this module loads, so a crash point costs one comparison.
  */
 
 export const CRASH_POINT_ENV = 'PALIMPSEST_CRASH_POINT';
@@ -16,10 +17,29 @@ export const CRASH_POINTS = [
   'publication.before_outcome',
 ] as const;
 
+/** The log consumers' points (apps/projector). */
+export const CONSUMER_CRASH_POINTS = [
+  /** The projector: a batch applied, its transaction (with the checkpoint) not yet committed. */
+  'projector.after_apply',
+  /** The relay: half of a batch's publishes acknowledged, the rest in flight. */
+  'relay.mid_publish',
+  /** The relay: every publish of the batch acknowledged, the checkpoint not yet moved. */
+  'relay.after_acks',
+] as const;
+
 export type CrashPointName = (typeof CRASH_POINTS)[number];
+export type ConsumerCrashPointName = (typeof CONSUMER_CRASH_POINTS)[number];
 
-const armed = process.env[CRASH_POINT_ENV];
+const [armed, nth] = parse(process.env[CRASH_POINT_ENV]);
+let hits = 0;
 
-export function crashPoint(name: CrashPointName): void {
-  if (armed === name) process.kill(process.pid, 'SIGKILL');
+function parse(value: string | undefined): [string | null, number] {
+  const match = /^([^@]+)(?:@(\d+))?$/.exec(value ?? '');
+  return match ? [match[1]!, Number(match[2] ?? 1)] : [null, 1];
+}
+
+export function crashPoint(name: CrashPointName | ConsumerCrashPointName): void {
+  if (armed !== name) return;
+  hits += 1;
+  if (hits >= nth) process.kill(process.pid, 'SIGKILL');
 }

@@ -3,7 +3,7 @@ import { allTimeActivity, type ActivityGroupRow } from '@palimpsest/application/
 import type { Sql } from '@palimpsest/store/db';
 
 /** Sources are client text: the busiest this many get their own label value, the rest are summed as "other". */
-export const ACTIVITY_SOURCE_LABELS = 20;
+const ACTIVITY_SOURCE_LABELS = 20;
 
 function bySource(rows: ActivityGroupRow[]): [string, number][] {
   const sums = new Map<string, number>();

@@ -14,17 +14,22 @@ import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { VERSION } from '../cli-errors';
 import { gatewayAddressHolding } from '../store-access';
 import type { ProjectorOptions } from '@palimpsest/projector/log-follower';
-import { startProjector } from '@palimpsest/projector/projector';
+import type { RunningProjector } from '@palimpsest/projector/projector';
 import { projectorEnabled } from '@palimpsest/projector/projector-config';
-import { environmentConsumers } from '@palimpsest/projector/relay-consumer';
-import { stderrLogger } from '@palimpsest/projector/stderr-logger';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
-function projectorOptions(db: Db): ProjectorOptions {
+/** The projector beside the server; Nest and the NATS client load only when it runs (every command loads this file). */
+async function startProjectorHere(db: Db): Promise<RunningProjector> {
+  const [{ startProjector }, { environmentConsumers }, { stderrLogger }] = await Promise.all([
+    import('@palimpsest/projector/projector'),
+    import('@palimpsest/projector/relay-consumer'),
+    import('@palimpsest/projector/stderr-logger'),
+  ]);
   const logger = stderrLogger('palimpsest mcp');
   const onError = (error: unknown, consumer: string) => logger.error({ err: error, consumer }, 'projector consumer failed');
-  return { consumers: environmentConsumers(db, process.env, logger), runner: { onError } };
+  const options: ProjectorOptions = { consumers: environmentConsumers(db, process.env, logger), runner: { onError } };
+  return startProjector(db, options);
 }
 
 /**
@@ -57,7 +62,7 @@ async function serveHere(db: Db, profileName: string, policy: OwnerPolicy): Prom
   await prepareStore(ctx);
   const server = createMcpServer(ctx, { profile, policy, mode, version: VERSION });
   // The asynchronous read models follow the log here too, as in a gateway (off with PALIMPSEST_PROJECTOR=off).
-  const projector = projectorEnabled() ? await startProjector(db, projectorOptions(db)) : null;
+  const projector = projectorEnabled() ? await startProjectorHere(db) : null;
   let closing: Promise<void> | null = null;
   const shutdown = () =>
     (closing ??= (async () => {

@@ -12,7 +12,7 @@ import type { StoredEvent } from '@palimpsest/store/stored-event';
 import { eventually } from '@palimpsest/store/test-support/eventually';
 import { createTestDb, databaseUrlOf, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
 import { RELAY_ENV } from './relay-config';
-import { RELAY_CRASH_POINTS } from './relay-crash-point';
+import type { ConsumerCrashPointName } from '@palimpsest/workspace/crash-point';
 import { connectNats, deleteStream, NATS_URL, readJetStream, uniqueRelayTarget } from './test-support/jetstream-reader';
 import { auditAgainst, auditRelayed, cleanAudit } from './test-support/relayed-events';
 import { spawnRelay, type RelayProcess } from './test-support/spawn-relay';
@@ -31,7 +31,7 @@ const PGLITE_EVENTS_PER_STREAM = 25;
 const PGLITE_EVENTS = STREAMS * PGLITE_EVENTS_PER_STREAM;
 
 /** Where the relay process is killed, loop by loop: at each crash point, and at random moments. */
-const KILLS = ['relay.after_acks', 'relay.mid_publish', 'random'] as const satisfies readonly ((typeof RELAY_CRASH_POINTS)[number] | 'random')[];
+const KILLS = ['relay.after_acks', 'relay.mid_publish', 'random'] as const satisfies readonly (ConsumerCrashPointName | 'random')[];
 
 describe(`relay process killed with SIGKILL (${describeBackend}, real NATS)`, () => {
   const target = uniqueRelayTarget();

@@ -9,7 +9,7 @@ import { checkpointOf, readAll, type ReadAllCheckpoint } from '@palimpsest/store
 import type { StoredEvent } from '@palimpsest/store/stored-event';
 import { ensureStream } from './jetstream-stream';
 import { checkedOptions, relayOptionsFromEnv, type NatsRelayOptions, type RelayLogger } from './relay-config';
-import { relayCrashPoint } from './relay-crash-point';
+import { crashPoint } from '@palimpsest/workspace/crash-point';
 import { msgIdOf, subjectOf, toEnvelope } from './relay-envelope';
 import { tryLeaderLease, type LeaderLease } from '../leader-lease';
 import { Wakeup } from './wakeup';
@@ -144,7 +144,7 @@ export class NatsRelay {
       const next = readAll(this.db, { after: to, limit: batchSize });
       next.catch(() => undefined); // awaited below; a failed publish must not leave it unhandled
       const duplicates = await this.publish(events);
-      relayCrashPoint('relay.after_acks');
+      crashPoint('relay.after_acks');
       if (!(await advanceCheckpoint(this.db, checkpointName, from, to, events.length))) {
         return logger.warn({ from }, 'relay checkpoint moved by another instance');
       }
@@ -172,7 +172,7 @@ export class NatsRelay {
     let acked = 0;
     const acks = await Promise.all(events.map(async (event) => {
       const ack = await js.publish(subjectOf(subjectPrefix, event), ENCODER.encode(JSON.stringify(toEnvelope(event))), { msgID: msgIdOf(event) });
-      if ((acked += 1) === half) relayCrashPoint('relay.mid_publish');
+      if ((acked += 1) === half) crashPoint('relay.mid_publish');
       return ack;
     }));
     return this.checkAcks(events, acks);

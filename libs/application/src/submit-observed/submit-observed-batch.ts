@@ -53,9 +53,10 @@ async function lookupBatch(ctx: AppContext, tx: Sql, target: TargetRow, bundleId
 
 /**
  * The scopes that still describe the locked state, checked against ONE outline of this version (cached):
- * a symbol with exactly the observed bounds, name and kind. The others are refused before this matters.
+ * a symbol with exactly the observed bounds, name and kind (equal version and hash mean equal text, so
+ * the scope hash is equal with it). The others are refused before this matters. Both forms use it.
  */
-async function reverifyAll(ctx: AppContext, target: TargetRow, rows: ObservationRow[]): Promise<Record<string, boolean>> {
+export async function reverifyAll(ctx: AppContext, target: TargetRow, rows: ObservationRow[]): Promise<Record<string, boolean>> {
   const current = rows.filter(
     (r) => r.target_id === target.target_id && r.target_version === target.version && r.target_hash === target.current_hash && r.editing_cycle_id === target.active_editing_cycle_id,
   );

@@ -1,10 +1,10 @@
 import type { ObservedLookup } from '@palimpsest/core/target/target.commands';
 import { isUuid } from '@palimpsest/core/target/request-identity';
-import { findObservation, type ObservationRow } from '@palimpsest/projections/observations.queries';
+import { findObservation } from '@palimpsest/projections/observations.queries';
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
-import { submitObservedBatch } from './submit-observed-batch';
+import { reverifyAll, submitObservedBatch } from './submit-observed-batch';
 import { submitProposal, type SubmissionResult } from '../submit-proposal/submit-proposal.handler';
 import { observedEnvelope, SUBMIT_OBSERVED, type SubmitObservedInput } from './submit-observed-input';
 
@@ -32,20 +32,6 @@ export function submitObserved(ctx: AppContext, input: SubmitObservedInput): Pro
 async function lookupObservation(ctx: AppContext, tx: Sql, target: TargetRow, observationId: unknown): Promise<ObservedLookup> {
   if (!isUuid(observationId)) return { observation_id: observationId, found: null, reverified: false };
   const row = await findObservation(tx, observationId.toLowerCase());
-  return { observation_id: observationId, found: row, reverified: row ? await reverify(ctx, target, row) : false };
+  return { observation_id: observationId, found: row, reverified: row ? ((await reverifyAll(ctx, target, [row]))[row.observation_id] ?? false) : false };
 }
 
-/**
- * Only an observation that still describes the locked state is re-verified (the decider refuses the
- * others first): the outline of this version (cached) must hold a symbol with the observed bounds, name
- * and kind. Equal version and hash mean equal text, so the scope hash is equal with it.
- */
-async function reverify(ctx: AppContext, target: TargetRow, row: ObservationRow): Promise<boolean> {
-  if (!target.exists) return false;
-  const current = row.target_id === target.target_id && row.target_version === target.version && row.target_hash === target.current_hash;
-  if (!current || row.editing_cycle_id !== target.active_editing_cycle_id) return false;
-  const language = ctx.outlines.engine.languageOf(target.filename, target.content_type);
-  if (!language) return false;
-  const outline = await ctx.outlines.outline(target, language);
-  return outline.symbols.some((s) => s.start === row.scope_start && s.end === row.scope_end && s.name === row.symbol_name && s.kind === row.symbol_kind);
-}

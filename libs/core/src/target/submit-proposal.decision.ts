@@ -160,7 +160,8 @@ export function decideSubmission(cmd: SubmitProposal, state: ExistingTarget): Su
   const keySupplied = cmd.client_request_id !== undefined && cmd.client_request_id !== null;
   const parsedResult = cmd.batch ? parseBatch(cmd.proposal) : parseProposal(cmd.protocol_version, cmd.proposal);
   const parsed = parsedResult.ok ? parsedResult.proposal : null;
-  const content = canonicalJson(storedRecordOf(cmd, parsed));
+  const stored = storedRecordOf(cmd, parsed);
+  const content = canonicalJson(stored);
 
   if (keySupplied && !isValidRequestKey(cmd.client_request_id)) {
     return decision([
@@ -179,7 +180,7 @@ export function decideSubmission(cmd: SubmitProposal, state: ExistingTarget): Su
     if (keyed.request_fingerprint === common.request_fingerprint) {
       return { kind: 'decided', events: [], recoveredAttemptId: keyed.attempt_id, nextContent: null, textChange: null };
     }
-    return decision([keyConflict(cmd, state, common, parsed)]);
+    return decision([keyConflict(cmd, state, common, parsed, stored)]);
   }
 
   const syntax =
@@ -254,7 +255,7 @@ export function decideSubmission(cmd: SubmitProposal, state: ExistingTarget): Su
     ]);
   }
 
-  const recorded = { protocol_version: proposal.protocol_version, runtime_version: runtime, record: storedRecordOf(cmd, proposal) };
+  const recorded = { protocol_version: proposal.protocol_version, runtime_version: runtime, record: stored };
   const result = applyProposal(recorded, state.content, {
     observedVersion: state.version,
     observedHash: state.current_hash,
@@ -297,6 +298,7 @@ function keyConflict(
   state: ExistingTarget,
   common: AttemptData,
   parsed: ParsedProposal | null,
+  submittedRecord: Record<string, unknown>,
 ): TargetEvent {
   const keyed = cmd.lookups.keyed!;
   const stored: FingerprintEnvelope = {
@@ -315,7 +317,7 @@ function keyConflict(
   };
   const storedRecord = safeParse(keyed.content);
   if (storedRecord && parsed && keyed.protocol_version === cmd.protocol_version) {
-    const diff = differingFields(storedRecord, storedRecordOf(cmd, parsed), 10);
+    const diff = differingFields(storedRecord, submittedRecord, 10);
     diagnostic.differing_fields = diff.fields;
     diagnostic.differing_fields_truncated = diff.truncated;
   }

@@ -1,3 +1,4 @@
+import { CodePointIndex } from '../text/code-points';
 import { readProposalBody } from './parse-proposal';
 import type { ProposalInput } from './parse-proposal';
 import { shapeFailure } from './field-checks';
@@ -64,7 +65,7 @@ function applyObserved(p: RecordedProposal, buffer: string, ctx?: ApplyContext):
   if (unknown !== undefined) return reject(evidenceFailure(`the record field ${unknown} is not known`), buffer);
   const link = readLink(p.record.observation);
   if (!link) return reject(evidenceFailure('the record carries no complete observation link'), buffer);
-  const bad = checkScopeEvidence(link, buffer);
+  const bad = checkScopeEvidence(link, new CodePointIndex(buffer));
   if (bad) return reject(evidenceFailure(bad), buffer);
   const read = readProposalBody(PROTOCOL.tx2, { intent: p.record.intent, operations: p.record.operations });
   if (!read.ok) return reject(read.failure, buffer);

@@ -144,7 +144,7 @@ export function applyObservedBatch(p: RecordedProposal, buffer: string, ctx?: Ap
   }, p.record.intent);
   if (!groups.ok) return fail(groups.failure);
   const index = new CodePointIndex(buffer);
-  const bad = scopesProblem(groups.value, buffer);
+  const bad = scopesProblem(groups.value, index);
   if (bad) return fail(evidenceFailure(bad));
   const descending = [...groups.value].sort((a, b) => b.observation.scope_start - a.observation.scope_start);
   const results: GroupResult[] = [];
@@ -158,12 +158,12 @@ export function applyObservedBatch(p: RecordedProposal, buffer: string, ctx?: Ap
   return assemble(buffer, results);
 }
 
-function scopesProblem(groups: BatchGroup<BatchLink>[], buffer: string): string | null {
+function scopesProblem(groups: BatchGroup<BatchLink>[], index: CodePointIndex): string | null {
   const seen = new Set<string>();
   for (const g of groups) {
     if (seen.has(g.observation.observation_id)) return `observation ${g.observation.observation_id} is linked by two groups`;
     seen.add(g.observation.observation_id);
-    const bad = checkScopeEvidence(g.observation, buffer);
+    const bad = checkScopeEvidence(g.observation, index);
     if (bad) return `group ${g.group_index}: ${bad}`;
   }
   const sorted = groups.map((g) => g.observation).sort((a, b) => a.scope_start - b.scope_start);

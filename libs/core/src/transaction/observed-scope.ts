@@ -67,8 +67,7 @@ export function pickLink(source: { readonly [K in keyof ObservationLink]?: unkno
 }
 
 /** Null when the link's scope is the buffer's [scope_start, scope_end) with the recorded hash. */
-export function checkScopeEvidence(link: ObservationLink, buffer: string): string | null {
-  const index = new CodePointIndex(buffer);
+export function checkScopeEvidence(link: ObservationLink, index: CodePointIndex): string | null {
   if (link.scope_end > index.length) return `the observed scope [${link.scope_start}, ${link.scope_end}) lies outside the ${index.length} code points`;
   if (sha256Hex(index.slice(link.scope_start, link.scope_end)) !== link.observed_scope_hash) return 'the observed scope hash does not match the scope text';
   return null;

@@ -19,7 +19,6 @@ interface StatusRow {
   holder: string | null;
   backend_pid: number | null;
   state: ConsumerStatus['state'] | null;
-  rebuilding: boolean;
 }
 
 /**
@@ -39,11 +38,7 @@ export async function consumerStatuses(sql: Sql, backend: DbKind, consumers: rea
      SELECT c.name, c.kind, COALESCE(cp.last_xid, '0'::xid8)::text AS xid, COALESCE(cp.last_position, 0) AS position,
             lag.events AS lag_events,
             GREATEST(0, EXTRACT(EPOCH FROM clock_timestamp() - lag.oldest)) AS lag_seconds,
-            l.holder, l.backend_pid, l.state,
-            EXISTS (SELECT 1 FROM pg_locks k
-                     WHERE k.locktype = 'advisory' AND k.granted AND k.objsubid = 1
-                       AND k.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                       AND ((k.classid::bigint << 32) | k.objid::bigint) = hashtext($3::text || c.name)::bigint) AS rebuilding
+            l.holder, l.backend_pid, l.state
        FROM listed c
        LEFT JOIN projection_checkpoints cp ON cp.projection = c.name
        LEFT JOIN consumer_leases l ON l.consumer = c.name
@@ -52,16 +47,18 @@ export async function consumerStatuses(sql: Sql, backend: DbKind, consumers: rea
           WHERE (e.transaction_xid, e.global_position) > (COALESCE(cp.last_xid, '0'::xid8), COALESCE(cp.last_position, 0))
        ) lag
       ORDER BY c.ord, c.name`,
-    [consumers.map((c) => c.name), consumers.map((c) => c.kind), rebuildLockName('')],
+    [consumers.map((c) => c.name), consumers.map((c) => c.kind)],
   );
   const alive = backend === 'postgres' ? await advisoryHolders(sql) : null;
+  const rebuildKeys = alive ? new Set([...alive].map((held) => held.slice(held.indexOf(':') + 1))) : null;
+  // An online rebuild holds its lease (PostgreSQL) or runs in this process, the embedded store's owner.
+  const rebuilding = (name: string) => (rebuildKeys ? rebuildKeys.has(namedLockKey(rebuildLockName(name))) : isRebuildingHere(name));
   return rows.map((row) => {
     const live = row.holder !== null && (alive ? alive.has(`${row.backend_pid}:${namedLockKey(consumerLeaseName(row.name))}`) : row.holder === self);
     return {
       name: row.name,
       kind: row.kind,
-      // An online rebuild (its advisory lock on PostgreSQL; this process, which owns the embedded store) says so.
-      state: row.rebuilding || (backend === 'pglite' && isRebuildingHere(row.name)) ? 'rebuilding' : live && row.state && row.state !== 'stopped' ? row.state : 'stopped',
+      state: rebuilding(row.name) ? 'rebuilding' : live && row.state && row.state !== 'stopped' ? row.state : 'stopped',
       checkpoint: { xid: row.xid, position: Number(row.position) },
       lag_events: Number(row.lag_events),
       lag_seconds: row.lag_seconds === null ? 0 : Math.round(Number(row.lag_seconds) * 1000) / 1000,

@@ -1,7 +1,7 @@
 import type { Sql } from '@palimpsest/store/db';
 
 /** Events behind are counted up to this many (the count stays cheap however far behind a projection is). */
-export const BEHIND_COUNT_CAP = 100_000;
+const BEHIND_COUNT_CAP = 100_000;
 
 export interface ProjectionFreshness {
   /** Global position of the last event the projection handled (0: none yet). */

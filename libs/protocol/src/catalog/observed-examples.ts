@@ -6,12 +6,10 @@ import { EXAMPLE_TARGET_ID } from './fragments';
  * observation: their ids are illustrative, and a host binds them to the receipts it got (bindObserved).
  */
 export const EXAMPLE_DOCUMENT = '# Guide\n\n## Install\n\nRun the installer.\n\n## Usage\n\nCall it.\n';
-export const EXAMPLE_DOCUMENT_HASH = '3c31bfed1c6325ea242675a31efb36822c3c88a66a435d550a993071d203ac46';
+const EXAMPLE_DOCUMENT_HASH = '3c31bfed1c6325ea242675a31efb36822c3c88a66a435d550a993071d203ac46';
 export const EXAMPLE_OBSERVATION_ID = '8b2e4f6a-1c3d-4e5f-a7b9-0d2c4e6f8a1b';
 export const EXAMPLE_BUNDLE_ID = '0c6e2a4f-9b1d-4f3e-8a5c-7d9e1b3f5a2c';
 export const EXAMPLE_SECOND_OBSERVATION_ID = '6d4f8b2a-3e5c-4a7b-9c1d-2e4f6a8b0c3d';
-
-export type { ObservedSetup } from './operation-spec';
 
 const guards = { expected_target_version: 0, expected_current_hash: EXAMPLE_DOCUMENT_HASH };
 

@@ -79,7 +79,7 @@ ON CONFLICT (target_id) DO UPDATE SET
 WHERE d.last_position < excluded.last_position`;
 
 /** Filenames are indexed whole and split at punctuation, so "main" finds src/main.ts. */
-export const NAME_WORDS = (column: string) => `${column} || ' ' || regexp_replace(${column}, '[^[:alnum:]]+', ' ', 'g')`;
+const NAME_WORDS = (column: string) => `${column} || ' ' || regexp_replace(${column}, '[^[:alnum:]]+', ' ', 'g')`;
 
 const REINDEX = `
 UPDATE search_documents SET document =

@@ -24,6 +24,8 @@ export interface LogRead {
 
 export async function readLog(sql: Sql, read: LogRead): Promise<StoredEvent[]> {
   const upTo = read.upTo ?? null;
+  // The whole log from a checkpoint: readAll, which knows each backend's order.
+  if (read.gapSafe && upTo === null) return readAll({ query: (text, params) => sql.query(text, params), kind: read.kind }, { after: read.after, limit: read.limit });
   if (read.kind === 'pglite') {
     const { rows } = await sql.query<StoredEventRow>(
       `SELECT ${STORED_EVENT_COLUMNS} FROM events
@@ -33,7 +35,6 @@ export async function readLog(sql: Sql, read: LogRead): Promise<StoredEvent[]> {
     );
     return rows.map(toStoredEvent);
   }
-  if (read.gapSafe && upTo === null) return readAll({ query: (text, params) => sql.query(text, params), kind: read.kind }, { after: read.after, limit: read.limit });
   const { rows } = await sql.query<StoredEventRow>(
     `SELECT ${STORED_EVENT_COLUMNS}
        FROM events

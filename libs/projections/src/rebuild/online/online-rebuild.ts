@@ -66,7 +66,7 @@ export class RebuildBusyError extends Error {
 }
 
 /** The names `rebuild --online` takes. */
-export function onlineRebuildNames(projections: readonly AsyncProjection[] = ASYNC_PROJECTIONS): string[] {
+function onlineRebuildNames(projections: readonly AsyncProjection[] = ASYNC_PROJECTIONS): string[] {
   return [INLINE_MODELS, ...projections.map((p) => p.name)];
 }
 

@@ -1,16 +1,18 @@
 import type { Db } from '@palimpsest/store/db';
+import { tryNamedLease } from '@palimpsest/store/advisory-lease';
 
 /**
  * One online rebuild per read model at a time: two would share one shadow schema. On PostgreSQL a
- * session advisory lock, held on its own connection for the rebuild's life (the server drops it if the
- * process dies); the embedded store has one process, so there a set of the names being rebuilt suffices.
+ * named lease (a session advisory lock on its own connection for the rebuild's life; the server drops it
+ * if the process dies); the embedded store has one process, so there a set of the names being rebuilt
+ * suffices.
  */
 
 const running = new WeakMap<Db, Set<string>>();
 /** Names being rebuilt by this process, whatever the Db (the embedded store's status reads it: one process owns it). */
 const rebuildingHere = new Map<string, number>();
 
-/** Whether this process is rebuilding `name` online now (on PostgreSQL, status reads the advisory lock instead). */
+/** Whether this process is rebuilding `name` online now (on PostgreSQL, status reads the lease instead). */
 export function isRebuildingHere(name: string): boolean {
   return (rebuildingHere.get(name) ?? 0) > 0;
 }
@@ -21,7 +23,7 @@ function mark(name: string, by: 1 | -1): void {
   else rebuildingHere.delete(name);
 }
 
-/** The advisory lock key of an online rebuild of `name` (hashtext of this text). */
+/** The name of an online rebuild's lease on `name` (its advisory key is namedLockKey of this). */
 export const rebuildLockName = (name: string) => `palimpsest-rebuild:${name}`;
 
 export async function holdRebuildLock(db: Db, name: string): Promise<(() => Promise<void>) | null> {
@@ -35,25 +37,21 @@ export async function holdRebuildLock(db: Db, name: string): Promise<(() => Prom
     mark(name, -1);
   };
   if (db.kind === 'pglite') return async () => forget();
-  const session = await db.session();
   try {
-    const { rows } = await session.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(hashtext($1)) AS locked`, [rebuildLockName(name)]);
-    if (!rows[0]?.locked) {
-      await session.release();
+    const lease = await tryNamedLease(db, rebuildLockName(name));
+    if (!lease) {
       forget();
       return null;
     }
+    return async () => {
+      try {
+        await lease.release();
+      } finally {
+        forget();
+      }
+    };
   } catch (error) {
-    await session.release();
     forget();
     throw error;
   }
-  return async () => {
-    try {
-      await session.query(`SELECT pg_advisory_unlock(hashtext($1))`, [rebuildLockName(name)]);
-    } finally {
-      await session.release();
-      forget();
-    }
-  };
 }
