@@ -26,6 +26,15 @@ export class TargetFold {
     this.text = ChunkedText.of('', chunkUnits);
   }
 
+  /** A fold that goes on from a state already folded, its text in the chunks it is stored as. */
+  static resume(state: ExistingTarget, chunks: readonly string[]): TargetFold {
+    const fold = new TargetFold();
+    const { content: _content, ...head } = state;
+    fold.head = head;
+    fold.text = ChunkedText.ofChunks(chunks);
+    return fold;
+  }
+
   /** The state after the events so far (a snapshot: later events do not change it); its content is joined only when read. */
   get state(): TargetState {
     const head = this.head;

@@ -175,3 +175,28 @@ describe('TargetFold.state', () => {
     expect(states.map(traceOf)).toEqual(reference.hashes);
   });
 });
+
+describe('TargetFold.resume', () => {
+  it('goes on from a folded state stored in any chunk layout, as the reference fold does', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.nat(), fc.integer({ min: 1, max: 9 }), (seed, pick, cut) => {
+        const events = history(seed, 30);
+        const at = 1 + (pick % events.length);
+        const head = referenceFold(events.slice(0, at)).state;
+        fc.pre(head.exists);
+        const cps = Array.from((head as { content: string }).content);
+        const chunks: string[] = [];
+        for (let i = 0; i < cps.length; i += cut) chunks.push(cps.slice(i, i + cut).join(''));
+        const fold = TargetFold.resume(head as Extract<TargetState, { exists: true }>, chunks);
+        const hashes: FoldTrace[] = [];
+        for (const e of events.slice(at)) {
+          fold.apply(e);
+          hashes.push(traceOf(fold.state));
+        }
+        expect(hashes).toEqual(referenceFold(events).hashes.slice(at));
+        expect(fold.state).toEqual(referenceFold(events).state);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

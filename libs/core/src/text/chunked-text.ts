@@ -56,6 +56,11 @@ export class ChunkedText {
     return new ChunkedText(split(text, chunkUnits), chunkUnits);
   }
 
+  /** A text already cut into chunks (a stored layout, kept as it is so splices index its rows). */
+  static ofChunks(chunks: readonly string[], chunkUnits = TEXT_CHUNK_UNITS): ChunkedText {
+    return new ChunkedText(chunks.map((text) => ({ text, cps: codePointLength(text) })), chunkUnits);
+  }
+
   /** Length in code points. */
   get length(): number {
     return this.cpLength;

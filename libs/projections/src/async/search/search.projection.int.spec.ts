@@ -1,5 +1,6 @@
 import { createAppHarness, type AppHarness } from '@palimpsest/application/test-support/app-harness';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
+import { STORED_EVENT_COLUMNS, toStoredEvent } from '@palimpsest/store/stored-event';
 import { catchUp } from '../catch-up';
 import { catchUpFully } from '../test-support/catch-up-fully';
 import { searchProjection, SEARCH_BODY_CHARS } from './search.projection';
@@ -60,5 +61,28 @@ describe(`the search projection (${describeBackend})`, () => {
     expect((await page(h, 'lorem'))[0]).toMatchObject({ target_id: big, body_truncated: true });
     expect((await page(h, 'lorem'))[0]!.snippet.length).toBeLessThanOrEqual(300);
     expect(await page(h, 'needle')).toEqual([]);
+  });
+
+  it('keeps the intents of a batch that reaches a target behind its row (readAll order is not version order)', async () => {
+    const accept = async (intent: string, version: number) => {
+      const r = await h.call('palimpsest_submit_edits', {
+        target_file_id: ids.ledger, intent, expected_target_version: version, edits: [{ match: `totals${'!'.repeat(version)}`, replace: `totals${'!'.repeat(version + 1)}` }],
+      });
+      expect(r.status).toBe('accepted');
+    };
+    await accept('Mark the walrus', 0);
+    await accept('Mark the narwhal', 1);
+    const { rows } = await h.testDb.db.query(
+      `SELECT ${STORED_EVENT_COLUMNS} FROM events WHERE event_type = 'ProposalAccepted' AND data->>'target_id' = $1 ORDER BY global_position`,
+      [ids.ledger],
+    );
+    const [walrus, narwhal] = rows.map(toStoredEvent);
+    // The later version first, in a batch of its own, as readAll returns it when its writer took the smaller xid.
+    for (const batch of [[narwhal!], [walrus!]]) await h.testDb.db.transaction((tx) => searchProjection.apply(tx, batch));
+    expect((await page(h, 'walrus')).map((x) => x.target_id)).toEqual([ids.ledger]);
+    expect((await page(h, 'narwhal')).map((x) => x.target_id)).toEqual([ids.ledger]);
+    const row = await h.testDb.db.query(`SELECT last_position, updated_at FROM search_documents WHERE target_id = $1`, [ids.ledger]);
+    expect(Number(row.rows[0].last_position)).toBe(narwhal!.globalPosition);
+    expect(new Date(row.rows[0].updated_at).toISOString()).toBe(narwhal!.recordedAt);
   });
 });

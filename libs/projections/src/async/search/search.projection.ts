@@ -26,6 +26,8 @@ export const searchProjection: AsyncProjection = {
   name: 'search',
   version: 1,
   tables: ['search_documents'],
+  // filename, path, body, version and the document are the inline models' when the batch applied.
+  comparable: { search_documents: ['target_id', 'intents', 'last_position', 'updated_at'] },
   async apply(tx: Sql, events: readonly StoredEvent[]): Promise<void> {
     const touched = touchedTargets(events);
     if (touched.size === 0) return;
@@ -59,7 +61,11 @@ function touchedTargets(events: readonly StoredEvent[]): Map<string, Touched> {
   return touched;
 }
 
-/** New rows and changed ones; a row already at a later position keeps what it has. */
+/**
+ * New rows and changed ones. The batch's intents are always appended: readAll's order is not always a
+ * stream's version order (a writer can take its transaction id before it waits for the row lock), so a
+ * batch can hold an earlier position than the row has, and its intents still belong in it, in log order.
+ */
 const UPSERT = `
 INSERT INTO search_documents AS d (target_id, filename, path, intents, body, body_truncated, version, document, last_position, updated_at)
 SELECT b.target_id, t.filename, w.path, right(b.intents, $6::int),
@@ -75,8 +81,8 @@ ON CONFLICT (target_id) DO UPDATE SET
   intents = right(CASE WHEN excluded.intents = '' THEN d.intents WHEN d.intents = '' THEN excluded.intents
                        ELSE d.intents || E'\\n' || excluded.intents END, $6::int),
   body = excluded.body, body_truncated = excluded.body_truncated, version = excluded.version,
-  last_position = excluded.last_position, updated_at = excluded.updated_at
-WHERE d.last_position < excluded.last_position`;
+  last_position = GREATEST(d.last_position, excluded.last_position),
+  updated_at = CASE WHEN excluded.last_position > d.last_position THEN excluded.updated_at ELSE d.updated_at END`;
 
 /** Filenames are indexed whole and split at punctuation, so "main" finds src/main.ts. */
 const NAME_WORDS = (column: string) => `${column} || ' ' || regexp_replace(${column}, '[^[:alnum:]]+', ' ', 'g')`;

@@ -4,16 +4,14 @@ import { initialCandidateState, type CandidateState } from '@palimpsest/core/can
 import { evolve as evolvePublication } from '@palimpsest/core/publication/publication.decider';
 import { PUBLICATION_STREAM_PREFIX, upcastPublicationEvent } from '@palimpsest/core/publication/publication.events';
 import { initialPublicationState, type PublicationState } from '@palimpsest/core/publication/publication.state';
-import { evolve as evolveTarget } from '@palimpsest/core/target/target.decider';
+import { TargetFold } from '@palimpsest/core/target/target-fold';
 import { targetStreamId, upcastTargetEvent } from '@palimpsest/core/target/target.events';
-import { initialTargetState, type TargetState } from '@palimpsest/core/target/target.state';
 import type { Sql } from '@palimpsest/store/db';
 import { readStream } from '@palimpsest/store/read-stream';
 import type { StoredEvent } from '@palimpsest/store/stored-event';
 import type { AsyncProjection } from '../../async/async-projection.port';
 import { projectCandidateEvents } from '../../candidates/candidate.projection';
 import { ContentCache } from '../../content/content-cache';
-import { contentChangeFor } from '../../content/content-change';
 import { readTargetRow } from '../../content/target-row.queries';
 import { projectInline } from '../../inline-projections';
 import { projectPublicationEvents } from '../../publications/publication.projection';
@@ -23,6 +21,7 @@ import { READ_MODEL_TABLES } from '../rebuild-projections';
  * The inline read models driven like an asynchronous projection: events in readAll order, each brought
  * into the tables on the search_path by the very statements a submit runs (projectInline and the
  * candidate and journal projections), from the state the tables themselves hold, as a live write does.
+ * A target's text is folded by TargetFold, the fold replay and the stop-the-world rebuild run.
  *
  * readAll orders by (transaction id, position), which is not always a stream's version order (a
  * transaction that took its xid before waiting for a row lock commits a later version with a smaller
@@ -35,8 +34,8 @@ type StreamKind = 'target' | 'candidate' | 'publication';
 
 interface Followed<S> {
   version: number;
+  /** For a target, its fold (mutable: forget() after a rollback). */
   state: S;
-  chunks: string[];
 }
 
 const KEPT_STREAMS = 512;
@@ -101,14 +100,13 @@ export class InlineFollower implements AsyncProjection {
   }
 
   private async projectTarget(tx: Sql, s: StoredEvent): Promise<void> {
-    const before = (this.take<TargetState>(s) ?? (await targetBefore(tx, s)));
+    const fold = this.take<TargetFold>(s)?.state ?? (await targetBefore(tx, s));
     const event = upcastTargetEvent(s.type, s.schemaVersion, s.data);
-    const state = evolveTarget(before.state, event);
-    const change = contentChangeFor(event, before.chunks, state);
+    const contentRewrite = fold.apply(event);
     await projectInline(tx, [
-      { event, position: s.globalPosition, streamVersion: s.streamVersion, recordedAt: s.recordedAt, stateAfter: state, contentRewrite: change.rewrite },
+      { event, position: s.globalPosition, streamVersion: s.streamVersion, recordedAt: s.recordedAt, stateAfter: fold.state, contentRewrite },
     ]);
-    this.keep(s, { version: s.streamVersion, state, chunks: change.chunks });
+    this.keep(s, { version: s.streamVersion, state: fold });
   }
 
   private async projectCandidate(tx: Sql, s: StoredEvent): Promise<void> {
@@ -117,7 +115,7 @@ export class InlineFollower implements AsyncProjection {
     const state = evolveCandidate(before.state, event);
     if (!state.exists) throw new Error(`${s.streamId}: ${event.type} left no candidate`);
     await projectCandidateEvents(tx, [{ event, position: s.globalPosition, streamVersion: s.streamVersion, recordedAt: s.recordedAt, stateAfter: state }]);
-    this.keep(s, { version: s.streamVersion, state, chunks: [] });
+    this.keep(s, { version: s.streamVersion, state });
   }
 
   private async projectPublication(tx: Sql, s: StoredEvent): Promise<void> {
@@ -126,7 +124,7 @@ export class InlineFollower implements AsyncProjection {
     const state = evolvePublication(before.state, event);
     if (!state.exists) throw new Error(`${s.streamId}: ${event.type} left no journal`);
     await projectPublicationEvents(tx, [{ event, position: s.globalPosition, streamVersion: s.streamVersion, stateAfter: state }]);
-    this.keep(s, { version: s.streamVersion, state, chunks: [] });
+    this.keep(s, { version: s.streamVersion, state });
   }
 
   /** The remembered state right before `s`, if it is that one. */
@@ -148,13 +146,13 @@ function idOf(kind: StreamKind, streamId: string): string {
   return streamId.slice(prefix.length);
 }
 
-/** A target's state before `s` is its row (and chunks) in the tables being built, as the decider reads it live. */
-async function targetBefore(tx: Sql, s: StoredEvent): Promise<Followed<TargetState>> {
-  if (s.streamVersion === 1) return { version: 0, state: initialTargetState, chunks: [] };
+/** A target's fold before `s`, from its row (and chunks) in the tables being built, as the decider reads it live. */
+async function targetBefore(tx: Sql, s: StoredEvent): Promise<TargetFold> {
+  if (s.streamVersion === 1) return new TargetFold();
   const row = await readTargetRow(tx, idOf('target', s.streamId), new ContentCache(0));
   if (!row || row.stream_version !== s.streamVersion - 1) throw new Error(`${s.streamId}: no row at version ${s.streamVersion - 1}`);
   const { stream_version: _v, last_position: _p, chunks, ...state } = row;
-  return { version: s.streamVersion - 1, state, chunks };
+  return TargetFold.resume(state, chunks);
 }
 
 /** Candidate and journal streams are short: their state is folded from the stream itself. */
@@ -165,5 +163,5 @@ async function foldBefore<S, E>(
   if (s.streamVersion > 1) {
     for (const e of await readStream(tx, s.streamId, { toVersion: s.streamVersion - 1 })) state = evolve(state, upcast(e.type, e.schemaVersion, e.data));
   }
-  return { version: s.streamVersion - 1, state, chunks: [] };
+  return { version: s.streamVersion - 1, state };
 }

@@ -81,9 +81,9 @@ async function switchAsync(tx: Tx, kind: DbKind, plan: SwitchPlan): Promise<Omit
   else await useShadow(tx, plan.schema);
   const tail = await applyRange(tx, kind, projection, behind, ahead);
   await useShadow(tx, plan.schema);
-  const rebuilt = await tableDigests(tx, projection.name, projection.tables);
+  const rebuilt = await tableDigests(tx, projection);
   await useLive(tx);
-  const before = await tableDigests(tx, projection.name, projection.tables);
+  const before = await tableDigests(tx, projection);
   await tx.query(
     `UPDATE projection_checkpoints SET last_xid = $2::text::xid8, last_position = $3::bigint,
             events_handled = $4::bigint, rebuilt_at = now(), updated_at = now()
