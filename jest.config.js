@@ -1,3 +1,5 @@
+const os = require('node:os');
+
 /** One Jest config; the same suite runs on PGlite (default) and on PostgreSQL (DATABASE_URL). */
 const swc = ['@swc/jest', {
   jsc: {
@@ -30,4 +32,7 @@ module.exports = {
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{apps,libs,test}/**/*.e2e.spec.ts'], testPathIgnorePatterns: ['/node_modules/', ...onlyOnPostgres] },
   ],
   testTimeout: 60000,
+  // Jest's default is one worker per core but one; most e2e time is spent waiting on child processes, so
+  // two workers share two cores well (the suite's wall time falls by about half there).
+  maxWorkers: Math.max(2, os.availableParallelism() - 1),
 };
