@@ -188,7 +188,7 @@ describe('TargetFold.resume', () => {
         const chunks: string[] = [];
         for (let i = 0; i < cps.length; i += cut) chunks.push(cps.slice(i, i + cut).join(''));
         const fold = TargetFold.resume(head as Extract<TargetState, { exists: true }>, chunks);
-        const hashes: FoldTrace[] = [];
+        const hashes: ReturnType<typeof traceOf>[] = [];
         for (const e of events.slice(at)) {
           fold.apply(e);
           hashes.push(traceOf(fold.state));
