@@ -16,6 +16,11 @@ export interface ChunkSplice {
   from: number;
   deleteCount: number;
   insert: string[];
+  /**
+   * When the run keeps its chunk count: which inserted chunks are the very chunk already at that index
+   * (a transaction's edits far apart leave the chunks between them as they were; a store skips them).
+   */
+  same?: boolean[];
 }
 
 interface Chunk {
@@ -134,7 +139,7 @@ export class ChunkedText {
 
   /** A run of splices that can be undone together, or merged into the one splice of their chunks. */
   beginEdit(): ChunkEdit {
-    return new ChunkEdit(this, this.chunks.length);
+    return new ChunkEdit(this, this.chunkTexts);
   }
 
   /** Replace the whole text; chunks wholly inside the `unchangedPrefix` UTF-16 units are kept. */
@@ -166,7 +171,7 @@ export class ChunkEdit {
   private head = Infinity;
   private tail = Infinity;
 
-  constructor(private readonly text: ChunkedText, private readonly oldCount: number) {}
+  constructor(private readonly text: ChunkedText, private readonly old: readonly string[]) {}
 
   splice(start: number, end: number, replacement: string, old: string): void {
     const s = this.text.splice(start, end, replacement);
@@ -183,6 +188,11 @@ export class ChunkEdit {
   done(): ChunkSplice | null {
     if (!this.undos.length) return null;
     const count = this.text.chunkCount;
-    return { from: this.head, deleteCount: this.oldCount - this.head - this.tail, insert: this.text.chunkTexts.slice(this.head, count - this.tail) };
+    const from = this.head;
+    const deleteCount = this.old.length - from - this.tail;
+    const insert = this.text.chunkTexts.slice(from, count - this.tail);
+    if (insert.length !== deleteCount) return { from, deleteCount, insert };
+    const same = insert.map((chunk, i) => chunk === this.old[from + i]);
+    return same.some(Boolean) ? { from, deleteCount, insert, same } : { from, deleteCount, insert };
   }
 }

@@ -52,4 +52,18 @@ describe('ChunkedText', () => {
     expect(text.toString()).toBe('0123456789'.repeat(5));
     expect(text.sha256()).toBe(sha256Hex('0123456789'.repeat(5)));
   });
+
+  it('marks the chunks between two far edits as the same ones, so a store writes only the edited two', () => {
+    const text = ChunkedText.of('0123456789'.repeat(5), 10);
+    const old = text.chunkTexts;
+    const edit = text.beginEdit();
+    edit.splice(2, 3, 'X', text.slice(2, 3));
+    edit.splice(45, 46, 'Y', text.slice(45, 46));
+    const splice = edit.done()!;
+    expect(splice).toMatchObject({ from: 0, deleteCount: 5, same: [false, true, true, true, false] });
+    expect([...old.slice(0, splice.from), ...splice.insert, ...old.slice(splice.from + splice.deleteCount)]).toEqual(text.chunkTexts);
+    const grown = text.beginEdit();
+    grown.splice(1, 1, 'abcdefghijklmnopqrstuvwxyz', '');
+    expect(grown.done()!.same).toBeUndefined(); // the run was cut into more chunks: every one is written
+  });
 });

@@ -11,6 +11,8 @@ export interface ChunkRewrite {
   from: number;
   deleteCount: number;
   insert: string[];
+  /** With as many inserted chunks as deleted: true where the chunk at that index is already this one (not written). */
+  same?: readonly boolean[];
 }
 
 function isHighSurrogate(code: number): boolean {

@@ -28,6 +28,7 @@ export interface ContentStatements {
  */
 export function contentStatements(p: SqlParams, targetId: string, rewrite: ChunkRewrite | null): ContentStatements {
   if (!rewrite) return { before: [], inline: [] };
+  if (rewrite.same && rewrite.insert.length === rewrite.deleteCount) return changedChunks(p, targetId, rewrite);
   const { from, deleteCount, insert } = rewrite;
   const indexes = insert.map((_, i) => from + i);
   if (insert.length === 1 && deleteCount === 1) {
@@ -37,16 +38,7 @@ export function contentStatements(p: SqlParams, targetId: string, rewrite: Chunk
       inline: [`UPDATE target_chunks SET body = ${p.add(insert[0])}::text WHERE target_id = ${p.add(targetId)}::uuid AND chunk_index = ${p.add(from)}::int`],
     };
   }
-  if (insert.length === deleteCount) {
-    return {
-      before: [],
-      inline: [
-        `UPDATE target_chunks SET body = x.body
-           FROM unnest(${p.add(indexes)}::int[], ${p.add(insert)}::text[]) AS x(i, body)
-          WHERE target_chunks.target_id = ${p.add(targetId)} AND target_chunks.chunk_index = x.i`,
-      ],
-    };
-  }
+  if (insert.length === deleteCount) return { before: [], inline: [updateChunks(p, targetId, indexes, insert)] };
   const delta = insert.length - deleteCount;
   const before = [
     {
@@ -65,4 +57,21 @@ export function contentStatements(p: SqlParams, targetId: string, rewrite: Chunk
       ]
     : [];
   return { before, inline };
+}
+
+function updateChunks(p: SqlParams, targetId: string, indexes: number[], bodies: string[]): string {
+  return `UPDATE target_chunks SET body = x.body
+            FROM unnest(${p.add(indexes)}::int[], ${p.add(bodies)}::text[]) AS x(i, body)
+           WHERE target_chunks.target_id = ${p.add(targetId)} AND target_chunks.chunk_index = x.i`;
+}
+
+/** A run that keeps its chunk count: only the chunks that are not already there are written. */
+function changedChunks(p: SqlParams, targetId: string, rewrite: ChunkRewrite): ContentStatements {
+  const changed = rewrite.insert.flatMap((body, i) => (rewrite.same![i] ? [] : [{ index: rewrite.from + i, body }]));
+  if (changed.length === 0) return { before: [], inline: [] };
+  if (changed.length === 1) {
+    const [{ index, body }] = changed as [{ index: number; body: string }];
+    return contentStatements(p, targetId, { from: index, deleteCount: 1, insert: [body] });
+  }
+  return { before: [], inline: [updateChunks(p, targetId, changed.map((c) => c.index), changed.map((c) => c.body))] };
 }

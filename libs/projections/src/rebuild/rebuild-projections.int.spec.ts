@@ -45,6 +45,27 @@ describe(`replay and rebuild on ${describeBackend}`, () => {
     expect(await readModelDigests(h.testDb.db)).toEqual(before);
   });
 
+  it('rebuilds a many-chunk text edited at both ends in one transaction (only the edited chunks are rewritten)', async () => {
+    const lines = Array.from({ length: 12_000 }, (_, i) => `line ${i} ${'x'.repeat(i % 17)}`).join('\n');
+    const id = await h.target(`${lines}\n`);
+    const text = `${lines}\n`;
+    const end = text.lastIndexOf('line 11999');
+    const r = await h.call('palimpsest_submit_operations', {
+      target_file_id: id, intent: 'both ends', expected_target_version: 0,
+      operations: [
+        { op: 'span', start: end, end: end + 4, expected_text: 'line', replace: 'LINE' },
+        { op: 'span', start: 0, end: 4, expected_text: 'line', replace: 'LINE' },
+      ],
+    });
+    expect(r).toMatchObject({ status: 'accepted' });
+    const before = await readModelDigests(h.testDb.db);
+    const report = await rebuildProjections(h.testDb.db);
+    expect(report).toMatchObject({ equal: true, differing: [], missing: [], extra: [] });
+    expect(await readModelDigests(h.testDb.db)).toEqual(before);
+    expect(await h.count(`SELECT count(*) FROM target_chunks WHERE target_id = '${id}'`)).toBeGreaterThan(4);
+    expect(await h.call('palimpsest_replay', { target_file_id: id })).toMatchObject({ status: 'success', materialized_state_matches: true });
+  });
+
   it('detects a target row tampered with in SQL, and rebuild repairs the read model', async () => {
     const victim = ids[1];
     await h.testDb.db.query(`UPDATE target_chunks SET body = body || 'tamper' WHERE target_id = $1 AND chunk_index = 0`, [victim]);
