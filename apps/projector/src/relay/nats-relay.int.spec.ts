@@ -79,7 +79,7 @@ describe(`NatsRelay (${describeBackend}, real NATS)`, () => {
     }));
 
     const total = WRITERS * APPENDS;
-    const status = await eventually(() => relay.status(), (s) => s.lag_events === 0 && s.checkpoint.position > 0, { timeoutMs: 20_000 });
+    const status = await eventually(() => relay.status(), (s) => s.lag_events === 0 && s.state === 'running' && s.checkpoint.position > 0, { timeoutMs: 20_000 }); // running once a read comes back empty
     const messages = await eventually(() => readJetStream(nc, target.stream), (m) => m.length >= total);
     expect(await auditRelayed(store.db, messages, target.subjectPrefix)).toEqual(cleanAudit(total));
     const validate = envelopeValidator();

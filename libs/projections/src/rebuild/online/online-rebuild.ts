@@ -1,10 +1,9 @@
 import type { Db } from '@palimpsest/store/db';
-import { checkpointOf } from '@palimpsest/store/read-all';
 import type { AsyncProjection } from '../../async/async-projection.port';
-import { advanceCheckpoint, loadCheckpoint, resetCheckpoint } from '../../async/projection-checkpoints';
+import { catchUp } from '../../async/catch-up';
+import { resetCheckpoint } from '../../async/projection-checkpoints';
 import { ASYNC_PROJECTIONS } from '../../async/registry';
 import { InlineFollower } from './inline-follower';
-import { readLog } from './log-range';
 import { holdRebuildLock } from './rebuild-lock';
 import { createShadow, dropShadow, shadowSchemaOf, useShadow } from './shadow-schema';
 import { switchOver, type Switched } from './switch-over';
@@ -115,8 +114,8 @@ async function rebuildOne(db: Db, projection: AsyncProjection, kind: 'inline' | 
 }
 
 /**
- * Catches the shadow up batch by batch, one short transaction each (the batch and the shadow's
- * checkpoint, compare-and-set, as catchUp does), until a batch comes back short.
+ * Catches the shadow up batch by batch through catchUp (one short transaction each: the batch and the
+ * shadow's checkpoint, compare-and-set), until a batch comes back short or the lag stops shrinking.
  */
 async function build(db: Db, shadowed: AsyncProjection, checkpointName: string, opts: OnlineRebuildOptions): Promise<number> {
   // PGlite has one connection: a batch holds every request back while it runs, so batches are smaller there.
@@ -126,20 +125,12 @@ async function build(db: Db, shadowed: AsyncProjection, checkpointName: string, 
   let bestLag = Number.POSITIVE_INFINITY;
   let stale = 0;
   for (;;) {
-    const from = await loadCheckpoint(db, checkpointName);
-    const events = await readLog(db, { kind: db.kind, after: from, limit: batchSize, gapSafe: true });
-    if (events.length > 0) {
-      await db.transaction(async (tx) => {
-        await shadowed.apply(tx, events);
-        if (!(await advanceCheckpoint(tx, checkpointName, from, checkpointOf(events[events.length - 1]!), events.length))) {
-          throw new RebuildBusyError(shadowed.name);
-        }
-      });
-    }
-    done += events.length;
+    const batch = await catchUp(db, shadowed, { batchSize, maxBatches: 1, checkpointName });
+    if (!batch.owned) throw new RebuildBusyError(shadowed.name);
+    done += batch.applied;
     const total = Math.max(done, log.count + (await logSize(db, log.max)).count);
     opts.onProgress?.({ name: shadowed.name, phase: 'building', done, total });
-    if (events.length < batchSize) return done;
+    if (batch.applied < batchSize) return done;
     // Writers adding events as fast as the shadow takes them: switch once the lag stops shrinking and is
     // small enough to apply under the lock; a larger lag keeps building (the progress shows it).
     const lag = total - done;
