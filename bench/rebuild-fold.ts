@@ -10,7 +10,7 @@ import { openPgliteDb } from '@palimpsest/store/pglite/pglite-db';
 import { openPostgresDb } from '@palimpsest/store/postgres/pg-db';
 import { createBenchDatabase } from './bench-database';
 import { generateHistory, linesDocument } from './replay-histories';
-import { envNumber, nowMs, table } from './stats';
+import { best, envNumber, table } from './stats';
 
 /**
  * Issue 18, item 2: one fold for replay, the stop-the-world rebuild and the online rebuild. One generated
@@ -29,16 +29,6 @@ function baselineOnline(): OnlineRebuild | null {
   const dir = process.env.BENCH_REPLAY_BASELINE;
   if (!dir) return null;
   return (require(join(resolve(dir), 'libs', 'projections', 'src', 'rebuild', 'online', 'online-rebuild.js')) as { rebuildOnline: OnlineRebuild }).rebuildOnline;
-}
-
-async function best(runs: number, fn: () => Promise<unknown>): Promise<number> {
-  let min = Infinity;
-  for (let i = 0; i < runs; i++) {
-    const t0 = nowMs();
-    await fn();
-    min = Math.min(min, nowMs() - t0);
-  }
-  return min;
 }
 
 function mustEqual(r: { equal: boolean }, what: string): void {

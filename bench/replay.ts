@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { createBenchDatabase } from './bench-database';
 import { appendLongHistory, foldMemory } from './replay-memory';
 import { generateHistory, linesDocument } from './replay-histories';
-import { envNumber, nowMs, table } from './stats';
+import { best, envNumber, nowMs, table } from './stats';
 
 /**
  * palimpsest_replay of generated histories (tx/2 span transactions of a few lines each, submitted through
@@ -73,16 +73,6 @@ async function rawRead(db: Db, streamId: string): Promise<number> {
     for await (const page of streamPages(tx, streamId)) n += page.length;
     return n;
   });
-}
-
-async function best(runs: number, fn: () => Promise<unknown>): Promise<number> {
-  let min = Infinity;
-  for (let i = 0; i < runs; i++) {
-    const t0 = nowMs();
-    await fn();
-    min = Math.min(min, nowMs() - t0);
-  }
-  return min;
 }
 
 async function benchBackend(label: string, db: Db, events: number, runs: number, baseline: ReplayCode | null): Promise<Row[]> {
