@@ -49,7 +49,8 @@ describe(`online rebuild over HTTP and the CLI on ${backend}`, () => {
       }
     };
     const clients = Array.from({ length: CLIENTS }, (_, i) => client(i));
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Enough history that the rebuild spans several batches, between which the gateway serves requests.
+    while (requests < CLIENTS * 12 && failures.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
     const before = requests;
     await rebuild().finally(() => (stop = true));
     const during = requests - before;
