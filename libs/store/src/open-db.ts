@@ -1,7 +1,11 @@
 import { join } from 'node:path';
 import type { Db } from './db';
-import { openPgliteDb, sharedBuffersProblem, type PgliteDbOptions } from './pglite/pglite-db';
-import { openPostgresDb } from './postgres/pg-db';
+import type { PgliteDbOptions } from './pglite/pglite-db';
+import { sharedBuffersProblem } from './pglite/shared-buffers';
+
+// Each backend's driver loads only when it is chosen (a CLI process starts faster by what it skips).
+const postgres = async (connectionString: string) => (await import('./postgres/pg-db')).openPostgresDb({ connectionString });
+const pglite = async (opts: PgliteDbOptions) => (await import('./pglite/pglite-db')).openPgliteDb(opts);
 
 export interface OpenDbOptions {
   /** PostgreSQL connection string; wins over everything else. */
@@ -25,17 +29,17 @@ const toStderr = (line: string): void => {
  * PALIMPSEST_PGLITE_SHARED_BUFFERS sets PGlite's shared_buffers (default 32MB).
  */
 export function openDb(opts: OpenDbOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<Db> {
-  if (opts.databaseUrl) return openPostgresDb({ connectionString: opts.databaseUrl });
-  const pglite: PgliteDbOptions | undefined = opts.dataDir
+  if (opts.databaseUrl) return postgres(opts.databaseUrl);
+  const embedded: PgliteDbOptions | undefined = opts.dataDir
     ? { dataDir: opts.dataDir, onProgress: opts.onProgress }
     : opts.memory
       ? { memory: true }
       : env.DATABASE_URL
         ? undefined
         : { dataDir: env.PALIMPSEST_DATA_DIR || join(process.cwd(), '.palimpsest', 'data'), onProgress: opts.onProgress ?? toStderr };
-  if (!pglite) return openPostgresDb({ connectionString: env.DATABASE_URL! });
+  if (!embedded) return postgres(env.DATABASE_URL!);
   const sharedBuffers = env.PALIMPSEST_PGLITE_SHARED_BUFFERS || undefined;
   const problem = sharedBuffers === undefined ? undefined : sharedBuffersProblem(sharedBuffers);
   if (problem) return Promise.reject(new Error(`PALIMPSEST_PGLITE_SHARED_BUFFERS ${problem}`));
-  return openPgliteDb({ ...pglite, sharedBuffers });
+  return pglite({ ...embedded, sharedBuffers });
 }

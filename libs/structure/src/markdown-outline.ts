@@ -1,7 +1,4 @@
 import type { Nodes, RootContent } from 'mdast';
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { gfmFromMarkdown } from 'mdast-util-gfm';
-import { gfm } from 'micromark-extension-gfm';
 import type { UnlinedSymbol } from '@palimpsest/core/structure/symbol-lines';
 import type { CodePointIndex } from '@palimpsest/core/text/code-points';
 import { pieceStarts, scanMarkdownBlocks, type Leaf, type MarkdownBlocks, type RootBlock } from './markdown-blocks';
@@ -54,13 +51,29 @@ function append(out: MarkdownBlocks, blocks: MarkdownBlocks, from: number): void
   for (const l of blocks.leaves) out.leaves.push({ ...l, start: l.start + from, end: l.end + from });
 }
 
-// Stateless (constructs and handlers): built once, not per parse.
-const EXTENSIONS = [gfm()];
-const MDAST_EXTENSIONS = [gfmFromMarkdown()];
+interface MarkdownParser {
+  parse(text: string): ReturnType<typeof import('mdast-util-from-markdown').fromMarkdown>;
+}
+
+let parser: MarkdownParser | null = null;
+
+/**
+ * The parser and its GFM extensions, loaded on the first parse: every process that dispatches loads this
+ * file, and most never parse Markdown. Constructs and handlers are stateless, so they are built once.
+ */
+function markdownParser(): MarkdownParser {
+  if (parser) return parser;
+  const { fromMarkdown } = require('mdast-util-from-markdown') as typeof import('mdast-util-from-markdown');
+  const { gfmFromMarkdown } = require('mdast-util-gfm') as typeof import('mdast-util-gfm');
+  const { gfm } = require('micromark-extension-gfm') as typeof import('micromark-extension-gfm');
+  const extensions = [gfm()];
+  const mdastExtensions = [gfmFromMarkdown()];
+  return (parser = { parse: (text) => fromMarkdown(text, { extensions, mdastExtensions }) });
+}
 
 /** The full parse's blocks: the reference the scan is held to. */
 export function mdastBlocks(text: string): MarkdownBlocks {
-  const root = fromMarkdown(text, { extensions: EXTENSIONS, mdastExtensions: MDAST_EXTENSIONS });
+  const root = markdownParser().parse(text);
   const blocks: RootBlock[] = root.children.map((block) => {
     const end = block.position?.end.offset ?? 0;
     if (block.type !== 'heading') return { heading: false, end };

@@ -4,10 +4,6 @@ import type { Db } from '@palimpsest/store/db';
 import { DataDirInUseError } from '@palimpsest/store/errors';
 import { prepareStore } from '../runtime';
 import { openDb } from '@palimpsest/store/open-db';
-import { AsciiStdioServerTransport } from '@palimpsest/mcp/mcp-server/ascii-stdio-transport';
-import { bridgeStdioToHttp } from '@palimpsest/mcp/mcp-server/mcp-http-bridge';
-import { createMcpServer } from '@palimpsest/mcp/mcp-server/mcp-server';
-import { responseModeFrom } from '@palimpsest/mcp/mcp-server/response-mode';
 import type { Profile } from '@palimpsest/mcp/mcp-server/tool-list';
 import { resolveProfilePolicy } from '@palimpsest/application/candidates/policy/policy-store';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
@@ -55,7 +51,14 @@ export function registerMcp(program: Command): void {
     });
 }
 
+// The MCP SDK loads only when this command runs: every command loads this file, and the SDK is the
+// heaviest of its imports (about a tenth of a second).
 async function serveHere(db: Db, profileName: string, policy: OwnerPolicy): Promise<void> {
+  const [{ AsciiStdioServerTransport }, { createMcpServer }, { responseModeFrom }] = await Promise.all([
+    import('@palimpsest/mcp/mcp-server/ascii-stdio-transport'),
+    import('@palimpsest/mcp/mcp-server/mcp-server'),
+    import('@palimpsest/mcp/mcp-server/response-mode'),
+  ]);
   const profile: Profile = policy.mode === 'read_only' ? 'read-only' : 'full';
   const mode = responseModeFrom(process.env);
   const ctx = appContext(db);
@@ -77,6 +80,7 @@ async function serveHere(db: Db, profileName: string, policy: OwnerPolicy): Prom
 }
 
 async function relay(held: DataDirInUseError, profile: string): Promise<void> {
+  const { bridgeStdioToHttp } = await import('@palimpsest/mcp/mcp-server/mcp-http-bridge');
   const address = await gatewayAddressHolding(held);
   const url = new URL('/mcp', address.url);
   const bridge = await bridgeStdioToHttp({ url, token: address.token, profile: profile === 'full' ? undefined : profile, say });

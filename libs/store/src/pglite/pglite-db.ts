@@ -7,6 +7,7 @@ import { TransactionGuard, transactionGuardEnabled, transactionHandle } from '..
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 import { finishFirstStart, startFirstStart, type FirstStart } from './first-start';
 import { loadPglite, localError, toHostRealm, toLocalRealm } from './pglite-module';
+import { sharedBuffersProblem } from './shared-buffers';
 
 export type PgliteDbOptions = ({ dataDir: string } | { memory: true; /** A dump (dumpPgliteDataDir) to start from instead of initdb. */ loadDataDir?: Blob }) & {
   /** Told what a first start is doing, one line at a time (creating, restoring, migrating, ready). */
@@ -23,11 +24,6 @@ export type PgliteDbOptions = ({ dataDir: string } | { memory: true; /** A dump 
  * Pages that do not fit are read from the files, which the OS page cache still holds.
  */
 export const DEFAULT_SHARED_BUFFERS = '32MB';
-
-/** What is wrong with a shared_buffers value, or undefined when it is a size such as 32MB. */
-export function sharedBuffersProblem(value: string): string | undefined {
-  return /^[1-9]\d*(kB|MB|GB)$/.test(value) ? undefined : `must be a size such as 32MB (a whole number and kB, MB or GB), not ${JSON.stringify(value)}`;
-}
 
 /**
  * In-process PostgreSQL. One connection: transactions run one at a time (PGlite queues them),
