@@ -1,4 +1,3 @@
-import { join, resolve } from 'node:path';
 import { cpus, loadavg } from 'node:os';
 import { appContext } from '@palimpsest/application/app-context';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
@@ -10,7 +9,7 @@ import { openPgliteDb } from '@palimpsest/store/pglite/pglite-db';
 import { openPostgresDb } from '@palimpsest/store/postgres/pg-db';
 import { createBenchDatabase } from './bench-database';
 import { generateHistory, linesDocument } from './replay-histories';
-import { best, envNumber, table } from './stats';
+import { baselineModule, best, envNumber, table } from './stats';
 
 /**
  * Issue 18, item 2: one fold for replay, the stop-the-world rebuild and the online rebuild. One generated
@@ -24,12 +23,6 @@ import { best, envNumber, table } from './stats';
  */
 
 type OnlineRebuild = typeof rebuildOnline;
-
-function baselineOnline(): OnlineRebuild | null {
-  const dir = process.env.BENCH_REPLAY_BASELINE;
-  if (!dir) return null;
-  return (require(join(resolve(dir), 'libs', 'projections', 'src', 'rebuild', 'online', 'online-rebuild.js')) as { rebuildOnline: OnlineRebuild }).rebuildOnline;
-}
 
 function mustEqual(r: { equal: boolean }, what: string): void {
   if (!r.equal) throw new Error(`${what} did not rebuild what the live models hold`);
@@ -55,9 +48,8 @@ async function measure(label: string, size: string, db: Db, bytes: number, event
 async function main(): Promise<void> {
   const events = Math.round(envNumber('BENCH_REBUILD_FOLD_EVENTS', 1000));
   const runs = Math.round(envNumber('BENCH_REPLAY_RUNS', 3));
-  const before = baselineOnline();
   console.log(`rebuild-fold bench: ${events} tx/2 transactions per history, best of ${runs}; Node ${process.version}, ${cpus().length} CPUs (load average ${loadavg().map((x) => x.toFixed(2)).join(' ')})`);
-  console.log(before ? `before: ${process.env.BENCH_REPLAY_BASELINE}` : '(no BENCH_REPLAY_BASELINE: before columns empty)');
+  const before = baselineModule<{ rebuildOnline: OnlineRebuild }>('libs', 'projections', 'src', 'rebuild', 'online', 'online-rebuild.js')?.rebuildOnline ?? null;
   const rows: (string | number)[][] = [];
   for (const [size, bytes] of [['1 KB', 1024], ['1 MB', 1024 * 1024]] as const) {
     const pglite = await openPgliteDb({ memory: true });

@@ -10,11 +10,10 @@ import { replayTarget, type ReplayReport, type Reconstruction } from '@palimpses
 import { reconstructTarget } from '@palimpsest/projections/replay/replay-target';
 import type { Sql } from '@palimpsest/store/db';
 import { sha256Hex } from '@palimpsest/core/text/sha256';
-import { join, resolve } from 'node:path';
 import { createBenchDatabase } from './bench-database';
 import { appendLongHistory, foldMemory } from './replay-memory';
 import { generateHistory, linesDocument } from './replay-histories';
-import { best, envNumber, nowMs, table } from './stats';
+import { baselineModule, best, envNumber, nowMs, table } from './stats';
 
 /**
  * palimpsest_replay of generated histories (tx/2 span transactions of a few lines each, submitted through
@@ -34,12 +33,6 @@ import { best, envNumber, nowMs, table } from './stats';
 interface ReplayCode {
   replayTarget: (sql: Sql, targetId: string) => Promise<ReplayReport | null>;
   reconstructTarget: (sql: Sql, targetId: string) => Promise<Reconstruction>;
-}
-
-function baselineCode(): ReplayCode | null {
-  const dir = process.env.BENCH_REPLAY_BASELINE;
-  if (!dir) return null;
-  return require(join(resolve(dir), 'libs', 'projections', 'src', 'replay', 'replay-target.js')) as ReplayCode;
 }
 
 /** What the palimpsest_replay handler does, with the given code: one REPEATABLE READ snapshot. */
@@ -154,8 +147,7 @@ async function main(): Promise<void> {
       `Node ${process.version}, ${cpus().length} CPUs (load average ${loadavg().map((x) => x.toFixed(2)).join(' ')})`,
   );
   const long = Math.round(envNumber('BENCH_REPLAY_LONG', 100_000));
-  const baseline = baselineCode();
-  console.log(baseline ? `before: ${process.env.BENCH_REPLAY_BASELINE}` : '(no BENCH_REPLAY_BASELINE: before columns empty)');
+  const baseline = baselineModule<ReplayCode>('libs', 'projections', 'src', 'replay', 'replay-target.js');
   const rows: Row[] = [];
   const memory: Row[] = [];
   const pglite = await openPgliteDb({ memory: true });

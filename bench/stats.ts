@@ -1,3 +1,4 @@
+import { join, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 
 /** Small numeric helpers for the benchmark: percentiles by nearest rank on a sorted copy. */
@@ -108,6 +109,16 @@ export async function runClosedLoop<T>(
     clientCpuMsPerOp: ops ? clientCpuMs / ops : NaN,
     machineBusy: last.total > first.total ? (last.busy - first.busy) / (last.total - first.total) : NaN,
   };
+}
+
+/**
+ * A module of the code before, from the dist/ directory BENCH_REPLAY_BASELINE names (a build of the
+ * previous commit), for before/after columns measured in the same run; null when unset (it says so).
+ */
+export function baselineModule<T>(...path: string[]): T | null {
+  const dir = process.env.BENCH_REPLAY_BASELINE;
+  console.log(dir ? `before: ${dir}` : '(no BENCH_REPLAY_BASELINE: before columns empty)');
+  return dir ? (require(join(resolve(dir), ...path)) as T) : null;
 }
 
 /** The fastest of `runs` runs of `fn`, in ms. */

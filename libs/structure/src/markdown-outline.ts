@@ -1,4 +1,4 @@
-import type { Nodes, RootContent } from 'mdast';
+import type { Nodes, Root, RootContent } from 'mdast';
 import type { UnlinedSymbol } from '@palimpsest/core/structure/symbol-lines';
 import type { CodePointIndex } from '@palimpsest/core/text/code-points';
 import { pieceStarts, scanMarkdownBlocks, type Leaf, type MarkdownBlocks, type RootBlock } from './markdown-blocks';
@@ -51,29 +51,27 @@ function append(out: MarkdownBlocks, blocks: MarkdownBlocks, from: number): void
   for (const l of blocks.leaves) out.leaves.push({ ...l, start: l.start + from, end: l.end + from });
 }
 
-interface MarkdownParser {
-  parse(text: string): ReturnType<typeof import('mdast-util-from-markdown').fromMarkdown>;
-}
-
-let parser: MarkdownParser | null = null;
+let parser: ((text: string) => Root) | null = null;
 
 /**
  * The parser and its GFM extensions, loaded on the first parse: every process that dispatches loads this
  * file, and most never parse Markdown. Constructs and handlers are stateless, so they are built once.
  */
-function markdownParser(): MarkdownParser {
-  if (parser) return parser;
-  const { fromMarkdown } = require('mdast-util-from-markdown') as typeof import('mdast-util-from-markdown');
-  const { gfmFromMarkdown } = require('mdast-util-gfm') as typeof import('mdast-util-gfm');
-  const { gfm } = require('micromark-extension-gfm') as typeof import('micromark-extension-gfm');
-  const extensions = [gfm()];
-  const mdastExtensions = [gfmFromMarkdown()];
-  return (parser = { parse: (text) => fromMarkdown(text, { extensions, mdastExtensions }) });
+function parseMarkdown(text: string): Root {
+  if (!parser) {
+    const { fromMarkdown } = require('mdast-util-from-markdown') as typeof import('mdast-util-from-markdown');
+    const { gfmFromMarkdown } = require('mdast-util-gfm') as typeof import('mdast-util-gfm');
+    const { gfm } = require('micromark-extension-gfm') as typeof import('micromark-extension-gfm');
+    const extensions = [gfm()];
+    const mdastExtensions = [gfmFromMarkdown()];
+    parser = (t) => fromMarkdown(t, { extensions, mdastExtensions });
+  }
+  return parser(text);
 }
 
 /** The full parse's blocks: the reference the scan is held to. */
 export function mdastBlocks(text: string): MarkdownBlocks {
-  const root = markdownParser().parse(text);
+  const root = parseMarkdown(text);
   const blocks: RootBlock[] = root.children.map((block) => {
     const end = block.position?.end.offset ?? 0;
     if (block.type !== 'heading') return { heading: false, end };

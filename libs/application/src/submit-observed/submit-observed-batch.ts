@@ -6,6 +6,7 @@ import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
 import { submitProposal, type SubmissionResult } from '../submit-proposal/submit-proposal.handler';
 import { observedEnvelope, type SubmitObservedInput } from './submit-observed-input';
+import { reverifyAll } from './reverify-observations';
 
 /** The fields of the batch's record; the single form's are passed too, so that mixing them is a recorded refusal. */
 const PROPOSAL_FIELDS = ['intent', 'observation_bundle_id', 'groups', 'observation_id', 'operations'] as const;
@@ -49,24 +50,6 @@ async function lookupBatch(ctx: AppContext, tx: Sql, target: TargetRow, bundleId
   const rows = [...ofBundle.filter((r) => ids.includes(r.observation_id)), ...(await findObservations(tx, missing))];
   const found: Record<string, BatchObservation> = Object.fromEntries(rows.map((r) => [r.observation_id, r]));
   return { bundle_known: ofBundle.length > 0, found, reverified: await reverifyAll(ctx, target, rows) };
-}
-
-/**
- * The scopes that still describe the locked state, checked against ONE outline of this version (cached):
- * a symbol with exactly the observed bounds, name and kind (equal version and hash mean equal text, so
- * the scope hash is equal with it). The others are refused before this matters. Both forms use it.
- */
-export async function reverifyAll(ctx: AppContext, target: TargetRow, rows: ObservationRow[]): Promise<Record<string, boolean>> {
-  const current = rows.filter(
-    (r) => r.target_id === target.target_id && r.target_version === target.version && r.target_hash === target.current_hash && r.editing_cycle_id === target.active_editing_cycle_id,
-  );
-  if (!current.length) return {};
-  const language = ctx.outlines.engine.languageOf(target.filename, target.content_type);
-  if (!language) return {};
-  const outline = await ctx.outlines.outline(target, language);
-  const key = (start: number, end: number, kind: string, name: string) => JSON.stringify([start, end, kind, name]);
-  const named = new Set(outline.symbols.map((s) => key(s.start, s.end, s.kind, s.name)));
-  return Object.fromEntries(current.map((r) => [r.observation_id, named.has(key(r.scope_start, r.scope_end, r.symbol_kind, r.symbol_name))]));
 }
 
 /** An accepted batch's answer: the versions it stepped between, its bundle, and a summary per group. */

@@ -4,7 +4,8 @@ import { findObservation } from '@palimpsest/projections/observations.queries';
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
-import { reverifyAll, submitObservedBatch } from './submit-observed-batch';
+import { reverifyAll } from './reverify-observations';
+import { submitObservedBatch } from './submit-observed-batch';
 import { submitProposal, type SubmissionResult } from '../submit-proposal/submit-proposal.handler';
 import { observedEnvelope, SUBMIT_OBSERVED, type SubmitObservedInput } from './submit-observed-input';
 

@@ -1,3 +1,5 @@
+import type { ChunkSplice } from '@palimpsest/core/text/chunked-text';
+
 /**
  * A target's text is stored in chunks so that an edit rewrites the chunks it touches, not the document:
  * the cost of a commit follows the delta. Chunks are UTF-16 slices that never split a surrogate pair
@@ -6,14 +8,8 @@
 
 export const CHUNK_UNITS = 32_768;
 
-export interface ChunkRewrite {
-  /** Replace old chunks [from, from + deleteCount) by `insert`. */
-  from: number;
-  deleteCount: number;
-  insert: string[];
-  /** With as many inserted chunks as deleted: true where the chunk at that index is already this one (not written). */
-  same?: readonly boolean[];
-}
+/** Replace old chunks [from, from + deleteCount) by `insert`: the fold's splice, or a plan made here. */
+export type ChunkRewrite = ChunkSplice;
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;

@@ -23,22 +23,35 @@ export interface ContentStatements {
 }
 
 /**
- * A rewrite that keeps the chunk count is one UPDATE (the common case: an edit inside one chunk).
- * One that changes it deletes the old run, shifts the later chunks and inserts the new run.
+ * A rewrite that keeps the chunk count updates the chunks it changes: one plain UPDATE for one (the
+ * common edit), one joined with the new bodies for several; the chunks a fold's splice marks `same` are
+ * already stored and not written. One that changes the count deletes the old run, shifts the later chunks
+ * and inserts the new run.
  */
 export function contentStatements(p: SqlParams, targetId: string, rewrite: ChunkRewrite | null): ContentStatements {
   if (!rewrite) return { before: [], inline: [] };
-  if (rewrite.same && rewrite.insert.length === rewrite.deleteCount) return changedChunks(p, targetId, rewrite);
   const { from, deleteCount, insert } = rewrite;
-  const indexes = insert.map((_, i) => from + i);
-  if (insert.length === 1 && deleteCount === 1) {
-    // The common edit, one chunk rewritten in place: a plain index update plans and runs cheaper than the join below.
+  if (insert.length === deleteCount) {
+    const changed = insert.flatMap((body, i) => (rewrite.same?.[i] ? [] : [{ index: from + i, body }]));
+    if (changed.length === 0) return { before: [], inline: [] };
+    if (changed.length === 1) {
+      // A plain index update plans and runs cheaper than the join below.
+      const [{ index, body }] = changed as [{ index: number; body: string }];
+      return {
+        before: [],
+        inline: [`UPDATE target_chunks SET body = ${p.add(body)}::text WHERE target_id = ${p.add(targetId)}::uuid AND chunk_index = ${p.add(index)}::int`],
+      };
+    }
     return {
       before: [],
-      inline: [`UPDATE target_chunks SET body = ${p.add(insert[0])}::text WHERE target_id = ${p.add(targetId)}::uuid AND chunk_index = ${p.add(from)}::int`],
+      inline: [
+        `UPDATE target_chunks SET body = x.body
+           FROM unnest(${p.add(changed.map((c) => c.index))}::int[], ${p.add(changed.map((c) => c.body))}::text[]) AS x(i, body)
+          WHERE target_chunks.target_id = ${p.add(targetId)} AND target_chunks.chunk_index = x.i`,
+      ],
     };
   }
-  if (insert.length === deleteCount) return { before: [], inline: [updateChunks(p, targetId, indexes, insert)] };
+  const indexes = insert.map((_, i) => from + i);
   const delta = insert.length - deleteCount;
   const before = [
     {
@@ -57,21 +70,4 @@ export function contentStatements(p: SqlParams, targetId: string, rewrite: Chunk
       ]
     : [];
   return { before, inline };
-}
-
-function updateChunks(p: SqlParams, targetId: string, indexes: number[], bodies: string[]): string {
-  return `UPDATE target_chunks SET body = x.body
-            FROM unnest(${p.add(indexes)}::int[], ${p.add(bodies)}::text[]) AS x(i, body)
-           WHERE target_chunks.target_id = ${p.add(targetId)} AND target_chunks.chunk_index = x.i`;
-}
-
-/** A run that keeps its chunk count: only the chunks that are not already there are written. */
-function changedChunks(p: SqlParams, targetId: string, rewrite: ChunkRewrite): ContentStatements {
-  const changed = rewrite.insert.flatMap((body, i) => (rewrite.same![i] ? [] : [{ index: rewrite.from + i, body }]));
-  if (changed.length === 0) return { before: [], inline: [] };
-  if (changed.length === 1) {
-    const [{ index, body }] = changed as [{ index: number; body: string }];
-    return contentStatements(p, targetId, { from: index, deleteCount: 1, insert: [body] });
-  }
-  return { before: [], inline: [updateChunks(p, targetId, changed.map((c) => c.index), changed.map((c) => c.body))] };
 }

@@ -1,13 +1,10 @@
 import { createAppHarness, type AppHarness } from '@palimpsest/application/test-support/app-harness';
 import type { Db, Sql } from '@palimpsest/store/db';
-import { checkpointOf } from '@palimpsest/store/read-all';
 import type { StoredEvent } from '@palimpsest/store/stored-event';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import type { AsyncProjection } from '../../async/async-projection.port';
 import { catchUp } from '../../async/catch-up';
 import { catchUpFully } from '../../async/test-support/catch-up-fully';
-import { advanceCheckpoint, loadCheckpoint } from '../../async/projection-checkpoints';
-import { readLog } from './log-range';
 import { readModelDigests } from '../read-model-digest';
 import { rebuildProjections } from '../rebuild-projections';
 import { rebuildOnline, UnknownProjectionError } from './online-rebuild';
@@ -27,24 +24,9 @@ const counts: AsyncProjection = {
   },
 };
 
-/**
- * The projector's loop. On PGlite not catchUp: its readAll orders by xid8, which PGlite 0.5 (wasm32)
- * sorts as text ('1000' before '766'), so it repeats events once xids gain a digit. There, the same
- * loop over position order (commit order on one connection), as the rebuild itself reads the log.
- */
-async function project(db: Db, projection: AsyncProjection, batchSize = 500, fully = false): Promise<{ owned: boolean }> {
-  // A check after the writers stopped waits out another database's open transaction (catchUpFully).
-  if (db.kind === 'postgres') return fully ? catchUpFully(db, projection, { batchSize }) : catchUp(db, projection, { batchSize });
-  for (;;) {
-    const from = await loadCheckpoint(db, projection.name);
-    const events = await readLog(db, { kind: db.kind, after: from, limit: batchSize, gapSafe: true });
-    if (events.length === 0) return { owned: true };
-    const owned = await db.transaction(async (tx) => {
-      await projection.apply(tx, events);
-      return advanceCheckpoint(tx, projection.name, from, checkpointOf(events[events.length - 1]!), events.length);
-    });
-    if (!owned) return { owned };
-  }
+/** The projector's loop; a check after the writers stopped waits out another database's open transaction (catchUpFully). */
+function project(db: Db, projection: AsyncProjection, batchSize = 500, fully = false): Promise<{ owned: boolean }> {
+  return fully ? catchUpFully(db, projection, { batchSize }) : catchUp(db, projection, { batchSize });
 }
 
 describe(`online rebuild on ${describeBackend}`, () => {

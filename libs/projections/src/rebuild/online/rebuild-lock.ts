@@ -8,33 +8,24 @@ import { tryNamedLease } from '@palimpsest/store/advisory-lease';
  * suffices.
  */
 
-const running = new WeakMap<Db, Set<string>>();
-/** Names being rebuilt by this process, whatever the Db (the embedded store's status reads it: one process owns it). */
-const rebuildingHere = new Map<string, number>();
+/** The stores this process is rebuilding each name on (the embedded store's status reads it: one process owns it). */
+const running = new Map<string, Set<Db>>();
 
 /** Whether this process is rebuilding `name` online now (on PostgreSQL, status reads the lease instead). */
 export function isRebuildingHere(name: string): boolean {
-  return (rebuildingHere.get(name) ?? 0) > 0;
-}
-
-function mark(name: string, by: 1 | -1): void {
-  const n = (rebuildingHere.get(name) ?? 0) + by;
-  if (n > 0) rebuildingHere.set(name, n);
-  else rebuildingHere.delete(name);
+  return (running.get(name)?.size ?? 0) > 0;
 }
 
 /** The name of an online rebuild's lease on `name` (its advisory key is namedLockKey of this). */
 export const rebuildLockName = (name: string) => `palimpsest-rebuild:${name}`;
 
 export async function holdRebuildLock(db: Db, name: string): Promise<(() => Promise<void>) | null> {
-  const local = running.get(db) ?? new Set<string>();
-  running.set(db, local);
-  if (local.has(name)) return null;
-  local.add(name);
-  mark(name, 1);
+  const stores = running.get(name) ?? new Set<Db>();
+  if (stores.has(db)) return null;
+  running.set(name, stores.add(db));
   const forget = () => {
-    local.delete(name);
-    mark(name, -1);
+    stores.delete(db);
+    if (stores.size === 0) running.delete(name);
   };
   if (db.kind === 'pglite') return async () => forget();
   try {
