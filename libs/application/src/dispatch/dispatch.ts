@@ -3,6 +3,7 @@ import { findOperation, type OperationName } from '@palimpsest/protocol/catalog/
 import { servedReadOnly, type OperationSpec } from '@palimpsest/protocol/catalog/operation-spec';
 import type { Admitted, Result } from '@palimpsest/protocol/catalog/operation-types';
 import type { Outcome } from '@palimpsest/protocol/outcome';
+import { withDropInAnswer } from '@palimpsest/core/policy/drop-in-answer';
 import { READ_ONLY, type OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { AppContext } from '../app-context';
 import { policyGate } from '../candidates/policy/policy-gate';
@@ -26,6 +27,10 @@ export async function dispatch(
   args: unknown,
   opts: DispatchOptions = {},
 ): Promise<Outcome> {
+  return withDropInAnswer(name, await answer(ctx, name, args, opts));
+}
+
+async function answer(ctx: AppContext, name: string, args: unknown, opts: DispatchOptions): Promise<Outcome> {
   const spec = findOperation(name);
   if (!spec) {
     return { status: 'invalid_argument', code: 'unknown_operation', failure_detail: `No operation named ${name}.` };
