@@ -1,13 +1,14 @@
-import { checkWorkspacePath, type WorkspacePathCode } from './workspace-path';
+import { checkWorkspaceAccess, checkWorkspacePath, isReservedPath, type ReservedPath, type WorkspacePathCode } from './workspace-path';
 
 /** The hostile corpus: every path here must be refused, with this code (and this component when one is to blame). */
 const HOSTILE: Array<[string, unknown, WorkspacePathCode, number?]> = [
   ['parent', '..', 'PATH_ESCAPE', 0],
   ['parent then file', '../etc/passwd', 'PATH_ESCAPE', 0],
-  ['climbing past the root', 'a/../../b', 'PATH_ESCAPE', 1],
-  ['climbing back in', 'a/../a/b', 'PATH_ESCAPE', 1],
-  ['trailing parent', 'a/b/..', 'PATH_ESCAPE', 2],
-  ['escape beside an empty component', 'a//../b', 'PATH_ESCAPE', 2],
+  ['climbing past the root', 'a/../../b', 'PATH_ESCAPE', 2],
+  ['climbing out and back in', '../wt/a', 'PATH_ESCAPE', 0],
+  ['climbing out behind a dot', './../a', 'PATH_ESCAPE', 1],
+  ['escape beside an empty component', 'a//../../b', 'PATH_ESCAPE', 3],
+  ['an escape outranks a bad name', 'CON/../../a', 'PATH_ESCAPE', 2],
   ['absolute', '/etc/passwd', 'PATH_ESCAPE'],
   ['root itself', '/', 'PATH_ESCAPE'],
   ['double slash prefix', '//server/share', 'PATH_ESCAPE'],
@@ -17,11 +18,17 @@ const HOSTILE: Array<[string, unknown, WorkspacePathCode, number?]> = [
   ['empty', '', 'PATH_INVALID'],
   ['not a string', 42, 'PATH_INVALID'],
   ['null', null, 'PATH_INVALID'],
-  ['empty component', 'a//b', 'PATH_INVALID', 1],
-  ['dot', '.', 'PATH_INVALID', 0],
-  ['dot component', 'a/./b', 'PATH_INVALID', 1],
-  ['leading dot component', './a', 'PATH_INVALID', 0],
-  ['trailing slash', 'a/b/', 'PATH_INVALID'],
+  ['the root, for a file', '.', 'PATH_INVALID'],
+  ['the root by a climb, for a file', 'a/..', 'PATH_INVALID'],
+  ['the root by slashes, for a file', './/', 'PATH_INVALID'],
+  ['trailing slash, for a file', 'a/b/', 'PATH_INVALID'],
+  ['trailing parent, for a file', 'a/b/..', 'PATH_INVALID'],
+  ['Palimpsest\'s directory', '.palimpsest', 'PATH_RESERVED', 0],
+  ['the gateway address', '.palimpsest/data.gateway.json', 'PATH_RESERVED', 0],
+  ['the gateway address, dotted', './.palimpsest/data.gateway.json', 'PATH_RESERVED', 0],
+  ['the data directory, doubled slash', '.palimpsest//data/PG_VERSION', 'PATH_RESERVED', 0],
+  ['the data directory, climbed back into', 'a/../.palimpsest/data/PG_VERSION', 'PATH_RESERVED', 0],
+  ['a nested store', 'packages/web/.palimpsest/data.lock', 'PATH_RESERVED', 2],
   ['NUL', 'a\u0000b', 'PATH_INVALID'],
   ['NUL after a name (C truncation)', 'notes.txt\u0000.png', 'PATH_INVALID'],
   ['newline', 'a\nb', 'PATH_INVALID'],
@@ -72,6 +79,21 @@ const ACCEPTED: Array<[string, string[]]> = [
   ['é/日本語/🙂.txt', ['é', '日本語', '🙂.txt']],
   ['x'.repeat(255), ['x'.repeat(255)]],
   ['a-b_c+d=e,f;g@h#i$j%k&l(m)n[o]p{q}r~s`t!u', ['a-b_c+d=e,f;g@h#i$j%k&l(m)n[o]p{q}r~s`t!u']],
+  ['.palimpsestrc', ['.palimpsestrc']],
+  ['.git/config', ['.git', 'config']],
+];
+
+/** Benign spellings that stay inside the root: each names its canonical path. */
+const NORMALIZED: Array<[string, string]> = [
+  ['./src/a.ts', 'src/a.ts'],
+  ['src/../src/a.ts', 'src/a.ts'],
+  ['src//a.ts', 'src/a.ts'],
+  ['src/./a.ts', 'src/a.ts'],
+  ['.//src///./a.ts', 'src/a.ts'],
+  ['a/b/../../c', 'c'],
+  ['a/../a/b', 'a/b'],
+  ['CON/../a', 'a'],
+  ['./.gitignore', '.gitignore'],
 ];
 
 describe('checkWorkspacePath', () => {
@@ -90,6 +112,24 @@ describe('checkWorkspacePath', () => {
     expect(checkWorkspacePath(path)).toEqual({ kind: 'valid', value: { path, components } });
   });
 
+  it.each(NORMALIZED)('resolves %j to %j', (requested, path) => {
+    expect(checkWorkspacePath(requested)).toEqual({ kind: 'valid', value: { path, components: path.split('/') } });
+  });
+
+  it('takes the root and a trailing slash for a directory, and keeps escapes refused', () => {
+    for (const root of ['.', './', 'a/..', './/.']) expect(checkWorkspacePath(root, { directory: true })).toEqual({ kind: 'valid', value: { path: '.', components: [] } });
+    expect(checkWorkspacePath('src/', { directory: true })).toEqual({ kind: 'valid', value: { path: 'src', components: ['src'] } });
+    expect(checkWorkspacePath('src/lib/..', { directory: true })).toEqual({ kind: 'valid', value: { path: 'src', components: ['src'] } });
+    expect(checkWorkspacePath('../', { directory: true })).toMatchObject({ kind: 'refused', refusal: { code: 'PATH_ESCAPE' } });
+    expect(checkWorkspacePath('.palimpsest/', { directory: true })).toMatchObject({ kind: 'refused', refusal: { code: 'PATH_RESERVED' } });
+  });
+
+  it('names the canonical path when it refuses a component of a rewritten spelling', () => {
+    const check = checkWorkspacePath('./src//CON');
+    expect(check).toMatchObject({ kind: 'refused', refusal: { code: 'PATH_RESERVED', component: 1 } });
+    if (check.kind === 'refused') expect(check.refusal.message).toContain('"src/CON"');
+  });
+
   it('names no raw control character in a message (it would reach logs and terminals)', () => {
     for (const [, path] of HOSTILE) {
       const check = checkWorkspacePath(path);
@@ -102,5 +142,54 @@ describe('checkWorkspacePath', () => {
     expect(Buffer.byteLength(atLimit)).toBe(4095);
     expect(checkWorkspacePath(atLimit).kind).toBe('valid');
     expect(checkWorkspacePath(`${atLimit}z`)).toMatchObject({ kind: 'refused', refusal: { code: 'PATH_TOO_LONG' } });
+  });
+});
+
+describe('checkWorkspaceAccess', () => {
+  const reserved: ReservedPath[] = [
+    { path: 'var/store', what: "the embedded store's data directory", siblings: true },
+    { path: 'config/policy.yaml', what: "the owner's policy" },
+  ];
+  const access = (path: string, how: 'read' | 'write', directory = false) => checkWorkspaceAccess(path, { access: how, reserved, directory });
+
+  it.each([
+    ['the data directory', 'var/store'],
+    ['a file in it', 'var/store/PG_VERSION'],
+    ['its lock', 'var/store.lock'],
+    ['its gateway address', 'var/store.gateway.json'],
+    ['a restore staging copy', 'var/store.restoring-42/base/1'],
+    ['the policy', 'config/policy.yaml'],
+    ['the policy, dotted', './config/../config//policy.yaml'],
+  ])('refuses %s to reads and writes alike', (_, path) => {
+    for (const how of ['read', 'write'] as const) {
+      const check = access(path, how);
+      expect(check).toMatchObject({ kind: 'refused', refusal: { code: 'PATH_RESERVED' } });
+      if (check.kind === 'refused') expect(check.refusal.message).toMatch(/reserved: .* is kept there/);
+    }
+    expect(access(path, 'read', true)).toMatchObject({ kind: 'refused', refusal: { code: 'PATH_RESERVED' } });
+  });
+
+  it.each(['var/storehouse', 'var/store-old/x', 'var', 'config/policy.yaml.example', 'config'])('leaves %s alone', (path) => {
+    expect(access(path, 'write').kind).toBe('valid');
+  });
+
+  it.each(['.git/config', '.git/hooks/pre-commit', 'vendor/lib/.git/HEAD', '.git'])('reads %s but never writes or binds it', (path) => {
+    expect(access(path, 'read').kind).toBe('valid');
+    const check = access(path, 'write');
+    expect(check).toMatchObject({ kind: 'refused', refusal: { code: 'PATH_RESERVED', component: path.split('/').indexOf('.git') } });
+    if (check.kind === 'refused') expect(check.refusal.message).toContain('git');
+  });
+
+  it('writes beside .git: .gitignore, .github', () => {
+    expect(access('.gitignore', 'write').kind).toBe('valid');
+    expect(access('.github/workflows/ci.yml', 'write').kind).toBe('valid');
+  });
+
+  it('leaves out of listings what it refuses', () => {
+    expect(isReservedPath('.palimpsest', '.palimpsest', [])).toBe(true);
+    expect(isReservedPath('docs/.palimpsest-1-0.backup', '.palimpsest-1-0.backup', [])).toBe(true);
+    expect(isReservedPath('var/store.gateway.json', 'store.gateway.json', reserved)).toBe(true);
+    expect(isReservedPath('var/storehouse', 'storehouse', reserved)).toBe(false);
+    expect(isReservedPath('.git', '.git', reserved)).toBe(false);
   });
 });
