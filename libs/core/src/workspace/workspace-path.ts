@@ -125,7 +125,7 @@ function checkComponent(c: string, i: number, of: string): WorkspacePathCheck | 
   }
   if (/[. ]$/.test(c)) return refused('PATH_RESERVED', `${where} ends in a dot or a space, which Windows drops.`, i);
   if (c.startsWith(PUBLICATION_NAME_PREFIX)) {
-    return refused('PATH_RESERVED', `${where} starts with "${PUBLICATION_NAME_PREFIX}", which names a publication's staged and backup files.`, i);
+    return refused('PATH_RESERVED', `${where} is reserved: names starting with "${PUBLICATION_NAME_PREFIX}" are a publication's staged and backup files.`, i);
   }
   const stem = c.split('.')[0].replace(/ +$/, '').toUpperCase();
   if (DEVICE_NAMES.has(stem)) return refused('PATH_RESERVED', `${where} is the Windows device name ${stem}.`, i);
@@ -148,11 +148,8 @@ function normalize(requested: string): { components: string[] } | { escape: numb
   return { components };
 }
 
-/**
- * Validate a requested workspace path: its canonical components, or the first rule it breaks. A benign
- * spelling (`./a`, `a//b`, `a/../b`) that stays inside the root is answered with its canonical path.
- */
-export function checkWorkspacePath(requested: unknown, opts: CheckOptions = {}): WorkspacePathCheck {
+/** The canonical path `requested` names (`.` for the root), or the first rule it breaks. */
+function canonicalPath(requested: unknown): WorkspacePathCheck {
   if (typeof requested !== 'string') return refused('PATH_INVALID', 'the path must be a string.');
   if (requested === '') return refused('PATH_INVALID', 'the path is empty: name a file relative to the workspace root.');
   if (LONE_SURROGATE.test(requested)) return refused('PATH_INVALID', 'the path holds an unpaired surrogate: it is not text a filesystem can store.');
@@ -176,13 +173,6 @@ export function checkWorkspacePath(requested: unknown, opts: CheckOptions = {}):
   }
   const { components } = normalized;
   const path = components.join('/');
-  if (components.length === 0) {
-    if (opts.directory) return { kind: 'valid', value: { path: '.', components } };
-    return refused('PATH_INVALID', `${show(requested)} names the workspace root, a directory: name a file relative to it.`);
-  }
-  if (!opts.directory && /\/\.{0,2}$/.test(requested)) {
-    return refused('PATH_INVALID', `${show(requested)} ends with "/", ".", or "..", which name a directory: name a file.`);
-  }
   if (utf8Length(path) > MAX_PATH_UTF8_BYTES) {
     return refused('PATH_TOO_LONG', `the path is longer than ${MAX_PATH_UTF8_BYTES} UTF-8 bytes.`);
   }
@@ -191,7 +181,28 @@ export function checkWorkspacePath(requested: unknown, opts: CheckOptions = {}):
     const fault = checkComponent(components[i], i, of);
     if (fault) return fault;
   }
-  return { kind: 'valid', value: { path, components } };
+  return components.length === 0 ? { kind: 'valid', value: { path: '.', components } } : { kind: 'valid', value: { path, components } };
+}
+
+/** A file's path names neither the root nor, by a trailing `/`, `.` or `..`, a directory. */
+function fileRule(requested: string, path: WorkspacePath): WorkspacePathCheck | null {
+  if (path.components.length === 0) {
+    return refused('PATH_INVALID', `${show(requested)} names the workspace root, a directory: name a file relative to it.`);
+  }
+  if (/\/\.{0,2}$/.test(requested)) {
+    return refused('PATH_INVALID', `${show(requested)} ends with "/", "." or "..", which name a directory: name a file.`);
+  }
+  return null;
+}
+
+/**
+ * Validate a requested workspace path: its canonical components, or the first rule it breaks. A benign
+ * spelling (`./a`, `a//b`, `a/../b`) that stays inside the root is answered with its canonical path.
+ */
+export function checkWorkspacePath(requested: unknown, opts: CheckOptions = {}): WorkspacePathCheck {
+  const check = canonicalPath(requested);
+  if (check.kind === 'refused' || opts.directory) return check;
+  return fileRule(requested as string, check.value) ?? check;
 }
 
 /**
@@ -244,10 +255,14 @@ export interface AccessOptions extends CheckOptions {
   reserved: readonly ReservedPath[];
 }
 
-/** checkWorkspacePath, then the reserved set: the whole rule a tool's path is held to before any IO. */
+/**
+ * checkWorkspacePath with the reserved set: the whole rule a tool's path is held to before any IO. A
+ * reserved path is PATH_RESERVED however it is spelled, a directory's spelling for a file included.
+ */
 export function checkWorkspaceAccess(requested: unknown, opts: AccessOptions): WorkspacePathCheck {
-  const check = checkWorkspacePath(requested, opts);
+  const check = canonicalPath(requested);
   if (check.kind === 'refused') return check;
   const refusal = reservedRefusal(check.value, opts.reserved, opts.access);
-  return refusal ? { kind: 'refused', refusal } : check;
+  if (refusal) return { kind: 'refused', refusal };
+  return opts.directory ? check : (fileRule(requested as string, check.value) ?? check);
 }
