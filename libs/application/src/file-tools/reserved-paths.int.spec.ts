@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { reservingKept } from '@palimpsest/workspace/workspace-root';
@@ -145,6 +145,23 @@ describe(`reserved paths through the file tools on ${describeBackend}`, () => {
     const created = await call('write_file', { path: './docs//new.md', content: 'new\n' });
     expect(created).toMatchObject({ status: 'ok', path: 'docs/new.md' });
     expect(readFileSync(join(dir, 'docs/new.md'), 'utf8')).toBe('new\n');
+  });
+
+  it('never refreshes from nor publishes to a path reserved after it was bound', async () => {
+    const unreserved = appContext(h.testDb.db, { workspace: h.root });
+    const policy = () => readFileSync(join(dir, 'config/policy.yaml'), 'utf8');
+    const before = policy();
+    const bound = (await dispatch(unreserved, 'palimpsest_initialize_target', { filename: 'config/policy.yaml', from_workspace: true })) as Record<string, any>;
+    expect(bound).toMatchObject({ status: 'ok', workspace: { path: 'config/policy.yaml' } });
+    const id = bound.target_file_id;
+    writeFileSync(join(dir, 'config/policy.yaml'), `${before}# changed on disk\n`);
+    const refreshed = await call('palimpsest_workspace_refresh', { target_file_id: id });
+    expect(refreshed).toMatchObject({ code: 'PATH_RESERVED' });
+    writeFileSync(join(dir, 'config/policy.yaml'), before);
+    await call('palimpsest_submit_edits', { target_file_id: id, intent: 'widen', expected_target_version: 0, edits: [{ match: 'profiles: {}', replace: 'profiles: { all: {} }' }] });
+    const saved = await call('palimpsest_save', { target_file_id: id, sync_workspace: true });
+    expect(JSON.stringify(saved)).toContain('PATH_RESERVED');
+    expect(policy()).toBe(before);
   });
 
   it('keeps anything that leaves the root an escape', async () => {
