@@ -1,5 +1,6 @@
 import { closeSync, fstatSync } from 'node:fs';
-import { checkWorkspaceAccess, type WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
+import { checkWorkspaceAccess } from '@palimpsest/core/workspace/workspace-access';
+import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import type { WorkspaceRoot } from './workspace-root';
 import { walkDirectories } from './workspace-walk';
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, readFileSync, readSync } from 'node:fs';
-import { checkWorkspaceAccess, type WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
+import { checkWorkspaceAccess } from '@palimpsest/core/workspace/workspace-access';
+import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import { identityOf, type FileIdentity, type WorkspaceRoot } from './workspace-root';
 import { openNode, refusal, walkDirectories } from './workspace-walk';
 

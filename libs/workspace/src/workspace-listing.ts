@@ -1,7 +1,8 @@
 import { closeSync, lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
-import { checkWorkspaceAccess, isReservedPath, type ReservedPath, type WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
+import { checkWorkspaceAccess, isReservedPath, type ReservedPath } from '@palimpsest/core/workspace/workspace-access';
+import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import type { WorkspaceRoot } from './workspace-root';
 import { readWorkspaceFileUpTo } from './workspace-file-reader';
 import { openNode, walkDirectories } from './workspace-walk';

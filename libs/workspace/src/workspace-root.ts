@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, realpathSync, statSync, type BigIntStats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { ReservedPath } from '@palimpsest/core/workspace/workspace-path';
+import type { ReservedPath } from '@palimpsest/core/workspace/workspace-access';
 
 /**
  * The configured workspace root (PALIMPSEST_WORKSPACE_ROOT), opened once at start and held open: every

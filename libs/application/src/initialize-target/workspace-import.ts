@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import type { WorkspaceSource } from '@palimpsest/core/target/target.commands';
-import { checkWorkspaceAccess } from '@palimpsest/core/workspace/workspace-path';
+import { checkWorkspaceAccess } from '@palimpsest/core/workspace/workspace-access';
 import { readWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import { decodeWorkspaceText, pathRefusalAnswer, type WorkspaceFileNotFound as NotFound } from '../shared/workspace-text';

@@ -11,8 +11,8 @@
  * A `..` that would climb above the root is PATH_ESCAPE, whatever follows it. Links play no part in
  * this: the adapter never follows one, so the lexical answer is the file that is opened.
  *
- * Some paths are reserved for what Palimpsest keeps (its data directory, lock, gateway address and
- * credential, the owner's policy): no tool lists, reads, writes or binds them (checkWorkspaceAccess).
+ * Palimpsest's own names (`.palimpsest`, `.palimpsest-…`) are refused here at any depth; what else it
+ * keeps inside a root, and `.git` for writes, is workspace-access.ts's.
  */
 
 /**
@@ -108,7 +108,8 @@ function utf8Length(s: string): number {
   return n;
 }
 
-function show(s: string): string {
+/** A string quoted for a message, with no raw control character (messages reach logs and terminals). */
+export function show(s: string): string {
   return JSON.stringify(s).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
@@ -203,66 +204,4 @@ export function checkWorkspacePath(requested: unknown, opts: CheckOptions = {}):
   const check = canonicalPath(requested);
   if (check.kind === 'refused' || opts.directory) return check;
   return fileRule(requested as string, check.value) ?? check;
-}
-
-/**
- * A path Palimpsest keeps inside the workspace root, reserved with everything under it. The set is
- * computed where the root is opened (libs/workspace), from what the process was configured with.
- */
-export interface ReservedPath {
-  /** Its canonical workspace path. */
-  path: string;
-  /** What is kept there, for the refusal's message: "the embedded store's data directory". */
-  what: string;
-  /** Siblings named `<name>.…` too: a data directory's lock, gateway address and staging copies sit beside it. */
-  siblings?: boolean;
-}
-
-/** What a tool does with a path: reads (read_file, list_files, grep) or writes and bindings (edit_file, write_file, from_workspace). */
-export type WorkspaceAccess = 'read' | 'write';
-
-/** The reserved entry that covers `path` (a canonical path), or undefined. */
-export function reservedEntryOf(path: string, reserved: readonly ReservedPath[]): ReservedPath | undefined {
-  return reserved.find((r) => path === r.path || path.startsWith(`${r.path}/`) || (r.siblings === true && path.startsWith(`${r.path}.`)));
-}
-
-/**
- * Whether a listing leaves `path` (canonical, its last component `name`) out: Palimpsest's own names
- * and whatever the reserved set covers. Nothing reserved is listed, searched or counted.
- */
-export const isReservedPath = (path: string, name: string, reserved: readonly ReservedPath[]): boolean =>
-  isPalimpsestName(name) || reservedEntryOf(path, reserved) !== undefined;
-
-/** The refusal for `path` under the reserved set and the access asked, or null. */
-export function reservedRefusal(path: WorkspacePath, reserved: readonly ReservedPath[], access: WorkspaceAccess): WorkspacePathRefusal | null {
-  const entry = reservedEntryOf(path.path, reserved);
-  if (entry) {
-    return { code: 'PATH_RESERVED', message: `${show(path.path)} is reserved: ${entry.what} is kept there, out of every tool's reach. Work on the project's own files (list_files shows them).` };
-  }
-  const git = path.components.indexOf('.git');
-  if (access === 'write' && git >= 0) {
-    return {
-      code: 'PATH_RESERVED',
-      message: `${show(path.path)} is inside ".git", git's own record: no tool writes or binds it (read_file still reads it). Change the repository with git itself.`,
-      component: git,
-    };
-  }
-  return null;
-}
-
-export interface AccessOptions extends CheckOptions {
-  access: WorkspaceAccess;
-  reserved: readonly ReservedPath[];
-}
-
-/**
- * checkWorkspacePath with the reserved set: the whole rule a tool's path is held to before any IO. A
- * reserved path is PATH_RESERVED however it is spelled, a directory's spelling for a file included.
- */
-export function checkWorkspaceAccess(requested: unknown, opts: AccessOptions): WorkspacePathCheck {
-  const check = canonicalPath(requested);
-  if (check.kind === 'refused') return check;
-  const refusal = reservedRefusal(check.value, opts.reserved, opts.access);
-  if (refusal) return { kind: 'refused', refusal };
-  return opts.directory ? check : (fileRule(requested as string, check.value) ?? check);
 }

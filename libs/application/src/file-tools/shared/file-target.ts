@@ -1,6 +1,7 @@
 import type { LineEndingStyle } from '@palimpsest/core/text/canonical-text';
 import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
-import { checkWorkspaceAccess, type WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
+import { checkWorkspaceAccess } from '@palimpsest/core/workspace/workspace-access';
+import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import { readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import { latestBindingOfPath, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import { hashWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
