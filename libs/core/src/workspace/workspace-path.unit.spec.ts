@@ -1,3 +1,5 @@
+import { posix } from 'node:path';
+import fc from 'fast-check';
 import { checkWorkspacePath, type WorkspacePathCode } from './workspace-path';
 
 /** The hostile corpus: every path here must be refused, with this code (and this component when one is to blame). */
@@ -142,5 +144,24 @@ describe('checkWorkspacePath', () => {
     expect(Buffer.byteLength(atLimit)).toBe(4095);
     expect(checkWorkspacePath(atLimit).kind).toBe('valid');
     expect(checkWorkspacePath(`${atLimit}z`)).toMatchObject({ kind: 'refused', refusal: { code: 'PATH_TOO_LONG' } });
+  });
+
+  it('normalizes as POSIX does, to a spelling that is its own canonical form, or refuses a climb above the root', () => {
+    const component = fc.constantFrom('a', 'b', 'src', 'x.ts', '.', '..', '');
+    fc.assert(
+      fc.property(fc.array(component, { minLength: 1, maxLength: 8 }), (parts) => {
+        const requested = parts.join('/');
+        if (requested === '' || requested.startsWith('/')) return;
+        const check = checkWorkspacePath(requested, { directory: true });
+        const posixForm = posix.normalize(requested).replace(/\/$/, '');
+        if (posixForm === '..' || posixForm.startsWith('../')) {
+          expect(check).toMatchObject({ kind: 'refused', refusal: { code: 'PATH_ESCAPE' } });
+          return;
+        }
+        expect(check).toMatchObject({ kind: 'valid', value: { path: posixForm } });
+        if (check.kind !== 'valid') return;
+        expect(checkWorkspacePath(check.value.path, { directory: true })).toEqual(check);
+      }),
+    );
   });
 });
