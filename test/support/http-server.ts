@@ -17,10 +17,10 @@ export interface ApiProcess {
   exited: Promise<{ code: number | null; stderr: string }>;
 }
 
-/** Spawns the built `palimpsest api` on a free port and waits for its "listening on" line. */
-export function startApi(env: NodeJS.ProcessEnv, args: string[] = []): Promise<ApiProcess> {
+/** Spawns the built `palimpsest api` on a free port (in `cwd`, the repository by default) and waits for its "listening on" line. */
+export function startApi(env: NodeJS.ProcessEnv, args: string[] = [], cwd: string = REPO_ROOT): Promise<ApiProcess> {
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [CLI_BIN, 'api', '--port', '0', ...args], {
-    cwd: REPO_ROOT,
+    cwd,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });

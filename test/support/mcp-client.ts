@@ -10,12 +10,12 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
-/** The official SDK client over real stdio, spawning `palimpsest mcp`. */
-export async function connectMcp(env: NodeJS.ProcessEnv, args: string[] = []): Promise<McpSession> {
+/** The official SDK client over real stdio, spawning `palimpsest mcp` (in `cwd`, the repository by default). */
+export async function connectMcp(env: NodeJS.ProcessEnv, args: string[] = [], cwd: string = REPO_ROOT): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI_BIN, 'mcp', ...args],
-    cwd: REPO_ROOT,
+    cwd,
     env: { ...(process.env as Record<string, string>), ...(env as Record<string, string>) },
     stderr: 'pipe',
   });

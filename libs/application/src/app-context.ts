@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { AppendBatcher } from '@palimpsest/store/append-batcher';
 import type { Db } from '@palimpsest/store/db';
 import { WakeNotifier } from '@palimpsest/store/wake-notifier';
@@ -5,7 +6,8 @@ import { systemClock, type Clock } from './ports/clock.port';
 import { randomIds, type IdGenerator } from './ports/id-generator.port';
 import { candidateSettings, type CandidateSettings } from './candidates/shared/candidate-settings';
 import { ContentCache } from '@palimpsest/projections/content/content-cache';
-import { workspaceRootFromEnv, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
+import { reservingKept, workspaceRootFromEnv, type KeptPath, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
+import { storeKeptPaths } from '@palimpsest/store/kept-paths';
 import { localLeaseProvider, type LeaseProvider } from '@palimpsest/workspace/workspace-lease';
 import { advisoryLeaseProvider } from '@palimpsest/store/advisory-lease';
 import { structureEngine } from '@palimpsest/structure/structure-engine';
@@ -25,7 +27,8 @@ export interface AppContext {
   candidates: CandidateSettings;
   /**
    * The workspace root (PALIMPSEST_WORKSPACE_ROOT), opened at start and held for the process's life, or
-   * null when none is configured. A misconfigured root refuses to start (WorkspaceRootError).
+   * null when none is configured. A misconfigured root refuses to start (WorkspaceRootError). Whatever
+   * Palimpsest keeps inside it (keptPaths) is reserved: no tool reaches it.
    */
   workspace: WorkspaceRoot | null;
   /**
@@ -51,6 +54,18 @@ export function strictObservationFromEnv(env: NodeJS.ProcessEnv = process.env): 
   throw new Error(`PALIMPSEST_STRICT_OBSERVATION_MODE must be 1 (on) or 0 (off); got ${JSON.stringify(value)}.`);
 }
 
+/**
+ * What this process keeps on disk, from its configuration: the store's files (storeKeptPaths) and the
+ * owner's policy document, which an agent able to edit it would use to widen its own rights.
+ */
+export function keptPaths(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): KeptPath[] {
+  const kept: KeptPath[] = storeKeptPaths(env, cwd);
+  if (env.PALIMPSEST_POLICY_FILE) kept.push({ path: resolve(cwd, env.PALIMPSEST_POLICY_FILE), what: "the owner's policy document" });
+  return kept;
+}
+
+const reserving = (root: WorkspaceRoot | null): WorkspaceRoot | null => (root ? reservingKept(root, keptPaths()) : null);
+
 export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = {}): AppContext {
   return {
     db,
@@ -60,7 +75,7 @@ export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = 
     wakes: overrides.wakes ?? new WakeNotifier(db),
     appends: overrides.appends ?? new AppendBatcher(db),
     candidates: overrides.candidates ?? candidateSettings(),
-    workspace: overrides.workspace !== undefined ? overrides.workspace : workspaceRootFromEnv(),
+    workspace: reserving(overrides.workspace !== undefined ? overrides.workspace : workspaceRootFromEnv()),
     leases: overrides.leases ?? advisoryLeaseProvider(db, localLeaseProvider()),
     outlines: overrides.outlines ?? new OutlineCache(structureEngine()),
     strictObservation: overrides.strictObservation ?? strictObservationFromEnv(),

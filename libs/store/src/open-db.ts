@@ -1,5 +1,5 @@
-import { join } from 'node:path';
 import type { Db } from './db';
+import { embeddedDataDirOf, prepareDefaultDataParent } from './kept-paths';
 import type { PgliteDbOptions } from './pglite/pglite-db';
 import { sharedBuffersProblem } from './pglite/shared-buffers';
 
@@ -36,8 +36,15 @@ export function openDb(opts: OpenDbOptions = {}, env: NodeJS.ProcessEnv = proces
       ? { memory: true }
       : env.DATABASE_URL
         ? undefined
-        : { dataDir: env.PALIMPSEST_DATA_DIR || join(process.cwd(), '.palimpsest', 'data'), onProgress: opts.onProgress ?? toStderr };
+        : { dataDir: embeddedDataDirOf(env), onProgress: opts.onProgress ?? toStderr };
   if (!embedded) return postgres(env.DATABASE_URL!);
+  if ('dataDir' in embedded && !opts.dataDir && !env.PALIMPSEST_DATA_DIR) {
+    try {
+      prepareDefaultDataParent();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
   const sharedBuffers = env.PALIMPSEST_PGLITE_SHARED_BUFFERS || undefined;
   const problem = sharedBuffers === undefined ? undefined : sharedBuffersProblem(sharedBuffers);
   if (problem) return Promise.reject(new Error(`PALIMPSEST_PGLITE_SHARED_BUFFERS ${problem}`));

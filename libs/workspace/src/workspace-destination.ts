@@ -1,5 +1,6 @@
 import { closeSync, fstatSync } from 'node:fs';
-import { checkWorkspacePath, type WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
+import { checkWorkspaceAccess } from '@palimpsest/core/workspace/workspace-access';
+import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import type { WorkspaceRoot } from './workspace-root';
 import { walkDirectories } from './workspace-walk';
 
@@ -32,7 +33,8 @@ export type DestinationOpen = { kind: 'opened'; dest: Destination } | { kind: 'r
  * (seed 003). Nothing is looked at in the directory itself: the file may or may not exist.
  */
 export function openDestination(root: WorkspaceRoot, path: unknown, opts: { createParents: boolean }): DestinationOpen {
-  const check = checkWorkspacePath(path);
+  // A write: the reserved set and `.git` internals are refused before any directory is made.
+  const check = checkWorkspaceAccess(path, { access: 'write', reserved: root.reserved });
   if (check.kind === 'refused') return check;
   const { components } = check.value;
   const walk = walkDirectories(root, components.slice(0, -1), opts);

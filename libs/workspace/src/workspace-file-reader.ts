@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, readFileSync, readSync } from 'node:fs';
-import { checkWorkspacePath, type WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
+import { checkWorkspaceAccess } from '@palimpsest/core/workspace/workspace-access';
+import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import { identityOf, type FileIdentity, type WorkspaceRoot } from './workspace-root';
 import { openNode, refusal, walkDirectories } from './workspace-walk';
 
@@ -8,7 +9,8 @@ import { openNode, refusal, walkDirectories } from './workspace-walk';
  * Read a file under the workspace root without following a symbolic link anywhere on its path (the walk
  * itself is workspace-walk.ts, shared with publication's workspace-destination.ts).
  *
- * The path is first checked by the pure rules (libs/core/src/workspace/workspace-path.ts). The walk then
+ * The path is first checked by the pure rules (libs/core/src/workspace/workspace-path.ts) and the root's
+ * reserved set, so nothing Palimpsest keeps is ever opened; the path is then taken in its canonical spelling. The walk then
  * goes one component at a time from the root's open handle: each name is looked up inside the directory
  * handle already held (WorkspaceRoot.handlePath), lstat'd, refused if it is a symlink, opened with
  * O_NOFOLLOW (and O_DIRECTORY for an ancestor), and the opened descriptor's fstat must name the node that
@@ -35,7 +37,7 @@ export type WorkspaceRead =
  * `use` (closed afterwards), or answer the refusal.
  */
 function withWorkspaceFile<T>(root: WorkspaceRoot, requested: unknown, use: (fd: number, path: string) => T): { kind: 'used'; value: T } | { kind: 'refused'; refusal: WorkspacePathRefusal } {
-  const check = checkWorkspacePath(requested);
+  const check = checkWorkspaceAccess(requested, { access: 'read', reserved: root.reserved });
   if (check.kind === 'refused') return check;
   const { components, path } = check.value;
   const last = components.length - 1;

@@ -1,7 +1,8 @@
 import { closeSync, lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
-import { checkWorkspacePath, type WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
+import { checkWorkspaceAccess, isReservedPath, type ReservedPath } from '@palimpsest/core/workspace/workspace-access';
+import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import type { WorkspaceRoot } from './workspace-root';
 import { readWorkspaceFileUpTo } from './workspace-file-reader';
 import { openNode, walkDirectories } from './workspace-walk';
@@ -18,6 +19,9 @@ import { openNode, walkDirectories } from './workspace-walk';
  * Recursive walks skip `.git` and `node_modules` always, and whatever a `.gitignore` excludes: the ones
  * of the start directory's ancestors and of every directory walked, each applying to its own subtree
  * (the `ignore` package implements git's rules). A `.gitignore` that is a link or not a file is not read.
+ *
+ * What Palimpsest keeps (core's isReservedPath: `.palimpsest`, publication files, the root's reserved set)
+ * is never yielded nor entered, in any walk: it is not listed, not searched, not counted against a cap.
  */
 
 export type ListedType = 'file' | 'directory' | 'symlink';
@@ -58,10 +62,10 @@ interface Rules {
   rules: Ignore;
 }
 
-/** The start directory's components: `path` undefined or '.' is the root; anything else follows the path rules. */
-function startComponents(path: string | undefined): { kind: 'valid'; components: string[] } | { kind: 'refused'; refusal: WorkspacePathRefusal } {
-  if (path === undefined || path === '.') return { kind: 'valid', components: [] };
-  const check = checkWorkspacePath(path);
+/** The start directory's components: `path` undefined is the root; anything else follows the path rules (`.`, `src/`, `a/..` included). */
+function startComponents(path: string | undefined, reserved: readonly ReservedPath[]): { kind: 'valid'; components: string[] } | { kind: 'refused'; refusal: WorkspacePathRefusal } {
+  if (path === undefined) return { kind: 'valid', components: [] };
+  const check = checkWorkspaceAccess(path, { access: 'read', reserved, directory: true });
   return check.kind === 'refused' ? check : { kind: 'valid', components: [...check.value.components] };
 }
 
@@ -103,7 +107,7 @@ const typeOf = (d: Dirent): ListedType | null => (d.isSymbolicLink() ? 'symlink'
  * the rules or does not name a directory reached without links, else a generator of its entries.
  */
 export function walkWorkspace(root: WorkspaceRoot, path: string | undefined, opts: WalkOptions): WalkStart {
-  const start = startComponents(path);
+  const start = startComponents(path, root.reserved);
   if (start.kind === 'refused') return start;
   const dir = walkDirectories(root, start.components, { createParents: false });
   if (dir.kind === 'refused') return dir;
@@ -150,8 +154,9 @@ function* walkDirectory(root: WorkspaceRoot, dirFd: number, dirPath: string, dir
     for (const dirent of names) {
       const type = typeOf(dirent);
       if (type === null) continue; // FIFOs, sockets, devices: not files an agent reads
-      if (walk.recursive && (ALWAYS_SKIPPED.has(dirent.name) || ignored(walk.stack, base + dirent.name, type === 'directory'))) continue;
       const path = base + dirent.name;
+      if (isReservedPath(path, dirent.name, root.reserved)) continue;
+      if (walk.recursive && (ALWAYS_SKIPPED.has(dirent.name) || ignored(walk.stack, path, type === 'directory'))) continue;
       const relative = dirRelative === '' ? dirent.name : `${dirRelative}/${dirent.name}`;
       if (walk.matches(relative)) {
         const size = type === 'file' && walk.sizes !== false ? sizeOf(root, dirFd, dirent.name) : undefined;

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openWorkspaceRoot, workspaceRootFromEnv, WorkspaceRootError, type WorkspaceRoot } from './workspace-root';
+import { openWorkspaceRoot, reservingKept, workspaceRootFromEnv, WorkspaceRootError, type WorkspaceRoot } from './workspace-root';
 import { readWorkspaceFile } from './workspace-file-reader';
 
 describe('the workspace root (PALIMPSEST_WORKSPACE_ROOT)', () => {
@@ -74,5 +74,41 @@ describe('the workspace root (PALIMPSEST_WORKSPACE_ROOT)', () => {
     opened.push(root);
     expect(root.ino).toBe(statSync(tmp, { bigint: true }).ino.toString());
     expect(() => workspaceRootFromEnv({ PALIMPSEST_WORKSPACE_ROOT: 'relative/dir' })).toThrow(WorkspaceRootError);
+  });
+
+  describe('what Palimpsest keeps inside it', () => {
+    const what = "the embedded store's data directory";
+
+    it('is reserved by its workspace path, compared by real path, and nothing outside the root is', () => {
+      mkdirSync(join(tmp, 'project', 'var'), { recursive: true });
+      symlinkSync(join(tmp, 'project'), join(tmp, 'alias'));
+      const root = open(join(tmp, 'project'));
+      const kept = reservingKept(root, [
+        { path: join(tmp, 'project', 'var', 'store'), what, siblings: true },
+        { path: join(tmp, 'alias', 'policy.yaml'), what: "the owner's policy" },
+        { path: join(tmp, 'elsewhere', 'data'), what },
+      ]);
+      expect(kept.reserved).toEqual([
+        { path: 'var/store', what, siblings: true },
+        { path: 'policy.yaml', what: "the owner's policy" },
+      ]);
+      expect(kept.fd).toBe(root.fd);
+      expect(reservingKept(root, [{ path: join(tmp, 'elsewhere'), what }])).toBe(root);
+    });
+
+    it('refuses a root that is, or lies inside, a kept directory', () => {
+      mkdirSync(join(tmp, 'project', '.palimpsest', 'data', 'base'), { recursive: true });
+      for (const path of [join(tmp, 'project', '.palimpsest', 'data'), join(tmp, 'project', '.palimpsest', 'data', 'base')]) {
+        const root = open(path);
+        let error: unknown;
+        try {
+          reservingKept(root, [{ path: join(tmp, 'project', '.palimpsest', 'data'), what, siblings: true }]);
+        } catch (e) {
+          error = e;
+        }
+        expect(error).toBeInstanceOf(WorkspaceRootError);
+        expect(error).toMatchObject({ code: 'workspace_root_reserved', message: expect.stringContaining(what) });
+      }
+    });
   });
 });

@@ -1,5 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, statSync, type BigIntStats } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { closeSync, constants, fstatSync, openSync, realpathSync, statSync, type BigIntStats } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { ReservedPath } from '@palimpsest/core/workspace/workspace-access';
 
 /**
  * The configured workspace root (PALIMPSEST_WORKSPACE_ROOT), opened once at start and held open: every
@@ -19,7 +20,8 @@ export type WorkspaceRootCode =
   | 'workspace_root_relative'
   | 'workspace_root_missing'
   | 'workspace_root_not_directory'
-  | 'workspace_root_unusable';
+  | 'workspace_root_unusable'
+  | 'workspace_root_reserved';
 
 /** A misconfigured root: the process refuses to start with it instead of failing calls later. */
 export class WorkspaceRootError extends Error {
@@ -50,6 +52,12 @@ export interface WorkspaceRoot {
   readonly ino: string;
   /** The open directory handle every walk starts from. */
   readonly fd: number;
+  /**
+   * What Palimpsest keeps inside the root (its data directory, policy…): no tool reaches it, whatever the
+   * spelling (core's checkWorkspaceAccess). Palimpsest's own names (`.palimpsest`, `.palimpsest-…`) are
+   * reserved at any depth without being listed here.
+   */
+  readonly reserved: readonly ReservedPath[];
   /** The path that names `name` inside the directory `dirFd` holds, resolved by the kernel from the handle. */
   handlePath(dirFd: number, name: string): string;
   close(): void;
@@ -84,6 +92,7 @@ export function openWorkspaceRoot(path: string, onClose: () => void = () => unde
     dev: stats.dev.toString(),
     ino: stats.ino.toString(),
     fd,
+    reserved: [],
     handlePath: (dirFd, name) => `${fdPath(dirFd)}/${name}`,
     close() {
       if (open) closeSync(fd);
@@ -105,6 +114,61 @@ export function workspaceRootFromEnv(env: NodeJS.ProcessEnv = process.env): Work
   let root = openedRoots.get(path);
   if (!root) openedRoots.set(path, (root = openWorkspaceRoot(path, () => openedRoots.delete(path))));
   return root;
+}
+
+/** Something Palimpsest keeps on disk, by absolute path (or relative to the working directory). */
+export interface KeptPath {
+  path: string;
+  /** For the refusal: "the embedded store's data directory". */
+  what: string;
+  /** Its `<name>.…` siblings too (a data directory's lock, gateway address, staging copies). */
+  siblings?: boolean;
+}
+
+/**
+ * `root` with what Palimpsest keeps added to its reserved set: each kept path that lies inside the root,
+ * compared by real path (a root or data directory named through a link is still seen inside). A root
+ * that lies inside a kept path would hand Palimpsest's own files to the tools: it refuses to start.
+ */
+export function reservingKept(root: WorkspaceRoot, kept: readonly KeptPath[]): WorkspaceRoot {
+  const reserved = [...root.reserved];
+  const bases = [root.path, realPathOf(root.path)];
+  for (const k of kept) {
+    for (const [base, path] of [[bases[0], resolve(k.path)], [bases[1], realPathOf(k.path)]]) {
+      if (path === base || within(base, path) !== null) {
+        throw new WorkspaceRootError(
+          'workspace_root_reserved',
+          `${WORKSPACE_ROOT_ENV} (${JSON.stringify(root.path)}) is or lies inside ${k.what} (${path}): make the project's own directory the root.`,
+        );
+      }
+      const rel = within(path, base);
+      if (rel === null || reserved.some((r) => r.path === rel)) continue;
+      reserved.push({ path: rel, what: k.what, ...(k.siblings ? { siblings: true } : {}) });
+    }
+  }
+  return reserved.length === root.reserved.length ? root : { ...root, reserved };
+}
+
+/** `path` relative to `dir` in `/`-separated components when it lies strictly inside it, else null. */
+function within(path: string, dir: string): string | null {
+  const rel = relative(dir, path);
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
+  return rel.split(sep).join('/');
+}
+
+/** The real path of `path`: its deepest existing ancestor resolved through links, the rest as written. */
+function realPathOf(path: string): string {
+  let dir = resolve(path);
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return join(realpathSync(dir), ...rest);
+    } catch {
+      if (dirname(dir) === dir) return resolve(path);
+      rest.unshift(basename(dir));
+      dir = dirname(dir);
+    }
+  }
 }
 
 function handlesResolve(fd: number, root: BigIntStats): boolean {

@@ -60,7 +60,8 @@ export async function initializeTarget(ctx: AppContext, input: InitializeTargetI
       type: 'InitializeTarget',
       now,
       target_id: targetId,
-      filename: input.filename,
+      // A bound target is named by its file's canonical path (`./a.md` binds and names `a.md`).
+      filename: workspace ? workspace.path : input.filename,
       content,
       content_type: input.content_type ?? DEFAULT_CONTENT_TYPE,
       project_id: input.project_id ? input.project_id.toLowerCase() : null,

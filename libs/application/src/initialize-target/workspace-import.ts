@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import type { WorkspaceSource } from '@palimpsest/core/target/target.commands';
+import { checkWorkspaceAccess } from '@palimpsest/core/workspace/workspace-access';
 import { readWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import { decodeWorkspaceText, pathRefusalAnswer, type WorkspaceFileNotFound as NotFound } from '../shared/workspace-text';
@@ -14,9 +15,13 @@ export type WorkspaceImport =
 
 /**
  * Read `filename` under the workspace root for palimpsest_initialize_target(from_workspace): its text,
- * decoded as strict UTF-8 and held to the text rules of every argument (no NUL), and where it came from.
+ * decoded as strict UTF-8 and held to the text rules of every argument (no NUL), and where it came from
+ * (its canonical path). A binding is there to be published to, so it is held to the rules of a write:
+ * `.git` internals are refused as well as the reserved set.
  */
 export function importWorkspaceFile(root: WorkspaceRoot, filename: string): WorkspaceImport {
+  const bindable = checkWorkspaceAccess(filename, { access: 'write', reserved: root.reserved });
+  if (bindable.kind === 'refused') return { ok: false, answer: pathRefusalAnswer(bindable.refusal, 'filename') };
   const read = readWorkspaceFile(root, filename);
   if (read.kind === 'refused') return { ok: false, answer: pathRefusalAnswer(read.refusal, 'filename') };
   const decoded = decodeWorkspaceText(read.path, read.bytes, 'filename');

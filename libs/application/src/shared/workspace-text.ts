@@ -1,5 +1,6 @@
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { textDefect, TEXT_DEFECT_WORDS } from '@palimpsest/core/text/encoding';
+import type { NextAction } from '@palimpsest/core/errors/error-model';
 import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 
 /** A workspace path that names no file: not_found with the PATH_NOT_FOUND code (seed 004). */
@@ -16,8 +17,12 @@ export function pathRefusalAnswer<A extends string>(refusal: WorkspacePathRefusa
   const { code, message, component } = refusal;
   const extra = { argument, ...fields, ...(component === undefined ? {} : { component }) };
   if (code === 'PATH_NOT_FOUND') return { status: 'not_found', code, failure_detail: message, ...extra };
+  if (code === 'PATH_RESERVED') return invalidArgument(code, message, { ...extra, next_actions: [LIST_PROJECT] });
   return invalidArgument(code, message, extra);
 }
+
+/** A reserved path's next step: the project's files, where Palimpsest's own never appear. */
+const LIST_PROJECT: NextAction = { operation: 'list_files', reason: 'List the project\'s files and work on those: this path is not one a tool may use', params: {} };
 
 // Strict: a malformed sequence throws instead of becoming U+FFFD. ignoreBOM keeps a BOM as U+FEFF, so the
 // decoded text re-encodes to exactly the bytes read and source_sha256 of the text is the hash of the file.

@@ -1,13 +1,18 @@
 /**
- * The workspace's path rules (issue 14; seed 003 "Workspace filesystem contract", seed 004's path codes).
- * Pure: a requested path is a string, the answer is its normalized components or a refusal value.
+ * The workspace's path rules (seed 003 "Workspace filesystem contract", seed 004's path codes).
+ * Pure: a requested path is a string, the answer is its canonical components or a refusal value.
  * Nothing here touches the disk, so what only the disk can tell (a missing component, a symlink, an
- * identity swapped under IO) is the workspace adapter's to refuse (libs/store/src/workspace), with the
- * codes listed here.
+ * identity swapped under IO) is the workspace adapter's to refuse (libs/workspace), with the codes
+ * listed here.
  *
- * A path is a relative POSIX path of one or more components separated by single `/`. Nothing is
- * normalized away: a path that is not already in its one canonical spelling is refused, so two
- * different strings never name the same file (`a/./b`, `a//b`, `a/b/` are refused, not rewritten).
+ * A path is relative and POSIX. It is normalized lexically, the way a shell reads it: empty and `.`
+ * components are dropped and `..` takes back the component before it, so `./src/a.ts`, `src//a.ts` and
+ * `src/../src/a.ts` all name `src/a.ts`, the one canonical spelling every binding and event records.
+ * A `..` that would climb above the root is PATH_ESCAPE, whatever follows it. Links play no part in
+ * this: the adapter never follows one, so the lexical answer is the file that is opened.
+ *
+ * Palimpsest's own names (`.palimpsest`, `.palimpsest-…`) are refused here at any depth; what else it
+ * keeps inside a root, and `.git` for writes, is workspace-access.ts's.
  */
 
 /**
@@ -15,11 +20,14 @@
  * "rejects escapes, reserved/ambiguous path components and static symlinks" leaves unnamed.
  */
 export const WORKSPACE_PATH_CODES = {
-  /** Absolute, or a `..` component: the path would leave the root. */
+  /** Absolute, a drive letter, or a `..` that climbs above the root. */
   PATH_ESCAPE: 'PATH_ESCAPE',
-  /** Empty path, empty component, `.` component, trailing slash, control character, backslash, not text. */
+  /** Empty, the root where a file is meant, a trailing slash on a file, control character, backslash, not text. */
   PATH_INVALID: 'PATH_INVALID',
-  /** A component another platform or filesystem reads differently (device names, trailing dot/space, `:`). */
+  /**
+   * Palimpsest's own files (its directory, data, lock, gateway address, policy), `.git` internals for a
+   * write, or a component another platform or filesystem reads differently (device names, trailing dot/space, `:`).
+   */
   PATH_RESERVED: 'PATH_RESERVED',
   /** Longer than the filesystem takes (a component over 255 UTF-8 bytes, the path over 4095). */
   PATH_TOO_LONG: 'PATH_TOO_LONG',
@@ -43,7 +51,7 @@ export interface WorkspacePathRefusal {
 }
 
 export interface WorkspacePath {
-  /** The path as given, which is its canonical spelling (components joined by `/`). */
+  /** The canonical spelling: components joined by `/` (`.` for the root, which only a directory path may name). */
   path: string;
   components: readonly string[];
 }
@@ -51,6 +59,11 @@ export interface WorkspacePath {
 export type WorkspacePathCheck =
   | { kind: 'valid'; value: WorkspacePath }
   | { kind: 'refused'; refusal: WorkspacePathRefusal };
+
+export interface CheckOptions {
+  /** The path names a directory (list_files, grep): the root (`.`) and a trailing slash are accepted. */
+  directory?: boolean;
+}
 
 export const MAX_COMPONENT_UTF8_BYTES = 255;
 export const MAX_PATH_UTF8_BYTES = 4095;
@@ -65,6 +78,15 @@ const DEVICE_NAMES = new Set([
 
 /** The staging and backup files of a publication are named with this prefix; no workspace path may name one. */
 export const PUBLICATION_NAME_PREFIX = '.palimpsest-';
+/**
+ * The directory an embedded store keeps by default in the directory it was started from
+ * (`.palimpsest/data`, its lock and its gateway address beside it). Reserved at any depth: a project
+ * started from a subdirectory, or holding another project's store, keeps one there.
+ */
+export const PALIMPSEST_DIRECTORY = '.palimpsest';
+
+/** A name no workspace path may hold at any depth, and that listings never show: Palimpsest's own. */
+export const isPalimpsestName = (name: string): boolean => name === PALIMPSEST_DIRECTORY || name.startsWith(PUBLICATION_NAME_PREFIX);
 
 /** Characters Windows refuses in names; `:` also opens an NTFS alternate data stream. */
 const RESERVED_CHARACTERS = /[<>:"|?*]/;
@@ -86,32 +108,49 @@ function utf8Length(s: string): number {
   return n;
 }
 
-function show(s: string): string {
+/** A string quoted for a message, with no raw control character (messages reach logs and terminals). */
+export function show(s: string): string {
   return JSON.stringify(s).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-function checkComponent(c: string, i: number): WorkspacePathCheck | null {
-  const where = `component ${i + 1} (${show(c)})`;
-  if (c === '..') return refused('PATH_ESCAPE', `${where} is "..": a workspace path cannot climb out of the root.`, i);
-  if (c === '') return refused('PATH_INVALID', `component ${i + 1} is empty: separate components with a single "/", with none at the start or end.`, i);
-  if (c === '.') return refused('PATH_INVALID', `${where} is ".": name each directory once, without "." components.`, i);
+const OWN_FILES = 'Palimpsest keeps its own files there (its store, lock, gateway address and credential)';
+
+function checkComponent(c: string, i: number, of: string): WorkspacePathCheck | null {
+  const where = `component ${i + 1} (${show(c)})${of}`;
   if (utf8Length(c) > MAX_COMPONENT_UTF8_BYTES) {
-    return refused('PATH_TOO_LONG', `component ${i + 1} is longer than ${MAX_COMPONENT_UTF8_BYTES} UTF-8 bytes.`, i);
+    return refused('PATH_TOO_LONG', `component ${i + 1}${of} is longer than ${MAX_COMPONENT_UTF8_BYTES} UTF-8 bytes.`, i);
   }
+  if (c === PALIMPSEST_DIRECTORY) return refused('PATH_RESERVED', `${where} is reserved: ${OWN_FILES}, out of every tool's reach.`, i);
   if (RESERVED_CHARACTERS.test(c)) {
     return refused('PATH_RESERVED', `${where} holds one of < > : " | ? * (":" names an alternate data stream on NTFS).`, i);
   }
   if (/[. ]$/.test(c)) return refused('PATH_RESERVED', `${where} ends in a dot or a space, which Windows drops.`, i);
   if (c.startsWith(PUBLICATION_NAME_PREFIX)) {
-    return refused('PATH_RESERVED', `${where} starts with "${PUBLICATION_NAME_PREFIX}", which names a publication's staged and backup files.`, i);
+    return refused('PATH_RESERVED', `${where} is reserved: names starting with "${PUBLICATION_NAME_PREFIX}" are a publication's staged and backup files.`, i);
   }
   const stem = c.split('.')[0].replace(/ +$/, '').toUpperCase();
   if (DEVICE_NAMES.has(stem)) return refused('PATH_RESERVED', `${where} is the Windows device name ${stem}.`, i);
   return null;
 }
 
-/** Validate a requested workspace path: its components, or the first rule it breaks. */
-export function checkWorkspacePath(requested: unknown): WorkspacePathCheck {
+/**
+ * The components `requested` names once `.` and empty components are dropped and each `..` has taken
+ * back the one before it, or the index of the `..` that climbs above the root.
+ */
+function normalize(requested: string): { components: string[] } | { escape: number } {
+  const components: string[] = [];
+  const raw = requested.split('/');
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i];
+    if (c === '' || c === '.') continue;
+    if (c !== '..') components.push(c);
+    else if (components.pop() === undefined) return { escape: i };
+  }
+  return { components };
+}
+
+/** The canonical path `requested` names (`.` for the root), or the first rule it breaks. */
+function canonicalPath(requested: unknown): WorkspacePathCheck {
   if (typeof requested !== 'string') return refused('PATH_INVALID', 'the path must be a string.');
   if (requested === '') return refused('PATH_INVALID', 'the path is empty: name a file relative to the workspace root.');
   if (LONE_SURROGATE.test(requested)) return refused('PATH_INVALID', 'the path holds an unpaired surrogate: it is not text a filesystem can store.');
@@ -129,17 +168,40 @@ export function checkWorkspacePath(requested: unknown): WorkspacePathCheck {
   if (/^[A-Za-z]:/.test(requested)) {
     return refused('PATH_ESCAPE', `${show(requested)} starts with a drive letter: send a path relative to the workspace root.`);
   }
-  if (requested.endsWith('/')) return refused('PATH_INVALID', 'the path ends with "/": name a file, not a directory.');
-  if (utf8Length(requested) > MAX_PATH_UTF8_BYTES) {
+  const normalized = normalize(requested);
+  if ('escape' in normalized) {
+    return refused('PATH_ESCAPE', `component ${normalized.escape + 1} ("..") of ${show(requested)} climbs above the workspace root: a workspace path stays inside it.`, normalized.escape);
+  }
+  const { components } = normalized;
+  const path = components.join('/');
+  if (utf8Length(path) > MAX_PATH_UTF8_BYTES) {
     return refused('PATH_TOO_LONG', `the path is longer than ${MAX_PATH_UTF8_BYTES} UTF-8 bytes.`);
   }
-  const components = requested.split('/');
-  // An escape anywhere outranks any other fault: `a//../b` is reported as the escape it attempts.
-  const climb = components.indexOf('..');
-  if (climb >= 0) return checkComponent('..', climb)!;
+  const of = path === requested ? '' : ` of ${show(path)}`;
   for (let i = 0; i < components.length; i++) {
-    const fault = checkComponent(components[i], i);
+    const fault = checkComponent(components[i], i, of);
     if (fault) return fault;
   }
-  return { kind: 'valid', value: { path: requested, components } };
+  return components.length === 0 ? { kind: 'valid', value: { path: '.', components } } : { kind: 'valid', value: { path, components } };
+}
+
+/** A file's path names neither the root nor, by a trailing `/`, `.` or `..`, a directory. */
+function fileRule(requested: string, path: WorkspacePath): WorkspacePathCheck | null {
+  if (path.components.length === 0) {
+    return refused('PATH_INVALID', `${show(requested)} names the workspace root, a directory: name a file relative to it.`);
+  }
+  if (/\/\.{0,2}$/.test(requested)) {
+    return refused('PATH_INVALID', `${show(requested)} ends with "/", "." or "..", which name a directory: name a file.`);
+  }
+  return null;
+}
+
+/**
+ * Validate a requested workspace path: its canonical components, or the first rule it breaks. A benign
+ * spelling (`./a`, `a//b`, `a/../b`) that stays inside the root is answered with its canonical path.
+ */
+export function checkWorkspacePath(requested: unknown, opts: CheckOptions = {}): WorkspacePathCheck {
+  const check = canonicalPath(requested);
+  if (check.kind === 'refused' || opts.directory) return check;
+  return fileRule(requested as string, check.value) ?? check;
 }

@@ -1,13 +1,16 @@
+import { posix } from 'node:path';
+import fc from 'fast-check';
 import { checkWorkspacePath, type WorkspacePathCode } from './workspace-path';
 
 /** The hostile corpus: every path here must be refused, with this code (and this component when one is to blame). */
 const HOSTILE: Array<[string, unknown, WorkspacePathCode, number?]> = [
   ['parent', '..', 'PATH_ESCAPE', 0],
   ['parent then file', '../etc/passwd', 'PATH_ESCAPE', 0],
-  ['climbing past the root', 'a/../../b', 'PATH_ESCAPE', 1],
-  ['climbing back in', 'a/../a/b', 'PATH_ESCAPE', 1],
-  ['trailing parent', 'a/b/..', 'PATH_ESCAPE', 2],
-  ['escape beside an empty component', 'a//../b', 'PATH_ESCAPE', 2],
+  ['climbing past the root', 'a/../../b', 'PATH_ESCAPE', 2],
+  ['climbing out and back in', '../wt/a', 'PATH_ESCAPE', 0],
+  ['climbing out behind a dot', './../a', 'PATH_ESCAPE', 1],
+  ['escape beside an empty component', 'a//../../b', 'PATH_ESCAPE', 3],
+  ['an escape outranks a bad name', 'CON/../../a', 'PATH_ESCAPE', 2],
   ['absolute', '/etc/passwd', 'PATH_ESCAPE'],
   ['root itself', '/', 'PATH_ESCAPE'],
   ['double slash prefix', '//server/share', 'PATH_ESCAPE'],
@@ -17,11 +20,17 @@ const HOSTILE: Array<[string, unknown, WorkspacePathCode, number?]> = [
   ['empty', '', 'PATH_INVALID'],
   ['not a string', 42, 'PATH_INVALID'],
   ['null', null, 'PATH_INVALID'],
-  ['empty component', 'a//b', 'PATH_INVALID', 1],
-  ['dot', '.', 'PATH_INVALID', 0],
-  ['dot component', 'a/./b', 'PATH_INVALID', 1],
-  ['leading dot component', './a', 'PATH_INVALID', 0],
-  ['trailing slash', 'a/b/', 'PATH_INVALID'],
+  ['the root, for a file', '.', 'PATH_INVALID'],
+  ['the root by a climb, for a file', 'a/..', 'PATH_INVALID'],
+  ['the root by slashes, for a file', './/', 'PATH_INVALID'],
+  ['trailing slash, for a file', 'a/b/', 'PATH_INVALID'],
+  ['trailing parent, for a file', 'a/b/..', 'PATH_INVALID'],
+  ['Palimpsest\'s directory', '.palimpsest', 'PATH_RESERVED', 0],
+  ['the gateway address', '.palimpsest/data.gateway.json', 'PATH_RESERVED', 0],
+  ['the gateway address, dotted', './.palimpsest/data.gateway.json', 'PATH_RESERVED', 0],
+  ['the data directory, doubled slash', '.palimpsest//data/PG_VERSION', 'PATH_RESERVED', 0],
+  ['the data directory, climbed back into', 'a/../.palimpsest/data/PG_VERSION', 'PATH_RESERVED', 0],
+  ['a nested store', 'packages/web/.palimpsest/data.lock', 'PATH_RESERVED', 2],
   ['NUL', 'a\u0000b', 'PATH_INVALID'],
   ['NUL after a name (C truncation)', 'notes.txt\u0000.png', 'PATH_INVALID'],
   ['newline', 'a\nb', 'PATH_INVALID'],
@@ -72,6 +81,21 @@ const ACCEPTED: Array<[string, string[]]> = [
   ['é/日本語/🙂.txt', ['é', '日本語', '🙂.txt']],
   ['x'.repeat(255), ['x'.repeat(255)]],
   ['a-b_c+d=e,f;g@h#i$j%k&l(m)n[o]p{q}r~s`t!u', ['a-b_c+d=e,f;g@h#i$j%k&l(m)n[o]p{q}r~s`t!u']],
+  ['.palimpsestrc', ['.palimpsestrc']],
+  ['.git/config', ['.git', 'config']],
+];
+
+/** Benign spellings that stay inside the root: each names its canonical path. */
+const NORMALIZED: Array<[string, string]> = [
+  ['./src/a.ts', 'src/a.ts'],
+  ['src/../src/a.ts', 'src/a.ts'],
+  ['src//a.ts', 'src/a.ts'],
+  ['src/./a.ts', 'src/a.ts'],
+  ['.//src///./a.ts', 'src/a.ts'],
+  ['a/b/../../c', 'c'],
+  ['a/../a/b', 'a/b'],
+  ['CON/../a', 'a'],
+  ['./.gitignore', '.gitignore'],
 ];
 
 describe('checkWorkspacePath', () => {
@@ -90,6 +114,24 @@ describe('checkWorkspacePath', () => {
     expect(checkWorkspacePath(path)).toEqual({ kind: 'valid', value: { path, components } });
   });
 
+  it.each(NORMALIZED)('resolves %j to %j', (requested, path) => {
+    expect(checkWorkspacePath(requested)).toEqual({ kind: 'valid', value: { path, components: path.split('/') } });
+  });
+
+  it('takes the root and a trailing slash for a directory, and keeps escapes refused', () => {
+    for (const root of ['.', './', 'a/..', './/.']) expect(checkWorkspacePath(root, { directory: true })).toEqual({ kind: 'valid', value: { path: '.', components: [] } });
+    expect(checkWorkspacePath('src/', { directory: true })).toEqual({ kind: 'valid', value: { path: 'src', components: ['src'] } });
+    expect(checkWorkspacePath('src/lib/..', { directory: true })).toEqual({ kind: 'valid', value: { path: 'src', components: ['src'] } });
+    expect(checkWorkspacePath('../', { directory: true })).toMatchObject({ kind: 'refused', refusal: { code: 'PATH_ESCAPE' } });
+    expect(checkWorkspacePath('.palimpsest/', { directory: true })).toMatchObject({ kind: 'refused', refusal: { code: 'PATH_RESERVED' } });
+  });
+
+  it('names the canonical path when it refuses a component of a rewritten spelling', () => {
+    const check = checkWorkspacePath('./src//CON');
+    expect(check).toMatchObject({ kind: 'refused', refusal: { code: 'PATH_RESERVED', component: 1 } });
+    if (check.kind === 'refused') expect(check.refusal.message).toContain('"src/CON"');
+  });
+
   it('names no raw control character in a message (it would reach logs and terminals)', () => {
     for (const [, path] of HOSTILE) {
       const check = checkWorkspacePath(path);
@@ -102,5 +144,24 @@ describe('checkWorkspacePath', () => {
     expect(Buffer.byteLength(atLimit)).toBe(4095);
     expect(checkWorkspacePath(atLimit).kind).toBe('valid');
     expect(checkWorkspacePath(`${atLimit}z`)).toMatchObject({ kind: 'refused', refusal: { code: 'PATH_TOO_LONG' } });
+  });
+
+  it('normalizes as POSIX does, to a spelling that is its own canonical form, or refuses a climb above the root', () => {
+    const component = fc.constantFrom('a', 'b', 'src', 'x.ts', '.', '..', '');
+    fc.assert(
+      fc.property(fc.array(component, { minLength: 1, maxLength: 8 }), (parts) => {
+        const requested = parts.join('/');
+        if (requested === '' || requested.startsWith('/')) return;
+        const check = checkWorkspacePath(requested, { directory: true });
+        const posixForm = posix.normalize(requested).replace(/\/$/, '');
+        if (posixForm === '..' || posixForm.startsWith('../')) {
+          expect(check).toMatchObject({ kind: 'refused', refusal: { code: 'PATH_ESCAPE' } });
+          return;
+        }
+        expect(check).toMatchObject({ kind: 'valid', value: { path: posixForm } });
+        if (check.kind !== 'valid') return;
+        expect(checkWorkspacePath(check.value.path, { directory: true })).toEqual(check);
+      }),
+    );
   });
 });

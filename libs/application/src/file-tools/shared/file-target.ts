@@ -1,6 +1,7 @@
 import type { LineEndingStyle } from '@palimpsest/core/text/canonical-text';
 import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
-import { checkWorkspacePath, type WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
+import { checkWorkspaceAccess } from '@palimpsest/core/workspace/workspace-access';
+import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import { readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import { latestBindingOfPath, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import { hashWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
@@ -31,7 +32,8 @@ export async function fileTargetOf(ctx: AppContext, requested: string): Promise<
   if (!root) {
     return { kind: 'answer', answer: invalidArgument('workspace_not_configured', 'The file tools work under the workspace root: configure PALIMPSEST_WORKSPACE_ROOT.', { argument: 'path' }) };
   }
-  const checked = checkWorkspacePath(requested);
+  // Every caller writes: the reserved set and `.git` internals are refused here, before anything is bound.
+  const checked = checkWorkspaceAccess(requested, { access: 'write', reserved: root.reserved });
   if (checked.kind === 'refused') return { kind: 'answer', answer: pathRefusal(checked.refusal, requested) };
   const path = checked.value.path;
   const binding = await latestBindingOfPath(ctx.db, root, path);

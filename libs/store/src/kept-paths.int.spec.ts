@@ -1,0 +1,32 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { prepareDefaultDataParent, storeKeptPaths } from './kept-paths';
+
+describe('what the embedded store keeps on disk', () => {
+  let cwd: string;
+  beforeEach(() => {
+    cwd = mkdtempSync(join(tmpdir(), 'palimpsest-kept-'));
+  });
+  afterEach(() => rmSync(cwd, { recursive: true, force: true }));
+
+  it('names the data directory (with its siblings), .palimpsest and the prepared image, relative to the working directory', () => {
+    const kept = storeKeptPaths({ PALIMPSEST_DATA_DIR: 'var/store', PALIMPSEST_PGLITE_IMAGE: 'img' }, cwd);
+    expect(kept).toEqual([
+      { path: join(cwd, 'var/store'), what: expect.any(String), siblings: true },
+      { path: join(cwd, '.palimpsest'), what: expect.any(String) },
+      { path: join(cwd, 'img'), what: expect.any(String), siblings: true },
+    ]);
+    expect(storeKeptPaths({}, cwd)[0].path).toBe(join(cwd, '.palimpsest', 'data'));
+    expect(storeKeptPaths({ PALIMPSEST_PGLITE_IMAGE: 'off' }, cwd)).toHaveLength(2);
+  });
+
+  it('makes the default .palimpsest/ ignored by git, and leaves a .gitignore the user changed as it is', () => {
+    prepareDefaultDataParent(cwd);
+    const ignore = join(cwd, '.palimpsest', '.gitignore');
+    expect(readFileSync(ignore, 'utf8').split('\n')).toContain('*');
+    writeFileSync(ignore, 'data/\n');
+    prepareDefaultDataParent(cwd);
+    expect(readFileSync(ignore, 'utf8')).toBe('data/\n');
+  });
+});
