@@ -51,6 +51,15 @@ describe(`the drop-in file tools answer the codes their agents know, on ${descri
     expect(await call(tool, args)).toMatchObject({ answer: 'PATH_NOT_FOUND' });
   });
 
+  it.each(['./src/index.ts', 'src//index.ts', 'src/../src/index.ts'])('resolves %s inside the root to its canonical path, as the drop-in tools do', async (path) => {
+    expect(await call('read_file', { path })).toMatchObject({ status: 'ok', path: 'src/index.ts', totalLines: 2 });
+  });
+
+  it("refuses what Palimpsest keeps as FORBIDDEN, and .git's internals to writes", async () => {
+    expect(await call('read_file', { path: '.palimpsest/data.gateway.json' })).toMatchObject({ code: 'PATH_RESERVED', answer: 'FORBIDDEN' });
+    expect(await call('write_file', { path: '.git/HEAD', content: 'x' })).toMatchObject({ answer: 'FORBIDDEN' });
+  });
+
   it('an ambiguous oldString is refused as a failed tool call, never applied to one of its matches', async () => {
     const r = await call('edit_file', { path: 'src/index.ts', oldString: '= 1;', newString: '= 2;' });
     expect(r).toMatchObject({ status: 'rejected', answer: 'TOOL_FAILED' });
