@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createBenchDatabase } from './bench-database';
 import { fileChanges, linesOf, type FileChange, type Hunk } from './commit-hunks';
 import { connectStdioTools, REPO_ROOT, textBytes, type StdioTools } from './mcp-stdio-client';
 import { envNumber, nowMs } from './stats';
@@ -25,6 +26,7 @@ import { envNumber, nowMs } from './stats';
  * Each edit is checked against the intended text: one that changed another place is counted as landed
  * at the wrong place (and the file is set right, uncounted, so the next edit starts from the intended text).
  *
+ * With DATABASE_URL, ours runs on a fresh PostgreSQL database created there (dropped after); else PGlite.
  * Env: BENCH_AGENT_COMMITS (oldest commits taken, default 60), BENCH_AGENT_NEAR_LINE (1),
  * BENCH_AGENT_REPO (the repository read, default this checkout).
  */
@@ -88,9 +90,11 @@ interface Tally {
   ms: number;
   refusedFirst: number;
   filesDiffering: number;
+  /** The largest refusal's text, in bytes. */
+  largestRefusal: number;
 }
 
-const tally = (): Tally => ({ hunks: 0, landed: 0, wrongPlace: 0, failed: 0, writeFileFallbacks: 0, calls: 0, bytes: 0, ms: 0, refusedFirst: 0, filesDiffering: 0 });
+const tally = (): Tally => ({ hunks: 0, landed: 0, wrongPlace: 0, failed: 0, writeFileFallbacks: 0, calls: 0, bytes: 0, ms: 0, refusedFirst: 0, filesDiffering: 0, largestRefusal: 0 });
 
 class Agent {
   readonly t = tally();
@@ -106,6 +110,7 @@ class Agent {
     this.t.ms += nowMs() - t0;
     this.t.calls++;
     this.t.bytes += textBytes(r);
+    if (r.isError || r.structuredContent?.status === 'rejected') this.t.largestRefusal = Math.max(this.t.largestRefusal, textBytes(r));
     return r;
   }
 
@@ -197,7 +202,7 @@ function row(name: string, t: Tally, base: Tally | null): string {
   const bytes = per(t.bytes);
   const baseCalls = base ? base.calls / Math.max(1, base.landed) : 0;
   const baseBytes = base ? base.bytes / Math.max(1, base.landed) : 0;
-  return `| ${name} | ${t.hunks} | ${t.landed} | ${t.wrongPlace} | ${t.failed} | ${t.writeFileFallbacks} | ${t.refusedFirst} | ${calls.toFixed(3)} ${ratio(calls, baseCalls)} | ${bytes.toFixed(0)} ${ratio(bytes, baseBytes)} | ${(t.ms / 1000).toFixed(1)} s ${ratio(t.ms, base?.ms ?? 1)} | ${t.filesDiffering} |`;
+  return `| ${name} | ${t.hunks} | ${t.landed} | ${t.wrongPlace} | ${t.failed} | ${t.writeFileFallbacks} | ${t.refusedFirst} | ${calls.toFixed(3)} ${ratio(calls, baseCalls)} | ${bytes.toFixed(0)} ${ratio(bytes, baseBytes)} | ${(t.ms / 1000).toFixed(1)} s ${ratio(t.ms, base?.ms ?? 1)} | ${t.largestRefusal} | ${t.filesDiffering} |`;
 }
 
 async function main(): Promise<void> {
@@ -211,8 +216,10 @@ async function main(): Promise<void> {
   const theirsDir = join(tmp, 'theirs');
   mkdirSync(oursDir);
   mkdirSync(theirsDir);
-  const backend = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
-  const env: Record<string, string> = { PALIMPSEST_WORKSPACE_ROOT: oursDir, ...(process.env.DATABASE_URL ? {} : { DATABASE_URL: '', PALIMPSEST_DATA_DIR: join(tmp, 'pglite') }) };
+  const adminUrl = process.env.DATABASE_URL;
+  const database = adminUrl ? await createBenchDatabase(adminUrl) : null;
+  const backend = database ? 'PostgreSQL' : 'PGlite';
+  const env: Record<string, string> = { PALIMPSEST_WORKSPACE_ROOT: oursDir, ...(database ? { DATABASE_URL: database.url } : { DATABASE_URL: '', PALIMPSEST_DATA_DIR: join(tmp, 'pglite') }) };
   const ours = await connectStdioTools('palimpsest mcp --profile files', [CLI_BIN, 'mcp', '--profile', 'files'], env);
   const theirs = await connectStdioTools('server-filesystem', [FS_SERVER, theirsDir], {});
   try {
@@ -227,13 +234,14 @@ async function main(): Promise<void> {
       `file-tools agent: ${changes.length} file changes of the ${commits} oldest commits of ${repo} (${oursAgent.t.hunks} hunks); ours on ${backend}, near_line ${nearLine ? 'sent' : 'not sent'}; ` +
         `node ${process.version}, ${cpus().length} CPUs, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}; wall ${(oursWall / 1000).toFixed(1)} s ours, ${(fsWall / 1000).toFixed(1)} s filesystem`,
     );
-    console.log('| agent over | hunks | landed where meant | landed at the wrong place | not landed | write_file fallbacks | refused at first | calls per landed edit (vs baseline) | answer bytes per landed edit (vs baseline) | time in calls (vs baseline) | files not byte-exact |');
-    console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+    console.log('| agent over | hunks | landed where meant | landed at the wrong place | not landed | write_file fallbacks | refused at first | calls per landed edit (vs baseline) | answer bytes per landed edit (vs baseline) | time in calls (vs baseline) | largest refusal (bytes) | files not byte-exact |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
     console.log(row('server-filesystem (baseline)', fs.t, null));
     console.log(row('palimpsest --profile files', oursAgent.t, fs.t));
   } finally {
     await ours.close();
     await theirs.close();
+    await database?.drop();
     rmSync(tmp, { recursive: true, force: true });
   }
 }
