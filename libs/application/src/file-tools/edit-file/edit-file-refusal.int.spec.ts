@@ -79,6 +79,8 @@ describe(`edit_file refusals: lean, and one more call lands on ${describeBackend
     expect(read.params.offset).toBeLessThan(8_100);
     const page = await call('read_file', read.params);
     expect(page.status).toBe('ok');
+    const named = Number(/line (\d+)/.exec(read.reason)![1]);
+    expect(page.content.split('\n')[named - read.params.offset]).toBe('  },');
     await eachCallLands('big.ts', text, r, '  },', '  }, // end');
   });
 

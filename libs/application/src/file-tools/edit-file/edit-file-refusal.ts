@@ -105,11 +105,9 @@ function ambiguous(i: EditRefusalInput, base: Answer): Answer {
     if (bytes(answer) <= EDIT_REFUSAL_BYTES) return answer;
   }
   // Not even one call fits (a long newString): each occurrence's context alone, for the caller to wrap both strings in.
-  for (let n = offers.length; n >= 0; n--) {
-    const answer = answerOf(head, [], order, i, offers.slice(0, n));
-    if (n === 0 || bytes(answer) <= EDIT_REFUSAL_BYTES) return budgeted(answer);
-  }
-  return budgeted(answerOf(head, [], order, i, []));
+  let n = offers.length;
+  while (n > 0 && bytes(answerOf(head, [], order, i, offers.slice(0, n))) > EDIT_REFUSAL_BYTES) n--;
+  return budgeted(answerOf(head, [], order, i, offers.slice(0, n)));
 }
 
 /** The answer with these calls (or contexts), the sentence that goes with them, and the read when they do not cover every occurrence. */
@@ -138,24 +136,35 @@ function absent(i: EditRefusalInput, base: Answer): Answer {
   const lines = i.match.split('\n').length;
   const listed = near.slice(0, MAX_NEAR_MISSES).map((n) => ({ line: positionOf(text, n.start).line, distance: n.distance, text: [...n.text].slice(0, NEAR_MISS_TEXT).join('') }));
   const actions: NextAction[] = [];
-  if (fix) {
-    const at = codePointToUnit(text, fix.start);
-    const intended = text.slice(0, at) + i.replace + text.slice(at + fix.text.length);
-    const line = positionOf(text, fix.start).line;
-    if (text.indexOf(fix.text) === at && editLands(i.state, fix.text, i.replace, intended, i.now)) {
-      actions.push({ operation: 'edit_file', reason: `The closest text, on line ${line}`, params: { path: i.path, oldString: fix.text, newString: i.replace } });
-    }
-  }
+  const call = fix && correctedCall(i, fix);
+  if (call) actions.push(call);
   const readLine = listed[0]?.line ?? lineOfAnyPart(text, i.match);
   actions.push(readAction(i.path, readLine, lines, 'Read the lines the text should be on and copy oldString exactly'));
-  const detail = actions.length > 1
-    ? `oldString does not occur in ${i.path}. The closest text differs by ${plural(near.find((n) => n.start === fix!.start)!.distance, 'edit')}: the edit_file call below uses it.`
+  const distance = near.find((n) => n.start === fix?.start)?.distance ?? 0;
+  const detail = call
+    ? `oldString does not occur in ${i.path}. The closest text differs by ${plural(distance, 'edit')}: the edit_file call below uses it.`
     : listed.length
       ? `oldString does not occur in ${i.path}; near_misses holds the closest texts. Copy the one you meant exactly.`
       : `oldString does not occur in ${i.path}, nor anything close. Read the file and copy the text exactly.`;
   const answer: Answer = { ...base, failure_detail: detail, match_count: 0, ...(listed.length ? { near_misses: listed } : {}), next_actions: actions };
-  if (bytes(answer) > EDIT_REFUSAL_BYTES && actions.length > 1) return budgeted({ ...answer, failure_detail: `oldString does not occur in ${i.path}; near_misses holds the closest texts. Copy the one you meant exactly.`, next_actions: actions.slice(1) });
+  if (bytes(answer) > EDIT_REFUSAL_BYTES && call) return budgeted({ ...answer, failure_detail: `oldString does not occur in ${i.path}; near_misses holds the closest texts. Copy the one you meant exactly.`, next_actions: actions.slice(1) });
   return budgeted(answer);
+}
+
+/**
+ * The edit with the closest text in place of oldString; when that text occurs more than once, widened by
+ * the shortest context that makes the near miss's occurrence unique. Null unless it lands as meant.
+ */
+function correctedCall(i: EditRefusalInput, fix: { text: string; start: number }): NextAction | null {
+  const text = i.state.content;
+  const at = codePointToUnit(text, fix.start);
+  const found = occurrencesOf(text, fix.text);
+  const c = found.length > 1 ? uniqueContext(text, fix.text, at, found.map((o) => o.start)) : { before: '', after: '' };
+  if (!c) return null;
+  const params = { path: i.path, oldString: c.before + fix.text + c.after, newString: c.before + i.replace + c.after };
+  const intended = text.slice(0, at) + i.replace + text.slice(at + fix.text.length);
+  if (!editLands(i.state, params.oldString, params.newString, intended, i.now)) return null;
+  return { operation: 'edit_file', reason: `The closest text, on line ${positionOf(text, fix.start).line}`, params };
 }
 
 /** The line of the first line of `match` (at least 3 characters once trimmed) that the text holds, else 1. */
