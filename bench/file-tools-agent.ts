@@ -14,7 +14,7 @@ import { envNumber, nowMs } from './stats';
  * @modelcontextprotocol/server-filesystem, which edits the first match silently.
  *
  *   npm run build && node dist/bench/file-tools-agent.js
- *   BENCH_AGENT_COMMITS=20 node dist/bench/file-tools-agent.js                 (a small sample)
+ *   BENCH_AGENT_COMMITS=10 node dist/bench/file-tools-agent.js                 (a small sample)
  *
  * The agent's edit: oldString = the hunk's removed lines (nothing more, as an agent sends the lines it
  * changes); when those are all trivial (blank, a brace) or the hunk only inserts, the nearest
@@ -27,7 +27,7 @@ import { envNumber, nowMs } from './stats';
  * at the wrong place (and the file is set right, uncounted, so the next edit starts from the intended text).
  *
  * With DATABASE_URL, ours runs on a fresh PostgreSQL database created there (dropped after); else PGlite.
- * Env: BENCH_AGENT_COMMITS (oldest commits taken, default 60), BENCH_AGENT_NEAR_LINE (1),
+ * Env: BENCH_AGENT_COMMITS (oldest commits taken, default 40: about 400 hunks), BENCH_AGENT_NEAR_LINE (1),
  * BENCH_AGENT_REPO (the repository read, default this checkout).
  */
 
@@ -208,7 +208,7 @@ function row(name: string, t: Tally, base: Tally | null): string {
 async function main(): Promise<void> {
   if (!existsSync(join(REPO_ROOT, 'dist', 'apps', 'cli', 'src', 'main.js'))) throw new Error('run npm run build first');
   const repo = process.env.BENCH_AGENT_REPO || REPO_ROOT;
-  const commits = Math.round(envNumber('BENCH_AGENT_COMMITS', 60));
+  const commits = Math.round(envNumber('BENCH_AGENT_COMMITS', 40));
   const nearLine = envNumber('BENCH_AGENT_NEAR_LINE', 1) !== 0;
   const changes = fileChanges(repo, commits);
   const tmp = mkdtempSync(join(tmpdir(), 'palimpsest-bench-agent-'));

@@ -82,6 +82,11 @@ describe(`edit_file refusals: lean, and one more call lands on ${describeBackend
     const named = Number(/line (\d+)/.exec(read.reason)![1]);
     expect(page.content.split('\n')[named - read.params.offset]).toBe('  },');
     await eachCallLands('big.ts', text, r, '  },', '  }, // end');
+    put('big.ts', text);
+    const inOrder = await refused({ path: 'big.ts', oldString: '  },', newString: '  }, // end' });
+    expect(inOrder.match_lines.slice(0, 3)).toEqual([1, 41, 81]);
+    expect(inOrder.next_actions[0].reason).toBe('The occurrence on line 1');
+    expect(inOrder.failure_detail).toContain('near_line');
   });
 
   it('gives the contexts alone when a ready call would not fit (a long newString), and they land when wrapped around both strings', async () => {
