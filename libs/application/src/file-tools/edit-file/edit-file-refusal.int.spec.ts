@@ -113,6 +113,15 @@ describe(`edit_file refusals: lean, and one more call lands on ${describeBackend
     expect(disk('near.md')).toBe('The slow fox jumps over the lazy dog.\nA second line.\n');
   });
 
+  it('offers a call per occurrence when the closest text of a mistyped oldString is a repeated line', async () => {
+    const text = 'export const a = {\n  examples: [],\n};\nexport const b = {\n  examples: [],\n};\n';
+    put('typo.ts', text);
+    const r = await refused({ path: 'typo.ts', oldString: '  exmaples: [],', newString: '  examples: [1],' });
+    expect(r).toMatchObject({ failure_reason: 'match_absent', match_count: 0, near_miss_lines: [2, 5] });
+    expect(r.failure_detail).toContain('closest text');
+    expect(await eachCallLands('typo.ts', text, r, '  examples: [],', '  examples: [1],')).toBe(2);
+  });
+
   it('points a read at the lines where an absent oldString should be, on a large file', async () => {
     const text = Array.from({ length: 30_000 }, (_, i) => `line ${i} of the log`).join('\n');
     put('log.txt', text);

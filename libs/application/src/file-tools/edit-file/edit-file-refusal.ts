@@ -1,6 +1,6 @@
 import type { NextAction } from '@palimpsest/core/errors/error-model';
 import { computeNearMisses } from '@palimpsest/core/diagnostics/near-misses';
-import { closestCorrection } from '@palimpsest/core/diagnostics/near-miss-correction';
+import { closestCorrection, correctedNearMiss } from '@palimpsest/core/diagnostics/near-miss-correction';
 import { retryableOf } from '@palimpsest/core/diagnostics/next-actions';
 import { positionOf } from '@palimpsest/core/diagnostics/text-position';
 import { occurrencesOf, uniqueContext, type Occurrence } from '@palimpsest/core/diagnostics/unique-context';
@@ -71,7 +71,7 @@ export function editFileRefusal(i: EditRefusalInput): Answer {
     retryable: retryableOf(r.failure_reason, undefined),
   };
   const lean =
-    r.failure_reason === 'match_ambiguous' ? ambiguous(i, base) : r.failure_reason === 'match_absent' ? absent(i, base) : { ...base, next_actions: [readAction(i.path, 1, 40, 'Read the file, then send the edit again')] };
+    r.failure_reason === 'match_ambiguous' ? ambiguous(i, base, (n) => `oldString occurs ${n} times in ${i.path}; it must occur once.`) : r.failure_reason === 'match_absent' ? absent(i, base) : { ...base, next_actions: [readAction(i.path, 1, 40, 'Read the file, then send the edit again')] };
   if (!i.detail) return lean;
   const full = r.detailed();
   return { ...lean, diagnostic: full.diagnostic, current_context: full.current_context };
@@ -84,9 +84,14 @@ interface Offer {
   call: NextAction;
 }
 
-function ambiguous(i: EditRefusalInput, base: Answer): Answer {
+/**
+ * The calls for each occurrence of `i.match` (the oldString, or the closest text of an absent one that
+ * occurs several times), and the sentence that opens the detail.
+ */
+function ambiguous(i: EditRefusalInput, base: Answer, leadOf: (count: number) => string): Answer {
   const text = i.state.content;
   const found = occurrencesOf(text, i.match);
+  const lead = leadOf(found.length);
   const order = ranked(found, i.nearLine);
   const starts = found.map((o) => o.start);
   const head = { ...base, match_count: found.length, match_lines: listedLines(order) };
@@ -101,23 +106,22 @@ function ambiguous(i: EditRefusalInput, base: Answer): Answer {
     offers.push({ occurrence: o, ...c, call: { operation: 'edit_file', reason: `The occurrence on line ${o.line}`, params } });
   }
   for (let n = offers.length; n > 0; n--) {
-    const answer = answerOf(head, offers.slice(0, n), order, i, []);
+    const answer = answerOf(head, offers.slice(0, n), order, i, [], lead);
     if (bytes(answer) <= EDIT_REFUSAL_BYTES) return answer;
   }
   // Not even one call fits (a long newString): each occurrence's context alone, for the caller to wrap both strings in.
   let n = offers.length;
-  while (n > 0 && bytes(answerOf(head, [], order, i, offers.slice(0, n))) > EDIT_REFUSAL_BYTES) n--;
-  return budgeted(answerOf(head, [], order, i, offers.slice(0, n)));
+  while (n > 0 && bytes(answerOf(head, [], order, i, offers.slice(0, n), lead)) > EDIT_REFUSAL_BYTES) n--;
+  return budgeted(answerOf(head, [], order, i, offers.slice(0, n), lead));
 }
 
 /** The answer with these calls (or contexts), the sentence that goes with them, and the read when they do not cover every occurrence. */
-function answerOf(head: Answer, calls: Offer[], order: Occurrence[], i: EditRefusalInput, contexts: Offer[]): Answer {
+function answerOf(head: Answer, calls: Offer[], order: Occurrence[], i: EditRefusalInput, contexts: Offer[], once: string): Answer {
   const count = order.length;
   const actions = calls.map((o) => o.call);
   const rest = order.find((o) => !calls.some((c) => c.occurrence === o));
   if (rest) actions.push(readAction(i.path, rest.line, i.match.split('\n').length, `The occurrence on line ${rest.line} and its surroundings`));
   const where = i.nearLine === null ? 'first in the file' : `nearest line ${i.nearLine}`;
-  const once = `oldString occurs ${count} times in ${i.path}; it must occur once.`;
   const detail = calls.length === count
     ? `${once} Each edit_file call below names one occurrence by its line: send the one you meant.`
     : calls.length
@@ -133,6 +137,12 @@ function absent(i: EditRefusalInput, base: Answer): Answer {
   const text = i.state.content;
   const near = computeNearMisses(text, i.match, { scanSource: 'failing_buffer' }).candidates;
   const fix = closestCorrection(text, i.match, near);
+  const repeated = fix ? null : repeatedCorrection(text, i.match, near);
+  if (repeated !== null) {
+    const lead = (n: number) => `oldString does not occur in ${i.path}; its closest text, ${JSON.stringify([...repeated].slice(0, 60).join(''))}, occurs ${n} times.`;
+    const { match_lines, ...choices } = ambiguous({ ...i, match: repeated }, base, lead);
+    return budgeted({ ...choices, match_count: 0, near_miss_lines: match_lines });
+  }
   const lines = i.match.split('\n').length;
   const listed = near.slice(0, MAX_NEAR_MISSES).map((n) => ({ line: positionOf(text, n.start).line, distance: n.distance, text: [...n.text].slice(0, NEAR_MISS_TEXT).join('') }));
   const actions: NextAction[] = [];
@@ -149,6 +159,15 @@ function absent(i: EditRefusalInput, base: Answer): Answer {
   const answer: Answer = { ...base, failure_detail: detail, match_count: 0, ...(listed.length ? { near_misses: listed } : {}), next_actions: actions };
   if (bytes(answer) > EDIT_REFUSAL_BYTES && call) return budgeted({ ...answer, failure_detail: `oldString does not occur in ${i.path}; near_misses holds the closest texts. Copy the one you meant exactly.`, next_actions: actions.slice(1) });
   return budgeted(answer);
+}
+
+/** The closest near misses, when they tie and all stand for the same text (a repeated line mistyped): that text. */
+function repeatedCorrection(text: string, match: string, near: readonly { start: number; end: number; distance: number }[]): string | null {
+  if (near.length < 2) return null;
+  const best = Math.min(...near.map((n) => n.distance));
+  const texts = new Set(near.filter((n) => n.distance === best).map((n) => correctedNearMiss(text, match, n.start, n.end)));
+  const [only] = [...texts];
+  return texts.size === 1 && typeof only === 'string' && occurrencesOf(text, only).length > 1 ? only : null;
 }
 
 /**
@@ -182,7 +201,7 @@ function budgeted(answer: Answer): Answer {
   let a = answer;
   const trims: ((x: Answer) => Answer)[] = [
     (x) => ({ ...x, near_misses: (x.near_misses as unknown[] | undefined)?.slice(0, 1) }),
-    (x) => ({ ...x, match_lines: (x.match_lines as number[] | undefined)?.slice(0, 5) }),
+    (x) => ({ ...x, match_lines: (x.match_lines as number[] | undefined)?.slice(0, 5), near_miss_lines: (x.near_miss_lines as number[] | undefined)?.slice(0, 5) }),
     (x) => ({ ...x, occurrences: undefined, near_misses: undefined }),
     (x) => ({ ...x, next_actions: (x.next_actions as NextAction[]).filter((n) => n.operation === 'read_file').slice(0, 1) }),
   ];
