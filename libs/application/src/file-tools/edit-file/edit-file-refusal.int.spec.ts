@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
@@ -131,6 +132,25 @@ describe(`edit_file refusals: lean, and one more call lands on ${describeBackend
     expect(read).toMatchObject({ operation: 'read_file', params: { path: 'log.txt', offset: 24_998 } });
     const page = await call('read_file', read.params);
     expect(page.content).toContain('line 25000 of the log');
+  });
+
+  it('stays within the budget whatever the text and strings, and every offered call lands (property)', async () => {
+    const line = fc.constantFrom('}', '  return x;', '', 'let x = 1;', '😀 𠮷 text', `${'lorem ipsum '.repeat(40)}end`, '\t\tindented', 'x');
+    await fc.assert(
+      fc.asyncProperty(fc.array(line, { minLength: 2, maxLength: 60 }), fc.nat(), fc.string({ maxLength: 2_500, unit: 'grapheme' }), async (lines, pick, suffix) => {
+        const text = `${lines.join('\n')}\n`;
+        const oldString = lines[pick % lines.length]! || lines.find((l) => l !== '') || 'x';
+        if (!text.includes(oldString)) return;
+        const newString = `${oldString}!${suffix}`;
+        put('prop.ts', text);
+        const r = await call('edit_file', { path: 'prop.ts', oldString, newString });
+        if (r.status === 'ok') return;
+        expect(sent(r)).toBeLessThanOrEqual(EDIT_REFUSAL_BYTES);
+        expect(r.next_actions.length).toBeGreaterThan(0);
+        await eachCallLands('prop.ts', text, r, oldString, newString);
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it('stays within the budget with a long path and long lines, and gives the full diagnostic on request', async () => {
