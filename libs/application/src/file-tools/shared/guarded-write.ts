@@ -16,8 +16,8 @@ import { publicationRefusal, type Written } from './write-answers';
 /**
  * One guarded change of a bound file by a file tool: a tx/1 edit (edit_file) or a tx/3 whole replacement
  * (write_file), guarded by the version the tool just saw, decided under the target's row lock. A
- * rejection is recorded at once (ProposalRejected, attempt log) and answered with its diagnostics;
- * nothing is published. An accepted change records nothing yet: it is published through the journal
+ * rejection is recorded at once (ProposalRejected, attempt log) and handed to the tool, which answers it
+ * (edit_file lean, its full diagnostics on request); nothing is published. An accepted change records nothing yet: it is published through the journal
  * (kind 'write', the replaced file backed up) and decided again under the lock in the outcome
  * transaction, where the ProposalAccepted commits with PublicationCompleted. So a change that cannot
  * reach the disk (drift, busy, crash) leaves no accepted change behind.
