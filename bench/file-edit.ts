@@ -1,8 +1,7 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { connectStdioTools, REPO_ROOT } from './mcp-stdio-client';
 import { envNumber, nowMs, summarize } from './stats';
 
 /**
@@ -17,28 +16,18 @@ import { envNumber, nowMs, summarize } from './stats';
  * Env: BENCH_EDIT_ITERATIONS_1KB (default 200), BENCH_EDIT_ITERATIONS_1MB (default 50), BENCH_EDIT_WARMUP (10).
  */
 
-const REPO_ROOT = resolve(__dirname, '..', '..');
 const CLI_BIN = join(REPO_ROOT, 'apps', 'cli', 'bin', 'palimpsest.js');
 const FS_SERVER = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
 
-type ToolResult = { isError?: boolean; structuredContent?: Record<string, any>; content?: { type: string; text?: string }[] };
-
 async function connect(label: string, args: string[], env: Record<string, string>) {
-  const transport = new StdioClientTransport({ command: process.execPath, args, cwd: REPO_ROOT, env: { ...(process.env as Record<string, string>), ...env }, stderr: 'pipe' });
-  let stderr = '';
-  transport.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-  const client = new Client({ name: `bench-file-edit (${label})`, version: '1.0.0' });
-  await client.connect(transport).catch((e: Error) => {
-    throw new Error(`${label}: ${e.message}\n${stderr}`);
-  });
-  await client.listTools();
+  const tools = await connectStdioTools(`file-edit ${label}`, args, env);
   return {
     call: async (name: string, a: Record<string, unknown>) => {
-      const r = (await client.callTool({ name, arguments: a })) as ToolResult;
-      if (r.isError) throw new Error(`${label} ${name}: ${JSON.stringify(r).slice(0, 600)}\n${stderr}`);
+      const r = await tools.call(name, a);
+      if (r.isError) throw new Error(`${label} ${name}: ${JSON.stringify(r).slice(0, 600)}\n${tools.stderrTail()}`);
       return r;
     },
-    close: () => client.close(),
+    close: () => tools.close(),
   };
 }
 

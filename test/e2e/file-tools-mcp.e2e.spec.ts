@@ -32,15 +32,18 @@ describe(`edit_file and write_file over real MCP stdio and the CLI on ${backend}
     expect(write?.inputSchema).toMatchObject({ required: ['path', 'content'], additionalProperties: false });
   });
 
-  it('writes a new file, edits it once, refuses three matches with their lines, and the log holds every write', async () => {
+  it('writes a new file, edits it once, refuses three matches with a ready call per line (the one sent as given lands), and the log holds every write', async () => {
     const created = await mcp.call('write_file', { path: 'src/a.txt', content: 'x\r\ny\r\nx\r\nx\r\n' });
     expect(created).toMatchObject({ isError: false, result: { status: 'ok', created: true, bytesWritten: 12 } });
     const ambiguous = await mcp.call('edit_file', { path: 'src/a.txt', oldString: 'x', newString: 'z' });
     expect(ambiguous.result).toMatchObject({ status: 'rejected', failure_reason: 'match_ambiguous', match_lines: [1, 3, 4] });
-    const edited = await mcp.call('edit_file', { path: 'src/a.txt', oldString: 'y\nx\nx', newString: 'y\nw\nx' });
+    expect(Buffer.byteLength(ambiguous.text, 'utf8')).toBeLessThanOrEqual(1500);
+    const offered = ambiguous.result.next_actions.find((a: any) => a.reason === 'The occurrence on line 3');
+    expect(offered).toMatchObject({ operation: 'edit_file', params: { path: 'src/a.txt' } });
+    const edited = await mcp.call(offered.operation, offered.params);
     expect(edited.result).toMatchObject({ status: 'ok', replacements: 1, content_eol: 'crlf' });
-    expect(edited.result.diff).toContain('+w\n');
-    expect(readFileSync(join(dir, 'src/a.txt'), 'utf8')).toBe('x\r\ny\r\nw\r\nx\r\n');
+    expect(edited.result.diff).toContain('+z\n');
+    expect(readFileSync(join(dir, 'src/a.txt'), 'utf8')).toBe('x\r\ny\r\nz\r\nx\r\n');
     const id = edited.result.target_file_id;
     const log = await mcp.call('palimpsest_get_attempt_log', { target_file_id: id });
     expect(log.result.entries.map((e: any) => e.status)).toEqual(['accepted', 'rejected']);

@@ -48,3 +48,24 @@ export function correctedNearMiss(buffer: string, query: string, start: number, 
   if (best === null || tied || best.rank[0] === 0 || best.rank[0] > Math.max(1, Math.floor(q.length / 4))) return null;
   return best.text;
 }
+
+/** A near miss as the scan reports it (code points, end exclusive). */
+export interface NearMissSpan {
+  start: number;
+  end: number;
+  distance: number;
+}
+
+/**
+ * The one correction a match_absent rejection offers, for every caller (tx/1 retries, edit_file): the
+ * exact text of the single closest near miss, when one is closest and its window is unambiguous.
+ */
+export function closestCorrection(buffer: string, query: string, near: readonly NearMissSpan[]): { text: string; start: number } | null {
+  if (!near.length) return null;
+  const best = Math.min(...near.map((n) => n.distance));
+  const closest = near.filter((n) => n.distance === best);
+  if (closest.length !== 1) return null;
+  const n = closest[0]!;
+  const text = correctedNearMiss(buffer, query, n.start, n.end);
+  return text === null ? null : { text, start: n.start };
+}

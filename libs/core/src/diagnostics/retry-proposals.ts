@@ -2,7 +2,7 @@ import type { NextAction } from '../errors/error-model';
 import { toCanonicalLf } from '../text/canonical-text';
 import { codePointLength } from '../text/code-points';
 import { changesOf, failedIndexOf, retryArgs, withChange, type Change, type ChangeField, type RejectedRequest, type RetryBasis } from './retry-request';
-import { correctedNearMiss } from './near-miss-correction';
+import { closestCorrection, type NearMissSpan } from './near-miss-correction';
 import { occurrenceStarts, positionOf, quoted } from './text-position';
 
 /**
@@ -71,27 +71,17 @@ export function occurrenceChoices(c: RetryContext): NextAction[] {
   });
 }
 
-interface NearMiss {
-  start: number;
-  end: number;
-  distance: number;
-}
-
 /** match_absent with one closest near miss: the change with its match replaced by that exact text. */
 export function nearMissCorrection(c: RetryContext): NextAction[] {
   const failed = failedChangeOf(c);
-  const near: NearMiss[] = c.diagnostic?.near_misses?.candidates ?? [];
-  if (!failed || !near.length || failed.buffer === null || typeof failed.change.match !== 'string') return [];
-  const best = Math.min(...near.map((n) => n.distance));
-  const closest = near.filter((n) => n.distance === best);
-  if (closest.length !== 1) return [];
-  const n = closest[0]!;
-  const text = correctedNearMiss(failed.buffer, toCanonicalLf(failed.change.match), n.start, n.end);
-  if (text === null) return [];
-  const args = withChange(retryArgs(c.request, c.basis), failed.field, failed.index, { ...failed.change, match: text });
+  const near: NearMissSpan[] = c.diagnostic?.near_misses?.candidates ?? [];
+  if (!failed || failed.buffer === null || typeof failed.change.match !== 'string') return [];
+  const fix = closestCorrection(failed.buffer, toCanonicalLf(failed.change.match), near);
+  if (fix === null) return [];
+  const args = withChange(retryArgs(c.request, c.basis), failed.field, failed.index, { ...failed.change, match: fix.text });
   const reason =
     `${failed.field}[${failed.index}].match is not in the text; the closest text is ` +
-    `${quoted(text, 60)} ${where(failed.buffer, n.start)}: resend with it as the match.`;
+    `${quoted(fix.text, 60)} ${where(failed.buffer, fix.start)}: resend with it as the match.`;
   return offered(c, args, reason);
 }
 

@@ -244,6 +244,8 @@ export interface OperationParams {
     path: string;
     oldString: string;
     newString: string;
+    near_line?: number;
+    detail?: boolean;
   };
   write_file: {
     path: string;

@@ -16,8 +16,8 @@ import { publicationRefusal, type Written } from './write-answers';
 /**
  * One guarded change of a bound file by a file tool: a tx/1 edit (edit_file) or a tx/3 whole replacement
  * (write_file), guarded by the version the tool just saw, decided under the target's row lock. A
- * rejection is recorded at once (ProposalRejected, attempt log) and answered with its diagnostics;
- * nothing is published. An accepted change records nothing yet: it is published through the journal
+ * rejection is recorded at once (ProposalRejected, attempt log) and handed to the tool, which answers it
+ * (edit_file lean, its full diagnostics on request); nothing is published. An accepted change records nothing yet: it is published through the journal
  * (kind 'write', the replaced file backed up) and decided again under the lock in the outcome
  * transaction, where the ProposalAccepted commits with PublicationCompleted. So a change that cannot
  * reach the disk (drift, busy, crash) leaves no accepted change behind.
@@ -38,9 +38,19 @@ export interface WrittenText {
   content: string;
 }
 
+/** A rejection the guarded write recorded: its fields, and the full answer the submission tools give, built on request. */
+export interface RecordedRejection {
+  target_file_id: string;
+  failure_reason: string;
+  failure_detail: string;
+  attempt_id: string;
+  /** The full answer: the recorded diagnostic with exact candidates, near misses, contexts and tx/1 next actions. */
+  detailed(): Answer;
+}
+
 export type GuardedOutcome =
   | { kind: 'written'; written: Written; before: TargetRow; after: WrittenText }
-  | { kind: 'rejected'; answer: Answer; before: TargetRow }
+  | { kind: 'rejected'; rejection: RecordedRejection; before: TargetRow }
   | { kind: 'answer'; answer: Answer };
 
 function command(t: Bound, change: GuardedChange, attemptId: string, now: string): SubmitProposal {
@@ -85,7 +95,7 @@ export async function decideGuarded(ctx: AppContext, t: Bound, change: GuardedCh
     ? { kind: 'accepted' as const, d: optimistic, locked: t.row }
     : await lockedDecision(ctx, t, change, attemptId, now);
   if (first.kind === 'answer') return first;
-  if (first.kind === 'rejected') return { kind: 'rejected', before: first.locked, answer: rejectionAnswer(first.d, first.locked, change, now) };
+  if (first.kind === 'rejected') return { kind: 'rejected', before: first.locked, rejection: recordedRejection(first.d, first.locked, change, now) };
   const after = first.d.state.exists ? first.d.state : null;
   if (!after) throw new Error('file tools: an accepted change left no target');
   return { kind: 'accepted', attemptId, planned: first.d, locked: first.locked, after };
@@ -161,11 +171,22 @@ function movedAnswer(t: Bound, version: number): Answer {
   };
 }
 
-/** The recorded rejection with the usual diagnostics (exact candidates, near misses, contexts), and the file tool's next action. */
-function rejectionAnswer(d: Decided, locked: TargetRow, change: GuardedChange, now: string): Answer {
+function recordedRejection(d: Decided, locked: TargetRow, change: GuardedChange, now: string): RecordedRejection {
   const e = d.events[0];
   if (e?.type !== 'ProposalRejected') throw new Error(`file tools: decided ${e?.type ?? 'nothing'}`);
   const r = e.data;
+  return {
+    target_file_id: locked.target_id,
+    failure_reason: r.failure_reason,
+    failure_detail: r.failure_detail,
+    attempt_id: r.attempt_id,
+    detailed: () => rejectionAnswer(d, locked, change, now),
+  };
+}
+
+/** The recorded rejection with the usual diagnostics (exact candidates, near misses, contexts), and the submission tool's next actions. */
+function rejectionAnswer(d: Decided, locked: TargetRow, change: GuardedChange, now: string): Answer {
+  const r = (d.events[0] as Extract<Decided['events'][number], { type: 'ProposalRejected' }>).data;
   const base: Answer = {
     status: 'rejected',
     target_file_id: locked.target_id,

@@ -30,6 +30,7 @@ export async function writeFile(ctx: AppContext, input: WriteFileInput, caller?:
   }
   const change: GuardedChange = { tool: 'write_file', protocol: PROTOCOL.tx3, proposal: { intent: `write_file ${t.path}`, replacement: input.content } };
   const outcome = needsApproval(caller) ? await approvedWrite(ctx, t, change, { kind: 'replace_all', replacement: input.content }, caller) : await guardedWrite(ctx, t, change);
+  if (outcome.kind === 'rejected') return outcome.rejection.detailed();
   if (outcome.kind !== 'written') return outcome.answer;
   return { status: 'ok', path: t.path, bytesWritten: outcome.written.bytes_written, created: false, ...auditFields(t, outcome.written, outcome.after) };
 }
