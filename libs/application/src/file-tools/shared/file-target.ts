@@ -1,5 +1,4 @@
 import type { LineEndingStyle } from '@palimpsest/core/text/canonical-text';
-import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { checkWorkspacePath, type WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import { readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import { latestBindingOfPath, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
@@ -10,6 +9,7 @@ import { initializeTarget } from '../../initialize-target/initialize-target.hand
 import type { Answer } from '../../shared/answer';
 import { pathRefusalAnswer } from '../../shared/workspace-text';
 import { refreshWorkspaceFile } from '../../workspace-refresh/workspace-refresh.handler';
+import { workspaceNotConfigured } from '../../shared/workspace-not-configured';
 
 /**
  * "Find or bind the target of a path", what every file-tool write starts with. The target of a path is
@@ -29,7 +29,7 @@ export const pathRefusal = (refusal: WorkspacePathRefusal, path: unknown): Answe
 export async function fileTargetOf(ctx: AppContext, requested: string): Promise<FileTarget> {
   const root = ctx.workspace;
   if (!root) {
-    return { kind: 'answer', answer: invalidArgument('workspace_not_configured', 'The file tools work under the workspace root: configure PALIMPSEST_WORKSPACE_ROOT.', { argument: 'path' }) };
+    return { kind: 'answer', answer: workspaceNotConfigured('The file tools work under the workspace root', { argument: 'path' }) };
   }
   const checked = checkWorkspacePath(requested);
   if (checked.kind === 'refused') return { kind: 'answer', answer: pathRefusal(checked.refusal, requested) };
