@@ -54,7 +54,7 @@ async function prepare(ctx: AppContext, targetId: string, input: SaveCheckpointI
     return { ok: false, answer: invalidArgument('target_not_bound_to_workspace', detail, { argument: 'sync_workspace' }) };
   }
   if (binding.root_dev !== root.dev || binding.root_ino !== root.ino) {
-    const detail = `target ${targetId} is bound to the workspace root ${binding.root_dev}:${binding.root_ino}, and the configured root is ${root.dev}:${root.ino}: a different directory needs a new target (seed 003).`;
+    const detail = `target ${targetId} is bound to the workspace root ${binding.root_dev}:${binding.root_ino}, and the configured root is ${root.dev}:${root.ino}: a file under another root needs a new target.`;
     return { ok: false, answer: invalidArgument('workspace_root_mismatch', detail, { argument: 'sync_workspace', bound_root: { dev: binding.root_dev, ino: binding.root_ino }, configured_root: { dev: root.dev, ino: root.ino } }) };
   }
   const guards = checkpointDecision(ctx, row, input);
