@@ -45,11 +45,11 @@ async function publishAddress(db: Db, url: string, workspaceRoot: string | null,
 }
 
 /** Written in one piece, so a reader that waits for "listening on" also has the token line. */
-async function banner(db: Db, url: string, workspaceRoot: string | null, config: ApiConfig, opts: RunApiOptions, token: string | null): Promise<void> {
+async function banner(db: Db, url: string, workspaceRoot: string | null, policy: string, config: ApiConfig, opts: RunApiOptions, token: string | null): Promise<void> {
   const lines = [
     `palimpsest api ${opts.version}: store ${opts.storeLabel}`,
     `palimpsest api ${workspaceRootLine(workspaceRoot, 'palimpsest api')}`,
-    `palimpsest api ${policyLine()}`,
+    `palimpsest api ${policy}`,
     `palimpsest api listening on ${url}  (OpenAPI ${url}/docs, health ${url}/health, metrics ${url}/metrics)`,
   ];
   if (!config.auth) {
@@ -87,6 +87,7 @@ export function ignoreLostTerminal(): void {
 /** `palimpsest api`: open and migrate the store, serve until SIGINT/SIGTERM/SIGHUP, then drain and close. */
 export async function runApi(opts: RunApiOptions): Promise<void> {
   const config = apiConfigFrom(process.env, opts);
+  const policy = policyLine(); // an unreadable policy file refuses to start here, before anything listens
   if (!config.auth && !isLoopback(config.host)) {
     throw new Error(`--no-auth is for local development: it is refused on ${config.host}; use a loopback host or tokens`);
   }
@@ -98,7 +99,7 @@ export async function runApi(opts: RunApiOptions): Promise<void> {
     const token = await localToken(db, config, opts);
     const api = await startApiServer(db, config, opts.version);
     const unpublish = await publishAddress(db, api.url, api.workspaceRoot, config, opts.version);
-    await banner(db, api.url, api.workspaceRoot, config, opts, token);
+    await banner(db, api.url, api.workspaceRoot, policy, config, opts, token);
     const signal = await stop;
     say(`palimpsest api: ${signal}: finishing in-flight requests (up to ${config.shutdownGraceMs} ms)`);
     await unpublish(); // new CLI commands wait for the lock instead of reaching a gateway that is going away
