@@ -7,6 +7,7 @@ import { startApiServer } from './api-server';
 import { apiConfigFrom, isLoopback, type ApiConfig, type ApiFlags } from './config/api-config';
 import { connectableUrl, embeddedDataDir, GATEWAY_CREDENTIAL_NAME, removeGatewayAddress, writeGatewayAddress } from './lifecycle/gateway-address';
 import { policyLine, workspaceRootLine } from './lifecycle/start-report';
+import { ignoreLostTerminal, STOP_SIGNALS } from './lifecycle/stop-signals';
 import { SCOPES } from './routes/route-table';
 
 export interface RunApiOptions extends ApiFlags {
@@ -63,9 +64,6 @@ async function banner(db: Db, url: string, workspaceRoot: string | null, policy:
   say(lines.join('\n'));
 }
 
-/** SIGHUP is the terminal closing: the same graceful stop, so the lock and the published credential go too. */
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
 function nextSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const on = (signal: NodeJS.Signals) => {
@@ -77,11 +75,6 @@ function nextSignal(): Promise<NodeJS.Signals> {
     };
     for (const s of STOP_SIGNALS) process.on(s, on);
   });
-}
-
-/** After a hangup the terminal may be gone: a failed write to it must not end the stop half-way. */
-export function ignoreLostTerminal(): void {
-  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
 }
 
 /** `palimpsest api`: open and migrate the store, serve until SIGINT/SIGTERM/SIGHUP, then drain and close. */

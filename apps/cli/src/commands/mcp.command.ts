@@ -13,6 +13,7 @@ import type { ProjectorOptions } from '@palimpsest/projector/log-follower';
 import type { RunningProjector } from '@palimpsest/projector/projector';
 import { projectorEnabled } from '@palimpsest/projector/projector-config';
 import { policyLine, workspaceRootLine } from '@palimpsest/api/lifecycle/start-report';
+import { ignoreLostTerminal, STOP_SIGNALS } from '@palimpsest/api/lifecycle/stop-signals';
 import { addWorkspaceOption, applyWorkspaceOption, givenWorkspaceRoot } from '../workspace-option';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
@@ -98,10 +99,9 @@ async function relay(held: DataDirInUseError, profile: string): Promise<void> {
 
 function exitOn(shutdown: () => Promise<void>): void {
   process.stdin.once('end', () => void shutdown().then(() => process.exit(0)));
-  // SIGHUP (the terminal closing) stops as SIGINT does: the store closes and its lock goes.
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  for (const signal of STOP_SIGNALS) {
     process.once(signal, () => {
-      if (signal === 'SIGHUP') for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+      if (signal === 'SIGHUP') ignoreLostTerminal();
       void shutdown().then(() => process.exit(0));
     });
   }
