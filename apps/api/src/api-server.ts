@@ -20,6 +20,8 @@ import { environmentConsumers } from '@palimpsest/projector/relay-consumer';
 
 export interface RunningApi {
   url: string;
+  /** The workspace root its tools work under, as given (absolute), or null when none is configured. */
+  workspaceRoot: string | null;
   /** Stops accepting, closes event streams, lets in-flight requests finish (up to the grace period). */
   close(): Promise<{ drained: boolean }>;
 }
@@ -73,7 +75,7 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
   const { port } = server.address() as AddressInfo;
   mcp.listening(port);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  return { url: `http://${host}:${port}`, close: () => shutdown(app, runtime, server, mcp) };
+  return { url: `http://${host}:${port}`, workspaceRoot: runtime.ctx.workspace?.path ?? null, close: () => shutdown(app, runtime, server, mcp) };
 }
 
 /**

@@ -6,6 +6,8 @@ import { createToken, deleteTokensNamed, listTokens, revokeTokensNamed } from '.
 import { startApiServer } from './api-server';
 import { apiConfigFrom, isLoopback, type ApiConfig, type ApiFlags } from './config/api-config';
 import { connectableUrl, embeddedDataDir, GATEWAY_CREDENTIAL_NAME, removeGatewayAddress, writeGatewayAddress } from './lifecycle/gateway-address';
+import { policyLine, workspaceRootLine } from './lifecycle/start-report';
+import { ignoreLostTerminal, STOP_SIGNALS } from './lifecycle/stop-signals';
 import { SCOPES } from './routes/route-table';
 
 export interface RunApiOptions extends ApiFlags {
@@ -30,12 +32,12 @@ async function localToken(db: Db, config: ApiConfig, opts: RunApiOptions): Promi
  * On the embedded store, where no other process can open the data directory, publish where this
  * gateway listens and a credential for the CLI (gateway-address.ts). Returns the unpublish step.
  */
-async function publishAddress(db: Db, url: string, config: ApiConfig, version: string): Promise<() => Promise<void>> {
+async function publishAddress(db: Db, url: string, workspaceRoot: string | null, config: ApiConfig, version: string): Promise<() => Promise<void>> {
   if (process.env.DATABASE_URL) return async () => undefined;
   await deleteTokensNamed(db, GATEWAY_CREDENTIAL_NAME); // a killed gateway's
   const token = config.auth ? (await createToken(db, { name: GATEWAY_CREDENTIAL_NAME, scopes: [...SCOPES] })).token : null;
   const dataDir = embeddedDataDir();
-  const address = { pid: process.pid, url: connectableUrl(url), version, token, data_dir: dataDir, started_at: new Date().toISOString() };
+  const address = { pid: process.pid, url: connectableUrl(url), version, token, data_dir: dataDir, workspace_root: workspaceRoot, started_at: new Date().toISOString() };
   writeGatewayAddress(dataDir, address);
   return async () => {
     removeGatewayAddress(dataDir);
@@ -44,15 +46,17 @@ async function publishAddress(db: Db, url: string, config: ApiConfig, version: s
 }
 
 /** Written in one piece, so a reader that waits for "listening on" also has the token line. */
-async function banner(db: Db, url: string, config: ApiConfig, opts: RunApiOptions, token: string | null): Promise<void> {
+async function banner(db: Db, url: string, workspaceRoot: string | null, policy: string, config: ApiConfig, opts: RunApiOptions, token: string | null): Promise<void> {
   const lines = [
     `palimpsest api ${opts.version}: store ${opts.storeLabel}`,
+    `palimpsest api ${workspaceRootLine(workspaceRoot, 'palimpsest api')}`,
+    `palimpsest api ${policy}`,
     `palimpsest api listening on ${url}  (OpenAPI ${url}/docs, health ${url}/health, metrics ${url}/metrics)`,
   ];
   if (!config.auth) {
     lines.push('WARNING: authentication is OFF (--no-auth): anyone who can reach this port can read and change every target.');
   } else if (token) {
-    lines.push(`local token (all scopes, shown once, replaced at the next start): ${token}`);
+    lines.push(`local token (all scopes, shown once, replaced at the next start; a lasting one: palimpsest tokens create): ${token}`);
     lines.push(`  try: curl -H "Authorization: Bearer ${token}" ${url}/v1/capabilities`);
   } else if ((await listTokens(db)).every((t) => t.name === GATEWAY_CREDENTIAL_NAME)) {
     lines.push('no active API tokens: create one with `palimpsest tokens create --scopes read,write`');
@@ -63,20 +67,20 @@ async function banner(db: Db, url: string, config: ApiConfig, opts: RunApiOption
 function nextSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const on = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
+      for (const s of STOP_SIGNALS) process.off(s, on);
       // A second signal while draining means "now".
       process.once(signal, () => process.exit(130));
+      if (signal === 'SIGHUP') ignoreLostTerminal();
       resolve(signal);
     };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
+    for (const s of STOP_SIGNALS) process.on(s, on);
   });
 }
 
-/** `palimpsest api`: open and migrate the store, serve until SIGINT/SIGTERM, then drain and close. */
+/** `palimpsest api`: open and migrate the store, serve until SIGINT/SIGTERM/SIGHUP, then drain and close. */
 export async function runApi(opts: RunApiOptions): Promise<void> {
   const config = apiConfigFrom(process.env, opts);
+  const policy = policyLine(); // an unreadable policy file refuses to start here, before anything listens
   if (!config.auth && !isLoopback(config.host)) {
     throw new Error(`--no-auth is for local development: it is refused on ${config.host}; use a loopback host or tokens`);
   }
@@ -87,8 +91,8 @@ export async function runApi(opts: RunApiOptions): Promise<void> {
     await migrate(db);
     const token = await localToken(db, config, opts);
     const api = await startApiServer(db, config, opts.version);
-    const unpublish = await publishAddress(db, api.url, config, opts.version);
-    await banner(db, api.url, config, opts, token);
+    const unpublish = await publishAddress(db, api.url, api.workspaceRoot, config, opts.version);
+    await banner(db, api.url, api.workspaceRoot, policy, config, opts, token);
     const signal = await stop;
     say(`palimpsest api: ${signal}: finishing in-flight requests (up to ${config.shutdownGraceMs} ms)`);
     await unpublish(); // new CLI commands wait for the lock instead of reaching a gateway that is going away

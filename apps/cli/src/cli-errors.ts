@@ -18,7 +18,7 @@ Environment:
   PORT, HOST                   where \`palimpsest api\` listens (default 127.0.0.1:3000)
   LOG_LEVEL                    gateway log level (default info)
   PALIMPSEST_POLICY_FILE       owner policy profiles and command checks (YAML or JSON)
-  PALIMPSEST_WORKSPACE_ROOT    an absolute directory whose files agents work on (reported by capabilities)
+  PALIMPSEST_WORKSPACE_ROOT    an absolute directory whose files agents work on (api and mcp: --workspace <dir> wins)
   PALIMPSEST_PG_*_MS           PostgreSQL timeouts (README: "When the database misbehaves")
   PALIMPSEST_PGLITE_SHARED_BUFFERS  the embedded store's shared_buffers (default 32MB)
   PALIMPSEST_PGLITE_IMAGE      off: a fresh data directory runs initdb instead of copying the prepared image
@@ -27,7 +27,7 @@ Environment:
 Examples:
   palimpsest tour                                         a guided guarded edit
   palimpsest api                                          the HTTP gateway (prints a local token), MCP at /mcp
-  palimpsest mcp --profile read-only                      MCP over stdio (relayed to a running gateway)
+  palimpsest mcp --workspace . --profile files            MCP over stdio on this directory's files (relayed to a running gateway)
   echo '{"filename":"a.md","content":"hi\\n"}' | palimpsest call palimpsest_initialize_target
   palimpsest replay <target_file_id>                      verify a target against its events
   palimpsest tokens create --scopes read,write --json

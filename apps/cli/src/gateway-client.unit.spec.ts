@@ -13,6 +13,7 @@ describe('GatewayClient (the CLI side of a command going through the gateway)', 
     version: '0.1.0',
     token: 'pal_credential',
     data_dir: '/tmp/x',
+    workspace_root: null,
     started_at: '2026-01-01T00:00:00.000Z',
     ...over,
   });

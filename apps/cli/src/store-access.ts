@@ -5,6 +5,7 @@ import { answersHealth, currentGatewayAddress, type GatewayAddress } from '@pali
 import { DataDirInUseError } from '@palimpsest/store/errors';
 import { GatewayClient } from './gateway-client';
 import { withApp } from './runtime';
+import { assertSameWorkspaceRoot } from './workspace-option';
 
 /**
  * The one seam between a store-using command and its store: `local` runs with the store open in this
@@ -37,7 +38,10 @@ async function gatewayHolding(held: DataDirInUseError): Promise<GatewayClient> {
   return new GatewayClient(await gatewayAddressHolding(held));
 }
 
-/** The address of the gateway holding the data directory, or a StoreHeldError saying what to do instead. */
+/**
+ * The address of the gateway holding the data directory, or a StoreHeldError saying what to do instead
+ * (a WorkspaceMismatchError when the gateway works on another workspace root than this command was given).
+ */
 export async function gatewayAddressHolding(held: DataDirInUseError): Promise<GatewayAddress> {
   const { dataDir, pid } = held;
   const address = currentGatewayAddress(dataDir);
@@ -61,6 +65,7 @@ export async function gatewayAddressHolding(held: DataDirInUseError): Promise<Ga
         `wait until it has started, or stop it (kill ${pid}) and run the command again, ${alternatives}`,
     );
   }
+  assertSameWorkspaceRoot(address);
   return address;
 }
 

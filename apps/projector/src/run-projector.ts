@@ -9,16 +9,19 @@ import { stderrLogger } from './stderr-logger';
 
 const say = (line: string) => process.stderr.write(`palimpsest projector: ${line}\n`);
 
+/** SIGHUP (the terminal closing) stops as SIGINT does. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 function nextSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const on = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
+      for (const s of STOP_SIGNALS) process.off(s, on);
       process.once(signal, () => process.exit(130)); // a second signal while stopping means "now"
+      // After a hangup the terminal may be gone: a failed write to it must not end the stop half-way.
+      if (signal === 'SIGHUP') for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
       resolve(signal);
     };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
+    for (const s of STOP_SIGNALS) process.on(s, on);
   });
 }
 

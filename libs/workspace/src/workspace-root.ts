@@ -67,7 +67,7 @@ const fdPath = (fd: number): string => `/proc/self/fd/${fd}`;
 
 /** Open the root: it must be absolute, exist and be a directory. Throws WorkspaceRootError otherwise. */
 export function openWorkspaceRoot(path: string, onClose: () => void = () => undefined): WorkspaceRoot {
-  const named = `${WORKSPACE_ROOT_ENV} (${JSON.stringify(path)})`;
+  const named = `The workspace root ${JSON.stringify(path)} (--workspace or ${WORKSPACE_ROOT_ENV})`;
   if (!isAbsolute(path)) throw new WorkspaceRootError('workspace_root_relative', `${named} must be an absolute path.`);
   let fd: number;
   try {

@@ -18,6 +18,11 @@ export interface GatewayAddress {
   /** The credential created at this start (every scope, no owner policy); null with --no-auth. */
   token: string | null;
   data_dir: string;
+  /**
+   * The workspace root the gateway's tools work under (as it was given, absolute), or null without one.
+   * A command relayed through the gateway compares it with its own and refuses to start on a difference.
+   */
+  workspace_root: string | null;
   started_at: string;
 }
 
@@ -82,7 +87,9 @@ function asAddress(value: unknown): GatewayAddress | null {
     typeof a.url === 'string' &&
     /^https?:\/\//.test(a.url) &&
     (a.token === null || typeof a.token === 'string');
-  return fine ? (a as unknown as GatewayAddress) : null;
+  if (!fine) return null;
+  const root = typeof a.workspace_root === 'string' ? a.workspace_root : null;
+  return { ...(a as unknown as GatewayAddress), workspace_root: root };
 }
 
 /** Removes the published file if it is this process's (`pid`): a newer gateway's file is left alone. */

@@ -31,6 +31,7 @@ describe('the published gateway address (<dataDir>.gateway.json)', () => {
     version: '0.1.0',
     token: 'pal_secret',
     data_dir: dataDir,
+    workspace_root: '/srv/project',
     started_at: new Date().toISOString(),
     ...over,
   });
@@ -59,6 +60,13 @@ describe('the published gateway address (<dataDir>.gateway.json)', () => {
     expect(readGatewayAddress(dataDir)).toBeNull();
     writeFileSync(gatewayFilePath(dataDir), JSON.stringify({ pid: 5, url: 'ftp://x', token: null }));
     expect(readGatewayAddress(dataDir)).toBeNull();
+  });
+
+  it('carries the gateway\'s workspace root; a file that names none reads as no root', () => {
+    writeGatewayAddress(dataDir, address());
+    expect(readGatewayAddress(dataDir)?.workspace_root).toBe('/srv/project');
+    writeFileSync(gatewayFilePath(dataDir), JSON.stringify({ pid: 5, url: 'http://127.0.0.1:1', token: null }));
+    expect(readGatewayAddress(dataDir)?.workspace_root).toBeNull();
   });
 
   it('is current only while its pid is alive and holds the data directory lock', () => {

@@ -12,6 +12,9 @@ import { gatewayAddressHolding } from '../store-access';
 import type { ProjectorOptions } from '@palimpsest/projector/log-follower';
 import type { RunningProjector } from '@palimpsest/projector/projector';
 import { projectorEnabled } from '@palimpsest/projector/projector-config';
+import { policyLine, workspaceRootLine } from '@palimpsest/api/lifecycle/start-report';
+import { ignoreLostTerminal, STOP_SIGNALS } from '@palimpsest/api/lifecycle/stop-signals';
+import { addWorkspaceOption, applyWorkspaceOption, givenWorkspaceRoot } from '../workspace-option';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -34,21 +37,22 @@ async function startProjectorHere(db: Db): Promise<RunningProjector> {
  * /mcp, so the client gets the same tools under the same profile.
  */
 export function registerMcp(program: Command): void {
-  program
+  const mcp = program
     .command('mcp')
     .description('Serve the catalog as MCP tools over stdio (official SDK); relays to a running gateway that holds the embedded store')
-    .option('--profile <profile>', 'full | read-only | files (seed 004 file tools) | a profile of PALIMPSEST_POLICY_FILE (chosen at start-up; no request can widen it)', 'full')
-    .action(async (opts: { profile: string }) => {
-      const policy = resolveProfilePolicy(opts.profile);
-      let db: Db;
-      try {
-        db = await openDb();
-      } catch (error) {
-        if (!(error instanceof DataDirInUseError)) throw error;
-        return relay(error, opts.profile);
-      }
-      await serveHere(db, opts.profile, policy);
-    });
+    .option('--profile <profile>', 'full | read-only | files (the file tools) | a profile of PALIMPSEST_POLICY_FILE (chosen at start-up; no request can widen it)', 'full');
+  addWorkspaceOption(mcp).action(async (opts: { profile: string; workspace?: string }) => {
+    applyWorkspaceOption(opts.workspace);
+    const policy = resolveProfilePolicy(opts.profile);
+    let db: Db;
+    try {
+      db = await openDb();
+    } catch (error) {
+      if (!(error instanceof DataDirInUseError)) throw error;
+      return relay(error, opts.profile);
+    }
+    await serveHere(db, opts.profile, policy);
+  });
 }
 
 // The MCP SDK loads only when this command runs: every command loads this file, and the SDK is the
@@ -76,6 +80,8 @@ async function serveHere(db: Db, profileName: string, policy: OwnerPolicy): Prom
     })());
   exitOn(shutdown);
   await server.connect(new AsciiStdioServerTransport());
+  say(`palimpsest mcp ${workspaceRootLine(ctx.workspace?.path ?? null, 'palimpsest mcp')}`);
+  say(`palimpsest mcp ${policyLine()}`);
   say(`palimpsest mcp: ready (profile ${profileName}, response mode ${mode})`);
 }
 
@@ -86,12 +92,17 @@ async function relay(held: DataDirInUseError, profile: string): Promise<void> {
   const bridge = await bridgeStdioToHttp({ url, token: address.token, profile: profile === 'full' ? undefined : profile, say });
   exitOn(() => bridge.close());
   void bridge.closed.then(() => process.exit(0));
-  say(`palimpsest mcp: ready (profile ${profile}), relaying to the gateway pid ${address.pid} at ${url.href}, which holds ${held.dataDir}`);
+  const root = address.workspace_root ?? 'none';
+  const taken = givenWorkspaceRoot() === null && address.workspace_root !== null ? ' (the gateway\'s)' : '';
+  say(`palimpsest mcp: ready (profile ${profile}), relaying to the gateway pid ${address.pid} at ${url.href}, which holds ${held.dataDir}; workspace root ${root}${taken}`);
 }
 
 function exitOn(shutdown: () => Promise<void>): void {
   process.stdin.once('end', () => void shutdown().then(() => process.exit(0)));
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => void shutdown().then(() => process.exit(0)));
+  for (const signal of STOP_SIGNALS) {
+    process.once(signal, () => {
+      if (signal === 'SIGHUP') ignoreLostTerminal();
+      void shutdown().then(() => process.exit(0));
+    });
   }
 }

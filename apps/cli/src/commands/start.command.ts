@@ -39,7 +39,7 @@ async function tour(call: Call): Promise<void> {
     ['status', 'version', 'after_hash'],
   );
   show('replay', await call('palimpsest_replay', { target_file_id: id }), ['status', 'materialized_state_matches']);
-  process.stdout.write('\nNext: `npx palimpsest call <operation> < args.json`, `npx palimpsest operations`.\n');
+  process.stdout.write('\nNext: `palimpsest call <operation> < args.json`, `palimpsest operations` (in the checkout: `npx palimpsest …`).\n');
 }
 
 function show(title: string, result: Record<string, unknown>, keys: string[]): void {

@@ -1,5 +1,6 @@
-import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import { workspaceNotConfigured } from '../shared/workspace-not-configured';
 
 /** The file tools read under the workspace root: without one configured there is nothing to read. */
 export const noWorkspace = (tool: string): InvalidArgument =>
-  invalidArgument('workspace_not_configured', `${tool} works on files under the workspace root: configure PALIMPSEST_WORKSPACE_ROOT.`);
+  workspaceNotConfigured(`${tool} works on files under the workspace root`);

@@ -7,6 +7,7 @@ import type { AppContext } from '../app-context';
 import { importWorkspaceFile } from './workspace-import';
 import { refusalAnswer } from '../shared/target-refusals';
 import { transactionCommitting } from '../shared/commit-events';
+import { workspaceNotConfigured } from '../shared/workspace-not-configured';
 
 export interface InitializeTargetInput {
   filename: string;
@@ -26,7 +27,7 @@ function checkInput(ctx: AppContext, input: InitializeTargetInput): InvalidArgum
       });
     }
     if (!ctx.workspace) {
-      return invalidArgument('workspace_not_configured', 'from_workspace needs a configured workspace root (PALIMPSEST_WORKSPACE_ROOT); send content inline.', {
+      return workspaceNotConfigured('from_workspace reads the file under the workspace root (or send content inline)', {
         argument: 'from_workspace',
       });
     }

@@ -10,6 +10,7 @@ import { notFound, targetIdOf } from '../shared/target-lookup';
 import { publishFiles } from '../workspace-publication/publish-files';
 import { publicationAnswer } from './publication-answer';
 import { savedAnswer, type SaveAnswer, type SaveCheckpointInput } from './saved-answer';
+import { workspaceNotConfigured } from '../shared/workspace-not-configured';
 
 /**
  * palimpsest_save with sync_workspace: the checkpoint and the publication of the target's text to its
@@ -44,7 +45,7 @@ type Prepared = { ok: true; row: TargetRow; path: string; baseline: string; byte
 async function prepare(ctx: AppContext, targetId: string, input: SaveCheckpointInput, format: ExportFormat): Promise<Prepared> {
   const root = ctx.workspace;
   if (!root) {
-    return { ok: false, answer: invalidArgument('workspace_not_configured', 'sync_workspace needs a configured workspace root (PALIMPSEST_WORKSPACE_ROOT).', { argument: 'sync_workspace' }) };
+    return { ok: false, answer: workspaceNotConfigured('sync_workspace writes the file under the workspace root', { argument: 'sync_workspace' }) };
   }
   const [row, binding] = await Promise.all([readTargetRow(ctx.db, targetId, ctx.contents), workspaceFileOf(ctx.db, targetId)]);
   if (!row) return { ok: false, answer: notFound(targetId) };
@@ -53,7 +54,7 @@ async function prepare(ctx: AppContext, targetId: string, input: SaveCheckpointI
     return { ok: false, answer: invalidArgument('target_not_bound_to_workspace', detail, { argument: 'sync_workspace' }) };
   }
   if (binding.root_dev !== root.dev || binding.root_ino !== root.ino) {
-    const detail = `target ${targetId} is bound to the workspace root ${binding.root_dev}:${binding.root_ino}, and the configured root is ${root.dev}:${root.ino}: a different directory needs a new target (seed 003).`;
+    const detail = `target ${targetId} is bound to the workspace root ${binding.root_dev}:${binding.root_ino}, and the configured root is ${root.dev}:${root.ino}: a file under another root needs a new target.`;
     return { ok: false, answer: invalidArgument('workspace_root_mismatch', detail, { argument: 'sync_workspace', bound_root: { dev: binding.root_dev, ino: binding.root_ino }, configured_root: { dev: root.dev, ino: root.ino } }) };
   }
   const guards = checkpointDecision(ctx, row, input);

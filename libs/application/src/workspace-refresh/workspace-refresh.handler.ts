@@ -13,6 +13,7 @@ import { commitOf } from '../shared/commit-events';
 import { targetUnitOfWork, type TargetUnit } from '../shared/handle-command';
 import { notFound, targetIdOf, type NotFound } from '../shared/target-lookup';
 import { refusalAnswer, type Decided, type UnrecordedRejection } from '../shared/target-refusals';
+import { workspaceNotConfigured } from '../shared/workspace-not-configured';
 
 export interface WorkspaceRefreshInput {
   target_file_id: unknown;
@@ -39,7 +40,7 @@ type FileRefusal = Answer<'not_found' | 'invalid_argument'>;
 export type RefreshAnswer = Refreshed | InvalidArgument | NotFound | FileRefusal | UnrecordedRejection;
 
 const notConfigured = () =>
-  invalidArgument('workspace_not_configured', 'A refresh reads the bound file under the workspace root: configure PALIMPSEST_WORKSPACE_ROOT.', {
+  workspaceNotConfigured('A refresh reads the bound file under the workspace root', {
     argument: 'target_file_id',
   });
 

@@ -3,6 +3,7 @@ import { workspaceFilesPage, type WorkspaceFileRow } from '@palimpsest/projectio
 import { hashWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import type { AppContext } from '../app-context';
+import { workspaceNotConfigured } from '../shared/workspace-not-configured';
 
 export const FILE_STATES = ['in_sync', 'drifted', 'missing', 'pending', 'unreachable'] as const;
 export type FileState = (typeof FILE_STATES)[number];
@@ -67,7 +68,7 @@ function observe(root: WorkspaceRoot, row: WorkspaceFileRow & { version: number 
 export async function workspaceStatus(ctx: AppContext, input: WorkspaceStatusInput) {
   const root = ctx.workspace;
   if (!root) {
-    return invalidArgument('workspace_not_configured', 'The workspace status reads files under the workspace root: configure PALIMPSEST_WORKSPACE_ROOT.');
+    return workspaceNotConfigured('The workspace status reads files under the workspace root');
   }
   const after = input.cursor == null ? null : decodeCursor(input.cursor);
   if (input.cursor != null && !after) return badCursor();

@@ -1,4 +1,4 @@
-import { constants, cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, rmdirSync } from 'node:fs';
+import { constants, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, rmdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { MigrationFile } from '../migrate';
 
@@ -8,13 +8,18 @@ import type { MigrationFile } from '../migrate';
  * A fresh data directory is a copy of it, which skips initdb (seconds, and a second WASM
  * instance's memory) and the migrations already in it.
  *
- *   <image>/manifest.json   { format, pglite, migrations: [{ version, name, checksum }] }
+ *   <image>/manifest.json   { format, pglite, migrations: [{ version, name, checksum }], empty_directories }
  *   <image>/data/           the data directory, closed cleanly after a CHECKPOINT
  */
 export interface ImageManifest {
   format: typeof IMAGE_FORMAT;
   pglite: string;
   migrations: { version: string; name: string; checksum: string }[];
+  /**
+   * The data directory's empty directories (pg_tblspc, pg_notify, …), relative: a packed package drops
+   * empty directories, and PostgreSQL will not start without them, so a restore makes them again.
+   */
+  empty_directories?: string[];
 }
 
 export const IMAGE_FORMAT = 1;
@@ -87,6 +92,7 @@ export function restoreImage(imageDir: string, dataDir: string): void {
   try {
     // A copy-on-write clone where the file system offers one (btrfs, XFS), else a plain copy.
     cpSync(join(imageDir, 'data'), staging, { recursive: true, mode: constants.COPYFILE_FICLONE });
+    for (const dir of readManifest(imageDir)?.empty_directories ?? []) mkdirSync(join(staging, dir), { recursive: true });
     if (existsSync(dataDir)) {
       if (readdirSync(dataDir).length > 0) throw new Error(`cannot restore the prepared image: ${dataDir} is not empty`);
       rmdirSync(dataDir);
@@ -95,4 +101,11 @@ export function restoreImage(imageDir: string, dataDir: string): void {
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
+}
+
+/** Every empty directory under `dir`, relative to it, in POSIX spelling. */
+export function emptyDirectories(dir: string, under = ''): string[] {
+  const entries = readdirSync(join(dir, under), { withFileTypes: true });
+  if (entries.length === 0) return under ? [under] : [];
+  return entries.filter((e) => e.isDirectory()).flatMap((e) => emptyDirectories(dir, under ? `${under}/${e.name}` : e.name));
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Sql } from '../db';
@@ -45,7 +45,8 @@ describe('the prepared PGlite image (prepare-image.ts)', () => {
   });
 
   it('is made from the migrations folder, and left alone while the migrations and PGlite are unchanged', async () => {
-    expect(made).toEqual({ made: true, manifest: manifestFor(readMigrations(defaultMigrationsDir())) });
+    const emptyDirectories = expect.arrayContaining(['pg_notify', 'pg_tblspc', 'pg_wal/archive_status']);
+    expect(made).toEqual({ made: true, manifest: { ...manifestFor(readMigrations(defaultMigrationsDir())), empty_directories: emptyDirectories } });
     expect(await prepareImage(imageDir)).toEqual({ made: false, manifest: made.manifest });
   });
 
@@ -82,6 +83,20 @@ describe('the prepared PGlite image (prepare-image.ts)', () => {
       expect((await reopened.query(`SELECT name FROM schema_migrations WHERE version = '9999'`)).rows).toEqual([{ name: 'probe' }]);
     } finally {
       await reopened.close();
+    }
+  }, 120_000);
+
+  it('restores from a copy that lost its empty directories (as a packed package does), and opens', async () => {
+    const packed = join(tmp, 'packed');
+    cpSync(imageDir, packed, { recursive: true });
+    for (const dir of [...made.manifest.empty_directories!].reverse()) rmdirSync(join(packed, 'data', dir));
+    process.env[IMAGE_ENV] = packed;
+    const db = await openPgliteDb({ dataDir: join(tmp, 'from-packed'), onProgress: () => undefined });
+    try {
+      expect(await migrationsOf(db)).toEqual(made.manifest.migrations);
+    } finally {
+      await db.close();
+      process.env[IMAGE_ENV] = imageDir;
     }
   }, 120_000);
 });

@@ -3,7 +3,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultMigrationsDir, readMigrations } from '../migrate';
 import { openPgliteDb } from './pglite-db';
-import { defaultImageDir, manifestFor, readManifest, type ImageManifest } from './pglite-image';
+import { defaultImageDir, emptyDirectories, manifestFor, readManifest, type ImageManifest } from './pglite-image';
 
 /**
  * Makes the prepared image (pglite-image.ts) from the migrations: initdb, every migration, a
@@ -23,7 +23,9 @@ export async function prepareImage(imageDir: string, opts: PrepareOptions = {}):
   const migrationsDir = opts.migrationsDir ?? defaultMigrationsDir();
   const wanted = manifestFor(readMigrations(migrationsDir));
   const current = readManifest(imageDir);
-  if (!opts.force && current && isDeepStrictEqual(current, wanted)) return { made: false, manifest: current };
+  if (!opts.force && current?.empty_directories && isDeepStrictEqual({ ...current, empty_directories: undefined }, { ...wanted, empty_directories: undefined })) {
+    return { made: false, manifest: current };
+  }
 
   const staging = `${imageDir}.staging-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
@@ -37,8 +39,8 @@ export async function prepareImage(imageDir: string, opts: PrepareOptions = {}):
     } finally {
       await db.close();
     }
-    const manifest: ImageManifest = { ...wanted, migrations: applied };
-    if (!isDeepStrictEqual(manifest, wanted)) throw new Error(`the image holds ${JSON.stringify(applied)}, not the migrations in ${migrationsDir}`);
+    const manifest: ImageManifest = { ...wanted, migrations: applied, empty_directories: emptyDirectories(join(staging, 'data')) };
+    if (!isDeepStrictEqual(manifest.migrations, wanted.migrations)) throw new Error(`the image holds ${JSON.stringify(applied)}, not the migrations in ${migrationsDir}`);
     writeFileSync(join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     rmSync(imageDir, { recursive: true, force: true });
     renameSync(staging, imageDir);

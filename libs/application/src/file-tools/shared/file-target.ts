@@ -1,5 +1,4 @@
 import type { LineEndingStyle } from '@palimpsest/core/text/canonical-text';
-import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { checkWorkspaceAccess } from '@palimpsest/core/workspace/workspace-access';
 import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import { readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
@@ -11,6 +10,7 @@ import { initializeTarget } from '../../initialize-target/initialize-target.hand
 import type { Answer } from '../../shared/answer';
 import { pathRefusalAnswer } from '../../shared/workspace-text';
 import { refreshWorkspaceFile } from '../../workspace-refresh/workspace-refresh.handler';
+import { workspaceNotConfigured } from '../../shared/workspace-not-configured';
 
 /**
  * "Find or bind the target of a path", what every file-tool write starts with. The target of a path is
@@ -30,7 +30,7 @@ export const pathRefusal = (refusal: WorkspacePathRefusal, path: unknown): Answe
 export async function fileTargetOf(ctx: AppContext, requested: string): Promise<FileTarget> {
   const root = ctx.workspace;
   if (!root) {
-    return { kind: 'answer', answer: invalidArgument('workspace_not_configured', 'The file tools work under the workspace root: configure PALIMPSEST_WORKSPACE_ROOT.', { argument: 'path' }) };
+    return { kind: 'answer', answer: workspaceNotConfigured('The file tools work under the workspace root', { argument: 'path' }) };
   }
   // Every caller writes: the reserved set and `.git` internals are refused here, before anything is bound.
   const checked = checkWorkspaceAccess(requested, { access: 'write', reserved: root.reserved });
