@@ -39,7 +39,7 @@ export function startApi(env: NodeJS.ProcessEnv, args: string[] = [], cwd: strin
       clearTimeout(timer);
       resolve({
         url,
-        localToken: /local token[^:]*: (pal_\S+)/.exec(stderr)?.[1] ?? null,
+        localToken: /local token\b.*?(pal_\S+)/.exec(stderr)?.[1] ?? null,
         stderr: () => stderr,
         exited,
         async stop(signal = 'SIGTERM') {
