@@ -85,10 +85,15 @@ describe('the publication IO steps', () => {
     expect(readdirSync(at('sub'))).toEqual(['file.txt']);
   });
 
-  it('creates a file under new parents: absent, staged 0600, linked into place, the stage gone', () => {
+  it('creates a file under new parents: absent, staged with the umask\'s mode, linked into place, the stage gone', () => {
     const dest = open('sub/new/deeper/created.txt', true);
     expect(readEntry(dest)).toEqual({ kind: 'absent' });
-    stageFile(dest, STAGE, Buffer.from('created'), 0o600);
+    const umask = process.umask(0o077);
+    try {
+      stageFile(dest, STAGE, Buffer.from('created'), null);
+    } finally {
+      process.umask(umask);
+    }
     expect(installNew(dest, STAGE)).toBe('installed');
     syncDirectory(dest);
     expect(readFileSync(at('sub', 'new', 'deeper', 'created.txt'), 'utf8')).toBe('created');

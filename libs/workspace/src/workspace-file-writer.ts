@@ -23,7 +23,7 @@ import { openNode, type NodeName } from './workspace-walk';
  * step on a held Destination, every name resolved inside its directory handle, never by the workspace path.
  * The caller sequences them (and writes the journal's events between them):
  *
- *   readEntry (hash check under the lease) → stageFile (a new inode, fsync'd, the old file's mode) →
+ *   readEntry (hash check under the lease) → stageFile (a new inode, fsync'd, the old file's mode or the umask's) →
  *   readEntry again → linkBackup (replacing only) → installOver | installNew → syncDirectory → removeEntry(backup)
  *
  * - A stage is created O_CREAT|O_EXCL|O_NOFOLLOW: a name planted in advance (a link, a file) fails the
@@ -67,13 +67,17 @@ export function readEntry(dest: Destination, name: string = dest.name): EntryRea
   }
 }
 
-/** Create `stageName` exclusively, write `bytes`, give it `mode`, fsync it. Removed again if any step fails. */
-export function stageFile(dest: Destination, stageName: string, bytes: Buffer, mode: number): { sha256: string; bytes: number } {
+/**
+ * Create `stageName` exclusively, write `bytes`, give it `mode` (the replaced file's), fsync it. With
+ * `mode` null (a new file) it keeps the mode its creation gave it, 0666 less the process umask, as any
+ * tool's new file does. Removed again if any step fails.
+ */
+export function stageFile(dest: Destination, stageName: string, bytes: Buffer, mode: number | null): { sha256: string; bytes: number } {
   const path = dest.entry(stageName);
-  const fd = openSync(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600);
+  const fd = openSync(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, mode === null ? 0o666 : 0o600);
   try {
     writeAll(fd, bytes);
-    fchmodSync(fd, mode & 0o7777);
+    if (mode !== null) fchmodSync(fd, mode & 0o7777);
     fsyncSync(fd);
   } catch (e) {
     closeSync(fd);

@@ -23,7 +23,7 @@ import { settleOpenJournals } from './recover-journal';
 /**
  * One publication of target text to workspace files, under the lease of every destination directory:
  *
- *   lease → settle any unfinished journal of these files → drift check → PublicationStarted commits →
+ *   lease (waiting its turn) → settle any unfinished journal of these files → drift check → PublicationStarted commits →
  *   stage each file (its bytes, fsync'd) → drift check again → [outcome transaction: lock and verify →
  *   backup and install each file → fsync the directories → the caller's database outcome and
  *   PublicationCompleted → COMMIT] → remove the backups → release.
@@ -39,6 +39,12 @@ export interface PublishRequest<T> {
   candidate_id: string | null;
   files: FileToPublish[];
   /**
+   * Under the lease, before the drift check: the files decided again on their targets as they are now (a
+   * file tool's change, made on the text the previous holder of the lease left), or the answer that ends
+   * the publication before it starts. Without it the files are published as given.
+   */
+  rebase?: () => Promise<{ go: true; files: FileToPublish[] } | { go: false; answer: T }>;
+  /**
    * In the outcome transaction, before any file is installed: lock what the outcome writes and check it
    * still holds. `go: false` ends the publication with nothing installed; `finish` runs after
    * installation, in the same transaction, and records the database outcome.
@@ -50,8 +56,9 @@ export type PublishResult<T> =
   | { kind: 'published'; journal_id: string; installed: InstalledFile[]; value: T; cleanup_error: string | null }
   | { kind: 'durability_uncertain'; journal_id: string; installed: InstalledFile[]; detail: string }
   | { kind: 'outcome_uncertain'; journal_id: string; installed: InstalledFile[]; detail: string }
-  | { kind: 'stopped'; journal_id: string; answer: T }
-  | { kind: 'busy'; paths: string[] }
+  /** Ended by the request's rebase (journal_id null: nothing started) or its outcome check. */
+  | { kind: 'stopped'; journal_id: string | null; answer: T }
+  | { kind: 'busy'; paths: string[]; waited_ms: number }
   | { kind: 'pending'; journals: { journal_id: string; paths: string[] }[] }
   | { kind: 'refused_path'; index: number; refusal: WorkspacePathRefusal }
   | { kind: 'drift'; journal_id: string | null; drifted: Drifted[] }
@@ -64,8 +71,8 @@ export async function publishFiles<T>(ctx: AppContext, req: PublishRequest<T>): 
   if (opened.kind === 'refused') return { kind: 'refused_path', index: opened.index, refusal: opened.refusal };
   const files = opened.files;
   try {
-    const lease = await ctx.leases.tryAcquire(files.leaseKeys());
-    if (!lease) return { kind: 'busy', paths: req.files.map((f) => f.path) };
+    const lease = await ctx.leases.acquire(files.leaseKeys());
+    if (!lease) return { kind: 'busy', paths: req.files.map((f) => f.path), waited_ms: ctx.leases.waitMs };
     try {
       const ids = req.files.map((f) => f.target_id);
       let under = await filesUnderLease(ctx.db, ids);
@@ -74,7 +81,13 @@ export async function publishFiles<T>(ctx: AppContext, req: PublishRequest<T>): 
         if (unsettled.length) return { kind: 'pending', journals: unsettled };
         under = await filesUnderLease(ctx.db, ids); // settling moved baselines
       }
-      return await new Publication(ctx, withCurrentBaselines(req, under), files).run();
+      let request = req;
+      if (req.rebase) {
+        const rebased = await req.rebase();
+        if (!rebased.go) return { kind: 'stopped', journal_id: null, answer: rebased.answer };
+        request = { ...req, files: rebased.files };
+      }
+      return await new Publication(ctx, withCurrentBaselines(request, under), files).run();
     } finally {
       await lease.release();
     }
@@ -138,7 +151,7 @@ class Publication<T> {
   }
 
   /** The files that are not their baseline, and the modes the drift read found (what staging gives each file). */
-  private drift(): { kind: 'read'; drifted: Drifted[]; modes: number[] } | Extract<PublishResult<T>, { kind: 'refused_path' }> {
+  private drift(): { kind: 'read'; drifted: Drifted[]; modes: (number | null)[] } | Extract<PublishResult<T>, { kind: 'refused_path' }> {
     const now = this.files.hashes();
     if (now.kind === 'refused') return { kind: 'refused_path', index: now.index, refusal: now.refusal };
     const drifted = this.req.files

@@ -5,7 +5,9 @@ import { readTargetRow, type TargetRow } from '@palimpsest/projections/content/t
 import { latestBindingOfPath, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import { hashWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
+import { openDestination } from '@palimpsest/workspace/workspace-destination';
 import type { AppContext } from '../../app-context';
+import { publicationRejected } from '../../workspace-publication/publication-answers';
 import { initializeTarget } from '../../initialize-target/initialize-target.handler';
 import type { Answer } from '../../shared/answer';
 import { pathRefusalAnswer } from '../../shared/workspace-text';
@@ -40,11 +42,36 @@ export async function fileTargetOf(ctx: AppContext, requested: string): Promise<
     if (disk.refusal.code === 'PATH_NOT_FOUND') return { kind: 'absent', root, path };
     return { kind: 'answer', answer: pathRefusal(disk.refusal, path) };
   }
-  if (!binding) return bindNow(ctx, root, path);
+  if (!binding) return bindOnce(ctx, root, path, requested);
   if (disk.sha256 === binding.disk_sha256 && binding.journal_state !== 'pending_reconcile') return loaded(ctx, root, path, binding.target_id, false, null, binding);
   const refreshed = await refreshWorkspaceFile(ctx, { target_file_id: binding.target_id });
   if (refreshed.status !== 'refreshed' && refreshed.status !== 'in_sync') return { kind: 'answer', answer: { ...refreshed, argument: 'path', path } };
   return loaded(ctx, root, path, binding.target_id, false, typeof refreshed.attempt_id === 'string' ? refreshed.attempt_id : null);
+}
+
+/**
+ * Binding a file is an import, and imports of one directory take its lease (seed 003) so that writers
+ * arriving together bind the file once: whoever gets the lease second finds the binding and goes on as
+ * for any bound file.
+ */
+async function bindOnce(ctx: AppContext, root: WorkspaceRoot, path: string, requested: string): Promise<FileTarget> {
+  const opened = openDestination(root, path, { createParents: false });
+  if (opened.kind === 'refused') return opened.refusal.code === 'PATH_NOT_FOUND' ? { kind: 'absent', root, path } : { kind: 'answer', answer: pathRefusal(opened.refusal, path) };
+  try {
+    const lease = await ctx.leases.acquire([opened.dest.dir]);
+    if (!lease) {
+      const detail = `Another publication held the lease on the directory of ${path} for the whole ${ctx.leases.waitMs} ms this write waited to bind the file. Nothing was written: send the same call again.`;
+      return { kind: 'answer', answer: publicationRejected(null, 'workspace_busy', detail, 'same_request', { paths: [path], waited_ms: ctx.leases.waitMs }, [{ operation: 'read_file', reason: 'Nothing was written: see what the file holds now, then send the same call again', params: { path } }]) };
+    }
+    try {
+      if (await latestBindingOfPath(ctx.db, root, path)) return fileTargetOf(ctx, requested);
+      return await bindNow(ctx, root, path);
+    } finally {
+      await lease.release();
+    }
+  } finally {
+    opened.dest.close();
+  }
 }
 
 async function bindNow(ctx: AppContext, root: WorkspaceRoot, path: string): Promise<FileTarget> {
