@@ -1,7 +1,7 @@
 import { closeSync, lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
-import { checkWorkspacePath, type WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
+import { checkWorkspacePath, PUBLICATION_NAME_PREFIX, type WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import type { WorkspaceRoot } from './workspace-root';
 import { readWorkspaceFileUpTo } from './workspace-file-reader';
 import { openNode, walkDirectories } from './workspace-walk';
@@ -15,7 +15,8 @@ import { openNode, walkDirectories } from './workspace-walk';
  * contents, so paths come out sorted component by component and a walk stopped at a cap has listed a
  * prefix of the full answer.
  *
- * Recursive walks skip `.git` and `node_modules` always, and whatever a `.gitignore` excludes: the ones
+ * Every walk skips a publication's staged and backup files (`.palimpsest-…`, a reserved prefix). Recursive
+ * walks skip `.git` and `node_modules` always, and whatever a `.gitignore` excludes: the ones
  * of the start directory's ancestors and of every directory walked, each applying to its own subtree
  * (the `ignore` package implements git's rules). A `.gitignore` that is a link or not a file is not read.
  */
@@ -150,6 +151,7 @@ function* walkDirectory(root: WorkspaceRoot, dirFd: number, dirPath: string, dir
     for (const dirent of names) {
       const type = typeOf(dirent);
       if (type === null) continue; // FIFOs, sockets, devices: not files an agent reads
+      if (dirent.name.startsWith(PUBLICATION_NAME_PREFIX)) continue; // a publication's stage or backup: Palimpsest's, not the project's
       if (walk.recursive && (ALWAYS_SKIPPED.has(dirent.name) || ignored(walk.stack, base + dirent.name, type === 'directory'))) continue;
       const path = base + dirent.name;
       const relative = dirRelative === '' ? dirent.name : `${dirRelative}/${dirent.name}`;

@@ -214,7 +214,9 @@ class Publication<T> {
         if (value === null) return { kind: 'durability_uncertain', journal_id, installed, detail: `the directory fsync failed: ${syncError}` };
         return { kind: 'published', journal_id, installed, value, cleanup_error: null };
       });
-      return result.kind === 'published' ? { ...result, cleanup_error: removeBackups(this.files, this.planned) } : result;
+      if (result.kind !== 'published') return result;
+      crashPoint('publication.before_cleanup');
+      return { ...result, cleanup_error: removeBackups(this.files, this.planned) };
     } catch (e) {
       // Files were installed and the outcome transaction failed before its commit: settle the journal now, under the lease still held.
       if (touched && !committing) await settleOpenJournals(this.ctx, await filesUnderLease(this.ctx.db, this.req.files.map((f) => f.target_id)));
