@@ -1,6 +1,7 @@
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { textDefect, TEXT_DEFECT_WORDS } from '@palimpsest/core/text/encoding';
 import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
+import type { TooLarge } from '@palimpsest/workspace/workspace-file-reader';
 
 /** A workspace path that names no file: not_found with the PATH_NOT_FOUND code (seed 004). */
 export interface WorkspaceFileNotFound {
@@ -17,6 +18,22 @@ export function pathRefusalAnswer<A extends string>(refusal: WorkspacePathRefusa
   const extra = { argument, ...fields, ...(component === undefined ? {} : { component }) };
   if (code === 'PATH_NOT_FOUND') return { status: 'not_found', code, failure_detail: message, ...extra };
   return invalidArgument(code, message, extra);
+}
+
+const MIB = 1024 * 1024;
+
+/**
+ * A file over the size Palimpsest reads, hashes or takes in as text, refused by its size before a byte was
+ * read: file_too_large with the size, the limit, and the directory listing that shows which files beside
+ * it can be read.
+ */
+export function fileTooLarge(t: TooLarge, argument: string): InvalidArgument {
+  const dir = t.path.includes('/') ? t.path.slice(0, t.path.lastIndexOf('/')) : '.';
+  const detail = `${JSON.stringify(t.path)} holds ${t.size} bytes, over the ${t.limit / MIB} MiB Palimpsest reads, hashes or takes in as text; nothing of it was read. Work on it outside Palimpsest, or split it into smaller files.`;
+  return invalidArgument('file_too_large', detail, {
+    argument, path: t.path, size: t.size, limit: t.limit,
+    next_actions: [{ operation: 'list_files', reason: `See the files beside it and their sizes: those up to ${t.limit / MIB} MiB can be read and edited`, params: { path: dir } }],
+  });
 }
 
 // Strict: a malformed sequence throws instead of becoming U+FFFD. ignoreBOM keeps a BOM as U+FEFF, so the

@@ -87,8 +87,9 @@ export class OpenedFiles {
     for (let i = 0; i < this.dests.length; i++) {
       const entry = readEntry(this.dests[i]);
       if (entry.kind === 'refused') return { kind: 'refused', index: i, refusal: entry.refusal };
-      sha256.push(entry.kind === 'file' ? entry.sha256 : null);
-      modes.push(entry.kind === 'file' ? entry.identity.mode & 0o7777 : null);
+      // A file over the size limit is never read: it names itself by its size, which no baseline hash equals.
+      sha256.push(entry.kind === 'file' ? entry.sha256 : entry.kind === 'too_large' ? `too_large:${entry.size}` : null);
+      modes.push(entry.kind === 'absent' ? null : entry.identity.mode & 0o7777);
     }
     return { kind: 'read', sha256, modes };
   }

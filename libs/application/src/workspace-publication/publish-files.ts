@@ -14,11 +14,12 @@ import type { WorkspaceFileRow } from '@palimpsest/projections/workspace-files.q
 import type { Sql } from '@palimpsest/store/db';
 import { crashPoint } from '@palimpsest/workspace/crash-point';
 import { stageFile } from '@palimpsest/workspace/workspace-file-writer';
+import type { FileIdentity } from '@palimpsest/workspace/workspace-root';
 import type { AppContext } from '../app-context';
 import { transactionCommitting, type CommitTargetEvents } from '../shared/commit-events';
 import { installAll, removeBackups, removeStages } from './install-files';
 import { OpenedFiles, plannedFiles, type Drifted, type FileToPublish } from './publication-files';
-import { settleOpenJournals } from './recover-journal';
+import { recoverJournal, settleOpenJournals } from './recover-journal';
 
 /**
  * One publication of target text to workspace files, under the lease of every destination directory:
@@ -47,9 +48,10 @@ export interface PublishRequest<T> {
   /**
    * In the outcome transaction, before any file is installed: lock what the outcome writes and check it
    * still holds. `go: false` ends the publication with nothing installed; `finish` runs after
-   * installation, in the same transaction, and records the database outcome.
+   * installation, in the same transaction, and records the database outcome; `identities` are the
+   * installed files' (each the inode staged, which rename and link keep), in the order of `files`.
    */
-  outcome(tx: Sql, commit: CommitTargetEvents): Promise<{ go: false; answer: T; detail: string } | { go: true; finish: (installed: InstalledFile[]) => Promise<T> }>;
+  outcome(tx: Sql, commit: CommitTargetEvents): Promise<{ go: false; answer: T; detail: string } | { go: true; finish: (installed: InstalledFile[], identities: FileIdentity[]) => Promise<T> }>;
 }
 
 export type PublishResult<T> =
@@ -112,6 +114,7 @@ class Publication<T> {
   private readonly journalId: string;
   private readonly planned: PlannedFile[];
   private journal: JournalAt = NEW_JOURNAL;
+  private identities: FileIdentity[] = [];
 
   constructor(
     private readonly ctx: AppContext,
@@ -133,7 +136,7 @@ class Publication<T> {
     });
     crashPoint('publication.after_started');
     try {
-      this.req.files.forEach((f, i) => stageFile(this.files.dests[i], this.planned[i].stage_name, f.bytes, before.modes[i]));
+      this.identities = this.req.files.map((f, i) => stageFile(this.files.dests[i], this.planned[i].stage_name, f.bytes, before.modes[i]).identity);
     } catch (e) {
       removeStages(this.files, this.planned);
       await this.fail('rolled_back', 'io_error', `staging failed: ${String(e)}`);
@@ -207,7 +210,7 @@ class Publication<T> {
         crashPoint('publication.after_fsync');
         installed = this.planned.map((f) => ({ target_id: f.target_id, path: f.path, disk_sha256: f.staged_sha256, bytes_written: f.bytes, durability }));
         // Seed 003: when the directory's durability is uncertain the database outcome is not recorded.
-        const value = durability === 'confirmed' ? await prepared.finish(installed) : null;
+        const value = durability === 'confirmed' ? await prepared.finish(installed, this.identities) : null;
         await this.record({ type: 'CompletePublication', now: this.ctx.clock.now(), files: installed, reconciled: false }, tx);
         crashPoint('publication.before_outcome');
         committing = true;
@@ -218,9 +221,15 @@ class Publication<T> {
       crashPoint('publication.before_cleanup');
       return { ...result, cleanup_error: removeBackups(this.files, this.planned) };
     } catch (e) {
-      // Files were installed and the outcome transaction failed before its commit: settle the journal now, under the lease still held.
-      if (touched && !committing) await settleOpenJournals(this.ctx, await filesUnderLease(this.ctx.db, this.req.files.map((f) => f.target_id)));
-      if (!committing) throw e;
+      if (!touched) throw e; // nothing installed: an infrastructure failure, answered as such
+      if (!committing) {
+        // Files were installed and the outcome transaction failed before its commit: settle the journal now,
+        // under the lease still held, and answer what the disk holds (a write is rolled back, a save settled forward).
+        const state = await recoverJournal(this.ctx, journal_id);
+        if (state === 'rolled_back') return { kind: 'io_error', journal_id, state, detail: String(e) };
+        if (state !== 'committed') return { kind: 'io_error', journal_id, state: 'pending_reconcile', detail: String(e) };
+        installed = this.planned.map((f) => ({ target_id: f.target_id, path: f.path, disk_sha256: f.staged_sha256, bytes_written: f.bytes, durability: 'confirmed' }));
+      }
       // Installed, and the commit failed or its answer was lost: the journal tells which once it is read again.
       return { kind: 'outcome_uncertain', journal_id, installed, detail: String(e) };
     }
