@@ -114,10 +114,15 @@ describe(`the gateway under pressure answers every fault with its envelope, on $
     children.push(child);
     await started(child);
     const answers: HttpAnswer[] = [];
-    for (let i = 0; i < 30; i++) {
-      answers.push(await http.post('/v1/files/content', { path, content: `write ${i}\n` }));
-      answers.push(await http.post('/v1/files/edit', { path, oldString: `write ${i}`, newString: `edit ${i}` }));
-    }
+    // Four writers at once, so that some land between another's install and its commit.
+    await Promise.all(
+      Array.from({ length: 4 }, async (_, w) => {
+        for (let i = 0; i < 15; i++) {
+          answers.push(await http.post('/v1/files/content', { path, content: `write ${w}-${i}\n` }));
+          answers.push(await http.post('/v1/files/edit', { path, oldString: `write ${w}-${i}`, newString: `edit ${w}-${i}` }));
+        }
+      }),
+    );
     for (const r of answers) {
       expectAnswered(r);
       if (r.status === 200) {
