@@ -20,7 +20,9 @@ import { publicationRefusal, type Written } from './write-answers';
  * nothing is published. An accepted change records nothing yet: it is published through the journal
  * (kind 'write', the replaced file backed up) and decided again under the lock in the outcome
  * transaction, where the ProposalAccepted commits with PublicationCompleted. So a change that cannot
- * reach the disk (drift, busy, crash) leaves no accepted change behind.
+ * reach the disk (drift, busy, crash) leaves no accepted change behind. A writer that waited for the
+ * lease while others published the same file decides its change again, under the lease, on the version
+ * they left (the publication's rebase): the tool's guard is the text it matches, not a version the agent sent.
  */
 
 export interface GuardedChange {
