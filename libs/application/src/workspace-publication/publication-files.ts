@@ -95,7 +95,8 @@ export class OpenedFiles {
   }
 
   has(i: number, name: string): boolean {
-    return readEntry(this.dests[i], name).kind === 'file';
+    const entry = readEntry(this.dests[i], name);
+    return entry.kind === 'file' || entry.kind === 'too_large';
   }
 
   remove(i: number, name: string | null): void {
