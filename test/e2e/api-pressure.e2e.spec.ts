@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isolatedStore } from '../support/cli-process';
@@ -136,5 +136,20 @@ describe(`the gateway under pressure answers every fault with its envelope, on $
     expect(answers.some((r) => r.status === 200)).toBe(true);
     child.kill('SIGKILL');
     expect(readdirSync(dir).filter((n) => n.startsWith('.palimpsest-'))).toEqual([]);
+  }, 180_000);
+
+  it('lands all 128 edits of sixteen agents editing disjoint lines of one file at once over HTTP, each sent once', async () => {
+    const line = (a: number, e: number, v: string) => `agent ${a} edit ${e}: ${v}\n`;
+    const text = (v: string) => Array.from({ length: 16 }, (_, a) => Array.from({ length: 8 }, (_, e) => line(a, e, v)).join('')).join('');
+    writeFileSync(join(dir, 'shared.txt'), text('old'));
+    const answers: HttpAnswer[] = [];
+    await Promise.all(
+      Array.from({ length: 16 }, async (_, a) => {
+        for (let e = 0; e < 8; e++) answers.push(await http.post('/v1/files/edit', { path: 'shared.txt', oldString: line(a, e, 'old'), newString: line(a, e, 'new') }));
+      }),
+    );
+    expect(answers.filter((r) => r.status !== 200).map((r) => r.body)).toEqual([]);
+    expect(readFileSync(join(dir, 'shared.txt'), 'utf8')).toBe(text('new'));
+    expect(new Set(answers.map((r) => r.body.target_file_id)).size).toBe(1);
   }, 180_000);
 });
