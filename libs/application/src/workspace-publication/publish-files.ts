@@ -27,7 +27,7 @@ import { recoverJournal, settleOpenJournals } from './recover-journal';
  *   lease (waiting its turn) → settle any unfinished journal of these files → drift check → PublicationStarted commits →
  *   stage each file (its bytes, fsync'd) → drift check again → [outcome transaction: lock and verify →
  *   backup and install each file → fsync the directories → the caller's database outcome and
- *   PublicationCompleted → COMMIT] → remove the backups → release.
+ *   PublicationCompleted → COMMIT] → release → remove the backups.
  *
  * The database outcome and PublicationCompleted commit together, so a journal still 'started' after a
  * crash is one whose outcome never committed: recover-journal.ts settles it from the bytes on disk.
@@ -75,6 +75,8 @@ export async function publishFiles<T>(ctx: AppContext, req: PublishRequest<T>): 
   try {
     const lease = await ctx.leases.acquire(files.leaseKeys());
     if (!lease) return { kind: 'busy', paths: req.files.map((f) => f.path), waited_ms: ctx.leases.waitMs };
+    let publication: Publication<T> | null = null;
+    let result: PublishResult<T>;
     try {
       const ids = req.files.map((f) => f.target_id);
       let under = await filesUnderLease(ctx.db, ids);
@@ -89,10 +91,15 @@ export async function publishFiles<T>(ctx: AppContext, req: PublishRequest<T>): 
         if (!rebased.go) return { kind: 'stopped', journal_id: null, answer: rebased.answer };
         request = { ...req, files: rebased.files };
       }
-      return await new Publication(ctx, withCurrentBaselines(request, under), files).run();
+      publication = new Publication(ctx, withCurrentBaselines(request, under), files);
+      result = await publication.run();
     } finally {
       await lease.release();
     }
+    // The backups' names are the journal's own, so removing them needs no lease: the next writer goes on meanwhile.
+    if (result.kind !== 'published') return result;
+    crashPoint('publication.before_cleanup');
+    return { ...result, cleanup_error: removeBackups(files, publication.planned) };
   } finally {
     files.close();
   }
@@ -112,7 +119,7 @@ function withCurrentBaselines<T>(req: PublishRequest<T>, under: WorkspaceFileRow
 /** The steps under the lease, with the journal they record. */
 class Publication<T> {
   private readonly journalId: string;
-  private readonly planned: PlannedFile[];
+  readonly planned: PlannedFile[];
   private journal: JournalAt = NEW_JOURNAL;
   private identities: FileIdentity[] = [];
 
@@ -217,9 +224,7 @@ class Publication<T> {
         if (value === null) return { kind: 'durability_uncertain', journal_id, installed, detail: `the directory fsync failed: ${syncError}` };
         return { kind: 'published', journal_id, installed, value, cleanup_error: null };
       });
-      if (result.kind !== 'published') return result;
-      crashPoint('publication.before_cleanup');
-      return { ...result, cleanup_error: removeBackups(this.files, this.planned) };
+      return result;
     } catch (e) {
       if (!touched) throw e; // nothing installed: an infrastructure failure, answered as such
       if (!committing) {
