@@ -17,15 +17,19 @@ const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
  */
 
 interface Point {
-  name: CrashPointName;
+  name: Point_;
   request_id: string;
   candidate: string;
   /** The candidate's two files in install order (ascending target id), with their old and new bytes. */
   files: { path: string; target: string; old: string; new: string }[];
 }
 
+/** The points before the outcome commits (the one after it, before the backups' removal, is workspace-cleanup-crash's). */
+type Point_ = Exclude<CrashPointName, 'publication.before_cleanup'>;
+const POINTS = CRASH_POINTS.filter((p): p is Point_ => p !== 'publication.before_cleanup');
+
 /** Which files hold their new bytes when the process dies at each point (the rest hold their old ones). */
-const INSTALLED_AT: Record<CrashPointName, number> = {
+const INSTALLED_AT: Record<Point_, number> = {
   'publication.after_started': 0,
   'publication.after_stage': 0,
   'publication.after_install.1': 1,
@@ -57,7 +61,7 @@ describe(`change_apply killed at every publication crash point on ${backend}`, (
     dir = mkdtempSync(join(tmpdir(), 'palimpsest-e2e-apply-crash-'));
     env = { ...store.env, PALIMPSEST_WORKSPACE_ROOT: dir };
     await withMcp(async (mcp) => {
-      for (const [i, name] of CRASH_POINTS.entries()) {
+      for (const [i, name] of POINTS.entries()) {
         const specs = [
           { path: `p${i}-crlf.md`, old: `one ${i}\r\ntwo\r\n`, new: `one ${i}\r\nTWO\r\n`, match: 'two', replace: 'TWO' },
           { path: `p${i}-lf.md`, old: `alpha ${i}\nbeta\n`, new: `alpha ${i}\nBETA\n`, match: 'beta', replace: 'BETA' },
@@ -85,13 +89,13 @@ describe(`change_apply killed at every publication crash point on ${backend}`, (
     await store.dispose();
   });
 
-  it.each(CRASH_POINTS.map((name, i) => [name, i]))('dies by SIGKILL at %s with every file whole: its old or its new bytes', (name, i) => {
+  it.each(POINTS.map((name, i) => [name, i]))('dies by SIGKILL at %s with every file whole: its old or its new bytes', (name, i) => {
     const p = points[i as number];
     const run = spawnSync(process.execPath, [CLI_BIN, 'call', 'palimpsest_change_apply', '--args', JSON.stringify(applyArgs(p))], {
       cwd: REPO_ROOT, env: { ...process.env, ...env, [CRASH_POINT_ENV]: name as string }, encoding: 'utf8', timeout: 60_000,
     });
     expect({ signal: run.signal, stdout: run.stdout }).toEqual({ signal: 'SIGKILL', stdout: '' });
-    const installed = INSTALLED_AT[name as CrashPointName];
+    const installed = INSTALLED_AT[name as Point_];
     expect(p.files.map((f) => bytes(f.path))).toEqual(p.files.map((f, k) => (k < installed ? f.new : f.old)));
     // Staged files (and, once installing, backups) are left for recovery; the earlier points' were cleaned up by this process's start.
     expect(stray().length > 0).toBe(name !== 'publication.after_started');

@@ -60,7 +60,7 @@ describe(`two palimpsest api processes publishing one workspace file, on ${backe
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('serializes concurrent saves through both gateways: saved or workspace_busy (or drift), one whole version on disk, no interleaved journal', async () => {
+  it('serializes concurrent saves through both gateways, each waiting its turn: saved (or drift), one whole version on disk, no interleaved journal', async () => {
     const texts = new Set(['v0\n']);
     const answers: { gw: number; status: number; body: Record<string, any> }[] = [];
     let sampling = true;
@@ -89,10 +89,10 @@ describe(`two palimpsest api processes publishing one workspace file, on ${backe
     await sampler;
 
     const kinds = answers.map((a) => (a.body.status === 'saved' ? 'saved' : a.body.failure_reason));
-    const allowed = backend === 'postgres' ? ['saved', 'workspace_busy'] : ['saved', 'workspace_busy', 'external_disk_drift'];
+    // Sixteen saves at once contend for the lease: each waits its turn (within PALIMPSEST_LEASE_WAIT_MS) instead of being refused workspace_busy.
+    const allowed = backend === 'postgres' ? ['saved'] : ['saved', 'external_disk_drift'];
     expect(answers.filter((_, i) => !allowed.includes(kinds[i]!))).toEqual([]);
     expect(kinds).toContain('saved');
-    expect(kinds).toContain('workspace_busy'); // the saves did contend for the lease
     expect(samples.length).toBeGreaterThan(0);
     for (const s of samples) expect(texts).toContain(s);
 

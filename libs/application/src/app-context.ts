@@ -8,7 +8,7 @@ import { candidateSettings, type CandidateSettings } from './candidates/shared/c
 import { ContentCache } from '@palimpsest/projections/content/content-cache';
 import { reservingKept, workspaceRootFromEnv, type KeptPath, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import { storeKeptPaths } from '@palimpsest/store/kept-paths';
-import { localLeaseProvider, type LeaseProvider } from '@palimpsest/workspace/workspace-lease';
+import { leaseWaitFromEnv, localLeaseProvider, waitingLeases, type WaitingLeaseProvider } from '@palimpsest/workspace/workspace-lease';
 import { advisoryLeaseProvider } from '@palimpsest/store/advisory-lease';
 import { structureEngine } from '@palimpsest/structure/structure-engine';
 import { OutlineCache } from './observe-scope/outline-cache';
@@ -34,9 +34,9 @@ export interface AppContext {
   /**
    * Exclusive leases on destination directories for publications: this machine's (in-process and across
    * processes), plus on PostgreSQL an advisory lock, so gateways on several machines sharing one database
-   * serialize too.
+   * serialize too. Publications wait their turn for a held lease up to PALIMPSEST_LEASE_WAIT_MS.
    */
-  leases: LeaseProvider;
+  leases: WaitingLeaseProvider;
   /** The structural engine (pinned parsers) behind palimpsest_observe_scope, with its outlines per target version. */
   outlines: OutlineCache;
   /**
@@ -76,7 +76,7 @@ export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = 
     appends: overrides.appends ?? new AppendBatcher(db),
     candidates: overrides.candidates ?? candidateSettings(),
     workspace: reserving(overrides.workspace !== undefined ? overrides.workspace : workspaceRootFromEnv()),
-    leases: overrides.leases ?? advisoryLeaseProvider(db, localLeaseProvider()),
+    leases: overrides.leases ?? waitingLeases(advisoryLeaseProvider(db, localLeaseProvider()), leaseWaitFromEnv()),
     outlines: overrides.outlines ?? new OutlineCache(structureEngine()),
     strictObservation: overrides.strictObservation ?? strictObservationFromEnv(),
   };

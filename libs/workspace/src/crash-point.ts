@@ -15,6 +15,8 @@ export const CRASH_POINTS = [
   'publication.after_install.1',
   'publication.after_install.2',
   'publication.before_outcome',
+  /** The journal committed, its backups not yet removed (start-up removes them). */
+  'publication.before_cleanup',
 ] as const;
 
 /** The log consumers' points (apps/projector). */

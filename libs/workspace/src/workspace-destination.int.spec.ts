@@ -61,11 +61,17 @@ describe('openDestination', () => {
     expect(existsSync(join(rootPath, 'new'))).toBe(false);
   });
 
-  it('creates missing parents one at a time, mode 0700, under existing ones', () => {
-    const dest = open('dir/new/sub/file.txt', true);
+  it('creates missing parents one at a time, modes from the umask, under existing ones', () => {
+    const umask = process.umask(0o022);
+    let dest: Destination;
+    try {
+      dest = open('dir/new/sub/file.txt', true);
+    } finally {
+      process.umask(umask);
+    }
     expect(dest.dir).toEqual(identity(join(rootPath, 'dir', 'new', 'sub')));
-    expect(statSync(join(rootPath, 'dir', 'new')).mode & 0o777).toBe(0o700);
-    expect(statSync(join(rootPath, 'dir', 'new', 'sub')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(rootPath, 'dir', 'new')).mode & 0o777).toBe(0o755);
+    expect(statSync(join(rootPath, 'dir', 'new', 'sub')).mode & 0o777).toBe(0o755);
     expect(existsSync(join(rootPath, 'dir', 'new', 'sub', 'file.txt'))).toBe(false);
   });
 

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { linkSync, lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkspacePathCode } from '@palimpsest/core/workspace/workspace-path';
 import { openWorkspaceRoot, type WorkspaceRoot } from './workspace-root';
 import { createHash } from 'node:crypto';
-import { hashWorkspaceFile, readWorkspaceFile } from './workspace-file-reader';
+import { hashWorkspaceFile, hashWorkspaceFileBounded, MAX_TEXT_FILE_BYTES, readWorkspaceFile, readWorkspaceFileBounded } from './workspace-file-reader';
 
 /**
  * The hostile corpus end to end, on real files: a tree inside the root, a secret outside it, and links
@@ -110,5 +110,20 @@ describe('readWorkspaceFile', () => {
     linkSync(join(tmp, 'outside', 'secret.txt'), join(rootPath, 'hard-link'));
     const read = readWorkspaceFile(root, 'hard-link');
     expect(read.kind === 'read' && read.identity.ino).toBe(lstatSync(join(tmp, 'outside', 'secret.txt')).ino.toString());
+  });
+
+  it('bounded: reads and hashes a file up to the limit as the unbounded forms do, and refuses a larger one by its size alone', async () => {
+    expect(await readWorkspaceFileBounded(root, 'notes.txt')).toEqual(readWorkspaceFile(root, 'notes.txt'));
+    const hashed = hashWorkspaceFile(root, 'notes.txt');
+    expect(await hashWorkspaceFileBounded(root, 'notes.txt')).toEqual(hashed);
+    expect(await hashWorkspaceFileBounded(root, 'empty.txt')).toEqual(hashWorkspaceFile(root, 'empty.txt'));
+    writeFileSync(join(rootPath, 'huge.bin'), '');
+    truncateSync(join(rootPath, 'huge.bin'), 3 * 1024 ** 3); // sparse: reading it whole would take seconds and 3 GB
+    const tooLarge = { kind: 'too_large', path: 'huge.bin', size: 3 * 1024 ** 3, limit: MAX_TEXT_FILE_BYTES };
+    expect(await readWorkspaceFileBounded(root, 'huge.bin')).toEqual(tooLarge);
+    expect(await hashWorkspaceFileBounded(root, 'huge.bin')).toEqual(tooLarge);
+    expect(await readWorkspaceFileBounded(root, 'notes.txt', 4)).toMatchObject({ kind: 'too_large', size: 13, limit: 4 });
+    expect(await readWorkspaceFileBounded(root, 'link-file')).toMatchObject({ kind: 'refused', refusal: { code: 'PATH_SYMLINK' } });
+    rmSync(join(rootPath, 'huge.bin'));
   });
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, read, readFileSync, readSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { checkWorkspaceAccess } from '@palimpsest/core/workspace/workspace-access';
 import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import { identityOf, type FileIdentity, type WorkspaceRoot } from './workspace-root';
@@ -32,11 +33,10 @@ export type WorkspaceRead =
   | { kind: 'read'; path: string; bytes: Buffer; identity: FileIdentity }
   | { kind: 'refused'; refusal: WorkspacePathRefusal };
 
-/**
- * Open `requested` (a workspace path) under `root` by the non-following walk and hand its descriptor to
- * `use` (closed afterwards), or answer the refusal.
- */
-function withWorkspaceFile<T>(root: WorkspaceRoot, requested: unknown, use: (fd: number, path: string) => T): { kind: 'used'; value: T } | { kind: 'refused'; refusal: WorkspacePathRefusal } {
+type Refused = { kind: 'refused'; refusal: WorkspacePathRefusal };
+
+/** Open `requested` (a workspace path) under `root` by the non-following walk: its descriptor (the caller closes it), or the refusal. */
+function openWorkspaceFile(root: WorkspaceRoot, requested: unknown): { kind: 'opened'; fd: number; path: string; size: number } | Refused {
   const check = checkWorkspaceAccess(requested, { access: 'read', reserved: root.reserved });
   if (check.kind === 'refused') return check;
   const { components, path } = check.value;
@@ -50,13 +50,20 @@ function withWorkspaceFile<T>(root: WorkspaceRoot, requested: unknown, use: (fd:
       return { kind: 'refused', refusal: refusal('PATH_NOT_FOUND', `${name.shown} does not exist under the workspace root.`, last) };
     }
     if (file.kind === 'refused') return file;
-    try {
-      return { kind: 'used', value: use(file.fd, path) };
-    } finally {
-      closeSync(file.fd);
-    }
+    return { kind: 'opened', fd: file.fd, path, size: Number(file.stats.size) };
   } finally {
     closeSync(dir.fd);
+  }
+}
+
+/** Hand the opened file's descriptor to `use` (closed afterwards), or answer the refusal. */
+function withWorkspaceFile<T>(root: WorkspaceRoot, requested: unknown, use: (fd: number, path: string) => T): { kind: 'used'; value: T } | Refused {
+  const file = openWorkspaceFile(root, requested);
+  if (file.kind === 'refused') return file;
+  try {
+    return { kind: 'used', value: use(file.fd, file.path) };
+  } finally {
+    closeSync(file.fd);
   }
 }
 
@@ -102,4 +109,62 @@ export function hashWorkspaceFile(root: WorkspaceRoot, requested: unknown): { ki
     return { kind: 'hashed' as const, sha256: hash.digest('hex'), bytes: total };
   });
   return opened.kind === 'used' ? opened.value : opened;
+}
+
+/**
+ * The largest file Palimpsest reads whole, hashes or takes in as a target (16 MiB): a file over it is
+ * refused by its size (fstat) before a byte is read, so neither memory nor the event loop pays for it.
+ */
+export const MAX_TEXT_FILE_BYTES = 16 * 1024 * 1024;
+
+export interface TooLarge {
+  kind: 'too_large';
+  path: string;
+  size: number;
+  limit: number;
+}
+
+const readAsync = promisify(read);
+
+/**
+ * Like readWorkspaceFile, for the request path: refused by size over `max`, else read in 1 MiB chunks on
+ * the thread pool (the event loop answers other requests meanwhile), at most the size fstat gave.
+ */
+export async function readWorkspaceFileBounded(root: WorkspaceRoot, requested: unknown, max = MAX_TEXT_FILE_BYTES): Promise<Extract<WorkspaceRead, { kind: 'read' }> | TooLarge | Refused> {
+  const file = openWorkspaceFile(root, requested);
+  if (file.kind === 'refused') return file;
+  try {
+    if (file.size > max) return { kind: 'too_large', path: file.path, size: file.size, limit: max };
+    const bytes = Buffer.allocUnsafe(file.size);
+    let filled = 0;
+    while (filled < file.size) {
+      const { bytesRead } = await readAsync(file.fd, bytes, filled, Math.min(HASH_CHUNK_BYTES, file.size - filled), filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return { kind: 'read', path: file.path, bytes: bytes.subarray(0, filled), identity: identityOf(fstatSync(file.fd, { bigint: true })) };
+  } finally {
+    closeSync(file.fd);
+  }
+}
+
+/** Like hashWorkspaceFile, for the request path: refused by size over `max`, else hashed chunk by chunk off the event loop's reads. */
+export async function hashWorkspaceFileBounded(root: WorkspaceRoot, requested: unknown, max = MAX_TEXT_FILE_BYTES): Promise<{ kind: 'hashed'; sha256: string; bytes: number } | TooLarge | Refused> {
+  const file = openWorkspaceFile(root, requested);
+  if (file.kind === 'refused') return file;
+  try {
+    if (file.size > max) return { kind: 'too_large', path: file.path, size: file.size, limit: max };
+    const hash = createHash('sha256');
+    const chunk = Buffer.allocUnsafe(HASH_CHUNK_BYTES);
+    let total = 0;
+    // To the end, not to the size fstat gave: a file that grew meanwhile must not hash as its old prefix.
+    for (let n = -1; n !== 0; total += n) {
+      ({ bytesRead: n } = await readAsync(file.fd, chunk, 0, chunk.length, total));
+      hash.update(chunk.subarray(0, n));
+      if (total + n > max) return { kind: 'too_large', path: file.path, size: total + n, limit: max };
+    }
+    return { kind: 'hashed', sha256: hash.digest('hex'), bytes: total };
+  } finally {
+    closeSync(file.fd);
+  }
 }

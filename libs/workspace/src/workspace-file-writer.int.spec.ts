@@ -60,7 +60,8 @@ describe('the publication IO steps', () => {
     if (before.kind !== 'file') return;
     expect(before.identity.mode & 0o777).toBe(0o640);
 
-    expect(stageFile(dest, STAGE, Buffer.from('new bytes'), before.identity.mode)).toEqual({ sha256: sha('new bytes'), bytes: 9 });
+    const staged = stageFile(dest, STAGE, Buffer.from('new bytes'), before.identity.mode);
+    expect(staged).toEqual({ sha256: sha('new bytes'), bytes: 9, identity: expect.objectContaining({ size: 9 }) });
     expect(readEntry(dest)).toMatchObject({ kind: 'file', sha256: before.sha256 });
     linkBackup(dest, BACKUP);
     expect(statSync(at('sub', BACKUP)).ino.toString()).toBe(before.identity.ino);
@@ -68,6 +69,7 @@ describe('the publication IO steps', () => {
     syncDirectory(dest);
 
     expect(readFileSync(at('sub', 'file.txt'), 'utf8')).toBe('new bytes');
+    expect(statSync(at('sub', 'file.txt')).ino.toString()).toBe(staged.identity.ino); // the inode staged is the one installed
     expect(statSync(at('sub', 'file.txt')).mode & 0o777).toBe(0o640);
     expect(readFileSync(at('sub', BACKUP), 'utf8')).toBe('old bytes');
     expect(removeEntry(dest, BACKUP)).toBe(true);
@@ -85,10 +87,15 @@ describe('the publication IO steps', () => {
     expect(readdirSync(at('sub'))).toEqual(['file.txt']);
   });
 
-  it('creates a file under new parents: absent, staged 0600, linked into place, the stage gone', () => {
+  it('creates a file under new parents: absent, staged with the umask\'s mode, linked into place, the stage gone', () => {
     const dest = open('sub/new/deeper/created.txt', true);
     expect(readEntry(dest)).toEqual({ kind: 'absent' });
-    stageFile(dest, STAGE, Buffer.from('created'), 0o600);
+    const umask = process.umask(0o077);
+    try {
+      stageFile(dest, STAGE, Buffer.from('created'), null);
+    } finally {
+      process.umask(umask);
+    }
     expect(installNew(dest, STAGE)).toBe('installed');
     syncDirectory(dest);
     expect(readFileSync(at('sub', 'new', 'deeper', 'created.txt'), 'utf8')).toBe('created');

@@ -15,6 +15,7 @@ import {
 import { join } from 'node:path';
 import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import type { Destination } from './workspace-destination';
+import { MAX_TEXT_FILE_BYTES } from './workspace-file-reader';
 import { identityOf, type FileIdentity } from './workspace-root';
 import { openNode, type NodeName } from './workspace-walk';
 
@@ -23,7 +24,7 @@ import { openNode, type NodeName } from './workspace-walk';
  * step on a held Destination, every name resolved inside its directory handle, never by the workspace path.
  * The caller sequences them (and writes the journal's events between them):
  *
- *   readEntry (hash check under the lease) → stageFile (a new inode, fsync'd, the old file's mode) →
+ *   readEntry (hash check under the lease) → stageFile (a new inode, fsync'd, the old file's mode or the umask's) →
  *   readEntry again → linkBackup (replacing only) → installOver | installNew → syncDirectory → removeEntry(backup)
  *
  * - A stage is created O_CREAT|O_EXCL|O_NOFOLLOW: a name planted in advance (a link, a file) fails the
@@ -45,6 +46,8 @@ import { openNode, type NodeName } from './workspace-walk';
 export type EntryRead =
   | { kind: 'absent' }
   | { kind: 'file'; bytes: Buffer; sha256: string; identity: FileIdentity }
+  /** Over MAX_TEXT_FILE_BYTES: never read (no file Palimpsest publishes over is that large, so it is drift). */
+  | { kind: 'too_large'; size: number; identity: FileIdentity }
   | { kind: 'refused'; refusal: WorkspacePathRefusal };
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
@@ -55,11 +58,12 @@ function nameOf(dest: Destination, name: string): NodeName {
   return { shown: JSON.stringify([...dir, name].join('/')) };
 }
 
-/** The regular file at `name` in the destination (not following a link), or 'absent', or a refusal. */
+/** The regular file at `name` in the destination (not following a link), or 'absent', or 'too_large', or a refusal. */
 export function readEntry(dest: Destination, name: string = dest.name): EntryRead {
   const opened = openNode(dest.entry(name), 'file', nameOf(dest, name));
   if (opened.kind !== 'opened') return opened;
   try {
+    if (opened.stats.size > MAX_TEXT_FILE_BYTES) return { kind: 'too_large', size: Number(opened.stats.size), identity: identityOf(opened.stats) };
     const bytes = readFileSync(opened.fd);
     return { kind: 'file', bytes, sha256: sha256(bytes), identity: identityOf(fstatSync(opened.fd, { bigint: true })) };
   } finally {
@@ -67,21 +71,27 @@ export function readEntry(dest: Destination, name: string = dest.name): EntryRea
   }
 }
 
-/** Create `stageName` exclusively, write `bytes`, give it `mode`, fsync it. Removed again if any step fails. */
-export function stageFile(dest: Destination, stageName: string, bytes: Buffer, mode: number): { sha256: string; bytes: number } {
+/**
+ * Create `stageName` exclusively, write `bytes`, give it `mode` (the replaced file's), fsync it. With
+ * `mode` null (a new file) it keeps the mode its creation gave it, 0666 less the process umask, as any
+ * tool's new file does. Removed again if any step fails.
+ */
+export function stageFile(dest: Destination, stageName: string, bytes: Buffer, mode: number | null): { sha256: string; bytes: number; identity: FileIdentity } {
   const path = dest.entry(stageName);
-  const fd = openSync(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600);
+  const fd = openSync(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, mode === null ? 0o666 : 0o600);
   try {
     writeAll(fd, bytes);
-    fchmodSync(fd, mode & 0o7777);
+    if (mode !== null) fchmodSync(fd, mode & 0o7777);
     fsyncSync(fd);
   } catch (e) {
     closeSync(fd);
     unlinkQuietly(path);
     throw e;
   }
+  // The installed file is this inode (rename and link keep it): its identity, known without reading the path again.
+  const identity = identityOf(fstatSync(fd, { bigint: true }));
   closeSync(fd);
-  return { sha256: sha256(bytes), bytes: bytes.length };
+  return { sha256: sha256(bytes), bytes: bytes.length, identity };
 }
 
 function writeAll(fd: number, bytes: Buffer): void {

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDestination } from './workspace-destination';
-import { localLeaseProvider, type LeaseKey, type WorkspaceLease } from './workspace-lease';
+import { leaseWaitFromEnv, localLeaseProvider, waitingLeases, type LeaseKey, type WorkspaceLease } from './workspace-lease';
 import { openWorkspaceRoot } from './workspace-root';
 import { ended, printed, spawnNode } from './test-support/spawn-node';
 
@@ -106,5 +106,66 @@ describe('localLeaseProvider', () => {
       rootB.close();
       rmSync(tmp, { recursive: true, force: true });
     }
+  });
+});
+
+describe('waitingLeases', () => {
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+
+  it('serves the waiters of one directory in the order they came, each once the previous released', async () => {
+    const leases = waitingLeases(localLeaseProvider(), 10_000);
+    const key = freshKey();
+    const order: number[] = [];
+    let holding = 0;
+    let overlapped = false;
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, i) => {
+        const lease = await leases.acquire([key]);
+        if (!lease) throw new Error(`waiter ${i} was refused`);
+        overlapped ||= holding++ > 0;
+        order.push(i);
+        await new Promise((resolve) => setImmediate(resolve));
+        holding--;
+        await lease.release();
+      }),
+    );
+    expect(overlapped).toBe(false);
+    expect(order).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('lets a waiter for another directory pass a queue it is not part of', async () => {
+    const leases = waitingLeases(localLeaseProvider(), 10_000);
+    const [busy, free] = [freshKey(), freshKey()];
+    const held = await leases.acquire([busy]);
+    const queued = leases.acquire([busy]);
+    const other = await leases.acquire([free]);
+    expect(other).not.toBeNull();
+    await other!.release();
+    await held!.release();
+    await (await queued)!.release();
+  });
+
+  it('waits for another process to let go, and answers null once its bounded wait is over', async () => {
+    const key = freshKey();
+    const child = spawnNode(`process.argv.splice(1, 0, ${JSON.stringify(JSON.stringify([key]))});\n${HOLDER}`);
+    children.push(child);
+    await printed(child, 'held');
+    const started = Date.now();
+    expect(await waitingLeases(localLeaseProvider(), 150).acquire([key])).toBeNull();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    const waiting = waitingLeases(localLeaseProvider(), 10_000).acquire([key]);
+    child.kill('SIGKILL');
+    const lease = await waiting;
+    expect(lease?.keys).toEqual([key]);
+    await lease!.release();
+  });
+
+  it('reads its bound from PALIMPSEST_LEASE_WAIT_MS (10 s by default) and refuses a bad value', () => {
+    expect(leaseWaitFromEnv({})).toBe(10_000);
+    expect(leaseWaitFromEnv({ PALIMPSEST_LEASE_WAIT_MS: '0' })).toBe(0);
+    expect(() => leaseWaitFromEnv({ PALIMPSEST_LEASE_WAIT_MS: 'soon' })).toThrow(/PALIMPSEST_LEASE_WAIT_MS/);
   });
 });

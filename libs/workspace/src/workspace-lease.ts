@@ -22,6 +22,92 @@ export interface LeaseProvider {
   tryAcquire(keys: LeaseKey[]): Promise<WorkspaceLease | null>;
 }
 
+/** A provider whose callers can also wait their turn. */
+export interface WaitingLeaseProvider extends LeaseProvider {
+  /** How long `acquire` waits, in ms. */
+  readonly waitMs: number;
+  /** All the keys, once every earlier waiter of this process for any of them has had its turn; null when `waitMs` passed first (busy). */
+  acquire(keys: LeaseKey[]): Promise<WorkspaceLease | null>;
+}
+
+/** PALIMPSEST_LEASE_WAIT_MS: how long a publication waits for its directories' lease (default 10 s; 0 refuses at once). */
+export function leaseWaitFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.PALIMPSEST_LEASE_WAIT_MS;
+  if (raw === undefined || raw === '') return DEFAULT_LEASE_WAIT_MS;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 0) throw new Error(`PALIMPSEST_LEASE_WAIT_MS must be a whole number of milliseconds (0 or more); got ${JSON.stringify(raw)}.`);
+  return ms;
+}
+
+export const DEFAULT_LEASE_WAIT_MS = 10_000;
+
+/** How often a waiter looks again while the holder is another process (whose release this one cannot hear). */
+const POLL_MS = 20;
+
+interface Waiter {
+  names: string[];
+  wake: () => void;
+}
+
+/** The waiters of this process, oldest first: one queue whatever provider each came through, as heldHere is one set. */
+const queue: Waiter[] = [];
+const wakeAll = () => {
+  for (const w of queue) w.wake();
+};
+
+/**
+ * Writers of one directory take turns instead of being refused: `acquire` queues the caller, and a waiter
+ * tries `inner` only when no earlier waiter of this process wants any of its keys (first come, first
+ * served per key; waiters for other directories pass freely). A release here wakes the queue at once; a
+ * holder in another process is looked for again every POLL_MS, so across processes the order is whoever
+ * looks first. Past `waitMs` the waiter leaves the queue and gets null.
+ */
+export function waitingLeases(inner: LeaseProvider, waitMs: number): WaitingLeaseProvider {
+  const isFirst = (w: Waiter) => {
+    for (const earlier of queue) {
+      if (earlier === w) return true;
+      if (earlier.names.some((n) => w.names.includes(n))) return false;
+    }
+    return true;
+  };
+  const released = (lease: WorkspaceLease): WorkspaceLease => {
+    let done: Promise<void> | undefined;
+    return { keys: lease.keys, release: () => (done ??= lease.release().finally(wakeAll)) };
+  };
+  const provider: WaitingLeaseProvider = {
+    waitMs,
+    tryAcquire: (keys) => inner.tryAcquire(keys),
+    async acquire(keys) {
+      const deadline = Date.now() + waitMs;
+      let signal: () => void = () => undefined;
+      const waiter: Waiter = { names: orderedKeys(keys).map(keyName), wake: () => signal() };
+      queue.push(waiter);
+      try {
+        for (;;) {
+          if (isFirst(waiter)) {
+            // Through the provider object, so a test that wraps tryAcquire sees every attempt.
+            const lease = await provider.tryAcquire(keys);
+            if (lease) return released(lease);
+          }
+          const left = deadline - Date.now();
+          if (left <= 0) return null;
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, Math.min(left, POLL_MS));
+            signal = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+        }
+      } finally {
+        queue.splice(queue.indexOf(waiter), 1);
+        wakeAll();
+      }
+    },
+  };
+  return provider;
+}
+
 /** Sorted and without repeats: every acquirer takes keys in one order. */
 export function orderedKeys(keys: LeaseKey[]): LeaseKey[] {
   const byName = new Map(keys.map((k) => [keyName(k), k]));

@@ -16,7 +16,8 @@ import { openNode, walkDirectories } from './workspace-walk';
  * contents, so paths come out sorted component by component and a walk stopped at a cap has listed a
  * prefix of the full answer.
  *
- * Recursive walks skip `.git` and `node_modules` always, and whatever a `.gitignore` excludes: the ones
+ * Every walk skips a publication's staged and backup files (`.palimpsest-…`, a reserved prefix). Recursive
+ * walks skip `.git` and `node_modules` always, and whatever a `.gitignore` excludes: the ones
  * of the start directory's ancestors and of every directory walked, each applying to its own subtree
  * (the `ignore` package implements git's rules). A `.gitignore` that is a link or not a file is not read.
  *

@@ -23,6 +23,10 @@ export function toApiError(exception: unknown, req: FastifyRequest): ApiError | 
     }
     return gatewayError(status, status >= 500 ? 'internal' : 'invalid_arguments', 'http_error', exception.message);
   }
+  if (refusedByPlugin(exception)) {
+    // The static files under /docs refuse a path that climbs out of their folder (403) or names nothing there (404): nothing is served either way.
+    return gatewayError(404, 'not_found', 'route_not_found', `Nothing is served at ${req.url.split('?')[0]}; the routes are listed at /docs.`);
+  }
   const failure = storeFailureOf(exception);
   if (failure?.kind === 'transient') {
     return gatewayError(503, 'resource_limit', failure.reason, 'The database could not complete the transaction in time; resend the same request.', {
@@ -37,6 +41,12 @@ export function toApiError(exception: unknown, req: FastifyRequest): ApiError | 
     });
   }
   return null;
+}
+
+/** A Fastify plugin's own refusal (an Error carrying statusCode 403 or 404), not a fault of ours. */
+function refusedByPlugin(exception: unknown): boolean {
+  const status = (exception as { statusCode?: unknown } | null)?.statusCode;
+  return exception instanceof Error && (status === 403 || status === 404);
 }
 
 @Catch()

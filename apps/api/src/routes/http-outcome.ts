@@ -99,6 +99,9 @@ function invalid(result: Outcome): HttpOutcome {
   if (code === 'replacement_too_large') {
     return { status: 413, error: envelope('resource_limit', code, message) };
   }
+  if (code === 'file_too_large') {
+    return { status: 413, error: envelope('resource_limit', code, message, { retryable: 'none', next_actions: routedActions(result) }) };
+  }
   if (code === 'operation_not_permitted') {
     return { status: 403, error: envelope('permission_denied', code, message) }; // the token's owner policy
   }

@@ -140,10 +140,18 @@ describe(`edit_file and write_file on ${describeBackend}`, () => {
     expect(stray()).toEqual([]);
   });
 
-  it('write_file creates a new file with its missing parents, mode 0600, and a target bound to it', async () => {
-    const r = await tool('write_file', { path: 'deep/er/new.txt', content: 'fresh 😀\n' });
+  it('write_file creates a new file with its missing parents, modes from the umask, and a target bound to it', async () => {
+    const umask = process.umask(0o027);
+    let r: Record<string, any>;
+    try {
+      r = await tool('write_file', { path: 'deep/er/new.txt', content: 'fresh 😀\n' });
+    } finally {
+      process.umask(umask);
+    }
     expect(r).toMatchObject({ status: 'ok', path: 'deep/er/new.txt', created: true, bytesWritten: Buffer.byteLength('fresh 😀\n'), attempt_id: null, version: 0 });
-    expect(statSync(join(dir, 'deep/er/new.txt')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'deep/er/new.txt')).mode & 0o777).toBe(0o640);
+    expect(statSync(join(dir, 'deep')).mode & 0o777).toBe(0o750);
+    expect(statSync(join(dir, 'deep/er')).mode & 0o777).toBe(0o750);
     const target = await raw('palimpsest_get_target', { target_file_id: r.target_file_id });
     expect(target.workspace).toEqual({ path: 'deep/er/new.txt', source_sha256: sha256(file('deep/er/new.txt')) });
     const again = await tool('edit_file', { path: 'deep/er/new.txt', oldString: 'fresh', newString: 'edited' });

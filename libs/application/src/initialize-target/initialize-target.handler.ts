@@ -50,7 +50,7 @@ export async function initializeTarget(ctx: AppContext, input: InitializeTargetI
   let content = input.content as string;
   let workspace: WorkspaceSource | undefined;
   if (input.from_workspace) {
-    const imported = importWorkspaceFile(ctx.workspace!, input.filename);
+    const imported = await importWorkspaceFile(ctx.workspace!, input.filename);
     if (!imported.ok) return imported.answer;
     ({ content, source: workspace } = imported);
   }

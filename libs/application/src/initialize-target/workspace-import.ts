@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import type { WorkspaceSource } from '@palimpsest/core/target/target.commands';
 import { checkWorkspaceAccess } from '@palimpsest/core/workspace/workspace-access';
-import { readWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
+import { readWorkspaceFileBounded } from '@palimpsest/workspace/workspace-file-reader';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
-import { decodeWorkspaceText, pathRefusalAnswer, type WorkspaceFileNotFound as NotFound } from '../shared/workspace-text';
+import { decodeWorkspaceText, fileTooLarge, pathRefusalAnswer, type WorkspaceFileNotFound as NotFound } from '../shared/workspace-text';
 
 /** A workspace path that names no file: not_found with the PATH_NOT_FOUND code (seed 004). */
 export type WorkspaceFileNotFound = NotFound & { argument: 'filename' };
@@ -17,13 +17,15 @@ export type WorkspaceImport =
  * Read `filename` under the workspace root for palimpsest_initialize_target(from_workspace): its text,
  * decoded as strict UTF-8 and held to the text rules of every argument (no NUL), and where it came from
  * (its canonical path). A binding is there to be published to, so it is held to the rules of a write:
- * `.git` internals are refused as well as the reserved set.
+ * `.git` internals are refused as well as the reserved set. A file over MAX_TEXT_FILE_BYTES is refused by
+ * its size (file_too_large) before it is read.
  */
-export function importWorkspaceFile(root: WorkspaceRoot, filename: string): WorkspaceImport {
+export async function importWorkspaceFile(root: WorkspaceRoot, filename: string): Promise<WorkspaceImport> {
   const bindable = checkWorkspaceAccess(filename, { access: 'write', reserved: root.reserved });
   if (bindable.kind === 'refused') return { ok: false, answer: pathRefusalAnswer(bindable.refusal, 'filename') };
-  const read = readWorkspaceFile(root, filename);
+  const read = await readWorkspaceFileBounded(root, filename);
   if (read.kind === 'refused') return { ok: false, answer: pathRefusalAnswer(read.refusal, 'filename') };
+  if (read.kind === 'too_large') return { ok: false, answer: fileTooLarge(read, 'filename') };
   const decoded = decodeWorkspaceText(read.path, read.bytes, 'filename');
   if (!decoded.ok) return decoded;
   return {

@@ -71,7 +71,7 @@ export function publicationAnswer(result: PublishResult<SaveAnswer>, ctx: Contex
     case 'stopped':
       return result.answer;
     case 'busy':
-      return rejected(ctx, 'workspace_busy', `Another publication holds the lease on the directory of ${result.paths.join(', ')}. Nothing was written.`, 'same_request', { paths: result.paths }, [
+      return rejected(ctx, 'workspace_busy', `Another publication held the lease on the directory of ${result.paths.join(', ')} for the whole ${result.waited_ms} ms this save waited its turn. Nothing was written.`, 'same_request', { paths: result.paths, waited_ms: result.waited_ms }, [
         sameSave(ctx, 'Send the same save again once the other publication is done'),
       ]);
     case 'pending':

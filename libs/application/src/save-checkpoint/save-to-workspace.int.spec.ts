@@ -6,7 +6,8 @@ import { readStream } from '@palimpsest/store/read-stream';
 import { describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
 import { openDestination } from '@palimpsest/workspace/workspace-destination';
 import { type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
-import { type AppContext } from '../app-context';
+import { waitingLeases } from '@palimpsest/workspace/workspace-lease';
+import { appContext, type AppContext } from '../app-context';
 import { dispatch } from '../dispatch/dispatch';
 import { createWorkspaceHarness, type WorkspaceHarness } from '../test-support/workspace-harness';
 
@@ -82,15 +83,36 @@ describe(`palimpsest_save with sync_workspace on ${describeBackend}`, () => {
     expect((await readStream(testDb.db, `target-${id}`)).length).toBe(before);
   });
 
-  it('answers workspace_busy while another holder has the lease of the directory, and writes nothing', async () => {
+  it('waits its turn while another holder has the lease of the directory, and saves once it is released', async () => {
+    const id = await imported('wait.md', 'x\n');
+    expect((await replace(id, 0, 'y\n')).status).toBe('accepted');
+    const opened = openDestination(root, 'wait.md', { createParents: false });
+    if (opened.kind !== 'opened') throw new Error('no destination');
+    const lease = await ctx.leases.tryAcquire([opened.dest.dir]);
+    let answered = false;
+    const saving = call('palimpsest_save', { target_file_id: id, sync_workspace: true }).finally(() => (answered = true));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the holder keeps it a while: the save must not answer meanwhile
+      expect(answered).toBe(false);
+      expect(file('wait.md').toString()).toBe('x\n');
+    } finally {
+      await lease?.release();
+      opened.dest.close();
+    }
+    expect((await saving).status).toBe('saved');
+    expect(file('wait.md').toString()).toBe('y\n');
+  });
+
+  it('answers workspace_busy once its bounded wait for the lease is over, and writes nothing', async () => {
     const id = await imported('busy.md', 'x\n');
     expect((await replace(id, 0, 'y\n')).status).toBe('accepted');
     const opened = openDestination(root, 'busy.md', { createParents: false });
     if (opened.kind !== 'opened') throw new Error('no destination');
     const lease = await ctx.leases.tryAcquire([opened.dest.dir]);
+    const impatient = appContext(testDb.db, { workspace: root, contents: ctx.contents, leases: waitingLeases(ctx.leases, 50) });
     try {
-      const r = await call('palimpsest_save', { target_file_id: id, sync_workspace: true });
-      expect(r).toMatchObject({ status: 'rejected', failure_reason: 'workspace_busy', retryable: 'same_request', next_actions: [{ operation: 'palimpsest_save' }] });
+      const r = (await dispatch(impatient, 'palimpsest_save', { target_file_id: id, sync_workspace: true })) as Record<string, any>;
+      expect(r).toMatchObject({ status: 'rejected', failure_reason: 'workspace_busy', retryable: 'same_request', diagnostic: { waited_ms: 50 }, next_actions: [{ operation: 'palimpsest_save' }] });
       expect(file('busy.md').toString()).toBe('x\n');
     } finally {
       await lease?.release();

@@ -2,6 +2,7 @@ import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/i
 import { textDefect, TEXT_DEFECT_WORDS } from '@palimpsest/core/text/encoding';
 import type { NextAction } from '@palimpsest/core/errors/error-model';
 import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
+import type { TooLarge } from '@palimpsest/workspace/workspace-file-reader';
 
 /** A workspace path that names no file: not_found with the PATH_NOT_FOUND code (seed 004). */
 export interface WorkspaceFileNotFound {
@@ -23,6 +24,21 @@ export function pathRefusalAnswer<A extends string>(refusal: WorkspacePathRefusa
 
 /** A reserved path's next step: the project's files, where Palimpsest's own never appear. */
 const LIST_PROJECT: NextAction = { operation: 'list_files', reason: 'List the project\'s files and work on those: this path is not one a tool may use', params: {} };
+const MIB = 1024 * 1024;
+
+/**
+ * A file over the size Palimpsest reads, hashes or takes in as text, refused by its size before a byte was
+ * read: file_too_large with the size, the limit, and the directory listing that shows which files beside
+ * it can be read.
+ */
+export function fileTooLarge(t: TooLarge, argument: string): InvalidArgument {
+  const dir = t.path.includes('/') ? t.path.slice(0, t.path.lastIndexOf('/')) : '.';
+  const detail = `${JSON.stringify(t.path)} holds ${t.size} bytes, over the ${t.limit / MIB} MiB Palimpsest reads, hashes or takes in as text; nothing of it was read. Work on it outside Palimpsest, or split it into smaller files.`;
+  return invalidArgument('file_too_large', detail, {
+    argument, path: t.path, size: t.size, limit: t.limit,
+    next_actions: [{ operation: 'list_files', reason: `See the files beside it and their sizes: those up to ${t.limit / MIB} MiB can be read and edited`, params: { path: dir } }],
+  });
+}
 
 // Strict: a malformed sequence throws instead of becoming U+FFFD. ignoreBOM keeps a BOM as U+FEFF, so the
 // decoded text re-encodes to exactly the bytes read and source_sha256 of the text is the hash of the file.

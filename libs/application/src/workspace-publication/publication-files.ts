@@ -78,22 +78,25 @@ export class OpenedFiles {
 
   /**
    * SHA-256 of each file now (null: absent) and the mode a file installed over it gets (the replaced
-   * file's permission bits, 0600 for a new file), or the refusal of the first that is not a regular file.
+   * file's permission bits; null for a new file, which follows the umask), or the refusal of the first
+   * that is not a regular file.
    */
-  hashes(): { kind: 'read'; sha256: (string | null)[]; modes: number[] } | { kind: 'refused'; index: number; refusal: WorkspacePathRefusal } {
+  hashes(): { kind: 'read'; sha256: (string | null)[]; modes: (number | null)[] } | { kind: 'refused'; index: number; refusal: WorkspacePathRefusal } {
     const sha256: (string | null)[] = [];
-    const modes: number[] = [];
+    const modes: (number | null)[] = [];
     for (let i = 0; i < this.dests.length; i++) {
       const entry = readEntry(this.dests[i]);
       if (entry.kind === 'refused') return { kind: 'refused', index: i, refusal: entry.refusal };
-      sha256.push(entry.kind === 'file' ? entry.sha256 : null);
-      modes.push(entry.kind === 'file' ? entry.identity.mode & 0o7777 : 0o600);
+      // A file over the size limit is never read: it names itself by its size, which no baseline hash equals.
+      sha256.push(entry.kind === 'file' ? entry.sha256 : entry.kind === 'too_large' ? `too_large:${entry.size}` : null);
+      modes.push(entry.kind === 'absent' ? null : entry.identity.mode & 0o7777);
     }
     return { kind: 'read', sha256, modes };
   }
 
   has(i: number, name: string): boolean {
-    return readEntry(this.dests[i], name).kind === 'file';
+    const entry = readEntry(this.dests[i], name);
+    return entry.kind === 'file' || entry.kind === 'too_large';
   }
 
   remove(i: number, name: string | null): void {

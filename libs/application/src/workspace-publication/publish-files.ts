@@ -14,19 +14,20 @@ import type { WorkspaceFileRow } from '@palimpsest/projections/workspace-files.q
 import type { Sql } from '@palimpsest/store/db';
 import { crashPoint } from '@palimpsest/workspace/crash-point';
 import { stageFile } from '@palimpsest/workspace/workspace-file-writer';
+import type { FileIdentity } from '@palimpsest/workspace/workspace-root';
 import type { AppContext } from '../app-context';
 import { transactionCommitting, type CommitTargetEvents } from '../shared/commit-events';
 import { installAll, removeBackups, removeStages } from './install-files';
 import { OpenedFiles, plannedFiles, type Drifted, type FileToPublish } from './publication-files';
-import { settleOpenJournals } from './recover-journal';
+import { recoverJournal, settleOpenJournals } from './recover-journal';
 
 /**
  * One publication of target text to workspace files, under the lease of every destination directory:
  *
- *   lease → settle any unfinished journal of these files → drift check → PublicationStarted commits →
+ *   lease (waiting its turn) → settle any unfinished journal of these files → drift check → PublicationStarted commits →
  *   stage each file (its bytes, fsync'd) → drift check again → [outcome transaction: lock and verify →
  *   backup and install each file → fsync the directories → the caller's database outcome and
- *   PublicationCompleted → COMMIT] → remove the backups → release.
+ *   PublicationCompleted → COMMIT] → release → remove the backups.
  *
  * The database outcome and PublicationCompleted commit together, so a journal still 'started' after a
  * crash is one whose outcome never committed: recover-journal.ts settles it from the bytes on disk.
@@ -39,19 +40,27 @@ export interface PublishRequest<T> {
   candidate_id: string | null;
   files: FileToPublish[];
   /**
+   * Under the lease, before the drift check: the files decided again on their targets as they are now (a
+   * file tool's change, made on the text the previous holder of the lease left), or the answer that ends
+   * the publication before it starts. Without it the files are published as given.
+   */
+  rebase?: () => Promise<{ go: true; files: FileToPublish[] } | { go: false; answer: T }>;
+  /**
    * In the outcome transaction, before any file is installed: lock what the outcome writes and check it
    * still holds. `go: false` ends the publication with nothing installed; `finish` runs after
-   * installation, in the same transaction, and records the database outcome.
+   * installation, in the same transaction, and records the database outcome; `identities` are the
+   * installed files' (each the inode staged, which rename and link keep), in the order of `files`.
    */
-  outcome(tx: Sql, commit: CommitTargetEvents): Promise<{ go: false; answer: T; detail: string } | { go: true; finish: (installed: InstalledFile[]) => Promise<T> }>;
+  outcome(tx: Sql, commit: CommitTargetEvents): Promise<{ go: false; answer: T; detail: string } | { go: true; finish: (installed: InstalledFile[], identities: FileIdentity[]) => Promise<T> }>;
 }
 
 export type PublishResult<T> =
   | { kind: 'published'; journal_id: string; installed: InstalledFile[]; value: T; cleanup_error: string | null }
   | { kind: 'durability_uncertain'; journal_id: string; installed: InstalledFile[]; detail: string }
   | { kind: 'outcome_uncertain'; journal_id: string; installed: InstalledFile[]; detail: string }
-  | { kind: 'stopped'; journal_id: string; answer: T }
-  | { kind: 'busy'; paths: string[] }
+  /** Ended by the request's rebase (journal_id null: nothing started) or its outcome check. */
+  | { kind: 'stopped'; journal_id: string | null; answer: T }
+  | { kind: 'busy'; paths: string[]; waited_ms: number }
   | { kind: 'pending'; journals: { journal_id: string; paths: string[] }[] }
   | { kind: 'refused_path'; index: number; refusal: WorkspacePathRefusal }
   | { kind: 'drift'; journal_id: string | null; drifted: Drifted[] }
@@ -64,8 +73,10 @@ export async function publishFiles<T>(ctx: AppContext, req: PublishRequest<T>): 
   if (opened.kind === 'refused') return { kind: 'refused_path', index: opened.index, refusal: opened.refusal };
   const files = opened.files;
   try {
-    const lease = await ctx.leases.tryAcquire(files.leaseKeys());
-    if (!lease) return { kind: 'busy', paths: req.files.map((f) => f.path) };
+    const lease = await ctx.leases.acquire(files.leaseKeys());
+    if (!lease) return { kind: 'busy', paths: req.files.map((f) => f.path), waited_ms: ctx.leases.waitMs };
+    let publication: Publication<T> | null = null;
+    let result: PublishResult<T>;
     try {
       const ids = req.files.map((f) => f.target_id);
       let under = await filesUnderLease(ctx.db, ids);
@@ -74,10 +85,21 @@ export async function publishFiles<T>(ctx: AppContext, req: PublishRequest<T>): 
         if (unsettled.length) return { kind: 'pending', journals: unsettled };
         under = await filesUnderLease(ctx.db, ids); // settling moved baselines
       }
-      return await new Publication(ctx, withCurrentBaselines(req, under), files).run();
+      let request = req;
+      if (req.rebase) {
+        const rebased = await req.rebase();
+        if (!rebased.go) return { kind: 'stopped', journal_id: null, answer: rebased.answer };
+        request = { ...req, files: rebased.files };
+      }
+      publication = new Publication(ctx, withCurrentBaselines(request, under), files);
+      result = await publication.run();
     } finally {
       await lease.release();
     }
+    // The backups' names are the journal's own, so removing them needs no lease: the next writer goes on meanwhile.
+    if (result.kind !== 'published') return result;
+    crashPoint('publication.before_cleanup');
+    return { ...result, cleanup_error: removeBackups(files, publication.planned) };
   } finally {
     files.close();
   }
@@ -97,8 +119,9 @@ function withCurrentBaselines<T>(req: PublishRequest<T>, under: WorkspaceFileRow
 /** The steps under the lease, with the journal they record. */
 class Publication<T> {
   private readonly journalId: string;
-  private readonly planned: PlannedFile[];
+  readonly planned: PlannedFile[];
   private journal: JournalAt = NEW_JOURNAL;
+  private identities: FileIdentity[] = [];
 
   constructor(
     private readonly ctx: AppContext,
@@ -120,7 +143,7 @@ class Publication<T> {
     });
     crashPoint('publication.after_started');
     try {
-      this.req.files.forEach((f, i) => stageFile(this.files.dests[i], this.planned[i].stage_name, f.bytes, before.modes[i]));
+      this.identities = this.req.files.map((f, i) => stageFile(this.files.dests[i], this.planned[i].stage_name, f.bytes, before.modes[i]).identity);
     } catch (e) {
       removeStages(this.files, this.planned);
       await this.fail('rolled_back', 'io_error', `staging failed: ${String(e)}`);
@@ -138,7 +161,7 @@ class Publication<T> {
   }
 
   /** The files that are not their baseline, and the modes the drift read found (what staging gives each file). */
-  private drift(): { kind: 'read'; drifted: Drifted[]; modes: number[] } | Extract<PublishResult<T>, { kind: 'refused_path' }> {
+  private drift(): { kind: 'read'; drifted: Drifted[]; modes: (number | null)[] } | Extract<PublishResult<T>, { kind: 'refused_path' }> {
     const now = this.files.hashes();
     if (now.kind === 'refused') return { kind: 'refused_path', index: now.index, refusal: now.refusal };
     const drifted = this.req.files
@@ -194,18 +217,24 @@ class Publication<T> {
         crashPoint('publication.after_fsync');
         installed = this.planned.map((f) => ({ target_id: f.target_id, path: f.path, disk_sha256: f.staged_sha256, bytes_written: f.bytes, durability }));
         // Seed 003: when the directory's durability is uncertain the database outcome is not recorded.
-        const value = durability === 'confirmed' ? await prepared.finish(installed) : null;
+        const value = durability === 'confirmed' ? await prepared.finish(installed, this.identities) : null;
         await this.record({ type: 'CompletePublication', now: this.ctx.clock.now(), files: installed, reconciled: false }, tx);
         crashPoint('publication.before_outcome');
         committing = true;
         if (value === null) return { kind: 'durability_uncertain', journal_id, installed, detail: `the directory fsync failed: ${syncError}` };
         return { kind: 'published', journal_id, installed, value, cleanup_error: null };
       });
-      return result.kind === 'published' ? { ...result, cleanup_error: removeBackups(this.files, this.planned) } : result;
+      return result;
     } catch (e) {
-      // Files were installed and the outcome transaction failed before its commit: settle the journal now, under the lease still held.
-      if (touched && !committing) await settleOpenJournals(this.ctx, await filesUnderLease(this.ctx.db, this.req.files.map((f) => f.target_id)));
-      if (!committing) throw e;
+      if (!touched) throw e; // nothing installed: an infrastructure failure, answered as such
+      if (!committing) {
+        // Files were installed and the outcome transaction failed before its commit: settle the journal now,
+        // under the lease still held, and answer what the disk holds (a write is rolled back, a save settled forward).
+        const state = await recoverJournal(this.ctx, journal_id);
+        if (state === 'rolled_back') return { kind: 'io_error', journal_id, state, detail: String(e) };
+        if (state !== 'committed') return { kind: 'io_error', journal_id, state: 'pending_reconcile', detail: String(e) };
+        installed = this.planned.map((f) => ({ target_id: f.target_id, path: f.path, disk_sha256: f.staged_sha256, bytes_written: f.bytes, durability: 'confirmed' }));
+      }
       // Installed, and the commit failed or its answer was lost: the journal tells which once it is read again.
       return { kind: 'outcome_uncertain', journal_id, installed, detail: String(e) };
     }

@@ -8,6 +8,7 @@ import { restoreBackup } from '@palimpsest/workspace/workspace-file-writer';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import type { AppContext } from '../app-context';
 import { OpenedFiles } from './publication-files';
+import { sweepLeftovers } from './sweep-leftovers';
 
 /**
  * Settling journals that started and never recorded an outcome (a crash, a kill, a lost commit), from
@@ -107,12 +108,13 @@ function carryOut(files: OpenedFiles, j: ExistingJournal, actions: RecoveryActio
 }
 
 /**
- * At start-up: settle every journal left started by a process that is gone. A journal whose directories'
- * lease is held belongs to a live publication, and is left to it.
+ * At start-up: settle every journal left started by a process that is gone (a journal whose directories'
+ * lease is held belongs to a live publication, and is left to it), then remove what settled journals left
+ * behind (sweep-leftovers.ts).
  */
-export async function reconcileAtStart(ctx: AppContext): Promise<{ settled: number; busy: number }> {
+export async function reconcileAtStart(ctx: AppContext): Promise<{ settled: number; busy: number; leftovers: number }> {
   const root = ctx.workspace;
-  if (!root) return { settled: 0, busy: 0 };
+  if (!root) return { settled: 0, busy: 0, leftovers: 0 };
   let settled = 0;
   let busy = 0;
   for (const row of await openJournals(ctx.db)) {
@@ -137,5 +139,5 @@ export async function reconcileAtStart(ctx: AppContext): Promise<{ settled: numb
       files?.close();
     }
   }
-  return { settled, busy };
+  return { settled, busy, leftovers: await sweepLeftovers(ctx) };
 }

@@ -78,7 +78,7 @@ export async function refreshWorkspaceFile(ctx: AppContext, input: WorkspaceRefr
     const file = await workspaceFileOf(tx, targetId);
     const unbound = checkBinding(targetId, file, root);
     if (unbound || !file) return unbound as InvalidArgument;
-    const read = importWorkspaceFile(root, file.path);
+    const read = await importWorkspaceFile(root, file.path);
     if (!read.ok) return { ...read.answer, argument: 'target_file_id', path: file.path };
     const diskSha = read.source.source_sha256;
     if (diskSha === file.disk_sha256) return answer('in_sync', target, file, diskSha);

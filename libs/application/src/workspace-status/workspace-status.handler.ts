@@ -1,6 +1,6 @@
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { workspaceFilesPage, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
-import { hashWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
+import { hashWorkspaceFileBounded } from '@palimpsest/workspace/workspace-file-reader';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import type { AppContext } from '../app-context';
 import { workspaceNotConfigured } from '../shared/workspace-not-configured';
@@ -46,11 +46,13 @@ function decodeCursor(cursor: string): { path: string; target_id: string } | nul
 const badCursor = () => invalidArgument('invalid_cursor', 'cursor is not one a previous page returned as next_cursor.', { argument: 'cursor' });
 
 /** What is on disk for one bound file, against the bytes it should hold (hashed in chunks: a large file is never held whole). */
-function observe(root: WorkspaceRoot, row: WorkspaceFileRow & { version: number }): FileStatus {
+async function observe(root: WorkspaceRoot, row: WorkspaceFileRow & { version: number }): Promise<FileStatus> {
   const journal = row.open_journal_id && row.journal_state ? { id: row.open_journal_id, state: row.journal_state } : null;
   const base = { path: row.path, target_file_id: row.target_id, version: row.version, disk_sha256: row.disk_sha256, journal };
   if (row.root_dev !== root.dev || row.root_ino !== root.ino) return { ...base, state: 'unreachable', observed_sha256: null, code: 'workspace_root_mismatch' };
-  const read = hashWorkspaceFile(root, row.path);
+  const read = await hashWorkspaceFileBounded(root, row.path);
+  // Every file was at most the limit when it was bound: one over it now is not the bytes it should hold.
+  if (read.kind === 'too_large') return { ...base, state: journal ? 'pending' : 'drifted', observed_sha256: null, code: 'file_too_large' };
   if (read.kind === 'refused') {
     if (read.refusal.code === 'PATH_NOT_FOUND') return { ...base, state: journal ? 'pending' : 'missing', observed_sha256: null };
     return { ...base, state: journal ? 'pending' : 'unreachable', observed_sha256: null, code: read.refusal.code };
@@ -74,7 +76,7 @@ export async function workspaceStatus(ctx: AppContext, input: WorkspaceStatusInp
   if (input.cursor != null && !after) return badCursor();
   const limit = input.limit ?? STATUS_DEFAULT_LIMIT;
   const page = await workspaceFilesPage(ctx.db, { pathPrefix: input.path_prefix ?? null, pendingOnly: input.state === 'pending', after, limit });
-  const files = page.rows.map((row) => observe(root, row)).filter((f) => input.state == null || f.state === input.state);
+  const files = (await Promise.all(page.rows.map((row) => observe(root, row)))).filter((f) => input.state == null || f.state === input.state);
   const last = page.rows[page.rows.length - 1];
   return {
     status: 'ok' as const,

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
@@ -90,5 +90,15 @@ describe(`palimpsest_workspace_status on ${describeBackend}`, () => {
   it('is a read: a read-only session may call it and refresh is refused', async () => {
     expect(await dispatch(ctx, 'palimpsest_workspace_status', {}, { readOnly: true })).toMatchObject({ status: 'ok' });
     expect(await dispatch(ctx, 'palimpsest_workspace_refresh', { target_file_id: ids['same.md'] }, { readOnly: true })).toMatchObject({ status: 'invalid_argument' });
+  });
+
+  it('reports a bound file grown past 16 MiB as drifted (file_too_large), without reading it; a refresh refuses to take it in', async () => {
+    writeFileSync(join(dir, 'grows.log'), 'small\n');
+    const id = (await call('palimpsest_initialize_target', { filename: 'grows.log', from_workspace: true })).target_file_id;
+    truncateSync(join(dir, 'grows.log'), 3 * 1024 ** 3); // sparse
+    const r = await call('palimpsest_workspace_status', { path_prefix: 'grows' });
+    expect(r.files).toEqual([expect.objectContaining({ path: 'grows.log', state: 'drifted', code: 'file_too_large', observed_sha256: null })]);
+    expect(await call('palimpsest_workspace_refresh', { target_file_id: id })).toMatchObject({ status: 'invalid_argument', code: 'file_too_large', size: 3 * 1024 ** 3 });
+    rmSync(join(dir, 'grows.log'));
   });
 });

@@ -22,6 +22,16 @@ export async function openJournals(sql: Sql, limit = 1000): Promise<JournalRow[]
   return rows;
 }
 
+/** The planned files of the most recently settled journals (committed, rolled back or resolved), newest first. */
+export async function settledJournalsWithFiles(sql: Sql, limit: number): Promise<{ journal_id: string; files: unknown[] }[]> {
+  const { rows } = await sql.query<{ journal_id: string; files: unknown[] }>(
+    `SELECT journal_id::text, files FROM publication_journals
+      WHERE state IN ('committed', 'rolled_back', 'resolved') ORDER BY log_sequence DESC LIMIT $1`,
+    [limit],
+  );
+  return rows;
+}
+
 /** The journal a change_apply request_id started, newest first (a rolled-back attempt can be followed by another). */
 export async function journalsOfRequest(sql: Sql, requestId: string): Promise<JournalRow[]> {
   const { rows } = await sql.query<JournalRow>(

@@ -39,8 +39,8 @@ export function applyPublicationAnswer(result: Failure, input: ApplyInput, files
     }
     case 'busy':
       // Seed 000: a service bound that a retry of the same request clears is resource_limit with retryable same_request (as queue_full).
-      return errorResult(refusal('resource_limit', 'workspace_busy', `Another publication holds the lease on the directory of ${result.paths.join(', ')}; nothing was written. Send the same request again.`, {
-        target, retryable: 'same_request', details: { paths: result.paths }, next_actions: [sameApply(input, 'Send the same request again once the other publication is done')],
+      return errorResult(refusal('resource_limit', 'workspace_busy', `Another publication held the lease on the directory of ${result.paths.join(', ')} for the whole ${result.waited_ms} ms this apply waited its turn; nothing was written. Send the same request again.`, {
+        target, retryable: 'same_request', details: { paths: result.paths, waited_ms: result.waited_ms }, next_actions: [sameApply(input, 'Send the same request again once the other publication is done')],
       }));
     case 'pending':
       return recoveryRequired(input, result.journals);

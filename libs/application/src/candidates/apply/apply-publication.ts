@@ -83,8 +83,11 @@ export async function publishApply(ctx: AppContext, input: ApplyInput, plan: Pub
       }
       return {
         go: true,
-        finish: async () => {
-          const created = creates.filter((c) => plan.files.some((f) => f.target_id === c.target_id && f.replaced_sha256 === null));
+        finish: async (_installed, identities) => {
+          const created = creates.flatMap((c) => {
+            const i = plan.files.findIndex((f) => f.target_id === c.target_id && f.replaced_sha256 === null);
+            return i < 0 ? [] : [{ ...c, identity: identities[i]! }];
+          });
           await writeTargets(commit, accepted.candidate, accepted.applied, at.locked, bindingsOfCreated(ctx.workspace, created, at.now));
           const events = at.d.kind === 'accepted' ? at.d.events : [];
           await commitCandidateEvents(tx, at.id, at.loaded, events, at.now, { command: 'ApplyCandidate', request_id: input.request_id });

@@ -6,6 +6,7 @@ import type { Db, Tx } from '@palimpsest/store/db';
 import { readStream } from '@palimpsest/store/read-stream';
 import { describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
 import { openDestination } from '@palimpsest/workspace/workspace-destination';
+import { waitingLeases } from '@palimpsest/workspace/workspace-lease';
 import { type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import { appContext, type AppContext } from '../../app-context';
 import { dispatch } from '../../dispatch/dispatch';
@@ -136,16 +137,17 @@ describe(`palimpsest_change_apply on workspace files on ${describeBackend}`, () 
     expect(stray()).toEqual([]);
   });
 
-  it('answers resource_limit workspace_busy (same_request) while another holds the lease, then applies on the resend', async () => {
+  it('answers resource_limit workspace_busy (same_request) when another holds the lease past its bounded wait, then applies on the resend', async () => {
     const a = await imported('busy.md', 'x\n');
     touched.push(a);
     const cand = await candidate([a], [edit(a, 'x', 'y')]);
     const opened = openDestination(root, 'busy.md', { createParents: false });
     if (opened.kind !== 'opened') throw new Error('no destination');
     const lease = await ctx.leases.tryAcquire([opened.dest.dir]);
+    const impatient = appContext(testDb.db, { workspace: root, contents: ctx.contents, leases: waitingLeases(ctx.leases, 50) });
     try {
-      const r = await apply(cand, 'ws-apply-busy');
-      expect(r.error).toMatchObject({ code: 'resource_limit', reason: 'workspace_busy', retryable: 'same_request', details: { paths: ['busy.md'] }, next_actions: [{ operation: 'palimpsest_change_apply', params: { request_id: 'ws-apply-busy' } }] });
+      const r = await apply(cand, 'ws-apply-busy', impatient);
+      expect(r.error).toMatchObject({ code: 'resource_limit', reason: 'workspace_busy', retryable: 'same_request', details: { paths: ['busy.md'], waited_ms: 50 }, next_actions: [{ operation: 'palimpsest_change_apply', params: { request_id: 'ws-apply-busy' } }] });
       expect(file('busy.md')).toBe('x\n');
     } finally {
       await lease?.release();

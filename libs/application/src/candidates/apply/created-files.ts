@@ -5,8 +5,7 @@ import { toCanonicalLf } from '@palimpsest/core/text/canonical-text';
 import { sha256Hex } from '@palimpsest/core/text/sha256';
 import { workspaceFileBound } from '@palimpsest/core/target/target.decider';
 import type { TargetEvent } from '@palimpsest/core/target/target.events';
-import { readWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
-import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
+import type { FileIdentity, WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import type { FileToPublish } from '../../workspace-publication/publication-files';
 
 /**
@@ -34,14 +33,17 @@ export function fileToCreate(c: FileToCreate, t: { target_id: string; result_ver
   return { target_id: t.target_id, path: c.path, target_version: t.result_version, bytes: c.bytes, content_eol: c.content_eol, replaced_sha256: null, backup: false };
 }
 
-/** Each created file, as just installed, bound to its target: the events each target's record is committed with. */
-export function bindingsOfCreated(root: WorkspaceRoot | null, creates: readonly FileToCreate[], now: string): Map<string, TargetEvent[]> {
+/**
+ * Each created file, as just installed, bound to its target: the events each target's record is committed
+ * with. The binding names the inode installed (`identity`, the stage's), not whatever the path holds by now:
+ * another process may already have deleted or replaced it, which the next read then sees as drift.
+ */
+export function bindingsOfCreated(root: WorkspaceRoot | null, creates: readonly (FileToCreate & { identity: FileIdentity })[], now: string): Map<string, TargetEvent[]> {
   const out = new Map<string, TargetEvent[]>();
   for (const c of creates) {
-    const read = root ? readWorkspaceFile(root, c.path) : null;
+    if (!root) throw new Error(`apply: ${c.path} was created with no workspace root`);
     const sha = sha256(c.bytes);
-    if (!root || !read || read.kind === 'refused' || sha256(read.bytes) !== sha) throw new Error(`apply: ${c.path} does not hold the bytes just installed`);
-    const source = { path: c.path, root_dev: root.dev, root_ino: root.ino, file_dev: read.identity.dev, file_ino: read.identity.ino, source_sha256: sha };
+    const source = { path: c.path, root_dev: root.dev, root_ino: root.ino, file_dev: c.identity.dev, file_ino: c.identity.ino, source_sha256: sha };
     out.set(c.target_id, [workspaceFileBound(c.target_id, source, c.style, now)]);
   }
   return out;

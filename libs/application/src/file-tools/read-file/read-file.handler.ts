@@ -1,8 +1,8 @@
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { FILE_READ_LIMITS } from '@palimpsest/protocol/catalog/operations/file-reads.operations';
-import { readWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
+import { readWorkspaceFileBounded } from '@palimpsest/workspace/workspace-file-reader';
 import type { AppContext } from '../../app-context';
-import { decodeWorkspaceText, pathRefusalAnswer, type WorkspaceFileNotFound } from '../../shared/workspace-text';
+import { decodeWorkspaceText, fileTooLarge, pathRefusalAnswer, type WorkspaceFileNotFound } from '../../shared/workspace-text';
 import { noWorkspace } from '../file-tool-answers';
 
 export interface ReadFileInput {
@@ -42,13 +42,15 @@ function characterBoundary(bytes: Buffer, start: number, cap: number): number {
 /**
  * read_file (seed 004): lines [offset, offset + limit) of the file as on disk, whole lines within
  * MAX_READ_BYTES (UTF-8 bytes of content); truncated when the content stops before the file's end. A
- * first line alone over the cap is cut at the last whole character within it (truncated). Reads record
- * nothing: this works under read_only.
+ * first line alone over the cap is cut at the last whole character within it (truncated). A file over
+ * MAX_TEXT_FILE_BYTES is refused by its size before it is read (file_too_large); a smaller one is read off
+ * the event loop. Reads record nothing: this works under read_only.
  */
 export async function readFile(ctx: AppContext, input: ReadFileInput): Promise<ReadFileAnswer | InvalidArgument | WorkspaceFileNotFound> {
   if (!ctx.workspace) return noWorkspace('read_file');
-  const read = readWorkspaceFile(ctx.workspace, input.path);
+  const read = await readWorkspaceFileBounded(ctx.workspace, input.path);
   if (read.kind === 'refused') return pathRefusalAnswer(read.refusal, 'path');
+  if (read.kind === 'too_large') return fileTooLarge(read, 'path');
   const decoded = decodeWorkspaceText(read.path, read.bytes, 'path');
   if (!decoded.ok) return decoded.answer;
   const bytes = read.bytes;

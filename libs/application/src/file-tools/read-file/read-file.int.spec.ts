@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
@@ -100,5 +100,21 @@ describe(`read_file on ${describeBackend}`, () => {
   it('answers workspace_not_configured without a workspace', async () => {
     const bare = appContext(h.testDb.db, { workspace: null });
     expect(await dispatch(bare, 'read_file', { path: 'a' })).toMatchObject({ status: 'invalid_argument', code: 'workspace_not_configured' });
+  });
+
+  it('refuses a file over 16 MiB by its size, before reading it, with the limit and the listing of its directory as the next step', async () => {
+    writeFileSync(join(dir, 'src/huge.log'), '');
+    truncateSync(join(dir, 'src/huge.log'), 16 * 1024 * 1024 + 1); // sparse
+    expect(await call({ path: 'src/huge.log', offset: 2, limit: 1 })).toMatchObject({
+      status: 'invalid_argument',
+      code: 'file_too_large',
+      failure_detail: expect.stringContaining('16 MiB'),
+      argument: 'path',
+      path: 'src/huge.log',
+      size: 16 * 1024 * 1024 + 1,
+      limit: 16 * 1024 * 1024,
+      next_actions: [{ operation: 'list_files', reason: expect.any(String), params: { path: 'src' } }],
+    });
+    rmSync(join(dir, 'src/huge.log'));
   });
 });

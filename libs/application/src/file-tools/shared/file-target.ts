@@ -3,12 +3,14 @@ import { checkWorkspaceAccess } from '@palimpsest/core/workspace/workspace-acces
 import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import { readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import { latestBindingOfPath, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
-import { hashWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
+import { hashWorkspaceFileBounded } from '@palimpsest/workspace/workspace-file-reader';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
+import { openDestination } from '@palimpsest/workspace/workspace-destination';
 import type { AppContext } from '../../app-context';
+import { publicationRejected } from '../../workspace-publication/publication-answers';
 import { initializeTarget } from '../../initialize-target/initialize-target.handler';
 import type { Answer } from '../../shared/answer';
-import { pathRefusalAnswer } from '../../shared/workspace-text';
+import { fileTooLarge, pathRefusalAnswer } from '../../shared/workspace-text';
 import { refreshWorkspaceFile } from '../../workspace-refresh/workspace-refresh.handler';
 import { workspaceNotConfigured } from '../../shared/workspace-not-configured';
 
@@ -27,7 +29,22 @@ export type FileTarget =
 
 export const pathRefusal = (refusal: WorkspacePathRefusal, path: unknown): Answer => pathRefusalAnswer(refusal, 'path', { path });
 
+/** How many times a path whose binding moves while it is read is looked at again before the caller is told to resend. */
+const LOOKS = 3;
+
 export async function fileTargetOf(ctx: AppContext, requested: string): Promise<FileTarget> {
+  for (let look = 1; ; look++) {
+    const found = await lookUp(ctx, requested);
+    if (found.kind !== 'moved') return found;
+    if (look === LOOKS) {
+      const message = `${found.path} was deleted, created or bound again by someone else each time it was read (${LOOKS} times): nothing was written. Send the same call again.`;
+      return { kind: 'answer', answer: { ...pathRefusal({ code: 'PATH_CHANGED', message }, found.path), retryable: 'same_request' } };
+    }
+  }
+}
+
+/** The target of a path, or 'moved' when another writer bound the path to another target while it was read. */
+async function lookUp(ctx: AppContext, requested: string): Promise<FileTarget | { kind: 'moved'; path: string }> {
   const root = ctx.workspace;
   if (!root) {
     return { kind: 'answer', answer: workspaceNotConfigured('The file tools work under the workspace root', { argument: 'path' }) };
@@ -37,19 +54,45 @@ export async function fileTargetOf(ctx: AppContext, requested: string): Promise<
   if (checked.kind === 'refused') return { kind: 'answer', answer: pathRefusal(checked.refusal, requested) };
   const path = checked.value.path;
   const binding = await latestBindingOfPath(ctx.db, root, path);
-  const disk = hashWorkspaceFile(root, path);
+  const disk = await hashWorkspaceFileBounded(root, path);
   if (disk.kind === 'refused') {
     if (disk.refusal.code === 'PATH_NOT_FOUND') return { kind: 'absent', root, path };
     return { kind: 'answer', answer: pathRefusal(disk.refusal, path) };
   }
-  if (!binding) return bindNow(ctx, root, path);
+  if (disk.kind === 'too_large') return { kind: 'answer', answer: fileTooLarge(disk, 'path') };
+  if (!binding) return bindOnce(ctx, root, path, requested);
   if (disk.sha256 === binding.disk_sha256 && binding.journal_state !== 'pending_reconcile') return loaded(ctx, root, path, binding.target_id, false, null, binding);
   const refreshed = await refreshWorkspaceFile(ctx, { target_file_id: binding.target_id });
   if (refreshed.status !== 'refreshed' && refreshed.status !== 'in_sync') return { kind: 'answer', answer: { ...refreshed, argument: 'path', path } };
   return loaded(ctx, root, path, binding.target_id, false, typeof refreshed.attempt_id === 'string' ? refreshed.attempt_id : null);
 }
 
-async function bindNow(ctx: AppContext, root: WorkspaceRoot, path: string): Promise<FileTarget> {
+/**
+ * Binding a file is an import, and imports of one directory take its lease (seed 003) so that writers
+ * arriving together bind the file once: whoever gets the lease second finds the binding and goes on as
+ * for any bound file.
+ */
+async function bindOnce(ctx: AppContext, root: WorkspaceRoot, path: string, requested: string): Promise<FileTarget | { kind: 'moved'; path: string }> {
+  const opened = openDestination(root, path, { createParents: false });
+  if (opened.kind === 'refused') return opened.refusal.code === 'PATH_NOT_FOUND' ? { kind: 'absent', root, path } : { kind: 'answer', answer: pathRefusal(opened.refusal, path) };
+  try {
+    const lease = await ctx.leases.acquire([opened.dest.dir]);
+    if (!lease) {
+      const detail = `Another publication held the lease on the directory of ${path} for the whole ${ctx.leases.waitMs} ms this write waited to bind the file. Nothing was written: send the same call again.`;
+      return { kind: 'answer', answer: publicationRejected(null, 'workspace_busy', detail, 'same_request', { paths: [path], waited_ms: ctx.leases.waitMs }, [{ operation: 'read_file', reason: 'Nothing was written: see what the file holds now, then send the same call again', params: { path } }]) };
+    }
+    try {
+      if (await latestBindingOfPath(ctx.db, root, path)) return lookUp(ctx, requested);
+      return await bindNow(ctx, root, path);
+    } finally {
+      await lease.release();
+    }
+  } finally {
+    opened.dest.close();
+  }
+}
+
+async function bindNow(ctx: AppContext, root: WorkspaceRoot, path: string): Promise<FileTarget | { kind: 'moved'; path: string }> {
   const bound = await initializeTarget(ctx, { filename: path, from_workspace: true });
   if (bound.status === 'not_found') return { kind: 'absent', root, path };
   if (bound.status !== 'ok') return { kind: 'answer', answer: { ...bound, argument: 'path', path } };
@@ -57,8 +100,8 @@ async function bindNow(ctx: AppContext, root: WorkspaceRoot, path: string): Prom
 }
 
 /** The bound target as it is now; the binding is read again unless the caller's is still current (nothing was bound or taken in since). */
-async function loaded(ctx: AppContext, root: WorkspaceRoot, path: string, targetId: string, boundNow: boolean, external: string | null, current?: WorkspaceFileRow): Promise<FileTarget> {
+async function loaded(ctx: AppContext, root: WorkspaceRoot, path: string, targetId: string, boundNow: boolean, external: string | null, current?: WorkspaceFileRow): Promise<FileTarget | { kind: 'moved'; path: string }> {
   const [row, binding] = await Promise.all([readTargetRow(ctx.db, targetId, ctx.contents), current ?? latestBindingOfPath(ctx.db, root, path)]);
-  if (!row || !binding || binding.target_id !== targetId) throw new Error(`file tools: the target ${targetId} bound to ${path} vanished while it was read`);
+  if (!row || !binding || binding.target_id !== targetId) return { kind: 'moved', path };
   return { kind: 'bound', root, path, row, baseline: binding.disk_sha256, bound_style: binding.source_line_ending_style, bound_now: boundNow, external_attempt_id: external };
 }

@@ -1,7 +1,7 @@
 import type { SubmitProposal } from '@palimpsest/core/target/target.commands';
 import { decide } from '@palimpsest/core/target/target.decider';
 import { PROTOCOL, type ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
-import { lockTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
+import { lockTargetRow, readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { AppContext } from '../../app-context';
 import type { Answer } from '../../shared/answer';
 import { commitOf } from '../../shared/commit-events';
@@ -20,7 +20,9 @@ import { publicationRefusal, type Written } from './write-answers';
  * (edit_file lean, its full diagnostics on request); nothing is published. An accepted change records nothing yet: it is published through the journal
  * (kind 'write', the replaced file backed up) and decided again under the lock in the outcome
  * transaction, where the ProposalAccepted commits with PublicationCompleted. So a change that cannot
- * reach the disk (drift, busy, crash) leaves no accepted change behind.
+ * reach the disk (drift, busy, crash) leaves no accepted change behind. A writer that waited for the
+ * lease while others published the same file decides its change again, under the lease, on the version
+ * they left (the publication's rebase): the tool's guard is the text it matches, not a version the agent sent.
  */
 
 export interface GuardedChange {
@@ -105,20 +107,40 @@ export async function guardedWrite(ctx: AppContext, t: Bound, change: GuardedCha
   const targetId = t.row.target_id;
   const first = await decideGuarded(ctx, t, change);
   if (first.kind !== 'accepted') return first;
-  const { attemptId, planned, after } = first;
-  const file = fileBytesOf(after.content, first.locked.source_line_endings, t.bound_style);
-  const result = await publishFiles<{ kind: 'moved'; answer: Answer } | { kind: 'accepted'; after: WrittenText }>(ctx, {
+  // What the publication carries out: the first decision, or the one made again under the lease.
+  let base = { t, decided: first };
+  const fileOf = (d: AcceptedChange) => {
+    const bytes = fileBytesOf(d.after.content, d.locked.source_line_endings, t.bound_style);
+    return { file: bytes, publish: { target_id: targetId, path: t.path, target_version: d.after.version, bytes: bytes.bytes, content_eol: bytes.content_eol, replaced_sha256: t.baseline, backup: true } };
+  };
+  let planned = fileOf(first);
+  type Value = { kind: 'moved'; answer: Answer } | { kind: 'declined'; outcome: Exclude<GuardedOutcome, { kind: 'written' }> } | { kind: 'accepted'; after: WrittenText };
+  const result = await publishFiles<Value>(ctx, {
     kind: 'write',
     request_id: null,
     candidate_id: null,
-    files: [{ target_id: targetId, path: t.path, target_version: after.version, bytes: file.bytes, content_eol: file.content_eol, replaced_sha256: t.baseline, backup: true }],
+    files: [planned.publish],
+    // Writers of one file take turns: the change is made on the text the previous writer left, as the tool
+    // would have made it had it come later (edit_file's oldString must still match once; write_file replaces).
+    rebase: async () => {
+      const now = await readTargetRow(ctx.db, targetId, ctx.contents);
+      if (!now) throw new Error(`file tools: the bound target ${targetId} is gone`);
+      if (now.version === base.decided.locked.version) return { go: true, files: [planned.publish] };
+      const moved = { ...t, row: now };
+      const again = await decideGuarded(ctx, moved, change);
+      if (again.kind !== 'accepted') return { go: false, answer: { kind: 'declined' as const, outcome: again } };
+      base = { t: moved, decided: again };
+      planned = fileOf(again);
+      return { go: true, files: [planned.publish] };
+    },
     outcome: async (tx, commit) => {
+      const { t: on, decided } = base;
       const locked = await lockTargetRow(tx, targetId, ctx.contents);
       if (!locked) throw new Error(`file tools: the bound target ${targetId} is gone`);
       const decidedAt = ctx.clock.now();
-      const again = decide(command(t, change, attemptId, decidedAt), locked);
-      if (again.kind === 'refused' || acceptedHash(again) !== acceptedHash(planned) || locked.version !== first.locked.version) {
-        const detail = `target ${targetId} moved from version ${first.locked.version} to ${locked.version} before ${t.path} was installed`;
+      const again = decide(command(on, change, decided.attemptId, decidedAt), locked);
+      if (again.kind === 'refused' || acceptedHash(again) !== acceptedHash(decided.planned) || locked.version !== decided.locked.version) {
+        const detail = `target ${targetId} moved from version ${decided.locked.version} to ${locked.version} before ${t.path} was installed`;
         return { go: false, detail, answer: { kind: 'moved' as const, answer: movedAnswer(t, locked.version) } };
       }
       return {
@@ -131,16 +153,19 @@ export async function guardedWrite(ctx: AppContext, t: Bound, change: GuardedCha
       };
     },
   });
-  if (result.kind === 'stopped') return { kind: 'answer', answer: result.answer.kind === 'moved' ? result.answer.answer : movedAnswer(t, first.locked.version) };
+  if (result.kind === 'stopped') {
+    const v = result.answer;
+    return v.kind === 'declined' ? v.outcome : { kind: 'answer', answer: v.kind === 'moved' ? v.answer : movedAnswer(t, base.decided.locked.version) };
+  }
   if (result.kind !== 'published') return { kind: 'answer', answer: publicationRefusal(result, t.path, targetId) };
   const value = result.value;
-  if (value.kind !== 'accepted') return { kind: 'answer', answer: value.answer };
+  if (value.kind !== 'accepted') return { kind: 'answer', answer: value.kind === 'moved' ? value.answer : movedAnswer(t, base.decided.locked.version) };
   const installed = result.installed[0];
   return {
     kind: 'written',
-    before: first.locked,
+    before: base.decided.locked,
     after: value.after,
-    written: { attempt_id: attemptId, journal_id: result.journal_id, bytes_written: installed.bytes_written, disk_sha256: installed.disk_sha256, content_eol: file.content_eol, cleanup_error: result.cleanup_error },
+    written: { attempt_id: base.decided.attemptId, journal_id: result.journal_id, bytes_written: installed.bytes_written, disk_sha256: installed.disk_sha256, content_eol: planned.file.content_eol, cleanup_error: result.cleanup_error },
   };
 }
 

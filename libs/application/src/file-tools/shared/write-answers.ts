@@ -26,8 +26,8 @@ const rejected = publicationRejected;
 export function publicationRefusal<T>(result: Exclude<PublishResult<T>, { kind: 'published' | 'stopped' }>, path: string, targetId: string | null): Answer {
   switch (result.kind) {
     case 'busy':
-      return rejected(targetId, 'workspace_busy', `Another publication holds the lease on the directory of ${path}. Nothing was written.`, 'same_request', { paths: result.paths }, [
-        readAgain(path, 'Another write holds the directory: read the file once it is done, then send the change again'),
+      return rejected(targetId, 'workspace_busy', `Another publication held the lease on the directory of ${path} for the whole ${result.waited_ms} ms this write waited its turn. Nothing was written: send the same call again.`, 'same_request', { paths: result.paths, waited_ms: result.waited_ms }, [
+        readAgain(path, 'Nothing was written: see what the file holds now, then send the same call again'),
       ]);
     case 'pending':
       return rejected(targetId, 'recovery_required', `An interrupted publication left ${path} holding bytes that are neither its old nor its new version; it is never overwritten. A person must look at it (palimpsest_workspace_status, palimpsest_workspace_refresh).`, 'none', { journals: result.journals }, [

@@ -3,7 +3,6 @@ import { canonicalizeUpload } from '@palimpsest/core/text/canonical-text';
 import type { ContentEol } from '@palimpsest/core/reads/export-target';
 import { decide } from '@palimpsest/core/target/target.decider';
 import { initialTargetState } from '@palimpsest/core/target/target.state';
-import { readWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
 import type { AppContext } from '../../app-context';
 import type { Answer } from '../../shared/answer';
 import { DEFAULT_CONTENT_TYPE } from '../../initialize-target/initialize-target.handler';
@@ -18,8 +17,8 @@ type Absent = Extract<FileTarget, { kind: 'absent' }>;
  * write_file of a path with no file: its parents and the file through the engine's no-clobber create
  * (replaced_sha256 null: a file that appears meanwhile is kept and answered external_disk_drift). The
  * content is written byte for byte; the target is created in the outcome transaction, from the
- * installed file (InitializeTarget + WorkspaceFileBound with its identity and bytes hash), and commits
- * with PublicationCompleted.
+ * installed file (InitializeTarget + WorkspaceFileBound with the staged inode's identity and the bytes'
+ * hash), and commits with PublicationCompleted.
  */
 export async function createFile(ctx: AppContext, t: Absent, content: string): Promise<Answer> {
   const targetId = ctx.ids.next();
@@ -34,15 +33,15 @@ export async function createFile(ctx: AppContext, t: Absent, content: string): P
     files: [{ target_id: targetId, path: t.path, target_version: 0, bytes, content_eol: eol, replaced_sha256: null, backup: false }],
     outcome: async (_tx, commit) => ({
       go: true as const,
-      finish: async () => {
-        const read = readWorkspaceFile(t.root, t.path);
-        if (read.kind === 'refused' || createHash('sha256').update(read.bytes).digest('hex') !== sha) throw new Error(`write_file: ${t.path} does not hold the bytes just installed`);
+      // Bound to the inode installed, not to whatever the path holds by now: another process may already
+      // have deleted or replaced it, which the next read of the file then sees as a change on disk.
+      finish: async (_installed, [installed]) => {
         const now = ctx.clock.now();
         const d = decide(
           {
             type: 'InitializeTarget', now, target_id: targetId, filename: t.path, content, content_type: DEFAULT_CONTENT_TYPE, project_id: null,
             editing_cycle_id: ids.cycle, snapshot_id: ids.snapshot,
-            workspace: { path: t.path, root_dev: t.root.dev, root_ino: t.root.ino, file_dev: read.identity.dev, file_ino: read.identity.ino, source_sha256: sha },
+            workspace: { path: t.path, root_dev: t.root.dev, root_ino: t.root.ino, file_dev: installed!.dev, file_ino: installed!.ino, source_sha256: sha },
           },
           initialTargetState,
         );

@@ -55,7 +55,7 @@ export const readFile = defineOperation({
   },
   admission: 'schema',
   result: seedResult(['ok', 'not_found'], readFileOutput),
-  errors: ['workspace_not_configured', 'invalid_text_encoding', 'INVALID_ARGUMENTS', 'PATH_NOT_A_FILE', ...PATH_CODES],
+  errors: ['workspace_not_configured', 'invalid_text_encoding', 'file_too_large', 'INVALID_ARGUMENTS', 'PATH_NOT_A_FILE', ...PATH_CODES],
   capabilities: { MAX_READ_BYTES: FILE_READ_LIMITS.MAX_READ_BYTES },
   examples: [],
 });

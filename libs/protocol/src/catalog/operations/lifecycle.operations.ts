@@ -52,6 +52,7 @@ export const initializeTarget = defineOperation({
   errors: [
     'invalid_argument',
     'invalid_text_encoding',
+    'file_too_large',
     'missing_content',
     'workspace_not_configured',
     'content_conflicts_with_workspace',

@@ -25,6 +25,7 @@ export const workspaceRefresh = defineOperation({
     'workspace_not_configured',
     'workspace_root_mismatch',
     'invalid_text_encoding',
+    'file_too_large',
     'replacement_too_large',
     ...PATH_CODES,
   ],
