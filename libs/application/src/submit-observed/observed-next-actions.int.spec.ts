@@ -128,6 +128,27 @@ describe(`observed submissions: every refusal's next action observes what it nee
     expect(await follow(reused)).toMatchObject({ status: 'observed_batch', scope_count: 2, target_version: 1 });
   });
 
+  it('the batch form: mixed forms are resent without the single form, one observation in two groups as one group, two bundles observed as one', async () => {
+    const id = await h.target(GUIDE, 'guide.md');
+    const bundle = await call('palimpsest_observe_scope', { target_file_id: id, selections: [{ symbol_name: 'Options.More configuration' }, { symbol_name: 'Reference.More configuration' }] });
+    const [first, second] = bundle.scopes.map((s: Answer) => s.observation_id);
+    let key = 0;
+    const batch = async (groups: object[], more: object = {}) => call(TOOL, { target_file_id: id, observation_bundle_id: bundle.bundle_id, intent: 'x', groups, client_request_id: `k-${++key}`, ...(await guards(id)), ...more });
+    const mixed = await batch([{ observation_id: first, operations: [{ op: 'match', match: 'Under', replace: 'Beneath' }] }], { observation_id: first });
+    expect(mixed.diagnostic.code).toBe('conflicting_arguments');
+    expect(mixed.next_actions[0].params.observation_id).toBeUndefined();
+    const twice = await batch([{ observation_id: first, operations: [{ op: 'match', match: 'Under', replace: 'Beneath' }] }, { observation_id: first, operations: [{ op: 'match', match: 'options', replace: 'the options' }] }]);
+    expect(twice.diagnostic.code).toBe('DUPLICATE_GROUP_OBSERVATION');
+    expect(twice.next_actions[0].params.groups).toEqual([{ observation_id: first, operations: [{ op: 'match', match: 'Under', replace: 'Beneath' }, { op: 'match', match: 'options', replace: 'the options' }] }]);
+    expect((await follow(twice)).status).toBe('accepted');
+    expect(await textOf(id)).toContain('Beneath the options.');
+    const other = await call('palimpsest_observe_scope', { target_file_id: id, symbol_name: 'Guide.Options' });
+    const foreign = await batch([{ observation_id: second, operations: [{ op: 'match', match: 'Under', replace: 'B' }] }, { observation_id: other.observation_id, operations: [{ op: 'match', match: 'Some', replace: 'S' }] }]);
+    expect(foreign.diagnostic.code).toBe('OBSERVATION_BUNDLE_MISMATCH');
+    expect(foreign.next_actions[0].params.selections).toEqual([{ symbol_name: 'Reference.More configuration' }, { symbol_name: 'Guide.Options' }]);
+    expect(await follow(foreign)).toMatchObject({ status: 'observed_batch', scope_count: 2 });
+  });
+
   it('no observation at all offers discovery, which answers', async () => {
     const id = await h.target(GUIDE, 'guide.md');
     for (const observation_id of [undefined, 'not-a-uuid', '00000000-0000-4000-8000-00000000abcd']) {

@@ -22,6 +22,7 @@ const WHY: Record<string, string> = {
   OBSERVATION_ALREADY_CONSUMED: 'An accepted change already used this observation:',
   STALE_OBSERVATION_VERSION: 'The target moved since the observation:',
   STALE_OBSERVATION_HASH: 'The scope’s text changed since the observation:',
+  OBSERVATION_BUNDLE_MISMATCH: 'The groups name observations of more than one bundle:',
 };
 
 type Rejected = Record<string, any>;
@@ -35,7 +36,7 @@ function codeOf(result: SubmissionResult): string | null {
 /** Whether a rejection of an observed submission is answered by observing (again, first, or a wider scope). */
 export function wantsScopeActions(result: SubmissionResult): boolean {
   const code = codeOf(result);
-  return code !== null && (OBSERVE_AGAIN.has(code) || OBSERVE_FIRST.has(code) || code === 'OPERATION_OUTSIDE_OBSERVED_SCOPE');
+  return code !== null && (OBSERVE_AGAIN.has(code) || OBSERVE_FIRST.has(code) || code === 'OPERATION_OUTSIDE_OBSERVED_SCOPE' || code === 'OBSERVATION_BUNDLE_MISMATCH');
 }
 
 async function currentTarget(ctx: AppContext, targetId: string): Promise<{ target: TargetRow; symbols: StructureSymbol[] | null } | null> {
@@ -89,18 +90,17 @@ function containingScope(targetId: string, symbols: StructureSymbol[], row: Obse
   return ready ?? discoveryAction(targetId, null, null, `${why} no one scope holds it; list the scopes and observe the ones it touches (a bundle), or submit one operation per scope.`);
 }
 
-/** The batch form's: the bundle's selections observed again (one call, checked to resolve), or discovery. */
-export async function batchScopeActions(ctx: AppContext, result: SubmissionResult, rows: ObservationRow[]): Promise<SubmissionResult> {
+/** The batch form's: the groups' selections observed again as one bundle (one call, checked to resolve), or discovery. */
+export async function batchScopeActions(ctx: AppContext, result: SubmissionResult, rows: ObservationRow[] /* in group order */): Promise<SubmissionResult> {
   const code = codeOf(result);
   const now = code && (await currentTarget(ctx, (result as Rejected).target_file_id as string));
   if (!code || !now || code === 'OPERATION_OUTSIDE_OBSERVED_SCOPE') return result;
   const id = now.target.target_id;
   const discover = discoveryAction(id, null, null, 'Observe the scopes to change: list them, then select them together with selections.');
   if (OBSERVE_FIRST.has(code) || !rows.length || !now.symbols) return withActions(result, [discover]);
-  const ordered = [...rows].sort((a, b) => (a.ordinal ?? 0) - (b.ordinal ?? 0));
-  const selections: BundleSelector[] = ordered.map((r) => ({ symbol_name: r.selector_name, ...(r.selector_kind ? { kind: r.selector_kind as SymbolKind } : {}) }));
+  const selections: BundleSelector[] = rows.map((r) => ({ symbol_name: r.selector_name, ...(r.selector_kind ? { kind: r.selector_kind as SymbolKind } : {}) }));
   const resolved = resolveBundle(now.symbols, selections);
   if (!resolved.ok || bundleCaps(resolved.symbols, SCOPE_LIMITS.pageDefault)) return withActions(result, [discover]);
   const why = WHY[code] ?? 'The bundle no longer describes the target:';
-  return withActions(result, [{ operation: OBSERVE_SCOPE, reason: `${why} observe the same ${selections.length} scopes again.`, params: { target_file_id: id, selections } }]);
+  return withActions(result, [{ operation: OBSERVE_SCOPE, reason: `${why} observe the groups' ${selections.length} scopes again, as one bundle.`, params: { target_file_id: id, selections } }]);
 }

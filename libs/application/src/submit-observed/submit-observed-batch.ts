@@ -34,7 +34,9 @@ export async function submitObservedBatch(ctx: AppContext, input: SubmitObserved
     },
   });
   if (result.status === 'accepted') return withSummary(result, input, found);
-  return wantsScopeActions(result) ? batchScopeActions(ctx, result, Object.values(found) as ObservationRow[]) : result;
+  if (!wantsScopeActions(result)) return result;
+  const rows = [...new Set(groupIds(input.groups))].map((id) => found[id] as ObservationRow | undefined).filter((r): r is ObservationRow => r !== undefined);
+  return batchScopeActions(ctx, result, rows);
 }
 
 /** The well-formed observation ids the groups name (lowercase), in group order. */

@@ -3,6 +3,8 @@ import { RETRYABLE_REASONS, type FailureReason } from '../transaction/transactio
 import type { RejectedRequest } from './retry-request';
 import {
   bothGuards,
+  mergedGroups,
+  withoutArguments,
   failedChangeOf,
   guardedInsertion,
   nearMissCorrection,
@@ -111,6 +113,8 @@ function contextActions(r: RejectionSummary, c: RetryContext): NextAction[] {
     const log = { target_file_id: r.target_id, client_request_id: r.client_request_id };
     return [...fixed, { operation: 'palimpsest_get_attempt_log', reason: 'Inspect the proposal the key is bound to.', params: log }];
   }
+  if (code === 'conflicting_arguments' && Array.isArray(r.diagnostic?.arguments)) return [...withoutArguments(c, r.diagnostic.arguments), getTarget(r, 'Read the target.')];
+  if (code === 'DUPLICATE_GROUP_OBSERVATION') return [...mergedGroups(c), getTarget(r, 'Read the target.')];
   if (code === 'parent_attempt_not_found') return [...rebuiltContext(c, 'parent_attempt_id'), getTarget(r, 'Read the target.')];
   if (code === 'OBSERVATION_REQUIRED') {
     const reason = 'Observe the scope to change (give symbol_name to select it), then submit within it with palimpsest_submit_observed_operations and its observation_id.';

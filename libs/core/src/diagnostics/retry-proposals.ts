@@ -152,3 +152,24 @@ export function bothGuards(c: RetryContext): NextAction[] {
   const args = { ...retryArgs(c.request, c.basis), expected_target_version: c.basis.current_version, expected_current_hash: c.basis.current_hash };
   return offered(c, args, `Resend with both guards: expected_target_version ${c.basis.current_version} and expected_current_hash of the current text.`);
 }
+
+/** A request refused for arguments that do not go together (diagnostic.arguments): the same request without them. */
+export function withoutArguments(c: RetryContext, names: readonly string[]): NextAction[] {
+  const args = { ...c.request.args };
+  for (const name of names) delete args[name];
+  return offered(c, retryArgs({ ...c.request, args }, c.basis), `Resend without ${names.join(', ')}: this form does not take them.`);
+}
+
+/** An observed batch naming one observation in two groups: one group per observation, its operations in order. */
+export function mergedGroups(c: RetryContext): NextAction[] {
+  const groups = c.request.args.groups;
+  if (!Array.isArray(groups) || !groups.every((g) => g && typeof g === 'object' && Array.isArray(g.operations))) return [];
+  const merged: { observation_id: unknown; operations: unknown[] }[] = [];
+  for (const g of groups as { observation_id: unknown; operations: unknown[] }[]) {
+    const same = merged.find((m) => String(m.observation_id).toLowerCase() === String(g.observation_id).toLowerCase());
+    if (same) same.operations = [...same.operations, ...g.operations];
+    else merged.push({ observation_id: g.observation_id, operations: [...g.operations] });
+  }
+  const args = { ...retryArgs(c.request, c.basis), groups: merged };
+  return offered(c, args, 'Resend with one group per observation, the operations of its groups run in order.');
+}
