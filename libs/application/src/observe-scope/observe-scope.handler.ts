@@ -45,7 +45,7 @@ export async function observeScope(ctx: AppContext, input: ObserveScopeInput, re
   if (error) return error;
   const target = await readTargetRow(ctx.db, id, ctx.contents);
   if (!target) return notFound(id);
-  if (mode.mode === 'page') return pageObservation(ctx, target, mode.observationId, mode.page);
+  if (mode.mode === 'page') return pageObservation(ctx, target, mode.observationId, mode.page, readOnly);
   const language = ctx.outlines.engine.languageOf(target.filename, target.content_type);
   if (!language) {
     const read = { operation: 'palimpsest_read_target', reason: 'No scope can be observed here: read the text and submit unobserved (palimpsest_submit_edits).', params: { target_file_id: id, start: 0, length: 4000 } };

@@ -17,7 +17,7 @@ import type { PageRequest } from './observe-scope-input';
  * observation still describes it (same target, editing cycle, version and hash). A save closes the
  * cycle even when the text, version and hash are unchanged. Nothing is recorded; the engine does not run.
  */
-export async function pageObservation(ctx: AppContext, target: TargetRow, observationId: string, page: PageRequest) {
+export async function pageObservation(ctx: AppContext, target: TargetRow, observationId: string, page: PageRequest, readOnly = false) {
   const discover = (why: string) => [discoveryAction(target.target_id, null, null, `${why} List the scopes and select one.`)];
   if (!isUuid(observationId)) {
     return invalidArgument('INVALID_OBSERVATION_ID', 'observation_id must be a UUID from an observed answer.', { argument: 'observation_id', next_actions: discover('No observation has this id.') });
@@ -25,7 +25,9 @@ export async function pageObservation(ctx: AppContext, target: TargetRow, observ
   const obs = await findObservation(ctx.db, observationId.toLowerCase());
   const ids = { target_file_id: target.target_id, observation_id: observationId.toLowerCase() };
   if (!obs) return observationRefusal('UNKNOWN_OBSERVATION_ID', 'not_found', 'No observation has this id: observe the scope first.', ids, discover('No observation has this id.'));
-  const again = async (why: string) => [await observeAgain(ctx, target, obs, why)];
+  // A read-only session cannot select (it records an observation): discovery by the scope's name is its read.
+  const again = async (why: string) =>
+    readOnly ? [discoveryAction(target.target_id, obs.symbol_name, null, `${why} List the scopes by its name.`)] : [await observeAgain(ctx, target, obs, why)];
   if (obs.target_id !== target.target_id) {
     return observationRefusal('OBSERVATION_TARGET_MISMATCH', 'rejected', `The observation belongs to target ${obs.target_id}.`, ids, await again('The observation is of another target; on this one:'));
   }
