@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { readySelection, smallestContaining } from './ready-selection';
 import { ScopePaths } from './scope-paths';
 import { resolveBundle, selectExact } from './scope-selection';
-import type { StructureSymbol } from './structure.port';
+import { qualifiedName, type StructureSymbol } from './structure.port';
 
 const sym = (name: string, parent: string | null, start: number, end: number, kind: StructureSymbol['kind'] = 'section', line = 1): StructureSymbol => ({
   name, kind, parent, start, end, start_line: line, end_line: line,
@@ -71,5 +72,49 @@ describe('ready selections (pure)', () => {
     expect(smallestContaining(doc, 5, 28, 20)).toBe(doc[0]);
     expect(smallestContaining(doc, 20, 30, 20)).toBe(doc[1]);
     expect(smallestContaining(doc, 90, 120)).toBeNull();
+  });
+});
+
+describe('ready selections over generated outlines (property)', () => {
+  // Trees of scopes whose names repeat and hold dots, so that paths collide in every way they can.
+  const NAMES = ['a', 'b', 'a.b', 'b.a', 'Options', 'x.y.z'];
+  const KINDS: StructureSymbol['kind'][] = ['section', 'class', 'method'];
+  type Node = { name: string; kind: StructureSymbol['kind']; line: number; children: Node[] };
+  const node: fc.Memo<Node> = fc.memo((depth) =>
+    fc.record({
+      name: fc.constantFrom(...NAMES),
+      kind: fc.constantFrom(...KINDS),
+      line: fc.integer({ min: 1, max: 3 }),
+      children: depth > 1 ? fc.array(node(depth - 1), { maxLength: 3 }) : fc.constant([]),
+    }),
+  );
+  const flatten = (nodes: Node[], parent: string | null, out: StructureSymbol[] = []): StructureSymbol[] => {
+    for (const n of nodes) {
+      const start = out.length * 10;
+      out.push({ name: n.name, kind: n.kind, parent, start, end: start + 5, start_line: n.line, end_line: n.line });
+      flatten(n.children, parent === null ? n.name : `${parent}.${n.name}`, out);
+    }
+    return out;
+  };
+
+  // A twin: of one kind and start line, named as this one is by its name or by its qualified name (a heading `b.a` and an `a` under `b`).
+  it('a ready selection resolves to its symbol alone; there is none only for a twin', () => {
+    fc.assert(
+      fc.property(fc.array(node(3), { minLength: 1, maxLength: 4 }), (roots) => {
+        const symbols = flatten(roots, null);
+        const paths = new ScopePaths(symbols);
+        for (const s of symbols) {
+          for (const path of paths.pathsOf(s)) expect(paths.names(s, path)).toBe(true);
+          const ready = readySelection(symbols, s, paths);
+          const twin = symbols.some((o) => o !== s && o.kind === s.kind && o.start_line === s.start_line && (o.name === s.name || qualifiedName(o) === s.name));
+          if (ready === null) {
+            expect(twin).toBe(true);
+            continue;
+          }
+          expect(selectExact(symbols, ready.symbol_name, ready.kind ?? null, ready.start_line ?? null)).toEqual({ kind: 'one', symbol: s });
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
