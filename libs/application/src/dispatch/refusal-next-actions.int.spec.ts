@@ -72,6 +72,10 @@ describe(`every proposal-side refusal carries a next action that answers, on ${d
       await edits(id, [{ match: 'Intro', replace: 'Introduction' }]);
       return call('palimpsest_submit_replacement', { target_file_id: id, intent: 'x', replacement: 'new text\n', expected_target_version: 0 });
     }],
+    ['tx/3 over the limit by its line endings only', 'replacement_too_large', async () =>
+      call('palimpsest_submit_replacement', { target_file_id: await target(), intent: 'x', replacement: 'ab\r\n'.repeat(300_000), expected_target_version: 0 })],
+    ['tx/3 replacement not a string', 'protocol_invalid', async () => call('palimpsest_submit_replacement', { target_file_id: await target(), intent: 'x', replacement: 42, expected_target_version: 0 })],
+    ['tx/1 text PostgreSQL cannot hold', 'target_encoding_invalid', async () => edits(await target(), [{ match: 'Some', replace: 'S\uD800' }])],
     ['preview of an ambiguous match', 'match_ambiguous', async () => call('palimpsest_preview', { target_file_id: await target(), format: 'patchdiff-tx/1', intent: 'x', edits: [{ match: 'alpha', replace: 'b' }], expected_target_version: 0 })],
     ['preview against a stale version', 'target_version_mismatch', async () => {
       const id = await target();

@@ -164,7 +164,7 @@ function lockedSubmission(ctx: AppContext, sub: Submission) {
     },
     commit: async (target: TargetRow | null, outcome: ReturnType<typeof decide> | null, { tx, commit }: TargetUnit): Promise<Answered> => {
       if (!target || !outcome) return { body: notFound(targetId), enrichment: null };
-      if (outcome.kind === 'refused') return { body: refusalAnswer(outcome.refusal), enrichment: null };
+      if (outcome.kind === 'refused') return { body: refusalAnswer(outcome.refusal, requestOf(input)), enrichment: null };
       const enrichment = enrichmentFor(sub, target, outcome);
       if (outcome.recoveredAttemptId) {
         const view = await recoveredView(tx, outcome.recoveredAttemptId);
