@@ -95,7 +95,7 @@ function plan(ctx: AppContext, target: TargetRow, outline: StructureOutline, mod
       const call = { target_file_id: target.target_id, symbol_name: mode.symbolName, ...(mode.kind ? { kind: mode.kind } : {}), ...(mode.startLine ? { start_line: mode.startLine } : {}), ...pageArgs(mode.page) };
       return { answer: offsetRefusal(mode.page.offset, length, call), record: null };
     }
-    // The recorded selector is the seed's (name and kind): start_line narrowed the match, and the scope's bounds are recorded.
+    // The recorded selector is name and kind, as the released event schema holds it: start_line only narrowed the match, and the bounds are recorded.
     const scope = observedScope(ctx.ids.next(), { symbol_name: mode.symbolName, kind: mode.kind }, found.symbol, text.index);
     const page = pageOf(text, scope, mode.page);
     return { answer: observedAnswer(target, outline, scope, page), record: { type: 'ScopeObserved', data: { ...base, ...scope } } };
