@@ -115,6 +115,9 @@ describe(`observe_scope: paths as agents write them, and a ready call for every 
     expect(r).toMatchObject({ status: 'not_found', code: 'SCOPE_NOT_FOUND' });
     expect(r.next_actions[0].params).toEqual({ target_file_id: guide, query: 'More configuration' });
     expect(await follow(r.next_actions[0])).toMatchObject({ status: 'candidates', total_candidates: 2 });
+    const otherTool = await observe({ target_file_id: store, symbol_name: 'Store::load' });
+    expect(otherTool.next_actions[0].params).toEqual({ target_file_id: store, query: 'load' });
+    expect(await follow(otherTool.next_actions[0])).toMatchObject({ status: 'candidates', candidates: [{ name: 'load', parent: 'Store' }] });
   });
 
   it('paging a stale observation offers to observe the same selection again', async () => {

@@ -97,11 +97,13 @@ export function bundleTooLargeActions(targetId: string, symbols: StructureSymbol
   return out.length ? out : [discoveryAction(targetId, null, null, 'List the scopes to choose smaller ones.')];
 }
 
+/** Separators agents write between a scope and its parent: the dot a selection reads, and those of other tools (`::`, `#`, `/`, `>`). */
+const SEPARATOR = /\s*(?:\.|::|#|\/|>)\s*/u;
+
 /** Where a name matches nothing: the discovery that lists what it is near (by its last segment when the whole finds nothing). */
 export function notFoundActions(targetId: string, symbols: StructureSymbol[], symbolName: string, kind: SymbolKind | null): NextAction[] {
-  const lower = symbolName.toLowerCase();
-  const hits = (needle: string) => symbols.some((s) => (kind === null || s.kind === kind) && qualifiedName(s).toLowerCase().includes(needle));
-  const last = lower.includes('.') ? symbolName.slice(symbolName.lastIndexOf('.') + 1) : null;
-  const query = hits(lower) ? symbolName : last && last.trim() && hits(last.toLowerCase()) ? last : null;
-  return [discoveryAction(targetId, query, kind, query === null ? 'List the scopes of this target and select one by a name shown.' : `List the scopes matching ${JSON.stringify(query)} and select one by a name shown.`)];
+  const hits = (needle: string) => symbols.some((s) => (kind === null || s.kind === kind) && qualifiedName(s).toLowerCase().includes(needle.toLowerCase()));
+  const last = symbolName.split(SEPARATOR).filter((p) => p.trim() !== '').pop() ?? null;
+  const query = hits(symbolName) ? symbolName : last !== null && last !== symbolName && hits(last) ? last : null;
+  return [discoveryAction(targetId, query, kind, query === null ? 'List the scopes of this target and select one by a name shown.' : `List the scopes matching ${JSON.stringify(query)} and select one by the path shown.`)];
 }
