@@ -9,6 +9,9 @@ export interface ObservationRow {
   target_hash: string;
   language: string;
   engine: string;
+  /** What the selection asked for (an observe-again offer resends it). */
+  selector_name: string;
+  selector_kind: string | null;
   symbol_name: string;
   symbol_kind: string;
   symbol_parent: string | null;
@@ -21,7 +24,7 @@ export interface ObservationRow {
 }
 
 const COLUMNS = `observation_id::text AS observation_id, target_id::text AS target_id, editing_cycle_id::text AS editing_cycle_id,
-  target_version::integer AS target_version, target_hash, language, engine, symbol_name, symbol_kind, symbol_parent,
+  target_version::integer AS target_version, target_hash, language, engine, selector_name, selector_kind, symbol_name, symbol_kind, symbol_parent,
   scope_start, scope_end, observed_scope_hash, bundle_id::text AS bundle_id, ordinal, consumed_attempt_id::text AS consumed_attempt_id`;
 
 export async function findObservation(sql: Sql, observationId: string): Promise<ObservationRow | null> {

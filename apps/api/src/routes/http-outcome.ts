@@ -44,7 +44,7 @@ export function httpOutcome(route: OperationRoute, result: Outcome): HttpOutcome
     case 'ambiguous': // observe_scope: the candidates to choose from are the answer
       return { status: 200 };
     case 'unsupported':
-      return { status: 400, error: envelope('unsupported_operation', String(result.code), detail(result, 'Unsupported.')) };
+      return { status: 400, error: envelope('unsupported_operation', String(result.code), detail(result, 'Unsupported.'), { next_actions: routedActions(result) }) };
     case 'rejected':
       if (route.operation === 'palimpsest_observe_scope') return observationRejection(result);
       // A read-only evaluation (preview) that would be rejected is still a successful preview.
@@ -96,14 +96,15 @@ function rejection(result: Outcome): HttpOutcome {
 function invalid(result: Outcome): HttpOutcome {
   const code = String(result.code ?? 'invalid_argument');
   const message = detail(result, 'Invalid arguments.');
+  const next_actions = routedActions(result);
   if (code === 'replacement_too_large') {
-    return { status: 413, error: envelope('resource_limit', code, message) };
+    return { status: 413, error: envelope('resource_limit', code, message, { next_actions }) };
   }
   if (code === 'file_too_large') {
     return { status: 413, error: envelope('resource_limit', code, message, { retryable: 'none', next_actions: routedActions(result) }) };
   }
   if (code === 'operation_not_permitted') {
-    return { status: 403, error: envelope('permission_denied', code, message) }; // the token's owner policy
+    return { status: 403, error: envelope('permission_denied', code, message, { next_actions }) }; // the token's owner policy
   }
-  return { status: 400, error: envelope('invalid_arguments', code, message) };
+  return { status: 400, error: envelope('invalid_arguments', code, message, { next_actions }) };
 }

@@ -24,6 +24,10 @@ describe('operation result → HTTP status and envelope', () => {
     expect(httpOutcome(edits, { status: 'invalid_argument', code: 'unknown_argument' })).toMatchObject({ status: 400, error: { code: 'invalid_arguments', reason: 'unknown_argument' } });
     expect(httpOutcome(edits, { status: 'invalid_argument', code: 'operation_not_permitted' })).toMatchObject({ status: 403 });
     expect(httpOutcome(edits, { status: 'invalid_argument', code: 'replacement_too_large' })).toMatchObject({ status: 413, error: { code: 'resource_limit' } });
+    const observe = routeOf('palimpsest_observe_scope');
+    const discovery = [{ operation: 'palimpsest_observe_scope', reason: 'List the scopes.', params: { target_file_id: 't' } }];
+    expect(httpOutcome(observe, { status: 'invalid_argument', code: 'conflicting_selectors', next_actions: discovery })).toMatchObject({ status: 400, error: { next_actions: [{ operation: 'palimpsest_observe_scope', method: 'POST' }] } });
+    expect(httpOutcome(observe, { status: 'unsupported', code: 'UNSUPPORTED_LANGUAGE', next_actions: discovery })).toMatchObject({ status: 400, error: { next_actions: [{ method: 'POST' }] } });
     expect(httpOutcome(edits, { status: 'not_found', code: 'target_not_found', next_actions: [{ operation: 'palimpsest_initialize_target', reason: 'Create a target' }] })).toMatchObject({ status: 404, error: { next_actions: [{ method: 'POST', path: '/v1/targets' }] } });
   });
 

@@ -1,3 +1,4 @@
+import type { NextAction } from '@palimpsest/core/errors/error-model';
 import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import type { CandidateList } from '@palimpsest/core/structure/scope-selection';
 import type { ScopePage } from '@palimpsest/core/structure/scope-page';
@@ -26,28 +27,30 @@ export function candidatesAnswer(t: TargetRow, outline: StructureOutline, list: 
   };
 }
 
-export function notFoundAnswer(t: TargetRow, outline: StructureOutline, symbolName: string, selectionIndex?: number) {
+export function notFoundAnswer(t: TargetRow, outline: StructureOutline, symbolName: string, nextActions: NextAction[], selectionIndex?: number) {
   return {
     status: 'not_found' as const,
     code: 'SCOPE_NOT_FOUND' as const,
     observation_id: null,
     ...head(t, outline),
     ...(selectionIndex === undefined ? {} : { selection_index: selectionIndex }),
-    failure_detail: `No ${outline.language} symbol is named ${JSON.stringify(symbolName)} (name or parent.name, exact). Discover candidates with query.`,
+    failure_detail: `No ${outline.language} symbol is named ${JSON.stringify(symbolName)} (name, parent.name or a trailing dotted path, exact). Discover candidates with query.`,
+    next_actions: nextActions,
   };
 }
 
-export function ambiguousAnswer(t: TargetRow, outline: StructureOutline, symbolName: string, list: CandidateList, selectionIndex?: number) {
+export function ambiguousAnswer(t: TargetRow, outline: StructureOutline, symbolName: string, list: CandidateList, nextActions: NextAction[], selectionIndex?: number) {
   return {
     status: 'ambiguous' as const,
     code: 'AMBIGUOUS_SCOPE_SELECTION' as const,
     observation_id: null,
     ...head(t, outline),
     ...(selectionIndex === undefined ? {} : { selection_index: selectionIndex }),
-    failure_detail: `${list.total_candidates} symbols are named ${JSON.stringify(symbolName)}: select one by parent.name and/or kind.`,
+    failure_detail: `${list.total_candidates} symbols are named ${JSON.stringify(symbolName)}: next_actions holds one ready selection per candidate.`,
     candidates: list.candidates.map(candidateEntry),
     total_candidates: list.total_candidates,
     candidates_truncated: list.candidates_truncated,
+    next_actions: nextActions,
   };
 }
 
@@ -78,12 +81,16 @@ export function batchAnswer(t: TargetRow, outline: StructureOutline, bundleId: s
   };
 }
 
-export function observationRefusal(code: string, status: 'rejected' | 'not_found' | 'unsupported', detail: string, extra: Record<string, unknown> = {}) {
-  return { status, code, failure_detail: detail, ...extra };
+export function observationRefusal(code: string, status: 'rejected' | 'not_found' | 'unsupported', detail: string, extra: Record<string, unknown>, nextActions: NextAction[]) {
+  return { status, code, failure_detail: detail, ...extra, next_actions: nextActions };
 }
 
-export function offsetRefusal(offset: number, length: number) {
-  return invalidArgument('offset_out_of_range', `offset ${offset} is outside the scope's ${length} code points.`, { argument: 'offset' });
+/** Past the scope's end: the same call from its first page. */
+export function offsetRefusal(offset: number, length: number, call: Record<string, unknown>) {
+  return invalidArgument('offset_out_of_range', `offset ${offset} is outside the scope's ${length} code points.`, {
+    argument: 'offset',
+    next_actions: [{ operation: 'palimpsest_observe_scope', reason: 'Read the scope from its first page.', params: { ...call, offset: 0 } }],
+  });
 }
 
 /**
@@ -91,7 +98,7 @@ export function offsetRefusal(offset: number, length: number) {
  * which record nothing; an exact or bundle selection records an observation, so it is refused up front,
  * whatever it would have matched.
  */
-export function readOnlySelectionRefusal() {
+export function readOnlySelectionRefusal(discovery: NextAction) {
   return {
     status: 'invalid_argument' as const,
     code: 'operation_not_permitted' as const,
@@ -100,5 +107,6 @@ export function readOnlySelectionRefusal() {
     observation_id: null,
     failure_detail:
       'Selecting a scope (symbol_name, selections) records an observation; this session runs the read-only profile, which serves discovery (query, kind) and paging (observation_id) only. This is an answer: do not route around it.',
+    next_actions: [discovery],
   };
 }

@@ -8,6 +8,7 @@ export interface ObserveScopeInput {
   query?: string | null;
   symbol_name?: string | null;
   kind?: SymbolKind | null;
+  start_line?: number | null;
   observation_id?: string | null;
   offset?: number;
   max_chars?: number | null;
@@ -23,7 +24,7 @@ export interface PageRequest {
 
 export type ObserveMode =
   | { mode: 'discover'; query: string | null; kind: SymbolKind | null }
-  | { mode: 'select'; symbolName: string; kind: SymbolKind | null; page: PageRequest }
+  | { mode: 'select'; symbolName: string; kind: SymbolKind | null; startLine: number | null; page: PageRequest }
   | { mode: 'page'; observationId: string; page: PageRequest }
   | { mode: 'bundle'; selections: BundleSelector[]; page: PageRequest };
 
@@ -36,6 +37,7 @@ export function observeMode(input: ObserveScopeInput): ObserveMode | InvalidArgu
   const query = input.query ?? null;
   const symbolName = input.symbol_name ?? null;
   const kind = input.kind ?? null;
+  const startLine = input.start_line ?? null;
   const observationId = input.observation_id ?? null;
   const offset = input.offset ?? 0;
   if (query !== null && isBlankSelector(query)) return blank('query');
@@ -43,20 +45,23 @@ export function observeMode(input: ObserveScopeInput): ObserveMode | InvalidArgu
   const page = { offset, maxChars: Math.min(input.max_chars ?? SCOPE_LIMITS.pageDefault, SCOPE_LIMITS.pageMax), includeLineStarts: input.include_line_starts === true };
   const selections = input.selections ?? null;
   if (selections !== null) {
-    if (symbolName !== null || query !== null || observationId !== null || kind !== null || offset !== 0) {
-      return conflict('selections is exclusive with symbol_name, query, observation_id, a top-level kind and a nonzero offset.');
+    if (symbolName !== null || query !== null || observationId !== null || kind !== null || startLine !== null || offset !== 0) {
+      return conflict('selections is exclusive with symbol_name, query, observation_id, a top-level kind or start_line and a nonzero offset.');
     }
     const blankAt = selections.findIndex((s) => isBlankSelector(s.symbol_name));
     if (blankAt >= 0) return { ...blank(`selections[${blankAt}].symbol_name`), selection_index: blankAt };
     return { mode: 'bundle', selections, page };
   }
   if (observationId !== null) {
-    if (symbolName !== null || query !== null || kind !== null) return conflict('observation_id pages an observed scope: it is exclusive with symbol_name, query and kind.');
+    if (symbolName !== null || query !== null || kind !== null || startLine !== null) {
+      return conflict('observation_id pages an observed scope: it is exclusive with symbol_name, query, kind and start_line.');
+    }
     return { mode: 'page', observationId, page };
   }
   if (symbolName !== null) {
     if (query !== null) return conflict('query filters candidate discovery; an exact selection by symbol_name takes none.');
-    return { mode: 'select', symbolName, kind, page };
+    return { mode: 'select', symbolName, kind, startLine, page };
   }
+  if (startLine !== null) return conflict('start_line narrows an exact selection: give symbol_name with it.');
   return { mode: 'discover', query, kind };
 }

@@ -40,4 +40,15 @@ describe(`palimpsest_observe_scope in the read-only profile on ${describeBackend
       expect(await events()).toBe(before);
     });
   }
+
+  it('a stale page in a read-only session offers discovery by the scope’s name, which that session serves', async () => {
+    const stale = ((await dispatch(ctx, 'palimpsest_initialize_target', { filename: 'models.py', content: fixture('models.py') })) as Record<string, any>).target_file_id;
+    const seen = (await dispatch(ctx, 'palimpsest_observe_scope', { target_file_id: stale, symbol_name: 'Point' })) as Record<string, any>;
+    await dispatch(ctx, 'palimpsest_submit_replacement', { target_file_id: stale, intent: 'x', replacement: `${fixture('models.py')}\n`, expected_target_version: 0 });
+    const page = (await dispatch(ctx, 'palimpsest_observe_scope', { target_file_id: stale, observation_id: seen.observation_id }, { readOnly: true })) as Record<string, any>;
+    expect(page.code).toBe('STALE_OBSERVATION_VERSION');
+    expect(page.next_actions).toEqual([{ operation: 'palimpsest_observe_scope', reason: expect.any(String), params: { target_file_id: stale, query: 'Point' } }]);
+    const read = await dispatch(ctx, 'palimpsest_observe_scope', page.next_actions[0].params, { readOnly: true });
+    expect(read).toMatchObject({ status: 'candidates' });
+  });
 });

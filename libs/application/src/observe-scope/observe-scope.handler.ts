@@ -1,4 +1,5 @@
-import { bundleCaps, discoverCandidates, resolveBundle, selectExact, type BundleFailure } from '@palimpsest/core/structure/scope-selection';
+import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import { bundleCaps, discoverCandidates, isBlankSelector, resolveBundle, selectExact, type BundleFailure } from '@palimpsest/core/structure/scope-selection';
 import type { StructureLanguage, StructureOutline, StructureSymbol } from '@palimpsest/core/structure/structure.port';
 import type { CodePointIndex } from '@palimpsest/core/text/code-points';
 import { sha256Hex } from '@palimpsest/core/text/sha256';
@@ -14,7 +15,15 @@ import { notFound, targetIdOf } from '../shared/target-lookup';
 import { refusalAnswer } from '../shared/target-refusals';
 import { ambiguousAnswer, batchAnswer, candidatesAnswer, notFoundAnswer, observationRefusal, observedAnswer, offsetRefusal, readOnlySelectionRefusal } from './observe-scope-answers';
 import { observeMode, type ObserveMode, type ObserveScopeInput, type PageRequest } from './observe-scope-input';
-import { pageObservation, pageOf, textIndex } from './page-observation';
+import { pageArgs, pageObservation, pageOf, textIndex } from './page-observation';
+import {
+  ambiguousBundleActions,
+  ambiguousSelectionActions,
+  bundleTooLargeActions,
+  bundleWithoutActions,
+  discoveryAction,
+  notFoundActions,
+} from './scope-next-actions';
 
 type Answer = Result<'palimpsest_observe_scope'> & Record<string, unknown>;
 
@@ -27,22 +36,34 @@ type Answer = Result<'palimpsest_observe_scope'> & Record<string, unknown>;
  */
 export async function observeScope(ctx: AppContext, input: ObserveScopeInput, readOnly = false): Promise<Answer> {
   const mode = observeMode(input);
-  if ('status' in mode) return mode;
-  if (readOnly && (mode.mode === 'select' || mode.mode === 'bundle')) return readOnlySelectionRefusal();
+  if ('status' in mode) return withDiscovery(ctx, input, mode);
+  if (readOnly && (mode.mode === 'select' || mode.mode === 'bundle')) {
+    const name = mode.mode === 'select' ? mode.symbolName : null;
+    return readOnlySelectionRefusal(discoveryAction(String(input.target_file_id), name, null, 'Discovery is served in this profile: list the candidates.'));
+  }
   const { id, error } = targetIdOf(input.target_file_id);
   if (error) return error;
   const target = await readTargetRow(ctx.db, id, ctx.contents);
   if (!target) return notFound(id);
-  if (mode.mode === 'page') return pageObservation(ctx, target, mode.observationId, mode.page);
+  if (mode.mode === 'page') return pageObservation(ctx, target, mode.observationId, mode.page, readOnly);
   const language = ctx.outlines.engine.languageOf(target.filename, target.content_type);
   if (!language) {
-    return observationRefusal('UNSUPPORTED_LANGUAGE', 'unsupported', `No structural grammar serves ${JSON.stringify(target.filename)} (${target.content_type}): TypeScript, TSX, JavaScript, Python, Markdown, YAML and JSON are.`, { target_file_id: id });
+    const read = { operation: 'palimpsest_read_target', reason: 'No scope can be observed here: read the text and submit unobserved (palimpsest_submit_edits).', params: { target_file_id: id, start: 0, length: 4000 } };
+    return observationRefusal('UNSUPPORTED_LANGUAGE', 'unsupported', `No structural grammar serves ${JSON.stringify(target.filename)} (${target.content_type}): TypeScript, TSX, JavaScript, Python, Markdown, YAML and JSON are.`, { target_file_id: id }, [read]);
   }
   const outline = await ctx.outlines.outline(target, language);
   if (mode.mode === 'discover') return candidatesAnswer(target, outline, discoverCandidates(outline.symbols, mode.query, mode.kind));
   const early = plan(ctx, target, outline, mode);
   if (early.record === null) return early.answer;
   return recordUnderLock(ctx, id, language, mode);
+}
+
+/** A refusal of the arguments themselves: discovery on the target is the read that shows what to select (when the target exists). */
+async function withDiscovery(ctx: AppContext, input: ObserveScopeInput, refusal: InvalidArgument): Promise<Answer> {
+  const { id } = targetIdOf(input.target_file_id);
+  if (!id || !(await readTargetRow(ctx.db, id, ctx.contents))) return refusal;
+  const named = [input.symbol_name, input.query].find((v): v is string => typeof v === 'string' && !isBlankSelector(v)) ?? null;
+  return { ...refusal, next_actions: [discoveryAction(id, named, null, 'List the candidates; then select one with symbol_name alone.')] };
 }
 
 interface Planned {
@@ -63,11 +84,18 @@ function plan(ctx: AppContext, target: TargetRow, outline: StructureOutline, mod
     observed_at: ctx.clock.now(),
   };
   if (mode.mode === 'select') {
-    const found = selectExact(outline.symbols, mode.symbolName, mode.kind);
-    if (found.kind === 'none') return { answer: notFoundAnswer(target, outline, mode.symbolName), record: null };
-    if (found.kind === 'many') return { answer: ambiguousAnswer(target, outline, mode.symbolName, found), record: null };
+    const found = selectExact(outline.symbols, mode.symbolName, mode.kind, mode.startLine);
+    if (found.kind === 'none') return { answer: notFoundAnswer(target, outline, mode.symbolName, notFoundActions(target.target_id, outline.symbols, mode.symbolName, mode.kind)), record: null };
+    if (found.kind === 'many') {
+      const actions = ambiguousSelectionActions(target.target_id, outline.symbols, found.candidates, found.total_candidates, mode, pageArgs(mode.page));
+      return { answer: ambiguousAnswer(target, outline, mode.symbolName, found, actions), record: null };
+    }
     const length = found.symbol.end - found.symbol.start;
-    if (mode.page.offset > 0 && mode.page.offset >= length) return { answer: offsetRefusal(mode.page.offset, length), record: null };
+    if (mode.page.offset > 0 && mode.page.offset >= length) {
+      const call = { target_file_id: target.target_id, symbol_name: mode.symbolName, ...(mode.kind ? { kind: mode.kind } : {}), ...(mode.startLine ? { start_line: mode.startLine } : {}), ...pageArgs(mode.page) };
+      return { answer: offsetRefusal(mode.page.offset, length, call), record: null };
+    }
+    // The recorded selector is name and kind, as the released event schema holds it: start_line only narrowed the match, and the bounds are recorded.
     const scope = observedScope(ctx.ids.next(), { symbol_name: mode.symbolName, kind: mode.kind }, found.symbol, text.index);
     const page = pageOf(text, scope, mode.page);
     return { answer: observedAnswer(target, outline, scope, page), record: { type: 'ScopeObserved', data: { ...base, ...scope } } };
@@ -90,10 +118,16 @@ function plan(ctx: AppContext, target: TargetRow, outline: StructureOutline, mod
 
 function bundleRefusal(target: TargetRow, outline: StructureOutline, mode: Extract<ObserveMode, { mode: 'bundle' }>, failure: BundleFailure): Answer {
   const index = failure.selection_index ?? undefined;
-  const name = index === undefined ? '' : mode.selections[index].symbol_name;
-  if (failure.code === 'SCOPE_NOT_FOUND') return notFoundAnswer(target, outline, name, index);
-  if (failure.code === 'AMBIGUOUS_SCOPE_SELECTION' && failure.candidates) return ambiguousAnswer(target, outline, name, failure.candidates, index);
-  return observationRefusal(failure.code, 'rejected', failure.detail, { observation_id: null, bundle_id: null, target_file_id: target.target_id, selection_index: failure.selection_index });
+  const id = target.target_id;
+  const page = pageArgs(mode.page);
+  const sel = index === undefined ? null : mode.selections[index];
+  if (failure.code === 'SCOPE_NOT_FOUND' && sel) return notFoundAnswer(target, outline, sel.symbol_name, notFoundActions(id, outline.symbols, sel.symbol_name, sel.kind ?? null), index);
+  if (failure.code === 'AMBIGUOUS_SCOPE_SELECTION' && failure.candidates && index !== undefined && sel) {
+    const actions = ambiguousBundleActions(id, outline.symbols, mode.selections, index, failure.candidates.candidates, page);
+    return ambiguousAnswer(target, outline, sel.symbol_name, failure.candidates, actions, index);
+  }
+  const actions = index === undefined ? bundleTooLargeActions(id, outline.symbols, mode.selections, page) : bundleWithoutActions(id, outline.symbols, mode.selections, index, page);
+  return observationRefusal(failure.code, 'rejected', failure.detail, { observation_id: null, bundle_id: null, target_file_id: id, selection_index: failure.selection_index }, actions);
 }
 
 function observedScope(observationId: string, selector: ScopeSelector, symbol: StructureSymbol, index: CodePointIndex): ObservedScope {

@@ -1,4 +1,5 @@
 import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import { SCOPE_LIMITS } from '@palimpsest/core/structure/scope-selection';
 import { scopePage, type ScopeBounds, type ScopePage } from '@palimpsest/core/structure/scope-page';
 import { lineStarts } from '@palimpsest/core/structure/symbol-lines';
 import { isUuid } from '@palimpsest/core/target/request-identity';
@@ -6,7 +7,9 @@ import { CodePointIndex } from '@palimpsest/core/text/code-points';
 import { findObservation } from '@palimpsest/projections/observations.queries';
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { AppContext } from '../app-context';
+import { observeAgain } from './observe-again';
 import { observationRefusal, offsetRefusal } from './observe-scope-answers';
+import { discoveryAction } from './scope-next-actions';
 import type { PageRequest } from './observe-scope-input';
 
 /**
@@ -14,29 +17,33 @@ import type { PageRequest } from './observe-scope-input';
  * observation still describes it (same target, editing cycle, version and hash). A save closes the
  * cycle even when the text, version and hash are unchanged. Nothing is recorded; the engine does not run.
  */
-export async function pageObservation(ctx: AppContext, target: TargetRow, observationId: string, page: PageRequest) {
+export async function pageObservation(ctx: AppContext, target: TargetRow, observationId: string, page: PageRequest, readOnly = false) {
+  const discover = (why: string) => [discoveryAction(target.target_id, null, null, `${why} List the scopes and select one.`)];
   if (!isUuid(observationId)) {
-    return invalidArgument('INVALID_OBSERVATION_ID', 'observation_id must be a UUID from an observed answer.', { argument: 'observation_id' });
+    return invalidArgument('INVALID_OBSERVATION_ID', 'observation_id must be a UUID from an observed answer.', { argument: 'observation_id', next_actions: discover('No observation has this id.') });
   }
   const obs = await findObservation(ctx.db, observationId.toLowerCase());
   const ids = { target_file_id: target.target_id, observation_id: observationId.toLowerCase() };
-  if (!obs) return observationRefusal('UNKNOWN_OBSERVATION_ID', 'not_found', 'No observation has this id: observe the scope first.', ids);
+  if (!obs) return observationRefusal('UNKNOWN_OBSERVATION_ID', 'not_found', 'No observation has this id: observe the scope first.', ids, discover('No observation has this id.'));
+  // A read-only session cannot select (it records an observation): discovery by the scope's name is its read.
+  const again = async (why: string) =>
+    readOnly ? [discoveryAction(target.target_id, obs.symbol_name, null, `${why} List the scopes by its name.`)] : [await observeAgain(ctx, target, obs, why)];
   if (obs.target_id !== target.target_id) {
-    return observationRefusal('OBSERVATION_TARGET_MISMATCH', 'rejected', `The observation belongs to target ${obs.target_id}.`, ids);
+    return observationRefusal('OBSERVATION_TARGET_MISMATCH', 'rejected', `The observation belongs to target ${obs.target_id}.`, ids, await again('The observation is of another target; on this one:'));
   }
   const current = { current_version: target.version, current_hash: target.current_hash, observed_version: obs.target_version, observed_hash: obs.target_hash };
   if (obs.editing_cycle_id !== target.active_editing_cycle_id) {
-    return observationRefusal('OBSERVATION_CYCLE_MISMATCH', 'rejected', 'A save closed the editing cycle of this observation: observe the scope again.', { ...ids, ...current });
+    return observationRefusal('OBSERVATION_CYCLE_MISMATCH', 'rejected', 'A save closed the editing cycle of this observation: observe the scope again.', { ...ids, ...current }, await again('The observation is stale.'));
   }
   if (obs.target_version !== target.version) {
-    return observationRefusal('STALE_OBSERVATION_VERSION', 'rejected', `The target moved from version ${obs.target_version} to ${target.version}: observe the scope again.`, { ...ids, ...current });
+    return observationRefusal('STALE_OBSERVATION_VERSION', 'rejected', `The target moved from version ${obs.target_version} to ${target.version}: observe the scope again.`, { ...ids, ...current }, await again('The observation is stale.'));
   }
   if (obs.target_hash !== target.current_hash) {
-    return observationRefusal('STALE_OBSERVATION_HASH', 'rejected', 'The target text no longer hashes to the observed hash: observe the scope again.', { ...ids, ...current });
+    return observationRefusal('STALE_OBSERVATION_HASH', 'rejected', 'The target text no longer hashes to the observed hash: observe the scope again.', { ...ids, ...current }, await again('The observation is stale.'));
   }
   const length = obs.scope_end - obs.scope_start;
   if (page.offset > 0 && page.offset >= length) {
-    return offsetRefusal(page.offset, length);
+    return offsetRefusal(page.offset, length, { target_file_id: target.target_id, observation_id: obs.observation_id, ...pageArgs(page) });
   }
   const slice = pageOf(textIndex(target), obs, page);
   return {
@@ -58,6 +65,11 @@ export async function pageObservation(ctx: AppContext, target: TargetRow, observ
     observed_scope_hash: obs.observed_scope_hash,
     ...slice,
   };
+}
+
+/** The page arguments as a call spells them. */
+export function pageArgs(page: PageRequest): { max_chars?: number; include_line_starts?: boolean } {
+  return { ...(page.maxChars === SCOPE_LIMITS.pageDefault ? {} : { max_chars: page.maxChars }), ...(page.includeLineStarts ? { include_line_starts: true } : {}) };
 }
 
 export interface TextIndex {

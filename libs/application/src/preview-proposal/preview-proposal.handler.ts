@@ -63,7 +63,10 @@ export async function previewProposal(ctx: AppContext, input: PreviewInput) {
     },
     target,
   );
-  if (outcome.kind === 'refused') return { ...refusalAnswer(outcome.refusal), preview: true, advisory: true };
+  if (outcome.kind === 'refused') {
+    const request = { operation: 'palimpsest_preview', args: Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) };
+    return { ...refusalAnswer(outcome.refusal, request), preview: true, advisory: true };
+  }
   const event = outcome.events[0];
   const base = { preview: true, advisory: true, target_file_id: target.target_id };
   const args = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));

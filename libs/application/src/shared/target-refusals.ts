@@ -1,4 +1,8 @@
+import type { NextAction } from '@palimpsest/core/errors/error-model';
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import type { RejectedRequest } from '@palimpsest/core/diagnostics/retry-request';
+import type { ReplacementTooLarge } from '@palimpsest/core/transaction/replacement-admission';
+import { toCanonicalLf } from '@palimpsest/core/text/canonical-text';
 import type { TargetDecision, TargetRefusal } from '@palimpsest/core/target/target-decision';
 import type { Answer } from './answer';
 import { notFound, type NotFound } from './target-lookup';
@@ -13,7 +17,7 @@ export type UnrecordedRejection = Answer<'rejected'>;
  * The one place a target refusal becomes an answer. InitializeTarget on an id that exists cannot
  * happen (ids are fresh UUIDs): it is a defect, thrown to the transport's error path.
  */
-export function refusalAnswer(refusal: TargetRefusal): InvalidArgument | NotFound | UnrecordedRejection {
+export function refusalAnswer(refusal: TargetRefusal, request?: RejectedRequest): InvalidArgument | NotFound | UnrecordedRejection {
   switch (refusal.kind) {
     case 'target_not_found':
       return notFound(refusal.target_id);
@@ -28,6 +32,7 @@ export function refusalAnswer(refusal: TargetRefusal): InvalidArgument | NotFoun
       return invalidArgument('replacement_too_large', `replacement exceeds the admission limit (${l.limit_exceeded}: ${l.actual} > ${l.limit}).`, {
         attempt_id: null,
         diagnostic: l,
+        next_actions: tooLargeActions(refusal.target_id, l, request),
       });
     }
     case 'guard_invalid':
@@ -71,4 +76,16 @@ export function refusalAnswer(refusal: TargetRefusal): InvalidArgument | NotFoun
       throw new Error(`unhandled target refusal ${JSON.stringify(unknown)}`);
     }
   }
+}
+
+/**
+ * A replacement over the limit: when only its CRLF/CR line endings put it over, the same request with LF
+ * endings (what the target stores anyway); else the target's version and hash, to send edits instead.
+ */
+function tooLargeActions(targetId: string, limit: ReplacementTooLarge, request?: RejectedRequest): NextAction[] {
+  const read = { operation: 'palimpsest_get_target', reason: 'Send the change as edits or operations against this version instead of a whole replacement.', params: { target_file_id: targetId } };
+  const raw = request?.args.replacement;
+  if (!request || !limit.canonical_would_fit || typeof raw !== 'string') return [read];
+  const fixed = { operation: request.operation, reason: 'Only its CRLF/CR line endings put the replacement over the limit: resend it with LF endings, which the target stores anyway.', params: { ...request.args, replacement: toCanonicalLf(raw) } };
+  return [fixed, read];
 }

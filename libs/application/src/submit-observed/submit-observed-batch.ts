@@ -6,6 +6,7 @@ import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
 import { submitProposal, type SubmissionResult } from '../submit-proposal/submit-proposal.handler';
 import { observedEnvelope, type SubmitObservedInput } from './submit-observed-input';
+import { batchScopeActions, wantsScopeActions } from './observed-next-actions';
 import { reverifyAll } from './reverify-observations';
 
 /** The fields of the batch's record; the single form's are passed too, so that mixing them is a recorded refusal. */
@@ -32,7 +33,10 @@ export async function submitObservedBatch(ctx: AppContext, input: SubmitObserved
       },
     },
   });
-  return result.status === 'accepted' ? withSummary(result, input, found) : result;
+  if (result.status === 'accepted') return withSummary(result, input, found);
+  if (!wantsScopeActions(result)) return result;
+  const rows = [...new Set(groupIds(input.groups))].map((id) => found[id] as ObservationRow | undefined).filter((r): r is ObservationRow => r !== undefined);
+  return batchScopeActions(ctx, result, rows);
 }
 
 /** The well-formed observation ids the groups name (lowercase), in group order. */

@@ -1,9 +1,10 @@
 import type { ObservedLookup } from '@palimpsest/core/target/target.commands';
 import { isUuid } from '@palimpsest/core/target/request-identity';
-import { findObservation } from '@palimpsest/projections/observations.queries';
+import { findObservation, type ObservationRow } from '@palimpsest/projections/observations.queries';
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
+import { singleScopeActions, wantsScopeActions } from './observed-next-actions';
 import { reverifyAll } from './reverify-observations';
 import { submitObservedBatch } from './submit-observed-batch';
 import { submitProposal, type SubmissionResult } from '../submit-proposal/submit-proposal.handler';
@@ -17,22 +18,32 @@ export { SUBMIT_OBSERVED, type SubmitObservedInput } from './submit-observed-inp
  * decided and recorded like palimpsest_submit_operations (accepted or rejected, audited), under the
  * observed runtime. Every observation refusal is a recorded rejection with the seed's code.
  */
-export function submitObserved(ctx: AppContext, input: SubmitObservedInput): Promise<SubmissionResult> {
+export async function submitObserved(ctx: AppContext, input: SubmitObservedInput): Promise<SubmissionResult> {
   if (input.observation_bundle_id !== undefined || input.groups !== undefined) return submitObservedBatch(ctx, input, SUBMIT_OBSERVED);
   const proposal: Record<string, unknown> = {};
   if ('intent' in input) proposal.intent = input.intent;
   if ('operations' in input) proposal.operations = input.operations;
-  return submitProposal(ctx, {
+  let row: ObservationRow | null = null;
+  const result = await submitProposal(ctx, {
     ...observedEnvelope(input),
     proposal,
-    observed: { operation: SUBMIT_OBSERVED, lookup: async (tx, target) => ({ observed: await lookupObservation(ctx, tx, target, input.observation_id) }) },
+    observed: {
+      operation: SUBMIT_OBSERVED,
+      fields: { observation_id: input.observation_id },
+      lookup: async (tx, target) => {
+        const found = await lookupObservation(ctx, tx, target, input.observation_id);
+        row = found.row;
+        return { observed: found.lookup };
+      },
+    },
   });
+  return wantsScopeActions(result) ? singleScopeActions(ctx, result, row, input as Record<string, unknown>) : result;
 }
 
 /** The observation under the row lock, and whether the engine names its scope again in the locked text. */
-async function lookupObservation(ctx: AppContext, tx: Sql, target: TargetRow, observationId: unknown): Promise<ObservedLookup> {
-  if (!isUuid(observationId)) return { observation_id: observationId, found: null, reverified: false };
+async function lookupObservation(ctx: AppContext, tx: Sql, target: TargetRow, observationId: unknown): Promise<{ lookup: ObservedLookup; row: ObservationRow | null }> {
+  if (!isUuid(observationId)) return { lookup: { observation_id: observationId, found: null, reverified: false }, row: null };
   const row = await findObservation(tx, observationId.toLowerCase());
-  return { observation_id: observationId, found: row, reverified: row ? ((await reverifyAll(ctx, target, [row]))[row.observation_id] ?? false) : false };
+  const reverified = row ? ((await reverifyAll(ctx, target, [row]))[row.observation_id] ?? false) : false;
+  return { lookup: { observation_id: observationId, found: row, reverified }, row };
 }
-

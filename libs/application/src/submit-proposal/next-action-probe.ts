@@ -8,6 +8,13 @@ import { admit } from '@palimpsest/protocol/admission';
 import { findOperation } from '@palimpsest/protocol/catalog/catalog';
 import { SUBMISSION_TOOL, proposalOf } from '../shared/submission-tools';
 
+/** palimpsest_submit_observed_operations: tx/2 bound to an observation (single) or a bundle's groups (batch). */
+const SUBMIT_OBSERVED = 'palimpsest_submit_observed_operations';
+const OBSERVED_FIELDS = ['intent', 'observation_bundle_id', 'groups', 'observation_id', 'operations'] as const;
+
+/** What an observed submission found under the row lock (see SubmitProposal's observed and batch). */
+export type ObservedLookups = Pick<SubmitProposal, 'observed' | 'batch'>;
+
 /** Never stored: a probe decides and discards. */
 const PROBE_ATTEMPT_ID = '00000000-0000-4000-8000-000000000001';
 
@@ -17,6 +24,7 @@ const PROTOCOL_OF: ReadonlyMap<string, ProtocolVersion> = new Map(
 
 function protocolOf(operation: string, args: Record<string, unknown>): ProtocolVersion | null {
   if (operation === 'palimpsest_preview') return Object.hasOwn(SUBMISSION_TOOL, String(args.format)) ? (args.format as ProtocolVersion) : null;
+  if (operation === SUBMIT_OBSERVED) return 'patchdiff-tx/2';
   return PROTOCOL_OF.get(operation) ?? null;
 }
 
@@ -25,9 +33,27 @@ export interface ProbeBasis {
   /** The rejected attempt a resubmission may name as its parent (recorded on this target), or null. */
   rejectedAttemptId: string | null;
   now: string;
+  /** An observed submission's lookups: a rejection changes no observation, so they hold for its corrections. */
+  observed?: ObservedLookups;
 }
 
-function commandOf(b: ProbeBasis, protocol: ProtocolVersion, args: Record<string, unknown>): SubmitProposal {
+const isBatch = (args: Record<string, unknown>) => args.observation_bundle_id !== undefined || args.groups !== undefined;
+
+/** The proposal as the observed forms hand it over, and the lookups that hold for it (the same observation or bundle only). */
+function observedCommand(b: ProbeBasis, args: Record<string, unknown>): Pick<SubmitProposal, 'proposal' | 'observed' | 'batch'> {
+  const fields = isBatch(args) ? OBSERVED_FIELDS : (['intent', 'operations'] as const);
+  const proposal: Record<string, unknown> = {};
+  for (const key of fields) if (args[key] !== undefined) proposal[key] = args[key];
+  const single = b.observed?.observed;
+  if (!isBatch(args)) {
+    const same = single && String(single.observation_id).toLowerCase() === String(args.observation_id).toLowerCase();
+    return { proposal, observed: same ? single : { observation_id: args.observation_id, found: null, reverified: false } };
+  }
+  const batch = b.observed?.batch;
+  return { proposal, batch: batch ?? { bundle_known: false, found: {}, reverified: {} } };
+}
+
+function commandOf(b: ProbeBasis, protocol: ProtocolVersion, args: Record<string, unknown>, operation: string): SubmitProposal {
   const parent =
     b.rejectedAttemptId !== null && args.parent_attempt_id === b.rejectedAttemptId
       ? { attempt_id: b.rejectedAttemptId, target_id: b.state.target_id, status: 'rejected' as const }
@@ -38,7 +64,7 @@ function commandOf(b: ProbeBasis, protocol: ProtocolVersion, args: Record<string
     attempt_id: PROBE_ATTEMPT_ID,
     target_id: b.state.target_id,
     protocol_version: protocol,
-    proposal: proposalOf(args),
+    ...(operation === SUBMIT_OBSERVED ? observedCommand(b, args) : { proposal: proposalOf(args) }),
     expected_target_version: args.expected_target_version,
     expected_current_hash: args.expected_current_hash,
     client_request_id: args.client_request_id,
@@ -50,8 +76,8 @@ function commandOf(b: ProbeBasis, protocol: ProtocolVersion, args: Record<string
   };
 }
 
-function decideOn(b: ProbeBasis, protocol: ProtocolVersion, args: Record<string, unknown>) {
-  const outcome = decide(commandOf(b, protocol, args), b.state);
+function decideOn(b: ProbeBasis, protocol: ProtocolVersion, args: Record<string, unknown>, operation: string) {
+  const outcome = decide(commandOf(b, protocol, args, operation), b.state);
   if (outcome.kind !== 'decided' || outcome.events[0]?.type !== 'ProposalAccepted' || !outcome.state.exists) return null;
   return outcome.state.content;
 }
@@ -67,7 +93,7 @@ export function nextActionProbe(b: ProbeBasis, request: { operation: string; arg
       const spec = findOperation(operation);
       const protocol = protocolOf(operation, args);
       if (!spec || !protocol || admit(spec, args) !== null) return false;
-      return decideOn(b, protocol, args) !== null;
+      return decideOn(b, protocol, args, operation) !== null;
     },
     bufferBefore(index) {
       if (index === 0) return b.state.content;
@@ -84,5 +110,7 @@ function prefixBuffer(b: ProbeBasis, request: { operation: string; args: Record<
   if (!changes || !protocol) return null;
   const args: Record<string, unknown> = { [changes.field]: changes.items.slice(0, index), expected_target_version: b.state.version };
   if ('intent' in request.args) args.intent = request.args.intent;
-  return decideOn(b, protocol, args);
+  // An observed prefix runs inside its observation, which needs both guards.
+  if (request.operation === SUBMIT_OBSERVED) Object.assign(args, { observation_id: request.args.observation_id, expected_current_hash: b.state.current_hash });
+  return decideOn(b, protocol, args, request.operation);
 }

@@ -9,7 +9,7 @@ import {
 import type { RejectedRequest } from '@palimpsest/core/diagnostics/retry-request';
 import type { NearMissSource } from '@palimpsest/core/target/target-decision';
 import type { ExistingTarget } from '@palimpsest/core/target/target.state';
-import { nextActionProbe } from './next-action-probe';
+import { nextActionProbe, type ObservedLookups } from './next-action-probe';
 
 /** What the response-only enrichment of a rejection needs, captured while the row was locked. */
 export interface RejectionEnrichment {
@@ -22,6 +22,8 @@ export interface RejectionEnrichment {
   /** A submission's rejection is recorded (a retry names it as parent); a preview's is not. */
   recorded: boolean;
   now: string;
+  /** An observed submission's lookups, for the probe of its corrections. */
+  observed?: ObservedLookups;
 }
 
 function nearMissesFor(diagnostic: Record<string, any>, source: NearMissSource | null): object | null {
@@ -76,7 +78,7 @@ export function enrichRejection<T extends { status: string }>(answer: T, e: Reje
         client_request_id: body.client_request_id ?? null,
         request: e.request,
       },
-      nextActionProbe({ state: e.current, rejectedAttemptId: attempt_id, now: e.now }, e.request),
+      nextActionProbe({ state: e.current, rejectedAttemptId: attempt_id, now: e.now, observed: e.observed }, e.request),
     ),
   };
 }

@@ -16,6 +16,7 @@ import { attemptRow, findKeyedAttempt, findParentAttempt } from '@palimpsest/pro
 import { lockTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { Committed } from '@palimpsest/projections/target-commit';
 import { viewOfAccepted, viewOfRejected, viewOfRow } from './attempt-view';
+import type { ObservedLookups } from './next-action-probe';
 import { enrichRejection, type RejectionEnrichment } from './rejection-enrichment';
 import { submissionResponse } from './submission-response';
 
@@ -35,11 +36,16 @@ export interface SubmitProposalInput {
    * Set by palimpsest_submit_observed_operations: finds the observation under the row lock. Such a
    * submission always takes the locked path (the observation must be read under the lock).
    */
-  observed?: { operation: string; lookup: (tx: Sql, target: TargetRow) => Promise<ObservedLookups> };
+  observed?: {
+    operation: string;
+    /** The request's fields outside its envelope and proposal (the single form's observation_id): next actions resend them. */
+    fields?: Record<string, unknown>;
+    lookup: (tx: Sql, target: TargetRow) => Promise<ObservedLookups>;
+  };
 }
 
 /** What an observed submission found under the row lock: one observation (single form) or a batch's. */
-export type ObservedLookups = Pick<SubmitProposal, 'observed' | 'batch'>;
+export type { ObservedLookups } from './next-action-probe';
 
 export type SubmissionResult = Answer<'accepted' | 'rejected'> | InvalidArgument | NotFound;
 
@@ -67,6 +73,8 @@ interface Submission {
   boundKey: string | null;
   /** Strict observation mode (AppContext.strictObservation) and this submission is not observed. */
   strict: boolean;
+  /** What the observed lookup found under the lock (the next actions' probe decides corrections with it). */
+  observedLookups?: ObservedLookups;
 }
 
 function commandFor(sub: Submission, lookups: SubmitProposal['lookups'], observed?: ObservedLookups): SubmitProposal {
@@ -95,13 +103,13 @@ const commitInput = (sub: Submission, target: TargetRow, outcome: Decided) => co
 /** The arguments as the caller sent them (dispatch split them into envelope and proposal). */
 function requestOf(input: SubmitProposalInput): RejectedRequest {
   const { protocol_version, proposal, attempt, observed, ...envelope } = input;
-  const args: Record<string, unknown> = { ...envelope, ...proposal, attempt };
+  const args: Record<string, unknown> = { ...envelope, ...proposal, ...observed?.fields, attempt };
   for (const key of Object.keys(args)) if (args[key] === undefined) delete args[key];
   return { operation: observed?.operation ?? SUBMISSION_TOOL[protocol_version], args };
 }
 
 function enrichmentFor(sub: Submission, target: TargetRow, outcome: Decided): RejectionEnrichment {
-  return { request: requestOf(sub.input), current: target, nearMissSource: outcome.hints.nearMissSource, recorded: true, now: sub.now };
+  return { request: requestOf(sub.input), current: target, nearMissSource: outcome.hints.nearMissSource, recorded: true, now: sub.now, observed: sub.observedLookups };
 }
 
 function decidedResponse(sub: Submission, target: TargetRow, outcome: Decided, done: Committed): SubmissionResult {
@@ -151,11 +159,12 @@ function lockedSubmission(ctx: AppContext, sub: Submission) {
       const keyed = await findKeyed(tx, targetId, sub.boundKey);
       const parent = await findParent(tx, input.parent_attempt_id);
       const observed = input.observed ? await input.observed.lookup(tx, target) : undefined;
+      sub.observedLookups = observed;
       return decide(commandFor(sub, { keyed, parent }, observed), target);
     },
     commit: async (target: TargetRow | null, outcome: ReturnType<typeof decide> | null, { tx, commit }: TargetUnit): Promise<Answered> => {
       if (!target || !outcome) return { body: notFound(targetId), enrichment: null };
-      if (outcome.kind === 'refused') return { body: refusalAnswer(outcome.refusal), enrichment: null };
+      if (outcome.kind === 'refused') return { body: refusalAnswer(outcome.refusal, requestOf(input)), enrichment: null };
       const enrichment = enrichmentFor(sub, target, outcome);
       if (outcome.recoveredAttemptId) {
         const view = await recoveredView(tx, outcome.recoveredAttemptId);

@@ -2,7 +2,11 @@ import type { NextAction, Retryable } from '../errors/error-model';
 import { RETRYABLE_REASONS, type FailureReason } from '../transaction/transaction.types';
 import type { RejectedRequest } from './retry-request';
 import {
+  bothGuards,
+  mergedGroups,
+  withoutArguments,
   failedChangeOf,
+  guardedInsertion,
   nearMissCorrection,
   occurrenceChoices,
   rebuiltContext,
@@ -44,6 +48,7 @@ const READ = 'palimpsest_read_target';
 const LINES = 'palimpsest_read_lines';
 const FIND = 'palimpsest_find_occurrences';
 const GET = 'palimpsest_get_target';
+const OBSERVED = 'palimpsest_submit_observed_operations';
 
 /** Seed definition: after_refresh when a new proposal from a fresh read can succeed, else none. */
 export function retryableOf(reason: string, retryable: boolean | undefined): Retryable {
@@ -108,6 +113,8 @@ function contextActions(r: RejectionSummary, c: RetryContext): NextAction[] {
     const log = { target_file_id: r.target_id, client_request_id: r.client_request_id };
     return [...fixed, { operation: 'palimpsest_get_attempt_log', reason: 'Inspect the proposal the key is bound to.', params: log }];
   }
+  if (code === 'conflicting_arguments' && Array.isArray(r.diagnostic?.arguments)) return [...withoutArguments(c, r.diagnostic.arguments), getTarget(r, 'Read the target.')];
+  if (code === 'DUPLICATE_GROUP_OBSERVATION') return [...mergedGroups(c), getTarget(r, 'Read the target.')];
   if (code === 'parent_attempt_not_found') return [...rebuiltContext(c, 'parent_attempt_id'), getTarget(r, 'Read the target.')];
   if (code === 'OBSERVATION_REQUIRED') {
     const reason = 'Observe the scope to change (give symbol_name to select it), then submit within it with palimpsest_submit_observed_operations and its observation_id.';
@@ -118,7 +125,9 @@ function contextActions(r: RejectionSummary, c: RetryContext): NextAction[] {
     return [...rebuiltContext(c, argument), getTarget(r, 'Read the target.')];
   }
   if (code === 'missing_guard' || argument === 'expected_target_version' || argument === 'expected_current_hash') {
-    return [getTarget(r, `Read the target's version and hash, then resend with ${argument ?? 'a guard'} set from what you read.`)];
+    // An observation is itself the read the guards stand for: its submission may take them from it, any other must read first.
+    const fromObservation = code === 'missing_guard' && r.request.operation === OBSERVED ? bothGuards(c) : [];
+    return [...fromObservation, getTarget(r, `Read the target's version and hash, then resend with ${argument ?? 'a guard'} set from what you read.`)];
   }
   return [getTarget(r, 'Fix the request as failure_detail describes; read the target for its current version and hash.')];
 }
@@ -138,7 +147,8 @@ function actionsFor(r: RejectionSummary, c: RetryContext): NextAction[] {
     case 'span_expected_text_mismatch': {
       const failed = failedChangeOf(c);
       const start = typeof failed?.change.start === 'number' ? failed.change.start : null;
-      return [...relocatedSpan(c), readAround(r, failed?.buffer ?? null, start, 'Copy the exact offsets and text of the span.')];
+      const guarded = r.diagnostic?.code === 'OBSERVED_INSERTION_GUARDS_REQUIRED' ? guardedInsertion(c) : [];
+      return [...guarded, ...relocatedSpan(c), readAround(r, failed?.buffer ?? null, start, 'Copy the exact offsets and text of the span.')];
     }
     case 'target_version_mismatch':
     case 'target_hash_mismatch':

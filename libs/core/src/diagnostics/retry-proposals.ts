@@ -1,6 +1,6 @@
 import type { NextAction } from '../errors/error-model';
 import { toCanonicalLf } from '../text/canonical-text';
-import { codePointLength } from '../text/code-points';
+import { codePointLength, CodePointIndex } from '../text/code-points';
 import { changesOf, failedIndexOf, retryArgs, withChange, type Change, type ChangeField, type RejectedRequest, type RetryBasis } from './retry-request';
 import { closestCorrection, type NearMissSpan } from './near-miss-correction';
 import { occurrenceStarts, positionOf, quoted } from './text-position';
@@ -115,4 +115,51 @@ export function rebuiltContext(c: RetryContext, argument: string | undefined): N
   // A key that is not one cannot be derived from: the retry's key is derived from the rejected attempt alone.
   if (argument === 'client_request_id' && c.basis.attempt_id) rebuilt.client_request_id = `retry-${c.basis.attempt_id}`;
   return offered(c, rebuilt, `${argument ?? 'An argument'} was refused: resend with it rebuilt (see failure_detail).`);
+}
+
+/** Guards this long at most: enough to pin an insertion, short enough to read. */
+const INSERTION_GUARD = 16;
+
+/**
+ * An insertion into an observed scope sent without its adjacent guards: the same insertion with
+ * expected_before and expected_after copied from the text around it, within the scope.
+ */
+export function guardedInsertion(c: RetryContext): NextAction[] {
+  const failed = failedChangeOf(c);
+  const scope = c.diagnostic;
+  if (!failed || failed.change.op !== 'span' || failed.buffer === null || typeof scope?.scope_start !== 'number' || typeof scope.scope_end !== 'number') return [];
+  const { start, end } = failed.change;
+  if (typeof start !== 'number' || start !== end || start <= scope.scope_start || start >= scope.scope_end) return [];
+  const index = new CodePointIndex(failed.buffer);
+  const expected_before = index.slice(Math.max(scope.scope_start, start - INSERTION_GUARD), start);
+  const expected_after = index.slice(start, Math.min(scope.scope_end, start + INSERTION_GUARD));
+  const args = withChange(retryArgs(c.request, c.basis), failed.field, failed.index, { ...failed.change, expected_before, expected_after });
+  return offered(c, args, `Resend ${failed.field}[${failed.index}] with the text around the insertion as its guards (expected_before ${quoted(expected_before)}, expected_after ${quoted(expected_after)}).`);
+}
+
+/** An observed submission sent without both guards: the same request with both (the probe checks they are the observation's). */
+export function bothGuards(c: RetryContext): NextAction[] {
+  const args = { ...retryArgs(c.request, c.basis), expected_target_version: c.basis.current_version, expected_current_hash: c.basis.current_hash };
+  return offered(c, args, `Resend with both guards: expected_target_version ${c.basis.current_version} and expected_current_hash of the current text.`);
+}
+
+/** A request refused for arguments that do not go together (diagnostic.arguments): the same request without them. */
+export function withoutArguments(c: RetryContext, names: readonly string[]): NextAction[] {
+  const args = { ...c.request.args };
+  for (const name of names) delete args[name];
+  return offered(c, retryArgs({ ...c.request, args }, c.basis), `Resend without ${names.join(', ')}: this form does not take them.`);
+}
+
+/** An observed batch naming one observation in two groups: one group per observation, its operations in order. */
+export function mergedGroups(c: RetryContext): NextAction[] {
+  const groups = c.request.args.groups;
+  if (!Array.isArray(groups) || !groups.every((g) => g && typeof g === 'object' && Array.isArray(g.operations))) return [];
+  const merged: { observation_id: unknown; operations: unknown[] }[] = [];
+  for (const g of groups as { observation_id: unknown; operations: unknown[] }[]) {
+    const same = merged.find((m) => String(m.observation_id).toLowerCase() === String(g.observation_id).toLowerCase());
+    if (same) same.operations = [...same.operations, ...g.operations];
+    else merged.push({ observation_id: g.observation_id, operations: [...g.operations] });
+  }
+  const args = { ...retryArgs(c.request, c.basis), groups: merged };
+  return offered(c, args, 'Resend with one group per observation, the operations of its groups run in order.');
 }

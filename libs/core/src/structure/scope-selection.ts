@@ -1,3 +1,4 @@
+import { ScopePaths } from './scope-paths';
 import { qualifiedName, type StructureSymbol, type SymbolKind } from './structure.port';
 
 /** Seed bounds of observe_scope. */
@@ -55,9 +56,18 @@ export type ExactSelection =
   | { kind: 'none' }
   | ({ kind: 'many' } & CandidateList);
 
-/** Exact selection by name or `parent.name`: one match or a refusal, never the smallest of several. */
-export function selectExact(symbols: StructureSymbol[], symbolName: string, kind: SymbolKind | null): ExactSelection {
-  const matches = symbols.filter((s) => (kind === null || s.kind === kind) && (s.name === symbolName || qualifiedName(s) === symbolName));
+/**
+ * Exact selection: the name or `parent.name` (the seed's), else a dotted path naming the symbol by a
+ * trailing run of its enclosing scopes (`Options.More configuration` under `Guide`). One match or a
+ * refusal, never the smallest of several; `start_line` narrows to the symbols that start on that line.
+ */
+export function selectExact(symbols: StructureSymbol[], symbolName: string, kind: SymbolKind | null, startLine: number | null = null, paths?: ScopePaths): ExactSelection {
+  const eligible = symbols.filter((s) => (kind === null || s.kind === kind) && (startLine === null || s.start_line === startLine));
+  let matches = eligible.filter((s) => s.name === symbolName || qualifiedName(s) === symbolName);
+  if (matches.length === 0 && symbolName.includes('.')) {
+    const index = paths ?? new ScopePaths(symbols);
+    matches = eligible.filter((s) => index.names(s, symbolName));
+  }
   if (matches.length === 0) return { kind: 'none' };
   if (matches.length === 1) return { kind: 'one', symbol: matches[0] };
   return { kind: 'many', ...bounded(matches) };
@@ -90,11 +100,12 @@ export type BundleResolution = { ok: true; symbols: StructureSymbol[] } | ({ ok:
 export function resolveBundle(symbols: StructureSymbol[], selections: BundleSelector[]): BundleResolution {
   const chosen: StructureSymbol[] = [];
   const seen = new Set<string>();
+  const paths = new ScopePaths(symbols);
   for (const [index, sel] of selections.entries()) {
     const key = `${sel.kind ?? ''}\u0000${sel.symbol_name}`;
     if (seen.has(key)) return fail('DUPLICATE_SCOPE_SELECTION', index, 'This selection repeats an earlier one.');
     seen.add(key);
-    const found = selectExact(symbols, sel.symbol_name, sel.kind ?? null);
+    const found = selectExact(symbols, sel.symbol_name, sel.kind ?? null, null, paths);
     if (found.kind === 'none') return fail('SCOPE_NOT_FOUND', index, `No symbol is named ${JSON.stringify(sel.symbol_name)}.`);
     if (found.kind === 'many') {
       const { kind: _many, ...candidates } = found;

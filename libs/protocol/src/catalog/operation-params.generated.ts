@@ -48,6 +48,7 @@ export interface OperationParams {
     query?: string | null;
     symbol_name?: string | null;
     kind?: "function" | "class" | "method" | "variable" | "interface" | "type" | "enum" | "namespace" | "section" | "code_block" | "table_row" | "config_item" | "object" | null;
+    start_line?: number | null;
     observation_id?: string | null;
     offset?: number;
     max_chars?: number | null;

@@ -6,6 +6,7 @@ import { EXAMPLE_OBSERVATION_ID, OBSERVED_EXAMPLES } from '../observed-examples'
 
 const kind = { enum: [...SYMBOL_KINDS, null], description: 'Symbol kind filter.' };
 const selector = (description: string) => ({ type: ['string', 'null'], minLength: 1, description });
+const startLine = { type: ['integer', 'null'], minimum: 1, description: 'Start line (1-based) of the symbol.' };
 
 /** Codes of palimpsest_observe_scope beyond admission (seed: "Structural Observation and Scoped Submission"). */
 export const OBSERVE_SCOPE_CODES = [
@@ -33,13 +34,14 @@ export const observeScope = defineOperation({
   name: 'palimpsest_observe_scope',
   title: 'Observe a structural scope',
   description:
-    'Structural scopes (code symbols; Markdown sections, code blocks, table rows; YAML/JSON keys). No symbol_name: discovery (at most 200 candidates, nothing recorded). symbol_name: one match is observed (a recorded observation_id and its first page); none is SCOPE_NOT_FOUND, several AMBIGUOUS_SCOPE_SELECTION. observation_id pages a scope; selections observe 1-32 disjoint scopes at once. A save or an edit makes an observation stale.',
+    'Structural scopes (code symbols; Markdown sections, code blocks, table rows; YAML/JSON keys). No symbol_name: discovery (200 candidates at most, nothing recorded). symbol_name: one match is observed (observation_id, first page); none is SCOPE_NOT_FOUND, several AMBIGUOUS_SCOPE_SELECTION. observation_id pages a scope; selections observe 1-32 disjoint scopes at once. A save or an edit makes an observation stale.',
   readOnly: false,
   readOnlyPart: 'discovery and paging (exact and bundle selections record an observation)',
   params: targetParams({
     query: selector('Discovery filter: substring of name or parent.name.'),
-    symbol_name: selector('Exact selection: name or parent.name.'),
+    symbol_name: selector('Exact selection: name or dotted path.'),
     kind,
+    start_line: startLine,
     observation_id: { type: ['string', 'null'], description: 'Page an observed scope (its UUID).' },
     offset: { type: 'integer', minimum: 0, description: 'Code points into the scope (default 0).' },
     max_chars: { type: ['integer', 'null'], minimum: 1, description: 'Page size (default 4,000, cap 8,000).' },
@@ -53,7 +55,7 @@ export const observeScope = defineOperation({
         type: 'object',
         additionalProperties: false,
         required: ['symbol_name'],
-        properties: { symbol_name: { type: 'string', minLength: 1, description: 'Name or parent.name.' }, kind },
+        properties: { symbol_name: { type: 'string', minLength: 1, description: 'Name or dotted path.' }, kind },
       },
     },
   }),
