@@ -34,7 +34,7 @@ describe(`palimpsest_save killed at every crash point of its publication, on ${b
   beforeAll(async () => {
     store = await isolatedStore();
     dir = mkdtempSync(join(tmpdir(), 'palimpsest-e2e-save-crash-'));
-    env = { ...store.env, PALIMPSEST_WORKSPACE_ROOT: dir, [CRASH_POINT_ENV]: '' };
+    env = { ...store.env, PALIMPSEST_WORKSPACE_ROOT: dir, PALIMPSEST_WORKSPACE_PUBLISH: 'on_save', [CRASH_POINT_ENV]: '' }; // the save publishes
     expect((await runCli(['migrate'], { env })).code).toBe(0);
     writeFileSync(join(dir, 'crash.md'), onDisk);
     const created = await callCli(env, 'palimpsest_initialize_target', { filename: 'crash.md', from_workspace: true });

@@ -74,6 +74,7 @@ function initialize(cmd: InitializeTarget, state: TargetState): TargetDecision {
     },
   ];
   if (cmd.workspace) events.push(workspaceFileBound(cmd.target_id, cmd.workspace, upload.sourceLineEndings.style, cmd.now));
+  if (cmd.workspace && cmd.publish === 'on_save') events.push({ type: 'WorkspacePublishSet', data: { target_id: cmd.target_id, publish: cmd.publish, set_at: cmd.now } });
   return decided(events, events.reduce(evolve, state));
 }
 
@@ -198,6 +199,7 @@ export function evolve(state: TargetState, event: TargetEvent): TargetState {
     }
     case 'WorkspaceFileBound':
     case 'WorkspaceFileRefreshed':
+    case 'WorkspacePublishSet':
     case 'ScopeObserved':
     case 'BundleObserved':
       return requireTarget(state, event.data.target_id);

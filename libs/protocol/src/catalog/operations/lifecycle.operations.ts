@@ -32,8 +32,15 @@ const initializeParams = {
       description:
         'Read filename from the workspace instead of content (omit content) and bind the target to that file.',
     },
+    publish: {
+      enum: ['on_accept', 'on_save', null],
+      description:
+        'With from_workspace: when an accepted palimpsest_submit_* change reaches the file. on_accept publishes it with the acceptance; on_save leaves the file behind (workspace status pending) until palimpsest_save. Default: PALIMPSEST_WORKSPACE_PUBLISH, else on_accept.',
+    },
   },
 };
+
+const { publish: _publish, ...uploadProperties } = initializeParams.properties;
 
 const initializeExample = {
   title: 'Create a target from inline text',
@@ -55,6 +62,7 @@ export const initializeTarget = defineOperation({
     'missing_content',
     'workspace_not_configured',
     'content_conflicts_with_workspace',
+    'publish_needs_workspace',
     'PATH_ESCAPE',
     'PATH_INVALID',
     'PATH_RESERVED',
@@ -71,8 +79,16 @@ export const handleUpload = defineOperation({
   ...initializeTarget,
   name: 'palimpsest_handle_upload',
   title: 'Handle upload',
-  description: 'Upload alias of palimpsest_initialize_target: content is required.',
-  params: { ...initializeParams, required: ['filename', 'content'] },
+  description: 'Upload alias of palimpsest_initialize_target: content is required. To import a workspace file, use palimpsest_initialize_target with from_workspace.',
+  params: {
+    ...initializeParams,
+    required: ['filename', 'content'],
+    properties: {
+      ...uploadProperties,
+      from_workspace: { type: 'boolean', description: 'Only false: an upload carries its content. true is refused (upload_from_workspace); import a file with palimpsest_initialize_target and from_workspace.' },
+    },
+  },
+  errors: ['invalid_argument', 'invalid_text_encoding', 'missing_content', 'upload_from_workspace'],
   examples: [],
 });
 
@@ -125,7 +141,7 @@ export const save = defineOperation({
     sync_workspace: {
       type: ['boolean', 'null'],
       description:
-        "Also publish the text to the target's workspace file (null: PALIMPSEST_WORKSPACE_SYNC_ON_SAVE, default false).",
+        "Also publish the text to the target's workspace file (null: true for a binding with publish on_save, else PALIMPSEST_WORKSPACE_SYNC_ON_SAVE, default false).",
     },
     workspace_eol_format: {
       type: ['string', 'null'],

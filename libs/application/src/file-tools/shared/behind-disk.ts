@@ -1,0 +1,33 @@
+import { createHash } from 'node:crypto';
+import { readTargetRow } from '@palimpsest/projections/content/target-row.queries';
+import type { WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
+import type { AppContext } from '../../app-context';
+import { fileBytesOf } from '../../workspace-publication/file-bytes';
+
+/**
+ * A bound file behind its target: a change was accepted and not yet published (publish on_save), so
+ * workspace status says pending. The read tools then answer from the target's text, in the bytes the
+ * file will hold once published, and say so (`pending`): read_file never shows what status contradicts,
+ * and edit_file, which matches on the target's text, matches what read_file showed. A file changed
+ * outside Palimpsest since (drifted) is read as on disk.
+ */
+
+export interface PendingFile {
+  path: string;
+  target_file_id: string;
+  version: number;
+  disk_version: number;
+}
+
+export const isBehind = (row: WorkspaceFileRow & { version: number }) => row.version > row.disk_version && row.journal_state === null;
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** The target's text as the file's bytes, when the disk still holds what was last published (else null: read the disk). */
+export async function behindBytes(ctx: AppContext, row: WorkspaceFileRow & { version: number }, disk: Uint8Array): Promise<{ bytes: Buffer; pending: PendingFile } | null> {
+  if (!isBehind(row) || sha256(disk) !== row.disk_sha256) return null;
+  const target = await readTargetRow(ctx.db, row.target_id, ctx.contents);
+  if (!target) return null;
+  const { bytes } = fileBytesOf(target.content, target.source_line_endings, row.source_line_ending_style);
+  return { bytes, pending: { path: row.path, target_file_id: row.target_id, version: target.version, disk_version: row.disk_version } };
+}
