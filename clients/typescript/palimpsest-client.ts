@@ -16,7 +16,7 @@ export type InitializeTargetParams = {
   publish?: "on_accept" | "on_save" | null;
 };
 
-/** Handle upload: Upload alias of palimpsest_initialize_target: content is required. To import a workspace file, use palimpsest_initialize_target with from_workspace. */
+/** Handle upload: Upload alias of palimpsest_initialize_target: content is required. */
 export type HandleUploadParams = {
   filename: string;
   content: string | null;
@@ -260,7 +260,7 @@ export type WorkspaceRefreshParams = {
   expected_current_hash?: string | null;
 };
 
-/** Workspace status: Bound files a page at a time in path order: in_sync, drifted, missing, pending (a publication journal open, or the target ahead of its file until palimpsest_save publishes it) or unreachable (a path refusal, in code). */
+/** Workspace status: Bound files a page at a time in path order: in_sync, drifted, missing, pending (a journal open, or the target ahead) or unreachable (a path refusal, in code). */
 export type WorkspaceStatusParams = {
   path_prefix?: string | null;
   state?: "in_sync" | "drifted" | "missing" | "pending" | "unreachable" | null;
@@ -284,7 +284,7 @@ export type ListFilesParams = {
   glob?: string;
 };
 
-/** Read a file: Read a workspace file as UTF-8 text, as on disk (CRLF kept), or as its target holds it while the disk is behind (pending); grep first, read last. At most 500 KB of whole lines, with totalLines and truncated: continue with offset (1-based line). Absolute paths or .. are PATH_ESCAPE, a missing file PATH_NOT_FOUND; links are never followed. */
+/** Read a file: Read a workspace file as UTF-8 text, as on disk (CRLF kept; pending: target text); grep first, read last. At most 500 KB of whole lines, with totalLines and truncated: continue with offset (1-based line). Absolute paths or .. are PATH_ESCAPE, a missing file PATH_NOT_FOUND; links are never followed. */
 export type ReadFileParams = {
   path: string;
   offset?: number;

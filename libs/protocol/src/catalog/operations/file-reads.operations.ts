@@ -28,23 +28,14 @@ function seedResult(statuses: string[], output: Record<string, JsonSchema>, extr
   };
 }
 
-/** A bound file whose target is ahead of it (publish on_save, workspace status pending): the reads answer from the target's text. */
+/** A bound file behind its target (workspace status pending): the read answers the target's text. */
 const pendingFile: JsonSchema = {
   type: 'object',
   required: ['path', 'target_file_id', 'version', 'disk_version'],
-  properties: {
-    path: { type: 'string' },
-    target_file_id: { type: 'string' },
-    version: { ...int, description: 'The target version whose text was read.' },
-    disk_version: { ...int, description: 'The older version the file on disk still holds, until palimpsest_save publishes it.' },
-  },
+  properties: { path: { type: 'string' }, target_file_id: { type: 'string' }, version: int, disk_version: int },
 };
-const readFileExtra: Record<string, JsonSchema> = {
-  pending: { ...pendingFile, description: 'Present when the file on disk is behind its target: content is the target\'s text, not the disk\'s.' },
-};
-const grepExtra: Record<string, JsonSchema> = {
-  pending: { type: 'array', items: pendingFile, description: 'Files searched whose disk is behind their target: their matches are from the target\'s text (at most 20 listed).' },
-};
+const readFileExtra: Record<string, JsonSchema> = { pending: { ...pendingFile, description: 'The disk is behind: content is the target text.' } };
+const grepExtra: Record<string, JsonSchema> = { pending: { type: 'array', items: pendingFile, description: 'Files searched in their target text (disk behind).' } };
 
 const PATH_CODES = ['PATH_ESCAPE', 'PATH_INVALID', 'PATH_RESERVED', 'PATH_TOO_LONG', 'PATH_NOT_FOUND', 'PATH_SYMLINK', 'PATH_CHANGED'];
 
@@ -59,7 +50,7 @@ export const readFile = defineOperation({
   name: 'read_file',
   title: 'Read a file',
   description:
-    'Read a workspace file as UTF-8 text, as on disk (CRLF kept), or as its target holds it while the disk is behind (pending); grep first, read last. At most 500 KB of whole lines, with totalLines and truncated: continue with offset (1-based line). Absolute paths or .. are PATH_ESCAPE, a missing file PATH_NOT_FOUND; links are never followed.',
+    'Read a workspace file as UTF-8 text, as on disk (CRLF kept; pending: target text); grep first, read last. At most 500 KB of whole lines, with totalLines and truncated: continue with offset (1-based line). Absolute paths or .. are PATH_ESCAPE, a missing file PATH_NOT_FOUND; links are never followed.',
   readOnly: true,
   params: {
     type: 'object',

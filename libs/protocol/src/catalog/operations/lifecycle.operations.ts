@@ -34,8 +34,7 @@ const initializeParams = {
     },
     publish: {
       enum: ['on_accept', 'on_save', null],
-      description:
-        'With from_workspace: when an accepted palimpsest_submit_* change reaches the file. on_accept publishes it with the acceptance; on_save leaves the file behind (workspace status pending) until palimpsest_save. Default: PALIMPSEST_WORKSPACE_PUBLISH, else on_accept.',
+      description: 'on_save: submissions wait for a save.',
     },
   },
 };
@@ -79,13 +78,13 @@ export const handleUpload = defineOperation({
   ...initializeTarget,
   name: 'palimpsest_handle_upload',
   title: 'Handle upload',
-  description: 'Upload alias of palimpsest_initialize_target: content is required. To import a workspace file, use palimpsest_initialize_target with from_workspace.',
+  description: 'Upload alias of palimpsest_initialize_target: content is required.',
   params: {
     ...initializeParams,
     required: ['filename', 'content'],
     properties: {
       ...uploadProperties,
-      from_workspace: { type: 'boolean', description: 'Only false: an upload carries its content. true is refused (upload_from_workspace); import a file with palimpsest_initialize_target and from_workspace.' },
+      from_workspace: { type: 'boolean', description: 'Refused if true.' },
     },
   },
   errors: ['invalid_argument', 'invalid_text_encoding', 'missing_content', 'upload_from_workspace'],
@@ -141,7 +140,7 @@ export const save = defineOperation({
     sync_workspace: {
       type: ['boolean', 'null'],
       description:
-        "Also publish the text to the target's workspace file (null: true for a binding with publish on_save, else PALIMPSEST_WORKSPACE_SYNC_ON_SAVE, default false).",
+        "Also publish the text to the target's workspace file (null: true for an on_save binding, else PALIMPSEST_WORKSPACE_SYNC_ON_SAVE, default false).",
     },
     workspace_eol_format: {
       type: ['string', 'null'],
