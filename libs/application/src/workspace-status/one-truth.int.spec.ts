@@ -68,6 +68,19 @@ describe(`every write path on a bound target, on ${describeBackend}`, () => {
     expect(await call('palimpsest_replay', { target_file_id: id })).toMatchObject({ status: 'success', materialized_state_matches: true });
   });
 
+  it('concurrent submissions on one bound file: one lands, the others are answered, and the disk ends equal to the target', async () => {
+    const id = await bound('race.md', 'slot\n');
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => call('palimpsest_submit_edits', { target_file_id: id, intent: `race ${i}`, edits: [{ match: 'slot', replace: `slot ${i}` }], expected_target_version: 0 })),
+    );
+    const outcomes = answers.map((a) => (a.status === 'accepted' ? 'accepted' : a.failure_reason));
+    expect(outcomes.filter((o) => o === 'accepted')).toHaveLength(1);
+    for (const o of outcomes) expect(['accepted', 'target_version_mismatch', 'workspace_busy']).toContain(o);
+    const t = await target(id);
+    expect(t.version).toBe(1);
+    await inSync('race.md', id, t.current_content);
+  });
+
   it('keeps the file\'s line endings when it publishes', async () => {
     const id = await bound('crlf.txt', 'a\r\nb\r\n');
     expect(await call('palimpsest_submit_edits', { target_file_id: id, intent: 'e', edits: [{ match: 'b', replace: 'B' }], expected_target_version: 0 })).toMatchObject({ status: 'accepted', workspace_sync: { content_eol: 'crlf' } });
