@@ -180,6 +180,11 @@ describe(`every write path on a bound target, on ${describeBackend}`, () => {
     const r = await call('palimpsest_initialize_target', { filename: 'env.md', from_workspace: true }, deferred);
     expect(r).toMatchObject({ status: 'ok', workspace: { path: 'env.md', publish: 'on_save' } });
     expect(await status('env.md')).toMatchObject({ publish: 'on_save', state: 'in_sync' });
+    // The file tools bind with it too: a file created, and a file touched first by an edit.
+    expect(await call('write_file', { path: 'created.md', content: 'c\n' }, deferred)).toMatchObject({ status: 'ok', created: true });
+    writeFileSync(join(h.dir, 'touched.md'), 't\n');
+    expect(await call('edit_file', { path: 'touched.md', oldString: 't', newString: 'T' }, deferred)).toMatchObject({ status: 'ok', bound_now: true });
+    for (const path of ['created.md', 'touched.md']) expect(await status(path)).toMatchObject({ publish: 'on_save', state: 'in_sync' });
     expect(await call('palimpsest_initialize_target', { filename: 'x.md', content: 'x', publish: 'on_save' })).toMatchObject({ status: 'invalid_argument', code: 'publish_needs_workspace' });
   });
 

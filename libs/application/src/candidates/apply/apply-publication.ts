@@ -85,7 +85,7 @@ export async function publishApply(ctx: AppContext, input: ApplyInput, plan: Pub
         go: true,
         finish: async () => {
           const created = creates.filter((c) => plan.files.some((f) => f.target_id === c.target_id && f.replaced_sha256 === null));
-          await writeTargets(commit, accepted.candidate, accepted.applied, at.locked, bindingsOfCreated(ctx.workspace, created, at.now));
+          await writeTargets(commit, accepted.candidate, accepted.applied, at.locked, bindingsOfCreated(ctx.workspace, created, at.now, ctx.workspacePublish));
           const events = at.d.kind === 'accepted' ? at.d.events : [];
           await commitCandidateEvents(tx, at.id, at.loaded, events, at.now, { command: 'ApplyCandidate', request_id: input.request_id });
           return { kind: 'applied', event: events[0], observed: at.observed };

@@ -3,7 +3,8 @@ import type { ContentEol } from '@palimpsest/core/reads/export-target';
 import type { LineEndingStyle } from '@palimpsest/core/text/canonical-text';
 import { toCanonicalLf } from '@palimpsest/core/text/canonical-text';
 import { sha256Hex } from '@palimpsest/core/text/sha256';
-import { workspaceFileBound } from '@palimpsest/core/target/target.decider';
+import { workspaceFileBound, workspacePublishSet } from '@palimpsest/core/target/target.decider';
+import type { PublishMode } from '@palimpsest/core/target/target.events';
 import type { TargetEvent } from '@palimpsest/core/target/target.events';
 import { readWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
@@ -35,14 +36,14 @@ export function fileToCreate(c: FileToCreate, t: { target_id: string; result_ver
 }
 
 /** Each created file, as just installed, bound to its target: the events each target's record is committed with. */
-export function bindingsOfCreated(root: WorkspaceRoot | null, creates: readonly FileToCreate[], now: string): Map<string, TargetEvent[]> {
+export function bindingsOfCreated(root: WorkspaceRoot | null, creates: readonly FileToCreate[], now: string, publish: PublishMode = 'on_accept'): Map<string, TargetEvent[]> {
   const out = new Map<string, TargetEvent[]>();
   for (const c of creates) {
     const read = root ? readWorkspaceFile(root, c.path) : null;
     const sha = sha256(c.bytes);
     if (!root || !read || read.kind === 'refused' || sha256(read.bytes) !== sha) throw new Error(`apply: ${c.path} does not hold the bytes just installed`);
     const source = { path: c.path, root_dev: root.dev, root_ino: root.ino, file_dev: read.identity.dev, file_ino: read.identity.ino, source_sha256: sha };
-    out.set(c.target_id, [workspaceFileBound(c.target_id, source, c.style, now)]);
+    out.set(c.target_id, [workspaceFileBound(c.target_id, source, c.style, now), ...workspacePublishSet(c.target_id, publish, now)]);
   }
   return out;
 }
