@@ -4,14 +4,9 @@ import { grepTimeoutFromEnv, grepWorkspace } from '@palimpsest/workspace/workspa
 import type { GrepMatch } from '@palimpsest/workspace/workspace-grep.worker';
 import type { AppContext } from '../../app-context';
 import { pathRefusalAnswer, type WorkspaceFileNotFound } from '../../shared/workspace-text';
-import { createHash } from 'node:crypto';
 import { checkWorkspacePath } from '@palimpsest/core/workspace/workspace-path';
-import { filesBehindTargets } from '@palimpsest/projections/workspace-files.queries';
-import { readTargetRow } from '@palimpsest/projections/content/target-row.queries';
-import type { AppContext as Ctx } from '../../app-context';
-import { fileBytesOf } from '../../workspace-publication/file-bytes';
 import { noWorkspace } from '../file-tool-answers';
-import type { PendingFile } from '../shared/behind-disk';
+import { behindSubstitution, type PendingFile } from '../shared/behind-disk';
 
 export interface GrepInput {
   pattern: string;
@@ -29,8 +24,6 @@ export interface GrepAnswer {
   pending?: PendingFile[];
 }
 
-/** Bound files behind their target that one grep searches in their target's text; past it, as on disk. */
-const MAX_BEHIND_FILES = 1000;
 const MAX_LISTED_PENDING = 20;
 
 /**
@@ -41,14 +34,9 @@ const MAX_LISTED_PENDING = 20;
  */
 export async function grep(ctx: AppContext, input: GrepInput): Promise<GrepAnswer | InvalidArgument | WorkspaceFileNotFound> {
   if (!ctx.workspace) return noWorkspace('grep');
-  const behind = await behindTexts(ctx, input.path);
-  const used: PendingFile[] = [];
-  const substitute = (path: string, bytes: Uint8Array): Uint8Array => {
-    const b = behind.get(path);
-    if (!b || createHash('sha256').update(bytes).digest('hex') !== b.disk_sha256) return bytes;
-    used.push(b.pending);
-    return b.bytes;
-  };
+  const checked = input.path === undefined ? null : checkWorkspacePath(input.path);
+  // A refused path is answered by the search itself, which refuses it the same way.
+  const { substitute, used } = await behindSubstitution(ctx, checked?.kind === 'valid' ? checked.value.path : null);
   const outcome = await grepWorkspace(ctx.workspace, {
     substitute,
     pattern: input.pattern,
@@ -70,17 +58,3 @@ export async function grep(ctx: AppContext, input: GrepInput): Promise<GrepAnswe
   }
 }
 
-/** The bound files under `path` behind their target, each with its target's text as the file's bytes. */
-async function behindTexts(ctx: Ctx, path: string | undefined): Promise<Map<string, { disk_sha256: string; bytes: Buffer; pending: PendingFile }>> {
-  const out = new Map<string, { disk_sha256: string; bytes: Buffer; pending: PendingFile }>();
-  const checked = path === undefined ? null : checkWorkspacePath(path);
-  if (checked?.kind === 'refused') return out; // grep answers the refusal itself
-  const prefix = checked ? checked.value.path : null;
-  for (const row of await filesBehindTargets(ctx.db, ctx.workspace!, prefix, MAX_BEHIND_FILES)) {
-    const target = await readTargetRow(ctx.db, row.target_id, ctx.contents);
-    if (!target) continue;
-    const { bytes } = fileBytesOf(target.content, target.source_line_endings, row.source_line_ending_style);
-    out.set(row.path, { disk_sha256: row.disk_sha256, bytes, pending: { path: row.path, target_file_id: row.target_id, version: target.version, disk_version: row.disk_version } });
-  }
-  return out;
-}

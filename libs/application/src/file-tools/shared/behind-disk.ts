@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readTargetRow } from '@palimpsest/projections/content/target-row.queries';
-import type { WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
+import { filesBehindTargets, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import type { AppContext } from '../../app-context';
 import { fileBytesOf } from '../../workspace-publication/file-bytes';
 
@@ -23,11 +23,45 @@ export const isBehind = (row: WorkspaceFileRow & { version: number }) => row.ver
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-/** The target's text as the file's bytes, when the disk still holds what was last published (else null: read the disk). */
-export async function behindBytes(ctx: AppContext, row: WorkspaceFileRow & { version: number }, disk: Uint8Array): Promise<{ bytes: Buffer; pending: PendingFile } | null> {
-  if (!isBehind(row) || sha256(disk) !== row.disk_sha256) return null;
+/** A file behind its target: the bytes it will hold once published, and the baseline the disk must still hold for them to stand in. */
+interface BehindText {
+  disk_sha256: string;
+  bytes: Buffer;
+  pending: PendingFile;
+}
+
+async function behindText(ctx: AppContext, row: WorkspaceFileRow & { version: number }): Promise<BehindText | null> {
   const target = await readTargetRow(ctx.db, row.target_id, ctx.contents);
   if (!target) return null;
   const { bytes } = fileBytesOf(target.content, target.source_line_endings, row.source_line_ending_style);
-  return { bytes, pending: { path: row.path, target_file_id: row.target_id, version: target.version, disk_version: row.disk_version } };
+  return { disk_sha256: row.disk_sha256, bytes, pending: { path: row.path, target_file_id: row.target_id, version: target.version, disk_version: row.disk_version } };
+}
+
+/** The target's text as the file's bytes, when the disk still holds what was last published (else null: read the disk). */
+export async function behindBytes(ctx: AppContext, row: WorkspaceFileRow & { version: number }, disk: Uint8Array): Promise<BehindText | null> {
+  if (!isBehind(row) || sha256(disk) !== row.disk_sha256) return null;
+  return behindText(ctx, row);
+}
+
+/** Bound files behind their target that one grep searches in their target's text; past it, as on disk. */
+const MAX_BEHIND_FILES = 1000;
+
+/**
+ * For a search over many files (grep): the files under `prefix` behind their target, read ahead, and the
+ * substitution that puts each one's target text in place of bytes still equal to its baseline.
+ */
+export async function behindSubstitution(ctx: AppContext, prefix: string | null): Promise<{ substitute: (path: string, bytes: Uint8Array) => Uint8Array; used: PendingFile[] }> {
+  const texts = new Map<string, BehindText>();
+  for (const row of await filesBehindTargets(ctx.db, ctx.workspace!, prefix, MAX_BEHIND_FILES)) {
+    const text = await behindText(ctx, row);
+    if (text) texts.set(row.path, text);
+  }
+  const used: PendingFile[] = [];
+  const substitute = (path: string, bytes: Uint8Array): Uint8Array => {
+    const t = texts.get(path);
+    if (!t || sha256(bytes) !== t.disk_sha256) return bytes;
+    used.push(t.pending);
+    return t.bytes;
+  };
+  return { substitute, used };
 }
