@@ -2,13 +2,13 @@ import type { PublishMode, WorkspaceFileBoundData } from '@palimpsest/core/targe
 import type { LineEndingStyle } from '@palimpsest/core/text/canonical-text';
 import type { Sql } from '@palimpsest/store/db';
 
-/** The workspace file a target is bound to, as get_target shows it. */
-export type WorkspaceBinding = Omit<WorkspaceFileBoundData, 'target_id' | 'bound_at'>;
+/** The workspace file a target is bound to, as get_target shows it, with its publication mode. */
+export type WorkspaceBinding = Omit<WorkspaceFileBoundData, 'target_id' | 'bound_at'> & { publish: PublishMode };
 
 /** The binding of a target imported from the workspace, or null (created from content, or unknown). */
 export async function workspaceBindingOf(sql: Sql, targetId: string): Promise<WorkspaceBinding | null> {
   const { rows } = await sql.query(
-    `SELECT path, root_dev, root_ino, file_dev, file_ino, source_sha256, source_line_ending_style
+    `SELECT path, root_dev, root_ino, file_dev, file_ino, source_sha256, source_line_ending_style, publish
        FROM workspace_files WHERE target_id = $1`,
     [targetId],
   );

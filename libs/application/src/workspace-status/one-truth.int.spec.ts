@@ -147,7 +147,7 @@ describe(`every write path on a bound target, on ${describeBackend}`, () => {
 
   it('under publish on_save the file waits for a save: status pending, read_file and grep answer from the target and say so', async () => {
     const id = await bound('later.md', 'first line\nsecond line\n', { publish: 'on_save' });
-    expect((await target(id)).workspace).toMatchObject({ path: 'later.md' });
+    expect((await target(id)).workspace).toMatchObject({ path: 'later.md', publish: 'on_save' });
     const accepted = await call('palimpsest_submit_edits', { target_file_id: id, intent: 'e', edits: [{ match: 'second', replace: 'pending' }], expected_target_version: 0 });
     expect(accepted.status).toBe('accepted');
     expect(accepted.workspace_sync).toBeUndefined();
