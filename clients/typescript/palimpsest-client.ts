@@ -13,6 +13,7 @@ export type InitializeTargetParams = {
   content_type?: string | null;
   project_id?: string | null;
   from_workspace?: boolean;
+  publish?: "on_accept" | "on_save" | null;
 };
 
 /** Handle upload: Upload alias of palimpsest_initialize_target: content is required. */
@@ -260,7 +261,7 @@ export type WorkspaceRefreshParams = {
   expected_current_hash?: string | null;
 };
 
-/** Workspace status: Bound files a page at a time in path order: in_sync, drifted, missing, pending (a publication journal open) or unreachable (a path refusal, in code). */
+/** Workspace status: Bound files a page at a time in path order: in_sync, drifted, missing, pending (a journal open, or the target ahead) or unreachable (a path refusal, in code). */
 export type WorkspaceStatusParams = {
   path_prefix?: string | null;
   state?: "in_sync" | "drifted" | "missing" | "pending" | "unreachable" | null;
@@ -284,7 +285,7 @@ export type ListFilesParams = {
   glob?: string;
 };
 
-/** Read a file: Read a workspace file as UTF-8 text, as on disk (CRLF kept); grep first, read last. At most 500 KB of whole lines, with totalLines and truncated: continue with offset (1-based line). Absolute paths or .. are PATH_ESCAPE, a missing file PATH_NOT_FOUND; links are never followed. */
+/** Read a file: Read a workspace file as UTF-8 text, as on disk (CRLF kept; pending: target text); grep first, read last. At most 500 KB of whole lines, with totalLines and truncated: continue with offset (1-based line). Absolute paths or .. are PATH_ESCAPE, a missing file PATH_NOT_FOUND; links are never followed. */
 export type ReadFileParams = {
   path: string;
   offset?: number;

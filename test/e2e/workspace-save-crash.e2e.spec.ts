@@ -34,7 +34,7 @@ describe(`palimpsest_save killed at every crash point of its publication, on ${b
   beforeAll(async () => {
     store = await isolatedStore();
     dir = mkdtempSync(join(tmpdir(), 'palimpsest-e2e-save-crash-'));
-    env = { ...store.env, PALIMPSEST_WORKSPACE_ROOT: dir, [CRASH_POINT_ENV]: '' };
+    env = { ...store.env, PALIMPSEST_WORKSPACE_ROOT: dir, PALIMPSEST_WORKSPACE_PUBLISH: 'on_save', [CRASH_POINT_ENV]: '' }; // the save publishes
     expect((await runCli(['migrate'], { env })).code).toBe(0);
     writeFileSync(join(dir, 'crash.md'), onDisk);
     const created = await callCli(env, 'palimpsest_initialize_target', { filename: 'crash.md', from_workspace: true });
@@ -63,10 +63,14 @@ describe(`palimpsest_save killed at every crash point of its publication, on ${b
     expect(file().toString()).toBe(installed ? next : onDisk);
     expect(strayFiles(dir).length).toBe(staged ? 1 : 0);
 
-    // A fresh process settles the journal at start-up, before it reads.
+    // A fresh process settles the journal at start-up, before it reads. A file left with the old text is
+    // behind its target (pending) until the resent save publishes it.
     const status = await callCli(env, 'palimpsest_workspace_status', { path_prefix: 'crash.md' });
     expect(status.json.files).toEqual([
-      expect.objectContaining({ path: 'crash.md', state: 'in_sync', journal: null, disk_sha256: sha256(installed ? next : onDisk), observed_sha256: sha256(installed ? next : onDisk) }),
+      expect.objectContaining({
+        path: 'crash.md', state: installed ? 'in_sync' : 'pending', journal: null, version, disk_version: installed ? version : version - 1,
+        disk_sha256: sha256(installed ? next : onDisk), observed_sha256: sha256(installed ? next : onDisk),
+      }),
     ]);
     expect(file().toString()).toBe(installed ? next : onDisk);
     expect(strayFiles(dir)).toEqual([]);

@@ -44,7 +44,7 @@ describe(`palimpsest_save never overwrites a file another process edited, on ${b
   beforeAll(async () => {
     store = await isolatedStore();
     dir = mkdtempSync(join(tmpdir(), 'palimpsest-e2e-save-drift-'));
-    env = { ...store.env, PALIMPSEST_WORKSPACE_ROOT: dir, [CRASH_POINT_ENV]: '' };
+    env = { ...store.env, PALIMPSEST_WORKSPACE_ROOT: dir, PALIMPSEST_WORKSPACE_PUBLISH: 'on_save', [CRASH_POINT_ENV]: '' }; // the save publishes
     expect((await runCli(['migrate'], { env })).code).toBe(0);
   });
   afterAll(async () => {

@@ -45,7 +45,7 @@ describe(`two palimpsest api processes publishing one workspace file, on ${backe
     for (let i = 0; i < 2; i++) {
       const store = shared ?? (await isolatedStore());
       if (!stores.includes(store)) stores.push(store);
-      const env = { ...store.env, PALIMPSEST_WORKSPACE_ROOT: dir };
+      const env = { ...store.env, PALIMPSEST_WORKSPACE_ROOT: dir, PALIMPSEST_WORKSPACE_PUBLISH: 'on_save' }; // the saves publish
       const { token } = (await seedTokens(env, { [`gw${i}`]: 'read,write,operator,auditor' }))[`gw${i}`]!;
       const api = await startApi(env, ['--no-local-token']);
       const http = new HttpClient(api.url, token);

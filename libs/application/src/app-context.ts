@@ -12,6 +12,7 @@ import { leaseWaitFromEnv, localLeaseProvider, waitingLeases, type WaitingLeaseP
 import { advisoryLeaseProvider } from '@palimpsest/store/advisory-lease';
 import { structureEngine } from '@palimpsest/structure/structure-engine';
 import { OutlineCache } from './observe-scope/outline-cache';
+import { PUBLISH_MODES, type PublishMode } from '@palimpsest/core/target/target.events';
 
 /** What every handler needs: the database, time and identity. Passed explicitly, never global. */
 export interface AppContext {
@@ -44,6 +45,21 @@ export interface AppContext {
    * write tools (submit_edits, submit_operations, submit_replacement) record a rejection, OBSERVATION_REQUIRED.
    */
   strictObservation: boolean;
+  /**
+   * The publication mode of a new binding that names none (PALIMPSEST_WORKSPACE_PUBLISH, read once at
+   * start): on_accept (default) publishes an accepted direct submission with it; on_save waits for a save.
+   */
+  workspacePublish: PublishMode;
+}
+
+export const WORKSPACE_PUBLISH_ENV = 'PALIMPSEST_WORKSPACE_PUBLISH';
+
+/** PALIMPSEST_WORKSPACE_PUBLISH: on_accept (unset or empty too) or on_save; anything else refuses to start. */
+export function workspacePublishFromEnv(env: NodeJS.ProcessEnv = process.env): PublishMode {
+  const value = (env[WORKSPACE_PUBLISH_ENV] ?? '').trim();
+  if (value === '') return 'on_accept';
+  if ((PUBLISH_MODES as readonly string[]).includes(value)) return value as PublishMode;
+  throw new Error(`${WORKSPACE_PUBLISH_ENV} must be on_accept or on_save; got ${JSON.stringify(value)}.`);
 }
 
 /** PALIMPSEST_STRICT_OBSERVATION_MODE: 1 turns it on, unset, empty or 0 leaves it off; anything else refuses to start. */
@@ -79,5 +95,6 @@ export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = 
     leases: overrides.leases ?? waitingLeases(advisoryLeaseProvider(db, localLeaseProvider()), leaseWaitFromEnv()),
     outlines: overrides.outlines ?? new OutlineCache(structureEngine()),
     strictObservation: overrides.strictObservation ?? strictObservationFromEnv(),
+    workspacePublish: overrides.workspacePublish ?? workspacePublishFromEnv(),
   };
 }

@@ -7,7 +7,7 @@ import type { ProjectedEvent } from './projected-event';
 import { insertCheckpointSnapshotSql, insertInitialSnapshotSql } from './snapshots.projection';
 import { positionSql, SqlParams } from './sql-params';
 import { insertTargetSql, updateTargetSql } from './target-row.projection';
-import { insertWorkspaceFileSql, refreshWorkspaceFileSql } from './workspace-files.projection';
+import { insertWorkspaceFileSql, refreshWorkspaceFileSql, setWorkspacePublishSql } from './workspace-files.projection';
 import { consumeObservationSql, insertBundleScopesSql, insertBundleSql, insertScopeObservationSql } from './observations.projection';
 
 /**
@@ -50,12 +50,17 @@ function rowStatements(p: SqlParams, pe: ProjectedEvent, insertedCte?: string): 
       ];
     case 'WorkspaceFileBound':
       return [
-        insertWorkspaceFileSql(p, event.data, position),
+        insertWorkspaceFileSql(p, event.data, position, stateAfter.version),
         updateTargetSql(p, stateAfter, streamVersion, position, recordedAt, false),
       ];
     case 'WorkspaceFileRefreshed':
       return [
-        refreshWorkspaceFileSql(p, event.data, position),
+        refreshWorkspaceFileSql(p, event.data, position, stateAfter.version),
+        updateTargetSql(p, stateAfter, streamVersion, position, recordedAt, false),
+      ];
+    case 'WorkspacePublishSet':
+      return [
+        setWorkspacePublishSql(p, event.data),
         updateTargetSql(p, stateAfter, streamVersion, position, recordedAt, false),
       ];
     case 'ScopeObserved':

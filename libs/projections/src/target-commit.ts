@@ -95,13 +95,14 @@ export async function commitTargetEvents(tx: Sql, input: CommitInput): Promise<C
  * locked by another writer means this decision is about to be stale, so it fails at once (55P03)
  * instead of queueing twice (here, then on the locked path).
  */
-function targetGuard(input: CommitInput, key: string | null, offset: number): AppendGuard {
+function targetGuard(input: CommitInput, key: string | null, unpublished: boolean, offset: number): AppendGuard {
   const p = new SqlParams(offset);
   const id = p.add(input.targetId);
   const keyFree = key === null
     ? ''
     : ` AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.target_id = ${id}::uuid AND a.client_request_id = ${p.add(key)}::text)`;
-  const sql = `SELECT 1 FROM targets WHERE target_id = ${id}::uuid AND stream_version = ${p.add(input.streamVersion)}::bigint${keyFree}
+  const unbound = unpublished ? ` AND NOT EXISTS (SELECT 1 FROM workspace_files w WHERE w.target_id = ${id}::uuid AND w.publish = 'on_accept')` : '';
+  const sql = `SELECT 1 FROM targets WHERE target_id = ${id}::uuid AND stream_version = ${p.add(input.streamVersion)}::bigint${keyFree}${unbound}
     FOR UPDATE OF targets NOWAIT`;
   return { sql, values: p.values };
 }
@@ -110,9 +111,11 @@ function targetGuard(input: CommitInput, key: string | null, offset: number): Ap
  * One event in ONE statement outside any transaction block — alone, or batched with other targets'
  * (AppendBatcher): lock the row, check it, append, project, commit. Null when the write cannot take
  * this path (several events, or a chunk renumbering that needs statements of its own) or when the row
- * moved (nothing was written): take the locked path then.
+ * moved (nothing was written): take the locked path then. `unpublished`: the guard also holds only for a
+ * target no workspace file publishes on acceptance (an accepted change to one is published first, on the
+ * locked path).
  */
-export async function commitTargetOptimistically(appends: AppendBatcher, input: CommitInput, key: string | null): Promise<Committed | null> {
+export async function commitTargetOptimistically(appends: AppendBatcher, input: CommitInput, key: string | null, unpublished = false): Promise<Committed | null> {
   if (input.events.length !== 1) return null;
   const next = projectedEvent(input, 0, input.previousChunks);
   if (next.first.length) return null;
@@ -121,7 +124,7 @@ export async function commitTargetOptimistically(appends: AppendBatcher, input: 
     expectedVersion: input.streamVersion,
     events: [toNewEvent(next.event, input)],
     alongside: next.alongside,
-    guard: (offset) => targetGuard(input, key, offset),
+    guard: (offset) => targetGuard(input, key, unpublished, offset),
   });
   return appended ? committed(input, appended.positions, next.chunks) : null;
 }

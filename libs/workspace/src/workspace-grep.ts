@@ -37,6 +37,8 @@ export interface GrepRequest {
   caseInsensitive: boolean;
   maxResults: number;
   timeoutMs: number;
+  /** The bytes to search for a file read from disk (a bound file behind its target answers its target's text). */
+  substitute?: (path: string, bytes: Uint8Array) => Uint8Array;
 }
 
 export type GrepOutcome =
@@ -179,8 +181,14 @@ interface Source {
 
 type Sources = { kind: 'files'; files: Iterable<Source>; close(): void } | { kind: 'refused'; refusal: WorkspacePathRefusal };
 
-function* filesOf(root: WorkspaceRoot, entries: Iterable<WalkedEntry>): Generator<Source, void, void> {
-  for (const entry of entries) if (entry.type === 'file') yield { path: entry.path, read: () => readEntry(root, entry) };
+function* filesOf(root: WorkspaceRoot, entries: Iterable<WalkedEntry>, substitute: GrepRequest['substitute']): Generator<Source, void, void> {
+  for (const entry of entries) {
+    if (entry.type !== 'file') continue;
+    yield { path: entry.path, read: () => {
+      const bytes = readEntry(root, entry);
+      return bytes && substitute ? substitute(entry.path, bytes) : bytes;
+    } };
+  }
 }
 
 /**
@@ -190,11 +198,11 @@ function* filesOf(root: WorkspaceRoot, entries: Iterable<WalkedEntry>): Generato
  */
 function sourcesOf(root: WorkspaceRoot, req: GrepRequest): Sources {
   const walk = walkWorkspace(root, req.path, { recursive: true, glob: req.glob, sizes: false });
-  if (walk.kind === 'walk') return { kind: 'files', files: filesOf(root, walk.entries), close: () => walk.entries.return() };
+  if (walk.kind === 'walk') return { kind: 'files', files: filesOf(root, walk.entries, req.substitute), close: () => walk.entries.return() };
   if (walk.refusal.code !== 'PATH_NOT_FOUND' || req.path === undefined) return walk;
   const file = readWorkspaceFileUpTo(root, req.path, MAX_GREP_FILE_BYTES);
   if (file.kind === 'refused') return file.refusal.code === 'PATH_NOT_A_FILE' ? walk : file;
-  const bytes = file.bytes;
+  const bytes = file.bytes && req.substitute ? req.substitute(file.path, file.bytes) : file.bytes;
   return { kind: 'files', files: [{ path: file.path, read: () => bytes }], close: () => undefined };
 }
 

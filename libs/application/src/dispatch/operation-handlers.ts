@@ -3,7 +3,7 @@ import type { SubmissionOperation } from '@palimpsest/protocol/catalog/operation
 import { PROTOCOL, type ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
 import type { HandlerSession, OperationHandler } from './operation-handler';
 import { proposalOf } from '../shared/submission-tools';
-import { initializeTarget } from '../initialize-target/initialize-target.handler';
+import { handleUpload, initializeTarget } from '../initialize-target/initialize-target.handler';
 import { getAttemptLog } from '../queries/attempt-log.handler';
 import { getManifestLedger } from '../queries/manifest-ledger.handler';
 import {
@@ -59,7 +59,7 @@ function submission<N extends SubmissionOperation>(protocol: ProtocolVersion): O
 
 export const OPERATION_HANDLERS: OperationHandlers = {
   palimpsest_initialize_target: (ctx, a) => initializeTarget(ctx, a),
-  palimpsest_handle_upload: (ctx, a) => initializeTarget(ctx, { ...a, from_workspace: false }),
+  palimpsest_handle_upload: (ctx, a) => handleUpload(ctx, a),
   palimpsest_get_target: (ctx, a) => getTarget(ctx, a),
   palimpsest_export_target: (ctx, a) => exportTargetQuery(ctx, a),
   palimpsest_read_target: (ctx, a) => readTargetQuery(ctx, a),

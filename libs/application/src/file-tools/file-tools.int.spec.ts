@@ -153,7 +153,7 @@ describe(`edit_file and write_file on ${describeBackend}`, () => {
     expect(statSync(join(dir, 'deep')).mode & 0o777).toBe(0o750);
     expect(statSync(join(dir, 'deep/er')).mode & 0o777).toBe(0o750);
     const target = await raw('palimpsest_get_target', { target_file_id: r.target_file_id });
-    expect(target.workspace).toEqual({ path: 'deep/er/new.txt', source_sha256: sha256(file('deep/er/new.txt')) });
+    expect(target.workspace).toEqual({ path: 'deep/er/new.txt', source_sha256: sha256(file('deep/er/new.txt')), publish: 'on_accept' });
     const again = await tool('edit_file', { path: 'deep/er/new.txt', oldString: 'fresh', newString: 'edited' });
     expect(again).toMatchObject({ status: 'ok', target_file_id: r.target_file_id, bound_now: false });
     await replayedEqualsDisk(r.target_file_id, 'deep/er/new.txt');

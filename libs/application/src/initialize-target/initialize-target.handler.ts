@@ -3,6 +3,7 @@ import { isUuid } from '@palimpsest/core/target/request-identity';
 import { decide } from '@palimpsest/core/target/target.decider';
 import { initialTargetState } from '@palimpsest/core/target/target.state';
 import type { WorkspaceSource } from '@palimpsest/core/target/target.commands';
+import type { PublishMode } from '@palimpsest/core/target/target.events';
 import type { AppContext } from '../app-context';
 import { importWorkspaceFile } from './workspace-import';
 import { refusalAnswer } from '../shared/target-refusals';
@@ -15,6 +16,7 @@ export interface InitializeTargetInput {
   content_type?: string | null;
   project_id?: string | null;
   from_workspace?: boolean;
+  publish?: PublishMode | null;
 }
 
 export const DEFAULT_CONTENT_TYPE = 'text/plain';
@@ -33,6 +35,8 @@ function checkInput(ctx: AppContext, input: InitializeTargetInput): InvalidArgum
     }
   } else if (typeof input.content !== 'string') {
     return invalidArgument('missing_content', 'content is required for inline initialization.', { argument: 'content' });
+  } else if (input.publish != null) {
+    return invalidArgument('publish_needs_workspace', 'publish says when changes reach a bound workspace file: it needs from_workspace: true (or omit it).', { argument: 'publish' });
   }
   if (input.filename.trim().length === 0) {
     return invalidArgument('invalid_filename', 'filename must not be blank.', { argument: 'filename' });
@@ -43,12 +47,29 @@ function checkInput(ctx: AppContext, input: InitializeTargetInput): InvalidArgum
   return null;
 }
 
+/**
+ * palimpsest_handle_upload: an upload carries its content. from_workspace: true is refused with the
+ * operation that imports a file, never ignored.
+ */
+export function handleUpload(ctx: AppContext, input: InitializeTargetInput) {
+  if (input.from_workspace === true) {
+    return Promise.resolve(
+      invalidArgument('upload_from_workspace', 'palimpsest_handle_upload takes the text in content; it does not read workspace files. To import a file under the workspace root, call palimpsest_initialize_target with from_workspace: true (and no content).', {
+        argument: 'from_workspace',
+        next_actions: [{ operation: 'palimpsest_initialize_target', reason: 'Import the workspace file and bind the target to it', params: { filename: input.filename, from_workspace: true } }],
+      }),
+    );
+  }
+  return initializeTarget(ctx, { ...input, from_workspace: false });
+}
+
 /** Creates a target: its stream's first event, the target row, and the initial snapshot. */
 export async function initializeTarget(ctx: AppContext, input: InitializeTargetInput) {
   const bad = checkInput(ctx, input);
   if (bad) return bad;
   let content = input.content as string;
   let workspace: WorkspaceSource | undefined;
+  const publish = input.publish ?? ctx.workspacePublish;
   if (input.from_workspace) {
     const imported = await importWorkspaceFile(ctx.workspace!, input.filename);
     if (!imported.ok) return imported.answer;
@@ -68,7 +89,7 @@ export async function initializeTarget(ctx: AppContext, input: InitializeTargetI
       project_id: input.project_id ? input.project_id.toLowerCase() : null,
       editing_cycle_id: ctx.ids.next(),
       snapshot_id: ctx.ids.next(),
-      ...(workspace ? { workspace } : {}),
+      ...(workspace ? { workspace, publish } : {}),
     },
     initialTargetState,
   );
@@ -99,7 +120,7 @@ export async function initializeTarget(ctx: AppContext, input: InitializeTargetI
     current_hash: t.current_hash,
     active_editing_cycle_id: t.active_editing_cycle_id,
     source_line_endings: t.source_line_endings,
-    workspace: workspace ? { path: workspace.path, source_sha256: workspace.source_sha256 } : null,
+    workspace: workspace ? { path: workspace.path, source_sha256: workspace.source_sha256, publish } : null,
     log_sequence: done.notification?.global_position ?? null,
   };
 }

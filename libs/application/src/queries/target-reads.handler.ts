@@ -26,7 +26,7 @@ function observed<T extends object>(t: TargetRow, result: Checked<T>) {
   return { status: 'ok' as const, target_file_id: t.target_id, version: t.version, current_hash: t.current_hash, ...result.value };
 }
 
-/** The binding is written in the append that creates the target and never changes, so reading it apart stays coherent. */
+/** The binding is written in the append that creates the target (its publication mode too) and never changes, so reading it apart stays coherent. */
 export async function getTarget(ctx: AppContext, input: { target_file_id: unknown }) {
   const { id, error } = targetIdOf(input.target_file_id);
   if (error) return error;
@@ -42,7 +42,7 @@ export async function getTarget(ctx: AppContext, input: { target_file_id: unknow
       version: t.version,
       active_editing_cycle_id: t.active_editing_cycle_id,
       source_line_endings: t.source_line_endings,
-      workspace: bound ? { path: bound.path, source_sha256: bound.source_sha256 } : null,
+      workspace: bound ? { path: bound.path, source_sha256: bound.source_sha256, publish: bound.publish } : null,
     };
   });
 }

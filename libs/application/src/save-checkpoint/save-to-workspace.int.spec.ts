@@ -21,9 +21,10 @@ describe(`palimpsest_save with sync_workspace on ${describeBackend}`, () => {
   const call = (name: string, args: unknown) => dispatch(ctx, name, args) as Promise<Record<string, any>>;
   const file = (path: string) => readFileSync(join(dir, path));
 
-  async function imported(path: string, bytes: string): Promise<string> {
+  // publish on_save by default here: the target moves ahead of its file until a save publishes it.
+  async function imported(path: string, bytes: string, publish = 'on_save'): Promise<string> {
     writeFileSync(join(dir, path), bytes);
-    const r = await call('palimpsest_initialize_target', { filename: path, from_workspace: true });
+    const r = await call('palimpsest_initialize_target', { filename: path, from_workspace: true, publish });
     expect(r.status).toBe('ok');
     return r.target_file_id;
   }
@@ -137,7 +138,7 @@ describe(`palimpsest_save with sync_workspace on ${describeBackend}`, () => {
   });
 
   it('checks the guards before any IO, and refuses what cannot be published', async () => {
-    const id = await imported('guard.md', 'g\n');
+    const id = await imported('guard.md', 'g\n', 'on_accept');
     const stale = await call('palimpsest_save', { target_file_id: id, expected_target_version: 3, sync_workspace: true });
     expect(stale).toMatchObject({ status: 'rejected', failure_reason: 'target_version_mismatch' });
     const inline = await call('palimpsest_initialize_target', { filename: 'inline.md', content: 'i\n' });
@@ -152,6 +153,13 @@ describe(`palimpsest_save with sync_workspace on ${describeBackend}`, () => {
     expect(await call('palimpsest_save', { target_file_id: id, sync_workspace: false })).toMatchObject({ status: 'saved' });
     expect(await call('palimpsest_save', { target_file_id: id })).not.toHaveProperty('workspace_sync');
     expect(file('guard.md').toString()).toBe('g\n');
+    // A binding that waits for saves is published by a save that does not say.
+    const deferred = await imported('deferred.md', 'd\n');
+    expect((await replace(deferred, 0, 'D\n')).status).toBe('accepted');
+    expect(file('deferred.md').toString()).toBe('d\n');
+    expect(await call('palimpsest_save', { target_file_id: deferred, sync_workspace: false })).not.toHaveProperty('workspace_sync');
+    expect(await call('palimpsest_save', { target_file_id: deferred })).toMatchObject({ status: 'saved', workspace_sync: { synced_path: 'deferred.md' } });
+    expect(file('deferred.md').toString()).toBe('D\n');
   });
 
   it('rebuilds every read model, journals included, to what it replaced', async () => {

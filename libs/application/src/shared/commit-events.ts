@@ -39,9 +39,12 @@ export async function transactionCommitting<T>(ctx: AppContext, fn: (tx: Sql, co
   return result;
 }
 
-/** The optimistic path: one guarded statement (batched under load); null when the locked path must decide again. */
-export async function commitOptimistically(ctx: AppContext, input: CommitInput, key: string | null): Promise<Committed | null> {
-  const done = await commitTargetOptimistically(ctx.appends, input, key);
+/**
+ * The optimistic path: one guarded statement (batched under load); null when the locked path must decide
+ * again. `unpublished`: refused too when a workspace file publishes the target on acceptance.
+ */
+export async function commitOptimistically(ctx: AppContext, input: CommitInput, key: string | null, unpublished = false): Promise<Committed | null> {
+  const done = await commitTargetOptimistically(ctx.appends, input, key, unpublished);
   if (done) afterCommit(ctx, done);
   return done;
 }

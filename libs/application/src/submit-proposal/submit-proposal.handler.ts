@@ -15,8 +15,10 @@ import { targetIdOf, notFound, type NotFound } from '../shared/target-lookup';
 import { attemptRow, findKeyedAttempt, findParentAttempt } from '@palimpsest/projections/attempt-lookups.queries';
 import { lockTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { Committed } from '@palimpsest/projections/target-commit';
+import { workspaceFileOf } from '@palimpsest/projections/workspace-files.queries';
 import { viewOfAccepted, viewOfRejected, viewOfRow } from './attempt-view';
 import type { ObservedLookups } from './next-action-probe';
+import { publishAccepted, type ToPublish } from './publish-accepted';
 import { enrichRejection, type RejectionEnrichment } from './rejection-enrichment';
 import { submissionResponse } from './submission-response';
 
@@ -131,7 +133,8 @@ function decidedResponse(sub: Submission, target: TargetRow, outcome: Decided, d
  * locks the row and aborts unless it is still that row (see commitOptimistically). Null when it cannot
  * apply (nothing cached, a parent to look up, a refusal whose wording the locked path owns) or the row
  * moved: nothing was written, and the locked path decides afresh. Outcomes are the locked path's: the
- * decision saw exactly the state the lock would have shown.
+ * decision saw exactly the state the lock would have shown. An acceptance is refused by the guard too
+ * when a workspace file publishes the target on acceptance: the locked path publishes it.
  */
 type Answered = { body: SubmissionResult; enrichment: RejectionEnrichment | null };
 
@@ -143,39 +146,54 @@ async function submitOptimistically(ctx: AppContext, sub: Submission): Promise<A
   const outcome = decide(commandFor(sub, { keyed: null, parent: null }), target);
   if (outcome.kind === 'refused') return 'declined'; // the locked path answers refusals
   if (outcome.recoveredAttemptId || outcome.events.length !== 1) return 'declined';
-  const done = await commitOptimistically(ctx, commitInput(sub, target, outcome), sub.boundKey);
+  const done = await commitOptimistically(ctx, commitInput(sub, target, outcome), sub.boundKey, isAcceptance(outcome));
   if (!done) return 'refused';
   return { body: decidedResponse(sub, target, outcome, done), enrichment: enrichmentFor(sub, target, outcome) };
 }
 
-/** The locked path: lock → idempotency and lineage lookups → decide → append → project, in one transaction. */
+const isAcceptance = (d: Decided) => !d.recoveredAttemptId && d.events[0]?.type === 'ProposalAccepted';
+
+/** Under the row lock: the idempotency, lineage and observation lookups, then the decision. */
+async function decideLocked(sub: Submission, tx: Sql, target: Extract<TargetRow, { exists: true }>) {
+  const keyed = await findKeyed(tx, sub.targetId, sub.boundKey);
+  const parent = await findParent(tx, sub.input.parent_attempt_id);
+  const observed = sub.input.observed ? await sub.input.observed.lookup(tx, target) : undefined;
+  sub.observedLookups = observed;
+  return decide(commandFor(sub, { keyed, parent }, observed), target);
+}
+
+/**
+ * The locked path: lock → idempotency and lineage lookups → decide → append → project, in one transaction.
+ * An acceptance a workspace file publishes on acceptance is not committed here: it is handed back to be
+ * published (publish-accepted.ts), which decides it again under the lock.
+ */
 function lockedSubmission(ctx: AppContext, sub: Submission) {
-  const { input, targetId } = sub;
+  const { targetId } = sub;
   return {
     unitOfWork: targetUnitOfWork(ctx),
     load: ({ tx }: TargetUnit) => lockTargetRow(tx, targetId, ctx.contents),
-    decide: async (target: TargetRow | null, { tx }: TargetUnit) => {
-      if (!target) return null;
-      const keyed = await findKeyed(tx, targetId, sub.boundKey);
-      const parent = await findParent(tx, input.parent_attempt_id);
-      const observed = input.observed ? await input.observed.lookup(tx, target) : undefined;
-      sub.observedLookups = observed;
-      return decide(commandFor(sub, { keyed, parent }, observed), target);
-    },
-    commit: async (target: TargetRow | null, outcome: ReturnType<typeof decide> | null, { tx, commit }: TargetUnit): Promise<Answered> => {
+    decide: async (target: TargetRow | null, { tx }: TargetUnit) => (target ? decideLocked(sub, tx, target) : null),
+    commit: async (target: TargetRow | null, outcome: ReturnType<typeof decide> | null, { tx, commit }: TargetUnit): Promise<Answered | ToPublish> => {
       if (!target || !outcome) return { body: notFound(targetId), enrichment: null };
-      if (outcome.kind === 'refused') return { body: refusalAnswer(outcome.refusal, requestOf(input)), enrichment: null };
+      if (outcome.kind === 'refused') return { body: refusalAnswer(outcome.refusal, requestOf(sub.input)), enrichment: null };
       const enrichment = enrichmentFor(sub, target, outcome);
       if (outcome.recoveredAttemptId) {
         const view = await recoveredView(tx, outcome.recoveredAttemptId);
         const current = { version: target.version, current_hash: target.current_hash };
         return { body: submissionResponse(view, { deduplicated: true, submittedKey: sub.submittedKey, current, correlationId: sub.correlationId }), enrichment };
       }
+      if (isAcceptance(outcome)) {
+        const binding = await workspaceFileOf(tx, targetId);
+        if (binding?.publish === 'on_accept') return { kind: 'publish', target, outcome, binding };
+      }
       const done = await commit(commitInput(sub, target, outcome));
       return { body: decidedResponse(sub, target, outcome, done), enrichment };
     },
   };
 }
+
+/** Publishing an acceptance meets a target that moved at most this often before it answers the move. */
+const PUBLISH_ROUNDS = 3;
 
 export async function submitProposal(ctx: AppContext, input: SubmitProposalInput): Promise<SubmissionResult> {
   const { id: targetId, error } = targetIdOf(input.target_file_id);
@@ -193,19 +211,48 @@ export async function submitProposal(ctx: AppContext, input: SubmitProposalInput
   ctx.contents.beginWrite(targetId);
   let answer: Answered;
   try {
-    answer = await handleCommand({
-      optimistic: () => submitOptimistically(ctx, sub),
-      // A refused guard means another writer got in first, unless the key was taken: a resend of a
-      // recorded request (deduplicated) says nothing about contention and must not slow the next writes.
-      afterRefusedGuard: ({ body }) => {
-        if (body.deduplicated !== true) ctx.contents.markContended(targetId);
-      },
-      ...lockedSubmission(ctx, sub),
-    });
+    answer = await decideAndPublish(ctx, sub);
   } finally {
     ctx.contents.endWrite(targetId);
   }
   const { body, enrichment } = answer;
   // Near misses and contexts are computed after commit: no row lock is held any more.
   return enrichment ? enrichRejection(body, enrichment) : body;
+}
+
+async function decideAndPublish(ctx: AppContext, sub: Submission): Promise<Answered> {
+  const request = requestOf(sub.input);
+  const resend = { operation: request.operation, reason: 'Send the same request again', params: request.args };
+  for (let round = 1; ; round++) {
+    const decided = await handleCommand<TargetUnit, TargetRow | null, ReturnType<typeof decide> | null, Answered | ToPublish>({
+      optimistic: () => submitOptimistically(ctx, sub),
+      // A refused guard means another writer got in first (or the target's file publishes it), unless the key
+      // was taken: a resend of a recorded request (deduplicated) says nothing about contention and must not
+      // slow the next writes.
+      afterRefusedGuard: (a) => {
+        if ('kind' in a || a.body.deduplicated !== true) ctx.contents.markContended(sub.targetId);
+      },
+      ...lockedSubmission(ctx, sub),
+    });
+    if (!('kind' in decided)) return decided;
+    const published = await publishAccepted(ctx, decided, {
+      decideAgain: (tx, locked) => decideLocked(sub, tx, locked),
+      record: async (locked, outcome, commit) => decidedResponse(sub, locked, outcome, await commit(commitInput(sub, locked, outcome))),
+      resend,
+    });
+    if (published !== 'moved') return { body: published as SubmissionResult, enrichment: null };
+    if (round === PUBLISH_ROUNDS) return { body: movedAnswer(sub, decided.target), enrichment: null };
+  }
+}
+
+/** The target kept moving while its file was being published: nothing was written or recorded. */
+function movedAnswer(sub: Submission, target: TargetRow & { exists: true }): SubmissionResult {
+  return {
+    status: 'rejected',
+    target_file_id: sub.targetId,
+    failure_reason: 'workspace_busy',
+    failure_detail: `Target ${sub.targetId} kept changing (it was at version ${target.version}) while this change was being published to its file. Nothing was written or recorded: read the target again and send the change again.`,
+    retryable: 'after_refresh',
+    next_actions: [{ operation: 'palimpsest_get_target', reason: 'Read the target as it is now', params: { target_file_id: sub.targetId } }],
+  };
 }

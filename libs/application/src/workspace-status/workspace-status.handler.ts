@@ -2,6 +2,7 @@ import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/i
 import { workspaceFilesPage, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import { hashWorkspaceFileBounded } from '@palimpsest/workspace/workspace-file-reader';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
+import type { PublishMode } from '@palimpsest/core/target/target.events';
 import type { AppContext } from '../app-context';
 import { workspaceNotConfigured } from '../shared/workspace-not-configured';
 
@@ -21,7 +22,10 @@ export interface WorkspaceStatusInput {
 export interface FileStatus {
   path: string;
   target_file_id: string;
+  /** The target's version, and the version whose text the file holds: a target past it is ahead (pending). */
   version: number;
+  disk_version: number;
+  publish: PublishMode;
   state: FileState;
   disk_sha256: string;
   observed_sha256: string | null;
@@ -45,10 +49,15 @@ function decodeCursor(cursor: string): { path: string; target_id: string } | nul
 
 const badCursor = () => invalidArgument('invalid_cursor', 'cursor is not one a previous page returned as next_cursor.', { argument: 'cursor' });
 
-/** What is on disk for one bound file, against the bytes it should hold (hashed in chunks: a large file is never held whole). */
+/**
+ * What is on disk for one bound file, against the bytes it should hold (hashed in chunks: a large file is
+ * never held whole). pending: a publication journal is open on it, or its target is ahead of it (a change
+ * accepted and not yet published, under publish on_save). A file changed outside Palimpsest is drifted
+ * whatever its target did.
+ */
 async function observe(root: WorkspaceRoot, row: WorkspaceFileRow & { version: number }): Promise<FileStatus> {
   const journal = row.open_journal_id && row.journal_state ? { id: row.open_journal_id, state: row.journal_state } : null;
-  const base = { path: row.path, target_file_id: row.target_id, version: row.version, disk_sha256: row.disk_sha256, journal };
+  const base = { path: row.path, target_file_id: row.target_id, version: row.version, disk_version: row.disk_version, publish: row.publish, disk_sha256: row.disk_sha256, journal };
   if (row.root_dev !== root.dev || row.root_ino !== root.ino) return { ...base, state: 'unreachable', observed_sha256: null, code: 'workspace_root_mismatch' };
   const read = await hashWorkspaceFileBounded(root, row.path);
   // Every file was at most the limit when it was bound: one over it now is not the bytes it should hold.
@@ -58,7 +67,7 @@ async function observe(root: WorkspaceRoot, row: WorkspaceFileRow & { version: n
     return { ...base, state: journal ? 'pending' : 'unreachable', observed_sha256: null, code: read.refusal.code };
   }
   const observed = read.sha256;
-  const state: FileState = journal ? 'pending' : observed === row.disk_sha256 ? 'in_sync' : 'drifted';
+  const state: FileState = journal ? 'pending' : observed !== row.disk_sha256 ? 'drifted' : row.version > row.disk_version ? 'pending' : 'in_sync';
   return { ...base, state, observed_sha256: observed };
 }
 

@@ -49,7 +49,7 @@ describe(`palimpsest_workspace_status on ${describeBackend}`, () => {
     expect(r.files.map((f: { path: string }) => f.path)).toEqual(['docs/a.md', 'docs/b.md', 'gone.md', 'linked.md', 'pending.md', 'same.md']);
     const files = byPath(r.files);
     expect(files['docs/a.md']).toEqual({
-      path: 'docs/a.md', target_file_id: ids['docs/a.md'], version: 0, state: 'in_sync',
+      path: 'docs/a.md', target_file_id: ids['docs/a.md'], version: 0, disk_version: 0, publish: 'on_accept', state: 'in_sync',
       disk_sha256: sha256('docs/a.md\n'), observed_sha256: sha256('docs/a.md\n'), journal: null,
     });
     expect(files['docs/b.md']).toMatchObject({ state: 'drifted', disk_sha256: sha256('docs/b.md\n'), observed_sha256: sha256('edited elsewhere\n') });

@@ -14,8 +14,10 @@ import { passedChecks, writes, type CandidateState, type CandidateTarget, type E
 
 /**
  * Apply, seed order: request_id → state → candidate version → required checks on that version →
- * a declined approval (final) → every written target still at its base → approval → applied.
- * Nothing is written unless every written target is exactly at its base version.
+ * a declined approval (final) → every written target still at its base → every read input's file still
+ * there → approval → applied. Nothing is written unless every written target is exactly at its base
+ * version. A read input (a base target the candidate does not write) that moved, or whose file was edited
+ * outside Palimpsest, is allowed and listed in base_changes; one whose file is gone is refused.
  */
 export function decideApply(cmd: ApplyCandidate, state: CandidateState): CandidateDecision {
   const reused = requestReuse(cmd.lookups.request, 'change_apply', cmd.input_fingerprint);
@@ -25,7 +27,7 @@ export function decideApply(cmd: ApplyCandidate, state: CandidateState): Candida
   const c = open.candidate;
   const refusalFound = versionMismatch(c, cmd.expected_candidate_version) ?? missingChecks(c, cmd.require_checks) ?? declined(c);
   if (refusalFound) return refused(refusalFound);
-  const moved = movedTargets(c, cmd.lookups.targets);
+  const moved = movedTargets(c, cmd.lookups.targets) ?? goneInputs(c, cmd.lookups.targets);
   if (moved) return refused(moved);
   if (cmd.approval.required) {
     const approval = c.approvals.find((a) => a.candidate_version === c.version);
@@ -81,6 +83,23 @@ function movedTargets(c: ExistingCandidate, now: Record<string, TargetNow>): Ref
     : refusal('conflict', 'concurrent_candidate', `Another candidate on the same base was applied to ${entries.length} target(s) this candidate writes; nothing was written.`, { target: { candidate: c.candidate_id }, details, next_actions: next });
 }
 
+/** Seed 000: an input of the base deleted or renamed since is precondition_failed (external_write); nothing is written. */
+function goneInputs(c: ExistingCandidate, now: Record<string, TargetNow>): Refusal | null {
+  const gone = c.targets.filter((t) => !writes(t)).flatMap((t) => {
+    const disk = currentOf(now, t).disk;
+    return disk && disk.observed_sha256 === null ? [{ target_file_id: t.target_id, path: disk.path, expected_sha256: disk.expected_sha256 }] : [];
+  });
+  if (gone.length === 0) return null;
+  return refusal('precondition_failed', 'external_write', `${gone.map((g) => g.path).join(', ')}, read by this candidate, ${gone.length === 1 ? 'is' : 'are'} gone from disk (deleted or renamed since its base); nothing was written.`, {
+    target: { candidate: c.candidate_id },
+    details: { gone },
+    next_actions: [
+      { operation: 'palimpsest_workspace_status', reason: 'See which bound files are missing', params: { path_prefix: gone[0].path } },
+      { operation: 'palimpsest_change_discard', reason: 'Discard this candidate and propose again from what is on disk', params: { candidate: c.candidate_id } },
+    ],
+  });
+}
+
 function currentOf(now: Record<string, TargetNow>, t: CandidateTarget): TargetNow {
   const found = now[t.target_id];
   if (!found) throw new Error(`apply: no observation of target ${t.target_id}`);
@@ -125,7 +144,7 @@ function applied(cmd: ApplyCandidate, c: ExistingCandidate, approvalId: string |
       result_hash: t.result_hash,
     }));
   const baseChanges: BaseChange[] = c.targets
-    .filter((t) => !writes(t) && currentOf(cmd.lookups.targets, t).version !== t.version)
+    .filter((t) => !writes(t) && (currentOf(cmd.lookups.targets, t).version !== t.version || currentOf(cmd.lookups.targets, t).disk))
     .map((t) => {
       const now = currentOf(cmd.lookups.targets, t);
       return { target_id: t.target_id, base_version: t.version, base_hash: t.hash, current_version: now.version, current_hash: now.hash };

@@ -65,11 +65,20 @@ export interface RecordChecks extends CommandMeta {
 /** How a written target that moved since its base was moved (from the candidate read model). */
 export type MovedBy = { kind: 'candidate'; candidate_id: string } | { kind: 'direct' };
 
+/** A target's workspace file whose bytes are not what the target last imported or published: edited, or gone (observed null). */
+export interface DiskChange {
+  path: string;
+  expected_sha256: string;
+  observed_sha256: string | null;
+}
+
 export interface TargetNow {
   version: number;
   hash: string;
   /** Set when the version is past the base: who made the first change after it. */
   moved_by: MovedBy | null;
+  /** Of a target the candidate only reads, bound to a workspace file: set when the file changed outside Palimpsest. */
+  disk?: DiskChange | null;
 }
 
 export interface ApplyCandidate extends CommandMeta {

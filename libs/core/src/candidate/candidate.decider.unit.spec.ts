@@ -192,6 +192,19 @@ describe('ApplyCandidate', () => {
     expect(r2).toMatchObject({ retryable: 'after_refresh', details: { moved: [{ target_file_id: T1, moved_by: 'candidate', candidate: other }] } });
   });
 
+  it('checks read inputs on disk: one edited outside Palimpsest is a base change, one gone refuses with nothing written', () => {
+    const file = { path: 'read.md', expected_sha256: 'a'.repeat(64) };
+    const edited = { ...unmoved, [T3]: { ...unmoved[T3], disk: { ...file, observed_sha256: 'b'.repeat(64) } } };
+    given(extended).when(apply({ expected_candidate_version: 2, lookups: { request: null, targets: edited } })).then(([e]) => {
+      if (e.type !== 'CandidateApplied') throw new Error(e.type);
+      expect(e.data.base_changes).toEqual([{ target_id: T3, base_version: 7, base_hash: sha256Hex('read me\n'), current_version: unmoved[T3].version, current_hash: unmoved[T3].hash }]);
+    });
+    const gone = { ...unmoved, [T3]: { ...unmoved[T3], disk: { ...file, observed_sha256: null } } };
+    const r = given(extended).when(apply({ expected_candidate_version: 2, lookups: { request: null, targets: gone } })).thenRefuses('precondition_failed', 'external_write');
+    expect(r.details).toEqual({ gone: [{ target_file_id: T3, path: 'read.md', expected_sha256: 'a'.repeat(64) }] });
+    expect(r.next_actions.map((a) => a.operation)).toEqual(['palimpsest_workspace_status', 'palimpsest_change_discard']);
+  });
+
   it('expires a lapsed candidate instead of applying it', () => {
     given(proposed).when(apply({ now: AFTER_EXPIRY })).thenRefuses('snapshot_expired', 'candidate_expired', ['CandidateExpired']);
     given([]).when(apply()).thenRefuses('not_found', 'candidate_unknown');

@@ -88,6 +88,7 @@ export class TargetFold {
         return null;
       case 'WorkspaceFileBound':
       case 'WorkspaceFileRefreshed':
+      case 'WorkspacePublishSet':
       case 'ScopeObserved':
       case 'BundleObserved':
         this.require(event.data.target_id);

@@ -1,4 +1,4 @@
-import type { BundleObservedData, ScopeObservedData, WorkspaceFileBoundData } from './target.events';
+import type { BundleObservedData, PublishMode, ScopeObservedData, WorkspaceFileBoundData } from './target.events';
 import type { ProtocolVersion } from '../transaction/transaction.types';
 import type { ObservationLink } from '../transaction/observed-scope';
 
@@ -19,6 +19,8 @@ export interface InitializeTarget extends CommandMeta {
   snapshot_id: string;
   /** Set when the content was read from a workspace file: the target is bound to it (WorkspaceFileBound). */
   workspace?: WorkspaceSource;
+  /** With workspace: when accepted direct submissions reach the file (absent: on_accept). */
+  publish?: PublishMode;
 }
 
 /** Where an imported content came from: the file's place under the root, its identity, the hash of its bytes. */

@@ -7,7 +7,7 @@ import { decideSubmission } from './submit-proposal.decision';
 import type { LineEndingStyle } from '../text/canonical-text';
 import type { InitializeTarget, RecordObservation, SaveCheckpoint, SubmitProposal, TargetCommand, WorkspaceSource } from './target.commands';
 import { NO_HINTS, type DecisionHints, type TargetDecision, type TargetRefusal } from './target-decision';
-import type { TargetEvent } from './target.events';
+import type { PublishMode, TargetEvent } from './target.events';
 import type { ExistingTarget, TargetState } from './target.state';
 
 /** A history that names a target before its TargetInitialized: evolve cannot fold it. */
@@ -51,6 +51,11 @@ export function workspaceFileBound(targetId: string, w: WorkspaceSource, style: 
   };
 }
 
+/** A new binding's publication mode, recorded only when it is not the default (on_accept). */
+export function workspacePublishSet(targetId: string, publish: PublishMode | undefined, now: string): TargetEvent[] {
+  return publish === 'on_save' ? [{ type: 'WorkspacePublishSet', data: { target_id: targetId, publish, set_at: now } }] : [];
+}
+
 function initialize(cmd: InitializeTarget, state: TargetState): TargetDecision {
   if (state.exists) return refused({ kind: 'target_exists', target_id: cmd.target_id });
   const bad = findUnstorableText({ filename: cmd.filename, content: cmd.content, content_type: cmd.content_type });
@@ -74,6 +79,7 @@ function initialize(cmd: InitializeTarget, state: TargetState): TargetDecision {
     },
   ];
   if (cmd.workspace) events.push(workspaceFileBound(cmd.target_id, cmd.workspace, upload.sourceLineEndings.style, cmd.now));
+  if (cmd.workspace) events.push(...workspacePublishSet(cmd.target_id, cmd.publish, cmd.now));
   return decided(events, events.reduce(evolve, state));
 }
 
@@ -198,6 +204,7 @@ export function evolve(state: TargetState, event: TargetEvent): TargetState {
     }
     case 'WorkspaceFileBound':
     case 'WorkspaceFileRefreshed':
+    case 'WorkspacePublishSet':
     case 'ScopeObserved':
     case 'BundleObserved':
       return requireTarget(state, event.data.target_id);

@@ -128,6 +128,21 @@ export interface WorkspaceFileRefreshedData {
   refreshed_at: string;
 }
 
+/** When an accepted direct submission reaches a bound file: with the acceptance, or at the next save. */
+export const PUBLISH_MODES = ['on_accept', 'on_save'] as const;
+export type PublishMode = (typeof PUBLISH_MODES)[number];
+
+/**
+ * A bound target's publication mode was set (palimpsest_initialize_target from_workspace with publish, or
+ * PALIMPSEST_WORKSPACE_PUBLISH): recorded right after WorkspaceFileBound when it is not the default
+ * on_accept. It changes no text.
+ */
+export interface WorkspacePublishSetData {
+  target_id: string;
+  publish: PublishMode;
+  set_at: string;
+}
+
 /** What an exact selection asked for: the selector as given (never trimmed). */
 export interface ScopeSelector {
   symbol_name: string;
@@ -188,6 +203,7 @@ export type TargetEvent =
   | { type: 'CheckpointSaved'; data: CheckpointSavedData }
   | { type: 'WorkspaceFileBound'; data: WorkspaceFileBoundData }
   | { type: 'WorkspaceFileRefreshed'; data: WorkspaceFileRefreshedData }
+  | { type: 'WorkspacePublishSet'; data: WorkspacePublishSetData }
   | { type: 'ScopeObserved'; data: ScopeObservedData }
   | { type: 'BundleObserved'; data: BundleObservedData };
 
@@ -200,6 +216,7 @@ export const TARGET_EVENT_TYPES: readonly TargetEventType[] = [
   'CheckpointSaved',
   'WorkspaceFileBound',
   'WorkspaceFileRefreshed',
+  'WorkspacePublishSet',
   'ScopeObserved',
   'BundleObserved',
 ];

@@ -48,13 +48,15 @@ function fileColumnsSql(p: SqlParams, pe: ProjectedPublicationEvent, position: s
     case 'PublicationStarted':
       return `UPDATE workspace_files SET open_journal_id = ${journal}::uuid, journal_state = 'started' WHERE ${targets()} AND ${appended}`;
     case 'PublicationCompleted': {
-      const installed = event.data.files.map((f) => ({ target_id: f.target_id, disk_sha256: f.disk_sha256 }));
+      // Each file now holds the text of the target version the journal planned for it.
+      const installed = event.data.files.map((f) => ({ target_id: f.target_id, disk_sha256: f.disk_sha256, target_version: s.files.find((p) => p.target_id === f.target_id)?.target_version ?? null }));
       return `UPDATE workspace_files w SET
                 disk_sha256 = CASE WHEN w.disk_log_sequence < ${position} THEN x.disk_sha256 ELSE w.disk_sha256 END,
+                disk_version = CASE WHEN w.disk_log_sequence < ${position} THEN COALESCE(x.target_version, w.disk_version) ELSE w.disk_version END,
                 disk_log_sequence = GREATEST(w.disk_log_sequence, ${position}),
                 open_journal_id = CASE WHEN w.${ofJournal} THEN NULL ELSE w.open_journal_id END,
                 journal_state = CASE WHEN w.${ofJournal} THEN NULL ELSE w.journal_state END
-              FROM jsonb_to_recordset(${p.json(installed)}) AS x(target_id uuid, disk_sha256 text)
+              FROM jsonb_to_recordset(${p.json(installed)}) AS x(target_id uuid, disk_sha256 text, target_version bigint)
               WHERE w.target_id = x.target_id AND ${appended}`;
     }
     case 'PublicationFailed':

@@ -28,7 +28,8 @@ const workspaceBinding: JsonSchema = {
   ...object({
     path: str('Relative POSIX path of the file under the workspace root.'),
     source_sha256: sha256('SHA-256 of the file bytes imported.'),
-  }),
+    publish: { enum: ['on_accept', 'on_save'], description: 'When an accepted direct submission reaches the file: with the acceptance (on_accept), or at the next palimpsest_save (on_save).' },
+  }, ['publish']),
   type: ['object', 'null'],
   description: 'The workspace file the target was imported from (from_workspace), or null for a target created from content.',
 };
@@ -101,8 +102,17 @@ const accepted = object(
     deduplicated: bool('True when this is the recorded outcome of an earlier identical request (same client_request_id).'),
     client_request_id: nullable(str()),
     correlation_id: str('Fresh UUIDv4, with include_correlation_id (never stored).'),
+    workspace_sync: object({
+      synced_path: str('The bound file the change was published to, relative to the workspace root.'),
+      disk_sha256: sha256('SHA-256 of the bytes installed: the file\'s baseline from now on.'),
+      bytes_written: int(),
+      content_eol: str('The line endings written (the file\'s recorded style).'),
+      publication: { const: 'installed' },
+      durability: { enum: ['confirmed', 'uncertain'] },
+      journal: object({ id: str('The publication journal.'), state: { const: 'committed' } }),
+    }, ['cleanup_error']),
   },
-  ['correlation_id'],
+  ['correlation_id', 'workspace_sync'],
 );
 
 const observedAccepted = observedAcceptance(accepted);

@@ -23,6 +23,6 @@ export function observedAcceptance(accepted: JsonSchema): JsonSchema {
         'Batch: one summary per group, in the order sent.',
       ),
     },
-    ['correlation_id', 'before_version', 'observation_bundle_id', 'group_count', 'change_count', 'groups'],
+    ['correlation_id', 'workspace_sync', 'before_version', 'observation_bundle_id', 'group_count', 'change_count', 'groups'],
   );
 }

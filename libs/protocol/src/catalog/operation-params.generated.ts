@@ -8,6 +8,7 @@ export interface OperationParams {
     content_type?: string | null;
     project_id?: string | null;
     from_workspace?: boolean;
+    publish?: "on_accept" | "on_save" | null;
   };
   palimpsest_handle_upload: {
     filename: string;

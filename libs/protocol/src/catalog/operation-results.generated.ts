@@ -27,16 +27,16 @@ export interface OperationResults {
     status: "candidates" | "observed" | "observed_batch" | "scope_page" | "not_found" | "ambiguous" | "rejected" | "unsupported" | "invalid_argument";
   };
   palimpsest_submit_observed_operations: {
-    status: "accepted" | "rejected" | "invalid_argument" | "not_found";
+    status: "accepted" | "rejected" | "partial" | "invalid_argument" | "not_found";
   };
   palimpsest_submit_edits: {
-    status: "accepted" | "rejected" | "invalid_argument" | "not_found";
+    status: "accepted" | "rejected" | "partial" | "invalid_argument" | "not_found";
   };
   palimpsest_submit_operations: {
-    status: "accepted" | "rejected" | "invalid_argument" | "not_found";
+    status: "accepted" | "rejected" | "partial" | "invalid_argument" | "not_found";
   };
   palimpsest_submit_replacement: {
-    status: "accepted" | "rejected" | "invalid_argument" | "not_found";
+    status: "accepted" | "rejected" | "partial" | "invalid_argument" | "not_found";
   };
   palimpsest_preview: {
     status: "accepted" | "rejected" | "invalid_argument" | "not_found";

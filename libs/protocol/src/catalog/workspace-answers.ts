@@ -44,7 +44,12 @@ export const WORKSPACE_ANSWERS: { [N in WorkspaceOperation & OperationName]: Jso
           path: str(),
           target_file_id: targetId,
           version,
-          state: { enum: ['in_sync', 'drifted', 'missing', 'pending', 'unreachable'] },
+          disk_version: int('The target version whose text the file holds: a target past it is ahead of its file (pending).'),
+          publish: { enum: ['on_accept', 'on_save'], description: 'When an accepted direct submission reaches the file: with the acceptance, or at the next palimpsest_save.' },
+          state: {
+            enum: ['in_sync', 'drifted', 'missing', 'pending', 'unreachable'],
+            description: 'pending: a publication journal is open, or the target is ahead of the file (version > disk_version) until it is saved.',
+          },
           disk_sha256: sha256('The bytes the file should hold (last imported, published or refreshed).'),
           observed_sha256: { type: ['string', 'null'], description: 'SHA-256 of the bytes on disk now; null when they cannot be read.' },
           journal: { type: ['object', 'null'], description: 'The open publication journal: id and state (started or pending_reconcile).' },

@@ -209,6 +209,21 @@ export const EVENT_SCHEMAS: Record<string, JsonSchema> = {
       refreshed_at: timestamp,
     },
   },
+  WorkspacePublishSet: {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: id('workspace-publish-set'),
+    title: 'WorkspacePublishSet',
+    description:
+      "A bound target's publication mode: on_accept (an accepted direct submission is published to the file with the acceptance, the default) or on_save (the file waits for palimpsest_save). Follows WorkspaceFileBound in the same append when the mode is not the default; the text is unchanged.",
+    type: 'object',
+    additionalProperties: false,
+    required: ['target_id', 'publish', 'set_at'],
+    properties: {
+      target_id: uuid,
+      publish: { enum: ['on_accept', 'on_save'] },
+      set_at: timestamp,
+    },
+  },
   ...candidateEventSchemas(SCHEMA_BASE),
   ...publicationEventSchemas(SCHEMA_BASE),
   ...observationEventSchemas(SCHEMA_BASE),

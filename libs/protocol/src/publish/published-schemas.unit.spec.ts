@@ -77,11 +77,11 @@ describe('published schemas', () => {
     const saved = eventsOf(decide({ type: 'SaveCheckpoint', now, target_id: T, snapshot_id: '55555555-5555-4555-8555-555555555555', new_editing_cycle_id: '66666666-6666-4666-8666-666666666666' }, s0));
     const workspace = { path: 'docs/a.md', root_dev: '18446744073709551615', root_ino: '2', file_dev: '64768', file_ino: '131', source_sha256: 'a'.repeat(64) };
     const imported = eventsOf(decide(
-      { type: 'InitializeTarget', now, target_id: T, filename: 'docs/a.md', content: 'x\r\n', content_type: 'text/plain', project_id: null, editing_cycle_id: '22222222-2222-4222-8222-222222222222', snapshot_id: '33333333-3333-4333-8333-333333333333', workspace },
+      { type: 'InitializeTarget', now, target_id: T, filename: 'docs/a.md', content: 'x\r\n', content_type: 'text/plain', project_id: null, editing_cycle_id: '22222222-2222-4222-8222-222222222222', snapshot_id: '33333333-3333-4333-8333-333333333333', workspace, publish: 'on_save' },
       initialTargetState,
     ));
     const events = [...init, ...sub([{ match: 'y', replace: 'y' }], '1'), ...sub([{ match: 'x', replace: 'z' }], '2'), ...saved, ...imported.slice(1)];
-    expect(events.map((e) => e.type)).toEqual(['TargetInitialized', 'ProposalAccepted', 'ProposalRejected', 'CheckpointSaved', 'WorkspaceFileBound']);
+    expect(events.map((e) => e.type)).toEqual(['TargetInitialized', 'ProposalAccepted', 'ProposalRejected', 'CheckpointSaved', 'WorkspaceFileBound', 'WorkspacePublishSet']);
     for (const e of events) {
       const validate = ajv.compile(EVENT_SCHEMAS[e.type]);
       expect({ type: e.type, valid: validate(e.data), errors: validate.errors ?? null }).toEqual({ type: e.type, valid: true, errors: null });

@@ -1,4 +1,4 @@
-import type { ApplyCandidate } from '@palimpsest/core/candidate/candidate.commands';
+import type { ApplyCandidate, TargetNow } from '@palimpsest/core/candidate/candidate.commands';
 import type { CandidateDecision } from '@palimpsest/core/candidate/candidate-decision';
 import { decide } from '@palimpsest/core/candidate/candidate.decider';
 import type { CandidateAppliedData } from '@palimpsest/core/candidate/candidate.events';
@@ -38,6 +38,8 @@ export interface LockedApply {
   loaded: LoadedCandidate;
   locked: Map<string, TargetRow>;
   d: CandidateDecision;
+  /** Every target as the decision saw it (a read input's file change is answered in base_changes). */
+  observed: Record<string, TargetNow>;
 }
 
 /** An accepted apply: the CandidateApplied it records, on the candidate it was decided for. */
@@ -67,9 +69,9 @@ export async function decideUnderLocks(ctx: AppContext, tx: Sql, input: ApplyInp
     approval: { required: policy.approve, policy: policy.name, approval_id: ctx.ids.next() },
     receipt_id: ctx.ids.next(),
     attempt_ids: Object.fromEntries([...locked.keys()].map((t) => [t, ctx.ids.next()])),
-    lookups: { request, targets: state.exists ? await observeForApply(tx, state, locked) : {} },
+    lookups: { request, targets: state.exists ? await observeForApply(ctx, tx, state, locked) : {} },
   };
-  return { id, now, loaded, locked, d: decide(cmd, state) };
+  return { id, now, loaded, locked, d: decide(cmd, state), observed: cmd.lookups.targets };
 }
 
 export function acceptedOf(at: LockedApply): AcceptedApply | null {
@@ -87,5 +89,5 @@ export async function recordDecision(tx: Sql, commit: CommitTargetEvents, at: Lo
   await commitCandidateEvents(tx, at.id, at.loaded, d.events, at.now, { command: 'ApplyCandidate', request_id: input.request_id });
   if (d.kind === 'refused') return { kind: 'answer', answer: errorResult(d.refusal) };
   if (d.kind === 'awaiting_approval') return { kind: 'awaiting', approval_id: d.approval_id };
-  return { kind: 'answer', answer: await appliedAnswer(tx, d.events[0], false) };
+  return { kind: 'answer', answer: await appliedAnswer(tx, d.events[0], false, at.observed) };
 }

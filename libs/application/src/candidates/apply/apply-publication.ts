@@ -64,7 +64,7 @@ const sameApply = (plan: PublicationPlan, a: AcceptedApply | null): a is Accepte
     return p.target_id === t.target_id && p.base_version === t.base_version && p.result_version === t.result_version && p.result_hash === t.result_hash;
   });
 
-type Outcome = { kind: 'step'; step: ApplyStep } | { kind: 'applied'; event: CandidateEvent };
+type Outcome = { kind: 'step'; step: ApplyStep } | { kind: 'applied'; event: CandidateEvent; observed: LockedApply['observed'] };
 
 export async function publishApply(ctx: AppContext, input: ApplyInput, plan: PublicationPlan, decideAgain: (tx: Sql) => Promise<LockedApply>, creates: readonly FileToCreate[] = []): Promise<ApplyStep> {
   const candidate = input.candidate.toLowerCase();
@@ -88,10 +88,10 @@ export async function publishApply(ctx: AppContext, input: ApplyInput, plan: Pub
             const i = plan.files.findIndex((f) => f.target_id === c.target_id && f.replaced_sha256 === null);
             return i < 0 ? [] : [{ ...c, identity: identities[i]! }];
           });
-          await writeTargets(commit, accepted.candidate, accepted.applied, at.locked, bindingsOfCreated(ctx.workspace, created, at.now));
+          await writeTargets(commit, accepted.candidate, accepted.applied, at.locked, bindingsOfCreated(ctx.workspace, created, at.now, ctx.workspacePublish));
           const events = at.d.kind === 'accepted' ? at.d.events : [];
           await commitCandidateEvents(tx, at.id, at.loaded, events, at.now, { command: 'ApplyCandidate', request_id: input.request_id });
-          return { kind: 'applied', event: events[0] };
+          return { kind: 'applied', event: events[0], observed: at.observed };
         },
       };
     },
@@ -99,7 +99,7 @@ export async function publishApply(ctx: AppContext, input: ApplyInput, plan: Pub
   if (result.kind === 'published') {
     const value = result.value;
     if (value.kind !== 'applied') return value.step;
-    return { kind: 'answer', answer: await ctx.db.transaction((tx) => appliedAnswer(tx, value.event, false)) };
+    return { kind: 'answer', answer: await ctx.db.transaction((tx) => appliedAnswer(tx, value.event, false, value.observed)) };
   }
   if (result.kind === 'stopped') return result.answer.kind === 'step' ? result.answer.step : diverged(input);
   const failure = result.kind === 'pending' ? { ...result, journals: await unknownFilesOf(ctx, result.journals) } : result;

@@ -3,7 +3,8 @@ import type { ContentEol } from '@palimpsest/core/reads/export-target';
 import type { LineEndingStyle } from '@palimpsest/core/text/canonical-text';
 import { toCanonicalLf } from '@palimpsest/core/text/canonical-text';
 import { sha256Hex } from '@palimpsest/core/text/sha256';
-import { workspaceFileBound } from '@palimpsest/core/target/target.decider';
+import { workspaceFileBound, workspacePublishSet } from '@palimpsest/core/target/target.decider';
+import type { PublishMode } from '@palimpsest/core/target/target.events';
 import type { TargetEvent } from '@palimpsest/core/target/target.events';
 import type { FileIdentity, WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import type { FileToPublish } from '../../workspace-publication/publication-files';
@@ -38,13 +39,13 @@ export function fileToCreate(c: FileToCreate, t: { target_id: string; result_ver
  * with. The binding names the inode installed (`identity`, the stage's), not whatever the path holds by now:
  * another process may already have deleted or replaced it, which the next read then sees as drift.
  */
-export function bindingsOfCreated(root: WorkspaceRoot | null, creates: readonly (FileToCreate & { identity: FileIdentity })[], now: string): Map<string, TargetEvent[]> {
+export function bindingsOfCreated(root: WorkspaceRoot | null, creates: readonly (FileToCreate & { identity: FileIdentity })[], now: string, publish: PublishMode = 'on_accept'): Map<string, TargetEvent[]> {
   const out = new Map<string, TargetEvent[]>();
   for (const c of creates) {
     if (!root) throw new Error(`apply: ${c.path} was created with no workspace root`);
     const sha = sha256(c.bytes);
     const source = { path: c.path, root_dev: root.dev, root_ino: root.ino, file_dev: c.identity.dev, file_ino: c.identity.ino, source_sha256: sha };
-    out.set(c.target_id, [workspaceFileBound(c.target_id, source, c.style, now)]);
+    out.set(c.target_id, [workspaceFileBound(c.target_id, source, c.style, now), ...workspacePublishSet(c.target_id, publish, now)]);
   }
   return out;
 }

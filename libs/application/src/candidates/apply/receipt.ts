@@ -1,3 +1,4 @@
+import type { TargetNow } from '@palimpsest/core/candidate/candidate.commands';
 import type { BaseChange, CandidateAppliedData, CandidateEvent } from '@palimpsest/core/candidate/candidate.events';
 import type { ExistingJournal } from '@palimpsest/core/publication/publication.state';
 import { loadJournal } from '@palimpsest/projections/publications/publication-commit';
@@ -60,18 +61,23 @@ export async function committedJournalOf(sql: Sql, requestId: string): Promise<E
   return loaded.state.exists ? loaded.state : null;
 }
 
-const baseChangeView = (b: BaseChange) => ({
-  target_file_id: b.target_id,
-  base_version: b.base_version,
-  current_version: b.current_version,
-  base_sha256: b.base_hash,
-  current_sha256: b.current_hash,
-});
+/** A read input that changed since the base: its target moved, or (disk) its file was edited outside Palimpsest. */
+const baseChangeView = (b: BaseChange, observed: Record<string, TargetNow>) => {
+  const disk = observed[b.target_id]?.disk;
+  return {
+    target_file_id: b.target_id,
+    base_version: b.base_version,
+    current_version: b.current_version,
+    base_sha256: b.base_hash,
+    current_sha256: b.current_hash,
+    ...(disk ? { disk: { path: disk.path, expected_sha256: disk.expected_sha256, observed_sha256: disk.observed_sha256 } } : {}),
+  };
+};
 
-export async function appliedAnswer(sql: Sql, event: CandidateEvent | null, replayed: boolean): Promise<CandidateAnswer> {
+export async function appliedAnswer(sql: Sql, event: CandidateEvent | null, replayed: boolean, observed: Record<string, TargetNow> = {}): Promise<CandidateAnswer> {
   if (!event || event.type !== 'CandidateApplied') throw new Error('apply: the recorded request names no CandidateApplied event');
   const journal = await committedJournalOf(sql, event.data.request_id);
   const answer: CandidateAnswer = { status: 'ok', replayed, receipt: receiptOf(event.data, journal) };
-  if (!replayed && event.data.base_changes.length) answer.base_changes = event.data.base_changes.map(baseChangeView);
+  if (!replayed && event.data.base_changes.length) answer.base_changes = event.data.base_changes.map((b) => baseChangeView(b, observed));
   return answer;
 }

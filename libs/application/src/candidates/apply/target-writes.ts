@@ -1,7 +1,9 @@
 import type { AppliedTarget, CandidateAppliedData } from '@palimpsest/core/candidate/candidate.events';
 import type { ExistingCandidate } from '@palimpsest/core/candidate/candidate.state';
 import { defaultIntent, targetProposal } from '@palimpsest/core/candidate/target-record';
-import type { MovedBy, TargetNow } from '@palimpsest/core/candidate/candidate.commands';
+import type { DiskChange, MovedBy, TargetNow } from '@palimpsest/core/candidate/candidate.commands';
+import { workspaceFileOf } from '@palimpsest/projections/workspace-files.queries';
+import { hashWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
 import type { SubmitProposal } from '@palimpsest/core/target/target.commands';
 import { decide } from '@palimpsest/core/target/target.decider';
 import type { TargetEvent } from '@palimpsest/core/target/target.events';
@@ -43,8 +45,12 @@ async function movedBy(tx: Sql, targetId: string, base: number): Promise<MovedBy
   return candidate ? { kind: 'candidate', candidate_id: candidate } : { kind: 'direct' };
 }
 
-/** Every target of the candidate as it is now: written ones from their locked rows, read ones by a plain read. */
-export async function observeForApply(tx: Sql, c: ExistingCandidate, locked: Map<string, TargetRow>): Promise<Record<string, TargetNow>> {
+/**
+ * Every target of the candidate as it is now: written ones from their locked rows, read ones by a plain
+ * read, and a read one bound to a file of this workspace with its file's bytes against its baseline
+ * (seed 000: an input the candidate does not write is checked on disk too).
+ */
+export async function observeForApply(ctx: AppContext, tx: Sql, c: ExistingCandidate, locked: Map<string, TargetRow>): Promise<Record<string, TargetNow>> {
   const others = c.targets.filter((t) => !locked.has(t.target_id)).map((t) => t.target_id);
   const rows = await targetHeads(tx, others);
   const seen = new Map<string, { version: number; hash: string }>();
@@ -55,9 +61,22 @@ export async function observeForApply(tx: Sql, c: ExistingCandidate, locked: Map
     const now = seen.get(t.target_id);
     if (!now) throw new ApplyDiverged(t.target_id, 'the target row is missing');
     const moved = now.version !== t.version && locked.has(t.target_id) ? await movedBy(tx, t.target_id, t.version) : null;
-    out[t.target_id] = { version: now.version, hash: now.hash, moved_by: moved };
+    const disk = locked.has(t.target_id) ? null : await diskChangeOf(ctx, tx, t.target_id);
+    out[t.target_id] = { version: now.version, hash: now.hash, moved_by: moved, ...(disk ? { disk } : {}) };
   }
   return out;
+}
+
+/** The bound file of a read input, when its bytes are not its baseline (null: unbound, under another root, or unchanged). */
+async function diskChangeOf(ctx: AppContext, tx: Sql, targetId: string): Promise<DiskChange | null> {
+  const root = ctx.workspace;
+  const binding = root ? await workspaceFileOf(tx, targetId) : null;
+  if (!root || !binding || binding.root_dev !== root.dev || binding.root_ino !== root.ino) return null;
+  const read = hashWorkspaceFile(root, binding.path);
+  const observed = read.kind === 'refused' ? null : read.sha256;
+  // A file that cannot be read as a plain file (a link now, a directory) is no longer the input either.
+  if (observed === binding.disk_sha256) return null;
+  return { path: binding.path, expected_sha256: binding.disk_sha256, observed_sha256: observed };
 }
 
 /** One written target's record decided on its locked row: the accepted proposal, its result hash checked against the candidate. */

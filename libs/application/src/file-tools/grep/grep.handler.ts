@@ -4,7 +4,9 @@ import { grepTimeoutFromEnv, grepWorkspace } from '@palimpsest/workspace/workspa
 import type { GrepMatch } from '@palimpsest/workspace/workspace-grep.worker';
 import type { AppContext } from '../../app-context';
 import { pathRefusalAnswer, type WorkspaceFileNotFound } from '../../shared/workspace-text';
+import { checkWorkspacePath } from '@palimpsest/core/workspace/workspace-path';
 import { noWorkspace } from '../file-tool-answers';
+import { behindSubstitution, type PendingFile } from '../shared/behind-disk';
 
 export interface GrepInput {
   pattern: string;
@@ -18,16 +20,25 @@ export interface GrepAnswer {
   status: 'ok';
   matches: GrepMatch[];
   truncated: boolean;
+  /** Files searched in their target's text because the disk is behind (at most MAX_LISTED_PENDING). */
+  pending?: PendingFile[];
 }
+
+const MAX_LISTED_PENDING = 20;
 
 /**
  * grep (seed 004): the regular expression runs in a worker thread under a time budget
  * (PALIMPSEST_GREP_TIMEOUT_MS, default 1 s, read per call); past it the answer is TOOL_TIMEOUT. Reads
- * record nothing: this works under read_only.
+ * record nothing: this works under read_only. A bound file behind its target is searched in the target's
+ * text, like read_file reads it (file-tools/shared/behind-disk.ts), and listed in `pending`.
  */
 export async function grep(ctx: AppContext, input: GrepInput): Promise<GrepAnswer | InvalidArgument | WorkspaceFileNotFound> {
   if (!ctx.workspace) return noWorkspace('grep');
+  const checked = input.path === undefined ? null : checkWorkspacePath(input.path);
+  // A refused path is answered by the search itself, which refuses it the same way.
+  const { substitute, used } = await behindSubstitution(ctx, checked?.kind === 'valid' ? checked.value.path : null);
   const outcome = await grepWorkspace(ctx.workspace, {
+    substitute,
     pattern: input.pattern,
     path: input.path,
     glob: input.glob,
@@ -37,7 +48,7 @@ export async function grep(ctx: AppContext, input: GrepInput): Promise<GrepAnswe
   });
   switch (outcome.kind) {
     case 'done':
-      return { status: 'ok', matches: outcome.matches, truncated: outcome.truncated };
+      return { status: 'ok', matches: outcome.matches, truncated: outcome.truncated, ...(used.length ? { pending: used.slice(0, MAX_LISTED_PENDING) } : {}) };
     case 'refused':
       return pathRefusalAnswer(outcome.refusal, 'path');
     case 'invalid_pattern':
@@ -46,3 +57,4 @@ export async function grep(ctx: AppContext, input: GrepInput): Promise<GrepAnswe
       return invalidArgument('TOOL_TIMEOUT', `grep ran past its ${outcome.budgetMs} ms budget and was stopped: narrow the pattern (or path and glob), and avoid nested repetition like (a+)+.`, { argument: 'pattern', budget_ms: outcome.budgetMs });
   }
 }
+

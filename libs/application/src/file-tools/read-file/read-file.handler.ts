@@ -3,7 +3,9 @@ import { FILE_READ_LIMITS } from '@palimpsest/protocol/catalog/operations/file-r
 import { readWorkspaceFileBounded } from '@palimpsest/workspace/workspace-file-reader';
 import type { AppContext } from '../../app-context';
 import { decodeWorkspaceText, fileTooLarge, pathRefusalAnswer, type WorkspaceFileNotFound } from '../../shared/workspace-text';
+import { latestBindingOfPath } from '@palimpsest/projections/workspace-files.queries';
 import { noWorkspace } from '../file-tool-answers';
+import { behindBytes, type PendingFile } from '../shared/behind-disk';
 
 export interface ReadFileInput {
   path: string;
@@ -17,6 +19,8 @@ export interface ReadFileAnswer {
   content: string;
   truncated: boolean;
   totalLines: number;
+  /** The file on disk is behind its target (workspace status pending): content is the target's text. */
+  pending?: PendingFile;
 }
 
 const LF = 0x0a;
@@ -44,23 +48,27 @@ function characterBoundary(bytes: Buffer, start: number, cap: number): number {
  * MAX_READ_BYTES (UTF-8 bytes of content); truncated when the content stops before the file's end. A
  * first line alone over the cap is cut at the last whole character within it (truncated). A file over
  * MAX_TEXT_FILE_BYTES is refused by its size before it is read (file_too_large); a smaller one is read off
- * the event loop. Reads record nothing: this works under read_only.
+ * the event loop. Reads record nothing: this works under read_only. A bound file behind its target is
+ * read from the target's text (behind-disk.ts).
  */
 export async function readFile(ctx: AppContext, input: ReadFileInput): Promise<ReadFileAnswer | InvalidArgument | WorkspaceFileNotFound> {
   if (!ctx.workspace) return noWorkspace('read_file');
   const read = await readWorkspaceFileBounded(ctx.workspace, input.path);
   if (read.kind === 'refused') return pathRefusalAnswer(read.refusal, 'path');
   if (read.kind === 'too_large') return fileTooLarge(read, 'path');
-  const decoded = decodeWorkspaceText(read.path, read.bytes, 'path');
+  const binding = await latestBindingOfPath(ctx.db, ctx.workspace, read.path);
+  const behind = binding ? await behindBytes(ctx, binding, read.bytes) : null;
+  const bytes = behind?.bytes ?? read.bytes;
+  const decoded = decodeWorkspaceText(read.path, bytes, 'path');
   if (!decoded.ok) return decoded.answer;
-  const bytes = read.bytes;
+  const pending = behind ? { pending: behind.pending } : {};
   const starts = lineStarts(bytes);
   const totalLines = starts.length;
   const offset = input.offset ?? 1;
   if (offset > Math.max(totalLines, 1)) {
     return invalidArgument('INVALID_ARGUMENTS', `offset ${offset} is past the end: ${JSON.stringify(read.path)} has ${totalLines} lines.`, { argument: 'offset', totalLines });
   }
-  if (totalLines === 0) return { status: 'ok', path: read.path, content: '', truncated: false, totalLines };
+  if (totalLines === 0) return { status: 'ok', path: read.path, content: '', truncated: false, totalLines, ...pending };
   const first = offset - 1;
   const last = Math.min(totalLines, input.limit === undefined ? totalLines : first + input.limit);
   const start = starts[first];
@@ -75,5 +83,5 @@ export async function readFile(ctx: AppContext, input: ReadFileInput): Promise<R
   }
   if (next === first) end = characterBoundary(bytes, start, FILE_READ_LIMITS.MAX_READ_BYTES);
   const content = bytes.subarray(start, end).toString('utf8');
-  return { status: 'ok', path: read.path, content, truncated: end < bytes.length, totalLines };
+  return { status: 'ok', path: read.path, content, truncated: end < bytes.length, totalLines, ...pending };
 }

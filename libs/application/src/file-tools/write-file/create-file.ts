@@ -42,6 +42,7 @@ export async function createFile(ctx: AppContext, t: Absent, content: string): P
             type: 'InitializeTarget', now, target_id: targetId, filename: t.path, content, content_type: DEFAULT_CONTENT_TYPE, project_id: null,
             editing_cycle_id: ids.cycle, snapshot_id: ids.snapshot,
             workspace: { path: t.path, root_dev: t.root.dev, root_ino: t.root.ino, file_dev: installed!.dev, file_ino: installed!.ino, source_sha256: sha },
+            publish: ctx.workspacePublish,
           },
           initialTargetState,
         );

@@ -17,16 +17,25 @@ export const FILE_READ_LIMITS = {
 const int: JsonSchema = { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 };
 const projectPath = (description: string): JsonSchema => ({ type: 'string', minLength: 1, description });
 
-/** A result: the status says which shape follows; an ok answer holds exactly the seed's output fields. */
-function seedResult(statuses: string[], output: Record<string, JsonSchema>): JsonSchema {
+/** A result: the status says which shape follows; an ok answer holds exactly the seed's output fields, and `extra` when it applies. */
+function seedResult(statuses: string[], output: Record<string, JsonSchema>, extra: Record<string, JsonSchema> = {}): JsonSchema {
   return {
     type: 'object',
     required: ['status'],
     properties: { status: { enum: [...statuses, 'invalid_argument'] } },
     if: { properties: { status: { const: 'ok' } } },
-    then: { type: 'object', required: ['status', ...Object.keys(output)], additionalProperties: false, properties: { status: { const: 'ok' }, ...output } },
+    then: { type: 'object', required: ['status', ...Object.keys(output)], additionalProperties: false, properties: { status: { const: 'ok' }, ...output, ...extra } },
   };
 }
+
+/** A bound file behind its target (workspace status pending): the read answers the target's text. */
+const pendingFile: JsonSchema = {
+  type: 'object',
+  required: ['path', 'target_file_id', 'version', 'disk_version'],
+  properties: { path: { type: 'string' }, target_file_id: { type: 'string' }, version: int, disk_version: int },
+};
+const readFileExtra: Record<string, JsonSchema> = { pending: { ...pendingFile, description: 'The disk is behind: content is the target text.' } };
+const grepExtra: Record<string, JsonSchema> = { pending: { type: 'array', items: pendingFile, description: 'Files searched in their target text (disk behind).' } };
 
 const PATH_CODES = ['PATH_ESCAPE', 'PATH_INVALID', 'PATH_RESERVED', 'PATH_TOO_LONG', 'PATH_NOT_FOUND', 'PATH_SYMLINK', 'PATH_CHANGED'];
 
@@ -41,7 +50,7 @@ export const readFile = defineOperation({
   name: 'read_file',
   title: 'Read a file',
   description:
-    'Read a workspace file as UTF-8 text, as on disk (CRLF kept); grep first, read last. At most 500 KB of whole lines, with totalLines and truncated: continue with offset (1-based line). Absolute paths or .. are PATH_ESCAPE, a missing file PATH_NOT_FOUND; links are never followed.',
+    'Read a workspace file as UTF-8 text, as on disk (CRLF kept; pending: target text); grep first, read last. At most 500 KB of whole lines, with totalLines and truncated: continue with offset (1-based line). Absolute paths or .. are PATH_ESCAPE, a missing file PATH_NOT_FOUND; links are never followed.',
   readOnly: true,
   params: {
     type: 'object',
@@ -54,7 +63,7 @@ export const readFile = defineOperation({
     additionalProperties: false,
   },
   admission: 'schema',
-  result: seedResult(['ok', 'not_found'], readFileOutput),
+  result: seedResult(['ok', 'not_found'], readFileOutput, readFileExtra),
   errors: ['workspace_not_configured', 'invalid_text_encoding', 'file_too_large', 'INVALID_ARGUMENTS', 'PATH_NOT_A_FILE', ...PATH_CODES],
   capabilities: { MAX_READ_BYTES: FILE_READ_LIMITS.MAX_READ_BYTES },
   examples: [],
@@ -128,7 +137,7 @@ export const grep = defineOperation({
     additionalProperties: false,
   },
   admission: 'schema',
-  result: seedResult(['ok', 'not_found'], grepOutput),
+  result: seedResult(['ok', 'not_found'], grepOutput, grepExtra),
   errors: ['workspace_not_configured', 'INVALID_ARGUMENTS', 'TOOL_TIMEOUT', ...PATH_CODES],
   capabilities: { MAX_GREP_MATCHES: FILE_READ_LIMITS.MAX_GREP_MATCHES },
   examples: [],
@@ -138,7 +147,7 @@ export const FILE_READ_OPERATIONS = [grep, listFiles, readFile] as const;
 
 /** What each success carries, for the OpenAPI answers (answer-schemas.ts). */
 export const FILE_READ_ANSWERS = {
-  read_file: { type: 'object', required: ['status', ...Object.keys(readFileOutput)], properties: { status: { const: 'ok' }, ...readFileOutput } },
+  read_file: { type: 'object', required: ['status', ...Object.keys(readFileOutput)], properties: { status: { const: 'ok' }, ...readFileOutput, ...readFileExtra } },
   list_files: { type: 'object', required: ['status', ...Object.keys(listFilesOutput)], properties: { status: { const: 'ok' }, ...listFilesOutput } },
-  grep: { type: 'object', required: ['status', ...Object.keys(grepOutput)], properties: { status: { const: 'ok' }, ...grepOutput } },
+  grep: { type: 'object', required: ['status', ...Object.keys(grepOutput)], properties: { status: { const: 'ok' }, ...grepOutput, ...grepExtra } },
 } satisfies Record<(typeof FILE_READ_OPERATIONS)[number]['name'], JsonSchema>;

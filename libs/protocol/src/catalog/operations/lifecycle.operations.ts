@@ -32,8 +32,14 @@ const initializeParams = {
       description:
         'Read filename from the workspace instead of content (omit content) and bind the target to that file.',
     },
+    publish: {
+      enum: ['on_accept', 'on_save', null],
+      description: 'on_save: submissions wait for a save.',
+    },
   },
 };
+
+const { publish: _publish, ...uploadProperties } = initializeParams.properties;
 
 const initializeExample = {
   title: 'Create a target from inline text',
@@ -56,6 +62,7 @@ export const initializeTarget = defineOperation({
     'missing_content',
     'workspace_not_configured',
     'content_conflicts_with_workspace',
+    'publish_needs_workspace',
     'PATH_ESCAPE',
     'PATH_INVALID',
     'PATH_RESERVED',
@@ -73,7 +80,15 @@ export const handleUpload = defineOperation({
   name: 'palimpsest_handle_upload',
   title: 'Handle upload',
   description: 'Upload alias of palimpsest_initialize_target: content is required.',
-  params: { ...initializeParams, required: ['filename', 'content'] },
+  params: {
+    ...initializeParams,
+    required: ['filename', 'content'],
+    properties: {
+      ...uploadProperties,
+      from_workspace: { type: 'boolean', description: 'Refused if true.' },
+    },
+  },
+  errors: ['invalid_argument', 'invalid_text_encoding', 'missing_content', 'upload_from_workspace'],
   examples: [],
 });
 
@@ -126,7 +141,7 @@ export const save = defineOperation({
     sync_workspace: {
       type: ['boolean', 'null'],
       description:
-        "Also publish the text to the target's workspace file (null: PALIMPSEST_WORKSPACE_SYNC_ON_SAVE, default false).",
+        "Also publish the text to the target's workspace file (null: true for an on_save binding, else PALIMPSEST_WORKSPACE_SYNC_ON_SAVE, default false).",
     },
     workspace_eol_format: {
       type: ['string', 'null'],

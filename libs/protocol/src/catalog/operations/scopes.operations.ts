@@ -3,6 +3,7 @@ import { FAILURE_REASONS } from '@palimpsest/core/transaction/transaction.types'
 import { EXAMPLE_TARGET_ID, statusResult, submissionCommon, targetParams } from '../fragments';
 import { defineOperation } from '../operation-spec';
 import { EXAMPLE_OBSERVATION_ID, OBSERVED_EXAMPLES } from '../observed-examples';
+import { SUBMISSION_PUBLICATION_CODES, SUBMISSION_STATUSES } from './submissions.operations';
 
 const kind = { enum: [...SYMBOL_KINDS, null], description: 'Symbol kind filter.' };
 const selector = (description: string) => ({ type: ['string', 'null'], minLength: 1, description });
@@ -130,8 +131,8 @@ export const submitObservedOperations = defineOperation({
   },
   admission: 'audited',
   edgeFields: ['target_file_id', 'include_correlation_id'],
-  result: statusResult(['accepted', 'rejected', 'invalid_argument', 'not_found']),
-  errors: [...FAILURE_REASONS, 'not_found', 'invalid_argument', ...SUBMIT_OBSERVED_CODES],
+  result: statusResult(SUBMISSION_STATUSES),
+  errors: [...FAILURE_REASONS, 'not_found', 'invalid_argument', ...SUBMIT_OBSERVED_CODES, ...SUBMISSION_PUBLICATION_CODES],
   examples: OBSERVED_EXAMPLES,
   advertisedExamples: 2,
 });

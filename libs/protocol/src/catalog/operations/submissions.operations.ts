@@ -5,8 +5,23 @@ import { defineOperation } from '../operation-spec';
 
 const GUARD_RULE = 'Needs a version or hash guard; each given is checked under the row lock.';
 
-const submissionResult = statusResult(['accepted', 'rejected', 'invalid_argument', 'not_found']);
-const submissionErrors = [...FAILURE_REASONS, 'not_found', 'invalid_argument'];
+/**
+ * An accepted change to a target bound to a workspace file (publish on_accept) is published to the file
+ * before the answer: these are the ways that publication can refuse (nothing recorded) or end partial.
+ */
+export const SUBMISSION_PUBLICATION_CODES = [
+  'external_disk_drift',
+  'workspace_busy',
+  'recovery_required',
+  'workspace_io_error',
+  'workspace_not_configured',
+  'workspace_root_mismatch',
+  'workspace_durability_uncertain',
+  'workspace_checkpoint_uncertain',
+];
+export const SUBMISSION_STATUSES = ['accepted', 'rejected', 'partial', 'invalid_argument', 'not_found'];
+const submissionResult = statusResult(SUBMISSION_STATUSES);
+const submissionErrors = [...FAILURE_REASONS, 'not_found', 'invalid_argument', ...SUBMISSION_PUBLICATION_CODES];
 /** Everything else is decided (and audited) by the core for a known target. */
 const edgeFields = ['target_file_id', 'include_correlation_id'];
 

@@ -36,7 +36,7 @@ export const workspaceStatus = defineOperation({
   name: 'palimpsest_workspace_status',
   title: 'Workspace status',
   description:
-    'Bound files a page at a time in path order: in_sync, drifted, missing, pending (a publication journal open) or unreachable (a path refusal, in code).',
+    'Bound files a page at a time in path order: in_sync, drifted, missing, pending (a journal open, or the target ahead) or unreachable (a path refusal, in code).',
   readOnly: true,
   params: {
     type: 'object',
