@@ -336,8 +336,8 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
     service: { const: 'palimpsest' },
     profile: str('The tool profile in effect.'),
     policy: nullable(anyObject),
-    operations: array(object({ name: str(), read_only: bool(), status: str(), errors: array(str()) })),
-    error_codes: array(str()),
+    operations: array(object({ name: str(), read_only: bool(), status: str('With detail: available or not_permitted.'), errors: array(str('With detail: the codes this operation answers.')) }, ['status', 'errors'])),
+    error_codes: array(str('The codes the listed operations answer.')),
     workspace: object({
       configured: bool('True when PALIMPSEST_WORKSPACE_ROOT names a directory, opened at start.'),
       root: nullable(str('The root as configured (an absolute path).')),
@@ -346,6 +346,7 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
     }),
     limits: { type: 'object', additionalProperties: { type: 'integer' } },
     profiles: array(object({ protocol: str(), runtime: str(), operations: array(str()) })),
+    detail: bool('True when every operation of the catalog is listed with its status and codes.'),
   }),
   ...WORKSPACE_ANSWERS,
   ...READ_MODEL_ANSWERS,

@@ -1,5 +1,6 @@
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { FILE_READ_LIMITS } from '@palimpsest/protocol/catalog/operations/file-reads.operations';
+import { elementSentBytes, MAX_RESULT_BYTES, sentBytes } from '@palimpsest/protocol/result-bytes';
 import { grepTimeoutFromEnv, grepWorkspace } from '@palimpsest/workspace/workspace-grep';
 import type { GrepMatch } from '@palimpsest/workspace/workspace-grep.worker';
 import type { AppContext } from '../../app-context';
@@ -37,7 +38,7 @@ export async function grep(ctx: AppContext, input: GrepInput): Promise<GrepAnswe
   });
   switch (outcome.kind) {
     case 'done':
-      return { status: 'ok', matches: outcome.matches, truncated: outcome.truncated };
+      return withinBudget(outcome.matches, outcome.truncated);
     case 'refused':
       return pathRefusalAnswer(outcome.refusal, 'path');
     case 'invalid_pattern':
@@ -45,4 +46,11 @@ export async function grep(ctx: AppContext, input: GrepInput): Promise<GrepAnswe
     case 'timeout':
       return invalidArgument('TOOL_TIMEOUT', `grep ran past its ${outcome.budgetMs} ms budget and was stopped: narrow the pattern (or path and glob), and avoid nested repetition like (a+)+.`, { argument: 'pattern', budget_ms: outcome.budgetMs });
   }
+}
+
+/** The matches that fit MAX_RESULT_BYTES as sent; the rest are dropped (truncated: narrow the pattern, path or glob). */
+function withinBudget(matches: GrepMatch[], truncated: boolean): GrepAnswer {
+  let bytes = sentBytes({ status: 'ok', matches: [], truncated: true });
+  const kept = matches.findIndex((m) => (bytes += elementSentBytes(m)) > MAX_RESULT_BYTES);
+  return kept < 0 ? { status: 'ok', matches, truncated } : { status: 'ok', matches: matches.slice(0, kept), truncated: true };
 }

@@ -1,5 +1,6 @@
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { FILE_READ_LIMITS } from '@palimpsest/protocol/catalog/operations/file-reads.operations';
+import { MAX_RESULT_BYTES, sentBytes, stringSentBytes } from '@palimpsest/protocol/result-bytes';
 import { readWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
 import type { AppContext } from '../../app-context';
 import { decodeWorkspaceText, pathRefusalAnswer, type WorkspaceFileNotFound } from '../../shared/workspace-text';
@@ -43,7 +44,8 @@ function characterBoundary(bytes: Buffer, start: number, cap: number): number {
  * read_file (seed 004): lines [offset, offset + limit) of the file as on disk, whole lines within
  * MAX_READ_BYTES (UTF-8 bytes of content); truncated when the content stops before the file's end. A
  * first line alone over the cap is cut at the last whole character within it (truncated). Reads record
- * nothing: this works under read_only.
+ * nothing: this works under read_only. The answer also stays within MAX_RESULT_BYTES as sent (escaped,
+ * and twice over MCP): past it the content stops at a whole line (truncated; continue with offset).
  */
 export async function readFile(ctx: AppContext, input: ReadFileInput): Promise<ReadFileAnswer | InvalidArgument | WorkspaceFileNotFound> {
   if (!ctx.workspace) return noWorkspace('read_file');
@@ -63,15 +65,36 @@ export async function readFile(ctx: AppContext, input: ReadFileInput): Promise<R
   const last = Math.min(totalLines, input.limit === undefined ? totalLines : first + input.limit);
   const start = starts[first];
   const cap = start + FILE_READ_LIMITS.MAX_READ_BYTES;
+  let sendable = MAX_RESULT_BYTES - sentBytes({ status: 'ok', path: read.path, content: '', truncated: true, totalLines });
   let end = start;
   let next = first;
   while (next < last) {
     const lineEnd = next + 1 < totalLines ? starts[next + 1] : bytes.length;
     if (lineEnd > cap) break;
+    const cost = stringSentBytes(bytes.subarray(end, lineEnd).toString('utf8'));
+    if (cost > sendable) break;
+    sendable -= cost;
     end = lineEnd;
     next++;
   }
-  if (next === first) end = characterBoundary(bytes, start, FILE_READ_LIMITS.MAX_READ_BYTES);
-  const content = bytes.subarray(start, end).toString('utf8');
-  return { status: 'ok', path: read.path, content, truncated: end < bytes.length, totalLines };
+  const content = next === first ? partOfLine(bytes.subarray(start, characterBoundary(bytes, start, FILE_READ_LIMITS.MAX_READ_BYTES)).toString('utf8'), sendable) : bytes.subarray(start, end).toString('utf8');
+  return { status: 'ok', path: read.path, content, truncated: start + Buffer.byteLength(content) < bytes.length, totalLines };
 }
+
+/** The longest prefix of one line whose sent bytes fit `sendable` (a line alone past the budget: a control-character file escapes up to 13 bytes a byte). */
+function partOfLine(line: string, sendable: number): string {
+  let low = 0;
+  let high = line.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (stringSentBytes(wholeCharacters(line, mid)) <= sendable) low = mid;
+    else high = mid - 1;
+  }
+  return wholeCharacters(line, low);
+}
+
+/** The first `units` UTF-16 units of `text`, one fewer when they would end inside a surrogate pair. */
+const wholeCharacters = (text: string, units: number): string => {
+  const code = text.charCodeAt(units - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? units - 1 : units);
+};
