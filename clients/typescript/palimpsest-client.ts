@@ -249,8 +249,10 @@ export type GetManifestLedgerParams = {
   before_sequence?: number | null;
 };
 
-/** Capabilities: The service manifest: every operation with its status in this session’s profile, limits, error codes and the recorded protocol/runtime profiles. */
-export type CapabilitiesParams = Record<string, never>;
+/** Capabilities: The service manifest for this session’s profile: the operations it can call, the codes they answer, limits, the workspace root and the recorded protocol/runtime profiles. detail: true lists every operation with its status and codes. */
+export type CapabilitiesParams = {
+  detail?: boolean;
+};
 
 /** Refresh from the workspace file: Take a drifted bound file's bytes into its target (an accepted replacement with source "external_disk") and move its baseline; in_sync if unchanged. Resolves a pending publication of the file. */
 export type WorkspaceRefreshParams = {

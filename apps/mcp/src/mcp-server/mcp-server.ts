@@ -70,7 +70,8 @@ export function createMcpServer(ctx: AppContext, opts: McpServerOptions): Server
     const { name, arguments: args } = request.params;
     const token = request.params._meta?.progressToken;
     const progress = token === undefined ? undefined : progressSink(token, progressMs, extra.sendNotification);
-    const result = await dispatch(ctx, name, args ?? {}, { readOnly: opts.profile === 'read-only', policy: opts.policy, progress });
+    // extra.signal aborts on notifications/cancelled and when the connection closes.
+    const result = await dispatch(ctx, name, args ?? {}, { readOnly: opts.profile === 'read-only', policy: opts.policy, progress, signal: extra.signal });
     return toolResult(presentResult(name, result, opts.mode));
   });
   return server;

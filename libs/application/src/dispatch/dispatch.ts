@@ -17,6 +17,8 @@ export interface DispatchOptions {
   policy?: OwnerPolicy;
   /** Told how a long wait (an apply waiting for an approval) goes; the transport decides how to show it. */
   progress?: ProgressSink;
+  /** Aborted when the caller cancels the call or goes away: a write waiting for an approval withdraws it. */
+  signal?: AbortSignal;
 }
 
 /** Catalog lookup → admission → handler. The one path every transport uses. */
@@ -40,6 +42,7 @@ export async function dispatch(
   if (refused) return isEnvelopeOperation(spec.name) ? admissionEnvelope(refused) : refused;
   const session: HandlerSession = { profile: opts.readOnly ? 'read-only' : 'full', policy: opts.policy ?? null };
   if (opts.progress) session.progress = opts.progress;
+  if (opts.signal) session.signal = opts.signal;
   return run(ctx, spec, args ?? {}, session);
 }
 

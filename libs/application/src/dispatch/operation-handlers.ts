@@ -32,8 +32,8 @@ import { submitObserved } from '../submit-observed/submit-observed.handler';
 import { searchTargets } from '../read-models/search-targets.handler';
 import { getTargetActivity } from '../read-models/target-activity.handler';
 
-/** The caller's policy (approvals on writes) and progress sink, as change_apply gets them. */
-const writeCaller = (s: HandlerSession) => ({ policy: s.policy ?? null, ...(s.progress ? { progress: s.progress } : {}) });
+/** The caller's policy (approvals on writes), progress sink and cancellation, as change_apply gets them. */
+const writeCaller = (s: HandlerSession) => ({ policy: s.policy ?? null, progress: s.progress, signal: s.signal });
 
 /** Exactly one handler per catalog operation: a missing, extra or misspelled one is a compile error. */
 export type OperationHandlers = { [N in OperationName]: OperationHandler<N> };

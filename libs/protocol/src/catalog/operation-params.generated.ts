@@ -211,7 +211,9 @@ export interface OperationParams {
     limit?: number | null;
     before_sequence?: number | null;
   };
-  palimpsest_capabilities: Record<string, never>;
+  palimpsest_capabilities: {
+    detail?: boolean;
+  };
   palimpsest_workspace_refresh: {
     target_file_id: string;
     expected_target_version?: number | null;
