@@ -230,7 +230,7 @@ export type ReplayParams = {
   target_file_id: string;
 };
 
-/** Attempt log: Newest-first page of the append-only attempt log (accepted and rejected), filterable by status, content hash or request key. */
+/** Attempt log: Newest-first page of the append-only attempt log (accepted and rejected), filterable by status, content hash or request key. Each entry is a summary (id, versions, status, code, intent, one line); detail: true gives the full entries (guards, hashes, lineage, diagnostic). A page stays within the result byte budget: continue with before_sequence = next_sequence. */
 export type GetAttemptLogParams = {
   target_file_id: string;
   limit?: number | null;
@@ -239,6 +239,7 @@ export type GetAttemptLogParams = {
   content_hash?: string | null;
   client_request_id?: string | null;
   include_content?: boolean;
+  detail?: boolean;
 };
 
 /** Manifest ledger: Accepted changes, oldest-first within the newest page. By default only the active editing cycle; include_previous_cycles adds cycles closed by palimpsest_save. */

@@ -204,6 +204,7 @@ export interface OperationParams {
     content_hash?: string | null;
     client_request_id?: string | null;
     include_content?: boolean;
+    detail?: boolean;
   };
   palimpsest_get_manifest_ledger: {
     target_file_id: string;
