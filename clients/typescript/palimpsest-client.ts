@@ -230,7 +230,7 @@ export type ReplayParams = {
   target_file_id: string;
 };
 
-/** Attempt log: Newest-first page of the append-only attempt log (accepted and rejected), filterable by status, content hash or request key. Each entry is a summary (id, versions, status, code, intent, one line); detail: true gives the full entries (guards, hashes, lineage, diagnostic). A page stays within the result byte budget: continue with before_sequence = next_sequence. */
+/** Attempt log: Newest-first page of the attempt log (summaries), filterable by status, content hash or request key; then before_sequence = next_sequence. */
 export type GetAttemptLogParams = {
   target_file_id: string;
   limit?: number | null;
@@ -250,7 +250,7 @@ export type GetManifestLedgerParams = {
   before_sequence?: number | null;
 };
 
-/** Capabilities: The service manifest for this session’s profile: the operations it can call, the codes they answer, limits, the workspace root and the recorded protocol/runtime profiles. detail: true lists every operation with its status and codes. */
+/** Capabilities: The session manifest: callable operations and their error codes, limits, workspace root. */
 export type CapabilitiesParams = {
   detail?: boolean;
 };

@@ -3,6 +3,7 @@ import { findOperation, type OperationName } from '@palimpsest/protocol/catalog/
 import { servedReadOnly, type OperationSpec } from '@palimpsest/protocol/catalog/operation-spec';
 import type { Admitted, Result } from '@palimpsest/protocol/catalog/operation-types';
 import type { Outcome } from '@palimpsest/protocol/outcome';
+import { withOneRetryable } from '@palimpsest/protocol/refusal-shape';
 import { READ_ONLY, type OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { AppContext } from '../app-context';
 import { policyGate } from '../candidates/policy/policy-gate';
@@ -21,13 +22,12 @@ export interface DispatchOptions {
   signal?: AbortSignal;
 }
 
-/** Catalog lookup → admission → handler. The one path every transport uses. */
-export async function dispatch(
-  ctx: AppContext,
-  name: string,
-  args: unknown,
-  opts: DispatchOptions = {},
-): Promise<Outcome> {
+/** Catalog lookup → admission → handler. The one path every transport uses; every refusal leaves it with one retryable. */
+export async function dispatch(ctx: AppContext, name: string, args: unknown, opts: DispatchOptions = {}): Promise<Outcome> {
+  return withOneRetryable(await answer(ctx, name, args, opts));
+}
+
+async function answer(ctx: AppContext, name: string, args: unknown, opts: DispatchOptions): Promise<Outcome> {
   const spec = findOperation(name);
   if (!spec) {
     return { status: 'invalid_argument', code: 'unknown_operation', failure_detail: `No operation named ${name}.` };

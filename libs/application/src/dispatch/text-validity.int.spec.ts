@@ -89,7 +89,7 @@ describe(`NUL, lone surrogates and noncharacters in every string field of every 
       const r = await submit(key);
       expect(r).toMatchObject({
         status: 'rejected', failure_reason: 'context_invalid', client_request_id: key,
-        diagnostic: { code: 'invalid_client_request_id', retryable: false },
+        diagnostic: { code: 'invalid_client_request_id' }, retryable: 'none',
       });
       expect(r.diagnostic.submitted_key_preview).toMatch(ASCII);
     }

@@ -177,7 +177,7 @@ export const getAttemptLog = defineOperation({
   name: 'palimpsest_get_attempt_log',
   title: 'Attempt log',
   description:
-    'Newest-first page of the append-only attempt log (accepted and rejected), filterable by status, content hash or request key. Each entry is a summary (id, versions, status, code, intent, one line); detail: true gives the full entries (guards, hashes, lineage, diagnostic). A page stays within the result byte budget: continue with before_sequence = next_sequence.',
+    'Newest-first page of the attempt log (summaries), filterable by status, content hash or request key; then before_sequence = next_sequence.',
   readOnly: true,
   params: targetParams({
     limit: historyLimit,
@@ -187,9 +187,9 @@ export const getAttemptLog = defineOperation({
     client_request_id: { type: ['string', 'null'], description: 'Only the attempt bound to this request key.' },
     include_content: {
       type: 'boolean',
-      description: 'Include each submitted record (1,048,576-byte page budget; the first entry is always whole unless it alone passes the result byte budget).',
+      description: 'Include each submitted record (1,048,576-byte page budget; the first entry is always whole).',
     },
-    detail: { type: 'boolean', description: 'true: full entries (guards, hashes, protocol and runtime, lineage, diagnostic). Default false: summaries.' },
+    detail: { type: 'boolean', description: 'Full entries, not summaries.' },
   }),
   admission: 'schema',
   result: statusResult(['ok', 'not_found', 'invalid_argument']),

@@ -5,9 +5,9 @@ export const capabilities = defineOperation({
   name: 'palimpsest_capabilities',
   title: 'Capabilities',
   description:
-    'The service manifest for this session’s profile: the operations it can call, the codes they answer, limits, the workspace root and the recorded protocol/runtime profiles. detail: true lists every operation with its status and codes.',
+    'The session manifest: callable operations and their error codes, limits, workspace root.',
   readOnly: true,
-  params: { type: 'object', additionalProperties: false, properties: { detail: { type: 'boolean', description: 'true: every operation of the catalog with its status (available, not_permitted) and its codes. Default false.' } } },
+  params: { type: 'object', additionalProperties: false, properties: { detail: { type: 'boolean', description: 'Every operation, with status and codes.' } } },
   admission: 'schema',
   result: statusResult(['ok']),
   errors: [],
