@@ -5,6 +5,7 @@ import { ALLOW_ALL } from '@palimpsest/core/policy/owner-policy';
 import { dispatch, type DispatchOptions } from '@palimpsest/application/dispatch/dispatch';
 import { createWorkspaceHarness, type WorkspaceHarness } from '@palimpsest/application/test-support/workspace-harness';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
+import { MAX_RESULT_BYTES, sentBytes } from '@palimpsest/protocol/result-bytes';
 import { toolResult } from './mcp-server';
 
 /** Every `retryable` in an answer, with where it stands. */
@@ -65,6 +66,20 @@ describe(`isError and retryable: one rule across tools, on ${describeBackend}`, 
       expect({ tool, args, status: answer.status, isError: result.isError }).toEqual({ tool, args, status: answer.status, isError });
     }
     expect([...seen].sort()).toEqual(['accepted', 'ambiguous', 'candidates', 'error', 'invalid_argument', 'not_found', 'ok', 'rejected'].sort());
+  });
+
+  it('keeps every answer within MAX_RESULT_BYTES as sent: a target text too large to send is cut and continued by offset', async () => {
+    const big = String((await dispatch(h.ctx, 'palimpsest_initialize_target', { filename: 'big.txt', content: 'é\n'.repeat(300_000) })).target_file_id);
+    for (const [tool, args] of [['palimpsest_get_target', { target_file_id: big }], ['palimpsest_export_target', { target_file_id: big }]] as const) {
+      const answer = await dispatch(h.ctx, tool, args);
+      expect({ tool, sent: sentBytes(answer) <= MAX_RESULT_BYTES }).toEqual({ tool, sent: true });
+      expect(toolResult(answer).isError).toBe(false);
+    }
+    const got = await dispatch(h.ctx, 'palimpsest_get_target', { target_file_id: big });
+    const [cut] = got.result_truncated as { path: string; returned: number }[];
+    expect(cut.path).toBe('$.current_content');
+    const next = (got.next_actions as { operation: string; params: Record<string, unknown> }[]).at(-1)!;
+    expect(await dispatch(h.ctx, next.operation, next.params)).toMatchObject({ status: 'ok', start: cut.returned });
   });
 
   it('gives every refusal one retryable, a string, at the top (the error envelope: in its error), and no other', async () => {

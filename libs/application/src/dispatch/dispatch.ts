@@ -4,6 +4,7 @@ import { servedReadOnly, type OperationSpec } from '@palimpsest/protocol/catalog
 import type { Admitted, Result } from '@palimpsest/protocol/catalog/operation-types';
 import type { Outcome } from '@palimpsest/protocol/outcome';
 import { withOneRetryable } from '@palimpsest/protocol/refusal-shape';
+import { withinResultBytes } from '@palimpsest/protocol/result-budget';
 import { READ_ONLY, type OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { AppContext } from '../app-context';
 import { policyGate } from '../candidates/policy/policy-gate';
@@ -22,9 +23,9 @@ export interface DispatchOptions {
   signal?: AbortSignal;
 }
 
-/** Catalog lookup → admission → handler. The one path every transport uses; every refusal leaves it with one retryable. */
+/** Catalog lookup → admission → handler. The one path every transport uses; every refusal leaves it with one retryable, every answer within MAX_RESULT_BYTES as sent. */
 export async function dispatch(ctx: AppContext, name: string, args: unknown, opts: DispatchOptions = {}): Promise<Outcome> {
-  return withOneRetryable(await answer(ctx, name, args, opts));
+  return withinResultBytes(withOneRetryable(await answer(ctx, name, args, opts)));
 }
 
 async function answer(ctx: AppContext, name: string, args: unknown, opts: DispatchOptions): Promise<Outcome> {
