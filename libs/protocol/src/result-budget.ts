@@ -1,5 +1,6 @@
 import type { Outcome } from './outcome';
-import { elementSentBytes, MAX_RESULT_BYTES, sentBytes, stringSentBytes } from './result-bytes';
+import { codePointLength } from '@palimpsest/core/text/code-points';
+import { elementSentBytes, MAX_RESULT_BYTES, prefixWithin, sentBytes, stringSentBytes } from './result-bytes';
 
 /** What was cut from an answer to keep it within MAX_RESULT_BYTES: where, how much is returned, how much there was. */
 export interface TruncatedField {
@@ -82,10 +83,9 @@ function shrink(node: Node, budget: number): TruncatedField {
   const set = (v: unknown) => ((node.parent as Record<string | number, unknown>)[node.key] = v);
   if (typeof node.value === 'string') {
     const text = node.value;
-    const units = longest(text.length, (n) => stringSentBytes(wholeCharacters(text, n)) <= budget);
-    const kept = wholeCharacters(text, units);
+    const kept = prefixWithin(text, budget);
     set(kept);
-    return { path: node.path, returned: codePoints(kept), total: codePoints(text) };
+    return { path: node.path, returned: codePointLength(kept), total: codePointLength(text) };
   }
   const items = node.value;
   const kept = longest(items.length - 1, (n) => elementSentBytes(items.slice(0, n)) <= budget);
@@ -105,17 +105,3 @@ function longest(max: number, fits: (n: number) => boolean): number {
   return low;
 }
 
-/** The first `units` UTF-16 units of `text`, one fewer when they would end inside a surrogate pair. */
-function wholeCharacters(text: string, units: number): string {
-  const code = text.charCodeAt(units - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? units - 1 : units);
-}
-
-function codePoints(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (!(code >= 0xdc00 && code <= 0xdfff && i > 0 && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff)) n++;
-  }
-  return n;
-}

@@ -38,3 +38,21 @@ export function elementSentBytes(value: unknown): number {
   const json = JSON.stringify(value);
   return escapeNonAscii(json).length + toAsciiJson(json).length - 2 + 2;
 }
+
+/** The first `units` UTF-16 units of `text`, one fewer when they would end inside a surrogate pair: a cut that keeps whole characters. */
+export function wholeCharacters(text: string, units: number): string {
+  const code = text.charCodeAt(units - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? units - 1 : units);
+}
+
+/** The longest prefix of `text`, in whole characters, whose stringSentBytes fits `budget`. */
+export function prefixWithin(text: string, budget: number): string {
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (stringSentBytes(wholeCharacters(text, mid)) <= budget) low = mid;
+    else high = mid - 1;
+  }
+  return wholeCharacters(text, low);
+}

@@ -1,6 +1,6 @@
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { FILE_READ_LIMITS } from '@palimpsest/protocol/catalog/operations/file-reads.operations';
-import { MAX_RESULT_BYTES, sentBytes, stringSentBytes } from '@palimpsest/protocol/result-bytes';
+import { MAX_RESULT_BYTES, prefixWithin, sentBytes, stringSentBytes } from '@palimpsest/protocol/result-bytes';
 import { readWorkspaceFile } from '@palimpsest/workspace/workspace-file-reader';
 import type { AppContext } from '../../app-context';
 import { decodeWorkspaceText, pathRefusalAnswer, type WorkspaceFileNotFound } from '../../shared/workspace-text';
@@ -77,24 +77,7 @@ export async function readFile(ctx: AppContext, input: ReadFileInput): Promise<R
     end = lineEnd;
     next++;
   }
-  const content = next === first ? partOfLine(bytes.subarray(start, characterBoundary(bytes, start, FILE_READ_LIMITS.MAX_READ_BYTES)).toString('utf8'), sendable) : bytes.subarray(start, end).toString('utf8');
+  const content = next === first ? prefixWithin(bytes.subarray(start, characterBoundary(bytes, start, FILE_READ_LIMITS.MAX_READ_BYTES)).toString('utf8'), sendable) : bytes.subarray(start, end).toString('utf8');
   return { status: 'ok', path: read.path, content, truncated: start + Buffer.byteLength(content) < bytes.length, totalLines };
 }
 
-/** The longest prefix of one line whose sent bytes fit `sendable` (a line alone past the budget: a control-character file escapes up to 13 bytes a byte). */
-function partOfLine(line: string, sendable: number): string {
-  let low = 0;
-  let high = line.length;
-  while (low < high) {
-    const mid = Math.ceil((low + high) / 2);
-    if (stringSentBytes(wholeCharacters(line, mid)) <= sendable) low = mid;
-    else high = mid - 1;
-  }
-  return wholeCharacters(line, low);
-}
-
-/** The first `units` UTF-16 units of `text`, one fewer when they would end inside a surrogate pair. */
-const wholeCharacters = (text: string, units: number): string => {
-  const code = text.charCodeAt(units - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? units - 1 : units);
-};
