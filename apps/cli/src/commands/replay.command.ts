@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { replayTargetQuery } from '@palimpsest/application/replay-target/replay-target.handler';
+import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { targetIdOf } from '@palimpsest/application/shared/target-lookup';
 import type { GatewayClient } from '../gateway-client';
 import { printJson } from '../runtime';
@@ -12,7 +12,8 @@ export function registerReplay(program: Command): void {
     .argument('<target>', 'target UUID')
     .action(async (target: string) => {
       const report = await withStore<Record<string, unknown>>({
-        local: (ctx) => replayTargetQuery(ctx, { target_file_id: target }) as Promise<Record<string, unknown>>,
+        // dispatch, as the gateway's route does: the same answer either way (its retryable included).
+        local: (ctx) => dispatch(ctx, 'palimpsest_replay', { target_file_id: target }),
         gateway: (gw) => replayThrough(gw, target),
       });
       printJson(report);
