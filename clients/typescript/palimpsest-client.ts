@@ -232,7 +232,7 @@ export type ReplayParams = {
   target_file_id: string;
 };
 
-/** Attempt log: Newest-first page of the append-only attempt log (accepted and rejected), filterable by status, content hash or request key. */
+/** Attempt log: Newest-first page of the attempt log (summaries), filterable by status, content hash or request key; then before_sequence = next_sequence. */
 export type GetAttemptLogParams = {
   target_file_id: string;
   limit?: number | null;
@@ -241,6 +241,7 @@ export type GetAttemptLogParams = {
   content_hash?: string | null;
   client_request_id?: string | null;
   include_content?: boolean;
+  detail?: boolean;
 };
 
 /** Manifest ledger: Accepted changes, oldest-first within the newest page. By default only the active editing cycle; include_previous_cycles adds cycles closed by palimpsest_save. */
@@ -251,8 +252,10 @@ export type GetManifestLedgerParams = {
   before_sequence?: number | null;
 };
 
-/** Capabilities: The service manifest: every operation with its status in this session’s profile, limits, error codes and the recorded protocol/runtime profiles. */
-export type CapabilitiesParams = Record<string, never>;
+/** Capabilities: The session manifest: callable operations and their error codes, limits, workspace root. */
+export type CapabilitiesParams = {
+  detail?: boolean;
+};
 
 /** Refresh from the workspace file: Take a drifted bound file's bytes into its target (an accepted replacement with source "external_disk") and move its baseline; in_sync if unchanged. Resolves a pending publication of the file. */
 export type WorkspaceRefreshParams = {

@@ -81,8 +81,10 @@ describe(`MCP over HTTP: progress while an apply waits for approval, on ${backen
       const candidate = await candidateOn(client, 'declined');
       const apply = client.callTool({ name: 'palimpsest_change_apply', arguments: { candidate, expected_candidate_version: 1, request_id: 'apply-2' } }, CallToolResultSchema, { timeout: CLIENT_TIMEOUT_MS });
       await expect(apply).rejects.toThrow(/timed out/i);
-      await until(async () => (await pendingFor(candidate)) !== undefined);
-      expect((await operator.post(`/v1/approvals/${await pendingFor(candidate)}/decline`, { note: 'e2e' })).status).toBe(200); // the gateway's wait ends
+      // The client cancels what timed out (notifications/cancelled): the gateway withdraws the approval and its wait ends.
+      const withdrawn = async () => ((await operator.get('/v1/approvals', { status: 'withdrawn' })).body.approvals as { candidate: string }[]).some((a) => a.candidate === candidate);
+      await until(withdrawn);
+      expect(await pendingFor(candidate)).toBeUndefined();
     } finally {
       await client.close();
     }

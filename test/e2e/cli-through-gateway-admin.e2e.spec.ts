@@ -66,6 +66,7 @@ describe(`the gateway's /v1/admin routes (${backend})`, () => {
       answer: 'FORBIDDEN',
       tool: 'palimpsest_initialize_target',
       failure_detail: 'palimpsest_initialize_target writes; this session runs the read-only profile. This is an answer: do not route around it.',
+      retryable: 'none',
     });
     const profiled = await admin.post('/v1/admin/dispatch', { operation: 'palimpsest_capabilities', read_only: true, profile: 'read-only' });
     expect(profiled.body).toMatchObject({ status: 'ok', profile: 'read-only', policy: { name: 'read-only', mode: 'read_only' } });
@@ -73,6 +74,7 @@ describe(`the gateway's /v1/admin routes (${backend})`, () => {
       status: 'invalid_argument',
       code: 'unknown_operation',
       failure_detail: 'No operation named palimpsest_nope.',
+      retryable: 'none',
     });
     const unknown = await admin.post('/v1/admin/dispatch', { operation: 'palimpsest_capabilities', profile: 'everything' });
     expect(unknown).toMatchObject({ status: 400, body: { code: 'unknown_profile', argument: 'profile' } });

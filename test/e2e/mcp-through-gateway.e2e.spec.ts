@@ -43,7 +43,7 @@ describe('palimpsest mcp relays to the gateway that holds the embedded store', (
     const created = await mcp.call('palimpsest_initialize_target', { filename: 'relay.md', content: 'alpha beta alpha\n' });
     const id = created.result.target_file_id as string;
     const ambiguous = await mcp.call('palimpsest_submit_edits', { target_file_id: id, intent: 'Rename', expected_target_version: 0, edits: [{ match: 'alpha', replace: 'gamma' }] });
-    expect(ambiguous).toMatchObject({ isError: false, result: { status: 'rejected', failure_reason: 'match_ambiguous' } });
+    expect(ambiguous).toMatchObject({ isError: true, result: { status: 'rejected', failure_reason: 'match_ambiguous', retryable: 'after_refresh' } });
     const retry = ambiguous.result.next_actions[1];
     const accepted = await mcp.call(retry.operation, retry.params);
     expect(accepted.result).toMatchObject({ status: 'accepted', version: 1 });

@@ -60,7 +60,7 @@ describe(`palimpsest mcp over real stdio (SDK client) on ${backend}`, () => {
     const ambiguous = await session.mcp.call('palimpsest_submit_edits', {
       target_file_id: id, intent: 'Rename alpha', expected_target_version: 0, edits: [{ match: 'alpha', replace: 'gamma' }],
     });
-    expect(ambiguous.isError).toBe(false);
+    expect(ambiguous.isError).toBe(true);
     expect(ambiguous.result).toMatchObject({ status: 'rejected', failure_reason: 'match_ambiguous', diagnostic: { occurrence_count: 2 } });
     const accepted = await session.mcp.call('palimpsest_submit_edits', {
       target_file_id: id, intent: 'Rename alpha', expected_target_version: 0, edits: [{ match: 'alpha', replace: 'gamma', occurrence_index: 2 }],

@@ -162,7 +162,7 @@ describe(`palimpsest serve (JSON-RPC over NDJSON) as a real process on ${backend
     const hidden = await c.call('palimpsest_get_target', { target_file_id: targetId });
     expect(hidden.error).toMatchObject({ code: -32601, data: { code: 'operation_not_permitted', method: 'palimpsest_get_target' } });
     expect((await c.call('palimpsest_read_lines', { target_file_id: targetId })).result).toMatchObject({ status: 'ok' });
-    const caps = (await c.call('palimpsest_capabilities', {})).result;
+    const caps = (await c.call('palimpsest_capabilities', { detail: true })).result;
     expect(caps.policy).toMatchObject({ name: 'readers', mode: 'allow_list' });
     const status = Object.fromEntries(caps.operations.map((o: { name: string; status: string }) => [o.name, o.status]));
     expect(status).toMatchObject({ palimpsest_read_lines: 'available', palimpsest_get_target: 'not_permitted', palimpsest_submit_edits: 'not_permitted' });

@@ -21,8 +21,8 @@ describe(`palimpsest mcp: hostile text in tool arguments never fails the call ($
       target_file_id: f.target, intent: 'rename', expected_target_version: f.version, client_request_id: '\u0000',
       edits: [{ match: 'beta', replace: 'gamma' }],
     });
-    expect(r.isError).toBe(false);
-    expect(r.result).toMatchObject({ status: 'rejected', failure_reason: 'context_invalid', diagnostic: { code: 'invalid_client_request_id', retryable: false } });
+    expect(r.isError).toBe(true);
+    expect(r.result).toMatchObject({ status: 'rejected', failure_reason: 'context_invalid', diagnostic: { code: 'invalid_client_request_id' }, retryable: 'none' });
   });
 
   it('never fails a call for NUL, lone surrogates or noncharacters in any string field', async () => {

@@ -31,7 +31,7 @@ describe(`palimpsest serve: hostile text in string fields never answers -32603 (
       edits: [{ match: 'beta', replace: 'gamma' }],
     });
     expect(r.error).toBeUndefined();
-    expect(r.result).toMatchObject({ status: 'rejected', failure_reason: 'context_invalid', diagnostic: { code: 'invalid_client_request_id', retryable: false } });
+    expect(r.result).toMatchObject({ status: 'rejected', failure_reason: 'context_invalid', diagnostic: { code: 'invalid_client_request_id' }, retryable: 'none' });
   });
 
   it('never answers an internal error for NUL, lone surrogates or noncharacters in any string field', async () => {

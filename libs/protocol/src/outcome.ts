@@ -17,22 +17,26 @@ export function isOutcomeStatus(value: unknown): value is OutcomeStatus {
 export type Outcome = { status: OutcomeStatus; [field: string]: unknown };
 
 /**
- * The call itself failed: it was refused, named nothing that exists, or (candidates) answered seed
- * 000's error envelope. A rejected proposal, a failed replay report or a saved checkpoint is a
- * successful call.
+ * The one isError rule, for every tool and transport: true for every refusal and error — the call did
+ * not do what it asked (a recorded rejection, an invalid or unknown argument, something not found, the
+ * error envelope, an unsupported target, an ambiguous selection answered with its candidates) — and
+ * false when it did: an accepted or saved change, a successful read, a discovery's candidates, a
+ * replay report (even one that found a divergence), and `partial` (the write was installed; the answer
+ * says what to inspect). Every refusal carries `retryable` and next_actions saying what to do next.
  */
-export function isCallFailure(status: OutcomeStatus): boolean {
+export function isRefusal(status: OutcomeStatus): boolean {
   switch (status) {
+    case 'rejected':
     case 'invalid_argument':
     case 'not_found':
     case 'error':
-    case 'unsupported': // observe_scope: no grammar serves the target
+    case 'unsupported':
+    case 'ambiguous':
       return true;
     case 'ok':
     case 'accepted':
-    case 'rejected':
     case 'saved':
-    case 'partial': // installed, with the checkpoint unset or uncertain (seed 003): the answer says what to inspect
+    case 'partial':
     case 'success':
     case 'failed':
     case 'refreshed':
@@ -41,11 +45,19 @@ export function isCallFailure(status: OutcomeStatus): boolean {
     case 'observed':
     case 'observed_batch':
     case 'scope_page':
-    case 'ambiguous': // observe_scope: a refusal whose answer is the candidates to choose from
       return false;
     default:
       return unreachable(status);
   }
+}
+
+/**
+ * The call itself failed, for the CLI's exit status: refused, named nothing that exists, or answered
+ * the error envelope. A recorded rejection (and observe_scope's ambiguous candidates) is an answer the
+ * caller acts on, so `palimpsest call` exits 0 for it and prints it.
+ */
+export function isCallFailure(status: OutcomeStatus): boolean {
+  return isRefusal(status) && status !== 'rejected' && status !== 'ambiguous';
 }
 
 /** The default branch of an exhaustive switch: a status added to a result schema fails the type check here. */

@@ -94,7 +94,7 @@ const APPROVAL: JsonSchema = {
     candidate_version: { type: 'integer' },
     candidate_state: { type: 'string', description: 'An open candidate past its expiry reads as expired.' },
     request_id: { type: 'string', description: 'The waiting apply\'s request_id.' },
-    status: { enum: ['pending', 'granted', 'declined'] },
+    status: { enum: ['pending', 'granted', 'declined', 'withdrawn'] },
     policy: { type: ['string', 'null'] },
     prompt: { type: 'string', description: 'What the policy asks the person.' },
     requested_at: { type: ['string', 'null'], description: 'ISO 8601.' },

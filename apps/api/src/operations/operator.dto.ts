@@ -42,9 +42,9 @@ export class EventsQuery {
 }
 
 export class ApprovalsQuery {
-  @ApiPropertyOptional({ enum: ['pending', 'granted', 'declined', 'all'], default: 'pending' })
+  @ApiPropertyOptional({ enum: ['pending', 'granted', 'declined', 'withdrawn', 'all'], default: 'pending' })
   @IsOptional()
-  @IsIn(['pending', 'granted', 'declined', 'all'])
+  @IsIn(['pending', 'granted', 'declined', 'withdrawn', 'all'])
   status?: 'pending' | 'granted' | 'declined' | 'all';
 
   @ApiPropertyOptional({ minimum: 1, maximum: 500, default: 50 })

@@ -11,7 +11,7 @@ import { UsageError } from '../cli-errors';
 import { printJson } from '../runtime';
 import { withStore } from '../store-access';
 
-const STATUSES: ApprovalStatusFilter[] = ['pending', 'granted', 'declined', 'all'];
+const STATUSES: ApprovalStatusFilter[] = ['pending', 'granted', 'declined', 'withdrawn', 'all'];
 
 function operatorName(given: string | undefined): string {
   if (given) return given;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { replayTargetQuery } from '@palimpsest/application/replay-target/replay-target.handler';
+import { dispatch } from '@palimpsest/application/dispatch/dispatch';
+import { withOneRetryable } from '@palimpsest/protocol/refusal-shape';
 import { targetIdOf } from '@palimpsest/application/shared/target-lookup';
 import type { GatewayClient } from '../gateway-client';
 import { printJson } from '../runtime';
@@ -12,7 +13,8 @@ export function registerReplay(program: Command): void {
     .argument('<target>', 'target UUID')
     .action(async (target: string) => {
       const report = await withStore<Record<string, unknown>>({
-        local: (ctx) => replayTargetQuery(ctx, { target_file_id: target }) as Promise<Record<string, unknown>>,
+        // dispatch, as the gateway's route does: the same answer either way (its retryable included).
+        local: (ctx) => dispatch(ctx, 'palimpsest_replay', { target_file_id: target }),
         gateway: (gw) => replayThrough(gw, target),
       });
       printJson(report);
@@ -24,7 +26,7 @@ export function registerReplay(program: Command): void {
 /** POST /v1/targets/:id/replay; the report without the HTTP error envelope a 404 adds (the CLI prints the operation's answer). */
 async function replayThrough(gw: GatewayClient, target: string): Promise<Record<string, unknown>> {
   const { id, error } = targetIdOf(target);
-  if (error) return error; // refused before any store access, as locally
+  if (error) return withOneRetryable(error); // refused before any store access, as dispatch answers it locally
   const answer = await gw.request('POST', `/v1/targets/${id}/replay`);
   if (answer.status === 200) return answer.body!;
   if (answer.status !== 404 || answer.body?.status !== 'not_found') throw gw.failure(answer);

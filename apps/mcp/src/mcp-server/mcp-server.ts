@@ -10,10 +10,11 @@ import type { AppContext } from '@palimpsest/application/app-context';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import type { ProgressSink } from '@palimpsest/application/dispatch/operation-handler';
 import { hasLoneSurrogate } from '@palimpsest/core/text/code-points';
-import { isCallFailure, type Outcome } from '@palimpsest/protocol/outcome';
+import { isRefusal, type Outcome } from '@palimpsest/protocol/outcome';
 import { asciiLine } from './ascii-stdio-transport';
 import { progressIntervalFrom } from './progress-interval';
 import { presentResult, type ResponseMode } from './response-mode';
+import { instructionsFor } from './instructions';
 import { listTools, type Profile } from './tool-list';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 
@@ -37,7 +38,7 @@ export function toolResult(result: Outcome): CallToolResult {
   return {
     content: [{ type: 'text', text }],
     structuredContent: result,
-    isError: isCallFailure(result.status),
+    isError: isRefusal(result.status),
   };
 }
 
@@ -55,22 +56,19 @@ function progressSink(progressToken: ProgressToken, everyMs: number, send: SendN
 }
 
 export function createMcpServer(ctx: AppContext, opts: McpServerOptions): Server {
+  const tools = listTools(opts.profile, opts.mode, opts.policy);
   const server = new Server(
     { name: 'palimpsest', version: opts.version },
-    {
-      capabilities: { tools: {} },
-      instructions:
-        'Read a target (palimpsest_read_target / read_lines / find_occurrences), then propose a guarded transaction with the version you read. A rejection is recorded and its diagnostic says how to succeed next time.',
-    },
+    { capabilities: { tools: {} }, instructions: instructionsFor(tools.map((t) => t.name), opts.policy) },
   );
-  const tools = listTools(opts.profile, opts.mode, opts.policy);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: structuredClone(tools) }));
   const progressMs = opts.progressMs ?? progressIntervalFrom(process.env);
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
     const token = request.params._meta?.progressToken;
     const progress = token === undefined ? undefined : progressSink(token, progressMs, extra.sendNotification);
-    const result = await dispatch(ctx, name, args ?? {}, { readOnly: opts.profile === 'read-only', policy: opts.policy, progress });
+    // extra.signal aborts on notifications/cancelled and when the connection closes.
+    const result = await dispatch(ctx, name, args ?? {}, { readOnly: opts.profile === 'read-only', policy: opts.policy, progress, signal: extra.signal });
     return toolResult(presentResult(name, result, opts.mode));
   });
   return server;

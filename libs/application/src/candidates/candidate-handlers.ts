@@ -23,6 +23,6 @@ export const CANDIDATE_HANDLERS: { [N in CandidateOperation]: OperationHandler<N
   palimpsest_edit_plan: (ctx, a, s) => editPlan(ctx, a, policyOf(s)),
   palimpsest_change_inspect: (ctx, a) => inspectChange(ctx, a),
   palimpsest_check_run: (ctx, a, s) => checkRun(ctx, a, policyOf(s)),
-  palimpsest_change_apply: (ctx, a, s) => applyChange(ctx, a, policyOf(s), s.progress),
+  palimpsest_change_apply: (ctx, a, s) => applyChange(ctx, a, policyOf(s), s),
   palimpsest_change_discard: (ctx, a) => discardChange(ctx, a),
 };

@@ -27,7 +27,13 @@ function statusOf(session: SessionProfile, op: OperationSpec): 'available' | 'no
   return session.policy && operationRefusal(session.policy, { name: op.name, readOnly }) ? 'not_permitted' : 'available';
 }
 
-/** The manifest: derived from the catalog, the caller's policy and the runtime constants, never restated. */
+const TX_PROFILES = [
+  { protocol: PROTOCOL.tx1, runtime: RUNTIME.typedMatch, operations: ['match'] },
+  { protocol: PROTOCOL.tx2, runtime: RUNTIME.spanOps, operations: ['match', 'span'] },
+  { protocol: PROTOCOL.tx2, runtime: RUNTIME.spanContext, operations: ['match', 'span'], span_context: true },
+  { protocol: PROTOCOL.tx3, runtime: RUNTIME.replacement, operations: ['replace_all'] },
+];
+
 /** The configured workspace root: its path as configured, and the device and inode of the directory opened at start. */
 function workspaceOf(root: WorkspaceRoot | null) {
   return root
@@ -35,19 +41,26 @@ function workspaceOf(root: WorkspaceRoot | null) {
     : { configured: false, root: null, device: null, inode: null };
 }
 
-export function capabilitiesManifest(session: SessionProfile, workspace: WorkspaceRoot | null = null) {
+/** The profile's name as the caller chose it: a policy's own (files, a policy file's), else the session's. */
+export const profileName = (session: SessionProfile): string => session.policy?.name ?? session.profile;
+
+/**
+ * The manifest: derived from the catalog, the caller's policy and the runtime constants, never restated.
+ * By default it lists only what this session can call and the codes those operations answer; `detail`
+ * adds every operation with its status and its own codes.
+ */
+export function capabilitiesManifest(session: SessionProfile, workspace: WorkspaceRoot | null = null, detail = false) {
+  const callable = CATALOG.filter((op) => statusOf(session, op) === 'available');
+  const submits = callable.some((op) => op.name.startsWith('palimpsest_submit') || op.name === 'palimpsest_preview');
   return {
     status: 'ok' as const,
     service: 'palimpsest',
-    profile: session.profile,
+    profile: profileName(session),
     policy: session.policy ? { name: session.policy.name, mode: session.policy.mode, approve: session.policy.approve } : null,
-    operations: CATALOG.map((op) => ({
-      name: op.name,
-      read_only: op.readOnly,
-      status: statusOf(session, op),
-      errors: op.errors,
-    })),
-    error_codes: [...new Set(CATALOG.flatMap((op) => op.errors))].sort(),
+    operations: detail
+      ? CATALOG.map((op) => ({ name: op.name, read_only: op.readOnly, status: statusOf(session, op), errors: op.errors }))
+      : callable.map((op) => ({ name: op.name, read_only: op.readOnly })),
+    error_codes: [...new Set((detail ? CATALOG : callable).flatMap((op) => op.errors))].sort(),
     workspace: workspaceOf(workspace),
     limits: {
       read_default_chars: READ_BOUNDS.defaultChars,
@@ -64,11 +77,7 @@ export function capabilitiesManifest(session: SessionProfile, workspace: Workspa
       ...FILE_READ_LIMITS,
       grep_timeout_ms: grepTimeoutFromEnv(),
     },
-    profiles: [
-      { protocol: PROTOCOL.tx1, runtime: RUNTIME.typedMatch, operations: ['match'] },
-      { protocol: PROTOCOL.tx2, runtime: RUNTIME.spanOps, operations: ['match', 'span'] },
-      { protocol: PROTOCOL.tx2, runtime: RUNTIME.spanContext, operations: ['match', 'span'], span_context: true },
-      { protocol: PROTOCOL.tx3, runtime: RUNTIME.replacement, operations: ['replace_all'] },
-    ],
+    profiles: detail || submits ? TX_PROFILES : [],
+    detail,
   };
 }

@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
 import { WorkspaceRootError } from '@palimpsest/workspace/workspace-root';
 import { appContext } from '../app-context';
-import { dispatch } from '../dispatch/dispatch';
+import { dispatch, type DispatchOptions } from '../dispatch/dispatch';
+import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
+import { FILES, FILES_PROFILE_TOOLS } from '@palimpsest/core/policy/owner-policy';
 
-describe(`palimpsest_capabilities reports the workspace on ${describeBackend}`, () => {
+describe(`palimpsest_capabilities reports the profile and the workspace on ${describeBackend}`, () => {
   let testDb: TestDb;
   let tmp: string;
   const saved = process.env.PALIMPSEST_WORKSPACE_ROOT;
@@ -47,6 +49,50 @@ describe(`palimpsest_capabilities reports the workspace on ${describeBackend}`, 
       device: stats.dev.toString(),
       inode: stats.ino.toString(),
     });
+  });
+
+  const capabilitiesFor = async (opts: DispatchOptions, args: Record<string, unknown> = {}) => {
+    const ctx = appContext(testDb.db);
+    try {
+      return (await dispatch(ctx, 'palimpsest_capabilities', args, opts)) as Record<string, any>;
+    } finally {
+      ctx.workspace?.close();
+    }
+  };
+  const bytes = (answer: object) => Buffer.byteLength(JSON.stringify(answer));
+
+  it('lists only what the files profile can call, the codes those answer, and its name, within 4 KiB', async () => {
+    process.env.PALIMPSEST_WORKSPACE_ROOT = tmp;
+    const caps = await capabilitiesFor({ policy: FILES });
+    expect(caps.profile).toBe('files');
+    expect(caps.operations.map((op: { name: string }) => op.name).sort()).toEqual([...FILES_PROFILE_TOOLS].sort());
+    const codes = new Set(CATALOG.filter((op) => FILES_PROFILE_TOOLS.includes(op.name)).flatMap((op) => op.errors));
+    expect(caps.error_codes).toEqual([...codes].sort());
+    expect(caps.profiles).toEqual([]);
+    expect(bytes(caps)).toBeLessThanOrEqual(4096);
+  });
+
+  it('stays within 4 KiB for a profile of ten tools, and names a read-only session read-only', async () => {
+    process.env.PALIMPSEST_WORKSPACE_ROOT = tmp;
+    const ten = { ...FILES, name: 'ten', tools: [...FILES_PROFILE_TOOLS, 'palimpsest_read_lines'] };
+    const caps = await capabilitiesFor({ policy: ten });
+    expect(caps).toMatchObject({ profile: 'ten', detail: false });
+    expect(caps.operations).toHaveLength(10);
+    expect(bytes(caps)).toBeLessThanOrEqual(4096);
+    const readOnly = await capabilitiesFor({ readOnly: true });
+    expect(readOnly.profile).toBe('read-only');
+    const names = readOnly.operations.map((op: { name: string }) => op.name);
+    expect(names).toContain('read_file');
+    expect(names).not.toContain('edit_file');
+  });
+
+  it('gives every operation with its status and codes on request', async () => {
+    const caps = await capabilitiesFor({ policy: FILES }, { detail: true });
+    expect(caps.detail).toBe(true);
+    expect(caps.operations).toHaveLength(CATALOG.length);
+    expect(caps.operations.find((op: { name: string }) => op.name === 'palimpsest_submit_edits')).toMatchObject({ status: 'not_permitted', errors: expect.any(Array) });
+    expect(caps.operations.find((op: { name: string }) => op.name === 'edit_file')).toMatchObject({ status: 'available' });
+    expect(caps.profiles.length).toBeGreaterThan(0);
   });
 
   it('refuses to make a context on a misconfigured root rather than answering without it', () => {

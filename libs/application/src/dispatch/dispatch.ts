@@ -4,6 +4,8 @@ import { servedReadOnly, type OperationSpec } from '@palimpsest/protocol/catalog
 import type { Admitted, Result } from '@palimpsest/protocol/catalog/operation-types';
 import type { Outcome } from '@palimpsest/protocol/outcome';
 import { withDropInAnswer } from '@palimpsest/core/policy/drop-in-answer';
+import { withOneRetryable } from '@palimpsest/protocol/refusal-shape';
+import { withinResultBytes } from '@palimpsest/protocol/result-budget';
 import { READ_ONLY, type OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { AppContext } from '../app-context';
 import { policyGate } from '../candidates/policy/policy-gate';
@@ -18,16 +20,13 @@ export interface DispatchOptions {
   policy?: OwnerPolicy;
   /** Told how a long wait (an apply waiting for an approval) goes; the transport decides how to show it. */
   progress?: ProgressSink;
+  /** Aborted when the caller cancels the call or goes away: a write waiting for an approval withdraws it. */
+  signal?: AbortSignal;
 }
 
-/** Catalog lookup → admission → handler. The one path every transport uses. */
-export async function dispatch(
-  ctx: AppContext,
-  name: string,
-  args: unknown,
-  opts: DispatchOptions = {},
-): Promise<Outcome> {
-  return withDropInAnswer(name, await answer(ctx, name, args, opts));
+/** Catalog lookup → admission → handler. The one path every transport uses; every refusal leaves it with one retryable (and a drop-in tool's with its answer code), every answer within MAX_RESULT_BYTES as sent. */
+export async function dispatch(ctx: AppContext, name: string, args: unknown, opts: DispatchOptions = {}): Promise<Outcome> {
+  return withinResultBytes(withOneRetryable(withDropInAnswer(name, await answer(ctx, name, args, opts))));
 }
 
 async function answer(ctx: AppContext, name: string, args: unknown, opts: DispatchOptions): Promise<Outcome> {
@@ -45,6 +44,7 @@ async function answer(ctx: AppContext, name: string, args: unknown, opts: Dispat
   if (refused) return isEnvelopeOperation(spec.name) ? admissionEnvelope(refused) : refused;
   const session: HandlerSession = { profile: opts.readOnly ? 'read-only' : 'full', policy: opts.policy ?? null };
   if (opts.progress) session.progress = opts.progress;
+  if (opts.signal) session.signal = opts.signal;
   return run(ctx, spec, args ?? {}, session);
 }
 

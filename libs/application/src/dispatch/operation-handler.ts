@@ -24,7 +24,12 @@ export interface HandlerSession {
   policy?: OwnerPolicy | null;
   /** Absent: nobody listens, nothing is reported. */
   progress?: ProgressSink;
+  /** Aborted when the caller cancels the call (MCP notifications/cancelled): a write not yet made is not made. */
+  signal?: AbortSignal;
 }
+
+/** What a call that may wait (for an operator's approval) is told by its caller. */
+export type CallerWait = Pick<HandlerSession, 'progress' | 'signal'>;
 
 /** Operation N's handler: its admitted arguments in, its result out. */
 export type OperationHandler<N extends OperationName> = (ctx: AppContext, args: Admitted<N>, session: HandlerSession) => Promise<Result<N>>;

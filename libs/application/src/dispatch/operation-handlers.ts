@@ -32,8 +32,8 @@ import { submitObserved } from '../submit-observed/submit-observed.handler';
 import { searchTargets } from '../read-models/search-targets.handler';
 import { getTargetActivity } from '../read-models/target-activity.handler';
 
-/** The caller's policy (approvals on writes) and progress sink, as change_apply gets them. */
-const writeCaller = (s: HandlerSession) => ({ policy: s.policy ?? null, ...(s.progress ? { progress: s.progress } : {}) });
+/** The caller's policy (approvals on writes), progress sink and cancellation, as change_apply gets them. */
+const writeCaller = (s: HandlerSession) => ({ policy: s.policy ?? null, progress: s.progress, signal: s.signal });
 
 /** Exactly one handler per catalog operation: a missing, extra or misspelled one is a compile error. */
 export type OperationHandlers = { [N in OperationName]: OperationHandler<N> };
@@ -75,7 +75,7 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   palimpsest_replay: (ctx, a) => replayTargetQuery(ctx, a),
   palimpsest_get_attempt_log: (ctx, a) => getAttemptLog(ctx, a),
   palimpsest_get_manifest_ledger: (ctx, a) => getManifestLedger(ctx, a),
-  palimpsest_capabilities: async (ctx, _a, session) => capabilitiesManifest(session, ctx.workspace),
+  palimpsest_capabilities: async (ctx, a, session) => capabilitiesManifest(session, ctx.workspace, a.detail === true),
   palimpsest_workspace_refresh: (ctx, a) => refreshWorkspaceFile(ctx, a),
   palimpsest_workspace_status: (ctx, a) => workspaceStatus(ctx, a),
   grep: (ctx, a) => grep(ctx, a),

@@ -66,7 +66,7 @@ describe(`NUL, lone surrogates and noncharacters in every string field of every 
         if (!verdict.ok) throw new Error(`${slotName(c)}: ${verdict.why}\n${JSON.stringify(answer).slice(0, 600)}`);
         if (recordsAttempt(c, kind, answer)) {
           expect(await attempts()).toBe(before + 1);
-          const log = await call('palimpsest_get_attempt_log', { target_file_id: f.target, limit: 1, include_content: true });
+          const log = await call('palimpsest_get_attempt_log', { target_file_id: f.target, limit: 1, include_content: true, detail: true });
           expect(log.entries[0]).toMatchObject({ status: 'rejected', failure_reason: answer.failure_reason });
         }
         if (answer.status === 'accepted') await restoreFixture(call, f);
@@ -89,12 +89,12 @@ describe(`NUL, lone surrogates and noncharacters in every string field of every 
       const r = await submit(key);
       expect(r).toMatchObject({
         status: 'rejected', failure_reason: 'context_invalid', client_request_id: key,
-        diagnostic: { code: 'invalid_client_request_id', retryable: false },
+        diagnostic: { code: 'invalid_client_request_id' }, retryable: 'none',
       });
       expect(r.diagnostic.submitted_key_preview).toMatch(ASCII);
     }
     expect(await attempts()).toBe(before + 3);
-    const log = await call('palimpsest_get_attempt_log', { target_file_id: f.target, limit: 3 });
+    const log = await call('palimpsest_get_attempt_log', { target_file_id: f.target, limit: 3, detail: true });
     expect(log.entries.map((e: Answer) => [e.client_request_id, e.diagnostic.submitted_key_preview])).toEqual([
       [null, '\\ud800'],
       [null, 'req\\u0000001'],
@@ -111,7 +111,7 @@ describe(`NUL, lone surrogates and noncharacters in every string field of every 
       target_file_id: f.target, intent: 'i', expected_target_version: f.version, edits: [{ match: 'beta', replace: 'x\u0000y' }],
     });
     expect(bad).toMatchObject({ status: 'rejected', failure_reason: 'target_encoding_invalid', diagnostic: { path: 'proposal.edits[0].replace' } });
-    const [entry] = (await call('palimpsest_get_attempt_log', { target_file_id: f.target, limit: 1, include_content: true })).entries;
+    const [entry] = (await call('palimpsest_get_attempt_log', { target_file_id: f.target, limit: 1, include_content: true, detail: true })).entries;
     expect(entry.attempt_content).toMatch(ASCII);
     expect(JSON.parse(entry.attempt_content).proposal.edits[0].replace).toBe('x\u0000y');
 

@@ -32,8 +32,8 @@ describe(`edit_file and write_file under an approval policy on ${describeBackend
   const put = (path: string, text: string) => writeFileSync(join(dir, path), text);
   const file = (path: string) => readFileSync(join(dir, path)).toString();
   const raw = (name: string, args: unknown) => dispatch(ctx, name, args) as Promise<Record<string, any>>;
-  async function tool(name: 'edit_file' | 'write_file', args: unknown, updates: ProgressUpdate[] = []) {
-    const r = (await dispatch(ctx, name, args, { policy: reviewed, progress: { everyMs: 50, report: (u) => void updates.push(u) } })) as Record<string, any>;
+  async function tool(name: 'edit_file' | 'write_file', args: unknown, updates: ProgressUpdate[] = [], signal?: AbortSignal) {
+    const r = (await dispatch(ctx, name, args, { policy: reviewed, progress: { everyMs: 50, report: (u) => void updates.push(u) }, signal })) as Record<string, any>;
     expectPublishedResult(name, r);
     if (r.status === 'ok') expect(okSchemas[name](r) ? null : okSchemas[name].errors).toBeNull();
     return r;
@@ -107,6 +107,27 @@ describe(`edit_file and write_file under an approval policy on ${describeBackend
     expect(file('t.md')).toBe('wait\n');
     expect(await listApprovals(ctx.db, { status: 'pending' })).toEqual([]); // the tool's candidate was discarded: no late grant applies it
     expect((await raw('palimpsest_get_target', { target_file_id: r.target_file_id })).version).toBe(0);
+  });
+
+  it.each([
+    ['edit_file', 'c.md', { oldString: 'keep', newString: 'lost' }],
+    ['write_file', 'c2.md', { content: 'lost\n' }],
+    ['write_file', 'c3/new.md', { content: 'lost\n' }],
+  ] as const)('answers CANCELLED when the caller cancels %s while it waits (%s): the approval is withdrawn, a late grant writes nothing', async (name, path, args) => {
+    if (!path.includes('/')) put(path, 'keep me\n');
+    waitMs(20_000);
+    const caller = new AbortController();
+    const answer = tool(name, { path, ...args }, [], caller.signal);
+    const approvalId = await pending();
+    caller.abort();
+    const r = await answer;
+    expect(r).toMatchObject({ status: 'invalid_argument', code: 'CANCELLED', answer: 'CANCELLED', approval_id: approvalId, path });
+    expect(await listApprovals(ctx.db, { status: 'pending' })).toEqual([]);
+    expect((await listApprovals(ctx.db, { status: 'withdrawn' })).map((a) => a.approval_id)).toContain(approvalId);
+    const late = await decideApproval(ctx, { approval_id: approvalId, decision: 'grant', decided_by: 'ops' });
+    expect(late.status).not.toBe('ok');
+    if (path.includes('/')) expect(existsSync(join(dir, path))).toBe(false);
+    else expect(file(path)).toBe('keep me\n');
   });
 
   it('records a rejected edit (no match) as a rejection without asking anyone', async () => {

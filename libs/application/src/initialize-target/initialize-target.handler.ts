@@ -1,3 +1,4 @@
+import { contentTypeOf } from '@palimpsest/core/text/content-type';
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { isUuid } from '@palimpsest/core/target/request-identity';
 import { decide } from '@palimpsest/core/target/target.decider';
@@ -85,7 +86,8 @@ export async function initializeTarget(ctx: AppContext, input: InitializeTargetI
       // A bound target is named by its file's canonical path (`./a.md` binds and names `a.md`).
       filename: workspace ? workspace.path : input.filename,
       content,
-      content_type: input.content_type ?? DEFAULT_CONTENT_TYPE,
+      // A workspace file's name is real: its extension says what it holds (README.md is text/markdown).
+      content_type: input.content_type ?? (input.from_workspace ? contentTypeOf(input.filename) : DEFAULT_CONTENT_TYPE),
       project_id: input.project_id ? input.project_id.toLowerCase() : null,
       editing_cycle_id: ctx.ids.next(),
       snapshot_id: ctx.ids.next(),

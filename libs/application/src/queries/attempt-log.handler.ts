@@ -1,4 +1,5 @@
 import { attemptContents, attemptLogRows, targetExists, type AttemptLogRow } from '@palimpsest/projections/attempts.queries';
+import { elementSentBytes, MAX_RESULT_BYTES, sentBytes } from '@palimpsest/protocol/result-bytes';
 import type { AppContext } from '../app-context';
 import { pageLimit, toIso } from '../shared/sql-values';
 import { targetIdOf, notFound } from '../shared/target-lookup';
@@ -11,11 +12,14 @@ export interface AttemptLogInput {
   content_hash?: string | null;
   client_request_id?: string | null;
   include_content?: boolean;
+  detail?: boolean;
 }
 
 /** Seed budget: returned attempt content per page, in UTF-8 bytes; the first entry with content is whole. */
 export const ATTEMPT_CONTENT_PAGE_BUDGET = 1_048_576;
 const INTENT_LIMIT = 256;
+/** A summary's intent and failure text, in code points: enough to recognize the attempt, not to restate it. */
+const SUMMARY_TEXT_LIMIT = 100;
 
 const EMPTY = { entries: [], has_more: false, next_sequence: null };
 
@@ -53,6 +57,36 @@ function entryOf(r: AttemptLogRow) {
   };
 }
 
+const clip = (text: string | null, limit: number): string | null => {
+  if (text === null) return null;
+  const points = [...text];
+  return points.length > limit ? `${points.slice(0, limit - 1).join('')}…` : text;
+};
+
+/**
+ * What an agent needs to act on an attempt: which one, what it did to the version, why it was refused,
+ * and what it was for. The full entry (detail: true) adds the guards, hashes, lineage and diagnostic.
+ */
+function summaryOf(r: AttemptLogRow) {
+  const code = (r.diagnostic as { code?: unknown } | null)?.code;
+  return {
+    attempt_id: r.attempt_id,
+    log_sequence: r.log_sequence,
+    status: r.status,
+    before_version: r.before_version,
+    after_version: r.after_version,
+    code: r.status === 'rejected' ? (typeof code === 'string' ? code : r.failure_reason) : null,
+    client_request_id: r.client_request_id,
+    source: r.source,
+    intent: clip(r.intent, SUMMARY_TEXT_LIMIT),
+    summary:
+      r.status === 'accepted'
+        ? `accepted: version ${r.before_version} → ${r.after_version}`
+        : `rejected at version ${r.before_version}: ${clip(r.failure_detail ?? r.failure_reason ?? 'no detail', SUMMARY_TEXT_LIMIT)}`,
+    created_at: toIso(r.created_at),
+  };
+}
+
 /** Newest-first page; fetches limit+1 after all filters, so the cost is O(page), not O(history). */
 export async function getAttemptLog(ctx: AppContext, input: AttemptLogInput) {
   const { id: targetId, error } = targetIdOf(input.target_file_id);
@@ -67,16 +101,36 @@ export async function getAttemptLog(ctx: AppContext, input: AttemptLogInput) {
   };
   const rows = await attemptLogRows(ctx.db, targetId, filter, { rows: limit + 1, intentChars: INTENT_LIMIT + 1 });
   const page = rows.slice(0, limit);
-  const hasMore = rows.length > limit;
-  const entries: Record<string, unknown>[] = page.map(entryOf);
+  const entries: Record<string, unknown>[] = page.map((row): Record<string, unknown> => (input.detail ? entryOf(row) : summaryOf(row)));
   if (input.include_content) await attachContent(ctx, page, entries);
+  const kept = withinResultBudget(targetId, entries);
+  const hasMore = rows.length > kept.length;
   return {
     status: 'ok' as const,
     target_file_id: targetId,
-    entries,
+    entries: kept,
     has_more: hasMore,
-    next_sequence: hasMore ? page[page.length - 1].log_sequence : null,
+    next_sequence: hasMore ? page[kept.length - 1].log_sequence : null,
   };
+}
+
+/**
+ * The newest entries that fit MAX_RESULT_BYTES as sent (result-bytes.ts); the rest wait for the next
+ * page. The first entry always stays: past the budget it loses its content (attempt_content_omitted).
+ */
+function withinResultBudget(targetId: string, entries: Record<string, unknown>[]): Record<string, unknown>[] {
+  let left = MAX_RESULT_BYTES - sentBytes({ status: 'ok', target_file_id: targetId, entries: [], has_more: true, next_sequence: Number.MAX_SAFE_INTEGER });
+  const kept: Record<string, unknown>[] = [];
+  for (const entry of entries) {
+    const cost = elementSentBytes(entry);
+    if (cost > left) {
+      if (kept.length === 0) kept.push({ ...entry, attempt_content: null, attempt_content_omitted: 'result_byte_budget' });
+      break;
+    }
+    left -= cost;
+    kept.push(entry);
+  }
+  return kept;
 }
 
 /** Content lives in the event; only the entries inside the byte budget are fetched at all. */

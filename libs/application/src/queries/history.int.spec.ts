@@ -42,17 +42,17 @@ describe(`attempt log, manifest ledger and save on ${describeBackend}`, () => {
   });
 
   it('filters by status, request key and content hash', async () => {
-    const rejected = await h.call('palimpsest_get_attempt_log', { target_file_id: id, status: 'rejected' });
+    const rejected = await h.call('palimpsest_get_attempt_log', { target_file_id: id, status: 'rejected', detail: true });
     expect(rejected.entries).toHaveLength(1);
     expect(rejected.entries[0]).toMatchObject({ failure_reason: 'target_version_mismatch', validation_stage: 'PRECONDITION_GUARD' });
-    const keyed = await h.call('palimpsest_get_attempt_log', { target_file_id: id, client_request_id: 's-3' });
+    const keyed = await h.call('palimpsest_get_attempt_log', { target_file_id: id, client_request_id: 's-3', detail: true });
     expect(keyed.entries.map((e: any) => e.after_version)).toEqual([4]);
     const byHash = await h.call('palimpsest_get_attempt_log', { target_file_id: id, content_hash: keyed.entries[0].attempt_content_hash });
     expect(byHash.entries.map((e: any) => e.attempt_id)).toEqual([keyed.entries[0].attempt_id]);
   });
 
   it('includes submitted records on request', async () => {
-    const page = await h.call('palimpsest_get_attempt_log', { target_file_id: id, limit: 2, include_content: true });
+    const page = await h.call('palimpsest_get_attempt_log', { target_file_id: id, limit: 2, include_content: true, detail: true });
     const record = JSON.parse(page.entries[0].attempt_content);
     expect(record).toMatchObject({ protocol_version: 'patchdiff-tx/1', intent: 'step 9' });
     expect(page.entries[0].attempt_content_omitted).toBeNull();

@@ -23,7 +23,7 @@ describe(`palimpsest_submit_observed_operations (batch form) on ${describeBacken
     const start = scope.indexOf(needle);
     return { op: 'span', start, end: start + needle.length, expected_text: needle, replace };
   };
-  const codes = async (id: string) => (await call('palimpsest_get_attempt_log', { target_file_id: id, status: 'rejected', limit: 100 })).entries.map((e: any) => e.diagnostic?.code);
+  const codes = async (id: string) => (await call('palimpsest_get_attempt_log', { target_file_id: id, status: 'rejected', limit: 100, detail: true })).entries.map((e: any) => e.diagnostic?.code);
   const consumed = async (bundleId: string) =>
     (await testDb.db.query('SELECT ordinal, consumed_attempt_id::text AS a FROM scope_observations WHERE bundle_id = $1 ORDER BY ordinal', [bundleId])).rows.map((r: any) => r.a);
   /** The batch over alpha (group 0) and gamma (group 1) of a fresh bundle. */
@@ -53,7 +53,7 @@ describe(`palimpsest_submit_observed_operations (batch form) on ${describeBacken
     // Facts are absolute spans of the text each group applied to (groups apply by descending scope).
     expect(res.evidence.changes.map((c: any) => [c.change_index, c.span_start])).toEqual([[1, SOURCE.indexOf('x + 1')], [2, SOURCE.indexOf('number')], [3, SOURCE.indexOf('3;')]]);
     expect((await call('palimpsest_read_target', { target_file_id: id })).text).toBe(expected);
-    const log = await call('palimpsest_get_attempt_log', { target_file_id: id, include_content: true });
+    const log = await call('palimpsest_get_attempt_log', { target_file_id: id, include_content: true, detail: true });
     expect(log.entries).toHaveLength(1);
     expect(log.entries[0]).toMatchObject({ status: 'accepted', protocol_version: 'patchdiff-tx/2', runtime_version: 'palimpsest-observed-batch-r1' });
     expect(JSON.parse(log.entries[0].attempt_content)).toMatchObject({ protocol_version: 'palimpsest-observed-batch/1', observation_bundle_id: b.bundle_id, groups: [{ observation: { ordinal: 1, bundle_id: b.bundle_id } }, { observation: { ordinal: 3 } }] });

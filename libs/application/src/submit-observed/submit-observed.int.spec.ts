@@ -24,7 +24,7 @@ describe(`palimpsest_submit_observed_operations (single form) on ${describeBacke
     const start = text.indexOf(needle);
     return { op: 'span', start, end: start + needle.length, expected_text: needle, replace };
   };
-  const codes = async (id: string) => (await call('palimpsest_get_attempt_log', { target_file_id: id, status: 'rejected', limit: 100 })).entries.map((e: any) => e.diagnostic?.code);
+  const codes = async (id: string) => (await call('palimpsest_get_attempt_log', { target_file_id: id, status: 'rejected', limit: 100, detail: true })).entries.map((e: any) => e.diagnostic?.code);
 
   beforeAll(async () => {
     testDb = await createTestDb();
@@ -39,7 +39,7 @@ describe(`palimpsest_submit_observed_operations (single form) on ${describeBacke
     const res = await submit({ target_file_id: id, observation_id: obs.observation_id, intent: 'bump', operations: [spanOf(SOURCE, 'x + 1', 'x + 2')], ...(await head(id)), client_request_id: 'obs-1' });
     expect(res).toMatchObject({ status: 'accepted', version: 1, manifest_entries_added: 1 });
     expect((await call('palimpsest_read_target', { target_file_id: id })).text).toBe(SOURCE.replace('x + 1', 'x + 2'));
-    const log = await call('palimpsest_get_attempt_log', { target_file_id: id, include_content: true });
+    const log = await call('palimpsest_get_attempt_log', { target_file_id: id, include_content: true, detail: true });
     expect(log.entries[0]).toMatchObject({ status: 'accepted', protocol_version: 'patchdiff-tx/2', runtime_version: 'palimpsest-observed-r1' });
     const ledger = await call('palimpsest_get_manifest_ledger', { target_file_id: id });
     expect(ledger.entries).toHaveLength(1);

@@ -23,7 +23,7 @@ describe(`rejection diagnostics end to end on ${describeBackend}`, () => {
       validity: { protocol_valid: true, transaction_valid: false, task_correct: 'not_evaluated', semantic: 'not_evaluated' },
     });
     expect(r.diagnostic).toMatchObject({
-      format: 'patchdiff-tx/1', occurrence_count: 2, retryable: true, requires_new_submission: true,
+      format: 'patchdiff-tx/1', occurrence_count: 2, requires_new_submission: true,
       validation_stage: 'transaction_applicability',
       exact_candidates: {
         kind: 'exact_occurrences', occurrence_count: 2, returned_count: 2, truncated: false, next_occurrence_index: null,

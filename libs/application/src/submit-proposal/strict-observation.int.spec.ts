@@ -38,7 +38,7 @@ describe(`strict observation mode (PALIMPSEST_STRICT_OBSERVATION_MODE=1) on ${de
       const log = await call(strict, 'palimpsest_get_attempt_log', { target_file_id: id, status: 'rejected' });
       expect(log.entries.map((e: any) => e.attempt_id)).toContain(r.attempt_id);
     }
-    const log = await call(strict, 'palimpsest_get_attempt_log', { target_file_id: id });
+    const log = await call(strict, 'palimpsest_get_attempt_log', { target_file_id: id, detail: true });
     expect(log.entries.map((e: any) => [e.status, e.diagnostic?.code])).toEqual(Array(3).fill(['rejected', 'OBSERVATION_REQUIRED']));
     expect((await call(strict, 'palimpsest_get_target', { target_file_id: id })).version).toBe(0);
   });

@@ -66,7 +66,7 @@ describe(`palimpsest_workspace_refresh on ${describeBackend}`, () => {
       target_id: id, path: 'notes.md', disk_sha256: r.disk_sha256, previous_disk_sha256: r.previous_disk_sha256,
       attempt_id: r.attempt_id, source_line_ending_style: 'lf', refreshed_at: stream[3]!.data.refreshed_at,
     });
-    const log = await call('palimpsest_get_attempt_log', { target_file_id: id });
+    const log = await call('palimpsest_get_attempt_log', { target_file_id: id, detail: true });
     expect(log.entries[0]).toMatchObject({ attempt_id: r.attempt_id, status: 'accepted', source: 'external_disk', protocol_version: 'patchdiff-tx/3' });
     const ledger = await call('palimpsest_get_manifest_ledger', { target_file_id: id });
     expect(ledger.entries).toEqual([expect.objectContaining({ attempt_id: r.attempt_id })]);

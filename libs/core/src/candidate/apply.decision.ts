@@ -13,15 +13,18 @@ import {
 import { passedChecks, writes, type CandidateState, type CandidateTarget, type ExistingCandidate } from './candidate.state';
 
 /**
- * Apply, seed order: request_id → state → candidate version → required checks on that version →
- * a declined approval (final) → every written target still at its base → every read input's file still
- * there → approval → applied. Nothing is written unless every written target is exactly at its base
- * version. A read input (a base target the candidate does not write) that moved, or whose file was edited
- * outside Palimpsest, is allowed and listed in base_changes; one whose file is gone is refused.
+ * Apply, seed order: request_id (a request whose approval it withdrew answers so) → state → candidate
+ * version → required checks on that version → a declined approval (final) → every written target still at
+ * its base → every read input's file still there → approval → applied. Nothing is written unless every
+ * written target is exactly at its base version. A read input (a base target the candidate does not write)
+ * that moved, or whose file was edited outside Palimpsest, is allowed and listed in base_changes; one whose
+ * file is gone is refused.
  */
 export function decideApply(cmd: ApplyCandidate, state: CandidateState): CandidateDecision {
   const reused = requestReuse(cmd.lookups.request, 'change_apply', cmd.input_fingerprint);
   if (reused) return reused;
+  const cancelled = state.exists ? withdrawn(state, cmd.request_id) : null;
+  if (cancelled) return refused(cancelled);
   const open = requireOpen(state, cmd.candidate_id, cmd.now, 'apply');
   if (!open.ok) return open.decision;
   const c = open.candidate;
@@ -56,6 +59,17 @@ function declined(c: ExistingCandidate): Refusal | null {
   return refusal('permission_denied', 'approval_declined', `An operator declined applying candidate ${c.candidate_id} version ${c.version}. This is an answer: do not retry around it.`, {
     target: { candidate: c.candidate_id },
     details: { answer: 'APPROVAL_DECLINED', approval_id: approval.approval_id, candidate_version: c.version },
+  });
+}
+
+/** The request cancelled its call while it waited, withdrawing its approval: asked again, it answers that. */
+export function withdrawn(c: ExistingCandidate, requestId: string): Refusal | null {
+  const approval = c.approvals.find((a) => a.request_id === requestId && a.status === 'withdrawn');
+  if (!approval) return null;
+  return refusal('permission_denied', 'approval_withdrawn', `The call that asked to apply candidate ${c.candidate_id} was cancelled while it waited for an operator: approval ${approval.approval_id} was withdrawn and the candidate discarded. Nothing was written.`, {
+    retryable: 'none',
+    target: { candidate: c.candidate_id, request_id: requestId },
+    details: { answer: 'CANCELLED', approval_id: approval.approval_id },
   });
 }
 

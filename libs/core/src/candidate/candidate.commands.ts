@@ -114,4 +114,12 @@ export interface DecideApproval extends CommandMeta {
   note: string | null;
 }
 
-export type CandidateCommand = ProposeCandidate | RecordChecks | ApplyCandidate | DiscardCandidate | DecideApproval;
+/** The caller that asked for the approval went away (cancelled its call) before anything was written. */
+export interface WithdrawApproval extends CommandMeta {
+  type: 'WithdrawApproval';
+  candidate_id: string;
+  approval_id: string;
+  reason: 'cancelled';
+}
+
+export type CandidateCommand = ProposeCandidate | RecordChecks | ApplyCandidate | DiscardCandidate | DecideApproval | WithdrawApproval;

@@ -10,7 +10,7 @@ import type {
   TargetChange,
 } from './candidate.events';
 import type { CandidateState, CandidateTarget, ExistingCandidate } from './candidate.state';
-import { decideApproval, decideDiscard, decideRecordChecks } from './lifecycle.decision';
+import { decideApproval, decideDiscard, decideRecordChecks, decideWithdraw } from './lifecycle.decision';
 import { decidePropose } from './propose.decision';
 
 /** decide(command, state) → what to record and answer. Pure: everything read from storage is in the command. */
@@ -26,6 +26,8 @@ export function decide(command: CandidateCommand, state: CandidateState): Candid
       return decideDiscard(command, state);
     case 'DecideApproval':
       return decideApproval(command, state);
+    case 'WithdrawApproval':
+      return decideWithdraw(command, state);
   }
 }
 
@@ -83,7 +85,7 @@ function approvalAsked(s: ExistingCandidate, d: ApprovalRequestedData): Existing
   return { ...s, approvals: [...s.approvals, asked] };
 }
 
-function approvalDecided(s: ExistingCandidate, approvalId: string, status: 'granted' | 'declined'): ExistingCandidate {
+function approvalDecided(s: ExistingCandidate, approvalId: string, status: 'granted' | 'declined' | 'withdrawn'): ExistingCandidate {
   return { ...s, approvals: s.approvals.map((a) => (a.approval_id === approvalId ? { ...a, status } : a)) };
 }
 
@@ -102,6 +104,8 @@ export function evolve(state: CandidateState, event: CandidateEvent): CandidateS
       return approvalDecided(s, event.data.approval_id, 'granted');
     case 'ApprovalDeclined':
       return approvalDecided(s, event.data.approval_id, 'declined');
+    case 'ApprovalWithdrawn':
+      return approvalDecided(s, event.data.approval_id, 'withdrawn');
     case 'CandidateApplied':
       return { ...s, status: 'applied', applied: event.data };
     case 'CandidateDiscarded':

@@ -6,6 +6,7 @@ import {
 } from './test-support/candidate-fixtures';
 import { replayOperations } from './target-record';
 import type { ExistingCandidate } from './candidate.state';
+import type { WithdrawApproval } from './candidate.commands';
 
 const proposed = given([]).when(propose()).then(() => undefined);
 const extended = [...proposed, ...given(proposed).when(extend()).then(() => undefined)];
@@ -272,6 +273,31 @@ describe('DecideApproval', () => {
     const later = [...pending, ...given(pending).when(extend({ expected_candidate_version: 1 })).then(() => undefined)];
     given(later).when(decideApproval('grant')).thenRefuses('precondition_failed', 'approval_stale');
     given(pending).when(decideApproval('grant', { now: AFTER_EXPIRY })).thenRefuses('snapshot_expired', 'candidate_expired', ['CandidateExpired']);
+  });
+});
+
+describe('WithdrawApproval', () => {
+  const needs = { required: true, policy: null, approval_id: APPROVAL };
+  const pending = [...proposed, ...given(proposed).when(apply({ approval: needs })).then(() => undefined)];
+  const withdraw = (overrides: Partial<WithdrawApproval> = {}): WithdrawApproval => ({ type: 'WithdrawApproval', now: LATER, candidate_id: C, approval_id: APPROVAL, reason: 'cancelled', ...overrides });
+
+  it('withdraws a pending approval and discards the candidate in one decision', () => {
+    const events = given(pending).when(withdraw()).then(() => [
+      { type: 'ApprovalWithdrawn', data: { approval_id: APPROVAL, candidate_id: C, candidate_version: 1, reason: 'cancelled', withdrawn_at: LATER } },
+      { type: 'CandidateDiscarded', data: { candidate_id: C, candidate_version: 1, discarded_at: LATER } },
+    ]);
+    const after = state([...pending, ...events]);
+    expect(after).toMatchObject({ status: 'discarded', approvals: [{ approval_id: APPROVAL, status: 'withdrawn' }] });
+    given([...pending, ...events]).when(decideApproval('grant')).thenRefuses('precondition_failed', 'approval_decided');
+    given([...pending, ...events]).when(apply({ approval: needs })).thenRefuses('permission_denied', 'approval_withdrawn');
+  });
+
+  it('withdraws a granted approval not yet applied, and refuses once applied', () => {
+    const granted = [...pending, ...given(pending).when(decideApproval('grant')).then(() => undefined)];
+    given(granted).when(withdraw()).then(([e]) => expect(e.type).toBe('ApprovalWithdrawn'));
+    const applied = [...granted, ...given(granted).when(apply({ approval: needs })).then(() => undefined)];
+    given(applied).when(withdraw()).thenRefuses('precondition_failed', 'candidate_applied');
+    given(pending).when(withdraw({ approval_id: 'nope' })).thenRefuses('not_found', 'approval_unknown');
   });
 });
 

@@ -135,6 +135,15 @@ export interface ApprovalDecidedData {
   decided_at: string;
 }
 
+/** Withdrawn by the side that asked: no grant can apply it any more; the candidate is discarded with it. */
+export interface ApprovalWithdrawnData {
+  approval_id: string;
+  candidate_id: string;
+  candidate_version: number;
+  reason: 'cancelled';
+  withdrawn_at: string;
+}
+
 export interface AppliedTarget {
   target_id: string;
   attempt_id: string;
@@ -185,6 +194,7 @@ export type CandidateEvent =
   | { type: 'ApprovalRequested'; data: ApprovalRequestedData }
   | { type: 'ApprovalGranted'; data: ApprovalDecidedData }
   | { type: 'ApprovalDeclined'; data: ApprovalDecidedData }
+  | { type: 'ApprovalWithdrawn'; data: ApprovalWithdrawnData }
   | { type: 'CandidateApplied'; data: CandidateAppliedData }
   | { type: 'CandidateDiscarded'; data: CandidateDiscardedData }
   | { type: 'CandidateExpired'; data: CandidateExpiredData };
@@ -198,6 +208,7 @@ export const CANDIDATE_EVENT_TYPES: readonly CandidateEventType[] = [
   'ApprovalRequested',
   'ApprovalGranted',
   'ApprovalDeclined',
+  'ApprovalWithdrawn',
   'CandidateApplied',
   'CandidateDiscarded',
   'CandidateExpired',

@@ -13,7 +13,7 @@ export interface ApprovalState {
   approval_id: string;
   candidate_version: number;
   request_id: string;
-  status: 'pending' | 'granted' | 'declined';
+  status: 'pending' | 'granted' | 'declined' | 'withdrawn';
 }
 
 export interface ExistingCandidate {

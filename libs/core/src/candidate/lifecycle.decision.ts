@@ -1,4 +1,4 @@
-import type { DecideApproval, DiscardCandidate, RecordChecks } from './candidate.commands';
+import type { DecideApproval, DiscardCandidate, RecordChecks, WithdrawApproval } from './candidate.commands';
 import type { CandidateEvent } from './candidate.events';
 import { refusal } from './candidate-refusal';
 import { accepted, refused, requireOpen, versionMismatch, type CandidateDecision } from './candidate-decision';
@@ -57,4 +57,22 @@ export function decideApproval(cmd: DecideApproval, state: CandidateState): Cand
     decided_at: cmd.now,
   };
   return accepted([{ type: cmd.decision === 'grant' ? 'ApprovalGranted' : 'ApprovalDeclined', data }]);
+}
+
+/**
+ * The caller cancelled while its approval was still undecided (or granted but not yet applied): the
+ * approval is withdrawn and the candidate discarded, in one decision, so no later grant writes anything.
+ * An applied candidate is refused as closed: the write happened, and the receipt says so.
+ */
+export function decideWithdraw(cmd: WithdrawApproval, state: CandidateState): CandidateDecision {
+  const open = requireOpen(state, cmd.candidate_id, cmd.now, 'discard');
+  if (!open.ok) return open.decision;
+  const approval = open.candidate.approvals.find((a) => a.approval_id === cmd.approval_id);
+  if (!approval) return refused(refusal('not_found', 'approval_unknown', `No approval with id ${cmd.approval_id}.`, { target: { approval: cmd.approval_id } }));
+  const version = open.candidate.version;
+  const events: CandidateEvent[] = [{ type: 'CandidateDiscarded', data: { candidate_id: cmd.candidate_id, candidate_version: version, discarded_at: cmd.now } }];
+  if (approval.status === 'pending' || approval.status === 'granted') {
+    events.unshift({ type: 'ApprovalWithdrawn', data: { approval_id: cmd.approval_id, candidate_id: cmd.candidate_id, candidate_version: approval.candidate_version, reason: cmd.reason, withdrawn_at: cmd.now } });
+  }
+  return accepted(events);
 }

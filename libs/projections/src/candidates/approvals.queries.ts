@@ -2,7 +2,7 @@ import type { Sql } from '@palimpsest/store/db';
 
 /** Reads of the approvals read model (candidate.projection.ts) with their candidate's state at `now`. */
 
-export type ApprovalStatusFilter = 'pending' | 'granted' | 'declined' | 'all';
+export type ApprovalStatusFilter = 'pending' | 'granted' | 'declined' | 'withdrawn' | 'all';
 
 export interface ApprovalRow {
   approval_id: string;
@@ -26,6 +26,8 @@ const SELECT = `SELECT a.approval_id::text AS approval_id, a.candidate_id::text 
          a.request_id, a.status, a.policy, a.prompt, a.requested_at, a.decided_at, a.decided_by, a.note
     FROM approvals a JOIN candidates c ON c.candidate_id = a.candidate_id`;
 
+const DECIDED = { granted: 'granted', declined: 'declined', withdrawn: 'withdrawn' } as const;
+
 /** Oldest first; pending ones only while their candidate is open, unexpired and at the version asked about. */
 export async function approvalRows(sql: Sql, q: { status: ApprovalStatusFilter; limit: number; now: string }): Promise<ApprovalRow[]> {
   const where =
@@ -33,7 +35,7 @@ export async function approvalRows(sql: Sql, q: { status: ApprovalStatusFilter; 
       ? `WHERE a.status = 'pending' AND c.state = 'open' AND c.expires_at > $2::timestamptz AND c.version = a.candidate_version`
       : q.status === 'all'
         ? ''
-        : `WHERE a.status = '${q.status === 'granted' ? 'granted' : 'declined'}'`;
+        : `WHERE a.status = '${DECIDED[q.status]}'`;
   const { rows } = await sql.query<ApprovalRow>(`${SELECT} ${where} ORDER BY a.log_sequence LIMIT $1`, [q.limit, q.now]);
   return rows;
 }

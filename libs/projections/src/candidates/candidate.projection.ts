@@ -82,6 +82,11 @@ function eventSql(p: SqlParams, pe: ProjectedCandidateEvent): string[] {
       return [`UPDATE approvals SET status = ${p.add(status)}, decided_at = ${p.add(d.decided_at)}, decided_by = ${p.add(d.decided_by)},
                  note = ${p.add(d.note)}, decision_sequence = ${p.add(pe.position)} WHERE approval_id = ${p.add(d.approval_id)}`];
     }
+    case 'ApprovalWithdrawn': {
+      const d = event.data;
+      return [`UPDATE approvals SET status = 'withdrawn', decided_at = ${p.add(d.withdrawn_at)}, decided_by = 'caller',
+                 note = ${p.add(`withdrawn: the call that asked was ${d.reason}`)}, decision_sequence = ${p.add(pe.position)} WHERE approval_id = ${p.add(d.approval_id)}`];
+    }
     case 'CandidateApplied': {
       const d = event.data;
       const written = d.targets.map((t) => ({ target_id: t.target_id, result_version: t.result_version }));

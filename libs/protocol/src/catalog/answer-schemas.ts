@@ -145,25 +145,29 @@ const page = (entry: JsonSchema) => ({
   next_sequence: nullable(int('Pass as before_sequence for the next page.')),
 });
 
+/** An attempt-log entry: a summary by default; with detail, the full record (the fields marked optional here). */
 const attemptEntry = object(
   {
     attempt_id: str(),
     log_sequence: int('Global position of the attempt\'s event.'),
     status: { enum: ['accepted', 'rejected'] },
-    protocol_version: str(),
-    runtime_version: str(),
-    request_fingerprint: sha256('Fingerprint of the canonical request.'),
-    client_request_id: nullable(str()),
     before_version: int(),
     after_version: nullable(int()),
-    before_hash: str(),
-    after_hash: nullable(str()),
-    failure_reason: nullable(str()),
-    intent: str(),
+    code: nullable(str('Summary: why it was rejected (the diagnostic code), null when accepted.')),
+    summary: str('Summary: one line saying what happened.'),
+    client_request_id: nullable(str()),
+    intent: nullable(str()),
     source: str(),
     created_at: str('ISO 8601.'),
+    protocol_version: str('Detail.'),
+    runtime_version: str('Detail.'),
+    request_fingerprint: sha256('Detail: fingerprint of the canonical request.'),
+    before_hash: str('Detail.'),
+    after_hash: nullable(str('Detail.')),
+    failure_reason: nullable(str('Detail.')),
+    diagnostic: nullable(anyObject),
   },
-  [],
+  ['code', 'summary', 'protocol_version', 'runtime_version', 'request_fingerprint', 'before_hash', 'after_hash', 'failure_reason', 'diagnostic'],
 );
 
 const ledgerEntry = object({
@@ -346,8 +350,8 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
     service: { const: 'palimpsest' },
     profile: str('The tool profile in effect.'),
     policy: nullable(anyObject),
-    operations: array(object({ name: str(), read_only: bool(), status: str(), errors: array(str()) })),
-    error_codes: array(str()),
+    operations: array(object({ name: str(), read_only: bool(), status: str('With detail: available or not_permitted.'), errors: array(str('With detail: the codes this operation answers.')) }, ['status', 'errors'])),
+    error_codes: array(str('The codes the listed operations answer.')),
     workspace: object({
       configured: bool('True when PALIMPSEST_WORKSPACE_ROOT names a directory, opened at start.'),
       root: nullable(str('The root as configured (an absolute path).')),
@@ -356,6 +360,7 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
     }),
     limits: { type: 'object', additionalProperties: { type: 'integer' } },
     profiles: array(object({ protocol: str(), runtime: str(), operations: array(str()) })),
+    detail: bool('True when every operation of the catalog is listed with its status and codes.'),
   }),
   ...WORKSPACE_ANSWERS,
   ...READ_MODEL_ANSWERS,

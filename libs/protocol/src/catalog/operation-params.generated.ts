@@ -206,6 +206,7 @@ export interface OperationParams {
     content_hash?: string | null;
     client_request_id?: string | null;
     include_content?: boolean;
+    detail?: boolean;
   };
   palimpsest_get_manifest_ledger: {
     target_file_id: string;
@@ -213,7 +214,9 @@ export interface OperationParams {
     limit?: number | null;
     before_sequence?: number | null;
   };
-  palimpsest_capabilities: Record<string, never>;
+  palimpsest_capabilities: {
+    detail?: boolean;
+  };
   palimpsest_workspace_refresh: {
     target_file_id: string;
     expected_target_version?: number | null;

@@ -79,6 +79,9 @@ const PAYLOADS: Record<string, [string, JsonSchema]> = {
   })],
   ApprovalGranted: ['An operator approved applying the candidate version.', decided],
   ApprovalDeclined: ['An operator declined applying the candidate version; the answer is final for that version.', decided],
+  ApprovalWithdrawn: ['The call that asked for the approval was cancelled before anything was written: no grant applies it, and the candidate is discarded with it.', all({
+    approval_id: uuid, candidate_id: uuid, candidate_version: candidateVersion, reason: { enum: ['cancelled'] }, withdrawn_at: timestamp,
+  })],
   CandidateApplied: ['The candidate was written to every target it changes, in one transaction; the receipt.', all({
     candidate_id: uuid,
     candidate_version: candidateVersion,

@@ -6,7 +6,7 @@ import type { CandidateEvent } from '@palimpsest/core/candidate/candidate.events
 import { CANDIDATE_EVENT_TYPES } from '@palimpsest/core/candidate/candidate.events';
 import { initialCandidateState } from '@palimpsest/core/candidate/candidate.state';
 import {
-  AFTER_EXPIRY, APPROVAL, apply, decideApproval, discard, extend, propose, recordChecks,
+  AFTER_EXPIRY, APPROVAL, C, LATER, apply, decideApproval, discard, extend, propose, recordChecks,
 } from '@palimpsest/core/candidate/test-support/candidate-fixtures';
 import { EVENT_SCHEMAS } from './event-schemas';
 
@@ -35,6 +35,7 @@ describe('candidate event schemas', () => {
       ...run([propose(), extend(), recordChecks(true, { candidate_version: 2 }), apply({ expected_candidate_version: 2, approval: needs }), decideApproval('grant'), apply({ expected_candidate_version: 2, approval: needs })]),
       ...run([propose(), apply({ approval: needs }), decideApproval('decline'), discard()]),
       ...run([propose(), discard({ now: AFTER_EXPIRY })]),
+      ...run([propose(), apply({ approval: needs }), { type: 'WithdrawApproval', now: LATER, candidate_id: C, approval_id: APPROVAL, reason: 'cancelled' }]),
     ];
     expect(new Set(events.map((e) => e.type))).toEqual(new Set(CANDIDATE_EVENT_TYPES));
     for (const e of events) {

@@ -2,10 +2,11 @@ import { candidateStreamId } from '@palimpsest/core/candidate/candidate.events';
 import { refusal } from '@palimpsest/core/candidate/candidate-refusal';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { AppContext } from '../../app-context';
-import type { ProgressSink } from '../../dispatch/operation-handler';
+import type { CallerWait, ProgressSink } from '../../dispatch/operation-handler';
 import { errorResult, type CandidateAnswer } from '../shared/envelope';
 import { applyOnce, type ApplyInput } from './apply-once';
 import { StreamWaiter } from './approval-wait';
+import { withdrawApproval } from './withdraw-approval';
 import type { FileToCreate } from './created-files';
 
 /**
@@ -13,8 +14,11 @@ import type { FileToCreate } from './created-files';
  * attempt records ApprovalRequested and commits; the handler then waits — woken by NOTIFY on the
  * candidate's stream, polling as a fallback, never holding a transaction — and tries again until the
  * decision arrives or APPROVAL_WAIT_MS runs out. The same request_id sent later picks up a decision.
+ * A caller that cancels while it waits withdraws its approval (withdraw-approval.ts): nothing is written
+ * later, whatever an operator decides.
  */
-export async function applyChange(ctx: AppContext, input: ApplyInput, policy: OwnerPolicy, progress?: ProgressSink, creates: readonly FileToCreate[] = []): Promise<CandidateAnswer> {
+export async function applyChange(ctx: AppContext, input: ApplyInput, policy: OwnerPolicy, caller: CallerWait = {}, creates: readonly FileToCreate[] = []): Promise<CandidateAnswer> {
+  const { progress, signal } = caller;
   const { approvalWaitMs, approvalPollMs } = ctx.candidates;
   const deadline = Date.now() + approvalWaitMs;
   let waiter: StreamWaiter | null = null;
@@ -23,6 +27,7 @@ export async function applyChange(ctx: AppContext, input: ApplyInput, policy: Ow
     for (;;) {
       const step = await applyOnce(ctx, input, policy, creates);
       if (step.kind === 'answer') return step.answer;
+      if (signal?.aborted) return await cancelled(ctx, input, policy, step.approval_id, creates);
       if (!waiter) {
         waiter = await StreamWaiter.start(ctx.db, candidateStreamId(input.candidate.toLowerCase()));
         if (progress) reporting = new ProgressReporter(progress, approvalWaitMs, `waiting for an operator to decide approval ${step.approval_id} of candidate ${input.candidate}`);
@@ -30,7 +35,7 @@ export async function applyChange(ctx: AppContext, input: ApplyInput, policy: Ow
       }
       const left = deadline - Date.now();
       if (left <= 0) return approvalTimeout(input, step.approval_id, approvalWaitMs);
-      await waiter.wait(Math.min(approvalPollMs, left));
+      await waiter.wait(Math.min(approvalPollMs, left), signal);
     }
   } finally {
     reporting?.stop();
@@ -76,4 +81,16 @@ function approvalTimeout(input: ApplyInput, approvalId: string, waitedMs: number
       ],
     }),
   );
+}
+
+/**
+ * The caller cancelled before its write was made: the approval is withdrawn (recorded), and the same
+ * request, asked again, answers that. When the candidate closed first (applied, declined, expired) the
+ * withdrawal is refused and the recorded outcome is the answer.
+ */
+async function cancelled(ctx: AppContext, input: ApplyInput, policy: OwnerPolicy, approvalId: string, creates: readonly FileToCreate[]): Promise<CandidateAnswer> {
+  await withdrawApproval(ctx, input.candidate.toLowerCase(), approvalId);
+  const step = await applyOnce(ctx, input, policy, creates);
+  if (step.kind === 'answer') return step.answer;
+  throw new Error(`candidate ${input.candidate}: approval ${approvalId} is still awaited after its withdrawal`);
 }

@@ -35,7 +35,7 @@ describe(`palimpsest_change_apply on ${describeBackend}`, () => {
     expect(await c.content(a)).toMatchObject({ version: 1, text: 'A BETA alpha\n' });
     expect(await c.content(b)).toMatchObject({ version: 1, text: 'y\n' });
     for (const id of [a, b]) expect(await h.call('palimpsest_replay', { target_file_id: id })).toMatchObject({ status: 'success', materialized_state_matches: true });
-    const log = await h.call('palimpsest_get_attempt_log', { target_file_id: a });
+    const log = await h.call('palimpsest_get_attempt_log', { target_file_id: a, detail: true });
     expect(log.entries[0]).toMatchObject({ status: 'accepted', protocol_version: 'patchdiff-tx/2', runtime_version: 'patchdiff-mvp-0.3.0', source: `candidate:${p.candidate.id}` });
     const ledger = await h.call('palimpsest_get_manifest_ledger', { target_file_id: a });
     expect(ledger.entries.map((e: any) => [e.change_id, e.rationale])).toEqual([['c1_0', 'shout'], ['c1_1', null]]);

@@ -31,17 +31,19 @@ export class StreamWaiter {
     this.wake?.();
   }
 
-  /** Resolves on the next notification for the stream, or after `ms`. */
-  wait(ms: number): Promise<void> {
-    if (this.pending) {
+  /** Resolves on the next notification for the stream, after `ms`, or when `signal` aborts. */
+  wait(ms: number, signal?: AbortSignal): Promise<void> {
+    if (this.pending || signal?.aborted) {
       this.pending = false;
       return Promise.resolve();
     }
     return new Promise((resolve) => {
       const timer = setTimeout(done, Math.max(0, ms));
       const self = this;
+      signal?.addEventListener('abort', done, { once: true });
       function done() {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
         self.wake = null;
         self.pending = false;
         resolve();

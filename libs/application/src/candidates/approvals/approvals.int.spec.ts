@@ -3,6 +3,7 @@ import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { createAppHarness, type AppHarness } from '../../test-support/app-harness';
 import { candidateCalls, edit, expectOk, until } from '../test-support/candidate-harness';
 import { DEFAULTS } from '../shared/candidate-config';
+import { dispatch } from '../../dispatch/dispatch';
 import { decideApproval, listApprovals } from './approvals.handler';
 
 const REVIEWED: OwnerPolicy = { ...ALLOW_ALL, name: 'reviewed', approve: true };
@@ -45,6 +46,44 @@ describe(`approvals on ${describeBackend}`, () => {
     expect(applied.receipt).toMatchObject({ outcome: 'applied', approval_id: pending.approval_id });
     expect(await c.content(target)).toMatchObject({ version: 1, text: 'changed\n' });
     expect((await listApprovals(h.ctx.db, { status: 'granted' })).map((a) => a.approval_id)).toContain(pending.approval_id);
+  });
+
+  const eventTypes = async (candidateId: string) =>
+    (await h.ctx.db.query<{ event_type: string }>('SELECT event_type FROM events WHERE stream_id = $1 ORDER BY stream_version', [`candidate-${candidateId}`])).rows.map((r) => r.event_type);
+
+  it('a caller that cancels while it waits withdraws its approval: recorded, a later grant writes nothing, the same request answers CANCELLED', async () => {
+    waits(20000, 15000);
+    const { target, candidate: id } = await candidate('cancelled\n');
+    const args = { candidate: id, expected_candidate_version: 1, request_id: 'cancel-me' };
+    const caller = new AbortController();
+    const applying = dispatch(h.ctx, 'palimpsest_change_apply', args, { policy: REVIEWED, signal: caller.signal }) as Promise<Record<string, any>>;
+    const pending = await until(() => pendingFor(id));
+    caller.abort();
+    const answer = await applying;
+    expect(answer.error).toMatchObject({ code: 'permission_denied', reason: 'approval_withdrawn', retryable: 'none', details: { answer: 'CANCELLED', approval_id: pending.approval_id } });
+    expect(await eventTypes(id)).toEqual(['CandidateProposed', 'ApprovalRequested', 'ApprovalWithdrawn', 'CandidateDiscarded']);
+    expect(await listApprovals(h.ctx.db)).toEqual([]);
+    expect((await listApprovals(h.ctx.db, { status: 'withdrawn' })).find((a) => a.approval_id === pending.approval_id)).toMatchObject({ status: 'withdrawn', candidate_state: 'discarded', decided_by: 'caller' });
+    const late = await decideApproval(h.ctx, { approval_id: pending.approval_id, decision: 'grant', decided_by: 'ops' });
+    expect(late.error).toMatchObject({ reason: 'approval_decided', details: { status: 'withdrawn' } });
+    expect((await c.call('palimpsest_change_apply', args)).error).toMatchObject({ reason: 'approval_withdrawn', details: { answer: 'CANCELLED' } });
+    expect(await c.content(target)).toMatchObject({ version: 0, text: 'cancelled\n' });
+  });
+
+  it('a cancel that comes after the grant committed changes nothing: the write stands and the same request answers it', async () => {
+    waits(20000, 15000);
+    const { target, candidate: id } = await candidate('granted\n');
+    const args = { candidate: id, expected_candidate_version: 1, request_id: 'cancel-too-late' };
+    const caller = new AbortController();
+    const applying = dispatch(h.ctx, 'palimpsest_change_apply', args, { policy: REVIEWED, signal: caller.signal }) as Promise<Record<string, any>>;
+    const pending = await until(() => pendingFor(id));
+    expectOk(await decideApproval(h.ctx, { approval_id: pending.approval_id, decision: 'grant', decided_by: 'ops' }));
+    caller.abort();
+    const applied = expectOk(await applying);
+    expect(applied.receipt).toMatchObject({ outcome: 'applied', approval_id: pending.approval_id });
+    expect(expectOk(await c.call('palimpsest_change_apply', args))).toEqual({ ...applied, replayed: true });
+    expect(await eventTypes(id)).not.toContain('ApprovalWithdrawn');
+    expect(await c.content(target)).toMatchObject({ version: 1, text: 'changed\n' });
   });
 
   it('a decline is final: this request and any other get permission_denied / approval_declined', async () => {

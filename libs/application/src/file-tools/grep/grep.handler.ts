@@ -1,5 +1,6 @@
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { FILE_READ_LIMITS } from '@palimpsest/protocol/catalog/operations/file-reads.operations';
+import { elementSentBytes, MAX_RESULT_BYTES, sentBytes } from '@palimpsest/protocol/result-bytes';
 import { grepTimeoutFromEnv, grepWorkspace } from '@palimpsest/workspace/workspace-grep';
 import type { GrepMatch } from '@palimpsest/workspace/workspace-grep.worker';
 import type { AppContext } from '../../app-context';
@@ -48,7 +49,7 @@ export async function grep(ctx: AppContext, input: GrepInput): Promise<GrepAnswe
   });
   switch (outcome.kind) {
     case 'done':
-      return { status: 'ok', matches: outcome.matches, truncated: outcome.truncated, ...(used.length ? { pending: used.slice(0, MAX_LISTED_PENDING) } : {}) };
+      return withinBudget(outcome.matches, outcome.truncated, used.length ? { pending: used.slice(0, MAX_LISTED_PENDING) } : {});
     case 'refused':
       return pathRefusalAnswer(outcome.refusal, 'path');
     case 'invalid_pattern':
@@ -58,3 +59,9 @@ export async function grep(ctx: AppContext, input: GrepInput): Promise<GrepAnswe
   }
 }
 
+/** The matches that fit MAX_RESULT_BYTES as sent; the rest are dropped (truncated: narrow the pattern, path or glob). */
+function withinBudget(matches: GrepMatch[], truncated: boolean, extra: Pick<GrepAnswer, 'pending'>): GrepAnswer {
+  let bytes = sentBytes({ status: 'ok', matches: [], truncated: true, ...extra });
+  const kept = matches.findIndex((m) => (bytes += elementSentBytes(m)) > MAX_RESULT_BYTES);
+  return kept < 0 ? { status: 'ok', matches, truncated, ...extra } : { status: 'ok', matches: matches.slice(0, kept), truncated: true, ...extra };
+}

@@ -1,3 +1,4 @@
+import { elementSentBytes, MAX_RESULT_BYTES, sentBytes } from '@palimpsest/protocol/result-bytes';
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { FILE_READ_LIMITS } from '@palimpsest/protocol/catalog/operations/file-reads.operations';
 import { listedFile, walkWorkspace, type ListedEntry } from '@palimpsest/workspace/workspace-listing';
@@ -20,15 +21,13 @@ export interface ListFilesAnswer {
 
 /** The walk hands the event loop back this often, so a listing of a large tree never holds it long. */
 const YIELD_EVERY = 500;
-/** Room kept in MAX_RESULT_BYTES for the answer's envelope (status, path, truncated, the transport's own). */
-const ENVELOPE_BYTES = 8192;
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * list_files (seed 004): a directory's entries (the root when path is omitted or "."), recursively on
  * request, in walk order (sorted component by component). At most MAX_LIST_ENTRIES entries and under
- * MAX_RESULT_BYTES of JSON; truncated when the walk had more. A path naming a regular file lists that
+ * MAX_RESULT_BYTES as sent (result-bytes.ts); truncated when the walk had more. A path naming a regular file lists that
  * file alone (the seed is silent; an agent that lists a file to see its size gets it, as from `ls`).
  */
 export async function listFiles(ctx: AppContext, input: ListFilesInput): Promise<ListFilesAnswer | InvalidArgument | WorkspaceFileNotFound> {
@@ -39,14 +38,14 @@ export async function listFiles(ctx: AppContext, input: ListFilesInput): Promise
     return file ? { status: 'ok', ...file, truncated: false } : pathRefusalAnswer(walk.refusal, 'path');
   }
   const entries: ListedEntry[] = [];
-  let bytes = ENVELOPE_BYTES + Buffer.byteLength(walk.path);
+  let bytes = sentBytes({ status: 'ok', path: walk.path, entries: [], truncated: true });
   let truncated = false;
   let seen = 0;
   try {
     for (const { path, type, size } of walk.entries) {
       const entry: ListedEntry = size === undefined ? { path, type } : { path, type, size };
-      bytes += Buffer.byteLength(JSON.stringify(entry)) + 1;
-      if (entries.length === FILE_READ_LIMITS.MAX_LIST_ENTRIES || bytes > FILE_READ_LIMITS.MAX_RESULT_BYTES) {
+      bytes += elementSentBytes(entry);
+      if (entries.length === FILE_READ_LIMITS.MAX_LIST_ENTRIES || bytes > MAX_RESULT_BYTES) {
         truncated = true;
         break;
       }

@@ -1,5 +1,6 @@
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { FILE_READ_LIMITS } from '@palimpsest/protocol/catalog/operations/file-reads.operations';
+import { MAX_RESULT_BYTES, prefixWithin, sentBytes, stringSentBytes } from '@palimpsest/protocol/result-bytes';
 import { readWorkspaceFileBounded } from '@palimpsest/workspace/workspace-file-reader';
 import type { AppContext } from '../../app-context';
 import { decodeWorkspaceText, fileTooLarge, pathRefusalAnswer, type WorkspaceFileNotFound } from '../../shared/workspace-text';
@@ -49,7 +50,8 @@ function characterBoundary(bytes: Buffer, start: number, cap: number): number {
  * first line alone over the cap is cut at the last whole character within it (truncated). A file over
  * MAX_TEXT_FILE_BYTES is refused by its size before it is read (file_too_large); a smaller one is read off
  * the event loop. Reads record nothing: this works under read_only. A bound file behind its target is
- * read from the target's text (behind-disk.ts).
+ * read from the target's text (behind-disk.ts). The answer also stays within MAX_RESULT_BYTES as sent
+ * (escaped, and twice over MCP): past it the content stops at a whole line (truncated; continue with offset).
  */
 export async function readFile(ctx: AppContext, input: ReadFileInput): Promise<ReadFileAnswer | InvalidArgument | WorkspaceFileNotFound> {
   if (!ctx.workspace) return noWorkspace('read_file');
@@ -73,15 +75,19 @@ export async function readFile(ctx: AppContext, input: ReadFileInput): Promise<R
   const last = Math.min(totalLines, input.limit === undefined ? totalLines : first + input.limit);
   const start = starts[first];
   const cap = start + FILE_READ_LIMITS.MAX_READ_BYTES;
+  let sendable = MAX_RESULT_BYTES - sentBytes({ status: 'ok', path: read.path, content: '', truncated: true, totalLines, ...pending });
   let end = start;
   let next = first;
   while (next < last) {
     const lineEnd = next + 1 < totalLines ? starts[next + 1] : bytes.length;
     if (lineEnd > cap) break;
+    const cost = stringSentBytes(bytes.subarray(end, lineEnd).toString('utf8'));
+    if (cost > sendable) break;
+    sendable -= cost;
     end = lineEnd;
     next++;
   }
-  if (next === first) end = characterBoundary(bytes, start, FILE_READ_LIMITS.MAX_READ_BYTES);
-  const content = bytes.subarray(start, end).toString('utf8');
-  return { status: 'ok', path: read.path, content, truncated: end < bytes.length, totalLines, ...pending };
+  const content = next === first ? prefixWithin(bytes.subarray(start, characterBoundary(bytes, start, FILE_READ_LIMITS.MAX_READ_BYTES)).toString('utf8'), sendable) : bytes.subarray(start, end).toString('utf8');
+  return { status: 'ok', path: read.path, content, truncated: start + Buffer.byteLength(content) < bytes.length, totalLines, ...pending };
 }
+

@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MAX_RESULT_BYTES, sentBytes } from '@palimpsest/protocol/result-bytes';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { appContext } from '../../app-context';
 import { dispatch } from '../../dispatch/dispatch';
@@ -62,18 +63,46 @@ describe(`read_file on ${describeBackend}`, () => {
     expect(await call({ path: 'crlf.txt', offset: 2, limit: 1 })).toMatchObject({ content: 'two 😀\r\n', truncated: true });
   });
 
-  it('stops at the last whole line within MAX_READ_BYTES and continues from the next line', async () => {
+  /** Every page of a file, following the continuation (offset) until nothing is left. */
+  const readAll = async (path: string) => {
+    const pages: Record<string, any>[] = [];
+    for (let offset = 1; ; ) {
+      const page = await call({ path, offset });
+      pages.push(page);
+      if (!page.truncated) return pages;
+      offset += page.content.split('\n').length - 1;
+    }
+  };
+
+  it('stops at the last whole line within MAX_READ_BYTES and the bytes it may send, and continues from the next line', async () => {
     const first = await call({ path: 'big.txt' });
     expect(first).toMatchObject({ truncated: true, totalLines: 6001 });
     expect(Buffer.byteLength(first.content)).toBeLessThanOrEqual(500_000);
+    expect(sentBytes(first)).toBeLessThanOrEqual(MAX_RESULT_BYTES);
     expect(first.content.endsWith('\n')).toBe(true);
     const lines = first.content.split('\n').length - 1;
-    expect(lines).toBe(Math.floor(500_000 / 100));
     const next = await call({ path: 'big.txt', offset: lines + 1 });
     expect(next.content.startsWith(`${String(lines + 1).padStart(6, '0')} `)).toBe(true);
-    expect(next.truncated).toBe(false);
+    expect((await readAll('big.txt')).map((p) => p.content).join('')).toBe(readFileSync(join(dir, 'big.txt'), 'utf8'));
     const single = await call({ path: 'one-line.txt' });
-    expect(single).toMatchObject({ truncated: true, totalLines: 1, content: '€'.repeat(166_666) });
+    expect(single).toMatchObject({ truncated: true, totalLines: 1 });
+    expect(single.content).toBe('€'.repeat(single.content.length));
+    expect(sentBytes(single)).toBeLessThanOrEqual(MAX_RESULT_BYTES);
+  });
+
+  it('answers a 490 KB file of control characters within MAX_RESULT_BYTES as sent, and the rest by offset', async () => {
+    const hostile = Buffer.alloc(490_000, 0);
+    for (let i = 0; i < hostile.length; i++) hostile[i] = 1 + (i % 31); // U+0001..U+001F: every one escapes to \u00XX, LF and CR included
+    writeFileSync(join(dir, 'control.txt'), hostile);
+    writeFileSync(join(dir, 'control-one-line.txt'), Buffer.alloc(490_000, 0x01));
+    const pages = await readAll('control.txt');
+    expect(pages.length).toBeGreaterThan(1);
+    for (const page of pages) expect(sentBytes(page)).toBeLessThanOrEqual(MAX_RESULT_BYTES);
+    expect(pages.map((p) => p.content).join('')).toBe(hostile.toString('utf8'));
+    const single = await call({ path: 'control-one-line.txt' });
+    expect(single.truncated).toBe(true);
+    expect(sentBytes(single)).toBeLessThanOrEqual(MAX_RESULT_BYTES);
+    expect(sentBytes(single)).toBeGreaterThan(MAX_RESULT_BYTES - 20);
   });
 
   it('refuses links, escapes, missing files, directories and text that is not UTF-8', async () => {

@@ -6,7 +6,7 @@ import type { FileToCreate } from '../../candidates/apply/created-files';
 import { discardChange } from '../../candidates/discard/discard.handler';
 import { proposeChange } from '../../candidates/propose/propose.handler';
 import type { CandidateAnswer } from '../../candidates/shared/envelope';
-import type { ProgressSink } from '../../dispatch/operation-handler';
+import type { CallerWait } from '../../dispatch/operation-handler';
 import type { Answer } from '../../shared/answer';
 import { fileBytesOf } from '../../workspace-publication/file-bytes';
 import type { FileTarget } from './file-target';
@@ -22,10 +22,9 @@ import type { Written } from './write-answers';
  * publishes the file through the journal. A decline or a timeout is a final answer.
  */
 
-/** Who is writing: the caller's owner policy and, for a transport that reports progress, its sink. */
-export interface WriteCaller {
+/** Who is writing: the caller's owner policy and, for a transport that reports progress or cancels, its sink and signal. */
+export interface WriteCaller extends CallerWait {
   policy?: OwnerPolicy | null;
-  progress?: ProgressSink;
 }
 
 type Bound = Extract<FileTarget, { kind: 'bound' }>;
@@ -72,10 +71,10 @@ export async function proposeAndApply(ctx: AppContext, r: ApprovalRequest, opera
   }, caller.policy);
   if (proposed.status !== 'ok') return { kind: 'answer', answer: envelopeAnswer(proposed, r) };
   const candidate = String((proposed.candidate as { id: string }).id);
-  const applied = await applyChange(ctx, { candidate, expected_candidate_version: 1, request_id: ctx.ids.next() }, caller.policy, caller.progress, creates);
+  const applied = await applyChange(ctx, { candidate, expected_candidate_version: 1, request_id: ctx.ids.next() }, caller.policy, caller, creates);
   if (applied.status !== 'ok') {
     // The tool's answer is final: its candidate is not left open, so no late grant applies it and its approval leaves the pending list.
-    if (isFinal(applied)) await discardChange(ctx, { candidate });
+    if (isFinal(applied) && !isWithdrawn(applied)) await discardChange(ctx, { candidate });
     return { kind: 'answer', answer: envelopeAnswer(applied, r) };
   }
   const receipt = applied.receipt as Receipt;
@@ -102,6 +101,11 @@ const FINAL: Record<string, { code: string; answer: string; detail: (path: strin
     answer: 'APPROVAL_DECLINED',
     detail: (path) => `An operator declined this write to ${path}; nothing was written. This is an answer, not an obstacle: say what was refused and stop.`,
   },
+  approval_withdrawn: {
+    code: 'CANCELLED',
+    answer: 'CANCELLED',
+    detail: (path) => `The call was cancelled while it waited for an operator; its approval was withdrawn and nothing was written to ${path}.`,
+  },
   approval_timeout: {
     code: 'approval_timeout',
     answer: 'APPROVAL_TIMEOUT',
@@ -110,6 +114,8 @@ const FINAL: Record<string, { code: string; answer: string; detail: (path: strin
 };
 
 const isFinal = (a: CandidateAnswer): boolean => (a.error as Refusal).reason in FINAL;
+/** Withdrawn: the candidate was discarded with the approval, in the same decision. */
+const isWithdrawn = (a: CandidateAnswer): boolean => (a.error as Refusal).reason === 'approval_withdrawn';
 
 /** A candidate envelope that did not apply, as a file-tool answer: the approval answers are final; anything else is a rejection with the envelope's reason. */
 function envelopeAnswer(a: CandidateAnswer, t: ApprovalRequest): Answer {

@@ -1,5 +1,6 @@
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { canonicalizeUpload } from '@palimpsest/core/text/canonical-text';
+import { contentTypeOf } from '@palimpsest/core/text/content-type';
 import type { AppContext } from '../../app-context';
 import { initializeTarget } from '../../initialize-target/initialize-target.handler';
 import type { Answer } from '../../shared/answer';
@@ -20,7 +21,7 @@ type Absent = Extract<FileTarget, { kind: 'absent' }>;
  * timeout is a final answer; the empty target stays, unbound, as the record of what was asked.
  */
 export async function approvedCreate(ctx: AppContext, t: Absent, content: string, caller: WriteCaller & { policy: OwnerPolicy }): Promise<Answer> {
-  const created = await initializeTarget(ctx, { filename: t.path, content: '' });
+  const created = await initializeTarget(ctx, { filename: t.path, content: '', content_type: contentTypeOf(t.path) });
   if (created.status !== 'ok') return { ...created, argument: 'path', path: t.path };
   const targetId = String(created.target_file_id);
   const bytes = Buffer.from(content, 'utf8');

@@ -5,7 +5,7 @@ import { decide } from '@palimpsest/core/target/target.decider';
 import { initialTargetState } from '@palimpsest/core/target/target.state';
 import type { AppContext } from '../../app-context';
 import type { Answer } from '../../shared/answer';
-import { DEFAULT_CONTENT_TYPE } from '../../initialize-target/initialize-target.handler';
+import { contentTypeOf } from '@palimpsest/core/text/content-type';
 import { publishFiles } from '../../workspace-publication/publish-files';
 import type { FileTarget } from '../shared/file-target';
 import { publicationRefusal } from '../shared/write-answers';
@@ -39,7 +39,7 @@ export async function createFile(ctx: AppContext, t: Absent, content: string): P
         const now = ctx.clock.now();
         const d = decide(
           {
-            type: 'InitializeTarget', now, target_id: targetId, filename: t.path, content, content_type: DEFAULT_CONTENT_TYPE, project_id: null,
+            type: 'InitializeTarget', now, target_id: targetId, filename: t.path, content, content_type: contentTypeOf(t.path), project_id: null,
             editing_cycle_id: ids.cycle, snapshot_id: ids.snapshot,
             workspace: { path: t.path, root_dev: t.root.dev, root_ino: t.root.ino, file_dev: installed!.dev, file_ino: installed!.ino, source_sha256: sha },
             publish: ctx.workspacePublish,

@@ -12,7 +12,7 @@ const path = { type: 'string', minLength: 1, description: 'Path relative to the 
 const WRITE_CODES = [
   'PATH_ESCAPE', 'PATH_INVALID', 'PATH_RESERVED', 'PATH_TOO_LONG', 'PATH_NOT_FOUND', 'PATH_SYMLINK', 'PATH_NOT_A_FILE', 'PATH_CHANGED',
   'external_disk_drift', 'workspace_busy', 'recovery_required', 'workspace_io_error', 'workspace_not_configured', 'invalid_text_encoding', 'file_too_large',
-  'target_version_mismatch', 'operation_not_permitted', 'approval_declined', 'approval_timeout', 'external_write',
+  'target_version_mismatch', 'operation_not_permitted', 'approval_declined', 'approval_timeout', 'CANCELLED', 'external_write',
 ];
 
 export const editFile = defineOperation({

@@ -193,7 +193,7 @@ export const getAttemptLog = defineOperation({
   name: 'palimpsest_get_attempt_log',
   title: 'Attempt log',
   description:
-    'Newest-first page of the append-only attempt log (accepted and rejected), filterable by status, content hash or request key.',
+    'Newest-first page of the attempt log (summaries), filterable by status, content hash or request key; then before_sequence = next_sequence.',
   readOnly: true,
   params: targetParams({
     limit: historyLimit,
@@ -205,6 +205,7 @@ export const getAttemptLog = defineOperation({
       type: 'boolean',
       description: 'Include each submitted record (1,048,576-byte page budget; the first entry is always whole).',
     },
+    detail: { type: 'boolean', description: 'Full entries, not summaries.' },
   }),
   admission: 'schema',
   result: statusResult(['ok', 'not_found', 'invalid_argument']),

@@ -5,9 +5,9 @@ export const capabilities = defineOperation({
   name: 'palimpsest_capabilities',
   title: 'Capabilities',
   description:
-    'The service manifest: every operation with its status in this session’s profile, limits, error codes and the recorded protocol/runtime profiles.',
+    'The session manifest: callable operations and their error codes, limits, workspace root.',
   readOnly: true,
-  params: { type: 'object', additionalProperties: false, properties: {} },
+  params: { type: 'object', additionalProperties: false, properties: { detail: { type: 'boolean', description: 'Every operation, with status and codes.' } } },
   admission: 'schema',
   result: statusResult(['ok']),
   errors: [],

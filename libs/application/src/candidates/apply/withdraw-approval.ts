@@ -1,0 +1,25 @@
+import { decide } from '@palimpsest/core/candidate/candidate.decider';
+import { commitCandidateEvents } from '@palimpsest/projections/candidates/candidate-commit';
+import type { AppContext } from '../../app-context';
+import { candidateUnitOfWork, handleCommand } from '../../shared/handle-command';
+import { lockAndLoad } from '../shared/candidate-store';
+import { errorResult, type CandidateAnswer } from '../shared/envelope';
+
+/**
+ * Withdraw the approval a cancelled call was waiting on, under the candidate's lock: ApprovalWithdrawn
+ * and CandidateDiscarded in one commit, so a grant that comes later finds nothing to apply. Refused
+ * when the candidate is no longer open (an apply that committed first, a decline, an expiry).
+ */
+export async function withdrawApproval(ctx: AppContext, candidateId: string, approvalId: string): Promise<CandidateAnswer> {
+  const now = ctx.clock.now();
+  return handleCommand({
+    unitOfWork: candidateUnitOfWork(ctx),
+    load: (tx) => lockAndLoad(tx, candidateId),
+    decide: (loaded) => decide({ type: 'WithdrawApproval', now, candidate_id: candidateId, approval_id: approvalId, reason: 'cancelled' }, loaded.state),
+    commit: async (loaded, d, tx): Promise<CandidateAnswer> => {
+      if (d.kind === 'replayed' || d.kind === 'awaiting_approval') throw new Error(`withdrawal decided ${d.kind}`);
+      await commitCandidateEvents(tx, candidateId, loaded, d.events, now, { command: 'WithdrawApproval' });
+      return d.kind === 'refused' ? errorResult(d.refusal) : { status: 'ok', withdrawn: true };
+    },
+  });
+}
