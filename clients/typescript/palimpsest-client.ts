@@ -6,7 +6,7 @@ export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload
 export type Method = (typeof METHODS)[number];
 export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_status","grep","list_files","read_file","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_search_targets","palimpsest_get_target_activity"];
 
-/** Initialize target: Create a target from text: canonical LF content, version 0, an initial snapshot, an active editing cycle and the recorded source line endings. */
+/** Initialize target: Create a target from text: LF content at version 0, a snapshot, an editing cycle, its source line endings recorded. */
 export type InitializeTargetParams = {
   filename: string;
   content?: string | null;
@@ -62,7 +62,7 @@ export type FindOccurrencesParams = {
   max_results?: number;
 };
 
-/** Observe a structural scope: Structural scopes (code symbols; Markdown sections, code blocks, table rows; YAML/JSON keys). No symbol_name: discovery (200 candidates at most, nothing recorded). symbol_name: one match is observed (observation_id, first page); none is SCOPE_NOT_FOUND, several AMBIGUOUS_SCOPE_SELECTION. observation_id pages a scope; selections observe 1-32 disjoint scopes at once. A save or an edit makes an observation stale. */
+/** Observe a structural scope: Structural scopes (code symbols; Markdown sections, code blocks, table rows; YAML/JSON keys). No symbol_name: discovery (200 candidates at most, nothing recorded). symbol_name: one match is observed (observation_id, first page); none is SCOPE_NOT_FOUND, several AMBIGUOUS_SCOPE_SELECTION. observation_id pages a scope; selections observe 1-32 disjoint scopes. A save or an edit makes an observation stale. */
 export type ObserveScopeParams = {
   target_file_id: string;
   query?: string | null;
@@ -79,7 +79,7 @@ export type ObserveScopeParams = {
   }> | null;
 };
 
-/** Submit operations bound to an observed scope: palimpsest_submit_operations bound to an observation_id, both guards required: changes stay inside the scope, insertions strictly inside with expected_before/after. Refusals are recorded (STALE_OBSERVATION_VERSION, OPERATION_OUTSIDE_OBSERVED_SCOPE, ...). Acceptance consumes the observation. Batch: observation_bundle_id, groups, client_request_id; one attempt. */
+/** Submit operations bound to an observed scope: palimpsest_submit_operations bound to an observation_id, both guards required: changes stay inside the scope, insertions strictly inside (expected_before/after). Refusals are recorded (STALE_OBSERVATION_VERSION, OPERATION_OUTSIDE_OBSERVED_SCOPE, ...). Acceptance consumes the observation. Batch: observation_bundle_id, groups, client_request_id; one attempt. */
 export type SubmitObservedOperationsParams = {
   target_file_id: string;
   intent: string;
@@ -103,7 +103,7 @@ export type SubmitObservedOperationsParams = {
   }>;
 };
 
-/** Submit typed edits (patchdiff-tx/1): Apply ordered exact-match edits atomically. Each edit sees the buffer after earlier edits. Needs a version or hash guard; each given is checked under the row lock. */
+/** Submit typed edits (patchdiff-tx/1): Apply ordered exact-match edits atomically, each on the buffer the earlier ones left. Needs a version or hash guard, each checked under the row lock. */
 export type SubmitEditsParams = {
   target_file_id: string;
   intent: string;
@@ -126,7 +126,7 @@ export type SubmitEditsParams = {
   }>;
 };
 
-/** Submit match/span operations (patchdiff-tx/2): Apply ordered match and code-point span operations atomically; order spans from one read by descending start. Needs a version or hash guard; each given is checked under the row lock. */
+/** Submit match/span operations (patchdiff-tx/2): Apply ordered match and code-point span operations atomically; order spans from one read by descending start. Needs a version or hash guard, each checked under the row lock. */
 export type SubmitOperationsParams = {
   target_file_id: string;
   intent: string;
@@ -161,7 +161,7 @@ export type SubmitOperationsParams = {
   }>;
 };
 
-/** Submit whole replacement (patchdiff-tx/3): Replace the whole text (runtime 0.4.0), at most 1,000,000 code points and 1,048,576 UTF-8 bytes. Needs a version or hash guard; each given is checked under the row lock. */
+/** Submit whole replacement (patchdiff-tx/3): Replace the whole text (runtime 0.4.0), at most 1,000,000 code points and 1,048,576 UTF-8 bytes. Needs a version or hash guard, each checked under the row lock. */
 export type SubmitReplacementParams = {
   target_file_id: string;
   intent: string;
@@ -288,14 +288,14 @@ export type ListFilesParams = {
   glob?: string;
 };
 
-/** Read a file: Read a workspace file as UTF-8 text, as on disk (CRLF kept; pending: target text); grep first, read last. At most 500 KB of whole lines, with totalLines and truncated: continue with offset (1-based line). Absolute paths or .. are PATH_ESCAPE, a missing file PATH_NOT_FOUND; links are never followed. */
+/** Read a file: Read a workspace file as UTF-8 text, as on disk (CRLF kept; pending: target text); grep first, read last. At most 500 KB of whole lines, with totalLines and truncated: continue with offset (1-based line). A path leaving the root is PATH_ESCAPE, a missing file PATH_NOT_FOUND; links are never followed. */
 export type ReadFileParams = {
   path: string;
   offset?: number;
   limit?: number;
 };
 
-/** Edit a file (oldString exactly once): Replace the one place in an existing file where oldString matches exactly (read it first; matching runs on LF text, the file keeps its endings). Zero or several matches are refused with ready edit_file calls, one per occurrence (oldString widened just enough to be unique) or with the closest text: send the one you meant, never resend the same string. Answers a unified diff: check it. A file changed on disk since is never overwritten. An approval policy makes it wait for an operator. FORBIDDEN, APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers: say what was refused and stop. */
+/** Edit a file (oldString exactly once): Replace the one place in an existing file where oldString matches exactly (matched on LF text; the file keeps its endings). No match or several: refused with ready edit_file calls (one per occurrence, or the closest text): send the one meant. Answers a unified diff: check it. A file changed on disk is never overwritten. An approval policy waits for an operator. FORBIDDEN, APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers: say what was refused and stop. */
 export type EditFileParams = {
   path: string;
   oldString: string;
@@ -304,7 +304,7 @@ export type EditFileParams = {
   detail?: boolean;
 };
 
-/** Write a whole file: Create a file (parents made for you) or replace one whole; edit an existing file with edit_file instead. An existing file keeps its line endings and mode; a new one gets 0600; a file that appears or changes meanwhile is kept. Under an approval policy every write waits for an operator. FORBIDDEN, APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers: say what was refused and stop. */
+/** Write a whole file: Create a file (parents made) or replace one whole; edit an existing file with edit_file. An existing file keeps its line endings and mode, a new one follows the umask; a file that appears or changes meanwhile is kept. Under an approval policy every write waits for an operator. FORBIDDEN, APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers: say what was refused and stop. */
 export type WriteFileParams = {
   path: string;
   content: string;
@@ -430,13 +430,13 @@ export type ChangeInspectParams = {
   context_lines?: number;
 };
 
-/** Run checks on a candidate: Run and record checks on the candidate's current version: utf8, json and yaml by content type, and the operator's declared commands (on its files in a temporary directory, timed, output bounded). A failed check is ok: false, never an error. */
+/** Run checks on a candidate: Run and record checks on the candidate's current version: utf8, json and yaml by content type, and the operator's declared commands (in a temporary directory, timed, output bounded). A failed check is ok: false, never an error. */
 export type CheckRunParams = {
   candidate: string;
   checks: Array<string>;
 };
 
-/** Apply a candidate: Write the candidate to every target it changes, atomically, with a receipt; if a written target moved, nothing is written. Bound files are published through one journal: a file edited on disk is precondition_failed external_write; a resend with the same request_id reconciles first and applies once. Under an approve policy it waits for an operator (APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers; the same request_id resumes). */
+/** Apply a candidate: Write the candidate to every target it changes, atomically, with a receipt; if a written target moved, nothing is written. Bound files are published through one journal (a file edited on disk: precondition_failed external_write); the same request_id reconciles and applies once. Under an approve policy it waits for an operator (APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers; the same request_id resumes). */
 export type ChangeApplyParams = {
   candidate: string;
   expected_candidate_version: number;

@@ -44,7 +44,9 @@ export function listTools(profile: Profile, mode: ResponseMode, policy?: OwnerPo
   return CATALOG.filter(visible).map((op) => {
     const inputSchema: Record<string, unknown> = advertisedSchema(op.params);
     // One example a tool (one a form) teaches its shape; the rest are in the reference and the published schemas.
-    if (op.examples.length) inputSchema.examples = structuredClone(op.examples.slice(0, op.advertisedExamples ?? 1).map((e) => e.params));
+    // An operation that advertises none (advertisedExamples: 0) sends no empty list: it says nothing and costs bytes.
+    const examples = op.examples.slice(0, op.advertisedExamples ?? 1).map((e) => e.params);
+    if (examples.length) inputSchema.examples = structuredClone(examples);
     if (op.capabilities) inputSchema['x-palimpsest-capabilities'] = structuredClone(op.capabilities);
     return {
       name: op.name,

@@ -103,7 +103,7 @@ export const checkRun = defineOperation({
   name: 'palimpsest_check_run',
   title: 'Run checks on a candidate',
   description:
-    'Run and record checks on the candidate\'s current version: utf8, json and yaml by content type, and the operator\'s declared commands (on its files in a temporary directory, timed, output bounded). A failed check is ok: false, never an error.',
+    'Run and record checks on the candidate\'s current version: utf8, json and yaml by content type, and the operator\'s declared commands (in a temporary directory, timed, output bounded). A failed check is ok: false, never an error.',
   readOnly: false,
   params: object(['candidate', 'checks'], {
     candidate: candidateId,
@@ -119,7 +119,7 @@ export const changeApply = defineOperation({
   name: 'palimpsest_change_apply',
   title: 'Apply a candidate',
   description:
-    'Write the candidate to every target it changes, atomically, with a receipt; if a written target moved, nothing is written. Bound files are published through one journal: a file edited on disk is precondition_failed external_write; a resend with the same request_id reconciles first and applies once. Under an approve policy it waits for an operator (APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers; the same request_id resumes).',
+    'Write the candidate to every target it changes, atomically, with a receipt; if a written target moved, nothing is written. Bound files are published through one journal (a file edited on disk: precondition_failed external_write); the same request_id reconciles and applies once. Under an approve policy it waits for an operator (APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers; the same request_id resumes).',
   readOnly: false,
   params: object(['candidate', 'expected_candidate_version', 'request_id'], {
     candidate: candidateId,

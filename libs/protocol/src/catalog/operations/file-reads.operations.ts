@@ -50,7 +50,7 @@ export const readFile = defineOperation({
   name: 'read_file',
   title: 'Read a file',
   description:
-    'Read a workspace file as UTF-8 text, as on disk (CRLF kept; pending: target text); grep first, read last. At most 500 KB of whole lines, with totalLines and truncated: continue with offset (1-based line). Absolute paths or .. are PATH_ESCAPE, a missing file PATH_NOT_FOUND; links are never followed.',
+    'Read a workspace file as UTF-8 text, as on disk (CRLF kept; pending: target text); grep first, read last. At most 500 KB of whole lines, with totalLines and truncated: continue with offset (1-based line). A path leaving the root is PATH_ESCAPE, a missing file PATH_NOT_FOUND; links are never followed.',
   readOnly: true,
   params: {
     type: 'object',

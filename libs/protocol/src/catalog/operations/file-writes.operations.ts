@@ -19,7 +19,7 @@ export const editFile = defineOperation({
   name: 'edit_file',
   title: 'Edit a file (oldString exactly once)',
   description:
-    'Replace the one place in an existing file where oldString matches exactly (read it first; matching runs on LF text, the file keeps its endings). Zero or several matches are refused with ready edit_file calls, one per occurrence (oldString widened just enough to be unique) or with the closest text: send the one you meant, never resend the same string. Answers a unified diff: check it. A file changed on disk since is never overwritten. An approval policy makes it wait for an operator. FORBIDDEN, APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers: say what was refused and stop.',
+    'Replace the one place in an existing file where oldString matches exactly (matched on LF text; the file keeps its endings). No match or several: refused with ready edit_file calls (one per occurrence, or the closest text): send the one meant. Answers a unified diff: check it. A file changed on disk is never overwritten. An approval policy waits for an operator. FORBIDDEN, APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers: say what was refused and stop.',
   readOnly: false,
   params: {
     type: 'object',
@@ -27,10 +27,10 @@ export const editFile = defineOperation({
     required: ['path', 'oldString', 'newString'],
     properties: {
       path,
-      oldString: { type: 'string', minLength: 1, description: 'Exact text to replace. Must match the file byte for byte and must appear exactly once, include surrounding lines to make it unique.' },
+      oldString: { type: 'string', minLength: 1, description: 'Exact text, found exactly once (add surrounding lines to make it unique).' },
       newString: { type: 'string', description: 'Replacement text.' },
-      near_line: { type: 'integer', minimum: 1, maximum: 9007199254740991, description: 'Optional: the 1-based line you expect oldString on. Never selects: when oldString is ambiguous, the ready calls offered are for the occurrences nearest this line.' },
-      detail: { type: 'boolean', description: 'Optional: a refusal also carries the recorded diagnostic and the text around the failure (default: a lean answer).' },
+      near_line: { type: 'integer', minimum: 1, maximum: 9007199254740991, description: 'Expected line of oldString: orders the calls an ambiguous refusal offers.' },
+      detail: { type: 'boolean', description: 'A refusal also carries its full diagnostic.' },
     },
   },
   admission: 'schema',
@@ -43,7 +43,7 @@ export const writeFile = defineOperation({
   name: 'write_file',
   title: 'Write a whole file',
   description:
-    'Create a file (parents made for you) or replace one whole; edit an existing file with edit_file instead. An existing file keeps its line endings and mode; a new one gets 0600; a file that appears or changes meanwhile is kept. Under an approval policy every write waits for an operator. FORBIDDEN, APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers: say what was refused and stop.',
+    'Create a file (parents made) or replace one whole; edit an existing file with edit_file. An existing file keeps its line endings and mode, a new one follows the umask; a file that appears or changes meanwhile is kept. Under an approval policy every write waits for an operator. FORBIDDEN, APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers: say what was refused and stop.',
   readOnly: false,
   params: {
     type: 'object',

@@ -30,7 +30,7 @@ const initializeParams = {
     from_workspace: {
       type: 'boolean',
       description:
-        'Read filename from the workspace instead of content (omit content) and bind the target to that file.',
+        'Read filename from the workspace (omit content) and bind the target to it.',
     },
     publish: {
       enum: ['on_accept', 'on_save', null],
@@ -50,7 +50,7 @@ export const initializeTarget = defineOperation({
   name: 'palimpsest_initialize_target',
   title: 'Initialize target',
   description:
-    'Create a target from text: canonical LF content, version 0, an initial snapshot, an active editing cycle and the recorded source line endings.',
+    'Create a target from text: LF content at version 0, a snapshot, an editing cycle, its source line endings recorded.',
   readOnly: false,
   params: initializeParams,
   admission: 'schema',
@@ -141,7 +141,7 @@ export const save = defineOperation({
     sync_workspace: {
       type: ['boolean', 'null'],
       description:
-        "Also publish the text to the target's workspace file (null: true for an on_save binding, else PALIMPSEST_WORKSPACE_SYNC_ON_SAVE, default false).",
+        "Also publish to the target's workspace file (null: yes for an on_save binding, else PALIMPSEST_WORKSPACE_SYNC_ON_SAVE).",
     },
     workspace_eol_format: {
       type: ['string', 'null'],
@@ -203,7 +203,7 @@ export const getAttemptLog = defineOperation({
     client_request_id: { type: ['string', 'null'], description: 'Only the attempt bound to this request key.' },
     include_content: {
       type: 'boolean',
-      description: 'Include each submitted record (1,048,576-byte page budget; the first entry is always whole).',
+      description: 'Include each submitted record (pages within 1 MiB; the first entry always whole).',
     },
     detail: { type: 'boolean', description: 'Full entries, not summaries.' },
   }),

@@ -7,7 +7,7 @@ import { SUBMISSION_PUBLICATION_CODES, SUBMISSION_STATUSES } from './submissions
 
 const kind = { enum: [...SYMBOL_KINDS, null], description: 'Symbol kind filter.' };
 const selector = (description: string) => ({ type: ['string', 'null'], minLength: 1, description });
-const startLine = { type: ['integer', 'null'], minimum: 1, description: 'Start line (1-based) of the symbol.' };
+const startLine = { type: ['integer', 'null'], minimum: 1, description: "Symbol's 1-based start line." };
 
 /** Codes of palimpsest_observe_scope beyond admission (seed: "Structural Observation and Scoped Submission"). */
 export const OBSERVE_SCOPE_CODES = [
@@ -35,7 +35,7 @@ export const observeScope = defineOperation({
   name: 'palimpsest_observe_scope',
   title: 'Observe a structural scope',
   description:
-    'Structural scopes (code symbols; Markdown sections, code blocks, table rows; YAML/JSON keys). No symbol_name: discovery (200 candidates at most, nothing recorded). symbol_name: one match is observed (observation_id, first page); none is SCOPE_NOT_FOUND, several AMBIGUOUS_SCOPE_SELECTION. observation_id pages a scope; selections observe 1-32 disjoint scopes at once. A save or an edit makes an observation stale.',
+    'Structural scopes (code symbols; Markdown sections, code blocks, table rows; YAML/JSON keys). No symbol_name: discovery (200 candidates at most, nothing recorded). symbol_name: one match is observed (observation_id, first page); none is SCOPE_NOT_FOUND, several AMBIGUOUS_SCOPE_SELECTION. observation_id pages a scope; selections observe 1-32 disjoint scopes. A save or an edit makes an observation stale.',
   readOnly: false,
   readOnlyPart: 'discovery and paging (exact and bundle selections record an observation)',
   params: targetParams({
@@ -99,7 +99,7 @@ export const submitObservedOperations = defineOperation({
   name: 'palimpsest_submit_observed_operations',
   title: 'Submit operations bound to an observed scope',
   description:
-    'palimpsest_submit_operations bound to an observation_id, both guards required: changes stay inside the scope, insertions strictly inside with expected_before/after. Refusals are recorded (STALE_OBSERVATION_VERSION, OPERATION_OUTSIDE_OBSERVED_SCOPE, ...). Acceptance consumes the observation. Batch: observation_bundle_id, groups, client_request_id; one attempt.',
+    'palimpsest_submit_operations bound to an observation_id, both guards required: changes stay inside the scope, insertions strictly inside (expected_before/after). Refusals are recorded (STALE_OBSERVATION_VERSION, OPERATION_OUTSIDE_OBSERVED_SCOPE, ...). Acceptance consumes the observation. Batch: observation_bundle_id, groups, client_request_id; one attempt.',
   readOnly: false,
   params: {
     type: 'object',

@@ -3,7 +3,7 @@ import { FAILURE_REASONS, PROTOCOL, RUNTIME } from '@palimpsest/core/transaction
 import { EXAMPLE_HASH, EXAMPLE_TARGET_ID, matchEdit, matchOperation, spanOperation, statusResult, submissionCommon } from '../fragments';
 import { defineOperation } from '../operation-spec';
 
-const GUARD_RULE = 'Needs a version or hash guard; each given is checked under the row lock.';
+const GUARD_RULE = 'Needs a version or hash guard, each checked under the row lock.';
 
 /**
  * An accepted change to a target bound to a workspace file (publish on_accept) is published to the file
@@ -28,7 +28,7 @@ const edgeFields = ['target_file_id', 'include_correlation_id'];
 export const submitEdits = defineOperation({
   name: 'palimpsest_submit_edits',
   title: 'Submit typed edits (patchdiff-tx/1)',
-  description: `Apply ordered exact-match edits atomically. Each edit sees the buffer after earlier edits. ${GUARD_RULE}`,
+  description: `Apply ordered exact-match edits atomically, each on the buffer the earlier ones left. ${GUARD_RULE}`,
   readOnly: false,
   params: {
     type: 'object',
