@@ -1,7 +1,7 @@
 import type { NextAction } from '@palimpsest/core/errors/error-model';
 import type { Answer } from '../shared/answer';
 import { pathRefusalAnswer } from '../shared/workspace-text';
-import { publicationRejected, workspaceRefreshAction, workspaceStatusAction } from '../workspace-publication/publication-answers';
+import { installedUncertain, publicationRejected, workspaceRefreshAction, workspaceStatusAction } from '../workspace-publication/publication-answers';
 import type { PublishResult } from '../workspace-publication/publish-files';
 
 /**
@@ -34,15 +34,7 @@ export function submissionPublicationRefusal<T>(result: Exclude<PublishResult<T>
       ]);
     case 'durability_uncertain':
     case 'outcome_uncertain':
-      return {
-        status: 'partial',
-        target_file_id: targetId,
-        code: result.kind === 'durability_uncertain' ? 'workspace_durability_uncertain' : 'workspace_checkpoint_uncertain',
-        failure_detail: `${path} was installed, and ${result.kind === 'durability_uncertain' ? 'the directory fsync failed, so the change was not recorded' : 'whether the change was recorded is unknown'} (${result.detail}). Inspect the file and the target before going on.`,
-        path,
-        journal: { id: result.journal_id, state: result.kind === 'durability_uncertain' ? 'committed' : 'unknown' },
-        next_actions: [workspaceStatusAction(path)],
-      };
+      return installedUncertain(result, path, targetId, 'the file and the target');
   }
 }
 

@@ -22,3 +22,22 @@ export const workspaceRefreshAction = (targetId: string, reason: string): NextAc
   reason,
   params: { target_file_id: targetId },
 });
+
+/** A publication installed but not known to be recorded (partial): what the answer says, and where to look. */
+export function installedUncertain(
+  result: { kind: 'durability_uncertain' | 'outcome_uncertain'; journal_id: string; detail: string },
+  path: string,
+  targetId: string | null,
+  inspect: string,
+): Answer<'partial'> {
+  const durability = result.kind === 'durability_uncertain';
+  return {
+    status: 'partial',
+    target_file_id: targetId,
+    code: durability ? 'workspace_durability_uncertain' : 'workspace_checkpoint_uncertain',
+    failure_detail: `${path} was installed, and ${durability ? 'the directory fsync failed, so the change was not recorded' : 'whether the change was recorded is unknown'} (${result.detail}). Inspect ${inspect} before going on.`,
+    path,
+    journal: { id: result.journal_id, state: durability ? 'committed' : 'unknown' },
+    next_actions: [workspaceStatusAction(path)],
+  };
+}

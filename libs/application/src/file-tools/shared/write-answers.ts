@@ -1,7 +1,7 @@
 import type { ContentEol } from '@palimpsest/core/reads/export-target';
 import type { Answer } from '../../shared/answer';
 import type { PublishResult } from '../../workspace-publication/publish-files';
-import { publicationRejected, workspaceStatusAction } from '../../workspace-publication/publication-answers';
+import { installedUncertain, publicationRejected, workspaceStatusAction } from '../../workspace-publication/publication-answers';
 import { pathRefusal } from './file-target';
 
 /** What a published file-tool write leaves for its answer's audit fields. */
@@ -48,15 +48,7 @@ export function publicationRefusal<T>(result: Exclude<PublishResult<T>, { kind: 
       ]);
     case 'durability_uncertain':
     case 'outcome_uncertain':
-      return {
-        status: 'partial',
-        target_file_id: targetId,
-        code: result.kind === 'durability_uncertain' ? 'workspace_durability_uncertain' : 'workspace_checkpoint_uncertain',
-        failure_detail: `${path} was installed, and ${result.kind === 'durability_uncertain' ? 'the directory fsync failed, so the change was not recorded' : 'whether the change was recorded is unknown'} (${result.detail}). Inspect the file before going on.`,
-        path,
-        journal: { id: result.journal_id, state: result.kind === 'durability_uncertain' ? 'committed' : 'unknown' },
-        next_actions: [workspaceStatusAction(path)],
-      };
+      return installedUncertain(result, path, targetId, 'the file');
   }
 }
 
