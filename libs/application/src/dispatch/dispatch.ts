@@ -9,6 +9,7 @@ import { withinResultBytes } from '@palimpsest/protocol/result-budget';
 import { READ_ONLY, type OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { AppContext } from '../app-context';
 import { policyGate } from '../candidates/policy/policy-gate';
+import { withMeantCall } from './admission-retry';
 import { admissionEnvelope, isEnvelopeOperation } from '../candidates/shared/envelope';
 import type { HandlerSession, OperationHandler, ProgressSink } from './operation-handler';
 import { OPERATION_HANDLERS } from './operation-handlers';
@@ -41,7 +42,7 @@ async function answer(ctx: AppContext, name: string, args: unknown, opts: Dispat
   const forbidden = opts.policy ? policyGate(opts.policy, spec) : null;
   if (forbidden) return forbidden;
   const refused = admit(spec, args ?? {});
-  if (refused) return isEnvelopeOperation(spec.name) ? admissionEnvelope(refused) : refused;
+  if (refused) return isEnvelopeOperation(spec.name) ? admissionEnvelope(refused) : withMeantCall(spec, args as Record<string, unknown>, refused);
   const session: HandlerSession = { profile: opts.readOnly ? 'read-only' : 'full', policy: opts.policy ?? null };
   if (opts.progress) session.progress = opts.progress;
   if (opts.signal) session.signal = opts.signal;
