@@ -1,6 +1,6 @@
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { createAppHarness, type AppHarness } from '../test-support/app-harness';
-import { inadmissibleActions } from '../test-support/next-action-admission';
+import { inadmissibleActions, recordingCalls } from '../test-support/next-action-admission';
 
 type Answer = Record<string, any>;
 
@@ -27,12 +27,7 @@ describe(`observe_scope: paths as agents write them, and a ready call for every 
   let h: AppHarness;
   let guide: string;
   let store: string;
-  const answers: Answer[] = [];
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const r = await h.call(name, args);
-    answers.push(r);
-    return r;
-  };
+  const { answers, call } = recordingCalls(() => h);
   const observe = (args: Record<string, unknown>) => call('palimpsest_observe_scope', args);
   const follow = (a: Answer) => call(a.operation, a.params);
 

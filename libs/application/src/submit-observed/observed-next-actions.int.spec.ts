@@ -1,6 +1,6 @@
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { createAppHarness, type AppHarness } from '../test-support/app-harness';
-import { inadmissibleActions } from '../test-support/next-action-admission';
+import { inadmissibleActions, recordingCalls } from '../test-support/next-action-admission';
 
 type Answer = Record<string, any>;
 const TOOL = 'palimpsest_submit_observed_operations';
@@ -15,12 +15,7 @@ const GUIDE = [
 
 describe(`observed submissions: every refusal's next action observes what it needs, on ${describeBackend}`, () => {
   let h: AppHarness;
-  const answers: Answer[] = [];
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const r = await h.call(name, args);
-    answers.push(r);
-    return r;
-  };
+  const { answers, call } = recordingCalls(() => h);
   const follow = (r: Answer, i = 0) => call(r.next_actions[i].operation, r.next_actions[i].params);
   const guards = async (id: string) => {
     const t = await h.call('palimpsest_get_target', { target_file_id: id });

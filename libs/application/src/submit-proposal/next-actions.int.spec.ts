@@ -1,18 +1,13 @@
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { createAppHarness, type AppHarness } from '../test-support/app-harness';
-import { inadmissibleActions } from '../test-support/next-action-admission';
+import { inadmissibleActions, recordingCalls } from '../test-support/next-action-admission';
 
 type Answer = Record<string, any>;
 
 /** Next actions of every rejection reason with a deterministic fix, and the reads offered otherwise. */
 describe(`next actions that can be sent as they are, on ${describeBackend}`, () => {
   let h: AppHarness;
-  const answers: Answer[] = [];
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const r = await h.call(name, args);
-    answers.push(r);
-    return r;
-  };
+  const { answers, call } = recordingCalls(() => h);
   const edits = (id: string, version: number | null, list: object[], more: object = {}) =>
     call('palimpsest_submit_edits', { target_file_id: id, intent: 'x', expected_target_version: version, edits: list, ...more });
   const follow = (r: Answer, i = 0) => call(r.next_actions[i].operation, r.next_actions[i].params);

@@ -25,3 +25,21 @@ export function inadmissible(action: NextAction): string | null {
 export function inadmissibleActions(answers: readonly { next_actions?: unknown }[]): string[] {
   return answers.flatMap((a) => ((a.next_actions as NextAction[] | undefined) ?? []).map(inadmissible)).filter((e): e is string => e !== null);
 }
+
+type Answer = Record<string, any>;
+
+/** Calls through the harness `of()` gives, keeping every answer for inadmissibleActions afterwards. */
+export function recordingCalls(of: () => { call(name: string, args: unknown): Promise<Answer> }): {
+  answers: Answer[];
+  call: (name: string, args: Record<string, unknown>) => Promise<Answer>;
+} {
+  const answers: Answer[] = [];
+  return {
+    answers,
+    call: async (name, args) => {
+      const r = await of().call(name, args);
+      answers.push(r);
+      return r;
+    },
+  };
+}
