@@ -81,15 +81,18 @@ export function readGatewayAddress(dataDir: string): GatewayAddress | null {
 function asAddress(value: unknown): GatewayAddress | null {
   if (value === null || typeof value !== 'object') return null;
   const a = value as Record<string, unknown>;
-  const fine =
-    Number.isSafeInteger(a.pid) &&
-    (a.pid as number) > 0 &&
-    typeof a.url === 'string' &&
-    /^https?:\/\//.test(a.url) &&
-    (a.token === null || typeof a.token === 'string');
-  if (!fine) return null;
-  const root = typeof a.workspace_root === 'string' ? a.workspace_root : null;
-  return { ...(a as unknown as GatewayAddress), workspace_root: root };
+  const { pid, url, version, token, data_dir, workspace_root, started_at } = a;
+  if (typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0) return null;
+  if (typeof url !== 'string' || !/^https?:\/\//.test(url) || !(token === null || typeof token === 'string')) return null;
+  return {
+    pid,
+    url,
+    version: String(version ?? ''),
+    token,
+    data_dir: String(data_dir ?? ''),
+    workspace_root: typeof workspace_root === 'string' ? workspace_root : null,
+    started_at: String(started_at ?? ''),
+  };
 }
 
 /** Removes the published file if it is this process's (`pid`): a newer gateway's file is left alone. */

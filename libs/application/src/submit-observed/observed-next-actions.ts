@@ -25,13 +25,29 @@ const WHY: Record<string, string> = {
   OBSERVATION_BUNDLE_MISMATCH: 'The groups name observations of more than one bundle:',
 };
 
-type Rejected = Record<string, any>;
-
-function codeOf(result: SubmissionResult): string | null {
-  if (result.status !== 'rejected') return null;
-  const code = (result as Rejected).diagnostic?.code;
-  return typeof code === 'string' ? code : null;
+/** What these actions read of a rejection: its code and position (the diagnostic), its target, its failed change, the actions it offers. */
+interface Rejection {
+  code: string;
+  targetId: string;
+  diagnostic: Record<string, unknown>;
+  failedChangeId: string | null;
+  nextActions: NextAction[];
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function rejectionOf(result: SubmissionResult): Rejection | null {
+  if (result.status !== 'rejected' || !isRecord(result.diagnostic) || typeof result.diagnostic.code !== 'string' || typeof result.target_file_id !== 'string') return null;
+  return {
+    code: result.diagnostic.code,
+    targetId: result.target_file_id,
+    diagnostic: result.diagnostic,
+    failedChangeId: typeof result.failed_change_id === 'string' ? result.failed_change_id : null,
+    nextActions: Array.isArray(result.next_actions) ? (result.next_actions as NextAction[]) : [],
+  };
+}
+
+const codeOf = (result: SubmissionResult): string | null => rejectionOf(result)?.code ?? null;
 
 /** Whether a rejection of an observed submission is answered by observing (again, first, or a wider scope). */
 export function wantsScopeActions(result: SubmissionResult): boolean {
@@ -52,18 +68,18 @@ const withActions = (result: SubmissionResult, actions: NextAction[]): Submissio
  * smallest scope that holds it, before the corrections and reads the rejection already offers.
  */
 export async function singleScopeActions(ctx: AppContext, result: SubmissionResult, row: ObservationRow | null, args: Record<string, unknown>): Promise<SubmissionResult> {
-  const code = codeOf(result);
-  const rejected = result as Rejected;
-  const now = code && (await currentTarget(ctx, rejected.target_file_id as string));
-  if (!code || !now) return result;
+  const rejected = rejectionOf(result);
+  const code = rejected?.code;
+  const now = rejected && (await currentTarget(ctx, rejected.targetId));
+  if (!rejected || !code || !now) return result;
   const id = now.target.target_id;
   if (OBSERVE_FIRST.has(code) || (OBSERVE_AGAIN.has(code) && !row)) {
     return withActions(result, [discoveryAction(id, null, null, 'Observe the scope to change: list the scopes, then select one with symbol_name.')]);
   }
   if (OBSERVE_AGAIN.has(code) && row) return withActions(result, [observeAgainAction(id, now.symbols, row, WHY[code]!)]);
   if (code !== 'OPERATION_OUTSIDE_OBSERVED_SCOPE' || !row || !now.symbols) return result;
-  const wider = containingScope(id, now.symbols, row, rejected.diagnostic ?? {}, operationOf(args, rejected.failed_change_id as string | null));
-  return withActions(result, [wider, ...(rejected.next_actions ?? [])]);
+  const wider = containingScope(id, now.symbols, row, rejected.diagnostic, operationOf(args, rejected.failedChangeId));
+  return withActions(result, [wider, ...rejected.nextActions]);
 }
 
 function operationOf(args: Record<string, unknown>, failedChangeId: string | null): Record<string, unknown> | null {
@@ -76,7 +92,7 @@ function operationOf(args: Record<string, unknown>, failedChangeId: string | nul
  * request's earlier operations, all inside the observed scope: a point after the running scope moved by
  * what they added, one inside it is bounded by the scope itself.
  */
-function containingScope(targetId: string, symbols: StructureSymbol[], row: ObservationRow, d: Record<string, any>, op: Record<string, unknown> | null): NextAction {
+function containingScope(targetId: string, symbols: StructureSymbol[], row: ObservationRow, d: Record<string, unknown>, op: Record<string, unknown> | null): NextAction {
   const runningEnd = Number(d.scope_end);
   const shift = runningEnd - row.scope_end;
   const toOriginal = (x: number, side: 'start' | 'end') => (x <= row.scope_start ? x : x >= runningEnd ? x - shift : side === 'start' ? row.scope_start : row.scope_end);
@@ -92,8 +108,9 @@ function containingScope(targetId: string, symbols: StructureSymbol[], row: Obse
 
 /** The batch form's: the groups' selections observed again as one bundle (one call, checked to resolve), or discovery. */
 export async function batchScopeActions(ctx: AppContext, result: SubmissionResult, rows: ObservationRow[] /* in group order */): Promise<SubmissionResult> {
-  const code = codeOf(result);
-  const now = code && (await currentTarget(ctx, (result as Rejected).target_file_id as string));
+  const rejected = rejectionOf(result);
+  const code = rejected?.code;
+  const now = rejected && (await currentTarget(ctx, rejected.targetId));
   if (!code || !now || code === 'OPERATION_OUTSIDE_OBSERVED_SCOPE') return result;
   const id = now.target.target_id;
   const discover = discoveryAction(id, null, null, 'Observe the scopes to change: list them, then select them together with selections.');
