@@ -1,4 +1,5 @@
 import { RETRYABLES, type Retryable } from '@palimpsest/core/errors/error-model';
+import { isRecord } from '@palimpsest/core/shared/is-record';
 import { isRefusal, type Outcome } from './outcome';
 
 /** Codes of a refusal that clears by itself: the same request, sent again later, can succeed. */
@@ -31,4 +32,3 @@ export function withOneRetryable(outcome: Outcome): Outcome {
   return answer;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -10,6 +10,7 @@ import type { AppContext } from '../app-context';
 import { currentSymbols, observeAgainAction } from '../observe-scope/observe-again';
 import { discoveryAction, OBSERVE_SCOPE, readyObserveAction } from '../observe-scope/scope-next-actions';
 import type { SubmissionResult } from '../submit-proposal/submit-proposal.handler';
+import { isRecord } from '@palimpsest/core/shared/is-record';
 
 /** The observation is what is wrong, not the operations: observing again is the next step. */
 const OBSERVE_AGAIN = new Set(['OBSERVATION_TARGET_MISMATCH', 'OBSERVATION_CYCLE_MISMATCH', 'OBSERVATION_ALREADY_CONSUMED', 'STALE_OBSERVATION_VERSION', 'STALE_OBSERVATION_HASH']);
@@ -33,8 +34,6 @@ interface Rejection {
   failedChangeId: string | null;
   nextActions: NextAction[];
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function rejectionOf(result: SubmissionResult): Rejection | null {
   if (result.status !== 'rejected' || !isRecord(result.diagnostic) || typeof result.diagnostic.code !== 'string' || typeof result.target_file_id !== 'string') return null;

@@ -1,3 +1,5 @@
+import { isRecord } from '../shared/is-record';
+
 /**
  * The error codes an agent written against the drop-in file tools knows (`read_file`, `list_files`,
  * `grep`, `edit_file`, `write_file`): a refusal of one of those tools names one of them in `answer`,
@@ -40,4 +42,3 @@ export function withDropInAnswer<A extends { status: string; [field: string]: un
   return { ...a, answer: isDropInCode(named) ? named : dropInCode(a.status, a.code ?? envelope?.code) };
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

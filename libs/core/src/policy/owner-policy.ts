@@ -1,3 +1,5 @@
+import { isRecord } from '../shared/is-record';
+
 /**
  * Owner policy (seed 004): what a caller — an MCP profile or an API token — may see and do.
  *   mode    allow_all | allow_list | read_only: read_only refuses every write; allow_list runs only
@@ -65,7 +67,6 @@ const FIELDS = new Set(['mode', 'allow', 'deny', 'shell', 'approve', 'tools', 'r
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isNameList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string' && x.length > 0 && x.length <= 128);
 
 function list(input: Record<string, unknown>, key: string, problems: string[], where: string): string[] {

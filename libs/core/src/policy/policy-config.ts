@@ -1,5 +1,7 @@
 import { BUILTIN_PROFILES, parsePolicy, type OwnerPolicy, type Parsed } from './owner-policy';
 
+import { isRecord } from '../shared/is-record';
+
 /**
  * The operator's policy document (YAML or JSON, parsed by the caller): named profiles and the
  * command checks an installation offers.
@@ -37,7 +39,6 @@ export interface PolicyConfig {
 
 export const EMPTY_POLICY_CONFIG: PolicyConfig = { profiles: { ...BUILTIN_PROFILES }, checks: {} };
 
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const CHECK_FIELDS = new Set(['argv', 'command', 'shell', 'timeout_ms', 'max_output_bytes', 'extensions', 'content_types']);
 
 function bounded(value: unknown, limits: { default: number; max: number }, where: string, problems: string[]): number {
