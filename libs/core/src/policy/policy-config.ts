@@ -1,6 +1,5 @@
-import { BUILTIN_PROFILES, parsePolicy, type OwnerPolicy, type Parsed } from './owner-policy';
-
 import { isRecord } from '../shared/is-record';
+import { BUILTIN_PROFILES, parsePolicy, type OwnerPolicy, type Parsed } from './owner-policy';
 
 /**
  * The operator's policy document (YAML or JSON, parsed by the caller): named profiles and the
