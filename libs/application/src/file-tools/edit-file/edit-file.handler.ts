@@ -1,13 +1,13 @@
 import { toCanonicalLf } from '@palimpsest/core/text/canonical-text';
-import { PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
 import type { AppContext } from '../../app-context';
 import type { Answer } from '../../shared/answer';
 import { fileTargetOf } from '../shared/file-target';
 import { approvedWrite, needsApproval, type WriteCaller } from '../shared/approved-write';
-import { guardedWrite, type GuardedChange } from '../shared/guarded-write';
+import { guardedWrite } from '../shared/guarded-write';
 import { unifiedDiff } from '../shared/unified-diff';
 import { auditFields } from '../shared/write-receipt';
 import { editFileRefusal } from './edit-file-refusal';
+import { editFileChange } from './edit-lands';
 
 export interface EditFileInput {
   path: string;
@@ -35,7 +35,7 @@ export async function editFile(ctx: AppContext, input: EditFileInput, caller?: W
   }
   const match = toCanonicalLf(input.oldString);
   const replace = toCanonicalLf(input.newString);
-  const change: GuardedChange = { tool: 'edit_file', protocol: PROTOCOL.tx1, proposal: { intent: `edit_file ${t.path}`, edits: [{ match, replace }] } };
+  const change = editFileChange(t.path, input.oldString, input.newString);
   const outcome = needsApproval(caller) ? await approvedWrite(ctx, t, change, { kind: 'edit', match, replace }, caller) : await guardedWrite(ctx, t, change);
   if (outcome.kind === 'answer') return outcome.answer;
   if (outcome.kind === 'rejected') {

@@ -55,16 +55,17 @@ export type GuardedOutcome =
   | { kind: 'rejected'; rejection: RecordedRejection; before: TargetRow }
   | { kind: 'answer'; answer: Answer };
 
-function command(t: Bound, change: GuardedChange, attemptId: string, now: string): SubmitProposal {
+/** The command a file-tool change is decided as, guarded by the version and hash of the target it read. */
+export function guardedCommand(read: { target_id: string; version: number; current_hash: string }, change: GuardedChange, attemptId: string, now: string): SubmitProposal {
   return {
     type: 'SubmitProposal',
     now,
     attempt_id: attemptId,
-    target_id: t.row.target_id,
+    target_id: read.target_id,
     protocol_version: change.protocol,
     proposal: change.proposal,
-    expected_target_version: t.row.version,
-    expected_current_hash: t.row.current_hash,
+    expected_target_version: read.version,
+    expected_current_hash: read.current_hash,
     source: change.tool,
     lookups: { keyed: null, parent: null },
   };
@@ -92,7 +93,7 @@ export interface AcceptedChange {
 export async function decideGuarded(ctx: AppContext, t: Bound, change: GuardedChange): Promise<AcceptedChange | Exclude<GuardedOutcome, { kind: 'written' }>> {
   const attemptId = ctx.ids.next();
   const now = ctx.clock.now();
-  const optimistic = decide(command(t, change, attemptId, now), t.row);
+  const optimistic = decide(guardedCommand(t.row, change, attemptId, now), t.row);
   const first = optimistic.kind === 'decided' && acceptedHash(optimistic) !== null
     ? { kind: 'accepted' as const, d: optimistic, locked: t.row }
     : await lockedDecision(ctx, t, change, attemptId, now);
@@ -138,7 +139,7 @@ export async function guardedWrite(ctx: AppContext, t: Bound, change: GuardedCha
       const locked = await lockTargetRow(tx, targetId, ctx.contents);
       if (!locked) throw new Error(`file tools: the bound target ${targetId} is gone`);
       const decidedAt = ctx.clock.now();
-      const again = decide(command(on, change, decided.attemptId, decidedAt), locked);
+      const again = decide(guardedCommand(on.row, change, decided.attemptId, decidedAt), locked);
       if (again.kind === 'refused' || acceptedHash(again) !== acceptedHash(decided.planned) || locked.version !== decided.locked.version) {
         const detail = `target ${targetId} moved from version ${decided.locked.version} to ${locked.version} before ${t.path} was installed`;
         return { go: false, detail, answer: { kind: 'moved' as const, answer: movedAnswer(t, locked.version) } };
@@ -175,7 +176,7 @@ function lockedDecision(ctx: AppContext, t: Bound, change: GuardedChange, attemp
   return targetUnitOfWork(ctx)(async ({ tx, commit }) => {
     const locked = await lockTargetRow(tx, targetId, ctx.contents);
     if (!locked) throw new Error(`file tools: the bound target ${targetId} is gone`);
-    const d = decide(command(t, change, attemptId, now), locked);
+    const d = decide(guardedCommand(t.row, change, attemptId, now), locked);
     if (d.kind === 'refused') return { kind: 'answer' as const, answer: refusalAnswer(d.refusal), locked };
     if (acceptedHash(d) === null) {
       await commit(commitOf(locked, d, now, { command: 'SubmitProposal', tool: change.tool }));
