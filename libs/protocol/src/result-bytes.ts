@@ -21,8 +21,6 @@ export function sentBytes(answer: object): number {
   return toAsciiJson({ content: [{ type: 'text', text }], structuredContent: answer, isError: false }).length + FRAMING_BYTES;
 }
 
-export const withinResultBudget = (answer: object): boolean => sentBytes(answer) <= MAX_RESULT_BYTES;
-
 /**
  * What a string adds to sentBytes when it is a value inside the answer (no lone surrogate): its JSON
  * escape in structuredContent, plus that escape escaped again inside content[0].text. Additive: the cost

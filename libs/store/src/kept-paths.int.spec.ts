@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { prepareDefaultDataParent, storeKeptPaths } from './kept-paths';
+import { PALIMPSEST_DIRECTORY } from '@palimpsest/core/workspace/workspace-path';
+import { DEFAULT_DATA_PARENT, prepareDefaultDataParent, storeKeptPaths } from './kept-paths';
 
 describe('what the embedded store keeps on disk', () => {
   let cwd: string;
@@ -9,6 +10,10 @@ describe('what the embedded store keeps on disk', () => {
     cwd = mkdtempSync(join(tmpdir(), 'palimpsest-kept-'));
   });
   afterEach(() => rmSync(cwd, { recursive: true, force: true }));
+
+  it("keeps its default data directory under the directory the path rules reserve", () => {
+    expect(DEFAULT_DATA_PARENT).toBe(PALIMPSEST_DIRECTORY);
+  });
 
   it('names the data directory (with its siblings), .palimpsest and the prepared image, relative to the working directory', () => {
     const kept = storeKeptPaths({ PALIMPSEST_DATA_DIR: 'var/store', PALIMPSEST_PGLITE_IMAGE: 'img' }, cwd);

@@ -1,21 +1,19 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { KeptPath } from '@palimpsest/workspace/workspace-root';
 import { defaultMigrationsDir } from './migrate';
 import { defaultImageDir, IMAGE_ENV } from './pglite/pglite-image';
 
-/** The directory under the working directory an embedded store uses when PALIMPSEST_DATA_DIR is not set. */
+/**
+ * The directory under the working directory an embedded store uses when PALIMPSEST_DATA_DIR is not set:
+ * core's PALIMPSEST_DIRECTORY, which the path rules reserve (spelled here, not imported: openDb loads in
+ * processes that resolve relative modules only; kept-paths.int.spec.ts holds the two equal).
+ */
 export const DEFAULT_DATA_PARENT = '.palimpsest';
 
 /** The embedded store's data directory as openDb() chooses it from the environment (absolute). */
 export function embeddedDataDirOf(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
   return resolve(cwd, env.PALIMPSEST_DATA_DIR || join(DEFAULT_DATA_PARENT, 'data'));
-}
-
-/** A path the store keeps on disk, for the workspace's reserved set (libs/workspace's KeptPath). */
-export interface StoreKeptPath {
-  path: string;
-  what: string;
-  siblings?: boolean;
 }
 
 /**
@@ -24,8 +22,8 @@ export interface StoreKeptPath {
  * credential) and restore copies named `<dataDir>.…` beside it; the default one's parent, `.palimpsest`;
  * and the prepared image a new data directory is copied from (whoever writes it writes every new store).
  */
-export function storeKeptPaths(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): StoreKeptPath[] {
-  const kept: StoreKeptPath[] = [
+export function storeKeptPaths(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): KeptPath[] {
+  const kept: KeptPath[] = [
     { path: embeddedDataDirOf(env, cwd), what: "the embedded store's data directory, lock and gateway credential", siblings: true },
     { path: resolve(cwd, DEFAULT_DATA_PARENT), what: "Palimpsest's own directory (its embedded store, lock and gateway credential)" },
   ];

@@ -6,7 +6,7 @@ import { qualifiedName, type StructureSymbol, type SymbolKind } from '@palimpses
 
 export const OBSERVE_SCOPE = 'palimpsest_observe_scope';
 /** Ready selections offered for one ambiguous selection; a discovery call lists the rest. */
-export const READY_SELECTIONS = 8;
+const READY_SELECTIONS = 8;
 
 /** The page arguments a ready call keeps from the request, so that it answers as the request would have. */
 export interface PageArgs {

@@ -7,9 +7,9 @@ import type { ProtocolVersion } from '@palimpsest/core/transaction/transaction.t
 import { admit } from '@palimpsest/protocol/admission';
 import { findOperation } from '@palimpsest/protocol/catalog/catalog';
 import { SUBMISSION_TOOL, proposalOf } from '../shared/submission-tools';
+import { SUBMIT_OBSERVED } from '../submit-observed/submit-observed-input';
 
 /** palimpsest_submit_observed_operations: tx/2 bound to an observation (single) or a bundle's groups (batch). */
-const SUBMIT_OBSERVED = 'palimpsest_submit_observed_operations';
 const OBSERVED_FIELDS = ['intent', 'observation_bundle_id', 'groups', 'observation_id', 'operations'] as const;
 
 /** What an observed submission found under the row lock (see SubmitProposal's observed and batch). */

@@ -7,9 +7,9 @@
  */
 
 /** Whole lines added on each side at most. */
-export const MAX_CONTEXT_LINES = 8;
+const MAX_CONTEXT_LINES = 8;
 /** Whole-line context longer than this is compared with a word-bounded one. */
-export const LONG_CONTEXT_CHARS = 160;
+const LONG_CONTEXT_CHARS = 160;
 /** Word-bounded context reaches at most this far on each side. */
 const WORD_CONTEXT_CHARS = 120;
 /** Comparisons one search may spend (each a startsWith at a known occurrence). */

@@ -1,2 +1,2 @@
-/** A plain JSON object (not null, not an array): the shape every answer and argument record has. */
-export const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** A plain JSON object (not null, not an array): the transaction parser's check, under the name the answers use. */
+export { isPlainObject as isRecord } from '../transaction/field-checks';

@@ -1,5 +1,6 @@
 import {
   checkWorkspacePath,
+  fileRule,
   isPalimpsestName,
   show,
   type CheckOptions,
@@ -74,5 +75,5 @@ export function checkWorkspaceAccess(requested: unknown, opts: AccessOptions): W
   if (check.kind === 'refused') return check;
   const refusal = reservedRefusal(check.value, opts.reserved, opts.access);
   if (refusal) return { kind: 'refused', refusal };
-  return opts.directory ? check : checkWorkspacePath(requested);
+  return opts.directory ? check : (fileRule(requested as string, check.value) ?? check);
 }

@@ -186,7 +186,8 @@ function canonicalPath(requested: unknown): WorkspacePathCheck {
 }
 
 /** A file's path names neither the root nor, by a trailing `/`, `.` or `..`, a directory. */
-function fileRule(requested: string, path: WorkspacePath): WorkspacePathCheck | null {
+/** The rule a file path adds to a directory's: it names something below the root, and not as a directory. */
+export function fileRule(requested: string, path: WorkspacePath): WorkspacePathCheck | null {
   if (path.components.length === 0) {
     return refused('PATH_INVALID', `${show(requested)} names the workspace root, a directory: name a file relative to it.`);
   }

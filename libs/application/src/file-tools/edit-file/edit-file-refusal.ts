@@ -23,9 +23,9 @@ import { editLands } from './edit-lands';
 
 export const EDIT_REFUSAL_BYTES = 1500;
 /** Ready calls offered at most (fewer when they do not fit the budget). */
-export const MAX_OFFERED_CALLS = 4;
+const MAX_OFFERED_CALLS = 4;
 /** Match lines listed at most: the ones nearest near_line (or the first), in file order. */
-export const MAX_LISTED_LINES = 20;
+const MAX_LISTED_LINES = 20;
 const MAX_NEAR_MISSES = 3;
 const NEAR_MISS_TEXT = 80;
 
