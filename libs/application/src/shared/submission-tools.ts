@@ -9,6 +9,9 @@ export function proposalOf(args: Record<string, unknown>): Record<string, unknow
   return proposal;
 }
 
+/** The observed submission tool (both forms: one observation, or a bundle). */
+export const SUBMIT_OBSERVED = 'palimpsest_submit_observed_operations';
+
 /** The submission tool that carries each proposal format (next actions name it). */
 export const SUBMISSION_TOOL: Record<ProtocolVersion, string> = {
   'patchdiff-tx/1': 'palimpsest_submit_edits',

@@ -8,9 +8,11 @@ import { singleScopeActions, wantsScopeActions } from './observed-next-actions';
 import { reverifyAll } from './reverify-observations';
 import { submitObservedBatch } from './submit-observed-batch';
 import { submitProposal, type SubmissionResult } from '../submit-proposal/submit-proposal.handler';
-import { observedEnvelope, SUBMIT_OBSERVED, type SubmitObservedInput } from './submit-observed-input';
+import { SUBMIT_OBSERVED } from '../shared/submission-tools';
+import { observedEnvelope, type SubmitObservedInput } from './submit-observed-input';
 
-export { SUBMIT_OBSERVED, type SubmitObservedInput } from './submit-observed-input';
+export { SUBMIT_OBSERVED };
+export type { SubmitObservedInput } from './submit-observed-input';
 
 /**
  * palimpsest_submit_observed_operations, single form (the batch form, with observation_bundle_id or groups,

@@ -6,8 +6,7 @@ import type { ExistingTarget } from '@palimpsest/core/target/target.state';
 import type { ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
 import { admit } from '@palimpsest/protocol/admission';
 import { findOperation } from '@palimpsest/protocol/catalog/catalog';
-import { SUBMISSION_TOOL, proposalOf } from '../shared/submission-tools';
-import { SUBMIT_OBSERVED } from '../submit-observed/submit-observed-input';
+import { SUBMISSION_TOOL, SUBMIT_OBSERVED, proposalOf } from '../shared/submission-tools';
 
 /** palimpsest_submit_observed_operations: tx/2 bound to an observation (single) or a bundle's groups (batch). */
 const OBSERVED_FIELDS = ['intent', 'observation_bundle_id', 'groups', 'observation_id', 'operations'] as const;
