@@ -1,5 +1,21 @@
-/** `PALIMPSEST_PROJECTOR=off` keeps a gateway from running the projector in-process. */
-export function projectorEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+import { relayConfigFrom, type RelayConfig } from './relay/relay-config';
+
+/** The projector's configuration, read once by the composition root (the process's entry) from its environment. */
+export interface ProjectorConfig {
+  /** `PALIMPSEST_PROJECTOR=off` keeps a gateway (or `palimpsest mcp`) from running the projector in-process. */
+  enabled: boolean;
+  /** PALIMPSEST_PROJECTOR_BATCH_SIZE (projectorBatchSize). */
+  batchSize: number;
+  /** The NATS relay (PALIMPSEST_NATS_*, docs/relay.md), null when PALIMPSEST_NATS_URL is unset: the relay is off. */
+  relay: RelayConfig | null;
+}
+
+/** Throws on a malformed value (RangeError, RelayConfigError), so a process refuses to start rather than run misconfigured. */
+export function projectorConfigFrom(env: NodeJS.ProcessEnv): ProjectorConfig {
+  return { enabled: projectorEnabled(env), batchSize: projectorBatchSize(env), relay: relayConfigFrom(env) };
+}
+
+export function projectorEnabled(env: NodeJS.ProcessEnv): boolean {
   return (env.PALIMPSEST_PROJECTOR ?? '').toLowerCase() !== 'off';
 }
 
@@ -8,7 +24,7 @@ export function projectorEnabled(env: NodeJS.ProcessEnv = process.env): boolean 
  * catch up faster (a read model such as search amortizes its work per touched target over a batch),
  * smaller ones commit sooner and lose less work to a crash.
  */
-export function projectorBatchSize(env: NodeJS.ProcessEnv = process.env): number {
+export function projectorBatchSize(env: NodeJS.ProcessEnv): number {
   const raw = env.PALIMPSEST_PROJECTOR_BATCH_SIZE;
   if (raw === undefined || raw === '') return 500;
   const size = Number(raw);
