@@ -11,8 +11,8 @@ import { Wakeup } from './wakeup';
  * The one follower of the event log (Emmett's consumer with its processors): it owns the leader leases,
  * the checkpoints and the wake-up. Each step it tries the leases it does not hold (at most every
  * leaseRetryMs), reads one page per distinct checkpoint of the processors it leads (readAll, commit-safe
- * order: in step, they share it) and hands it to each of them; a processor whose batch fails pauses and
- * retries from its own checkpoint while the others go on. It steps again at once while a page was full,
+ * order: in step, they share it) and hands it to each of them; a processor whose batch fails gives up
+ * its lease and retries from its own checkpoint after a pause, while the others go on. It steps again at once while a page was full,
  * else on a wake-up (LISTEN, or a lost listener connection back) or after pollMs.
  */
 export class LogConsumer {
@@ -112,7 +112,7 @@ export class LogConsumer {
     try {
       page = await this.pages.read(checkpoint!, batchSize);
     } catch (error) {
-      for (const slot of group) slot.fail(error);
+      await Promise.all(group.map((slot) => slot.fail(error)));
       return false;
     }
     await Promise.all(group.map((slot) => slot.handle(page)));

@@ -73,7 +73,7 @@ export class ProcessorSlot implements RunningProcessor {
       }
       return true;
     } catch (error) {
-      this.fail(error);
+      await this.fail(error);
       return false;
     }
   }
@@ -85,31 +85,35 @@ export class ProcessorSlot implements RunningProcessor {
       if (events.length > 0) this.checkpoint = await this.commitBatch(events, from);
       await this.enter(events.length >= this.batchSize ? 'catching_up' : 'running');
     } catch (error) {
-      this.checkpoint = null;
-      if (error instanceof CheckpointMoved) this.leaseCheckedAt = 0; // another instance leads: check the lease
-      else this.fail(error);
+      await this.fail(error);
     }
   }
 
-  /** A failure outside the processor's batch (the read of its page): pause it as a failed batch. */
-  fail(error: unknown): void {
-    if (this.processor.failed) this.processor.failed(error);
-    else this.opts.onError(error, this.name);
-    this.checkpoint = null;
-    this.leaseCheckedAt = 0;
+  /**
+   * A failed batch (or the read of its page, or its checkpoint): reports it (unless another instance moved
+   * the checkpoint: it leads now) and gives up the lease, so a standby may take over; this instance tries
+   * again from the checkpoint after retryMs. The other processors are not paused.
+   */
+  async fail(error: unknown): Promise<void> {
+    if (!(error instanceof CheckpointMoved)) {
+      if (this.processor.failed) this.processor.failed(error);
+      else this.opts.onError(error, this.name);
+    }
     this.retryAt = performance.now() + this.opts.retryMs;
+    await this.giveUp(() => undefined); // its connection may be what failed
   }
 
-  async giveUp(): Promise<void> {
+  /** Stops leading: the lease released, consumer_leases saying stopped. */
+  async giveUp(onError = (error: unknown) => this.opts.onError(error, this.name)): Promise<void> {
     const lease = this.lease;
     this.dropped();
     if (!lease) return;
     try {
       await recordStopped(lease.sql, this.name, this.opts.identity);
     } catch (error) {
-      this.opts.onError(error, this.name);
+      onError(error);
     } finally {
-      await lease.release();
+      await lease.release().catch(onError);
     }
   }
 
