@@ -59,11 +59,6 @@ export class LogConsumer {
     this.loop = this.run();
   }
 
-  /** New events may be committed: look now instead of at the next poll. */
-  wake(): void {
-    this.wakeup.fire();
-  }
-
   /** Finishes the batches in progress (their checkpoints included), gives up the leases, closes the processors. */
   async stop(): Promise<void> {
     if (!this.loop) return;

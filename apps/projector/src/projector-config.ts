@@ -10,9 +10,13 @@ export interface ProjectorConfig {
   relay: RelayConfig | null;
 }
 
+const DEFAULT_BATCH_SIZE = 500;
+
 /** Throws on a malformed value (RangeError, RelayConfigError), so a process refuses to start rather than run misconfigured. */
 export function projectorConfigFrom(env: NodeJS.ProcessEnv): ProjectorConfig {
-  return { enabled: projectorEnabled(env), batchSize: projectorBatchSize(env), relay: relayConfigFrom(env) };
+  // Off, the rest is not read: a malformed setting of a projector that does not run stops nothing.
+  if (!projectorEnabled(env)) return { enabled: false, batchSize: DEFAULT_BATCH_SIZE, relay: null };
+  return { enabled: true, batchSize: projectorBatchSize(env), relay: relayConfigFrom(env) };
 }
 
 export function projectorEnabled(env: NodeJS.ProcessEnv): boolean {
@@ -26,7 +30,7 @@ export function projectorEnabled(env: NodeJS.ProcessEnv): boolean {
  */
 export function projectorBatchSize(env: NodeJS.ProcessEnv): number {
   const raw = env.PALIMPSEST_PROJECTOR_BATCH_SIZE;
-  if (raw === undefined || raw === '') return 500;
+  if (raw === undefined || raw === '') return DEFAULT_BATCH_SIZE;
   const size = Number(raw);
   if (!Number.isSafeInteger(size) || size < 1 || size > 10_000) {
     throw new RangeError(`PALIMPSEST_PROJECTOR_BATCH_SIZE must be an integer from 1 to 10000, got ${JSON.stringify(raw)}`);
