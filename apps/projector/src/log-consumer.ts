@@ -78,7 +78,10 @@ export class LogConsumer {
 
   private async run(): Promise<void> {
     while (!this.stopping) {
-      const backlog = await this.step();
+      const backlog = await this.step().catch((error: unknown) => {
+        this.opts.onError(error, 'log consumer'); // a slot reports its own failures: this is a bug, not a batch
+        return false;
+      });
       if (!backlog) await this.wakeup.sleep(this.idleMs());
     }
     await this.pages.settle();
