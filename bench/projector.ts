@@ -85,7 +85,7 @@ async function catchUpRate(db: Db, projections: readonly AsyncProjection[], even
   const names = projections.map((p) => p.name);
   const done = new Map<string, number>();
   const started = nowMs();
-  const projector = await startProjector(db, { projections, runner: { batchSize: envNumber('BENCH_BATCH', projectorBatchSize()) } });
+  const projector = await startProjector(db, { projections, runner: { batchSize: envNumber('BENCH_BATCH', projectorBatchSize(process.env)) } });
   while (done.size < names.length) {
     const at = await db.query<{ projection: string; p: number }>(
       'SELECT projection, last_position AS p FROM projection_checkpoints WHERE projection = ANY($1::text[])', [names]);

@@ -16,7 +16,8 @@ import { createLogger, PinoLoggerService, requestId } from './observability/logg
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { reconcileAtStart } from '@palimpsest/application/workspace-publication/recover-journal';
 import { projectorTransport } from '@palimpsest/projector/projector';
-import { environmentConsumers } from '@palimpsest/projector/relay-consumer';
+import { configuredProjector } from '@palimpsest/projector/configured-processors';
+import { projectorConfigFrom } from '@palimpsest/projector/projector-config';
 
 export interface RunningApi {
   url: string;
@@ -65,9 +66,8 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
   // The asynchronous projections follow the log in this process too (the embedded store's owner is
   // their one leader; on PostgreSQL the leases pick one projector among all): off with PALIMPSEST_PROJECTOR=off.
   if (config.projector) {
-    const consumers = environmentConsumers(store, process.env, runtime.logger);
-    const runner = { onError: (e: unknown, consumer: string) => runtime.reportError(e, `projector ${consumer}`) };
-    app.connectMicroservice({ strategy: projectorTransport(store, { consumers, runner }) });
+    const onError = (e: unknown, consumer: string) => runtime.reportError(e, `projector ${consumer}`);
+    app.connectMicroservice({ strategy: projectorTransport(store, configuredProjector(projectorConfigFrom(process.env), runtime.logger, onError)) });
     await app.startAllMicroservices();
   }
   await app.listen(config.port, config.host);

@@ -1,25 +1,25 @@
 import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
 import type { ConsumerStatus } from '@palimpsest/projections/async/async-projection.port';
 import type { LogConsumer } from './log-consumer';
-import type { LogFollower } from './log-follower';
+import type { RunningProcessor } from './processor-slot';
 
 type TransportEvents = { error: (error: unknown) => void };
 
 /**
- * The projector's Nest transport: instead of a broker, the event log. Its consumers (each projection,
- * the relay) follow the log through the store's gap-safe reader with their own checkpoints and leader
- * leases, woken by LISTEN, polling as the fallback (LogFollower).
+ * The projector's Nest transport: instead of a broker, the event log. Its one consumer (LogConsumer)
+ * follows the log through the store's gap-safe reader for its processors (each projection, the relay),
+ * each with its own checkpoint and leader lease, woken by LISTEN, polling as the fallback.
  */
 export class LogTransport extends Server<TransportEvents> implements CustomTransportStrategy {
   private readonly errorListeners: Array<(error: unknown) => void> = [];
 
-  constructor(private readonly follower: LogFollower) {
+  constructor(private readonly consumer: LogConsumer) {
     super();
   }
 
   async listen(callback: (error?: unknown) => void): Promise<void> {
     try {
-      await this.follower.start();
+      await this.consumer.start();
       callback();
     } catch (error) {
       callback(error);
@@ -28,7 +28,7 @@ export class LogTransport extends Server<TransportEvents> implements CustomTrans
 
   async close(): Promise<void> {
     try {
-      await this.follower.stop();
+      await this.consumer.stop();
     } catch (error) {
       for (const listener of this.errorListeners) listener(error);
     }
@@ -38,12 +38,12 @@ export class LogTransport extends Server<TransportEvents> implements CustomTrans
     if (event === 'error') this.errorListeners.push(callback);
   }
 
-  /** The consumers this transport runs. */
-  unwrap<T = readonly LogConsumer[]>(): T {
-    return this.follower.consumers as T;
+  /** The processors this transport's consumer runs. */
+  unwrap<T = readonly RunningProcessor[]>(): T {
+    return this.consumer.processors as T;
   }
 
   statuses(): Promise<ConsumerStatus[]> {
-    return this.follower.statuses();
+    return this.consumer.statuses();
   }
 }

@@ -1,5 +1,25 @@
-/** `PALIMPSEST_PROJECTOR=off` keeps a gateway from running the projector in-process. */
-export function projectorEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+import { relayConfigFrom, type RelayConfig } from './relay/relay-config';
+
+/** The projector's configuration, read once by the composition root (the process's entry) from its environment. */
+export interface ProjectorConfig {
+  /** `PALIMPSEST_PROJECTOR=off` keeps a gateway (or `palimpsest mcp`) from running the projector in-process. */
+  enabled: boolean;
+  /** PALIMPSEST_PROJECTOR_BATCH_SIZE (projectorBatchSize). */
+  batchSize: number;
+  /** The NATS relay (PALIMPSEST_NATS_*, docs/relay.md), null when PALIMPSEST_NATS_URL is unset: the relay is off. */
+  relay: RelayConfig | null;
+}
+
+const DEFAULT_BATCH_SIZE = 500;
+
+/** Throws on a malformed value (RangeError, RelayConfigError), so a process refuses to start rather than run misconfigured. */
+export function projectorConfigFrom(env: NodeJS.ProcessEnv): ProjectorConfig {
+  // Off, the rest is not read: a malformed setting of a projector that does not run stops nothing.
+  if (!projectorEnabled(env)) return { enabled: false, batchSize: DEFAULT_BATCH_SIZE, relay: null };
+  return { enabled: true, batchSize: projectorBatchSize(env), relay: relayConfigFrom(env) };
+}
+
+export function projectorEnabled(env: NodeJS.ProcessEnv): boolean {
   return (env.PALIMPSEST_PROJECTOR ?? '').toLowerCase() !== 'off';
 }
 
@@ -8,9 +28,9 @@ export function projectorEnabled(env: NodeJS.ProcessEnv = process.env): boolean 
  * catch up faster (a read model such as search amortizes its work per touched target over a batch),
  * smaller ones commit sooner and lose less work to a crash.
  */
-export function projectorBatchSize(env: NodeJS.ProcessEnv = process.env): number {
+export function projectorBatchSize(env: NodeJS.ProcessEnv): number {
   const raw = env.PALIMPSEST_PROJECTOR_BATCH_SIZE;
-  if (raw === undefined || raw === '') return 500;
+  if (raw === undefined || raw === '') return DEFAULT_BATCH_SIZE;
   const size = Number(raw);
   if (!Number.isSafeInteger(size) || size < 1 || size > 10_000) {
     throw new RangeError(`PALIMPSEST_PROJECTOR_BATCH_SIZE must be an integer from 1 to 10000, got ${JSON.stringify(raw)}`);

@@ -5,7 +5,8 @@ import { sampleEvents, uniqueStreamId } from '@palimpsest/store/test-support/sam
 import { describeBackend, useTestDb } from '@palimpsest/store/test-support/test-db';
 import { leaderIdentity } from '@palimpsest/projections/async/consumer-leases';
 import { projectorStatus } from '@palimpsest/application/queries/projector-status.handler';
-import { projectorFollower, type LogFollower, type ProjectorOptions } from './log-follower';
+import type { LogConsumer } from './log-consumer';
+import { projectorConsumer, type ProjectorOptions } from './projector-consumer';
 import { auditRecording, createRecordingTable, recordingProjection } from './test-support/recording.projection';
 
 const WRITERS = 32;
@@ -37,11 +38,11 @@ function highWaterMarkReader(db: Db): { stop(): Promise<Set<number>> } {
 
 describe(`projector (${describeBackend})`, () => {
   const store = useTestDb();
-  let projector: LogFollower | undefined;
+  let projector: LogConsumer | undefined;
 
   /** The projector without its Nest shell (Jest cannot load Nest's ES modules; the e2e tests run the microservice). */
-  async function startProjector(db: Db, opts: ProjectorOptions): Promise<LogFollower> {
-    const follower = projectorFollower(db, opts);
+  async function startProjector(db: Db, opts: ProjectorOptions): Promise<LogConsumer> {
+    const follower = projectorConsumer(db, opts);
     await follower.start();
     return follower;
   }
@@ -102,7 +103,7 @@ describe(`projector (${describeBackend})`, () => {
     try {
       await appendToStream(db, uniqueStreamId('lead'), 0, sampleEvents(3));
       await eventually(() => auditRecording(db, 'recorded_lead'), (a) => a.recorded >= a.events);
-      const [first, other] = [projector.consumers[0] as unknown as { leading: boolean }, second.consumers[0] as unknown as { leading: boolean }];
+      const [first, other] = [projector.processors[0]!, second.processors[0]!];
       expect([first.leading, other.leading].filter(Boolean)).toHaveLength(1); // one leader, one standby
       expect(await auditRecording(db, 'recorded_lead')).toMatchObject({ skipped: [], duplicated: [], outOfOrder: [] });
     } finally {

@@ -1,20 +1,20 @@
 import { NestFactory } from '@nestjs/core';
 import type { INestMicroservice } from '@nestjs/common';
 import type { Db } from '@palimpsest/store/db';
-import type { LogConsumer } from './log-consumer';
-import { projectorFollower, type ProjectorOptions } from './log-follower';
 import { LogTransport } from './log-transport.strategy';
+import type { RunningProcessor } from './processor-slot';
+import { projectorConsumer, type ProjectorOptions } from './projector-consumer';
 import { ProjectorModule } from './projector.module';
 
 export interface RunningProjector {
   readonly transport: LogTransport;
-  readonly consumers: readonly LogConsumer[];
+  readonly processors: readonly RunningProcessor[];
   close(): Promise<void>;
 }
 
 /** The projector's transport, for a Nest application to connect as a microservice (the gateway does). */
 export function projectorTransport(db: Db, opts: ProjectorOptions = {}): LogTransport {
-  return new LogTransport(projectorFollower(db, opts));
+  return new LogTransport(projectorConsumer(db, opts));
 }
 
 /** The projector as a standalone Nest microservice on an open, migrated store. */
@@ -23,5 +23,5 @@ export async function startProjector(db: Db, opts: ProjectorOptions = {}): Promi
   const app: INestMicroservice = await NestFactory.createMicroservice(ProjectorModule.register(transport), { strategy: transport, logger: false });
   await app.listen();
   let closed: Promise<void> | undefined;
-  return { transport, consumers: transport.unwrap(), close: () => (closed ??= app.close()) };
+  return { transport, processors: transport.unwrap(), close: () => (closed ??= app.close()) };
 }

@@ -2,9 +2,10 @@ import type { Db } from '@palimpsest/store/db';
 import { migrate } from '@palimpsest/store/migrate';
 import { openDb } from '@palimpsest/store/open-db';
 import { leaderIdentity } from '@palimpsest/projections/async/consumer-leases';
-import type { ProjectorOptions } from './log-follower';
+import { configuredProjector } from './configured-processors';
 import { startProjector } from './projector';
-import { environmentConsumers } from './relay-consumer';
+import type { ProjectorConfig } from './projector-config';
+import type { ProjectorOptions } from './projector-consumer';
 import { stderrLogger } from './stderr-logger';
 
 const say = (line: string) => process.stderr.write(`palimpsest projector: ${line}\n`);
@@ -26,21 +27,19 @@ function nextSignal(): Promise<NodeJS.Signals> {
 }
 
 /**
- * `palimpsest projector`: open and migrate the store, follow the log until SIGINT/SIGTERM, then finish
- * the batches in progress, give up the leases and close. Throws DataDirInUseError (from the open) when
- * another process owns the embedded store.
+ * `palimpsest projector` with the configuration its entry read (projectorConfigFrom): open and migrate
+ * the store, follow the log until SIGINT/SIGTERM/SIGHUP, then finish the batches in progress, give up
+ * the leases and close. Throws DataDirInUseError (from the open) when another process owns the embedded store.
  */
-export async function runProjector(storeLabel: string, opts: ProjectorOptions = {}, db?: Db): Promise<void> {
+export async function runProjector(storeLabel: string, config: ProjectorConfig, opts: ProjectorOptions = {}, db?: Db): Promise<void> {
   const stop = nextSignal();
   const store = db ?? (await openDb());
   try {
     await migrate(store);
-    const projector = await startProjector(store, {
-      consumers: environmentConsumers(store, process.env, stderrLogger('palimpsest projector')),
-      ...opts,
-      runner: { onError: (error, consumer) => say(`${consumer}: ${error instanceof Error ? error.message : String(error)}`), ...opts.runner },
-    });
-    const names = projector.consumers.map((c) => c.name);
+    const onError = (error: unknown, processor: string) => say(`${processor}: ${error instanceof Error ? error.message : String(error)}`);
+    const configured = configuredProjector(config, stderrLogger('palimpsest projector'), onError);
+    const projector = await startProjector(store, { ...configured, ...opts, runner: { ...configured.runner, ...opts.runner } });
+    const names = projector.processors.map((c) => c.name);
     say(`store ${storeLabel}; ${leaderIdentity()} following ${names.length ? names.join(', ') : 'no consumer (none registered)'}`);
     say('ready');
     const signal = await stop;

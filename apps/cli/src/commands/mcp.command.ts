@@ -9,9 +9,8 @@ import { resolveProfilePolicy } from '@palimpsest/application/candidates/policy/
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { VERSION } from '../cli-errors';
 import { gatewayAddressHolding } from '../store-access';
-import type { ProjectorOptions } from '@palimpsest/projector/log-follower';
 import type { RunningProjector } from '@palimpsest/projector/projector';
-import { projectorEnabled } from '@palimpsest/projector/projector-config';
+import { projectorConfigFrom, type ProjectorConfig } from '@palimpsest/projector/projector-config';
 import { policyLine, workspaceRootLine } from '@palimpsest/api/lifecycle/start-report';
 import { ignoreLostTerminal, STOP_SIGNALS } from '@palimpsest/api/lifecycle/stop-signals';
 import { addWorkspaceOption, applyWorkspaceOption, givenWorkspaceRoot } from '../workspace-option';
@@ -19,16 +18,15 @@ import { addWorkspaceOption, applyWorkspaceOption, givenWorkspaceRoot } from '..
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
 /** The projector beside the server; Nest and the NATS client load only when it runs (every command loads this file). */
-async function startProjectorHere(db: Db): Promise<RunningProjector> {
-  const [{ startProjector }, { environmentConsumers }, { stderrLogger }] = await Promise.all([
+async function startProjectorHere(db: Db, config: ProjectorConfig): Promise<RunningProjector> {
+  const [{ startProjector }, { configuredProjector }, { stderrLogger }] = await Promise.all([
     import('@palimpsest/projector/projector'),
-    import('@palimpsest/projector/relay-consumer'),
+    import('@palimpsest/projector/configured-processors'),
     import('@palimpsest/projector/stderr-logger'),
   ]);
   const logger = stderrLogger('palimpsest mcp');
   const onError = (error: unknown, consumer: string) => logger.error({ err: error, consumer }, 'projector consumer failed');
-  const options: ProjectorOptions = { consumers: environmentConsumers(db, process.env, logger), runner: { onError } };
-  return startProjector(db, options);
+  return startProjector(db, configuredProjector(config, logger, onError));
 }
 
 /**
@@ -69,7 +67,8 @@ async function serveHere(db: Db, profileName: string, policy: OwnerPolicy): Prom
   await prepareStore(ctx);
   const server = createMcpServer(ctx, { profile, policy, mode, version: VERSION });
   // The asynchronous read models follow the log here too, as in a gateway (off with PALIMPSEST_PROJECTOR=off).
-  const projector = projectorEnabled() ? await startProjectorHere(db) : null;
+  const projectorConfig = projectorConfigFrom(process.env);
+  const projector = projectorConfig.enabled ? await startProjectorHere(db, projectorConfig) : null;
   let closing: Promise<void> | null = null;
   const shutdown = () =>
     (closing ??= (async () => {

@@ -9,9 +9,12 @@ export function registerProjector(program: Command): void {
     .command('projector')
     .description('Follow the event log with every asynchronous read model (one leader per model across processes) until stopped')
     .action(async () => {
-      const { runProjector } = await import('@palimpsest/projector/run-projector');
+      const [{ runProjector }, { projectorConfigFrom }] = await Promise.all([
+        import('@palimpsest/projector/run-projector'),
+        import('@palimpsest/projector/projector-config'),
+      ]);
       try {
-        await runProjector(describeStore());
+        await runProjector(describeStore(), projectorConfigFrom(process.env));
       } catch (error) {
         if (!(error instanceof DataDirInUseError)) throw error;
         throw new StoreHeldError(

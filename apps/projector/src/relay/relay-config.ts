@@ -1,4 +1,4 @@
-/** How the relay is configured, from the environment (docs/relay.md "Configuration"). */
+/** How the relay is configured, from the environment the composition root passes (docs/relay.md "Configuration"). */
 
 /** pino's shape (the gateway's logger fits as is). */
 export interface RelayLogger {
@@ -28,6 +28,9 @@ export interface NatsRelayOptions {
   logger: RelayLogger;
 }
 
+/** The relay's configuration as read once at start (the logger is the process's, not configuration). */
+export type RelayConfig = Omit<NatsRelayOptions, 'logger'>;
+
 export const RELAY_DEFAULTS = {
   stream: 'PALIMPSEST',
   subjectPrefix: 'palimpsest',
@@ -50,24 +53,32 @@ const SUBJECT_PREFIX = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
 export class RelayConfigError extends Error {}
 
-/** The relay's options from the environment, or null when PALIMPSEST_NATS_URL is unset or empty (relay off). */
-export function relayOptionsFromEnv(env: NodeJS.ProcessEnv, logger: RelayLogger): NatsRelayOptions | null {
+/** The relay's configuration from the environment, or null when PALIMPSEST_NATS_URL is unset or empty (relay off). */
+export function relayConfigFrom(env: NodeJS.ProcessEnv): RelayConfig | null {
   const url = env[RELAY_ENV.url]?.trim();
   if (!url) return null;
-  return checkedOptions({
+  return checked({
     ...RELAY_DEFAULTS,
     url,
     stream: env[RELAY_ENV.stream] || RELAY_DEFAULTS.stream,
     subjectPrefix: env[RELAY_ENV.subjectPrefix] || RELAY_DEFAULTS.subjectPrefix,
     dedupeWindowMs: positiveInt(env, 'dedupeWindowMs', RELAY_DEFAULTS.dedupeWindowMs),
     batchSize: positiveInt(env, 'batchSize', RELAY_DEFAULTS.batchSize),
-    logger,
   });
+}
+
+/** The relay's options from the environment, or null when the relay is off. */
+export function relayOptionsFromEnv(env: NodeJS.ProcessEnv, logger: RelayLogger): NatsRelayOptions | null {
+  const config = relayConfigFrom(env);
+  return config && { ...config, logger };
 }
 
 /** Fills defaults and refuses what NATS would refuse later (names, subjects) with a clear message. */
 export function checkedOptions(opts: Partial<NatsRelayOptions> & Pick<NatsRelayOptions, 'url' | 'logger'>): NatsRelayOptions {
-  const full: NatsRelayOptions = { ...RELAY_DEFAULTS, ...opts };
+  return { ...checked({ ...RELAY_DEFAULTS, ...opts }), logger: opts.logger };
+}
+
+function checked<T extends RelayConfig>(full: T): T {
   if (!STREAM_NAME.test(full.stream)) {
     throw new RelayConfigError(`${RELAY_ENV.stream} must be letters, digits, '_' or '-' (got ${JSON.stringify(full.stream)})`);
   }

@@ -4,7 +4,7 @@ import { NatsRelay } from './nats-relay';
 import { RELAY_ENV, relayOptionsFromEnv, type RelayLogger } from './relay-config';
 
 /**
- * The relay alone as a process (its crash tests run it; the projector microservice embeds NatsRelay):
+ * The relay alone as a process (its crash tests run it; the projector runs RelayProcessor in its one consumer):
  * the store from DATABASE_URL / PALIMPSEST_DATA_DIR, NATS from PALIMPSEST_NATS_URL (docs/relay.md).
  * Logs JSON lines on stdout; SIGTERM or SIGINT finishes the batch in flight and exits 0.
  * Without PALIMPSEST_NATS_URL it says the relay is off and exits 0.

@@ -1,0 +1,31 @@
+import { leaderIdentity } from '@palimpsest/projections/async/consumer-leases';
+
+export interface ConsumerOptions {
+  /** Events per batch (a processor may set its own). */
+  batchSize: number;
+  /** Idle: look at the log this often even without a wake-up (a lost NOTIFY, another machine's writers). */
+  pollMs: number;
+  /** Not the leader of a processor: try its lease again this often. */
+  leaseRetryMs: number;
+  /** Leading: check that a lease's connection is still there at most this often. */
+  leaseCheckMs: number;
+  /** After a failed batch, retry that processor from its checkpoint this much later (default: pollMs). */
+  retryMs: number;
+  /** host:pid, as the leader is recorded and shown in status. */
+  identity: string;
+  onError(error: unknown, processor: string): void;
+}
+
+export const DEFAULT_CONSUMER_OPTIONS: Omit<ConsumerOptions, 'retryMs'> = {
+  batchSize: 500,
+  pollMs: 1_000,
+  leaseRetryMs: 1_000,
+  leaseCheckMs: 1_000,
+  identity: leaderIdentity(),
+  onError: () => undefined,
+};
+
+export function consumerOptions(opts: Partial<ConsumerOptions>): ConsumerOptions {
+  const full = { ...DEFAULT_CONSUMER_OPTIONS, ...opts };
+  return { ...full, retryMs: opts.retryMs ?? full.pollMs };
+}

@@ -1,0 +1,21 @@
+import type { AsyncProjection } from '@palimpsest/projections/async/async-projection.port';
+import { ASYNC_PROJECTIONS } from '@palimpsest/projections/async/registry';
+import type { Db } from '@palimpsest/store/db';
+import type { ConsumerOptions } from './consumer-options';
+import { LogConsumer } from './log-consumer';
+import type { LogProcessor } from './log-processor';
+import { projectionProcessor } from './projection-processor';
+
+export interface ProjectorOptions {
+  /** Default: every registered asynchronous projection (ASYNC_PROJECTIONS). */
+  projections?: readonly AsyncProjection[];
+  /** Other processors run beside the projections (the NATS relay). */
+  processors?: readonly LogProcessor[];
+  runner?: Partial<ConsumerOptions>;
+}
+
+/** The projector's one log consumer: a processor per projection, then the given processors. */
+export function projectorConsumer(db: Db, opts: ProjectorOptions = {}): LogConsumer {
+  const projections = (opts.projections ?? ASYNC_PROJECTIONS).map((p) => projectionProcessor(db, p));
+  return new LogConsumer(db, [...projections, ...(opts.processors ?? [])], opts.runner);
+}
