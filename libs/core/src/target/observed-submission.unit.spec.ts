@@ -1,6 +1,6 @@
 import { sha256Hex } from '../text/sha256';
 import { OBSERVED_PROFILE, type ObservationLink } from '../transaction/observed-scope';
-import { ObservedReplayEvidence } from './observed-replay';
+import { ReplayCheck } from './replay-check';
 import { decide, evolve, ReplayDivergence } from './target.decider';
 import type { InitializeTarget, ObservedLookup, SubmitProposal } from './target.commands';
 import type { ProposalAcceptedData, ScopeObservedData, TargetEvent } from './target.events';
@@ -53,7 +53,7 @@ describe('observed replay evidence (no engine)', () => {
   const accepted = onlyEvent(submit(lookup())) as Extract<TargetEvent, { type: 'ProposalAccepted' }>;
   const scopeObserved: TargetEvent = { type: 'ScopeObserved', data: observation };
   const fold = (events: TargetEvent[]) => {
-    const evidence = new ObservedReplayEvidence();
+    const evidence = new ReplayCheck();
     let state = initialTargetState;
     for (const e of [...initialized, ...events]) {
       evidence.check(e, state);

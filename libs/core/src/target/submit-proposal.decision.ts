@@ -283,6 +283,7 @@ export function decideSubmission(cmd: SubmitProposal, state: ExistingTarget): Su
       change_facts: result.facts,
       annotations: result.annotations,
       warnings: summarizeWarnings(result.warnings),
+      effects: result.effects,
     },
   };
   return decision([accepted], result.text, result.changed ?? null);

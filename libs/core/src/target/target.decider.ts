@@ -1,7 +1,9 @@
 import { canonicalizeUpload } from '../text/canonical-text';
 import { findUnstorableText } from '../text/encoding';
 import { sha256Hex } from '../text/sha256';
-import { applyProposal } from '../transaction/apply-proposal';
+import { applyEffects, effectsFit, type TextEffect } from '../transaction/text-effect';
+import { codePointLength } from '../text/code-points';
+import { AFTER_HASH_MISMATCH, ReplayDivergence } from './replay-divergence';
 import { checkGuardsAgainst, checkGuardSyntax, isNonNegativeInteger } from './guards';
 import { decideSubmission } from './submit-proposal.decision';
 import type { LineEndingStyle } from '../text/canonical-text';
@@ -17,12 +19,7 @@ export class TargetNotFound extends Error {
   }
 }
 
-/** Replay found a recorded acceptance that does not reproduce: report, never repair. */
-export class ReplayDivergence extends Error {
-  constructor(readonly attemptId: string, readonly reason: string) {
-    super(`attempt ${attemptId} does not replay: ${reason}`);
-  }
-}
+export { ReplayDivergence } from './replay-divergence';
 
 const refused = (refusal: TargetRefusal): TargetDecision => ({ kind: 'refused', refusal });
 
@@ -171,8 +168,8 @@ function afterAcceptance(
 }
 
 /**
- * Fold one event. An acceptance is re-applied through the recorded (protocol, runtime) profile,
- * so evolve is also the replay step; a record that no longer reproduces its hash throws.
+ * Fold one event. An acceptance applies its recorded effects (never the engine) and must reach its
+ * after_hash; one that does not throws ReplayDivergence.
  */
 export function evolve(state: TargetState, event: TargetEvent): TargetState {
   switch (event.type) {
@@ -193,8 +190,7 @@ export function evolve(state: TargetState, event: TargetEvent): TargetState {
     }
     case 'ProposalAccepted': {
       const target = requireTarget(state, event.data.target_id);
-      const content = replayAcceptance(target.content, event.data);
-      return afterAcceptance(target, event, content);
+      return afterAcceptance(target, event, applyAcceptance(target.content, event.data));
     }
     case 'ProposalRejected':
       return state;
@@ -211,23 +207,12 @@ export function evolve(state: TargetState, event: TargetEvent): TargetState {
   }
 }
 
-export function replayAcceptance(
-  content: string,
-  data: { attempt_id: string; protocol_version: string | null; runtime_version: string | null; content: string; after_hash: string },
-): string {
-  let record: Record<string, unknown>;
-  try {
-    record = JSON.parse(data.content);
-  } catch {
-    throw new ReplayDivergence(data.attempt_id, 'stored record is not JSON');
+/** The text an acceptance's effects give from its preimage, checked against its after_hash. */
+export function applyAcceptance(preimage: string, data: { attempt_id: string; effects: TextEffect[]; after_hash: string }): string {
+  if (!Array.isArray(data.effects) || !effectsFit(data.effects, codePointLength(preimage))) {
+    throw new ReplayDivergence(data.attempt_id, 'the recorded effects do not fit the text they apply to');
   }
-  const result = applyProposal(
-    { protocol_version: String(data.protocol_version), runtime_version: String(data.runtime_version), record },
-    content,
-  );
-  if (!result.ok) throw new ReplayDivergence(data.attempt_id, `${result.failure_reason}: ${result.failure_detail}`);
-  if (sha256Hex(result.text) !== data.after_hash) {
-    throw new ReplayDivergence(data.attempt_id, 'reconstructed text does not match the recorded after_hash');
-  }
-  return result.text;
+  const text = applyEffects(preimage, data.effects);
+  if (sha256Hex(text) !== data.after_hash) throw new ReplayDivergence(data.attempt_id, AFTER_HASH_MISMATCH);
+  return text;
 }
