@@ -5,9 +5,12 @@ import { applyEffects, effectsFit, type TextEffect } from '../transaction/text-e
 import { codePointLength } from '../text/code-points';
 import { AFTER_HASH_MISMATCH, ReplayDivergence } from './replay-divergence';
 import { checkGuardsAgainst, checkGuardSyntax, isNonNegativeInteger } from './guards';
-import { decideSubmission } from './submit-proposal.decision';
+import { decideSubmitProposal } from './submit-proposal.decision';
+import { decideObservedSubmission } from './observed-submission.decision';
+import { decideObservedBatch } from './observed-batch.decision';
+import type { SubmissionOutcome } from './submission-steps';
 import type { LineEndingStyle } from '../text/canonical-text';
-import type { InitializeTarget, RecordObservation, SaveCheckpoint, SubmitProposal, TargetCommand, WorkspaceSource } from './target.commands';
+import type { InitializeTarget, RecordObservation, SaveCheckpoint, TargetCommand, WorkspaceSource } from './target.commands';
 import { NO_HINTS, type DecisionHints, type TargetDecision, type TargetRefusal } from './target-decision';
 import type { PublishMode, TargetEvent } from './target.events';
 import type { ExistingTarget, TargetState } from './target.state';
@@ -114,8 +117,8 @@ function checkSaveGuardSyntax(cmd: SaveCheckpoint) {
   return checkGuardSyntax(v, h);
 }
 
-function submit(cmd: SubmitProposal, target: ExistingTarget): TargetDecision {
-  const d = decideSubmission(cmd, target);
+/** The three submission commands' decisions share their steps (submission-steps.ts); the state after follows alike. */
+function submitted(d: SubmissionOutcome, target: ExistingTarget): TargetDecision {
   if (d.kind === 'refused') return d;
   const next: TargetState =
     d.nextContent === null ? target : afterAcceptance(target, d.events[0] as Extract<TargetEvent, { type: 'ProposalAccepted' }>, d.nextContent);
@@ -133,7 +136,11 @@ export function decide(command: TargetCommand, state: TargetState): TargetDecisi
     case 'SaveCheckpoint':
       return save(command, state);
     case 'SubmitProposal':
-      return submit(command, state);
+      return submitted(decideSubmitProposal(command, state), state);
+    case 'SubmitObservedProposal':
+      return submitted(decideObservedSubmission(command, state), state);
+    case 'SubmitObservedBatch':
+      return submitted(decideObservedBatch(command, state), state);
     case 'RecordObservation':
       return observe(command, state);
   }

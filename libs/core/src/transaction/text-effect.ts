@@ -1,6 +1,5 @@
 import type { ChunkedText, ChunkSplice } from '../text/chunked-text';
 import { codePointLength, isBmpOnly } from '../text/code-points';
-import type { TextChange } from './transaction.types';
 
 /**
  * What an accepted change did to the text: code points [start, end) of the *preimage* (the text before
@@ -122,7 +121,7 @@ export function applyEffects(preimage: string, effects: readonly TextEffect[]): 
  * suffix of both): what a chunked store needs to rewrite only the rest. Nothing changed: the whole
  * text is an unchanged prefix.
  */
-export function unchangedEnds(preimage: string, effects: readonly TextEffect[]): TextChange {
+export function unchangedEnds(preimage: string, effects: readonly TextEffect[]): { unchangedPrefix: number; unchangedSuffix: number } {
   if (effects.length === 0) return { unchangedPrefix: preimage.length, unchangedSuffix: 0 };
   const first = effects[0]!.start;
   const last = effects[effects.length - 1]!.end;
