@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { sha256Hex } from '../text/sha256';
 import { applyEffects } from '../transaction/text-effect';
-import { rerunAcceptance } from './acceptance-replay';
+import { rerunAcceptance, verifyAcceptance, verifyAcceptanceOn } from './acceptance-replay';
+import { ReplayDivergence } from './replay-divergence';
 import { decide, evolve } from './target.decider';
 import { TargetFold } from './target-fold';
 import type { TargetEvent } from './target.events';
@@ -12,7 +13,8 @@ import { initialTargetState, type ExistingTarget, type TargetState } from './tar
  * changes of the same transaction, tx/3 replacements) over texts with astral code points, decided by the
  * target decider, then folded three ways: through the recorded effects (evolve, and TargetFold on tiny
  * chunks) and through the reference engine (the recorded runtime re-run on each preimage). Every
- * intermediate text and hash must agree, and every acceptance's effects must be what its engine does.
+ * intermediate text and hash must agree, and every acceptance's effects must be what its engine does;
+ * the replay verifier (on windows of the chunked text) accepts them and reports a tampered effect.
  */
 
 const T = '11111111-1111-4111-8111-111111111111';
@@ -72,6 +74,16 @@ function history(initial: string, steps: Step[]): TargetEvent[] {
   return events;
 }
 
+function reasonOf(f: () => void): string | null {
+  try {
+    f();
+  } catch (err) {
+    if (err instanceof ReplayDivergence) return err.reason;
+    throw err;
+  }
+  return null;
+}
+
 const trace = (s: TargetState) => (s.exists ? { text: s.content, hash: s.current_hash, sha: sha256Hex(s.content), version: s.version } : null);
 
 describe('folding effects equals running the engine', () => {
@@ -89,6 +101,13 @@ describe('folding effects equals running the engine', () => {
             expect(applyEffects(engineText, e.data.effects)).toBe(ran.text);
             engineText = ran.text;
             expect(sha256Hex(engineText)).toBe(e.data.after_hash);
+            // The verifier, on windows of the chunked preimage, agrees with the whole-text run and leaves the text as it was.
+            const preimage = fold.buffer.toString();
+            expect(() => verifyAcceptanceOn(fold.buffer, e.data)).not.toThrow();
+            const tampered = { ...e.data, effects: e.data.effects.map((x, i) => (i === 0 ? { ...x, inserted: `${x.inserted}Z` } : x)) };
+            expect(reasonOf(() => verifyAcceptanceOn(fold.buffer, tampered))).toBe(reasonOf(() => verifyAcceptance(preimage, tampered)));
+            expect(reasonOf(() => verifyAcceptance(preimage, tampered))).toBe('the recorded effects differ from the effects its runtime produces');
+            expect(fold.buffer.toString()).toBe(preimage);
           } else if (e.type === 'TargetInitialized') engineText = e.data.content;
           byEffects = evolve(byEffects, e);
           fold.apply(e);

@@ -1,4 +1,5 @@
-import { verifyAcceptance } from './acceptance-replay';
+import type { ChunkedText } from '../text/chunked-text';
+import { verifyAcceptance, verifyAcceptanceOn } from './acceptance-replay';
 import { ObservedReplayEvidence } from './observed-replay';
 import type { TargetEvent } from './target.events';
 import { textOf, type TargetState } from './target.state';
@@ -11,9 +12,14 @@ import { textOf, type TargetState } from './target.state';
 export class ReplayCheck {
   private readonly observed = new ObservedReplayEvidence();
 
-  /** `rerun: false` when the engine already ran on this acceptance (a version-1 event's upcast). */
-  check(event: TargetEvent, before: TargetState, rerun = true): void {
+  /**
+   * `rerun: false` when the engine already ran on this acceptance (a version-1 event's upcast); `chunks`:
+   * the preimage as a fold holds it, so the engine re-runs on windows where it can (left as it was).
+   */
+  check(event: TargetEvent, before: TargetState, rerun = true, chunks?: ChunkedText): void {
     this.observed.check(event, before);
-    if (event.type === 'ProposalAccepted' && rerun) verifyAcceptance(textOf(before), event.data);
+    if (event.type !== 'ProposalAccepted' || !rerun) return;
+    if (chunks) verifyAcceptanceOn(chunks, event.data);
+    else verifyAcceptance(textOf(before), event.data);
   }
 }

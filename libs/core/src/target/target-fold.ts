@@ -44,6 +44,11 @@ export class TargetFold {
     };
   }
 
+  /** The text as it is folded (the replay verifier re-runs engines on windows of it, and leaves it as it was). */
+  get buffer(): ChunkedText {
+    return this.text;
+  }
+
   /** The text's chunks (the layout the returned splices describe). */
   get chunks(): string[] {
     return this.text.chunkTexts;

@@ -51,7 +51,7 @@ export async function reconstructTarget(sql: Sql, targetId: string): Promise<Rec
         let rerun = true;
         const event = upcastTargetEvent(s.type, s.schemaVersion, s.data, () => ((rerun = false), textOf(before)));
         // A version-1 acceptance's effects were just derived by running its engine: that run was the check.
-        checks.check(event, before, rerun);
+        checks.check(event, before, rerun, fold.buffer);
         fold.apply(event);
         if (event.type === 'ProposalAccepted') accepted++;
       } catch (err) {
