@@ -6,8 +6,6 @@ import { runSubmission, type SubmissionForm, type SubmissionOutcome } from './su
 import type { ObservedLookup, SubmitObservedProposal } from './target.commands';
 import type { ExistingTarget } from './target.state';
 
-export { problem, type ObservedProblem } from './observed-problem';
-
 const supplied = (value: unknown) => value !== undefined && value !== null;
 
 /**
