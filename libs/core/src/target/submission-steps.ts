@@ -4,7 +4,7 @@ import { applyProposal } from '../transaction/apply-proposal';
 import { asciiJson, canonicalJson } from '../transaction/record-codec';
 import { checkReplacementAdmission } from '../transaction/replacement-admission';
 import { differingFields } from '../transaction/differing-fields';
-import type { FailureReason, ParsedProposal, TextChange, TxFailure, ValidationStage } from '../transaction/transaction.types';
+import type { FailureReason, ParsedProposal, TextChange, TxFailure, TxSuccess, ValidationStage } from '../transaction/transaction.types';
 import { failureContext } from '../diagnostics/rejection-context';
 import { RETRYABLE_REASONS } from '../transaction/transaction.types';
 import { checkGuardsAgainst, checkGuardSyntax, checkLineageSyntax, isNonNegativeInteger } from './guards';
@@ -60,7 +60,6 @@ export interface SubmissionForm<C extends SubmissionCommand> {
   /** Under the row lock, before the stale guards: the observations the form names still describe the target. */
   observation(cmd: C, record: Record<string, unknown>, state: ExistingTarget): ObservedProblem | null;
 }
-
 
 function nearMissSourceOf(failure: TxFailure): NearMissSource | null {
   const q = failure.diagnostic.near_miss_query as { near_miss_query?: string } | undefined;
@@ -161,6 +160,23 @@ const decision = (
  * stale guards → apply. The form supplies what differs.
  */
 export function runSubmission<C extends SubmissionCommand>(form: SubmissionForm<C>, cmd: C, state: ExistingTarget): SubmissionOutcome {
+  const identified = identify(form, cmd, state);
+  if (identified.kind !== 'identified') return identified;
+  const checked = checkRequest(form, cmd, state, identified);
+  if (checked.kind !== 'checked') return checked;
+  return decideOnTarget(form, cmd, state, identified, checked.proposal);
+}
+
+/** The attempt as recorded so far: its common fields, the parse, and the record stored with it. */
+interface Identified {
+  kind: 'identified';
+  common: AttemptData;
+  parsedResult: Parsed;
+  stored: Record<string, unknown>;
+}
+
+/** Encoding, then the request key: its syntax, and an earlier attempt holding it (recovered or in conflict). */
+function identify<C extends SubmissionCommand>(form: SubmissionForm<C>, cmd: C, state: ExistingTarget): SubmissionOutcome | Identified {
   // The request key is not text but printable ASCII: a NUL or surrogate in it is invalid_client_request_id below.
   const extra = form.extraText(cmd);
   const encodingPath = findUnstorableText({ proposal: cmd.proposal, source: cmd.source, ...extra });
@@ -191,6 +207,13 @@ export function runSubmission<C extends SubmissionCommand>(form: SubmissionForm<
     }
     return decision([keyConflict(cmd, state, common, parsed, stored)]);
   }
+  return { kind: 'identified', common, parsedResult, stored };
+}
+
+/** Guard and lineage syntax, the form's syntax, the parent attempt, the proposal's shape. */
+function checkRequest<C extends SubmissionCommand>(
+  form: SubmissionForm<C>, cmd: C, state: ExistingTarget, { common, parsedResult }: Identified,
+): SubmissionOutcome | { kind: 'checked'; proposal: ParsedProposal } {
 
   const syntax =
     checkGuardSyntax(cmd.expected_target_version, cmd.expected_current_hash) ??
@@ -229,7 +252,13 @@ export function runSubmission<C extends SubmissionCommand>(form: SubmissionForm<
       }),
     ]);
   }
-  const proposal = parsedResult.proposal;
+  return { kind: 'checked', proposal: parsedResult.proposal };
+}
+
+/** Under the row lock: the form's observations, admission, the stale guards, then the engine. */
+function decideOnTarget<C extends SubmissionCommand>(
+  form: SubmissionForm<C>, cmd: C, state: ExistingTarget, { common, stored }: Identified, proposal: ParsedProposal,
+): SubmissionOutcome {
   const runtime = form.runtime(proposal);
   const withRuntime: AttemptData = { ...common, runtime_version: runtime, intent: proposal.intent };
   const unobservable = form.observation(cmd, proposal.record, state);
@@ -274,22 +303,25 @@ export function runSubmission<C extends SubmissionCommand>(form: SubmissionForm<
     });
     return { ...decision([event]), nearMissSource: nearMissSourceOf(result) };
   }
-  const afterHash = sha256Hex(result.text);
-  const accepted: TargetEvent = {
+  return decision([acceptedEvent(withRuntime, state, result)], result.text, result.changed ?? null);
+}
+
+/** What an acceptance records: the attempt, the versions and hashes, the engine's facts and its effects. */
+function acceptedEvent(attempt: AttemptData, state: ExistingTarget, result: TxSuccess): TargetEvent {
+  return {
     type: 'ProposalAccepted',
     data: {
-      ...withRuntime,
+      ...attempt,
       before_version: state.version,
       after_version: state.version + 1,
       before_hash: state.current_hash,
-      after_hash: afterHash,
+      after_hash: sha256Hex(result.text),
       change_facts: result.facts,
       annotations: result.annotations,
       warnings: summarizeWarnings(result.warnings),
       effects: result.effects,
     },
   };
-  return decision([accepted], result.text, result.changed ?? null);
 }
 
 function parentIsKnown(cmd: SubmissionCommand, state: ExistingTarget): boolean {
