@@ -1,5 +1,5 @@
 import { decide } from '@palimpsest/core/target/target.decider';
-import { TARGET_EVENT_SCHEMA_VERSION, targetStreamId, type TargetEvent } from '@palimpsest/core/target/target.events';
+import { targetEventSchemaVersion, targetStreamId, type TargetEvent } from '@palimpsest/core/target/target.events';
 import type { TargetState } from '@palimpsest/core/target/target.state';
 import type { Reconstruction } from '@palimpsest/projections/replay/replay-target';
 import { appendToStream } from '@palimpsest/store/append-to-stream';
@@ -30,7 +30,7 @@ export async function appendLongHistory(db: Db, events: number, targetNumber: nu
   );
   let version = 0;
   const flush = async () => {
-    const stored = batch.map((e) => ({ type: e.type, schemaVersion: TARGET_EVENT_SCHEMA_VERSION, data: e.data, recordedAt: NOW }));
+    const stored = batch.map((e) => ({ type: e.type, schemaVersion: targetEventSchemaVersion(e.type), data: e.data, recordedAt: NOW }));
     version = (await db.transaction((tx) => appendToStream(tx, targetStreamId(targetId), version, stored, { notifyChannel: null }))).nextExpectedVersion;
     batch = [];
   };

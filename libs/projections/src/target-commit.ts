@@ -1,4 +1,4 @@
-import { TARGET_EVENT_SCHEMA_VERSION, targetStreamId, type TargetEvent } from '@palimpsest/core/target/target.events';
+import { targetEventSchemaVersion, targetStreamId, type TargetEvent } from '@palimpsest/core/target/target.events';
 import type { TargetState } from '@palimpsest/core/target/target.state';
 import type { AppendBatcher } from '@palimpsest/store/append-batcher';
 import type { AppendGuard, Placement } from '@palimpsest/store/append-spec';
@@ -43,7 +43,7 @@ export interface Committed {
 }
 
 function toNewEvent(e: TargetEvent, input: CommitInput): NewEvent {
-  return { type: e.type, schemaVersion: TARGET_EVENT_SCHEMA_VERSION, data: e.data, metadata: input.metadata, recordedAt: input.recordedAt };
+  return { type: e.type, schemaVersion: targetEventSchemaVersion(e.type), data: e.data, metadata: input.metadata, recordedAt: input.recordedAt };
 }
 
 function projectedEvent(input: CommitInput, i: number, chunks: readonly string[]) {

@@ -1,6 +1,6 @@
 import type { NextActionProbe } from '@palimpsest/core/diagnostics/next-actions';
 import { changesOf } from '@palimpsest/core/diagnostics/retry-request';
-import type { SubmitProposal } from '@palimpsest/core/target/target.commands';
+import { submissionCommand, type ObservedLookups, type SubmissionCommand } from '@palimpsest/core/target/target.commands';
 import { decide } from '@palimpsest/core/target/target.decider';
 import type { ExistingTarget } from '@palimpsest/core/target/target.state';
 import type { ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
@@ -11,8 +11,8 @@ import { SUBMISSION_TOOL, SUBMIT_OBSERVED, proposalOf } from '../shared/submissi
 /** palimpsest_submit_observed_operations: tx/2 bound to an observation (single) or a bundle's groups (batch). */
 const OBSERVED_FIELDS = ['intent', 'observation_bundle_id', 'groups', 'observation_id', 'operations'] as const;
 
-/** What an observed submission found under the row lock (see SubmitProposal's observed and batch). */
-export type ObservedLookups = Pick<SubmitProposal, 'observed' | 'batch'>;
+/** What an observed submission found under the row lock (the observed and batch commands' lookups). */
+export type { ObservedLookups } from '@palimpsest/core/target/target.commands';
 
 /** Never stored: a probe decides and discards. */
 const PROBE_ATTEMPT_ID = '00000000-0000-4000-8000-000000000001';
@@ -39,31 +39,31 @@ export interface ProbeBasis {
 const isBatch = (args: Record<string, unknown>) => args.observation_bundle_id !== undefined || args.groups !== undefined;
 
 /** The proposal as the observed forms hand it over, and the lookups that hold for it (the same observation or bundle only). */
-function observedCommand(b: ProbeBasis, args: Record<string, unknown>): Pick<SubmitProposal, 'proposal' | 'observed' | 'batch'> {
+function observedCommand(b: ProbeBasis, args: Record<string, unknown>): { proposal: Record<string, unknown>; found: ObservedLookups } {
   const fields = isBatch(args) ? OBSERVED_FIELDS : (['intent', 'operations'] as const);
   const proposal: Record<string, unknown> = {};
   for (const key of fields) if (args[key] !== undefined) proposal[key] = args[key];
   const single = b.observed?.observed;
   if (!isBatch(args)) {
     const same = single && String(single.observation_id).toLowerCase() === String(args.observation_id).toLowerCase();
-    return { proposal, observed: same ? single : { observation_id: args.observation_id, found: null, reverified: false } };
+    return { proposal, found: { observed: same ? single : { observation_id: args.observation_id, found: null, reverified: false } } };
   }
   const batch = b.observed?.batch;
-  return { proposal, batch: batch ?? { bundle_known: false, found: {}, reverified: {} } };
+  return { proposal, found: { batch: batch ?? { bundle_known: false, found: {}, reverified: {} } } };
 }
 
-function commandOf(b: ProbeBasis, protocol: ProtocolVersion, args: Record<string, unknown>, operation: string): SubmitProposal {
+function commandOf(b: ProbeBasis, protocol: ProtocolVersion, args: Record<string, unknown>, operation: string): SubmissionCommand {
   const parent =
     b.rejectedAttemptId !== null && args.parent_attempt_id === b.rejectedAttemptId
       ? { attempt_id: b.rejectedAttemptId, target_id: b.state.target_id, status: 'rejected' as const }
       : null;
-  return {
-    type: 'SubmitProposal',
+  const { proposal, found } = operation === SUBMIT_OBSERVED ? observedCommand(b, args) : { proposal: proposalOf(args), found: undefined };
+  return submissionCommand({
     now: b.now,
     attempt_id: PROBE_ATTEMPT_ID,
     target_id: b.state.target_id,
     protocol_version: protocol,
-    ...(operation === SUBMIT_OBSERVED ? observedCommand(b, args) : { proposal: proposalOf(args) }),
+    proposal,
     expected_target_version: args.expected_target_version,
     expected_current_hash: args.expected_current_hash,
     client_request_id: args.client_request_id,
@@ -72,7 +72,7 @@ function commandOf(b: ProbeBasis, protocol: ProtocolVersion, args: Record<string
     source: args.source,
     // A derived retry key is fresh, and the only parent a retry names is the attempt just rejected.
     lookups: { keyed: null, parent },
-  };
+  }, found);
 }
 
 function decideOn(b: ProbeBasis, protocol: ProtocolVersion, args: Record<string, unknown>, operation: string) {

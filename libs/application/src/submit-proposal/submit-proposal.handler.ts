@@ -2,7 +2,7 @@ import type { Answer } from '../shared/answer';
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { isUuid, isValidRequestKey } from '@palimpsest/core/target/request-identity';
 import type { RejectedRequest } from '@palimpsest/core/diagnostics/retry-request';
-import type { SubmitProposal } from '@palimpsest/core/target/target.commands';
+import { submissionCommand, type SubmissionCommand, type SubmissionFields } from '@palimpsest/core/target/target.commands';
 import { decide } from '@palimpsest/core/target/target.decider';
 import type { ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
 import type { Sql } from '@palimpsest/store/db';
@@ -79,12 +79,9 @@ interface Submission {
   observedLookups?: ObservedLookups;
 }
 
-function commandFor(sub: Submission, lookups: SubmitProposal['lookups'], observed?: ObservedLookups): SubmitProposal {
+function commandFor(sub: Submission, lookups: SubmissionFields['lookups'], observed?: ObservedLookups): SubmissionCommand {
   const { input } = sub;
-  return {
-    ...observed,
-    ...(sub.strict ? { strict_observation: true } : {}),
-    type: 'SubmitProposal',
+  return submissionCommand({
     now: sub.now,
     attempt_id: sub.attemptId,
     target_id: sub.targetId,
@@ -97,7 +94,7 @@ function commandFor(sub: Submission, lookups: SubmitProposal['lookups'], observe
     regeneration_attempt: input.attempt,
     source: input.source,
     lookups,
-  };
+  }, observed, sub.strict);
 }
 
 const commitInput = (sub: Submission, target: TargetRow, outcome: Decided) => commitOf(target, outcome, sub.now, { command: 'SubmitProposal' });

@@ -1,9 +1,28 @@
 import { BATCH_LINK_FIELDS, OBSERVED_BATCH_PROFILE, readGroups } from '../transaction/observed-batch';
 import type { ParsedProposal, RuntimeVersion, TxFailure } from '../transaction/transaction.types';
-import { checkObservation, problem, type ObservedProblem } from './observed-submission.decision';
+import { checkObservation } from './observed-submission.decision';
+import { problem, type ObservedProblem } from './observed-problem';
 import { isUuid } from './request-identity';
-import type { BatchLookup, SubmitProposal } from './target.commands';
+import { runSubmission, type SubmissionForm, type SubmissionOutcome } from './submission-steps';
+import type { BatchLookup, SubmitObservedBatch } from './target.commands';
 import type { ExistingTarget } from './target.state';
+
+/**
+ * palimpsest_submit_observed_operations, batch form: groups of tx/2 operations, each bound to one
+ * observation of a bundle, recorded under the batch runtime with each group's link in the record.
+ */
+const BATCH: SubmissionForm<SubmitObservedBatch> = {
+  extraText: () => ({}),
+  parse: (cmd) => parseBatch(cmd.proposal),
+  storedRecord: (cmd, record) => batchRecordOf(cmd.batch, record),
+  syntax: (cmd) => checkBatchSyntax(cmd),
+  runtime: () => OBSERVED_BATCH_PROFILE.runtime,
+  observation: (cmd, record, state) => checkBatchObservations(cmd.batch, record, state),
+};
+
+export function decideObservedBatch(cmd: SubmitObservedBatch, state: ExistingTarget): SubmissionOutcome {
+  return runSubmission(BATCH, cmd, state);
+}
 
 /** The batch form's own arguments; the single form's may not come with them. */
 const SINGLE_FIELDS = ['observation_id', 'operations'];
@@ -14,7 +33,7 @@ const supplied = (value: unknown) => value !== undefined && value !== null;
  * Before the batch's shape: not mixed with the single form, a UUID bundle id, a request key (the seed
  * makes client_request_id mandatory: a batch is only ever retried by its key) and both guards.
  */
-export function checkBatchSyntax(cmd: SubmitProposal): ObservedProblem | null {
+export function checkBatchSyntax(cmd: SubmitObservedBatch): ObservedProblem | null {
   const mixed = SINGLE_FIELDS.filter((f) => supplied(cmd.proposal[f]));
   if (mixed.length) {
     return problem('context_invalid', 'PROTOCOL_VALIDATION', 'conflicting_arguments', `The batch form (observation_bundle_id, groups) does not take ${mixed.join(', ')}.`, { arguments: mixed });

@@ -2,7 +2,7 @@ import { sha256Hex } from '../text/sha256';
 import { OBSERVED_BATCH_PROFILE } from '../transaction/observed-batch';
 import { ObservedReplayEvidence } from './observed-replay';
 import { decide, evolve, ReplayDivergence } from './target.decider';
-import type { BatchLookup, BatchObservation, InitializeTarget, SubmitProposal } from './target.commands';
+import type { BatchLookup, BatchObservation, InitializeTarget, SubmitObservedBatch } from './target.commands';
 import type { BundleObservedData, ProposalAcceptedData, TargetEvent } from './target.events';
 import { initialTargetState, type ExistingTarget } from './target.state';
 import { eventsOf } from './test-support/decider-spec';
@@ -30,12 +30,12 @@ const groups = [
   { observation_id: OBS[1], operations: [{ op: 'match', match: '2', replace: '22' }] },
   { observation_id: OBS[0], operations: [{ op: 'match', match: 'return 1', replace: 'return 11' }] },
 ];
-const submit = (batch: BatchLookup, extra: Partial<SubmitProposal> = {}): SubmitProposal => ({
-  type: 'SubmitProposal', now: NOW, attempt_id: '55555555-5555-4555-8555-555555555555', target_id: T, protocol_version: 'patchdiff-tx/2',
+const submit = (batch: BatchLookup, extra: Partial<SubmitObservedBatch> = {}): SubmitObservedBatch => ({
+  type: 'SubmitObservedBatch', now: NOW, attempt_id: '55555555-5555-4555-8555-555555555555', target_id: T, protocol_version: 'patchdiff-tx/2',
   proposal: { intent: 'i', observation_bundle_id: BUNDLE, groups }, expected_target_version: 0, expected_current_hash: sha256Hex(TEXT),
   client_request_id: 'k', lookups: { keyed: null, parent: null }, batch, ...extra,
 });
-const onlyEvent = (cmd: SubmitProposal) => eventsOf(decide(cmd, target))[0]!;
+const onlyEvent = (cmd: SubmitObservedBatch) => eventsOf(decide(cmd, target))[0]!;
 
 describe('observed batch (target decider)', () => {
   it('accepts as one step under the batch runtime; the record links every group with its bundle and ordinal; replay checks them', () => {

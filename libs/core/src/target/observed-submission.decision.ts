@@ -1,21 +1,28 @@
-import { pickLink, type ObservationLink } from '../transaction/observed-scope';
-import type { FailureReason, ValidationStage } from '../transaction/transaction.types';
+import { OBSERVED_PROFILE, pickLink, type ObservationLink } from '../transaction/observed-scope';
+import { parseProposal } from '../transaction/parse-proposal';
+import { problem, type ObservedProblem } from './observed-problem';
 import { isUuid } from './request-identity';
-import type { ObservedLookup } from './target.commands';
+import { runSubmission, type SubmissionForm, type SubmissionOutcome } from './submission-steps';
+import type { ObservedLookup, SubmitObservedProposal } from './target.commands';
 import type { ExistingTarget } from './target.state';
-
-/** A refusal of an observed submission, recorded as a rejected attempt with the seed's code. */
-export interface ObservedProblem {
-  reason: FailureReason;
-  stage: ValidationStage;
-  detail: string;
-  diagnostic: Record<string, unknown>;
-}
 
 const supplied = (value: unknown) => value !== undefined && value !== null;
 
-export function problem(reason: FailureReason, stage: ValidationStage, code: string, detail: string, extra: Record<string, unknown> = {}): ObservedProblem {
-  return { reason, stage, detail, diagnostic: { code, ...extra } };
+/**
+ * palimpsest_submit_observed_operations, single form: tx/2 operations bound to one observation, recorded
+ * under the observed runtime with the observation's link in the record (replay checks every field of it).
+ */
+const OBSERVED: SubmissionForm<SubmitObservedProposal> = {
+  extraText: (cmd) => ({ observation_id: cmd.observed.observation_id }),
+  parse: (cmd) => parseProposal(cmd.protocol_version, cmd.proposal),
+  storedRecord: (cmd, record) => ({ ...record, observation: recordedLink(cmd.observed) }),
+  syntax: (cmd) => checkObservedSyntax(cmd.observed, cmd.expected_target_version, cmd.expected_current_hash),
+  runtime: () => OBSERVED_PROFILE.runtime,
+  observation: (cmd, _record, state) => checkObservation(cmd.observed, state),
+};
+
+export function decideObservedSubmission(cmd: SubmitObservedProposal, state: ExistingTarget): SubmissionOutcome {
+  return runSubmission(OBSERVED, cmd, state);
 }
 
 /** The link recorded with the attempt: the observation's own fields, or the id as sent when none was found. */

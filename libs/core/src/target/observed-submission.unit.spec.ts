@@ -1,8 +1,8 @@
 import { sha256Hex } from '../text/sha256';
 import { OBSERVED_PROFILE, type ObservationLink } from '../transaction/observed-scope';
-import { ObservedReplayEvidence } from './observed-replay';
+import { ReplayCheck } from './replay-check';
 import { decide, evolve, ReplayDivergence } from './target.decider';
-import type { InitializeTarget, ObservedLookup, SubmitProposal } from './target.commands';
+import type { InitializeTarget, ObservedLookup, SubmitObservedProposal } from './target.commands';
 import type { ProposalAcceptedData, ScopeObservedData, TargetEvent } from './target.events';
 import { initialTargetState, type ExistingTarget } from './target.state';
 import { eventsOf } from './test-support/decider-spec';
@@ -23,12 +23,12 @@ const observation: ScopeObservedData = { ...link, language: 'typescript', engine
 const lookup = (found: Partial<ObservationLink & { consumed_attempt_id: string }> | null = {}, reverified = true): ObservedLookup => ({ observation_id: OBS, found: found === null ? null : { ...link, consumed_attempt_id: null, ...found }, reverified });
 const span = (needle: string, replace: string) => ({ op: 'span', start: TEXT.indexOf(needle), end: TEXT.indexOf(needle) + needle.length, expected_text: needle, replace });
 
-const submit = (observed: ObservedLookup, operations: unknown[] = [span('return 1', 'return 2')]): SubmitProposal => ({
-  type: 'SubmitProposal', now: NOW, attempt_id: '55555555-5555-4555-8555-555555555555', target_id: T, protocol_version: 'patchdiff-tx/2',
+const submit = (observed: ObservedLookup, operations: unknown[] = [span('return 1', 'return 2')]): SubmitObservedProposal => ({
+  type: 'SubmitObservedProposal', now: NOW, attempt_id: '55555555-5555-4555-8555-555555555555', target_id: T, protocol_version: 'patchdiff-tx/2',
   proposal: { intent: 'i', operations }, expected_target_version: 0, expected_current_hash: sha256Hex(TEXT), lookups: { keyed: null, parent: null }, observed,
 });
 
-const onlyEvent = (cmd: SubmitProposal) => eventsOf(decide(cmd, target))[0]!;
+const onlyEvent = (cmd: SubmitObservedProposal) => eventsOf(decide(cmd, target))[0]!;
 
 describe('observed submission (target decider)', () => {
   it('accepts an in-scope change under the observed runtime, the record carrying every link', () => {
@@ -53,7 +53,7 @@ describe('observed replay evidence (no engine)', () => {
   const accepted = onlyEvent(submit(lookup())) as Extract<TargetEvent, { type: 'ProposalAccepted' }>;
   const scopeObserved: TargetEvent = { type: 'ScopeObserved', data: observation };
   const fold = (events: TargetEvent[]) => {
-    const evidence = new ObservedReplayEvidence();
+    const evidence = new ReplayCheck();
     let state = initialTargetState;
     for (const e of [...initialized, ...events]) {
       evidence.check(e, state);

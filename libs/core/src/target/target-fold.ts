@@ -1,22 +1,17 @@
 import { ChunkedText, TEXT_CHUNK_UNITS, type ChunkSplice } from '../text/chunked-text';
-import { applyProposal } from '../transaction/apply-proposal';
-import { spanSteps } from '../transaction/span-window';
-import { replayAcceptance, TargetNotFound } from './target.decider';
+import { effectsFit, RESTORED, spliceEffects } from '../transaction/text-effect';
+import { AFTER_HASH_MISMATCH, ReplayDivergence } from './replay-divergence';
+import { TargetNotFound } from './target.decider';
 import type { ProposalAcceptedData, TargetEvent } from './target.events';
 import type { ExistingTarget, TargetState } from './target.state';
 
 type TargetHead = Omit<ExistingTarget, 'content'>;
 
-/** The fast path gave up after touching the text (restored, perhaps cut into other chunks). */
-const RESTORED = Symbol('restored');
-
 /**
  * evolve() over a whole stream, at the cost of its deltas: the same states, the same checks (every
- * acceptance re-applied under its recorded profile and its after_hash verified), the same
- * ReplayDivergence. The text is a ChunkedText: a span transaction is applied to the window of text it
- * reads (span-window.ts) and spliced back, and the whole text's SHA-256 resumes after the unchanged
- * chunks. Anything else, and anything that fails on the window, goes through replayAcceptance on the
- * whole text, so failures are reported by the very code evolve runs.
+ * acceptance's effects applied and its after_hash verified), the same ReplayDivergence. The text is a
+ * ChunkedText: effects are spliced into the chunks they touch, and the whole text's SHA-256 resumes
+ * after the unchanged chunks. The engine never runs here.
  */
 export class TargetFold {
   private head: TargetHead | null = null;
@@ -47,6 +42,11 @@ export class TargetFold {
         return (content ??= chunks.join(''));
       },
     };
+  }
+
+  /** The text as it is folded (the replay verifier re-runs engines on windows of it, and leaves it as it was). */
+  get buffer(): ChunkedText {
+    return this.text;
   }
 
   /** The text's chunks (the layout the returned splices describe). */
@@ -101,57 +101,12 @@ export class TargetFold {
     return this.head;
   }
 
-  private replay(data: ProposalAcceptedData): ChunkSplice {
-    const before = this.text.chunkCount;
-    const fast = this.replayWindow(data);
-    if (fast !== null && fast !== RESTORED) return fast;
-    const text = this.text.toString();
-    const next = replayAcceptance(text, data);
-    if (fast === null) return this.text.assign(next, commonPrefixUnits(text, next));
-    // An undone fast path may have cut the chunks differently: the splice rewrites them all.
-    return { from: 0, deleteCount: before, insert: this.text.assign(next, 0).insert };
-  }
-
-  /**
-   * The span fast path: each operation applied to the window it reads, spliced back in order; the
-   * merged splice when every step applies and the whole text's hash checks; else null (not a span
-   * record: nothing touched) or RESTORED, and the caller runs the reference on the whole text.
-   */
-  private replayWindow(data: ProposalAcceptedData): ChunkSplice | typeof RESTORED | null {
-    // A text of one chunk is its own window: the reference applies it at the same cost, with less work.
-    if (this.text.chunkCount <= 1) return null;
-    let record: Record<string, unknown>;
-    try {
-      record = JSON.parse(data.content);
-    } catch {
-      return null;
+  private replay(data: ProposalAcceptedData): ChunkSplice | null {
+    if (!Array.isArray(data.effects) || !effectsFit(data.effects, this.text.length)) {
+      throw new ReplayDivergence(data.attempt_id, 'the recorded effects do not fit the text they apply to');
     }
-    const recorded = { protocol_version: String(data.protocol_version), runtime_version: String(data.runtime_version), record };
-    const steps = spanSteps(recorded);
-    if (!steps) return null;
-    const text = this.text;
-    const edit = text.beginEdit();
-    const giveUp = (): typeof RESTORED => {
-      edit.undo();
-      return RESTORED;
-    };
-    for (const step of steps) {
-      if (step.start > text.length || step.end > text.length) return giveUp();
-      const from = Math.max(0, step.start - step.before);
-      const to = Math.min(text.length, step.end + step.after);
-      const part = text.slice(from, to);
-      const result = applyProposal({ ...recorded, record: step.recordAt(from) }, part);
-      if (!result.ok) return giveUp();
-      edit.splice(from, to, result.text, part);
-    }
-    return text.sha256() === data.after_hash ? (edit.done() ?? RESTORED) : giveUp();
+    const splice = spliceEffects(this.text, data.effects, () => this.text.sha256() === data.after_hash);
+    if (splice === RESTORED) throw new ReplayDivergence(data.attempt_id, AFTER_HASH_MISMATCH);
+    return splice;
   }
-}
-
-/** UTF-16 units the two texts share at their start. */
-function commonPrefixUnits(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
 }

@@ -45,8 +45,8 @@ export interface ParentAttempt {
   status: 'accepted' | 'rejected';
 }
 
-export interface SubmitProposal extends CommandMeta {
-  type: 'SubmitProposal';
+/** What every submission command carries: the proposal, its guards, lineage and key, and what the handler looked up. */
+export interface SubmissionFields extends CommandMeta {
   attempt_id: string;
   target_id: string;
   protocol_version: ProtocolVersion;
@@ -62,15 +62,46 @@ export interface SubmitProposal extends CommandMeta {
     keyed: KeyedAttempt | null;
     parent: ParentAttempt | null;
   };
-  /** Set for palimpsest_submit_observed_operations (tx/2 operations bound to one observation). */
-  observed?: ObservedLookup;
-  /** Set for its batch form (groups of tx/2 operations, each bound to one observation of a bundle). */
-  batch?: BatchLookup;
+}
+
+/** A plain submission: tx/1 edits, tx/2 operations or a tx/3 replacement (submit-proposal.decision.ts). */
+export interface SubmitProposal extends SubmissionFields {
+  type: 'SubmitProposal';
   /**
    * Strict observation mode (seed 003, PALIMPSEST_STRICT_OBSERVATION_MODE=1): a submission that is not
    * observed is a recorded rejection, OBSERVATION_REQUIRED.
    */
   strict_observation?: boolean;
+}
+
+/** palimpsest_submit_observed_operations: tx/2 operations bound to one observation (observed-submission.decision.ts). */
+export interface SubmitObservedProposal extends SubmissionFields {
+  type: 'SubmitObservedProposal';
+  observed: ObservedLookup;
+}
+
+/** Its batch form: groups of tx/2 operations, each bound to one observation of a bundle (observed-batch.decision.ts). */
+export interface SubmitObservedBatch extends SubmissionFields {
+  type: 'SubmitObservedBatch';
+  batch: BatchLookup;
+}
+
+export type SubmissionCommand = SubmitProposal | SubmitObservedProposal | SubmitObservedBatch;
+
+/** What the handler found under the row lock for an observed form: one observation (single) or a bundle's (batch). */
+export interface ObservedLookups {
+  observed?: ObservedLookup;
+  batch?: BatchLookup;
+}
+
+/**
+ * The submission command of the form the handler looked up: a batch's, an observation's, or else a
+ * plain one (`strict`: in strict observation mode). Built here so callers never assemble the variants.
+ */
+export function submissionCommand(fields: SubmissionFields, found: ObservedLookups | undefined, strict = false): SubmissionCommand {
+  if (found?.batch) return { ...fields, type: 'SubmitObservedBatch', batch: found.batch };
+  if (found?.observed) return { ...fields, type: 'SubmitObservedProposal', observed: found.observed };
+  return { ...fields, type: 'SubmitProposal', ...(strict ? { strict_observation: true } : {}) };
 }
 
 /** A recorded observation as a batch sees it: with the bundle it belongs to (null for a single one). */
@@ -117,4 +148,4 @@ export interface RecordObservation extends CommandMeta {
   observation: { type: 'ScopeObserved'; data: ScopeObservedData } | { type: 'BundleObserved'; data: BundleObservedData };
 }
 
-export type TargetCommand = InitializeTarget | SubmitProposal | SaveCheckpoint | RecordObservation;
+export type TargetCommand = InitializeTarget | SubmissionCommand | SaveCheckpoint | RecordObservation;

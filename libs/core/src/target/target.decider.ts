@@ -1,11 +1,16 @@
 import { canonicalizeUpload } from '../text/canonical-text';
 import { findUnstorableText } from '../text/encoding';
 import { sha256Hex } from '../text/sha256';
-import { applyProposal } from '../transaction/apply-proposal';
+import { applyEffects, effectsFit, type TextEffect } from '../transaction/text-effect';
+import { codePointLength } from '../text/code-points';
+import { AFTER_HASH_MISMATCH, ReplayDivergence } from './replay-divergence';
 import { checkGuardsAgainst, checkGuardSyntax, isNonNegativeInteger } from './guards';
-import { decideSubmission } from './submit-proposal.decision';
+import { decideSubmitProposal } from './submit-proposal.decision';
+import { decideObservedSubmission } from './observed-submission.decision';
+import { decideObservedBatch } from './observed-batch.decision';
+import type { SubmissionOutcome } from './submission-steps';
 import type { LineEndingStyle } from '../text/canonical-text';
-import type { InitializeTarget, RecordObservation, SaveCheckpoint, SubmitProposal, TargetCommand, WorkspaceSource } from './target.commands';
+import type { InitializeTarget, RecordObservation, SaveCheckpoint, TargetCommand, WorkspaceSource } from './target.commands';
 import { NO_HINTS, type DecisionHints, type TargetDecision, type TargetRefusal } from './target-decision';
 import type { PublishMode, TargetEvent } from './target.events';
 import type { ExistingTarget, TargetState } from './target.state';
@@ -17,12 +22,7 @@ export class TargetNotFound extends Error {
   }
 }
 
-/** Replay found a recorded acceptance that does not reproduce: report, never repair. */
-export class ReplayDivergence extends Error {
-  constructor(readonly attemptId: string, readonly reason: string) {
-    super(`attempt ${attemptId} does not replay: ${reason}`);
-  }
-}
+export { ReplayDivergence } from './replay-divergence';
 
 const refused = (refusal: TargetRefusal): TargetDecision => ({ kind: 'refused', refusal });
 
@@ -117,8 +117,8 @@ function checkSaveGuardSyntax(cmd: SaveCheckpoint) {
   return checkGuardSyntax(v, h);
 }
 
-function submit(cmd: SubmitProposal, target: ExistingTarget): TargetDecision {
-  const d = decideSubmission(cmd, target);
+/** The three submission commands' decisions share their steps (submission-steps.ts); the state after follows alike. */
+function submitted(d: SubmissionOutcome, target: ExistingTarget): TargetDecision {
   if (d.kind === 'refused') return d;
   const next: TargetState =
     d.nextContent === null ? target : afterAcceptance(target, d.events[0] as Extract<TargetEvent, { type: 'ProposalAccepted' }>, d.nextContent);
@@ -136,7 +136,11 @@ export function decide(command: TargetCommand, state: TargetState): TargetDecisi
     case 'SaveCheckpoint':
       return save(command, state);
     case 'SubmitProposal':
-      return submit(command, state);
+      return submitted(decideSubmitProposal(command, state), state);
+    case 'SubmitObservedProposal':
+      return submitted(decideObservedSubmission(command, state), state);
+    case 'SubmitObservedBatch':
+      return submitted(decideObservedBatch(command, state), state);
     case 'RecordObservation':
       return observe(command, state);
   }
@@ -171,8 +175,8 @@ function afterAcceptance(
 }
 
 /**
- * Fold one event. An acceptance is re-applied through the recorded (protocol, runtime) profile,
- * so evolve is also the replay step; a record that no longer reproduces its hash throws.
+ * Fold one event. An acceptance applies its recorded effects (never the engine) and must reach its
+ * after_hash; one that does not throws ReplayDivergence.
  */
 export function evolve(state: TargetState, event: TargetEvent): TargetState {
   switch (event.type) {
@@ -193,8 +197,7 @@ export function evolve(state: TargetState, event: TargetEvent): TargetState {
     }
     case 'ProposalAccepted': {
       const target = requireTarget(state, event.data.target_id);
-      const content = replayAcceptance(target.content, event.data);
-      return afterAcceptance(target, event, content);
+      return afterAcceptance(target, event, applyAcceptance(target.content, event.data));
     }
     case 'ProposalRejected':
       return state;
@@ -211,23 +214,12 @@ export function evolve(state: TargetState, event: TargetEvent): TargetState {
   }
 }
 
-export function replayAcceptance(
-  content: string,
-  data: { attempt_id: string; protocol_version: string | null; runtime_version: string | null; content: string; after_hash: string },
-): string {
-  let record: Record<string, unknown>;
-  try {
-    record = JSON.parse(data.content);
-  } catch {
-    throw new ReplayDivergence(data.attempt_id, 'stored record is not JSON');
+/** The text an acceptance's effects give from its preimage, checked against its after_hash. */
+export function applyAcceptance(preimage: string, data: { attempt_id: string; effects: TextEffect[]; after_hash: string }): string {
+  if (!Array.isArray(data.effects) || !effectsFit(data.effects, codePointLength(preimage))) {
+    throw new ReplayDivergence(data.attempt_id, 'the recorded effects do not fit the text they apply to');
   }
-  const result = applyProposal(
-    { protocol_version: String(data.protocol_version), runtime_version: String(data.runtime_version), record },
-    content,
-  );
-  if (!result.ok) throw new ReplayDivergence(data.attempt_id, `${result.failure_reason}: ${result.failure_detail}`);
-  if (sha256Hex(result.text) !== data.after_hash) {
-    throw new ReplayDivergence(data.attempt_id, 'reconstructed text does not match the recorded after_hash');
-  }
-  return result.text;
+  const text = applyEffects(preimage, data.effects);
+  if (sha256Hex(text) !== data.after_hash) throw new ReplayDivergence(data.attempt_id, AFTER_HASH_MISMATCH);
+  return text;
 }

@@ -6,6 +6,8 @@ import type {
   ValidationStage,
   WarningDetail,
 } from '../transaction/transaction.types';
+import type { TextEffect } from '../transaction/text-effect';
+import { rerunAcceptance } from './acceptance-replay';
 
 /**
  * The target stream's events. Each payload carries what replay and every read model need;
@@ -13,7 +15,6 @@ import type {
  * Published schemas live in schemas/events/ and are frozen once released.
  */
 
-export const TARGET_EVENT_SCHEMA_VERSION = 1;
 
 export interface TargetInitializedData {
   target_id: string;
@@ -58,7 +59,8 @@ export interface WarningSummary {
   warnings_truncated: boolean;
 }
 
-export interface ProposalAcceptedData extends AttemptData {
+/** ProposalAccepted as schema version 1 recorded it: what was asked, with per-change facts and hashes only. */
+export interface ProposalAcceptedV1Data extends AttemptData {
   before_version: number;
   after_version: number;
   before_hash: string;
@@ -66,6 +68,14 @@ export interface ProposalAcceptedData extends AttemptData {
   change_facts: ChangeFact[];
   annotations: ChangeAnnotation[];
   warnings: WarningSummary | null;
+}
+
+/**
+ * Version 2 adds what the acceptance did: its effects in the preimage's code points (ascending, disjoint;
+ * a whole replacement is one effect over the whole preimage). Folds apply them; only replay re-runs the engine.
+ */
+export interface ProposalAcceptedData extends ProposalAcceptedV1Data {
+  effects: TextEffect[];
 }
 
 export interface ProposalRejectedData extends AttemptData {
@@ -221,6 +231,23 @@ export const TARGET_EVENT_TYPES: readonly TargetEventType[] = [
   'BundleObserved',
 ];
 
+/** The schema version each event type is written as (ProposalAccepted is at 2, the others at 1). */
+export const TARGET_EVENT_SCHEMA_VERSIONS: Readonly<Record<TargetEventType, number>> = {
+  TargetInitialized: 1,
+  ProposalAccepted: 2,
+  ProposalRejected: 1,
+  CheckpointSaved: 1,
+  WorkspaceFileBound: 1,
+  WorkspaceFileRefreshed: 1,
+  WorkspacePublishSet: 1,
+  ScopeObserved: 1,
+  BundleObserved: 1,
+};
+
+export function targetEventSchemaVersion(type: TargetEventType): number {
+  return TARGET_EVENT_SCHEMA_VERSIONS[type];
+}
+
 export function targetStreamId(targetId: string): string {
   return `target-${targetId}`;
 }
@@ -232,13 +259,22 @@ export class UnknownEventSchemaError extends Error {
 }
 
 /**
- * Lift a stored event to the current shape. Version 1 is the only released shape; a future
- * version adds a step here (v1 → v2 …) and never edits stored rows.
+ * Lift a stored event to the current shape; stored rows are never edited. A version-1 ProposalAccepted
+ * has no effects, and its effects depend on the text it applied to, so the upcast takes the preimage:
+ * every reader of target events folds the stream (replay, rebuild, the online rebuild, the texts a
+ * candidate reads), so it knows the text before each event and passes it, lazily (`preimage` is only
+ * called for a version-1 acceptance). The recorded runtime profile runs once, on read, and its effects are
+ * what every fold applies; a profile that no longer applies throws ReplayDivergence, as evolve did.
  */
-export function upcastTargetEvent(type: string, schemaVersion: number, data: unknown): TargetEvent {
+export function upcastTargetEvent(type: string, schemaVersion: number, data: unknown, preimage: () => string): TargetEvent {
   if (!TARGET_EVENT_TYPES.includes(type as TargetEventType)) {
     throw new UnknownEventSchemaError(type, schemaVersion);
   }
-  if (schemaVersion !== TARGET_EVENT_SCHEMA_VERSION) throw new UnknownEventSchemaError(type, schemaVersion);
+  const eventType = type as TargetEventType;
+  if (eventType === 'ProposalAccepted' && schemaVersion === 1) {
+    const v1 = data as ProposalAcceptedV1Data;
+    return { type: eventType, data: { ...v1, effects: rerunAcceptance(preimage(), v1).effects } };
+  }
+  if (schemaVersion !== TARGET_EVENT_SCHEMA_VERSIONS[eventType]) throw new UnknownEventSchemaError(type, schemaVersion);
   return { type, data } as TargetEvent;
 }

@@ -17,3 +17,8 @@ export interface ExistingTarget {
 export type TargetState = { exists: false } | ExistingTarget;
 
 export const initialTargetState: TargetState = { exists: false };
+
+/** The text a state holds ('' before the target exists): the preimage a version-1 acceptance's upcast runs on. */
+export function textOf(state: TargetState): string {
+  return state.exists ? state.content : '';
+}

@@ -3,6 +3,7 @@ import { isPlainObject, shapeFailure } from './field-checks';
 import { checkScopeEvidence, evidenceFailure, LINK_FIELDS, readLink, type ObservationLink } from './observed-scope';
 import { defaultChangeId, readProposalBody, type PlannedChange } from './parse-proposal';
 import { runSequential, type ApplyContext } from './run-sequential';
+import { normalizeEffects, type TextEffect } from './text-effect';
 import { PROTOCOL } from './transaction.types';
 import type { ChangeAnnotation, ChangeFact, RecordedProposal, TextChange, TxFailure, TxResult, TxSuccess, WarningDetail } from './transaction.types';
 
@@ -193,12 +194,14 @@ function assemble(buffer: string, results: GroupResult[]): TxSuccess {
   const facts: ChangeFact[] = [];
   const annotations: ChangeAnnotation[] = [];
   const warnings: WarningDetail[] = [];
+  const effects: TextEffect[] = [];
   for (const { group, result, start, end } of results) {
     text = text.slice(0, start) + result.text + text.slice(end);
     const changed = result.changed ?? { unchangedPrefix: 0, unchangedSuffix: 0 };
     unchangedPrefix = Math.min(unchangedPrefix, start + changed.unchangedPrefix);
     unchangedSuffix = Math.min(unchangedSuffix, buffer.length - end + changed.unchangedSuffix);
     const s = group.observation.scope_start;
+    effects.push(...result.effects.map((e) => ({ ...e, start: e.start + s, end: e.end + s })));
     facts.push(...result.facts.map((f) => ({ ...f, span_start: f.span_start + s, span_end: f.span_end + s })));
     annotations.push(...result.annotations);
     warnings.push(...result.warnings.filter((w) => w.code !== 'no_op_transaction').map((w) => shiftWarning(w, s)));
@@ -211,7 +214,7 @@ function assemble(buffer: string, results: GroupResult[]): TxSuccess {
     });
   }
   const changed: TextChange = { unchangedPrefix: Math.min(unchangedPrefix, text.length), unchangedSuffix: Math.min(unchangedSuffix, text.length) };
-  return { ok: true, text, facts: facts.sort(byIndex), annotations: annotations.sort(byIndex), warnings: stableByIndex(warnings), changed };
+  return { ok: true, text, facts: facts.sort(byIndex), annotations: annotations.sort(byIndex), warnings: stableByIndex(warnings), changed, effects: normalizeEffects(effects) };
 }
 
 function shiftWarning(w: WarningDetail, scopeStart: number): WarningDetail {

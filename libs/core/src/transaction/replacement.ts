@@ -26,6 +26,7 @@ export function applyReplacement(buffer: string, rawReplacement: string): TxSucc
         operation: 'replace_all',
       },
     ],
+    effects: [{ start: 0, end: length, inserted: replacement }],
     annotations: [{ change_id: REPLACEMENT_CHANGE_ID, change_index: 1, rationale: null, risk: null }],
     warnings: collectWarnings({
       changes: [{ change_id: REPLACEMENT_CHANGE_ID, change_index: 1, noOp: buffer === replacement }],

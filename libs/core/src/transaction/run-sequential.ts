@@ -5,6 +5,7 @@ import { applySpanChange } from './span-operations';
 import type { StepEnv } from './step';
 import type { ChangeAnnotation, ChangeFact, ProtocolVersion, TextChange, TxResult } from './transaction.types';
 import { applyMatchChange } from './typed-match';
+import { EffectComposer } from './text-effect';
 import { changeWarningInput, collectWarnings } from './warnings';
 import type { ChangeWarningInput } from './warnings';
 
@@ -24,6 +25,7 @@ export function runSequential(format: ProtocolVersion, changes: readonly Planned
   const facts: ChangeFact[] = [];
   const annotations: ChangeAnnotation[] = [];
   const warningInputs: ChangeWarningInput[] = [];
+  const effects = new EffectComposer();
   for (const change of changes) {
     const env: StepEnv = {
       format,
@@ -42,6 +44,7 @@ export function runSequential(format: ProtocolVersion, changes: readonly Planned
     const { fact } = step;
     // Warning facts read the buffer before the change lands: its cuts and the earlier changes only.
     warningInputs.push(changeWarningInput(buf, change, step));
+    effects.record(fact.span_start, fact.span_end, step.replacement, (from, to) => buf.text.slice(buf.toUnit(from), buf.toUnit(to)));
     buf.replace(step.unitStart, step.unitEnd, step.replacement, {
       change_id: fact.change_id,
       change_index: fact.change_index,
@@ -53,7 +56,7 @@ export function runSequential(format: ProtocolVersion, changes: readonly Planned
     annotations.push({ change_id: change.change_id, change_index: change.change_index, rationale: change.rationale, risk: change.risk });
   }
   const warnings = collectWarnings({ changes: warningInputs, before: buffer, after: buf.text, dirty: buf.dirty });
-  return { ok: true, text: buf.text, facts, annotations, warnings, changed: changedRegion(buffer, buf) };
+  return { ok: true, text: buf.text, facts, annotations, warnings, changed: changedRegion(buffer, buf), effects: effects.effects };
 }
 
 /** How much of the text is untouched at each end (UTF-16 units), so storage can skip those parts. */

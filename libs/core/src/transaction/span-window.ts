@@ -15,16 +15,16 @@ export interface SpanStep {
 
 /**
  * For a well-formed tx/2 record of span operations only (runtimes 0.3.0 and 0.5.0), its operations as
- * steps a fold may apply one by one, each to a window of the buffer; null for any other record (those
- * are applied to the whole text).
+ * steps the replay verifier may re-run one by one, each on a window of the buffer; null for any other
+ * record (those are re-run on the whole text).
  *
  * Why it is exact: a tx/2 transaction applies its changes in order, each to the buffer the earlier ones
  * left, and a span change reads only [start - |expected_before|, end + |expected_after|) of it (clamped
  * to the buffer), after checks that depend on the record alone (checked here on the whole record, so
  * shape, profile and duplicate ids are decided as applyProposal decides them). Applied to a window
  * that holds that range (and is clamped where the buffer is), under the same runtime, a change reads
- * the same text and writes the same replacement. Only warnings and facts differ, and replay uses
- * neither; a step that fails on its window is applied to the whole text, which reports its own failure.
+ * the same text and writes the same replacement. Only warnings and facts differ, and the effects' check
+ * uses neither; a step that fails on its window is re-run on the whole text, which reports its own failure.
  */
 export function spanSteps(p: RecordedProposal): SpanStep[] | null {
   if (p.protocol_version !== PROTOCOL.tx2) return null;

@@ -1,3 +1,5 @@
+import type { TextEffect } from './text-effect';
+
 /**
  * The transaction engine's contract: a submitted record, evaluated against a canonical buffer,
  * yields either the new text with its change facts, or one failure with its diagnostics.
@@ -115,6 +117,8 @@ export interface TxSuccess {
   warnings: WarningDetail[];
   /** Optional so runtimes that cannot tell (whole replacement) simply omit it. */
   changed?: TextChange;
+  /** What the transaction did, in the input buffer's code points (ascending, disjoint): text-effect.ts. */
+  effects: TextEffect[];
 }
 
 export type TxResult = TxSuccess | ({ ok: false } & TxFailure);

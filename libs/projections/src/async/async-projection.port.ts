@@ -17,12 +17,6 @@ export interface AsyncProjection {
   readonly version: number;
   /** The tables this projection owns (and only it writes), in dependency order. */
   readonly tables: readonly string[];
-  /**
-   * Per table, the columns that are a function of the log up to the checkpoint, when not all of them are:
-   * what the online rebuild compares. A column copied from the inline models when the batch applies
-   * (search's body, say) can be ahead of the checkpoint, by as much as the text changed since.
-   */
-  readonly comparable?: Readonly<Record<string, readonly string[]>>;
   /** Brings the tables up to the batch (events in readAll order; skip types it does not follow). */
   apply(tx: Sql, events: readonly StoredEvent[]): Promise<void>;
 }

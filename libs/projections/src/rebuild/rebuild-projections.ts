@@ -1,5 +1,6 @@
 import { TargetFold } from '@palimpsest/core/target/target-fold';
 import { upcastTargetEvent } from '@palimpsest/core/target/target.events';
+import { textOf } from '@palimpsest/core/target/target.state';
 import type { Db, Sql } from '@palimpsest/store/db';
 import { streamPages } from '@palimpsest/store/read-stream';
 import { projectInline } from '../inline-projections';
@@ -33,7 +34,7 @@ export async function rebuildStream(tx: Sql, streamId: string): Promise<number> 
   let events = 0;
   for await (const page of streamPages(tx, streamId)) {
     for (const s of page) {
-      const event = upcastTargetEvent(s.type, s.schemaVersion, s.data);
+      const event = upcastTargetEvent(s.type, s.schemaVersion, s.data, () => textOf(fold.state));
       const contentRewrite = fold.apply(event);
       await projectInline(tx, [
         { event, position: s.globalPosition, streamVersion: s.streamVersion, recordedAt: s.recordedAt, stateAfter: fold.state, contentRewrite },

@@ -1,8 +1,8 @@
 import { ReplayDivergence } from '@palimpsest/core/target/target.decider';
 import { TargetFold } from '@palimpsest/core/target/target-fold';
-import { ObservedReplayEvidence } from '@palimpsest/core/target/observed-replay';
+import { ReplayCheck } from '@palimpsest/core/target/replay-check';
 import { targetStreamId, upcastTargetEvent } from '@palimpsest/core/target/target.events';
-import type { TargetState } from '@palimpsest/core/target/target.state';
+import { textOf, type TargetState } from '@palimpsest/core/target/target.state';
 import { sha256Hex } from '@palimpsest/core/text/sha256';
 import type { Sql } from '@palimpsest/store/db';
 import { streamPages } from '@palimpsest/store/read-stream';
@@ -35,24 +35,29 @@ export interface Reconstruction {
 }
 
 /**
- * Fold a target's stream from its initial snapshot, re-applying each acceptance by its recorded profile
- * (TargetFold: evolve's checks at the cost of the deltas). Events are read a page at a time and not kept.
+ * Fold a target's stream from its initial snapshot (TargetFold: each acceptance's effects applied, its
+ * after_hash checked) and, before each acceptance is folded, re-run its recorded profile on the text it
+ * applied to: the engine must reproduce the recorded effects (a tampered effect is a divergence) and the
+ * after_hash. Events are read a page at a time and not kept.
  */
 export async function reconstructTarget(sql: Sql, targetId: string): Promise<Reconstruction> {
   const fold = new TargetFold();
   let accepted = 0;
-  const observed = new ObservedReplayEvidence();
+  const checks = new ReplayCheck();
   for await (const page of streamPages(sql, targetStreamId(targetId))) {
     for (const s of page) {
-      const event = upcastTargetEvent(s.type, s.schemaVersion, s.data);
       try {
-        observed.check(event, fold.state);
+        const before = fold.state;
+        let rerun = true;
+        const event = upcastTargetEvent(s.type, s.schemaVersion, s.data, () => ((rerun = false), textOf(before)));
+        // A version-1 acceptance's effects were just derived by running its engine: that run was the check.
+        checks.check(event, before, rerun, fold.buffer);
         fold.apply(event);
+        if (event.type === 'ProposalAccepted') accepted++;
       } catch (err) {
         if (err instanceof ReplayDivergence) return { state: fold.state, accepted, divergence: err };
         throw err;
       }
-      if (event.type === 'ProposalAccepted') accepted++;
     }
   }
   return { state: fold.state, accepted, divergence: null };

@@ -5,11 +5,12 @@ import { publicationEventSchemas } from './publication-event-schemas';
 import { observationEventSchemas } from './observation-event-schemas';
 
 /**
- * JSON Schemas (2020-12) of the target stream's event payloads, schema version 1.
+ * JSON Schemas (2020-12) of the target stream's event payloads (EVENT_SCHEMAS: the version each type is
+ * written as; PUBLISHED_EVENT_SCHEMAS: every version ever published, older ones kept as released).
  * Published under schemas/events/ and frozen once released: a change means a new version and an upcaster.
  */
 export const SCHEMA_BASE = 'https://palimpsest.dev/schemas';
-const id = (name: string) => `${SCHEMA_BASE}/events/${name}.v1.json`;
+const id = (name: string, version = 1) => `${SCHEMA_BASE}/events/${name}.v${version}.json`;
 
 const uuid = { type: 'string', format: 'uuid' };
 const sha256 = { type: 'string', pattern: '^[0-9a-f]{64}$' };
@@ -57,6 +58,67 @@ const attemptProperties: Record<string, JsonSchema> = {
 };
 const attemptRequired = Object.keys(attemptProperties);
 
+const PROPOSAL_ACCEPTED_V1: JsonSchema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: id('proposal-accepted'),
+  title: 'ProposalAccepted',
+  description: 'A proposal passed every guard and applied; replay re-applies `content` under runtime_version.',
+  type: 'object',
+  additionalProperties: false,
+  required: [...attemptRequired, 'after_version', 'after_hash', 'change_facts', 'annotations', 'warnings'],
+  properties: {
+    ...attemptProperties,
+    after_version: version,
+    after_hash: sha256,
+    change_facts: { type: 'array', items: changeFact },
+    annotations: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['change_id', 'change_index', 'rationale', 'risk'],
+        properties: {
+          change_id: { type: 'string' },
+          change_index: { type: 'integer', minimum: 1 },
+          rationale: nullable({ type: 'string' }),
+          risk: { enum: ['low', 'medium', 'high', null] },
+        },
+      },
+    },
+    warnings: nullable({
+      type: 'object',
+      required: ['warnings', 'warning_details', 'warning_count', 'warnings_truncated'],
+      properties: {
+        warnings: { type: 'array', items: { type: 'string' } },
+        warning_details: { type: 'array', maxItems: 16, items: { type: 'object', required: ['code', 'detail'], properties: { code: { type: 'string' }, detail: { type: 'string' } } } },
+        warning_count: { type: 'integer', minimum: 1 },
+        warnings_truncated: { type: 'boolean' },
+      },
+    }),
+  },
+};
+
+const textEffect = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['start', 'end', 'inserted'],
+  properties: {
+    start: { type: 'integer', minimum: 0, description: 'Code points into the preimage (the text before the acceptance).' },
+    end: { type: 'integer', minimum: 0, description: 'Exclusive; start = end inserts.' },
+    inserted: { type: 'string', description: 'Canonical LF text put in place of [start, end).' },
+  },
+};
+
+/** Version 2: version 1 and what the acceptance did, so folds apply it without the engine. */
+const PROPOSAL_ACCEPTED_V2: JsonSchema = {
+  ...PROPOSAL_ACCEPTED_V1,
+  $id: id('proposal-accepted', 2),
+  description:
+    'A proposal passed every guard and applied. `effects` is what it did, in code points of the preimage (ascending, disjoint; a whole replacement is one effect over the whole preimage): folds apply them and check after_hash; replay re-applies `content` under runtime_version and checks it reproduces them.',
+  required: [...(PROPOSAL_ACCEPTED_V1.required as string[]), 'effects'],
+  properties: { ...(PROPOSAL_ACCEPTED_V1.properties as Record<string, JsonSchema>), effects: { type: 'array', items: textEffect } },
+};
+
 export const EVENT_SCHEMAS: Record<string, JsonSchema> = {
   TargetInitialized: {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -93,45 +155,7 @@ export const EVENT_SCHEMAS: Record<string, JsonSchema> = {
       initialized_at: timestamp,
     },
   },
-  ProposalAccepted: {
-    $schema: 'https://json-schema.org/draft/2020-12/schema',
-    $id: id('proposal-accepted'),
-    title: 'ProposalAccepted',
-    description: 'A proposal passed every guard and applied; replay re-applies `content` under runtime_version.',
-    type: 'object',
-    additionalProperties: false,
-    required: [...attemptRequired, 'after_version', 'after_hash', 'change_facts', 'annotations', 'warnings'],
-    properties: {
-      ...attemptProperties,
-      after_version: version,
-      after_hash: sha256,
-      change_facts: { type: 'array', items: changeFact },
-      annotations: {
-        type: 'array',
-        items: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['change_id', 'change_index', 'rationale', 'risk'],
-          properties: {
-            change_id: { type: 'string' },
-            change_index: { type: 'integer', minimum: 1 },
-            rationale: nullable({ type: 'string' }),
-            risk: { enum: ['low', 'medium', 'high', null] },
-          },
-        },
-      },
-      warnings: nullable({
-        type: 'object',
-        required: ['warnings', 'warning_details', 'warning_count', 'warnings_truncated'],
-        properties: {
-          warnings: { type: 'array', items: { type: 'string' } },
-          warning_details: { type: 'array', maxItems: 16, items: { type: 'object', required: ['code', 'detail'], properties: { code: { type: 'string' }, detail: { type: 'string' } } } },
-          warning_count: { type: 'integer', minimum: 1 },
-          warnings_truncated: { type: 'boolean' },
-        },
-      }),
-    },
-  },
+  ProposalAccepted: PROPOSAL_ACCEPTED_V2,
   ProposalRejected: {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: id('proposal-rejected'),
@@ -229,6 +253,20 @@ export const EVENT_SCHEMAS: Record<string, JsonSchema> = {
   ...observationEventSchemas(SCHEMA_BASE),
 };
 
-export function eventSchemaFileName(type: string): string {
-  return `${type.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase()}.v1.json`;
+/** Versions still published beside the current one (read by upcasters, never written). */
+const SUPERSEDED_EVENT_SCHEMAS: Record<string, Record<number, JsonSchema>> = {
+  ProposalAccepted: { 1: PROPOSAL_ACCEPTED_V1 },
+};
+
+/** The version of each current schema (from its $id). */
+const versionOf = (schema: JsonSchema) => Number(/\.v(\d+)\.json$/.exec(String(schema.$id))![1]);
+
+/** Every published event schema, each type's versions in ascending order. */
+export const PUBLISHED_EVENT_SCHEMAS: { type: string; version: number; schema: JsonSchema }[] = Object.entries(EVENT_SCHEMAS).flatMap(([type, schema]) => [
+  ...Object.entries(SUPERSEDED_EVENT_SCHEMAS[type] ?? {}).map(([v, old]) => ({ type, version: Number(v), schema: old })),
+  { type, version: versionOf(schema), schema },
+]);
+
+export function eventSchemaFileName(type: string, version = 1): string {
+  return `${type.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase()}.v${version}.json`;
 }

@@ -1,5 +1,5 @@
 import { CATALOG } from '../catalog/catalog';
-import { EVENT_SCHEMAS, SCHEMA_BASE, eventSchemaFileName } from './event-schemas';
+import { PUBLISHED_EVENT_SCHEMAS, SCHEMA_BASE, eventSchemaFileName } from './event-schemas';
 import { operationSchemaPath, publishOperationSchema } from './operation-schemas';
 import { RELAY_ENVELOPE_SCHEMA_PATH, relayEnvelopeSchema } from './relay-envelope-schema';
 
@@ -7,8 +7,8 @@ import { RELAY_ENVELOPE_SCHEMA_PATH, relayEnvelopeSchema } from './relay-envelop
 export function publishedSchemaFiles(): Map<string, unknown> {
   const files = new Map<string, unknown>();
   const index: { $id: string; path: string; kind: string; title: string }[] = [];
-  for (const [type, schema] of Object.entries(EVENT_SCHEMAS)) {
-    const path = `events/${eventSchemaFileName(type)}`;
+  for (const { type, version, schema } of PUBLISHED_EVENT_SCHEMAS) {
+    const path = `events/${eventSchemaFileName(type, version)}`;
     files.set(path, schema);
     index.push({ $id: String(schema.$id), path, kind: 'event', title: type });
   }

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../catalog/operation-spec';
-import { EVENT_SCHEMAS, SCHEMA_BASE } from './event-schemas';
+import { PUBLISHED_EVENT_SCHEMAS, SCHEMA_BASE } from './event-schemas';
 
 /** Where the relay's envelope schema is published, relative to schemas/. */
 export const RELAY_ENVELOPE_SCHEMA_PATH = 'relay/nats-envelope.v1.json';
@@ -8,8 +8,8 @@ const decimal = { type: 'string', pattern: '^(0|[1-9][0-9]*)$' };
 
 /**
  * JSON Schema (2020-12) of the body of every message the NATS relay publishes
- * (apps/projector/src/relay/relay-envelope.ts, docs/relay.md). `data` of a known event type at schema
- * version 1 must match that event's published schema; other types and versions are left open.
+ * (apps/projector/src/relay/relay-envelope.ts, docs/relay.md). `data` of a known event type at a published
+ * schema version must match that version's schema; other types and versions are left open.
  */
 export function relayEnvelopeSchema(): JsonSchema {
   return {
@@ -33,8 +33,8 @@ export function relayEnvelopeSchema(): JsonSchema {
       recorded_at: { type: 'string', format: 'date-time' },
       transaction_xid: { ...decimal, description: 'The appending transaction\'s id (xid8); the relay publishes in (transaction_xid, global_position) order.' },
     },
-    allOf: Object.entries(EVENT_SCHEMAS).map(([type, schema]) => ({
-      if: { properties: { event_type: { const: type }, schema_version: { const: 1 } }, required: ['event_type', 'schema_version'] },
+    allOf: PUBLISHED_EVENT_SCHEMAS.map(({ type, version, schema }) => ({
+      if: { properties: { event_type: { const: type }, schema_version: { const: version } }, required: ['event_type', 'schema_version'] },
       then: { properties: { data: { $ref: String(schema.$id) } } },
     })),
   };

@@ -3,7 +3,7 @@ import type { ExistingCandidate } from '@palimpsest/core/candidate/candidate.sta
 import { replayOperations } from '@palimpsest/core/candidate/target-record';
 import { evolve } from '@palimpsest/core/target/target.decider';
 import { targetStreamId, upcastTargetEvent } from '@palimpsest/core/target/target.events';
-import { initialTargetState, type TargetState } from '@palimpsest/core/target/target.state';
+import { initialTargetState, textOf, type TargetState } from '@palimpsest/core/target/target.state';
 import { sha256Hex } from '@palimpsest/core/text/sha256';
 import type { Sql } from '@palimpsest/store/db';
 import { readStream } from '@palimpsest/store/read-stream';
@@ -26,7 +26,7 @@ export async function textAtVersion(sql: Sql, targetId: string, version: number,
   let state: TargetState = initialTargetState;
   for (const s of await readStream(sql, targetStreamId(targetId))) {
     if (state.exists && state.version === version) break;
-    state = evolve(state, upcastTargetEvent(s.type, s.schemaVersion, s.data));
+    state = evolve(state, upcastTargetEvent(s.type, s.schemaVersion, s.data, () => textOf(state)));
   }
   return state.exists && state.version === version ? state.content : null;
 }

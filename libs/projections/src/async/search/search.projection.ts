@@ -1,96 +1,90 @@
 import type { Sql } from '@palimpsest/store/db';
+import { readStream } from '@palimpsest/store/read-stream';
 import type { StoredEvent } from '@palimpsest/store/stored-event';
 import type { AsyncProjection } from '../async-projection.port';
+import { foldSearchDocument, isTargetEvent, type SearchDocument } from './search-document';
+
+export { SEARCH_INTENT_CHARS } from './search-document';
 
 /** Code points of a target's current text that are indexed (a tsvector must stay under 1 MB). */
 export const SEARCH_BODY_CHARS = 200_000;
-/** Code points of accepted intents kept per target, the most recent ones. */
-export const SEARCH_INTENT_CHARS = 16_384;
-
-/** The events that change what a target's document holds: its text, name, binding or intents. */
-const FOLLOWED = new Set(['TargetInitialized', 'ProposalAccepted', 'WorkspaceFileBound', 'WorkspaceFileRefreshed']);
-
-interface Touched {
-  position: number;
-  recordedAt: string;
-  intents: string[];
-}
 
 /**
- * Full-text search over each target. A batch folds into one row per target it touches: the row takes
- * the target's filename, path and text as the inline read models hold them when the batch applies (the
- * projection follows the log, so it is never behind them), appends the batch's accepted intents, and
- * recomputes the tsvector once however many events touched the target.
+ * Full-text search over each target, a function of the log: a batch folds into one row per target it
+ * touches (the row's text changed by each acceptance's effects, its intents appended, its name and path
+ * taken from the events), and the tsvector is recomputed once however many events touched the target.
+ *
+ * readAll's order is not always a stream's version order (a writer can take its transaction id before it
+ * waits for the row lock), so an event is folded only on top of the version before it: a gap is filled
+ * from the stream first, and an event already folded that way is skipped when readAll reaches it.
  */
 export const searchProjection: AsyncProjection = {
   name: 'search',
-  version: 1,
+  version: 2,
   tables: ['search_documents'],
-  // filename, path, body, version and the document are the inline models' when the batch applied.
-  comparable: { search_documents: ['target_id', 'intents', 'last_position', 'updated_at'] },
   async apply(tx: Sql, events: readonly StoredEvent[]): Promise<void> {
-    const touched = touchedTargets(events);
-    if (touched.size === 0) return;
-    const ids = [...touched.keys()];
-    const rows = [...touched.values()];
-    await tx.query(UPSERT, [
-      ids,
-      rows.map((t) => t.intents.join('\n')),
-      rows.map((t) => t.position),
-      rows.map((t) => t.recordedAt),
-      SEARCH_BODY_CHARS,
-      SEARCH_INTENT_CHARS,
-    ]);
-    await tx.query(REINDEX, [ids]);
+    const batch = events.filter(isTargetEvent);
+    if (batch.length === 0) return;
+    const docs = await readDocuments(tx, [...new Set(batch.map((e) => e.streamId))]);
+    const changed = new Map<string, SearchDocument>();
+    for (const e of batch) {
+      const doc = await foldUpTo(tx, docs.get(e.streamId) ?? null, e);
+      if (!doc) continue;
+      docs.set(e.streamId, doc);
+      changed.set(doc.target_id, doc);
+    }
+    if (changed.size > 0) await writeDocuments(tx, [...changed.values()]);
   },
 };
 
-function touchedTargets(events: readonly StoredEvent[]): Map<string, Touched> {
-  const touched = new Map<string, Touched>();
-  for (const e of events) {
-    if (!FOLLOWED.has(e.type)) continue;
-    const id = String(e.data.target_id);
-    const t = touched.get(id) ?? { position: 0, recordedAt: e.recordedAt, intents: [] };
-    if (e.globalPosition > t.position) {
-      t.position = e.globalPosition;
-      t.recordedAt = e.recordedAt;
-    }
-    if (e.type === 'ProposalAccepted' && typeof e.data.intent === 'string' && e.data.intent.trim() !== '') t.intents.push(e.data.intent);
-    touched.set(id, t);
-  }
-  return touched;
+/** `doc` brought up to `e` (filling a gap from the stream); unchanged when `e` was folded already. */
+async function foldUpTo(tx: Sql, doc: SearchDocument | null, e: StoredEvent): Promise<SearchDocument | null> {
+  const at = doc?.stream_version ?? 0;
+  if (e.streamVersion <= at) return doc;
+  const pending = e.streamVersion === at + 1 ? [e] : await readStream(tx, e.streamId, { fromVersion: at + 1, toVersion: e.streamVersion });
+  let next = doc;
+  for (const p of pending) next = foldSearchDocument(next, p);
+  return next;
 }
 
-/**
- * New rows and changed ones. The batch's intents are always appended: readAll's order is not always a
- * stream's version order (a writer can take its transaction id before it waits for the row lock), so a
- * batch can hold an earlier position than the row has, and its intents still belong in it, in log order.
- */
-const UPSERT = `
-INSERT INTO search_documents AS d (target_id, filename, path, intents, body, body_truncated, version, document, last_position, updated_at)
-SELECT b.target_id, t.filename, w.path, right(b.intents, $6::int),
-       left(x.text, $5::int), char_length(x.text) > $5::int,
-       t.version, ''::tsvector, b.position, b.at
-  FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::timestamptz[]) AS b(target_id, intents, position, at)
-  JOIN targets t ON t.target_id = b.target_id
-  LEFT JOIN workspace_files w ON w.target_id = b.target_id
-  CROSS JOIN LATERAL (SELECT COALESCE(string_agg(c.body, '' ORDER BY c.chunk_index), '') AS text
-                        FROM target_chunks c WHERE c.target_id = b.target_id) x
-ON CONFLICT (target_id) DO UPDATE SET
-  filename = excluded.filename, path = excluded.path,
-  intents = right(CASE WHEN excluded.intents = '' THEN d.intents WHEN d.intents = '' THEN excluded.intents
-                       ELSE d.intents || E'\\n' || excluded.intents END, $6::int),
-  body = excluded.body, body_truncated = excluded.body_truncated, version = excluded.version,
-  last_position = GREATEST(d.last_position, excluded.last_position),
-  updated_at = CASE WHEN excluded.last_position > d.last_position THEN excluded.updated_at ELSE d.updated_at END`;
+async function readDocuments(tx: Sql, streamIds: string[]): Promise<Map<string, SearchDocument>> {
+  const { rows } = await tx.query<SearchDocument & { last_position: string | number; version: string | number; stream_version: string | number; updated_at: Date | string }>(
+    `SELECT target_id::text AS target_id, filename, path, intents, body, version, stream_version, last_position, updated_at
+       FROM search_documents WHERE 'target-' || target_id::text = ANY($1::text[])`,
+    [streamIds],
+  );
+  return new Map(rows.map((r) => [`target-${r.target_id}`, {
+    ...r,
+    version: Number(r.version),
+    stream_version: Number(r.stream_version),
+    last_position: Number(r.last_position),
+    updated_at: new Date(r.updated_at).toISOString(),
+  }]));
+}
+
+async function writeDocuments(tx: Sql, docs: SearchDocument[]): Promise<void> {
+  const column = <K extends keyof SearchDocument>(k: K) => docs.map((d) => d[k]);
+  await tx.query(UPSERT, [
+    column('target_id'), column('filename'), column('path'), column('intents'), column('body'),
+    column('version'), column('stream_version'), column('last_position'), column('updated_at'), SEARCH_BODY_CHARS,
+  ]);
+}
 
 /** Filenames are indexed whole and split at punctuation, so "main" finds src/main.ts. */
 const NAME_WORDS = (column: string) => `${column} || ' ' || regexp_replace(${column}, '[^[:alnum:]]+', ' ', 'g')`;
 
-const REINDEX = `
-UPDATE search_documents SET document =
-    setweight(to_tsvector('simple', ${NAME_WORDS('filename')} || ' ' || COALESCE(${NAME_WORDS('path')}, '')), 'A')
- || setweight(to_tsvector('english', ${NAME_WORDS('filename')} || ' ' || COALESCE(${NAME_WORDS('path')}, '')), 'A')
- || setweight(to_tsvector('english', intents), 'B')
- || setweight(to_tsvector('english', body), 'D')
- WHERE target_id = ANY($1::uuid[])`;
+const DOCUMENT = `
+    setweight(to_tsvector('simple', ${NAME_WORDS('b.filename')} || ' ' || COALESCE(${NAME_WORDS('b.path')}, '')), 'A')
+ || setweight(to_tsvector('english', ${NAME_WORDS('b.filename')} || ' ' || COALESCE(${NAME_WORDS('b.path')}, '')), 'A')
+ || setweight(to_tsvector('english', b.intents), 'B')
+ || setweight(to_tsvector('english', left(b.body, $10::int)), 'D')`;
+
+const UPSERT = `
+INSERT INTO search_documents AS d (target_id, filename, path, intents, body, body_truncated, version, stream_version, document, last_position, updated_at)
+SELECT b.target_id, b.filename, b.path, b.intents, b.body, char_length(b.body) > $10::int, b.version, b.stream_version, ${DOCUMENT}, b.position, b.at
+  FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::bigint[], $9::timestamptz[])
+       AS b(target_id, filename, path, intents, body, version, stream_version, position, at)
+ON CONFLICT (target_id) DO UPDATE SET
+  filename = excluded.filename, path = excluded.path, intents = excluded.intents, body = excluded.body,
+  body_truncated = excluded.body_truncated, version = excluded.version, stream_version = excluded.stream_version,
+  document = excluded.document, last_position = excluded.last_position, updated_at = excluded.updated_at`;

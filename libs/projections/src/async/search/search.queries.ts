@@ -1,4 +1,5 @@
 import type { Sql } from '@palimpsest/store/db';
+import { SEARCH_BODY_CHARS } from './search.projection';
 
 /** Reads of the `search` read model (written by search.projection.ts). */
 
@@ -36,14 +37,14 @@ const QUERY = `websearch_to_tsquery('english', $1::text)`;
 export async function searchPage(sql: Sql, q: SearchPageQuery): Promise<SearchHitRow[]> {
   const { rows } = await sql.query<SearchHitRow>(
     `SELECT p.target_id::text AS target_id, p.filename, p.path, p.version, p.rank, p.body_truncated, p.last_position,
-            left(ts_headline('english', p.body, ${QUERY}, $5::text), $4::int) AS snippet
+            left(ts_headline('english', left(p.body, $6::int), ${QUERY}, $5::text), $4::int) AS snippet
        FROM (SELECT d.*, ts_rank(d.document, ${QUERY}, 1)::float8 AS rank
                FROM search_documents d
               WHERE d.document @@ ${QUERY}
               ORDER BY rank DESC, d.target_id
               LIMIT $2::int OFFSET $3::int) p
       ORDER BY p.rank DESC, p.target_id`,
-    [q.query, q.rows, q.offset, q.snippetChars, HEADLINE_OPTIONS],
+    [q.query, q.rows, q.offset, q.snippetChars, HEADLINE_OPTIONS, SEARCH_BODY_CHARS],
   );
   return rows.map((r) => ({ ...r, rank: Number(r.rank) }));
 }

@@ -6,6 +6,7 @@ import { PUBLICATION_STREAM_PREFIX, upcastPublicationEvent } from '@palimpsest/c
 import { initialPublicationState, type PublicationState } from '@palimpsest/core/publication/publication.state';
 import { TargetFold } from '@palimpsest/core/target/target-fold';
 import { targetStreamId, upcastTargetEvent } from '@palimpsest/core/target/target.events';
+import { textOf } from '@palimpsest/core/target/target.state';
 import type { Sql } from '@palimpsest/store/db';
 import { readStream } from '@palimpsest/store/read-stream';
 import type { StoredEvent } from '@palimpsest/store/stored-event';
@@ -101,7 +102,7 @@ export class InlineFollower implements AsyncProjection {
 
   private async projectTarget(tx: Sql, s: StoredEvent): Promise<void> {
     const fold = this.take<TargetFold>(s)?.state ?? (await targetBefore(tx, s));
-    const event = upcastTargetEvent(s.type, s.schemaVersion, s.data);
+    const event = upcastTargetEvent(s.type, s.schemaVersion, s.data, () => textOf(fold.state));
     const contentRewrite = fold.apply(event);
     await projectInline(tx, [
       { event, position: s.globalPosition, streamVersion: s.streamVersion, recordedAt: s.recordedAt, stateAfter: fold.state, contentRewrite },
