@@ -2,13 +2,9 @@ import type { Outcome } from './outcome';
 import { codePointLength } from '@palimpsest/core/text/code-points';
 import { elementSentBytes, MAX_RESULT_BYTES, prefixWithin, sentBytes, stringSentBytes } from './result-bytes';
 
-/** What was cut from an answer to keep it within MAX_RESULT_BYTES: where, how much is returned, how much there was. */
-export interface TruncatedField {
-  path: string;
-  /** Code points of a string, elements of an array. */
-  returned: number;
-  total: number;
-}
+import type { TruncatedField } from './answer-notes';
+
+export type { TruncatedField } from './answer-notes';
 
 /** Room kept for the notes this adds (result_truncated, a next action). */
 const NOTES_BYTES = 4096;

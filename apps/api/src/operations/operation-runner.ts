@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { dispatch } from '@palimpsest/application/dispatch/dispatch';
+import { dispatchRequest } from '@palimpsest/application/dispatch/dispatch';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
 import type { Outcome } from '@palimpsest/protocol/outcome';
@@ -16,7 +16,7 @@ const header = (req: FastifyRequest, name: string): string | undefined => {
 };
 
 /**
- * What every catalog route does: request → arguments → a slot → dispatch() (the same path MCP
+ * What every catalog route does: request → arguments → a slot → dispatchRequest() (the same path MCP
  * takes) → the answer with its HTTP status, headers and, for errors, the envelope.
  */
 @Injectable()
@@ -45,7 +45,7 @@ export class OperationRunner {
     const started = performance.now();
     let result: Outcome | null = null;
     try {
-      result = await dispatch(this.runtime.ctx, operation, args, opts);
+      result = await dispatchRequest(this.runtime.ctx, operation, args, opts);
       return result;
     } finally {
       release();

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { dispatch } from '@palimpsest/application/dispatch/dispatch';
+import { dispatchRequest } from '@palimpsest/application/dispatch/dispatch';
 import type { Outcome } from '@palimpsest/protocol/outcome';
 import { describeStore } from '../runtime';
 import { withStore } from '../store-access';
@@ -18,7 +18,7 @@ export function registerStart(program: Command): void {
     .action(async () => {
       process.stdout.write(`palimpsest: store ${describeStore()}\n`);
       await withStore({
-        local: (ctx) => tour((name, args) => dispatch(ctx, name, args)),
+        local: (ctx) => tour((name, args) => dispatchRequest(ctx, name, args)),
         gateway: (gw) => tour((operation, args) => gw.send<Outcome>('POST', '/v1/admin/dispatch', { operation, args })),
       });
     });

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { dispatch } from '@palimpsest/application/dispatch/dispatch';
+import { dispatchRequest } from '@palimpsest/application/dispatch/dispatch';
 import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
 import { isCallFailure, type Outcome } from '@palimpsest/protocol/outcome';
 import { printJson } from '../runtime';
@@ -20,7 +20,7 @@ interface FileEntry {
 /** One catalog call, the way `palimpsest call` makes it: here, or through the gateway holding the store. */
 function call(operation: OperationName, args: Record<string, unknown>): Promise<Outcome> {
   return withStore({
-    local: (ctx) => dispatch(ctx, operation, args),
+    local: (ctx) => dispatchRequest(ctx, operation, args),
     gateway: (gw) => gw.send<Outcome>('POST', '/v1/admin/dispatch', { operation, args }),
   });
 }

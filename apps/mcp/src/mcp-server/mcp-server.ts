@@ -7,7 +7,7 @@ import {
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AppContext } from '@palimpsest/application/app-context';
-import { dispatch } from '@palimpsest/application/dispatch/dispatch';
+import { dispatchRequest } from '@palimpsest/application/dispatch/dispatch';
 import type { ProgressSink } from '@palimpsest/application/dispatch/operation-handler';
 import { hasLoneSurrogate } from '@palimpsest/core/text/code-points';
 import { isRefusal, type Outcome } from '@palimpsest/protocol/outcome';
@@ -68,7 +68,7 @@ export function createMcpServer(ctx: AppContext, opts: McpServerOptions): Server
     const token = request.params._meta?.progressToken;
     const progress = token === undefined ? undefined : progressSink(token, progressMs, extra.sendNotification);
     // extra.signal aborts on notifications/cancelled and when the connection closes.
-    const result = await dispatch(ctx, name, args ?? {}, { readOnly: opts.profile === 'read-only', policy: opts.policy, progress, signal: extra.signal });
+    const result = await dispatchRequest(ctx, name, args ?? {}, { readOnly: opts.profile === 'read-only', policy: opts.policy, progress, signal: extra.signal });
     return toolResult(presentResult(name, result, opts.mode));
   });
   return server;

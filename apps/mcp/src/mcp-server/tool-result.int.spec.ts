@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RETRYABLES } from '@palimpsest/core/errors/error-model';
 import { ALLOW_ALL } from '@palimpsest/core/policy/owner-policy';
-import { dispatch, type DispatchOptions } from '@palimpsest/application/dispatch/dispatch';
+import { dispatchRequest as dispatch, type DispatchOptions } from '@palimpsest/application/dispatch/dispatch';
 import { createWorkspaceHarness, type WorkspaceHarness } from '@palimpsest/application/test-support/workspace-harness';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { MAX_RESULT_BYTES, sentBytes } from '@palimpsest/protocol/result-bytes';
