@@ -76,7 +76,7 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   palimpsest_get_attempt_log: answerUnchecked((ctx, a) => getAttemptLog(ctx, a)),
   palimpsest_get_manifest_ledger: answerUnchecked((ctx, a) => getManifestLedger(ctx, a)),
   palimpsest_capabilities: async (ctx, a, session) => capabilitiesManifest(session, ctx.workspace, a.detail === true),
-  palimpsest_workspace_refresh: (ctx, a) => refreshWorkspaceFile(ctx, a),
+  palimpsest_workspace_refresh: answerUnchecked((ctx, a) => refreshWorkspaceFile(ctx, a)),
   palimpsest_workspace_status: (ctx, a) => workspaceStatus(ctx, a),
   grep: (ctx, a) => grep(ctx, a),
   list_files: (ctx, a) => listFiles(ctx, a),
