@@ -19,8 +19,6 @@ export interface ErrorEnvelopeBody {
 export interface Refusal<S extends string = string> {
   status: S;
   code?: string;
-  /** A drop-in tool's answer code (seed 004): INVALID_ARGUMENTS, FORBIDDEN, PATH_NOT_FOUND… */
-  answer?: string;
   failure_reason?: string;
   failure_detail?: string;
   retryable?: Retryable;

@@ -1,8 +1,8 @@
-import type { Outcome } from './outcome';
+import type { AnyAnswer } from './outcome';
 import { codePointLength } from '@palimpsest/core/text/code-points';
 import { elementSentBytes, MAX_RESULT_BYTES, prefixWithin, sentBytes, stringSentBytes } from './result-bytes';
 
-import type { TruncatedField } from './answer-notes';
+import type { AnswerNotes, TruncatedField } from './answer-notes';
 
 export type { TruncatedField } from './answer-notes';
 
@@ -30,7 +30,7 @@ interface Node {
  * code points. Operations whose answers grow with the data bound themselves first and continue in their
  * own terms (read_file's offset, the attempt log's next_sequence); this catches the rest.
  */
-export function withinResultBytes(outcome: Outcome): Outcome {
+export function withinResultBytes<A extends AnyAnswer>(outcome: A): A & AnswerNotes {
   // A JSON text unit is sent as at most 12 bytes (a non-ASCII one, escaped twice): most answers need no count.
   if (JSON.stringify(outcome).length * 12 + NOTES_BYTES <= MAX_RESULT_BYTES || sentBytes(outcome) <= MAX_RESULT_BYTES) return outcome;
   const answer = structuredClone(outcome);

@@ -192,7 +192,7 @@ export interface OperationAnswers {
     }>;
     bundle_id?: string | null;
     scope_count?: number;
-    scopes?: Array<object>;
+    scopes?: Array<Record<string, unknown>>;
   };
   palimpsest_submit_observed_operations: {
     status: "accepted";
@@ -206,7 +206,7 @@ export interface OperationAnswers {
     log_sequence: number;
     manifest_entries_added: number;
     warnings: Array<string>;
-    warning_details: Array<object>;
+    warning_details: Array<Record<string, unknown>>;
     warning_count: number;
     warnings_truncated: boolean;
     validity: {
@@ -269,7 +269,7 @@ export interface OperationAnswers {
     log_sequence: number;
     manifest_entries_added: number;
     warnings: Array<string>;
-    warning_details: Array<object>;
+    warning_details: Array<Record<string, unknown>>;
     warning_count: number;
     warnings_truncated: boolean;
     validity: {
@@ -319,7 +319,7 @@ export interface OperationAnswers {
     log_sequence: number;
     manifest_entries_added: number;
     warnings: Array<string>;
-    warning_details: Array<object>;
+    warning_details: Array<Record<string, unknown>>;
     warning_count: number;
     warnings_truncated: boolean;
     validity: {
@@ -369,7 +369,7 @@ export interface OperationAnswers {
     log_sequence: number;
     manifest_entries_added: number;
     warnings: Array<string>;
-    warning_details: Array<object>;
+    warning_details: Array<Record<string, unknown>>;
     warning_count: number;
     warnings_truncated: boolean;
     validity: {
@@ -436,7 +436,7 @@ export interface OperationAnswers {
       operation?: string;
     }>;
     failure_reason?: string;
-    diagnostic?: object | null;
+    diagnostic?: Record<string, unknown> | null;
   };
   palimpsest_save: {
     status: "saved";
@@ -496,7 +496,7 @@ export interface OperationAnswers {
       before_hash?: string;
       after_hash?: string | null;
       failure_reason?: string | null;
-      diagnostic?: object | null;
+      diagnostic?: Record<string, unknown> | null;
     }>;
     has_more: boolean;
     next_sequence: number | null;
@@ -514,7 +514,7 @@ export interface OperationAnswers {
       change_id: string;
       intent: string | null;
       origin: string;
-      derived: object;
+      derived: Record<string, unknown>;
       created_at: string;
     }>;
     has_more: boolean;
@@ -524,7 +524,7 @@ export interface OperationAnswers {
     status: "ok";
     service: "palimpsest";
     profile: string;
-    policy: object | null;
+    policy: Record<string, unknown> | null;
     operations: Array<{
       name: string;
       read_only: boolean;
@@ -538,7 +538,7 @@ export interface OperationAnswers {
       device: string | null;
       inode: string | null;
     };
-    limits: object;
+    limits: Record<string, number>;
     profiles: Array<{
       protocol: string;
       runtime: string;
@@ -573,7 +573,7 @@ export interface OperationAnswers {
       state: "in_sync" | "drifted" | "missing" | "pending" | "unreachable";
       disk_sha256: string;
       observed_sha256: string | null;
-      journal: object | null;
+      journal: Record<string, unknown> | null;
       code?: string;
     }>;
     total: number;
