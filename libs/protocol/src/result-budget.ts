@@ -2,7 +2,9 @@ import type { AnyAnswer } from './outcome';
 import { codePointLength } from '@palimpsest/core/text/code-points';
 import { elementSentBytes, MAX_RESULT_BYTES, prefixWithin, sentBytes, stringSentBytes } from './result-bytes';
 
+import type { NextAction } from '@palimpsest/core/errors/error-model';
 import type { AnswerNotes, TruncatedField } from './answer-notes';
+import { readTarget } from './catalog/operations/reads.operations';
 
 export type { TruncatedField } from './answer-notes';
 
@@ -49,8 +51,8 @@ export function withinResultBytes<A extends AnyAnswer>(outcome: A): A & AnswerNo
   };
 }
 
-const readRest = (targetId: string, c: TruncatedField) => ({
-  operation: 'palimpsest_read_target',
+const readRest = (targetId: string, c: TruncatedField): NextAction => ({
+  operation: readTarget.name,
   reason: `${c.path.slice(2)} was cut at ${c.returned} of ${c.total} code points to keep the answer within its byte budget: read on from there`,
   params: { target_file_id: targetId, start: c.returned },
 });

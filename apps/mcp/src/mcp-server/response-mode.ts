@@ -1,7 +1,9 @@
+import { observeScope, submitObservedOperations } from '@palimpsest/protocol/catalog/operations/scopes.operations';
 import { isSubmission } from '@palimpsest/protocol/catalog/operations/submissions.operations';
 import type { Outcome, WireAnswer } from '@palimpsest/protocol/outcome';
 
-const OBSERVED_SUBMISSION = 'palimpsest_submit_observed_operations';
+const OBSERVED_SUBMISSION = submitObservedOperations.name;
+const OBSERVE_SCOPE = observeScope.name;
 
 export type ResponseMode = 'detailed' | 'compact';
 
@@ -23,7 +25,7 @@ export function responseModeFrom(env: NodeJS.ProcessEnv): ResponseMode {
 export function compactNote(tool: string): string | null {
   if (tool === OBSERVED_SUBMISSION) return 'Compact: acceptance omits evidence and groups.';
   if (isSubmission(tool)) return 'Compact: acceptance omits evidence.';
-  if (tool === 'palimpsest_observe_scope') {
+  if (tool === OBSERVE_SCOPE) {
     return 'Compact: candidates keep name, kind, parent, lines; batch scopes drop page fields.';
   }
   return null;
@@ -54,7 +56,7 @@ function compactObservation(result: Outcome): WireAnswer | null {
  */
 export function presentResult(tool: string, result: Outcome, mode: ResponseMode): WireAnswer {
   if (mode === 'detailed') return result;
-  if (tool === 'palimpsest_observe_scope') return compactObservation(result) ?? result;
+  if (tool === OBSERVE_SCOPE) return compactObservation(result) ?? result;
   if (!(isSubmission(tool) || tool === OBSERVED_SUBMISSION) || result.status !== 'accepted') return result;
   // Seed: omit evidence and groups (an observed batch's summaries) if present; only actual omissions are listed.
   const omitted = ACCEPTED_OMISSIONS.filter((field) => field in result);

@@ -2,7 +2,7 @@ import type { Answer } from '../shared/answer';
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { isUuid, isValidRequestKey } from '@palimpsest/core/target/request-identity';
 import { resent, type RejectedRequest } from '@palimpsest/core/diagnostics/retry-request';
-import type { NextOperation } from '@palimpsest/core/errors/error-model';
+import type { CatalogOperation } from '@palimpsest/core/errors/error-model';
 import type { SubmitProposal } from '@palimpsest/core/target/target.commands';
 import { decide } from '@palimpsest/core/target/target.decider';
 import type { ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
@@ -40,7 +40,7 @@ export interface SubmitProposalInput {
    * submission always takes the locked path (the observation must be read under the lock).
    */
   observed?: {
-    operation: NextOperation;
+    operation: CatalogOperation;
     /** The request's fields outside its envelope and proposal (the single form's observation_id): next actions resend them. */
     fields?: Record<string, unknown>;
     lookup: (tx: Sql, target: TargetRow) => Promise<ObservedLookups>;

@@ -1,4 +1,4 @@
-import type { NextAction, NextOperation } from '../errors/error-model';
+import type { NextAction, CatalogOperation } from '../errors/error-model';
 import { toCanonicalLf } from '../text/canonical-text';
 import { codePointLength, CodePointIndex } from '../text/code-points';
 import { changesOf, failedIndexOf, retryArgs, withChange, type Change, type ChangeField, type RejectedRequest, type RetryBasis } from './retry-request';
@@ -46,7 +46,7 @@ const where = (buffer: string | null, offset: number): string => {
 
 /** A call built from the rejected request, not yet known to be one its operation takes. */
 interface UncheckedCall {
-  operation: NextOperation;
+  operation: CatalogOperation;
   reason: string;
   params: Record<string, unknown>;
 }

@@ -1,10 +1,10 @@
-import type { NextAction, NextOperation } from '../errors/error-model';
+import type { NextAction, CatalogOperation } from '../errors/error-model';
 import { isValidRequestKey } from '../target/request-identity';
 import { defaultChangeId } from '../transaction/parse-proposal';
 
 /** The request a rejection answered: the operation and its arguments exactly as sent. */
 export interface RejectedRequest {
-  operation: NextOperation;
+  operation: CatalogOperation;
   args: Record<string, unknown>;
 }
 
