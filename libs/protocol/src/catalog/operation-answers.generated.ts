@@ -19,7 +19,7 @@ export interface OperationAnswers {
       source_code_points: number;
       source_utf8_bytes: number;
       source_sha256: string;
-    };
+    } | null;
     workspace?: {
       path: string;
       source_sha256: string;
@@ -44,7 +44,7 @@ export interface OperationAnswers {
       source_code_points: number;
       source_utf8_bytes: number;
       source_sha256: string;
-    };
+    } | null;
     workspace?: {
       path: string;
       source_sha256: string;
@@ -69,7 +69,7 @@ export interface OperationAnswers {
       source_code_points: number;
       source_utf8_bytes: number;
       source_sha256: string;
-    };
+    } | null;
     workspace?: {
       path: string;
       source_sha256: string;
@@ -97,7 +97,7 @@ export interface OperationAnswers {
       source_code_points: number;
       source_utf8_bytes: number;
       source_sha256: string;
-    };
+    } | null;
   };
   palimpsest_read_target: {
     status: "ok";
@@ -462,10 +462,10 @@ export interface OperationAnswers {
   palimpsest_replay: {
     status: "success" | "failed";
     target_file_id: string;
-    reconstructed_hash: string;
-    current_hash: string;
-    reconstructed_version: number;
-    current_version: number;
+    reconstructed_hash: string | null;
+    current_hash: string | null;
+    reconstructed_version: number | null;
+    current_version: number | null;
     accepted_transactions_replayed: number;
     materialized_state_matches: boolean;
     materialized_state_checks: {
@@ -474,6 +474,9 @@ export interface OperationAnswers {
       recomputed_hash_matches: boolean;
       version_matches: boolean;
     };
+    failure_reason?: "replay_protocol_invalid" | "replay_diverged";
+    failure_detail?: string;
+    diverged_attempt_id?: string;
   };
   palimpsest_get_attempt_log: {
     status: "ok";
