@@ -1,5 +1,5 @@
 import type { AppContext } from '@palimpsest/application/app-context';
-import { dispatch } from '@palimpsest/application/dispatch/dispatch';
+import { dispatchRequest as dispatch } from '@palimpsest/application/dispatch/dispatch';
 
 /**
  * Generated target histories for the replay benchmark: a document of numbered ASCII lines, then

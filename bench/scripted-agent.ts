@@ -1,5 +1,5 @@
 import { appContext } from '@palimpsest/application/app-context';
-import { dispatch } from '@palimpsest/application/dispatch/dispatch';
+import { dispatchRequest as dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { migrate } from '@palimpsest/store/migrate';
 import { openDb } from '@palimpsest/store/open-db';
 import { createBenchDatabase, type BenchDatabase } from './bench-database';

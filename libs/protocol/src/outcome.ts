@@ -1,5 +1,7 @@
 import type { OperationName } from './catalog/catalog';
 import type { Result } from './catalog/operation-types';
+import type { AnswerNotes } from './answer-notes';
+import type { Refusal } from './refusal';
 
 /** Every status an operation answers with: the union of the catalog's result schemas. */
 export type OutcomeStatus = Result<OperationName>['status'];
@@ -14,7 +16,25 @@ export function isOutcomeStatus(value: unknown): value is OutcomeStatus {
 }
 
 /** What dispatch answers: one operation's result, which every transport maps by its status, once. */
-export type Outcome = { status: OutcomeStatus; [field: string]: unknown };
+export type Outcome = Result<OperationName>;
+
+/**
+ * Any answer through the fields a transport reads of every answer whatever its operation (code,
+ * retryable, next_actions, diagnostic…; absent on a success). The widening is checked: a success with a
+ * field of one of these names but another type would not compile here.
+ */
+export function commonFields(outcome: Outcome): AnyAnswer {
+  return outcome;
+}
+
+/**
+ * An answer as a transport maps it by status alone (http-outcome.ts): it reads the other fields as JSON
+ * it checks, since the answer may come from a gateway or another version. Every Outcome is one.
+ */
+export type WireAnswer = { status: OutcomeStatus; [field: string]: unknown };
+
+/** Any operation's answer as code that serves every operation sees it: the common fields typed, the rest unknown until checked. */
+export type AnyAnswer = Refusal<OutcomeStatus> & AnswerNotes;
 
 /**
  * The one isError rule, for every tool and transport: true for every refusal and error — the call did

@@ -1,6 +1,6 @@
 import { RETRYABLES, type Retryable } from '@palimpsest/core/errors/error-model';
 import { isRecord } from '@palimpsest/core/shared/is-record';
-import { isRefusal, type Outcome } from './outcome';
+import { isRefusal, type AnyAnswer } from './outcome';
 
 /** Codes of a refusal that clears by itself: the same request, sent again later, can succeed. */
 const TRANSIENT_CODES = new Set(['TOOL_TIMEOUT', 'workspace_busy', 'resource_limit']);
@@ -14,7 +14,7 @@ const isRetryable = (value: unknown): value is Retryable => RETRYABLES.some((r) 
  * in the answer; what it said is in the top-level value. The error envelope (status "error") keeps its
  * own `error.retryable`, the envelope's place for it.
  */
-export function withOneRetryable(outcome: Outcome): Outcome {
+export function withOneRetryable<A extends AnyAnswer>(outcome: A): A {
   if (!isRefusal(outcome.status) || outcome.status === 'error') return outcome;
   const diagnostic = outcome.diagnostic;
   const advisory = isRecord(diagnostic) && typeof diagnostic.retryable === 'boolean' ? diagnostic.retryable : undefined;
@@ -24,11 +24,8 @@ export function withOneRetryable(outcome: Outcome): Outcome {
       ? advisory ? 'after_refresh' : 'none'
       : TRANSIENT_CODES.has(String(outcome.code)) ? 'same_request' : 'none';
   if (advisory === undefined && outcome.retryable === retryable) return outcome;
-  const answer: Outcome = { ...outcome, retryable };
-  if (advisory !== undefined && isRecord(diagnostic)) {
-    const { retryable: _dropped, ...rest } = diagnostic;
-    answer.diagnostic = rest;
-  }
-  return answer;
+  if (advisory === undefined || !isRecord(diagnostic)) return { ...outcome, retryable };
+  const { retryable: _dropped, ...rest } = diagnostic;
+  return { ...outcome, retryable, diagnostic: rest };
 }
 

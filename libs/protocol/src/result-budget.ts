@@ -1,14 +1,12 @@
-import type { Outcome } from './outcome';
+import type { AnyAnswer } from './outcome';
 import { codePointLength } from '@palimpsest/core/text/code-points';
 import { elementSentBytes, MAX_RESULT_BYTES, prefixWithin, sentBytes, stringSentBytes } from './result-bytes';
 
-/** What was cut from an answer to keep it within MAX_RESULT_BYTES: where, how much is returned, how much there was. */
-export interface TruncatedField {
-  path: string;
-  /** Code points of a string, elements of an array. */
-  returned: number;
-  total: number;
-}
+import type { NextAction } from '@palimpsest/core/errors/error-model';
+import type { AnswerNotes, TruncatedField } from './answer-notes';
+import { readTarget } from './catalog/operations/reads.operations';
+
+export type { TruncatedField } from './answer-notes';
 
 /** Room kept for the notes this adds (result_truncated, a next action). */
 const NOTES_BYTES = 4096;
@@ -34,7 +32,7 @@ interface Node {
  * code points. Operations whose answers grow with the data bound themselves first and continue in their
  * own terms (read_file's offset, the attempt log's next_sequence); this catches the rest.
  */
-export function withinResultBytes(outcome: Outcome): Outcome {
+export function withinResultBytes<A extends AnyAnswer>(outcome: A): A & AnswerNotes {
   // A JSON text unit is sent as at most 12 bytes (a non-ASCII one, escaped twice): most answers need no count.
   if (JSON.stringify(outcome).length * 12 + NOTES_BYTES <= MAX_RESULT_BYTES || sentBytes(outcome) <= MAX_RESULT_BYTES) return outcome;
   const answer = structuredClone(outcome);
@@ -53,8 +51,8 @@ export function withinResultBytes(outcome: Outcome): Outcome {
   };
 }
 
-const readRest = (targetId: string, c: TruncatedField) => ({
-  operation: 'palimpsest_read_target',
+const readRest = (targetId: string, c: TruncatedField): NextAction => ({
+  operation: readTarget.name,
   reason: `${c.path.slice(2)} was cut at ${c.returned} of ${c.total} code points to keep the answer within its byte budget: read on from there`,
   params: { target_file_id: targetId, start: c.returned },
 });

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { MAX_RESULT_BYTES, sentBytes } from './result-bytes';
 import { withinResultBytes } from './result-budget';
-import type { Outcome } from './outcome';
+import type { AnyAnswer } from './outcome';
 
 const TARGET = '11111111-1111-4111-8111-111111111111';
 
 describe('withinResultBytes: every answer within MAX_RESULT_BYTES as sent', () => {
   it('leaves an answer that fits as it is (the same object)', () => {
-    const small: Outcome = { status: 'ok', text: 'x'.repeat(1000) };
+    const small: AnyAnswer = { status: 'ok', text: 'x'.repeat(1000) };
     expect(withinResultBytes(small)).toBe(small);
   });
 
@@ -36,7 +36,7 @@ describe('withinResultBytes: every answer within MAX_RESULT_BYTES as sent', () =
   it('holds for any mix of large strings and arrays', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.constantFrom('\u0003', 'é', 'a', '"', '😀'), fc.integer({ min: 0, max: 200_000 })), { maxLength: 3 }), (parts) => {
-        const answer: Outcome = { status: 'ok', ...Object.fromEntries(parts.map(([c, n], i) => [i % 2 ? `s${i}` : `a${i}`, i % 2 ? c.repeat(n) : Array.from({ length: Math.ceil(n / 1000) }, () => c.repeat(1000))])) };
+        const answer: AnyAnswer = { status: 'ok', ...Object.fromEntries(parts.map(([c, n], i) => [i % 2 ? `s${i}` : `a${i}`, i % 2 ? c.repeat(n) : Array.from({ length: Math.ceil(n / 1000) }, () => c.repeat(1000))])) };
         expect(sentBytes(withinResultBytes(answer))).toBeLessThanOrEqual(MAX_RESULT_BYTES);
       }),
       { numRuns: 10 },

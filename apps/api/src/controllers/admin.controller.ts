@@ -2,7 +2,7 @@ import { Controller, Param, Res, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiParam, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { decideApproval } from '@palimpsest/application/candidates/approvals/approvals.handler';
-import { dispatch } from '@palimpsest/application/dispatch/dispatch';
+import { dispatchRequest } from '@palimpsest/application/dispatch/dispatch';
 import { resolveProfilePolicy, UnknownProfileError } from '@palimpsest/application/candidates/policy/policy-store';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { migrate } from '@palimpsest/store/migrate';
@@ -18,7 +18,7 @@ import { STRICT_DTO } from './replay.controller';
 /**
  * /v1/admin: what a CLI command does with the store when a gateway holds the embedded one (see
  * admin-access.ts for who may call them). Each answers exactly what the command prints locally: the
- * operation's outcome as dispatch() returned it, the migrations applied, the approval answer.
+ * operation's outcome as dispatchRequest() returned it, the migrations applied, the approval answer.
  */
 @Controller()
 @UseGuards(AdminGuard)
@@ -32,7 +32,7 @@ export class AdminController {
     const policy = body.profile === undefined ? undefined : profilePolicy(body.profile);
     const release = await this.runtime.limiter.acquire();
     try {
-      void reply.code(200).send(await dispatch(this.runtime.ctx, body.operation, body.args, { readOnly: body.read_only === true, policy }));
+      void reply.code(200).send(await dispatchRequest(this.runtime.ctx, body.operation, body.args, { readOnly: body.read_only === true, policy }));
     } finally {
       release();
     }

@@ -67,7 +67,8 @@ export function httpNextAction(action: NextAction): HttpNextAction {
   if (!isOperationName(action.operation)) return { ...action, method: 'POST', path: '/v1' }; // never: actions name catalog operations
   const route = routeOf(action.operation);
   const inPath = pathArgumentOf(route);
-  const { [inPath ?? '']: id, ...rest } = action.params ?? {};
+  const params: Record<string, unknown> = action.params ?? {};
+  const { [inPath ?? '']: id, ...rest } = params;
   const path = concretePath(route.path, typeof id === 'string' ? encodeURIComponent(id) : undefined);
   if (route.method === 'POST') return { ...action, method: route.method, path, body: rest };
   return { ...action, method: route.method, path: path + queryString(rest) };

@@ -1,6 +1,6 @@
 import { CATALOG, type OperationName } from '@palimpsest/protocol/catalog/catalog';
 import { EXAMPLE_TARGET_ID, EXAMPLE_TEXT } from '@palimpsest/protocol/catalog/fragments';
-import type { Outcome } from '@palimpsest/protocol/outcome';
+import type { AnyAnswer } from '@palimpsest/protocol/outcome';
 import { httpOutcome } from '../routes/http-outcome';
 import { routeOf } from '../routes/route-table';
 import { bindObserved } from '@palimpsest/protocol/catalog/observed-examples';
@@ -21,7 +21,7 @@ export const EXAMPLE_TRACE_ID = 'req-7c0e1d9a';
 export interface AnswerRun {
   title: string;
   params: Record<string, unknown>;
-  result: Outcome;
+  result: AnyAnswer;
 }
 
 /** An error answer the document shows, as the gateway sends it: HTTP status and body. */
@@ -44,7 +44,7 @@ export interface ExampleRuns {
   gateway: Record<string, unknown>;
 }
 
-export type Call = (operation: OperationName, args: Record<string, unknown>) => Promise<Outcome>;
+export type Call = (operation: OperationName, args: Record<string, unknown>) => Promise<AnyAnswer>;
 
 /** The workspace root the examples' context serves, and a way to change a file under it (the run does no IO itself). */
 export interface ExampleWorkspace {
@@ -64,7 +64,7 @@ const rebind = <T>(value: T, from: string, to: string): T => JSON.parse(JSON.str
 const writeBack = <T>(value: T, ids: Record<string, string>): T => Object.entries(ids).reduce((v, [real, shown]) => rebind(v, real, shown), value);
 const bindIds = <T>(value: T, ids: Record<string, string>): T => Object.entries(ids).reduce((v, [real, shown]) => rebind(v, shown, real), value);
 
-async function ok(call: Call, operation: OperationName, args: Record<string, unknown>): Promise<Outcome> {
+async function ok(call: Call, operation: OperationName, args: Record<string, unknown>): Promise<AnyAnswer> {
   const result = await call(operation, args);
   if (!SUCCESS.includes(result.status)) throw new Error(`${operation} example setup failed: ${JSON.stringify(result)}`);
   return result;
@@ -100,7 +100,7 @@ async function prepare(call: Call, setup: Setup, n: number, workspace: ExampleWo
 }
 
 /** A target imported from a workspace file that was then edited outside Palimpsest. */
-async function driftedFile(call: Call, workspace: ExampleWorkspace | null): Promise<Outcome> {
+async function driftedFile(call: Call, workspace: ExampleWorkspace | null): Promise<AnyAnswer> {
   if (!workspace) throw new Error('the drifted_file examples need a workspace: pass one to runExamples');
   workspace.write(EXAMPLE_FILE, EXAMPLE_TEXT);
   const created = await ok(call, 'palimpsest_initialize_target', { filename: EXAMPLE_FILE, from_workspace: true, content_type: 'text/markdown' });
@@ -109,7 +109,7 @@ async function driftedFile(call: Call, workspace: ExampleWorkspace | null): Prom
 }
 
 /** The body an error outcome is sent with (operation-runner's send): the answer, its envelope with the trace id. */
-function errorBody(operation: OperationName, result: Outcome): { status: number; body: Record<string, unknown> } {
+function errorBody(operation: OperationName, result: AnyAnswer): { status: number; body: Record<string, unknown> } {
   const outcome = httpOutcome(routeOf(operation), result);
   const error = outcome.error ?? (result.error as object | undefined);
   return { status: outcome.status, body: { ...result, error: { ...error, trace_id: EXAMPLE_TRACE_ID } } };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { appContext } from '@palimpsest/application/app-context';
 import { openWorkspaceRoot, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
-import { dispatch } from '@palimpsest/application/dispatch/dispatch';
+import { dispatchRequest as dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { createAppHarness, type AppHarness } from '@palimpsest/application/test-support/app-harness';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { runExamples, type ExampleRuns } from './example-scenario';

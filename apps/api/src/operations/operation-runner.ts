@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { dispatch } from '@palimpsest/application/dispatch/dispatch';
+import { dispatchRequest } from '@palimpsest/application/dispatch/dispatch';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
-import type { Outcome } from '@palimpsest/protocol/outcome';
+import type { AnyAnswer } from '@palimpsest/protocol/outcome';
 import { ApiRuntime } from '../api-runtime';
 import type { AuthenticatedRequest } from '../auth/scope.guard';
 import { httpOutcome } from '../routes/http-outcome';
@@ -16,7 +16,7 @@ const header = (req: FastifyRequest, name: string): string | undefined => {
 };
 
 /**
- * What every catalog route does: request → arguments → a slot → dispatch() (the same path MCP
+ * What every catalog route does: request → arguments → a slot → dispatchRequest() (the same path MCP
  * takes) → the answer with its HTTP status, headers and, for errors, the envelope.
  */
 @Injectable()
@@ -40,12 +40,12 @@ export class OperationRunner {
     send(route, result, req, reply);
   }
 
-  private async execute(operation: OperationName, args: Record<string, unknown>, opts: { policy: OwnerPolicy | undefined; readOnly: boolean }): Promise<Outcome> {
+  private async execute(operation: OperationName, args: Record<string, unknown>, opts: { policy: OwnerPolicy | undefined; readOnly: boolean }): Promise<AnyAnswer> {
     const release = await this.runtime.limiter.acquire();
     const started = performance.now();
-    let result: Outcome | null = null;
+    let result: AnyAnswer | null = null;
     try {
-      result = await dispatch(this.runtime.ctx, operation, args, opts);
+      result = await dispatchRequest(this.runtime.ctx, operation, args, opts);
       return result;
     } finally {
       release();
@@ -69,7 +69,7 @@ function versionOf(result: Record<string, unknown>): number | null {
   return typeof candidate?.version === 'number' ? candidate.version : null;
 }
 
-export function send(route: OperationRoute, result: Outcome, req: FastifyRequest, reply: FastifyReply): void {
+export function send(route: OperationRoute, result: AnyAnswer, req: FastifyRequest, reply: FastifyReply): void {
   const outcome = httpOutcome(route, result);
   const version = route.etag && outcome.status < 300 ? versionOf(result) : null;
   if (version !== null) {

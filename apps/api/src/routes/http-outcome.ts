@@ -1,7 +1,7 @@
 import { RETRYABLES, type ErrorCode, type NextAction } from '@palimpsest/core/errors/error-model';
 import { retryableOf } from '@palimpsest/core/diagnostics/next-actions';
 import { GUARD_FAILURE_REASONS } from '@palimpsest/core/transaction/transaction.types';
-import { unreachable, type Outcome } from '@palimpsest/protocol/outcome';
+import { unreachable, type WireAnswer } from '@palimpsest/protocol/outcome';
 import { envelope, HTTP_STATUSES, httpNextAction, routedEnvelope, type ErrorEnvelope } from '../errors/error-envelope';
 import { specOf, type OperationRoute } from './route-table';
 
@@ -26,7 +26,7 @@ const detail = (r: Fields, fallback: string): string => (typeof r.failure_detail
 const routedActions = (r: Fields) => ((r.next_actions as NextAction[] | undefined) ?? []).map(httpNextAction);
 
 /** One mapping of every outcome status to HTTP, exhaustive: a new status fails the type check. */
-export function httpOutcome(route: OperationRoute, result: Outcome): HttpOutcome {
+export function httpOutcome(route: OperationRoute, result: WireAnswer): HttpOutcome {
   switch (result.status) {
     case 'ok':
     case 'saved':
@@ -67,14 +67,14 @@ export function httpOutcome(route: OperationRoute, result: Outcome): HttpOutcome
 }
 
 /** observe_scope's refusals: a stale or closed observation is a failed precondition, a bundle over its caps a resource limit. */
-function observationRejection(result: Outcome): HttpOutcome {
+function observationRejection(result: WireAnswer): HttpOutcome {
   const code = String(result.code);
   const kind: ErrorCode = code.startsWith('STALE_') || code === 'OBSERVATION_CYCLE_MISMATCH' ? 'precondition_failed' : code === 'BUNDLE_RESPONSE_TOO_LARGE' ? 'resource_limit' : 'invalid_arguments';
   const status = kind === 'precondition_failed' ? 409 : kind === 'resource_limit' ? 413 : 400;
   return { status, error: envelope(kind, code, detail(result, `Rejected: ${code}.`), { next_actions: routedActions(result) }) };
 }
 
-function rejection(result: Outcome): HttpOutcome {
+function rejection(result: WireAnswer): HttpOutcome {
   const reason = String(result.failure_reason);
   const diagnostic = result.diagnostic as Fields | null | undefined;
   const code: ErrorCode = GUARD_FAILURE_REASONS.has(reason)
@@ -93,7 +93,7 @@ function rejection(result: Outcome): HttpOutcome {
   };
 }
 
-function invalid(result: Outcome): HttpOutcome {
+function invalid(result: WireAnswer): HttpOutcome {
   const code = String(result.code ?? 'invalid_argument');
   const message = detail(result, 'Invalid arguments.');
   const next_actions = routedActions(result);

@@ -1,4 +1,4 @@
-import { dispatch } from '@palimpsest/application/dispatch/dispatch';
+import { dispatchRequest } from '@palimpsest/application/dispatch/dispatch';
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
 import type { Command } from 'commander';
 import { resolveProfilePolicy } from '@palimpsest/application/candidates/policy/policy-store';
@@ -36,7 +36,7 @@ export function registerCall(program: Command): void {
       }
       const readOnly = opts.readOnly || policy?.mode === 'read_only';
       const result = await withStore({
-        local: (ctx) => dispatch(ctx, operation, args, { readOnly, policy }),
+        local: (ctx) => dispatchRequest(ctx, operation, args, { readOnly, policy }),
         gateway: (gw) => gw.send<Outcome>('POST', '/v1/admin/dispatch', { operation, args, read_only: readOnly === true, profile: opts.profile }),
       });
       printJson(result);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { resolveProfilePolicy } from '@palimpsest/application/candidates/policy/policy-store';
-import { dispatch } from '@palimpsest/application/dispatch/dispatch';
+import { dispatchRequest } from '@palimpsest/application/dispatch/dispatch';
 import { catalogAvailability } from '@palimpsest/mcp/json-lines/catalog-methods';
 import { runJsonLinesSession } from '@palimpsest/mcp/json-lines/json-lines-session';
 import type { Outcome } from '@palimpsest/protocol/outcome';
@@ -34,7 +34,7 @@ export function registerServe(program: Command): void {
           },
         });
       const end = await withStore({
-        local: (ctx) => session((method, params) => dispatch(ctx, method, params, { readOnly, policy })),
+        local: (ctx) => session((method, params) => dispatchRequest(ctx, method, params, { readOnly, policy })),
         gateway: (gw) => session((operation, args) => gw.send<Outcome>('POST', '/v1/admin/dispatch', { operation, args, read_only: readOnly, profile: opts.profile })),
       });
       if (end.reason !== 'eof') process.stderr.write(`palimpsest serve: stopped (${end.reason})\n`);

@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
-import type { Outcome } from '@palimpsest/protocol/outcome';
+import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
+import type { Params, Result } from '@palimpsest/protocol/catalog/operation-types';
 import { describeStore } from '../runtime';
 import { withStore } from '../store-access';
 
-type Call = (name: string, args: unknown) => Promise<Outcome>;
+type Call = <N extends OperationName>(name: N, args: Params<N>) => Promise<Result<N>>;
 
 /**
  * `palimpsest tour`: open (and migrate) the configured store, then walk one guarded edit through it so a
@@ -19,15 +20,16 @@ export function registerStart(program: Command): void {
       process.stdout.write(`palimpsest: store ${describeStore()}\n`);
       await withStore({
         local: (ctx) => tour((name, args) => dispatch(ctx, name, args)),
-        gateway: (gw) => tour((operation, args) => gw.send<Outcome>('POST', '/v1/admin/dispatch', { operation, args })),
+        gateway: (gw) => tour(<N extends OperationName>(operation: N, args: Params<N>) => gw.send<Result<N>>('POST', '/v1/admin/dispatch', { operation, args })),
       });
     });
 }
 
 async function tour(call: Call): Promise<void> {
   const created = await call('palimpsest_initialize_target', { filename: 'tour.md', content: 'alpha beta alpha\r\n' });
-  const id = created.target_file_id;
   show('initialize_target (CRLF upload)', created, ['target_file_id', 'version', 'current_hash']);
+  if (created.status !== 'ok') return;
+  const id = created.target_file_id;
   show(
     'submit_edits without a selector',
     await call('palimpsest_submit_edits', { target_file_id: id, intent: 'Rename alpha', expected_target_version: 0, edits: [{ match: 'alpha', replace: 'gamma' }] }),

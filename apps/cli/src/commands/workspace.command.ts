@@ -1,41 +1,38 @@
 import { Option, type Command } from 'commander';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
-import { isCallFailure, type Outcome } from '@palimpsest/protocol/outcome';
+import type { Params, Result } from '@palimpsest/protocol/catalog/operation-types';
+import { isCallFailure } from '@palimpsest/protocol/outcome';
 import { printJson } from '../runtime';
 import { withStore } from '../store-access';
 
-const FILE_STATES = ['in_sync', 'drifted', 'missing', 'pending', 'unreachable'];
+const FILE_STATES = ['in_sync', 'drifted', 'missing', 'pending', 'unreachable'] as const;
 const PAGE = 1000;
 
-interface FileEntry {
-  path: string;
-  target_file_id: string;
-  version: number;
-  state: string;
-  journal: { id: string; state: string } | null;
-  code?: string;
-}
+type StatusAnswer = Result<'palimpsest_workspace_status'>;
+type FileEntry = Extract<StatusAnswer, { status: 'ok' }>['files'][number];
 
 /** One catalog call, the way `palimpsest call` makes it: here, or through the gateway holding the store. */
-function call(operation: OperationName, args: Record<string, unknown>): Promise<Outcome> {
+function call<N extends OperationName>(operation: N, args: Params<N>): Promise<Result<N>> {
   return withStore({
     local: (ctx) => dispatch(ctx, operation, args),
-    gateway: (gw) => gw.send<Outcome>('POST', '/v1/admin/dispatch', { operation, args }),
+    gateway: (gw) => gw.send<Result<N>>('POST', '/v1/admin/dispatch', { operation, args }),
   });
 }
 
 /** Every page of palimpsest_workspace_status, as one answer (the first page's fields, every page's files). */
-async function allPages(args: Record<string, unknown>): Promise<Outcome> {
-  let answer = await call('palimpsest_workspace_status', { ...args, limit: PAGE });
-  const files = [...((answer.files as FileEntry[] | undefined) ?? [])];
-  const first = answer;
-  while (answer.status === 'ok' && typeof answer.next_cursor === 'string') {
-    answer = await call('palimpsest_workspace_status', { ...args, limit: PAGE, cursor: answer.next_cursor });
+async function allPages(args: Params<'palimpsest_workspace_status'>): Promise<StatusAnswer> {
+  const first = await call('palimpsest_workspace_status', { ...args, limit: PAGE });
+  if (first.status !== 'ok') return first;
+  const files = [...first.files];
+  let cursor = first.next_cursor;
+  while (typeof cursor === 'string') {
+    const answer = await call('palimpsest_workspace_status', { ...args, limit: PAGE, cursor });
     if (answer.status !== 'ok') return answer;
-    files.push(...(answer.files as FileEntry[]));
+    files.push(...answer.files);
+    cursor = answer.next_cursor;
   }
-  return first.status === 'ok' ? { ...first, files, truncated: false, next_cursor: null } : first;
+  return { ...first, files, truncated: false, next_cursor: null };
 }
 
 export function statusTable(files: FileEntry[]): string {
@@ -53,7 +50,7 @@ export function statusTable(files: FileEntry[]): string {
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';
 }
 
-function finish(answer: Outcome, print: () => void): void {
+function finish(answer: { status: StatusAnswer['status'] | Result<'palimpsest_workspace_refresh'>['status'] }, print: () => void): void {
   if (isCallFailure(answer.status)) {
     printJson(answer);
     process.exitCode = 2;
@@ -70,11 +67,11 @@ export function registerWorkspace(program: Command): void {
     .option('--path-prefix <prefix>', 'only paths that start with this text')
     .addOption(new Option('--state <state>', 'only files in this state').choices(FILE_STATES))
     .option('--json', 'print the answer as JSON')
-    .action(async (opts: { pathPrefix?: string; state?: string; json?: boolean }) => {
+    .action(async (opts: { pathPrefix?: string; state?: (typeof FILE_STATES)[number]; json?: boolean }) => {
       const answer = await allPages({ path_prefix: opts.pathPrefix ?? null, state: opts.state ?? null });
       finish(answer, () => {
         if (opts.json) return printJson(answer);
-        process.stdout.write(statusTable(answer.files as FileEntry[]));
+        if (answer.status === 'ok') process.stdout.write(statusTable(answer.files));
       });
     });
   workspace

@@ -7,10 +7,10 @@ import {
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AppContext } from '@palimpsest/application/app-context';
-import { dispatch } from '@palimpsest/application/dispatch/dispatch';
+import { dispatchRequest } from '@palimpsest/application/dispatch/dispatch';
 import type { ProgressSink } from '@palimpsest/application/dispatch/operation-handler';
 import { hasLoneSurrogate } from '@palimpsest/core/text/code-points';
-import { isRefusal, type Outcome } from '@palimpsest/protocol/outcome';
+import { isRefusal, type WireAnswer } from '@palimpsest/protocol/outcome';
 import { asciiLine } from './ascii-stdio-transport';
 import { progressIntervalFrom } from './progress-interval';
 import { presentResult, type ResponseMode } from './response-mode';
@@ -32,7 +32,7 @@ export interface McpServerOptions {
  * The result as literal JSON text plus structuredContent. Text that cannot be strict UTF-8 (a lone
  * surrogate) falls back to ASCII escapes for that one result; the parsed value is the same.
  */
-export function toolResult(result: Outcome): CallToolResult {
+export function toolResult(result: WireAnswer): CallToolResult {
   const literal = JSON.stringify(result);
   const text = hasLoneSurrogate(literal) ? asciiLine(result).trimEnd() : literal;
   return {
@@ -68,7 +68,7 @@ export function createMcpServer(ctx: AppContext, opts: McpServerOptions): Server
     const token = request.params._meta?.progressToken;
     const progress = token === undefined ? undefined : progressSink(token, progressMs, extra.sendNotification);
     // extra.signal aborts on notifications/cancelled and when the connection closes.
-    const result = await dispatch(ctx, name, args ?? {}, { readOnly: opts.profile === 'read-only', policy: opts.policy, progress, signal: extra.signal });
+    const result = await dispatchRequest(ctx, name, args ?? {}, { readOnly: opts.profile === 'read-only', policy: opts.policy, progress, signal: extra.signal });
     return toolResult(presentResult(name, result, opts.mode));
   });
   return server;

@@ -1,7 +1,9 @@
+import { observeScope, submitObservedOperations } from '@palimpsest/protocol/catalog/operations/scopes.operations';
 import { isSubmission } from '@palimpsest/protocol/catalog/operations/submissions.operations';
-import type { Outcome } from '@palimpsest/protocol/outcome';
+import type { Outcome, WireAnswer } from '@palimpsest/protocol/outcome';
 
-const OBSERVED_SUBMISSION = 'palimpsest_submit_observed_operations';
+const OBSERVED_SUBMISSION = submitObservedOperations.name;
+const OBSERVE_SCOPE = observeScope.name;
 
 export type ResponseMode = 'detailed' | 'compact';
 
@@ -23,7 +25,7 @@ export function responseModeFrom(env: NodeJS.ProcessEnv): ResponseMode {
 export function compactNote(tool: string): string | null {
   if (tool === OBSERVED_SUBMISSION) return 'Compact: acceptance omits evidence and groups.';
   if (isSubmission(tool)) return 'Compact: acceptance omits evidence.';
-  if (tool === 'palimpsest_observe_scope') {
+  if (tool === OBSERVE_SCOPE) {
     return 'Compact: candidates keep name, kind, parent, lines; batch scopes drop page fields.';
   }
   return null;
@@ -34,13 +36,13 @@ type Fields = Record<string, unknown>;
 /** Each scope of a batch without start, end, max_chars, next_start, start_line and end_line (seed's table). */
 const PAGE_DUPLICATES = ['start', 'end', 'max_chars', 'next_start', 'start_line', 'end_line'];
 
-function compactObservation(result: Outcome): Outcome | null {
+function compactObservation(result: Outcome): WireAnswer | null {
   if (result.status === 'candidates' && Array.isArray(result.candidates) && result.candidates.length > 0) {
-    const candidates = (result.candidates as Fields[]).map(({ name, kind, parent, start_line, end_line }) => ({ name, kind, parent, start_line, end_line }));
+    const candidates = result.candidates.map(({ name, kind, parent, start_line, end_line }) => ({ name, kind, parent, start_line, end_line }));
     return { ...result, candidates, presentation: { mode: 'compact', omitted: ['candidate_details'] } };
   }
   if (result.status === 'observed_batch' && Array.isArray(result.scopes)) {
-    const scopes = (result.scopes as Fields[]).map((s) => Object.fromEntries(Object.entries(s).filter(([k]) => !PAGE_DUPLICATES.includes(k))));
+    const scopes = result.scopes.map((s) => Object.fromEntries(Object.entries(s).filter(([k]) => !PAGE_DUPLICATES.includes(k))));
     return { ...result, scopes, presentation: { mode: 'compact', omitted: ['duplicate_page_metadata'] } };
   }
   return null;
@@ -52,15 +54,15 @@ function compactObservation(result: Outcome): Outcome | null {
  * observe_scope's candidates and batches their repeated details, and say so. Failures, diagnostics,
  * single observations and pages, and every other result keep the detailed representation.
  */
-export function presentResult(tool: string, result: Outcome, mode: ResponseMode): Outcome {
+export function presentResult(tool: string, result: Outcome, mode: ResponseMode): WireAnswer {
   if (mode === 'detailed') return result;
-  if (tool === 'palimpsest_observe_scope') return compactObservation(result) ?? result;
+  if (tool === OBSERVE_SCOPE) return compactObservation(result) ?? result;
   if (!(isSubmission(tool) || tool === OBSERVED_SUBMISSION) || result.status !== 'accepted') return result;
   // Seed: omit evidence and groups (an observed batch's summaries) if present; only actual omissions are listed.
   const omitted = ACCEPTED_OMISSIONS.filter((field) => field in result);
   if (!omitted.length) return result;
-  const rest = Object.fromEntries(Object.entries(result).filter(([k]) => !omitted.includes(k))) as Outcome;
-  return { ...rest, presentation: { mode: 'compact', omitted } };
+  const rest = Object.fromEntries(Object.entries(result).filter(([k]) => !omitted.includes(k)));
+  return { ...rest, status: result.status, presentation: { mode: 'compact', omitted } };
 }
 
 const ACCEPTED_OMISSIONS = ['evidence', 'groups'];

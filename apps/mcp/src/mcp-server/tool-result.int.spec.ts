@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RETRYABLES } from '@palimpsest/core/errors/error-model';
 import { ALLOW_ALL } from '@palimpsest/core/policy/owner-policy';
-import { dispatch, type DispatchOptions } from '@palimpsest/application/dispatch/dispatch';
+import { dispatch as typedDispatch, dispatchRequest as dispatch, type DispatchOptions } from '@palimpsest/application/dispatch/dispatch';
 import { createWorkspaceHarness, type WorkspaceHarness } from '@palimpsest/application/test-support/workspace-harness';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { MAX_RESULT_BYTES, sentBytes } from '@palimpsest/protocol/result-bytes';
@@ -25,8 +25,8 @@ describe(`isError and retryable: one rule across tools, on ${describeBackend}`, 
   beforeAll(async () => {
     h = await createWorkspaceHarness('palimpsest-tool-result-');
     writeFileSync(join(h.dir, 'a.md'), '# A\n\nalpha beta alpha\n');
-    target = String((await dispatch(h.ctx, 'palimpsest_initialize_target', { filename: 'b.md', content: 'alpha beta alpha\n' })).target_file_id);
-    ts = String((await dispatch(h.ctx, 'palimpsest_initialize_target', { filename: 'c.ts', content: 'function f() {}\nclass A { f() {} }\n', content_type: 'text/typescript' })).target_file_id);
+    target = String((await typedDispatch(h.ctx, 'palimpsest_initialize_target', { filename: 'b.md', content: 'alpha beta alpha\n' })).target_file_id);
+    ts = String((await typedDispatch(h.ctx, 'palimpsest_initialize_target', { filename: 'c.ts', content: 'function f() {}\nclass A { f() {} }\n', content_type: 'text/typescript' })).target_file_id);
   });
   afterAll(() => h.dispose());
 
@@ -69,7 +69,7 @@ describe(`isError and retryable: one rule across tools, on ${describeBackend}`, 
   });
 
   it('keeps every answer within MAX_RESULT_BYTES as sent: a target text too large to send is cut and continued by offset', async () => {
-    const big = String((await dispatch(h.ctx, 'palimpsest_initialize_target', { filename: 'big.txt', content: 'é\n'.repeat(300_000) })).target_file_id);
+    const big = String((await typedDispatch(h.ctx, 'palimpsest_initialize_target', { filename: 'big.txt', content: 'é\n'.repeat(300_000) })).target_file_id);
     for (const [tool, args] of [['palimpsest_get_target', { target_file_id: big }], ['palimpsest_export_target', { target_file_id: big }]] as const) {
       const answer = await dispatch(h.ctx, tool, args);
       expect({ tool, sent: sentBytes(answer) <= MAX_RESULT_BYTES }).toEqual({ tool, sent: true });

@@ -54,7 +54,7 @@ export function capabilitiesManifest(session: SessionProfile, workspace: Workspa
   const submits = callable.some((op) => op.name.startsWith('palimpsest_submit') || op.name === 'palimpsest_preview');
   return {
     status: 'ok' as const,
-    service: 'palimpsest',
+    service: 'palimpsest' as const,
     profile: profileName(session),
     policy: session.policy ? { name: session.policy.name, mode: session.policy.mode, approve: session.policy.approve } : null,
     operations: detail

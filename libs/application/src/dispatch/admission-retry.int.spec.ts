@@ -1,7 +1,7 @@
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { createWorkspaceHarness, type WorkspaceHarness } from '../test-support/workspace-harness';
 import { putFile } from '../file-tools/test-support/put-file';
-import { dispatch } from './dispatch';
+import { dispatchRequest as dispatch } from './dispatch';
 
 describe(`an unknown argument answers the call that was meant, on ${describeBackend}`, () => {
   let h: WorkspaceHarness;

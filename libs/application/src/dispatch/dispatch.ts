@@ -1,7 +1,7 @@
 import { admit } from '@palimpsest/protocol/admission';
 import { findOperation, type OperationName } from '@palimpsest/protocol/catalog/catalog';
 import { servedReadOnly, type OperationSpec } from '@palimpsest/protocol/catalog/operation-spec';
-import type { Admitted, Result } from '@palimpsest/protocol/catalog/operation-types';
+import type { Admitted, Params, Result } from '@palimpsest/protocol/catalog/operation-types';
 import type { Outcome } from '@palimpsest/protocol/outcome';
 import { withDropInAnswer } from '@palimpsest/core/policy/drop-in-answer';
 import { withOneRetryable } from '@palimpsest/protocol/refusal-shape';
@@ -25,8 +25,23 @@ export interface DispatchOptions {
   signal?: AbortSignal;
 }
 
-/** Catalog lookup → admission → handler. The one path every transport uses; every refusal leaves it with one retryable (and a drop-in tool's with its answer code), every answer within MAX_RESULT_BYTES as sent. */
-export async function dispatch(ctx: AppContext, name: string, args: unknown, opts: DispatchOptions = {}): Promise<Outcome> {
+/**
+ * A call from code: a catalog operation, its params as its schema types them, and its answer typed
+ * field by field. A misspelled name, a param the operation does not take or a field its answer does not
+ * have fails the type check (dispatch-types.unit.spec.ts).
+ */
+export async function dispatch<N extends OperationName>(ctx: AppContext, name: N, params: Params<N>, opts: DispatchOptions = {}): Promise<Result<N>> {
+  // The handler table answers Result<N> (operation-handler.ts); on the way out admission and the gates add
+  // only refusals of statuses every result schema lists, and the budget only AnswerNotes.
+  return (await dispatchRequest(ctx, name, params, opts)) as Result<N>;
+}
+
+/**
+ * A call off the wire (MCP, HTTP, the CLI): any name, any arguments. Catalog lookup → admission →
+ * handler. The one path every transport uses; every refusal leaves it with one retryable (and a drop-in
+ * tool's with its answer code), every answer within MAX_RESULT_BYTES as sent.
+ */
+export async function dispatchRequest(ctx: AppContext, name: string, args: unknown, opts: DispatchOptions = {}): Promise<Outcome> {
   return withinResultBytes(withOneRetryable(withDropInAnswer(name, await answer(ctx, name, args, opts))));
 }
 

@@ -1,7 +1,7 @@
 import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
 import type { SubmissionOperation } from '@palimpsest/protocol/catalog/operations/submissions.operations';
 import { PROTOCOL, type ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
-import type { HandlerSession, OperationHandler } from './operation-handler';
+import { answerUnchecked, type HandlerSession, type OperationHandler, type UntypedHandler } from './operation-handler';
 import { proposalOf } from '../shared/submission-tools';
 import { handleUpload, initializeTarget } from '../initialize-target/initialize-target.handler';
 import { getAttemptLog } from '../queries/attempt-log.handler';
@@ -39,7 +39,7 @@ const writeCaller = (s: HandlerSession) => ({ policy: s.policy ?? null, progress
 export type OperationHandlers = { [N in OperationName]: OperationHandler<N> };
 
 /** Split submission arguments into the envelope and the proposal fields the caller supplied. */
-function submission<N extends SubmissionOperation>(protocol: ProtocolVersion): OperationHandler<N> {
+function submission<N extends SubmissionOperation>(protocol: ProtocolVersion): UntypedHandler<N> {
   return (ctx, args) => {
     const proposal = proposalOf(args);
     return submitProposal(ctx, {
@@ -58,31 +58,31 @@ function submission<N extends SubmissionOperation>(protocol: ProtocolVersion): O
 }
 
 export const OPERATION_HANDLERS: OperationHandlers = {
-  palimpsest_initialize_target: (ctx, a) => initializeTarget(ctx, a),
-  palimpsest_handle_upload: (ctx, a) => handleUpload(ctx, a),
+  palimpsest_initialize_target: answerUnchecked((ctx, a) => initializeTarget(ctx, a)),
+  palimpsest_handle_upload: answerUnchecked((ctx, a) => handleUpload(ctx, a)),
   palimpsest_get_target: (ctx, a) => getTarget(ctx, a),
   palimpsest_export_target: (ctx, a) => exportTargetQuery(ctx, a),
   palimpsest_read_target: (ctx, a) => readTargetQuery(ctx, a),
   palimpsest_read_lines: (ctx, a) => readLinesQuery(ctx, a),
   palimpsest_find_occurrences: (ctx, a) => findOccurrencesQuery(ctx, a),
   palimpsest_observe_scope: (ctx, a, s) => observeScope(ctx, a, s.profile === 'read-only' || s.policy?.mode === 'read_only'),
-  palimpsest_submit_observed_operations: (ctx, a) => submitObserved(ctx, a),
-  palimpsest_submit_edits: submission(PROTOCOL.tx1),
-  palimpsest_submit_operations: submission(PROTOCOL.tx2),
-  palimpsest_submit_replacement: submission(PROTOCOL.tx3),
-  palimpsest_preview: (ctx, a) => previewProposal(ctx, a),
-  palimpsest_save: (ctx, a) => saveCheckpoint(ctx, a),
+  palimpsest_submit_observed_operations: answerUnchecked((ctx, a) => submitObserved(ctx, a)),
+  palimpsest_submit_edits: answerUnchecked(submission(PROTOCOL.tx1)),
+  palimpsest_submit_operations: answerUnchecked(submission(PROTOCOL.tx2)),
+  palimpsest_submit_replacement: answerUnchecked(submission(PROTOCOL.tx3)),
+  palimpsest_preview: answerUnchecked((ctx, a) => previewProposal(ctx, a)),
+  palimpsest_save: answerUnchecked((ctx, a) => saveCheckpoint(ctx, a)),
   palimpsest_replay: (ctx, a) => replayTargetQuery(ctx, a),
-  palimpsest_get_attempt_log: (ctx, a) => getAttemptLog(ctx, a),
-  palimpsest_get_manifest_ledger: (ctx, a) => getManifestLedger(ctx, a),
+  palimpsest_get_attempt_log: answerUnchecked((ctx, a) => getAttemptLog(ctx, a)),
+  palimpsest_get_manifest_ledger: answerUnchecked((ctx, a) => getManifestLedger(ctx, a)),
   palimpsest_capabilities: async (ctx, a, session) => capabilitiesManifest(session, ctx.workspace, a.detail === true),
-  palimpsest_workspace_refresh: (ctx, a) => refreshWorkspaceFile(ctx, a),
+  palimpsest_workspace_refresh: answerUnchecked((ctx, a) => refreshWorkspaceFile(ctx, a)),
   palimpsest_workspace_status: (ctx, a) => workspaceStatus(ctx, a),
   grep: (ctx, a) => grep(ctx, a),
   list_files: (ctx, a) => listFiles(ctx, a),
   read_file: (ctx, a) => readFile(ctx, a),
-  edit_file: async (ctx, a, s) => fileToolAnswer(await editFile(ctx, a, writeCaller(s))),
-  write_file: async (ctx, a, s) => fileToolAnswer(await writeFile(ctx, a, writeCaller(s))),
+  edit_file: answerUnchecked(async (ctx, a, s) => fileToolAnswer(await editFile(ctx, a, writeCaller(s)))),
+  write_file: answerUnchecked(async (ctx, a, s) => fileToolAnswer(await writeFile(ctx, a, writeCaller(s)))),
   ...CANDIDATE_HANDLERS,
   palimpsest_search_targets: (ctx, a) => searchTargets(ctx, a),
   palimpsest_get_target_activity: (ctx, a) => getTargetActivity(ctx, a),

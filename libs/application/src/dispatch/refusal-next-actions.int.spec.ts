@@ -1,7 +1,7 @@
 import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
 import { appContext, type AppContext } from '../app-context';
 import { inadmissible } from '../test-support/next-action-admission';
-import { dispatch, type DispatchOptions } from './dispatch';
+import { dispatchRequest as dispatch, type DispatchOptions } from './dispatch';
 
 type Answer = Record<string, any>;
 

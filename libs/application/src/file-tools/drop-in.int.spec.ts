@@ -1,5 +1,5 @@
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
-import { dispatch } from '../dispatch/dispatch';
+import { dispatchRequest as dispatch } from '../dispatch/dispatch';
 import { createWorkspaceHarness, type WorkspaceHarness } from '../test-support/workspace-harness';
 import { putFile } from './test-support/put-file';
 

@@ -7,7 +7,7 @@ import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import type { AppContext } from '../app-context';
 import { decideApproval, listApprovals } from '../candidates/approvals/approvals.handler';
 import { DEFAULTS } from '../candidates/shared/candidate-config';
-import { dispatch } from '../dispatch/dispatch';
+import { dispatchRequest as dispatch } from '../dispatch/dispatch';
 import type { ProgressUpdate } from '../dispatch/operation-handler';
 import { createWorkspaceHarness, type WorkspaceHarness } from '../test-support/workspace-harness';
 import { expectPublishedResult } from './test-support/published-result';

@@ -8,7 +8,7 @@ import { parsePolicy } from '@palimpsest/core/policy/owner-policy';
 import { describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
 import { type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import { type AppContext } from '../app-context';
-import { dispatch, type DispatchOptions } from '../dispatch/dispatch';
+import { dispatchRequest as dispatch, type DispatchOptions } from '../dispatch/dispatch';
 import { createWorkspaceHarness, type WorkspaceHarness } from '../test-support/workspace-harness';
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { reservingKept } from '@palimpsest/workspace/workspace-root';
 import { appContext, keptPaths, type AppContext } from '../app-context';
-import { dispatch } from '../dispatch/dispatch';
+import { dispatchRequest as dispatch } from '../dispatch/dispatch';
 import { createWorkspaceHarness, type WorkspaceHarness } from '../test-support/workspace-harness';
 import { expectPublishedResult } from './test-support/published-result';
 import { putFile } from './test-support/put-file';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ALLOW_ALL } from '@palimpsest/core/policy/owner-policy';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { decideApproval, listApprovals } from '../candidates/approvals/approvals.handler';
-import { dispatch } from '../dispatch/dispatch';
+import { dispatchRequest as dispatch } from '../dispatch/dispatch';
 import { createWorkspaceHarness, type WorkspaceHarness } from '../test-support/workspace-harness';
 
 describe(`a workspace file's target records its type by extension, on ${describeBackend}`, () => {

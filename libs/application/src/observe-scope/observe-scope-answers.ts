@@ -5,6 +5,8 @@ import type { ScopePage } from '@palimpsest/core/structure/scope-page';
 import type { StructureOutline, StructureSymbol } from '@palimpsest/core/structure/structure.port';
 import type { ObservedScope } from '@palimpsest/core/target/target.events';
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
+import type { Params } from '@palimpsest/protocol/catalog/operation-types';
+import { OBSERVE_SCOPE } from './scope-next-actions';
 
 /** The answers of palimpsest_observe_scope, field names per the seed. */
 
@@ -86,11 +88,9 @@ export function observationRefusal(code: string, status: 'rejected' | 'not_found
 }
 
 /** Past the scope's end: the same call from its first page. */
-export function offsetRefusal(offset: number, length: number, call: Record<string, unknown>) {
-  return invalidArgument('offset_out_of_range', `offset ${offset} is outside the scope's ${length} code points.`, {
-    argument: 'offset',
-    next_actions: [{ operation: 'palimpsest_observe_scope', reason: 'Read the scope from its first page.', params: { ...call, offset: 0 } }],
-  });
+export function offsetRefusal(offset: number, length: number, call: Params<typeof OBSERVE_SCOPE>) {
+  const firstPage: NextAction = { operation: OBSERVE_SCOPE, reason: 'Read the scope from its first page.', params: { ...call, offset: 0 } };
+  return invalidArgument('offset_out_of_range', `offset ${offset} is outside the scope's ${length} code points.`, { argument: 'offset', next_actions: [firstPage] });
 }
 
 /**
@@ -103,7 +103,7 @@ export function readOnlySelectionRefusal(discovery: NextAction) {
     status: 'invalid_argument' as const,
     code: 'operation_not_permitted' as const,
     answer: 'FORBIDDEN' as const,
-    tool: 'palimpsest_observe_scope',
+    tool: OBSERVE_SCOPE,
     observation_id: null,
     failure_detail:
       'Selecting a scope (symbol_name, selections) records an observation; this session runs the read-only profile, which serves discovery (query, kind) and paging (observation_id) only. This is an answer: do not route around it.',

@@ -1,3 +1,4 @@
+import type { NextAction } from '@palimpsest/core/errors/error-model';
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { bundleCaps, discoverCandidates, isBlankSelector, resolveBundle, selectExact, type BundleFailure } from '@palimpsest/core/structure/scope-selection';
 import type { StructureLanguage, StructureOutline, StructureSymbol } from '@palimpsest/core/structure/structure.port';
@@ -8,6 +9,7 @@ import type { RecordObservation } from '@palimpsest/core/target/target.commands'
 import type { ObservationBase, ObservedScope, ScopeSelector } from '@palimpsest/core/target/target.events';
 import { lockTargetRow, readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { Result } from '@palimpsest/protocol/catalog/operation-types';
+import { readTarget } from '@palimpsest/protocol/catalog/operations/reads.operations';
 import type { AppContext } from '../app-context';
 import { commitOf } from '../shared/commit-events';
 import { handleCommand, targetUnitOfWork } from '../shared/handle-command';
@@ -48,7 +50,7 @@ export async function observeScope(ctx: AppContext, input: ObserveScopeInput, re
   if (mode.mode === 'page') return pageObservation(ctx, target, mode.observationId, mode.page, readOnly);
   const language = ctx.outlines.engine.languageOf(target.filename, target.content_type);
   if (!language) {
-    const read = { operation: 'palimpsest_read_target', reason: 'No scope can be observed here: read the text and submit unobserved (palimpsest_submit_edits).', params: { target_file_id: id, start: 0, length: 4000 } };
+    const read: NextAction = { operation: readTarget.name, reason: 'No scope can be observed here: read the text and submit unobserved (palimpsest_submit_edits).', params: { target_file_id: id, start: 0, length: 4000 } };
     return observationRefusal('UNSUPPORTED_LANGUAGE', 'unsupported', `No structural grammar serves ${JSON.stringify(target.filename)} (${target.content_type}): TypeScript, TSX, JavaScript, Python, Markdown, YAML and JSON are.`, { target_file_id: id }, [read]);
   }
   const outline = await ctx.outlines.outline(target, language);

@@ -5,7 +5,7 @@ import { rebuildProjections } from '@palimpsest/projections/rebuild/rebuild-proj
 import { readStream } from '@palimpsest/store/read-stream';
 import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
 import { appContext, type AppContext } from '../app-context';
-import { dispatch } from '../dispatch/dispatch';
+import { dispatchRequest as dispatch } from '../dispatch/dispatch';
 
 const fixtures = join(__dirname, '..', '..', '..', 'structure', 'src', 'test-support', 'fixtures');
 const fixture = (name: string) => readFileSync(join(fixtures, name), 'utf8');

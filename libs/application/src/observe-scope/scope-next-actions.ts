@@ -1,10 +1,13 @@
 import type { NextAction } from '@palimpsest/core/errors/error-model';
+import type { Params } from '@palimpsest/protocol/catalog/operation-types';
+import { observeScope } from '@palimpsest/protocol/catalog/operations/scopes.operations';
 import { readySelection, type ReadySelection } from '@palimpsest/core/structure/ready-selection';
 import { ScopePaths } from '@palimpsest/core/structure/scope-paths';
 import { bundleCaps, resolveBundle, SCOPE_LIMITS, type BundleSelector } from '@palimpsest/core/structure/scope-selection';
 import { qualifiedName, type StructureSymbol, type SymbolKind } from '@palimpsest/core/structure/structure.port';
 
-export const OBSERVE_SCOPE = 'palimpsest_observe_scope';
+export const OBSERVE_SCOPE = observeScope.name;
+type ObserveParams = Params<typeof OBSERVE_SCOPE>;
 /** Ready selections offered for one ambiguous selection; a discovery call lists the rest. */
 const READY_SELECTIONS = 8;
 
@@ -22,7 +25,7 @@ export function observeAction(targetId: string, symbol: StructureSymbol, selecti
 
 /** Discovery: a read that records nothing and lists the candidates an exact selection can name. */
 export function discoveryAction(targetId: string, query: string | null, kind: SymbolKind | null, reason: string): NextAction {
-  const params: Record<string, unknown> = { target_file_id: targetId };
+  const params: ObserveParams = { target_file_id: targetId };
   if (query !== null) params.query = query;
   if (kind !== null) params.kind = kind;
   return { operation: OBSERVE_SCOPE, reason, params };
@@ -46,7 +49,7 @@ export function ambiguousSelectionActions(targetId: string, symbols: StructureSy
 }
 
 /** The same bundle with one selection replaced, offered only when the whole bundle then resolves within its caps. */
-function bundleWith(targetId: string, symbols: StructureSymbol[], selections: BundleSelector[], page: PageArgs, index: number, replacement: BundleSelector[]): NextAction['params'] | null {
+function bundleWith(targetId: string, symbols: StructureSymbol[], selections: BundleSelector[], page: PageArgs, index: number, replacement: BundleSelector[]): ObserveParams | null {
   const next = [...selections.slice(0, index), ...replacement, ...selections.slice(index + 1)];
   if (next.length === 0) return null;
   const resolved = resolveBundle(symbols, next);
@@ -71,7 +74,7 @@ export function ambiguousBundleActions(targetId: string, symbols: StructureSymbo
 /** A bundle refused for one selection (a duplicate, an empty or overlapping scope): the bundle without it. */
 export function bundleWithoutActions(targetId: string, symbols: StructureSymbol[], selections: BundleSelector[], index: number, page: PageArgs): NextAction[] {
   const params = bundleWith(targetId, symbols, selections, page, index, []);
-  const rest = params ? [{ operation: OBSERVE_SCOPE, reason: `Observe the bundle without selection ${index}.`, params }] : [];
+  const rest: NextAction[] = params ? [{ operation: OBSERVE_SCOPE, reason: `Observe the bundle without selection ${index}.`, params }] : [];
   return [...rest, discoveryAction(targetId, null, null, 'List the scopes to choose disjoint, non-empty ones.')];
 }
 

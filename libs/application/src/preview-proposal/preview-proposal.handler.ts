@@ -1,5 +1,7 @@
 import type { Answer } from '../shared/answer';
 import { decide } from '@palimpsest/core/target/target.decider';
+import type { RejectedRequest } from '@palimpsest/core/diagnostics/retry-request';
+import { preview } from '@palimpsest/protocol/catalog/operations/meta.operations';
 import { PROTOCOL, type ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
 import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import type { TargetEvent } from '@palimpsest/core/target/target.events';
@@ -64,7 +66,7 @@ export async function previewProposal(ctx: AppContext, input: PreviewInput) {
     target,
   );
   if (outcome.kind === 'refused') {
-    const request = { operation: 'palimpsest_preview', args: Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) };
+    const request: RejectedRequest = { operation: preview.name, args: Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) };
     return { ...refusalAnswer(outcome.refusal, request), preview: true, advisory: true };
   }
   const event = outcome.events[0];

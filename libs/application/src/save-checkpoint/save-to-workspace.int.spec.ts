@@ -8,7 +8,7 @@ import { openDestination } from '@palimpsest/workspace/workspace-destination';
 import { type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import { waitingLeases } from '@palimpsest/workspace/workspace-lease';
 import { appContext, type AppContext } from '../app-context';
-import { dispatch } from '../dispatch/dispatch';
+import { dispatchRequest as dispatch } from '../dispatch/dispatch';
 import { createWorkspaceHarness, type WorkspaceHarness } from '../test-support/workspace-harness';
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');

@@ -1,3 +1,4 @@
+import type { CatalogOperation } from '@palimpsest/core/errors/error-model';
 import type { ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
 
 const PROPOSAL_FIELDS = ['intent', 'edits', 'operations', 'replacement'] as const;
@@ -13,7 +14,7 @@ export function proposalOf(args: Record<string, unknown>): Record<string, unknow
 export const SUBMIT_OBSERVED = 'palimpsest_submit_observed_operations';
 
 /** The submission tool that carries each proposal format (next actions name it). */
-export const SUBMISSION_TOOL: Record<ProtocolVersion, string> = {
+export const SUBMISSION_TOOL: Record<ProtocolVersion, CatalogOperation> = {
   'patchdiff-tx/1': 'palimpsest_submit_edits',
   'patchdiff-tx/2': 'palimpsest_submit_operations',
   'patchdiff-tx/3': 'palimpsest_submit_replacement',

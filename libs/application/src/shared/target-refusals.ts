@@ -1,6 +1,6 @@
 import type { NextAction } from '@palimpsest/core/errors/error-model';
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
-import type { RejectedRequest } from '@palimpsest/core/diagnostics/retry-request';
+import { resent, type RejectedRequest } from '@palimpsest/core/diagnostics/retry-request';
 import type { ReplacementTooLarge } from '@palimpsest/core/transaction/replacement-admission';
 import { toCanonicalLf } from '@palimpsest/core/text/canonical-text';
 import type { TargetDecision, TargetRefusal } from '@palimpsest/core/target/target-decision';
@@ -83,9 +83,9 @@ export function refusalAnswer(refusal: TargetRefusal, request?: RejectedRequest)
  * endings (what the target stores anyway); else the target's version and hash, to send edits instead.
  */
 function tooLargeActions(targetId: string, limit: ReplacementTooLarge, request?: RejectedRequest): NextAction[] {
-  const read = { operation: 'palimpsest_get_target', reason: 'Send the change as edits or operations against this version instead of a whole replacement.', params: { target_file_id: targetId } };
+  const read: NextAction = { operation: 'palimpsest_get_target', reason: 'Send the change as edits or operations against this version instead of a whole replacement.', params: { target_file_id: targetId } };
   const raw = request?.args.replacement;
   if (!request || !limit.canonical_would_fit || typeof raw !== 'string') return [read];
-  const fixed = { operation: request.operation, reason: 'Only its CRLF/CR line endings put the replacement over the limit: resend it with LF endings, which the target stores anyway.', params: { ...request.args, replacement: toCanonicalLf(raw) } };
+  const fixed = resent(request, 'Only its CRLF/CR line endings put the replacement over the limit: resend it with LF endings, which the target stores anyway.', { ...request.args, replacement: toCanonicalLf(raw) });
   return [fixed, read];
 }

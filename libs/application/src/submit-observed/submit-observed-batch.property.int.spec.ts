@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
 import { appContext, type AppContext } from '../app-context';
-import { dispatch } from '../dispatch/dispatch';
+import { dispatchRequest as dispatch } from '../dispatch/dispatch';
 
 const TOOL = 'palimpsest_submit_observed_operations';
 const cps = (s: string) => [...s];

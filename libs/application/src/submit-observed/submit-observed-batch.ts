@@ -1,3 +1,4 @@
+import type { CatalogOperation } from '@palimpsest/core/errors/error-model';
 import type { BatchLookup, BatchObservation } from '@palimpsest/core/target/target.commands';
 import { isUuid } from '@palimpsest/core/target/request-identity';
 import { bundleObservations, findObservations, type ObservationRow } from '@palimpsest/projections/observations.queries';
@@ -17,7 +18,7 @@ const PROPOSAL_FIELDS = ['intent', 'observation_bundle_id', 'groups', 'observati
  * its tx/2 operations in a scope-local buffer, decided as ONE attempt under the target's row lock (every
  * participating scope re-verified in one engine pass) and recorded under palimpsest-observed-batch-r1.
  */
-export async function submitObservedBatch(ctx: AppContext, input: SubmitObservedInput, operation: string): Promise<SubmissionResult> {
+export async function submitObservedBatch(ctx: AppContext, input: SubmitObservedInput, operation: CatalogOperation): Promise<SubmissionResult> {
   const proposal: Record<string, unknown> = {};
   for (const key of PROPOSAL_FIELDS) if (input[key] !== undefined) proposal[key] = input[key];
   let found: BatchLookup['found'] = {};

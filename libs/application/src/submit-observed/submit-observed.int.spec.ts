@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { rebuildProjections } from '@palimpsest/projections/rebuild/rebuild-projections';
 import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
 import { appContext, type AppContext } from '../app-context';
-import { dispatch } from '../dispatch/dispatch';
+import { dispatchRequest as dispatch } from '../dispatch/dispatch';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const SOURCE = 'export function alpha(x: number) {\n  return x + 1;\n}\n\nexport function beta() {\n  return 2;\n}\n';

@@ -3,7 +3,7 @@ import type { Db } from '@palimpsest/store/db';
 import { openPostgresDb } from '@palimpsest/store/postgres/pg-db';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { appContext, type AppContext } from '../app-context';
-import { dispatch } from '../dispatch/dispatch';
+import { dispatchRequest as dispatch } from '../dispatch/dispatch';
 import { createAppHarness, type AppHarness } from '../test-support/app-harness';
 
 /**

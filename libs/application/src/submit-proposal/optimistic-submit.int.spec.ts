@@ -4,7 +4,7 @@ import { ForwardingDb } from '@palimpsest/store/forwarding-db';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { WakeNotifier } from '@palimpsest/store/wake-notifier';
 import { appContext, type AppContext } from '../app-context';
-import { dispatch } from '../dispatch/dispatch';
+import { dispatchRequest as dispatch } from '../dispatch/dispatch';
 import { createAppHarness, type AppHarness } from '../test-support/app-harness';
 
 /** Counts what reaches the database: statements outside transactions, and transactions. */

@@ -1,6 +1,6 @@
 import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
 import { appContext, strictObservationFromEnv, type AppContext } from '../app-context';
-import { dispatch } from '../dispatch/dispatch';
+import { dispatchRequest as dispatch } from '../dispatch/dispatch';
 import { expectPublishedResult } from '../file-tools/test-support/published-result';
 
 const SOURCE = 'export function alpha(x: number) {\n  return x + 1;\n}\n';

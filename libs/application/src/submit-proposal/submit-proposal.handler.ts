@@ -1,7 +1,8 @@
 import type { Answer } from '../shared/answer';
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { isUuid, isValidRequestKey } from '@palimpsest/core/target/request-identity';
-import type { RejectedRequest } from '@palimpsest/core/diagnostics/retry-request';
+import { resent, type RejectedRequest } from '@palimpsest/core/diagnostics/retry-request';
+import type { CatalogOperation } from '@palimpsest/core/errors/error-model';
 import { submissionCommand, type SubmissionCommand, type SubmissionFields } from '@palimpsest/core/target/target.commands';
 import { decide } from '@palimpsest/core/target/target.decider';
 import type { ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
@@ -39,7 +40,7 @@ export interface SubmitProposalInput {
    * submission always takes the locked path (the observation must be read under the lock).
    */
   observed?: {
-    operation: string;
+    operation: CatalogOperation;
     /** The request's fields outside its envelope and proposal (the single form's observation_id): next actions resend them. */
     fields?: Record<string, unknown>;
     lookup: (tx: Sql, target: TargetRow) => Promise<ObservedLookups>;
@@ -219,7 +220,7 @@ export async function submitProposal(ctx: AppContext, input: SubmitProposalInput
 
 async function decideAndPublish(ctx: AppContext, sub: Submission): Promise<Answered> {
   const request = requestOf(sub.input);
-  const resend = { operation: request.operation, reason: 'Send the same request again', params: request.args };
+  const resend = resent(request, 'Send the same request again');
   for (let round = 1; ; round++) {
     const decided = await handleCommand<TargetUnit, TargetRow | null, ReturnType<typeof decide> | null, Answered | ToPublish>({
       optimistic: () => submitOptimistically(ctx, sub),

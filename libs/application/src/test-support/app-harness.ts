@@ -1,6 +1,6 @@
 import { createTestDb, type TestDb } from '@palimpsest/store/test-support/test-db';
 import { appContext, type AppContext } from '../app-context';
-import { dispatch } from '../dispatch/dispatch';
+import { dispatchRequest } from '../dispatch/dispatch';
 
 export interface AppHarness {
   ctx: AppContext;
@@ -15,7 +15,7 @@ export interface AppHarness {
 export async function createAppHarness(): Promise<AppHarness> {
   const testDb = await createTestDb();
   const ctx = appContext(testDb.db);
-  const call = (name: string, args: unknown) => dispatch(ctx, name, args) as Promise<Record<string, any>>;
+  const call = (name: string, args: unknown) => dispatchRequest(ctx, name, args) as Promise<Record<string, any>>;
   return {
     ctx,
     testDb,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { rebuildProjections } from '@palimpsest/projections/rebuild/rebuild-projections';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { appContext, type AppContext } from '../app-context';
-import { dispatch } from '../dispatch/dispatch';
+import { dispatchRequest as dispatch } from '../dispatch/dispatch';
 import { createWorkspaceHarness, type WorkspaceHarness } from '../test-support/workspace-harness';
 
 const SOURCE = 'export function alpha(x: number) {\n  return x + 1;\n}\n\nexport function beta() {\n  return 2;\n}\n';

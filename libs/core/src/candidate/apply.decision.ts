@@ -1,5 +1,6 @@
 import type { ApplyCandidate, TargetNow } from './candidate.commands';
 import type { AppliedTarget, BaseChange, CandidateEvent } from './candidate.events';
+import type { NextAction } from '../errors/error-model';
 import { refusal, type Refusal } from './candidate-refusal';
 import {
   accepted,
@@ -87,7 +88,7 @@ function movedTargets(c: ExistingCandidate, now: Record<string, TargetNow>): Ref
     };
   });
   const external = entries.some((e) => e.moved_by === 'direct_submission');
-  const next = [
+  const next: NextAction[] = [
     { operation: 'palimpsest_change_discard', reason: 'Release this candidate', params: { candidate: c.candidate_id } },
     ...rereadTargets(entries.map((e) => e.target_file_id)),
   ];

@@ -121,7 +121,7 @@ function staleBase(moved: Record<string, unknown>[]) {
     next_actions: moved.map((m) => ({
       operation: 'palimpsest_get_target',
       reason: 'Read the target at its current version and rebuild the operations',
-      params: { target_file_id: m.target_file_id },
+      params: { target_file_id: String(m.target_file_id) },
     })),
   });
 }

@@ -1,4 +1,4 @@
-import type { NextAction } from '../errors/error-model';
+import type { NextAction, CatalogOperation } from '../errors/error-model';
 import { toCanonicalLf } from '../text/canonical-text';
 import { codePointLength, CodePointIndex } from '../text/code-points';
 import { changesOf, failedIndexOf, retryArgs, withChange, type Change, type ChangeField, type RejectedRequest, type RetryBasis } from './retry-request';
@@ -44,8 +44,19 @@ const where = (buffer: string | null, offset: number): string => {
   return `at line ${at.line}, column ${at.column}`;
 };
 
+/** A call built from the rejected request, not yet known to be one its operation takes. */
+interface UncheckedCall {
+  operation: CatalogOperation;
+  reason: string;
+  params: Record<string, unknown>;
+}
+
+/** The probe ran the operation's admission and decider on the call: its params are the operation's. */
+const isAccepted = (probe: NextActionProbe, call: UncheckedCall): call is UncheckedCall & NextAction => probe.accepts(call.operation, call.params);
+
 function offered(c: RetryContext, args: Record<string, unknown>, reason: string): NextAction[] {
-  return c.probe.accepts(c.request.operation, args) ? [{ operation: c.request.operation, reason, params: args }] : [];
+  const call = { operation: c.request.operation, reason, params: args };
+  return isAccepted(c.probe, call) ? [call] : [];
 }
 
 /** The request with only its guards (and, for a resubmission, key and lineage) refreshed. */

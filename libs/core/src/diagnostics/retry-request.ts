@@ -1,10 +1,20 @@
+import type { NextAction, CatalogOperation } from '../errors/error-model';
 import { isValidRequestKey } from '../target/request-identity';
 import { defaultChangeId } from '../transaction/parse-proposal';
 
 /** The request a rejection answered: the operation and its arguments exactly as sent. */
 export interface RejectedRequest {
-  operation: string;
+  operation: CatalogOperation;
   args: Record<string, unknown>;
+}
+
+/**
+ * The request offered again as the caller sent it, or with `params` in its place (the same request with
+ * one field fixed). Its operation took it once, so these are that operation's arguments: the one next
+ * action whose params the type check cannot see, because they came off the wire.
+ */
+export function resent(request: RejectedRequest, reason: string, params: Record<string, unknown> = request.args): NextAction {
+  return { operation: request.operation, reason, params } as NextAction;
 }
 
 /** What a retry of a rejected request is rebuilt against. */

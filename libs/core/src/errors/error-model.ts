@@ -8,12 +8,23 @@
 export const RETRYABLES = ['none', 'same_request', 'after_refresh'] as const;
 export type Retryable = (typeof RETRYABLES)[number];
 
-/** A call that would help next: the operation, why, and its complete arguments (sent as they are, it passes admission). */
-export interface NextAction {
-  operation: string;
-  reason: string;
-  params: Record<string, unknown>;
-}
+/**
+ * The catalog's operations, each with its params: libs/protocol registers them
+ * (catalog/catalog-register.ts, `operations: OperationParams`), so the core names operations and types
+ * next actions without depending on the catalog. Unregistered (a program without libs/protocol), any name goes.
+ */
+export interface CatalogRegister {}
+
+type Operations = CatalogRegister extends { operations: infer O } ? O : Record<string, Record<string, unknown>>;
+
+/** An operation of the catalog (once registered), for the core to name one: a next action's, a profile's tools. */
+export type CatalogOperation = keyof Operations & string;
+
+/**
+ * A call that would help next: the operation, why, and its complete arguments (sent as they are, it
+ * passes admission), typed by the operation: a misspelled name or a param it does not take does not compile.
+ */
+export type NextAction<N extends CatalogOperation = CatalogOperation> = N extends CatalogOperation ? { operation: N; reason: string; params: Operations[N] } : never;
 
 /** Every error code, with the retryable it defaults to and what it means. */
 export const ERROR_CODES = {

@@ -1,3 +1,4 @@
+import type { CatalogOperation } from '../errors/error-model';
 import { isRecord } from '../shared/is-record';
 
 /**
@@ -56,7 +57,7 @@ export const FILES_PROFILE_TOOLS: readonly string[] = Object.freeze([
   'palimpsest_workspace_status',
   'palimpsest_get_attempt_log',
   'palimpsest_get_manifest_ledger',
-]);
+] satisfies CatalogOperation[]);
 
 export const FILES: OwnerPolicy = Object.freeze({ ...ALLOW_ALL, name: 'files', tools: [...FILES_PROFILE_TOOLS] }) as OwnerPolicy;
 

@@ -87,7 +87,7 @@ export interface OperationResults {
       next_actions: Array<unknown>;
     };
     replayed?: boolean;
-    candidate?: object;
+    candidate?: Record<string, unknown>;
     operations?: Array<unknown>;
     files?: Array<unknown>;
   };
@@ -114,7 +114,7 @@ export interface OperationResults {
       retryable: "none" | "same_request" | "after_refresh";
       next_actions: Array<unknown>;
     };
-    candidate?: object;
+    candidate?: Record<string, unknown>;
     files?: Array<unknown>;
     targets?: Array<unknown>;
   };
@@ -140,7 +140,7 @@ export interface OperationResults {
       next_actions: Array<unknown>;
     };
     replayed?: boolean;
-    receipt?: object;
+    receipt?: Record<string, unknown>;
     base_changes?: Array<unknown>;
   };
   palimpsest_change_discard: {
@@ -152,7 +152,7 @@ export interface OperationResults {
       retryable: "none" | "same_request" | "after_refresh";
       next_actions: Array<unknown>;
     };
-    candidate?: object;
+    candidate?: Record<string, unknown>;
     released?: boolean;
   };
   palimpsest_search_targets: {

@@ -1,4 +1,5 @@
-import { CATALOG } from '../catalog/catalog';
+import { ANSWER_SCHEMAS } from '../catalog/answer-schemas';
+import { CATALOG, type OperationName } from '../catalog/catalog';
 import type { JsonSchema, OperationSpec } from '../catalog/operation-spec';
 import { schemaToType } from './typescript-client';
 
@@ -21,13 +22,13 @@ function admittedType(op: OperationSpec): string {
   return `{\n${fields.join('\n')}\n  }`;
 }
 
-function table(name: string, doc: string, typeOf: (op: OperationSpec) => string, imports: string[] = []): string {
+function table(name: string, doc: string, typeOf: (op: OperationSpec<OperationName>) => string, imports: string[] = []): string {
   const lines = [HEADER, ...imports, '', `/** ${doc} */`, `export interface ${name} {`];
   for (const op of CATALOG) lines.push(`  ${op.name}: ${typeOf(op)};`);
   return [...lines, '}', ''].join('\n');
 }
 
-/** The params, admitted-arguments and result types of every operation, one generated file each (operation-types.ts indexes them). */
+/** The params, admitted-arguments, result and answer types of every operation, one generated file each (operation-types.ts indexes them). */
 export function operationTypeFiles(): Map<string, string> {
   return new Map([
     [`${DIR}/operation-params.generated.ts`, table('OperationParams', 'The arguments a caller sends, as the params schema describes them.', (op) => schemaToType(op.params, '  '))],
@@ -38,6 +39,10 @@ export function operationTypeFiles(): Map<string, string> {
     [
       `${DIR}/operation-results.generated.ts`,
       table('OperationResults', 'The answers, as the result schema describes them (status first, the rest per status).', (op) => schemaToType(op.result, '  ', true)),
+    ],
+    [
+      `${DIR}/operation-answers.generated.ts`,
+      table('OperationAnswers', 'What each success carries, field by field, as ANSWER_SCHEMAS describes it (answer-schemas.ts).', (op) => schemaToType(ANSWER_SCHEMAS[op.name], '  ', true)),
     ],
   ]);
 }

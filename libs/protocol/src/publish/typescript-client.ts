@@ -42,8 +42,14 @@ function objectType(schema: JsonSchema, indent: string, closed: boolean): string
     ([name, s]) => `${inner}${name}${required.has(name) ? '' : '?'}: ${schemaToType(s, inner, closed)};`,
   );
   if (schema.additionalProperties !== false && !closed) fields.push(`${inner}[extra: string]: unknown;`);
-  if (fields.length === 0) return closed ? 'object' : 'Record<string, never>';
+  if (fields.length === 0 && closed) return `Record<string, ${valueType(schema.additionalProperties, indent)}>`;
+  if (fields.length === 0) return 'Record<string, never>';
   return `{\n${fields.join('\n')}\n${indent}}`;
+}
+
+/** The values of an object without listed properties: any JSON value, or what additionalProperties says. */
+function valueType(additional: unknown, indent: string): string {
+  return typeof additional === 'object' && additional !== null ? schemaToType(additional as JsonSchema, indent, true) : 'unknown';
 }
 
 const pascal = (name: string) =>

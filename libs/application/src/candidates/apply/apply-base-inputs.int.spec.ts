@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
-import { dispatch } from '../../dispatch/dispatch';
+import { dispatchRequest as dispatch } from '../../dispatch/dispatch';
 import { createWorkspaceHarness, type WorkspaceHarness } from '../../test-support/workspace-harness';
 import { edit } from '../test-support/candidate-harness';
 

@@ -9,7 +9,7 @@ import { openDestination } from '@palimpsest/workspace/workspace-destination';
 import { waitingLeases } from '@palimpsest/workspace/workspace-lease';
 import { type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import { appContext, type AppContext } from '../../app-context';
-import { dispatch } from '../../dispatch/dispatch';
+import { dispatchRequest as dispatch } from '../../dispatch/dispatch';
 import { ALLOW_ALL } from '@palimpsest/core/policy/owner-policy';
 import { decideApproval } from '../approvals/approvals.handler';
 import { DEFAULTS } from '../shared/candidate-config';

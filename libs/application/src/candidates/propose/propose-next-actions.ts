@@ -1,6 +1,7 @@
 import type { Refusal } from '@palimpsest/core/candidate/candidate-refusal';
 import type { NextAction } from '@palimpsest/core/errors/error-model';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
+import type { Params } from '@palimpsest/protocol/catalog/operation-types';
 import type { AppContext } from '../../app-context';
 import { editPlan } from '../plan/edit-plan.handler';
 import type { ProposeInput } from './propose-input';
@@ -22,6 +23,9 @@ async function planned(ctx: AppContext, args: ProposeInput, policy: OwnerPolicy)
   const plan = await editPlan(ctx, { base: args.base, operations: args.operations, intent: args.intent }, policy);
   return plan.status === 'ok';
 }
+
+/** The dry run planned these arguments (`planned` said so): they are a request palimpsest_change_propose takes. */
+const proposable = (args: ProposeInput, wasPlanned: boolean): args is ProposeInput & Params<'palimpsest_change_propose'> => wasPlanned;
 
 function refreshedBase(input: ProposeInput, r: Refusal): ProposeInput | null {
   const moved = (r.details?.moved as Moved[] | undefined) ?? [];
@@ -47,11 +51,11 @@ export async function withRetryActions(ctx: AppContext, input: ProposeInput, r: 
   if (input.candidate !== undefined) return r; // an extension's base is the candidate's: nothing to refresh
   const fixes: NextAction[] = [];
   const base = r.reason === 'base_not_head' ? refreshedBase(input, r) : null;
-  if (base && (await planned(ctx, base, policy))) {
+  if (base && proposable(base, await planned(ctx, base, policy))) {
     fixes.push({ operation: 'palimpsest_change_propose', reason: 'The base moved and these operations still apply at the current versions: propose them on that base.', params: { ...base } });
   }
   for (const { args, listed } of occurrenceChoices(input, r)) {
-    if (!(await planned(ctx, args, policy))) continue;
+    if (!proposable(args, await planned(ctx, args, policy))) continue;
     const excerpt = JSON.stringify(`${listed.before}⟦…⟧${listed.after}`);
     const reason = `Occurrence ${listed.occurrence_index}, at offset ${listed.start} (${excerpt}): propose with operations[${r.operation_index}].occurrence_index ${listed.occurrence_index}.`;
     fixes.push({ operation: 'palimpsest_change_propose', reason, params: { ...args } });

@@ -10,14 +10,17 @@ import { ENVELOPE_OPERATION_NAMES } from '@palimpsest/protocol/catalog/operation
 
 export type CandidateAnswer = Answer<'ok' | 'error'>;
 
-export function errorResult(r: Refusal): CandidateAnswer {
+/** A candidate operation's refusal: status "error" and the envelope. */
+export type EnvelopeAnswer = { status: 'error'; error: Refusal };
+
+export function errorResult(r: Refusal): EnvelopeAnswer {
   return { status: 'error', error: r };
 }
 
 export const isEnvelopeOperation = (name: string): boolean => ENVELOPE_OPERATION_NAMES.has(name);
 
 /** An admission refusal (unknown, missing or ill-typed argument) in the envelope: invalid_arguments. */
-export function admissionEnvelope(refused: InvalidArgument): CandidateAnswer {
+export function admissionEnvelope(refused: InvalidArgument): EnvelopeAnswer {
   const errors = (refused.errors as { path: string; message: string }[] | undefined) ?? [];
   const path = errors[0]?.path ?? refused.argument ?? '';
   const index = /^operations\.(\d+)/.exec(String(path));
@@ -35,6 +38,6 @@ export function admissionEnvelope(refused: InvalidArgument): CandidateAnswer {
   );
 }
 
-export function permissionDenied(reason: string, message: string, details: Record<string, unknown> = {}): CandidateAnswer {
+export function permissionDenied(reason: string, message: string, details: Record<string, unknown> = {}): EnvelopeAnswer {
   return errorResult(refusal('permission_denied', reason, message, { details }));
 }

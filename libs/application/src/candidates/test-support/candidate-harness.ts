@@ -1,5 +1,5 @@
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
-import { dispatch } from '../../dispatch/dispatch';
+import { dispatchRequest } from '../../dispatch/dispatch';
 import type { AppHarness } from '../../test-support/app-harness';
 
 /** Calls and small helpers shared by the candidate integration specs. */
@@ -7,7 +7,7 @@ import type { AppHarness } from '../../test-support/app-harness';
 export type Answer = Record<string, any>;
 
 export function candidateCalls(h: AppHarness, policy?: OwnerPolicy) {
-  const call = (name: string, args: unknown) => dispatch(h.ctx, name, args, policy ? { policy } : {}) as Promise<Answer>;
+  const call = (name: string, args: unknown) => dispatchRequest(h.ctx, name, args, policy ? { policy } : {}) as Promise<Answer>;
   let n = 0;
   const fresh = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++n}`;
   return {

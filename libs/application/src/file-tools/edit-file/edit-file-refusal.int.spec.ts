@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { type AppContext } from '../../app-context';
-import { dispatch } from '../../dispatch/dispatch';
+import { dispatchRequest as dispatch } from '../../dispatch/dispatch';
 import { createWorkspaceHarness, type WorkspaceHarness } from '../../test-support/workspace-harness';
 import { EDIT_REFUSAL_BYTES } from './edit-file-refusal';
 

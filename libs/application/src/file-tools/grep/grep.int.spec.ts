@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, symlinkSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
-import { dispatch } from '../../dispatch/dispatch';
+import { dispatchRequest as dispatch } from '../../dispatch/dispatch';
 import { createWorkspaceHarness, type WorkspaceHarness } from '../../test-support/workspace-harness';
 import { expectPublishedResult, publishedSchema } from '../test-support/published-result';
 import { putFile } from '../test-support/put-file';

@@ -1,0 +1,906 @@
+// Generated from the operation catalog by `npx palimpsest generate`. Do not edit by hand.
+
+/** What each success carries, field by field, as ANSWER_SCHEMAS describes it (answer-schemas.ts). */
+export interface OperationAnswers {
+  palimpsest_initialize_target: {
+    status: "ok";
+    target_file_id: string;
+    filename: string;
+    target_type: string;
+    version: number;
+    current_hash: string;
+    active_editing_cycle_id: string;
+    source_line_endings: {
+      style: "lf" | "crlf" | "cr" | "mixed" | "none";
+      lf: number;
+      crlf: number;
+      cr: number;
+      normalized: boolean;
+      source_code_points: number;
+      source_utf8_bytes: number;
+      source_sha256: string;
+    } | null;
+    workspace?: {
+      path: string;
+      source_sha256: string;
+      publish?: "on_accept" | "on_save";
+    } | null;
+    log_sequence?: number;
+  };
+  palimpsest_handle_upload: {
+    status: "ok";
+    target_file_id: string;
+    filename: string;
+    target_type: string;
+    version: number;
+    current_hash: string;
+    active_editing_cycle_id: string;
+    source_line_endings: {
+      style: "lf" | "crlf" | "cr" | "mixed" | "none";
+      lf: number;
+      crlf: number;
+      cr: number;
+      normalized: boolean;
+      source_code_points: number;
+      source_utf8_bytes: number;
+      source_sha256: string;
+    } | null;
+    workspace?: {
+      path: string;
+      source_sha256: string;
+      publish?: "on_accept" | "on_save";
+    } | null;
+    log_sequence?: number;
+  };
+  palimpsest_get_target: {
+    status: "ok";
+    target_file_id: string;
+    filename: string;
+    target_type: string;
+    version: number;
+    current_hash: string;
+    active_editing_cycle_id: string;
+    source_line_endings: {
+      style: "lf" | "crlf" | "cr" | "mixed" | "none";
+      lf: number;
+      crlf: number;
+      cr: number;
+      normalized: boolean;
+      source_code_points: number;
+      source_utf8_bytes: number;
+      source_sha256: string;
+    } | null;
+    workspace?: {
+      path: string;
+      source_sha256: string;
+      publish?: "on_accept" | "on_save";
+    } | null;
+    log_sequence?: number;
+    current_content: string;
+  };
+  palimpsest_export_target: {
+    status: "ok";
+    target_file_id: string;
+    version: number;
+    current_hash: string;
+    filename: string;
+    format: "original_text" | "canonical_lf" | "crlf" | "original_eol";
+    content: string;
+    content_eol: string;
+    content_sha256: string;
+    source_line_endings: {
+      style: "lf" | "crlf" | "cr" | "mixed" | "none";
+      lf: number;
+      crlf: number;
+      cr: number;
+      normalized: boolean;
+      source_code_points: number;
+      source_utf8_bytes: number;
+      source_sha256: string;
+    } | null;
+  };
+  palimpsest_read_target: {
+    status: "ok";
+    target_file_id: string;
+    version: number;
+    current_hash: string;
+    start: number;
+    end: number;
+    text: string;
+    total_chars: number;
+    truncated: boolean;
+    next_start: number | null;
+  };
+  palimpsest_read_lines: {
+    status: "ok";
+    target_file_id: string;
+    version: number;
+    current_hash: string;
+    total_lines: number;
+    start_line: number;
+    end_line: number;
+    start: number;
+    end: number;
+    text: string;
+    truncated: boolean;
+    next_offset: number | null;
+    next_start: number | null;
+    line_starts?: Array<{
+      line: number;
+      start: number;
+    }>;
+  };
+  palimpsest_find_occurrences: {
+    status: "ok";
+    target_file_id: string;
+    version: number;
+    current_hash: string;
+    occurrence_count: number;
+    returned_count: number;
+    occurrences: Array<{
+      occurrence_index: number;
+      start: number;
+      end: number;
+      before: string;
+      after: string;
+    }>;
+    truncated: boolean;
+    next_occurrence_index: number | null;
+  };
+  palimpsest_observe_scope: {
+    status: "candidates" | "observed" | "observed_batch" | "scope_page";
+    observation_id?: string | null;
+    target_file_id: string;
+    target_version: number;
+    target_current_hash: string;
+    editing_cycle_id?: string;
+    language: string;
+    engine: string;
+    candidates?: Array<{
+      name: string;
+      kind: string;
+      parent: string | null;
+      start: number;
+      end: number;
+      start_line: number;
+      end_line: number;
+    }>;
+    total_candidates?: number;
+    candidates_truncated?: boolean;
+    symbol?: {
+      name: string;
+      kind: string;
+      parent: string | null;
+    };
+    scope_start?: number;
+    scope_end?: number;
+    scope_length?: number;
+    observed_scope_hash?: string;
+    offset?: number;
+    max_chars?: number;
+    start?: number;
+    end?: number;
+    text?: string;
+    truncated?: boolean;
+    next_offset?: number | null;
+    next_start?: number | null;
+    start_line?: number;
+    end_line?: number;
+    line_starts?: Array<{
+      line: number;
+      start: number;
+    }>;
+    bundle_id?: string | null;
+    scope_count?: number;
+    scopes?: Array<Record<string, unknown>>;
+  };
+  palimpsest_submit_observed_operations: {
+    status: "accepted";
+    target_file_id: string;
+    before_hash: string;
+    after_hash: string;
+    version: number;
+    current_version: number;
+    current_hash: string;
+    attempt_id: string;
+    log_sequence: number;
+    manifest_entries_added: number;
+    warnings: Array<string>;
+    warning_details: Array<Record<string, unknown>>;
+    warning_count: number;
+    warnings_truncated: boolean;
+    validity: {
+      protocol_valid: boolean;
+      transaction_valid: boolean;
+      task_correct: string;
+      semantic: string;
+    };
+    evidence: {
+      changes: Array<{
+        change_id: string;
+        change_index: number;
+        span_start: number;
+        span_end: number;
+        matched_chars: number;
+        replacement_chars: number;
+        matched_sha256: string;
+        replacement_sha256: string;
+        operation?: string;
+      }>;
+    };
+    deduplicated: boolean;
+    client_request_id: string | null;
+    correlation_id?: string;
+    workspace_sync?: {
+      synced_path: string;
+      disk_sha256: string;
+      bytes_written: number;
+      content_eol: string;
+      publication: "installed";
+      durability: "confirmed" | "uncertain";
+      journal: {
+        id: string;
+        state: "committed";
+      };
+    };
+    before_version?: number;
+    observation_bundle_id?: string;
+    group_count?: number;
+    change_count?: number;
+    groups?: Array<{
+      group_index: number;
+      observation_id: string;
+      ordinal: number;
+      symbol_name: string;
+      scope_start: number;
+      scope_end: number;
+      change_count: number;
+    }>;
+  };
+  palimpsest_submit_edits: {
+    status: "accepted";
+    target_file_id: string;
+    before_hash: string;
+    after_hash: string;
+    version: number;
+    current_version: number;
+    current_hash: string;
+    attempt_id: string;
+    log_sequence: number;
+    manifest_entries_added: number;
+    warnings: Array<string>;
+    warning_details: Array<Record<string, unknown>>;
+    warning_count: number;
+    warnings_truncated: boolean;
+    validity: {
+      protocol_valid: boolean;
+      transaction_valid: boolean;
+      task_correct: string;
+      semantic: string;
+    };
+    evidence: {
+      changes: Array<{
+        change_id: string;
+        change_index: number;
+        span_start: number;
+        span_end: number;
+        matched_chars: number;
+        replacement_chars: number;
+        matched_sha256: string;
+        replacement_sha256: string;
+        operation?: string;
+      }>;
+    };
+    deduplicated: boolean;
+    client_request_id: string | null;
+    correlation_id?: string;
+    workspace_sync?: {
+      synced_path: string;
+      disk_sha256: string;
+      bytes_written: number;
+      content_eol: string;
+      publication: "installed";
+      durability: "confirmed" | "uncertain";
+      journal: {
+        id: string;
+        state: "committed";
+      };
+    };
+  };
+  palimpsest_submit_operations: {
+    status: "accepted";
+    target_file_id: string;
+    before_hash: string;
+    after_hash: string;
+    version: number;
+    current_version: number;
+    current_hash: string;
+    attempt_id: string;
+    log_sequence: number;
+    manifest_entries_added: number;
+    warnings: Array<string>;
+    warning_details: Array<Record<string, unknown>>;
+    warning_count: number;
+    warnings_truncated: boolean;
+    validity: {
+      protocol_valid: boolean;
+      transaction_valid: boolean;
+      task_correct: string;
+      semantic: string;
+    };
+    evidence: {
+      changes: Array<{
+        change_id: string;
+        change_index: number;
+        span_start: number;
+        span_end: number;
+        matched_chars: number;
+        replacement_chars: number;
+        matched_sha256: string;
+        replacement_sha256: string;
+        operation?: string;
+      }>;
+    };
+    deduplicated: boolean;
+    client_request_id: string | null;
+    correlation_id?: string;
+    workspace_sync?: {
+      synced_path: string;
+      disk_sha256: string;
+      bytes_written: number;
+      content_eol: string;
+      publication: "installed";
+      durability: "confirmed" | "uncertain";
+      journal: {
+        id: string;
+        state: "committed";
+      };
+    };
+  };
+  palimpsest_submit_replacement: {
+    status: "accepted";
+    target_file_id: string;
+    before_hash: string;
+    after_hash: string;
+    version: number;
+    current_version: number;
+    current_hash: string;
+    attempt_id: string;
+    log_sequence: number;
+    manifest_entries_added: number;
+    warnings: Array<string>;
+    warning_details: Array<Record<string, unknown>>;
+    warning_count: number;
+    warnings_truncated: boolean;
+    validity: {
+      protocol_valid: boolean;
+      transaction_valid: boolean;
+      task_correct: string;
+      semantic: string;
+    };
+    evidence: {
+      changes: Array<{
+        change_id: string;
+        change_index: number;
+        span_start: number;
+        span_end: number;
+        matched_chars: number;
+        replacement_chars: number;
+        matched_sha256: string;
+        replacement_sha256: string;
+        operation?: string;
+      }>;
+    };
+    deduplicated: boolean;
+    client_request_id: string | null;
+    correlation_id?: string;
+    workspace_sync?: {
+      synced_path: string;
+      disk_sha256: string;
+      bytes_written: number;
+      content_eol: string;
+      publication: "installed";
+      durability: "confirmed" | "uncertain";
+      journal: {
+        id: string;
+        state: "committed";
+      };
+    };
+  };
+  palimpsest_preview: {
+    status: "accepted" | "rejected";
+    preview: true;
+    advisory: true;
+    target_file_id: string;
+    stage: string;
+    validity: {
+      protocol_valid: boolean;
+      transaction_valid: boolean;
+      task_correct: string;
+      semantic: string;
+    };
+    current_version: number;
+    current_hash: string;
+    before_version: number;
+    before_hash: string;
+    after_hash?: string | null;
+    change_facts?: Array<{
+      change_id: string;
+      change_index: number;
+      span_start: number;
+      span_end: number;
+      matched_chars: number;
+      replacement_chars: number;
+      matched_sha256: string;
+      replacement_sha256: string;
+      operation?: string;
+    }>;
+    failure_reason?: string;
+    diagnostic?: Record<string, unknown> | null;
+  };
+  palimpsest_save: {
+    status: "saved";
+    target_file_id: string;
+    snapshot_id: string;
+    closed_editing_cycle_id: string;
+    new_editing_cycle_id: string;
+    current_hash: string;
+    version: number;
+    workspace_sync?: {
+      synced_path: string;
+      disk_sha256: string;
+      bytes_written: number;
+      content_eol: "lf" | "crlf" | "cr";
+      publication: "installed";
+      durability: "confirmed" | "uncertain";
+      journal: {
+        id: string;
+        state: "committed";
+      };
+    };
+  };
+  palimpsest_replay: {
+    status: "success" | "failed";
+    target_file_id: string;
+    reconstructed_hash: string | null;
+    current_hash: string | null;
+    reconstructed_version: number | null;
+    current_version: number | null;
+    accepted_transactions_replayed: number;
+    materialized_state_matches: boolean;
+    materialized_state_checks: {
+      content_matches: boolean;
+      stored_hash_matches: boolean;
+      recomputed_hash_matches: boolean;
+      version_matches: boolean;
+    };
+    failure_reason?: "replay_protocol_invalid" | "replay_diverged";
+    failure_detail?: string;
+    diverged_attempt_id?: string;
+  };
+  palimpsest_get_attempt_log: {
+    status: "ok";
+    target_file_id: string;
+    entries: Array<{
+      attempt_id: string;
+      log_sequence: number;
+      status: "accepted" | "rejected";
+      before_version: number;
+      after_version: number | null;
+      code?: string | null;
+      summary?: string;
+      client_request_id: string | null;
+      intent: string | null;
+      source: string;
+      created_at: string;
+      protocol_version?: string;
+      runtime_version?: string;
+      request_fingerprint?: string;
+      before_hash?: string;
+      after_hash?: string | null;
+      failure_reason?: string | null;
+      diagnostic?: Record<string, unknown> | null;
+    }>;
+    has_more: boolean;
+    next_sequence: number | null;
+  };
+  palimpsest_get_manifest_ledger: {
+    status: "ok";
+    target_file_id: string;
+    entries: Array<{
+      ledger_sequence: number;
+      attempt_id: string;
+      log_sequence: number;
+      before_version: number;
+      after_version: number;
+      change_index: number;
+      change_id: string;
+      intent: string | null;
+      origin: string;
+      derived: Record<string, unknown>;
+      created_at: string;
+    }>;
+    has_more: boolean;
+    next_sequence: number | null;
+  };
+  palimpsest_capabilities: {
+    status: "ok";
+    service: "palimpsest";
+    profile: string;
+    policy: Record<string, unknown> | null;
+    operations: Array<{
+      name: string;
+      read_only: boolean;
+      status?: string;
+      errors?: Array<string>;
+    }>;
+    error_codes: Array<string>;
+    workspace: {
+      configured: boolean;
+      root: string | null;
+      device: string | null;
+      inode: string | null;
+    };
+    limits: Record<string, number>;
+    profiles: Array<{
+      protocol: string;
+      runtime: string;
+      operations: Array<string>;
+    }>;
+    detail: boolean;
+  };
+  palimpsest_workspace_refresh: {
+    status: "refreshed" | "in_sync";
+    target_file_id: string;
+    path: string;
+    attempt_id?: string | null;
+    version: number;
+    current_hash: string;
+    disk_sha256: string;
+    previous_disk_sha256?: string;
+    journal_resolved?: string | null;
+  };
+  palimpsest_workspace_status: {
+    status: "ok";
+    root: {
+      path: string;
+      dev: string;
+      ino: string;
+    };
+    files: Array<{
+      path: string;
+      target_file_id: string;
+      version: number;
+      disk_version: number;
+      publish: "on_accept" | "on_save";
+      state: "in_sync" | "drifted" | "missing" | "pending" | "unreachable";
+      disk_sha256: string;
+      observed_sha256: string | null;
+      journal: Record<string, unknown> | null;
+      code?: string;
+    }>;
+    total: number;
+    truncated: boolean;
+    next_cursor: string | null;
+  };
+  grep: {
+    status: "ok";
+    matches: Array<{
+      path: string;
+      line: number;
+      text: string;
+    }>;
+    truncated: boolean;
+    pending?: Array<{
+      path: string;
+      target_file_id: string;
+      version: number;
+      disk_version: number;
+    }>;
+  };
+  list_files: {
+    status: "ok";
+    path: string;
+    entries: Array<{
+      path: string;
+      type: "file" | "directory" | "symlink";
+      size?: number;
+    }>;
+    truncated: boolean;
+  };
+  read_file: {
+    status: "ok";
+    path: string;
+    content: string;
+    truncated: boolean;
+    totalLines: number;
+    pending?: {
+      path: string;
+      target_file_id: string;
+      version: number;
+      disk_version: number;
+    };
+  };
+  edit_file: {
+    status: "ok";
+    path: string;
+    replacements: number;
+    diff: string;
+    target_file_id: string;
+    attempt_id: string | null;
+    version: number;
+    current_hash: string;
+    disk_sha256: string;
+    content_eol: "lf" | "crlf" | "cr";
+    bound_now: boolean;
+    external_attempt_id: string | null;
+    journal: {
+      id: string;
+      state: "committed";
+    };
+    cleanup_error?: string;
+  };
+  write_file: {
+    status: "ok";
+    path: string;
+    bytesWritten: number;
+    created: boolean;
+    target_file_id: string;
+    attempt_id: string | null;
+    version: number;
+    current_hash: string;
+    disk_sha256: string;
+    content_eol: "lf" | "crlf" | "cr";
+    bound_now: boolean;
+    external_attempt_id: string | null;
+    journal: {
+      id: string;
+      state: "committed";
+    };
+    cleanup_error?: string;
+  };
+  palimpsest_change_propose: {
+    status: "ok";
+    replayed: boolean;
+    candidate: {
+      id: string;
+      version: number;
+      state: "open" | "applied" | "discarded" | "expired";
+      intent: string | null;
+      base: Array<{
+        target_file_id: string;
+        filename: string;
+        version: number;
+        hash: string;
+      }>;
+      request_id: string;
+      created_at: string;
+      expires_at: string;
+    };
+    operations: Array<{
+      index: number;
+      kind: string;
+      target_file_id: string;
+      outcome: string;
+    }>;
+    files: Array<{
+      target_file_id: string;
+      filename: string;
+      change: string;
+      base_version: number;
+      before_sha256: string;
+      after_sha256: string;
+    }>;
+    checks: Array<{
+      check: string;
+      kind: string;
+      status: string;
+      ok: boolean;
+      targets: Array<{
+        target_file_id: string;
+        ok: boolean;
+        message?: string | null;
+      }>;
+    }>;
+    required_checks: Array<string>;
+  };
+  palimpsest_edit_plan: {
+    status: "ok";
+    outcome: string;
+    operations: Array<{
+      index: number;
+      kind: string;
+      target_file_id: string;
+      outcome: string;
+    }>;
+    files: Array<{
+      target_file_id: string;
+      filename: string;
+      change: string;
+      base_version: number;
+      before_sha256: string;
+      after_sha256: string;
+    }>;
+    required_checks: Array<string>;
+    suggested_checks: Array<string>;
+  };
+  palimpsest_change_inspect: {
+    status: "ok";
+    candidate: {
+      id: string;
+      version: number;
+      state: "open" | "applied" | "discarded" | "expired";
+      intent: string | null;
+      base: Array<{
+        target_file_id: string;
+        filename: string;
+        version: number;
+        hash: string;
+      }>;
+      request_id: string;
+      created_at: string;
+      expires_at: string;
+    };
+    files: Array<{
+      target_file_id: string;
+      filename: string;
+      change: string;
+      base_version: number;
+      before_sha256: string;
+      after_sha256: string;
+    }>;
+    targets: Array<{
+      target_file_id: string;
+      filename: string;
+      change: string;
+      base_version: number;
+      current_version: number;
+    }>;
+    checks: Array<{
+      check: string;
+      kind: string;
+      status: string;
+      ok: boolean;
+      targets: Array<{
+        target_file_id: string;
+        ok: boolean;
+        message?: string | null;
+      }>;
+    }>;
+  };
+  palimpsest_check_run: {
+    status: "ok";
+    ok: boolean;
+    candidate: string;
+    candidate_version: number;
+    checks: Array<{
+      check: string;
+      kind: string;
+      status: string;
+      ok: boolean;
+      targets: Array<{
+        target_file_id: string;
+        ok: boolean;
+        message?: string | null;
+      }>;
+    }>;
+  };
+  palimpsest_change_apply: {
+    status: "ok";
+    replayed: boolean;
+    receipt: {
+      receipt_id: string;
+      request_id: string;
+      input_fingerprint: string;
+      outcome: "applied" | "not_applied" | "unknown";
+      candidate: string;
+      candidate_version: number;
+      targets: Array<{
+        target_file_id: string;
+        attempt_id: string;
+        base_version: number;
+        result_version: number;
+        before_sha256: string;
+        after_sha256: string;
+      }>;
+      files: Array<{
+        path: string;
+        target_file_id: string;
+        before_sha256: string | null;
+        after_sha256: string;
+        change: "modified" | "created";
+      }>;
+      journal: {
+        id: string;
+        state: "committed" | "rolled_back" | "pending_reconcile";
+      } | null;
+      approval_id: string | null;
+      recorded_at: string;
+    };
+  };
+  palimpsest_change_discard: {
+    status: "ok";
+    candidate: {
+      id: string;
+      version: number;
+      state: "open" | "applied" | "discarded" | "expired";
+      intent: string | null;
+      base: Array<{
+        target_file_id: string;
+        filename: string;
+        version: number;
+        hash: string;
+      }>;
+      request_id: string;
+      created_at: string;
+      expires_at: string;
+    };
+    released: boolean;
+  };
+  palimpsest_search_targets: {
+    status: "ok";
+    query: string;
+    hits: Array<{
+      target_file_id: string;
+      filename: string;
+      path: string | null;
+      version: number;
+      rank: number;
+      snippet: string;
+      text_truncated: boolean;
+    }>;
+    total: number;
+    next_offset: number | null;
+    projection: {
+      name: string;
+      checkpoint_position: number;
+      caught_up: boolean;
+      behind_by_events: number;
+      min_position: number | null;
+      min_position_reached: boolean | null;
+      waited_ms: number;
+    };
+  };
+  palimpsest_get_target_activity: {
+    status: "ok";
+    target_file_id: string | null;
+    window: {
+      since: string;
+      until: string;
+      granularity: "minute" | "hour" | "day";
+    };
+    attempts: number;
+    accepted: number;
+    rejected: number;
+    retries: number;
+    acceptance_rate: number | null;
+    retries_per_acceptance: number | null;
+    by_failure_reason: Array<{
+      failure_reason: string;
+      attempts: number;
+    }>;
+    by_source: Array<{
+      source: string;
+      attempts: number;
+      accepted: number;
+      rejected: number;
+      retries: number;
+    }>;
+    series: Array<{
+      bucket: string;
+      attempts: number;
+      accepted: number;
+      rejected: number;
+      retries: number;
+    }>;
+    projection: {
+      name: string;
+      checkpoint_position: number;
+      caught_up: boolean;
+      behind_by_events: number;
+      min_position: number | null;
+      min_position_reached: boolean | null;
+      waited_ms: number;
+    };
+  };
+}
