@@ -1,8 +1,9 @@
 import { TARGET_EVENT_SCHEMA_VERSION, targetStreamId, type TargetEvent } from '@palimpsest/core/target/target.events';
 import type { TargetState } from '@palimpsest/core/target/target.state';
 import type { AppendBatcher } from '@palimpsest/store/append-batcher';
-import type { AppendGuard, Placement } from '@palimpsest/store/append-spec';
-import { appendToStream } from '@palimpsest/store/append-to-stream';
+import type { AppendGuard, AppendSpec, Placement } from '@palimpsest/store/append-spec';
+import { appendTogether } from '@palimpsest/store/append-guarded-batch';
+import { appendToStream, type AppendResult } from '@palimpsest/store/append-to-stream';
 import { type AppendNotification } from '@palimpsest/store/events-channel';
 import type { Sql } from '@palimpsest/store/db';
 import type { NewEvent } from '@palimpsest/store/stored-event';
@@ -33,6 +34,9 @@ export interface CommitInput {
   textChange?: UnchangedEnds | null;
 }
 
+/** Another stream's append that commits with a target's events (a publication's outcome). */
+export type RidingAppend = AppendSpec;
+
 /** What a commit wrote, for the bookkeeping that must wait until it is durable. */
 export interface Committed {
   targetId: string;
@@ -40,6 +44,8 @@ export interface Committed {
   chunks: string[];
   stateAfter: TargetState;
   notification: AppendNotification | null;
+  /** The wake-ups of the other streams' appends that committed with these events (riders). */
+  riders: AppendNotification[];
 }
 
 function toNewEvent(e: TargetEvent, input: CommitInput): NewEvent {
@@ -60,22 +66,36 @@ function projectedEvent(input: CommitInput, i: number, chunks: readonly string[]
   return { event, chunks: change.chunks, first: statementsFirst(projected), alongside: (at: Placement) => projectionAlongside(projected, at) };
 }
 
-function committed(input: CommitInput, positions: number[], chunks: string[]): Committed {
+function committed(input: CommitInput, positions: number[], chunks: string[], riders: AppendNotification[] = []): Committed {
   const last = positions[positions.length - 1];
   const streamVersion = input.streamVersion + positions.length;
   const stream_id = targetStreamId(input.targetId);
   const notification = last === undefined ? null : { stream_id, global_position: last, stream_version: streamVersion };
-  return { targetId: input.targetId, streamVersion, chunks, stateAfter: input.stateAfter, notification };
+  return { targetId: input.targetId, streamVersion, chunks, stateAfter: input.stateAfter, notification, riders };
+}
+
+function riderNotes(riders: AppendSpec[], results: AppendResult[]): AppendNotification[] {
+  return riders.map((spec, i) => ({ stream_id: spec.streamId, global_position: results[i]!.positions.at(-1)!, stream_version: results[i]!.nextExpectedVersion }));
 }
 
 /**
  * Append decided events and bring the inline read models up to them, inside the caller's transaction
  * (which holds the target's row lock). Each event is appended and projected by one statement (the
- * projections ride as CTEs of the append); a chunk renumbering runs just before it. No NOTIFY: the
+ * projections ride as CTEs of the append); a chunk renumbering runs just before it. `riders`: other
+ * streams' appends that commit with these events (a publication's outcome); one event without a
+ * renumbering takes them into its own statement, else they follow in one of their own. No NOTIFY: the
  * caller wakes listeners once the transaction has committed.
  */
-export async function commitTargetEvents(tx: Sql, input: CommitInput): Promise<Committed> {
+export async function commitTargetEvents(tx: Sql, input: CommitInput, riders: AppendSpec[] = []): Promise<Committed> {
   const stream = targetStreamId(input.targetId);
+  if (input.events.length === 1 && riders.length > 0) {
+    const next = projectedEvent(input, 0, input.previousChunks);
+    if (next.first.length === 0) {
+      const spec: AppendSpec = { streamId: stream, expectedVersion: input.streamVersion, events: [toNewEvent(next.event, input)], alongside: next.alongside };
+      const [mine, ...theirs] = await appendTogether(tx, [spec, ...riders]);
+      return committed(input, mine!.positions, next.chunks, riderNotes(riders, theirs));
+    }
+  }
   const positions: number[] = [];
   let chunks = [...input.previousChunks];
   for (const [i, event] of input.events.entries()) {
@@ -85,7 +105,8 @@ export async function commitTargetEvents(tx: Sql, input: CommitInput): Promise<C
     const appended = await appendToStream(tx, stream, input.streamVersion + i, [toNewEvent(event, input)], { alongside: next.alongside, notifyChannel: null });
     positions.push(...appended.positions);
   }
-  return committed(input, positions, chunks);
+  const theirs = riders.length > 0 ? await appendTogether(tx, riders) : [];
+  return committed(input, positions, chunks, riderNotes(riders, theirs));
 }
 
 /**

@@ -3,6 +3,7 @@ import { type AppendResult } from './append-to-stream';
 import { EVENTS_CHANNEL } from './events-channel';
 import { appendCtes, appendValues, insertedCte, ONLY_APPEND, placeAppend, type AppendSlot } from './internal/append-statement';
 import type { Sql } from './db';
+import { StreamVersionConflictError } from './errors';
 
 /** A guarded append: the spec of an optimistic commit (its guard is what makes it safe outside a lock). */
 export type GuardedAppendSpec = AppendSpec & { guard: NonNullable<AppendSpec['guard']> };
@@ -28,6 +29,29 @@ type Row = { item: number; global_position: number; stream_version: number };
  * appends cannot share a statement, else whatever the statement threw.
  */
 export async function appendGuardedBatch(sql: Sql, specs: GuardedAppendSpec[]): Promise<AppendResult[]> {
+  const results = await appendInOneStatement(sql, specs);
+  // A guard refuses by raising, so this is a defect; the statement committed: not a RangeError, never retried.
+  return results.map((result, item) => {
+    if (!result) throw new Error(`batched append ${item} returned no rows`);
+    return result;
+  });
+}
+
+/**
+ * Appends to distinct streams (guarded or not) in ONE statement inside the caller's transaction: what a
+ * unit of work that writes several aggregates at once (a publication's outcome and its target's change)
+ * sends. An append whose stream moved inserts nothing, and this throws StreamVersionConflictError so the
+ * caller's transaction rolls the others back. No NOTIFY: callers wake listeners after commit.
+ */
+export async function appendTogether(tx: Sql, specs: AppendSpec[]): Promise<AppendResult[]> {
+  const results = await appendInOneStatement(tx, specs);
+  return results.map((result, item) => {
+    if (result) return result;
+    throw new StreamVersionConflictError(specs[item]!.streamId, specs[item]!.expectedVersion);
+  });
+}
+
+async function appendInOneStatement(sql: Sql, specs: AppendSpec[]): Promise<(AppendResult | null)[]> {
   const ctes: string[] = [];
   const selects: string[] = [];
   const values: unknown[] = [];
@@ -38,16 +62,15 @@ export async function appendGuardedBatch(sql: Sql, specs: GuardedAppendSpec[]): 
     if (append.events.length === 0) throw new RangeError('a batched append needs at least one event');
     if (streams.has(append.streamId)) throw new RangeError(`stream ${append.streamId} appears twice in one batch`);
     streams.add(append.streamId);
-    ctes.push(appendCtes(alongside.ctes, false, guard!.sql, slot));
+    ctes.push(appendCtes(alongside.ctes, false, guard?.sql ?? null, slot));
     const inserted = insertedCte(slot);
     selects.push(`SELECT ${item} AS item, ${inserted}.global_position, ${inserted}.stream_version FROM ${inserted} CROSS JOIN notified${slot.tag}`);
-    values.push(...appendValues(append.streamId, append.expectedVersion, append.events, EVENTS_CHANNEL), ...alongside.values, ...guard!.values);
+    values.push(...appendValues(append.streamId, append.expectedVersion, append.events, EVENTS_CHANNEL), ...alongside.values, ...(guard?.values ?? []));
   });
   const { rows } = await sql.query<Row>(`WITH ${ctes.join(',\n')}\n${selects.join('\nUNION ALL\n')}`, values);
   return specs.map((_, item) => {
     const mine = rows.filter((row) => Number(row.item) === item).sort((a, b) => a.stream_version - b.stream_version);
-    // A guard refuses by raising, so this is a defect; the statement committed: not a RangeError, never retried.
-    if (mine.length === 0) throw new Error(`batched append ${item} returned no rows`);
+    if (mine.length === 0) return null;
     return { positions: mine.map((row) => row.global_position), nextExpectedVersion: mine[mine.length - 1]!.stream_version };
   });
 }

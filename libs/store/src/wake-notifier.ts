@@ -53,6 +53,7 @@ export class WakeNotifier {
 
   private async drain(): Promise<void> {
     try {
+      await Promise.resolve(); // the wake-ups of one commit (its streams) are queued together: they leave in one statement
       while (this.pending.size > 0) {
         const wait = this.lastSentAt + this.minIntervalMs - performance.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));

@@ -80,6 +80,8 @@ const acceptedHash = (d: Decided): string | null => {
 export interface AcceptedChange {
   kind: 'accepted';
   attemptId: string;
+  /** The `now` the change was decided with. */
+  decidedAt: string;
   planned: Decided;
   locked: TargetRow;
   after: Extract<Decided['state'], { exists: true }>;
@@ -101,7 +103,7 @@ export async function decideGuarded(ctx: AppContext, t: Bound, change: GuardedCh
   if (first.kind === 'rejected') return { kind: 'rejected', before: first.locked, rejection: recordedRejection(first.d, first.locked, change, now) };
   const after = first.d.state.exists ? first.d.state : null;
   if (!after) throw new Error('file tools: an accepted change left no target');
-  return { kind: 'accepted', attemptId, planned: first.d, locked: first.locked, after };
+  return { kind: 'accepted', attemptId, decidedAt: now, planned: first.d, locked: first.locked, after };
 }
 
 export async function guardedWrite(ctx: AppContext, t: Bound, change: GuardedChange): Promise<GuardedOutcome> {
@@ -121,6 +123,7 @@ export async function guardedWrite(ctx: AppContext, t: Bound, change: GuardedCha
     request_id: null,
     candidate_id: null,
     files: [planned.publish],
+    plannedOn: [{ target_id: targetId, version: first.locked.version }],
     // Writers of one file take turns: the change is made on the text the previous writer left, as the tool
     // would have made it had it come later (edit_file's oldString must still match once; write_file replaces).
     rebase: async () => {
@@ -138,8 +141,10 @@ export async function guardedWrite(ctx: AppContext, t: Bound, change: GuardedCha
       const { t: on, decided } = base;
       const locked = await lockTargetRow(tx, targetId, ctx.contents);
       if (!locked) throw new Error(`file tools: the bound target ${targetId} is gone`);
-      const decidedAt = ctx.clock.now();
-      const again = decide(guardedCommand(on.row, change, decided.attemptId, decidedAt), locked);
+      // Decided once: the lock shows the very row the change was decided on. Only a row that moved meanwhile is decided again.
+      const unmoved = locked.stream_version === decided.locked.stream_version;
+      const decidedAt = unmoved ? decided.decidedAt : ctx.clock.now();
+      const again = unmoved ? decided.planned : decide(guardedCommand(on.row, change, decided.attemptId, decidedAt), locked);
       if (again.kind === 'refused' || acceptedHash(again) !== acceptedHash(decided.planned) || locked.version !== decided.locked.version) {
         const detail = `target ${targetId} moved from version ${decided.locked.version} to ${locked.version} before ${t.path} was installed`;
         return { go: false, detail, answer: { kind: 'moved' as const, answer: movedAnswer(t, locked.version) } };
