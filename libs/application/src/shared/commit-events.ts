@@ -54,12 +54,11 @@ export async function commitOptimistically(ctx: AppContext, input: CommitInput, 
 
 /** Once the commit is durable: the cache learns the new head, and listeners get their wake-up. */
 function afterCommit(ctx: AppContext, done: Committed): void {
-  for (const rider of done.riders) ctx.wakes.wake(rider);
-  if (!done.notification) return;
+  if (!done.notification) return ctx.wakes.wakeAll(done.riders);
   const { exists, content, ...row } = done.stateAfter as Extract<TargetState, { exists: true }>;
   if (exists) {
     const head = { ...row, stream_version: done.streamVersion, last_position: done.notification.global_position };
     ctx.contents.setCommitted(head, done.chunks, content);
   }
-  ctx.wakes.wake(done.notification);
+  ctx.wakes.wakeAll([...done.riders, done.notification]);
 }
