@@ -11,7 +11,7 @@ import type { UnchangedEnds } from './content/chunk-layout';
 import { contentChangeFor } from './content/content-change';
 import { projectionAlongside, statementsFirst } from './inline-projections';
 import type { ProjectedEvent } from './projected-event';
-import { SqlParams } from './sql-params';
+import { raw, sql } from '@palimpsest/store/sql-fragment';
 
 /**
  * The target aggregate's unit of work: its events appended and every inline read model (target row,
@@ -63,7 +63,7 @@ function projectedEvent(input: CommitInput, i: number, chunks: readonly string[]
     stateAfter: input.stateAfter,
     contentRewrite: change.rewrite,
   };
-  return { event, chunks: change.chunks, first: statementsFirst(projected), alongside: (at: Placement) => projectionAlongside(projected, at) };
+  return { event, chunks: change.chunks, first: statementsFirst(projected), alongside: (at: Placement) => projectionAlongside(projected, at).ctes };
 }
 
 function committed(input: CommitInput, positions: number[], chunks: string[], riders: AppendNotification[] = []): Committed {
@@ -116,16 +116,12 @@ export async function commitTargetEvents(tx: Sql, input: CommitInput, riders: Ap
  * locked by another writer means this decision is about to be stale, so it fails at once (55P03)
  * instead of queueing twice (here, then on the locked path).
  */
-function targetGuard(input: CommitInput, key: string | null, unpublished: boolean, offset: number): AppendGuard {
-  const p = new SqlParams(offset);
-  const id = p.add(input.targetId);
-  const keyFree = key === null
-    ? ''
-    : ` AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.target_id = ${id}::uuid AND a.client_request_id = ${p.add(key)}::text)`;
-  const unbound = unpublished ? ` AND NOT EXISTS (SELECT 1 FROM workspace_files w WHERE w.target_id = ${id}::uuid AND w.publish = 'on_accept')` : '';
-  const sql = `SELECT 1 FROM targets WHERE target_id = ${id}::uuid AND stream_version = ${p.add(input.streamVersion)}::bigint${keyFree}${unbound}
+function targetGuard(input: CommitInput, key: string | null, unpublished: boolean): AppendGuard {
+  const id = sql`${input.targetId}::uuid`;
+  const keyFree = key === null ? raw('') : sql` AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.target_id = ${id} AND a.client_request_id = ${key}::text)`;
+  const unbound = unpublished ? sql` AND NOT EXISTS (SELECT 1 FROM workspace_files w WHERE w.target_id = ${id} AND w.publish = 'on_accept')` : raw('');
+  return sql`SELECT 1 FROM targets WHERE target_id = ${id} AND stream_version = ${input.streamVersion}::bigint${keyFree}${unbound}
     FOR UPDATE OF targets NOWAIT`;
-  return { sql, values: p.values };
 }
 
 /**
@@ -145,7 +141,7 @@ export async function commitTargetOptimistically(appends: AppendBatcher, input: 
     expectedVersion: input.streamVersion,
     events: [toNewEvent(next.event, input)],
     alongside: next.alongside,
-    guard: (offset) => targetGuard(input, key, unpublished, offset),
+    guard: targetGuard(input, key, unpublished),
   });
   return appended ? committed(input, appended.positions, next.chunks) : null;
 }

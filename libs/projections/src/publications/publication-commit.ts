@@ -12,7 +12,7 @@ import { appendToStream, type AppendOptions } from '@palimpsest/store/append-to-
 import type { Sql } from '@palimpsest/store/db';
 import { readStream } from '@palimpsest/store/read-stream';
 import { publicationAlongside } from './publication.projection';
-import { SqlParams } from '../sql-params';
+import { jsonb, sql } from '@palimpsest/store/sql-fragment';
 
 /** The journal aggregate's unit of work, in the caller's transaction: append decided events, bring the journal read models up to them. */
 
@@ -83,16 +83,12 @@ export function publicationAppend(
  * baseline with no journal open on it, and every target is still at the version its file was planned
  * on. Refused, nothing is written and the publication reads them again under the lease.
  */
-export function startGuard(files: { target_id: string; disk_sha256: string }[], targets: { target_id: string; version: number }[]) {
-  return (offset: number): AppendGuard => {
-    const p = new SqlParams(offset);
-    const sql = `SELECT 1 WHERE NOT EXISTS (
-        SELECT 1 FROM jsonb_to_recordset(${p.json(files)}) AS x(target_id uuid, disk_sha256 text)
+export function startGuard(files: { target_id: string; disk_sha256: string }[], targets: { target_id: string; version: number }[]): AppendGuard {
+  return sql`SELECT 1 WHERE NOT EXISTS (
+        SELECT 1 FROM jsonb_to_recordset(${jsonb(files)}) AS x(target_id uuid, disk_sha256 text)
          WHERE NOT EXISTS (SELECT 1 FROM workspace_files w WHERE w.target_id = x.target_id AND w.disk_sha256 = x.disk_sha256)
             OR EXISTS (SELECT 1 FROM workspace_files w WHERE w.target_id = x.target_id AND w.open_journal_id IS NOT NULL))
       AND NOT EXISTS (
-        SELECT 1 FROM jsonb_to_recordset(${p.json(targets)}) AS y(target_id uuid, version bigint)
+        SELECT 1 FROM jsonb_to_recordset(${jsonb(targets)}) AS y(target_id uuid, version bigint)
          WHERE NOT EXISTS (SELECT 1 FROM targets t WHERE t.target_id = y.target_id AND t.version = y.version))`;
-    return { sql, values: p.values };
-  };
 }
