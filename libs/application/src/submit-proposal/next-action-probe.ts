@@ -7,6 +7,7 @@ import type { ProtocolVersion } from '@palimpsest/core/transaction/transaction.t
 import { admit } from '@palimpsest/protocol/admission';
 import { findOperation } from '@palimpsest/protocol/catalog/catalog';
 import { SUBMISSION_TOOL, SUBMIT_OBSERVED, proposalOf } from '../shared/submission-tools';
+import { submissionCommand } from '../shared/target-commands';
 
 /** palimpsest_submit_observed_operations: tx/2 bound to an observation (single) or a bundle's groups (batch). */
 const OBSERVED_FIELDS = ['intent', 'observation_bundle_id', 'groups', 'observation_id', 'operations'] as const;
@@ -57,8 +58,7 @@ function commandOf(b: ProbeBasis, protocol: ProtocolVersion, args: Record<string
     b.rejectedAttemptId !== null && args.parent_attempt_id === b.rejectedAttemptId
       ? { attempt_id: b.rejectedAttemptId, target_id: b.state.target_id, status: 'rejected' as const }
       : null;
-  return {
-    type: 'SubmitProposal',
+  return submissionCommand({
     now: b.now,
     attempt_id: PROBE_ATTEMPT_ID,
     target_id: b.state.target_id,
@@ -72,7 +72,7 @@ function commandOf(b: ProbeBasis, protocol: ProtocolVersion, args: Record<string
     source: args.source,
     // A derived retry key is fresh, and the only parent a retry names is the attempt just rejected.
     lookups: { keyed: null, parent },
-  };
+  });
 }
 
 function decideOn(b: ProbeBasis, protocol: ProtocolVersion, args: Record<string, unknown>, operation: string) {

@@ -9,6 +9,7 @@ import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
 import { refusalAnswer, type Decided } from '../shared/target-refusals';
 import { SUBMISSION_TOOL } from '../shared/submission-tools';
+import { submissionCommand } from '../shared/target-commands';
 import { commitOf, commitOptimistically } from '../shared/commit-events';
 import { handleCommand, targetUnitOfWork, type TargetUnit } from '../shared/handle-command';
 import { targetIdOf, notFound, type NotFound } from '../shared/target-lookup';
@@ -81,10 +82,9 @@ interface Submission {
 
 function commandFor(sub: Submission, lookups: SubmitProposal['lookups'], observed?: ObservedLookups): SubmitProposal {
   const { input } = sub;
-  return {
+  return submissionCommand({
     ...observed,
     ...(sub.strict ? { strict_observation: true } : {}),
-    type: 'SubmitProposal',
     now: sub.now,
     attempt_id: sub.attemptId,
     target_id: sub.targetId,
@@ -97,7 +97,7 @@ function commandFor(sub: Submission, lookups: SubmitProposal['lookups'], observe
     regeneration_attempt: input.attempt,
     source: input.source,
     lookups,
-  };
+  });
 }
 
 const commitInput = (sub: Submission, target: TargetRow, outcome: Decided) => commitOf(target, outcome, sub.now, { command: 'SubmitProposal' });

@@ -5,6 +5,7 @@ import { lockTargetRow, readTargetRow, type TargetRow } from '@palimpsest/projec
 import type { AppContext } from '../../app-context';
 import type { Answer } from '../../shared/answer';
 import { commitOf } from '../../shared/commit-events';
+import { submissionCommand } from '../../shared/target-commands';
 import { targetUnitOfWork } from '../../shared/handle-command';
 import { refusalAnswer, type Decided } from '../../shared/target-refusals';
 import { enrichRejection } from '../../submit-proposal/rejection-enrichment';
@@ -57,8 +58,7 @@ export type GuardedOutcome =
 
 /** The command a file-tool change is decided as, guarded by the version and hash of the target it read. */
 export function guardedCommand(read: { target_id: string; version: number; current_hash: string }, change: GuardedChange, attemptId: string, now: string): SubmitProposal {
-  return {
-    type: 'SubmitProposal',
+  return submissionCommand({
     now,
     attempt_id: attemptId,
     target_id: read.target_id,
@@ -68,7 +68,7 @@ export function guardedCommand(read: { target_id: string; version: number; curre
     expected_current_hash: read.current_hash,
     source: change.tool,
     lookups: { keyed: null, parent: null },
-  };
+  });
 }
 
 const acceptedHash = (d: Decided): string | null => {
