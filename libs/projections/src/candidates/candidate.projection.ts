@@ -3,7 +3,6 @@ import type { ExistingCandidate } from '@palimpsest/core/candidate/candidate.sta
 import type { Sql } from '@palimpsest/store/db';
 import { combineStatements } from '../inline-projections';
 import { joinSql, jsonb, sql, type SqlFragment } from '@palimpsest/store/sql-fragment';
-import type { Placement, RidingWrites } from '@palimpsest/store/append-spec';
 import { positionSql } from '../sql-params';
 
 const positionOf = (pe: ProjectedCandidateEvent): SqlFragment => positionSql(pe.position, pe.inserted ?? null);
@@ -119,7 +118,3 @@ export async function projectCandidateEvents(tx: Sql, events: ProjectedCandidate
 
 const statementsOf = (pe: ProjectedCandidateEvent): SqlFragment[] => [candidateRowSql(pe), ...eventSql(pe)];
 
-/** The read-model writes of one candidate event as CTEs of its append statement: the event and its projections in one round trip. */
-export function candidateAlongside(pe: Omit<ProjectedCandidateEvent, 'position' | 'inserted'>): RidingWrites {
-  return (at: Placement) => statementsOf({ ...pe, position: null, inserted: at.inserted });
-}
