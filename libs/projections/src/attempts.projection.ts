@@ -1,6 +1,6 @@
 import type { ProposalAcceptedData, ProposalRejectedData } from '@palimpsest/core/target/target.events';
 import { utf8ByteLength } from '@palimpsest/core/text/code-points';
-import type { SqlParams } from './sql-params';
+import { joinSql, jsonb, raw, sql, type SqlFragment } from '@palimpsest/store/sql-fragment';
 
 const COLUMNS = [
   'attempt_id', 'log_sequence', 'target_id', 'status', 'protocol_version', 'runtime_version', 'content_hash',
@@ -15,20 +15,20 @@ type AttemptEvent =
   | { type: 'ProposalRejected'; data: ProposalRejectedData };
 
 /** INSERT for one attempt row; the submitted record itself stays in the event (joined when asked for). */
-export function insertAttemptSql(p: SqlParams, e: AttemptEvent, position: string, recordedAt: string): string {
+export function insertAttemptSql(e: AttemptEvent, position: SqlFragment, recordedAt: string): SqlFragment {
   const d = e.data;
   const accepted = e.type === 'ProposalAccepted' ? e.data : null;
   const rejected = e.type === 'ProposalRejected' ? e.data : null;
   const values = [
-    p.add(d.attempt_id), position, p.add(d.target_id), p.add(accepted ? 'accepted' : 'rejected'),
-    p.add(d.protocol_version), p.add(d.runtime_version), p.add(d.content_hash), p.add(utf8ByteLength(d.content)),
-    p.add(d.request_fingerprint), p.add(d.client_request_id), p.add(d.expected_target_version),
-    p.add(d.expected_current_hash), p.add(d.parent_attempt_id), p.add(d.regeneration_attempt), p.add(d.source),
-    p.add(d.intent), p.add(d.before_version), p.add(accepted ? accepted.after_version : null), p.add(d.before_hash),
-    p.add(accepted ? accepted.after_hash : null), p.add(rejected?.failure_reason ?? null),
-    p.add(rejected?.failure_detail ?? null), p.add(rejected?.failed_change_id ?? null),
-    p.add(rejected?.validation_stage ?? null), p.json(accepted ? accepted.warnings : rejected!.diagnostic),
-    p.json(accepted ? accepted.change_facts : null), p.add(d.editing_cycle_id), p.add(recordedAt),
+    sql`${d.attempt_id}`, position, sql`${d.target_id}`, sql`${accepted ? 'accepted' : 'rejected'}`,
+    sql`${d.protocol_version}`, sql`${d.runtime_version}`, sql`${d.content_hash}`, sql`${utf8ByteLength(d.content)}`,
+    sql`${d.request_fingerprint}`, sql`${d.client_request_id}`, sql`${d.expected_target_version}`,
+    sql`${d.expected_current_hash}`, sql`${d.parent_attempt_id}`, sql`${d.regeneration_attempt}`, sql`${d.source}`,
+    sql`${d.intent}`, sql`${d.before_version}`, sql`${accepted ? accepted.after_version : null}`, sql`${d.before_hash}`,
+    sql`${accepted ? accepted.after_hash : null}`, sql`${rejected?.failure_reason ?? null}`,
+    sql`${rejected?.failure_detail ?? null}`, sql`${rejected?.failed_change_id ?? null}`,
+    sql`${rejected?.validation_stage ?? null}`, jsonb(accepted ? accepted.warnings : rejected!.diagnostic),
+    jsonb(accepted ? accepted.change_facts : null), sql`${d.editing_cycle_id}`, sql`${recordedAt}`,
   ];
-  return `INSERT INTO attempts (${COLUMNS.join(', ')}) VALUES (${values.join(', ')})`;
+  return sql`INSERT INTO attempts (${raw(COLUMNS.join(', '))}) VALUES (${joinSql(values)})`;
 }

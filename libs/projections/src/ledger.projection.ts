@@ -1,12 +1,12 @@
 import type { ProposalAcceptedData } from '@palimpsest/core/target/target.events';
-import type { SqlParams } from './sql-params';
+import { jsonb, raw, sql, type SqlFragment } from '@palimpsest/store/sql-fragment';
 
 /** Room for 99,999 changes per transaction; the core caps transactions at 10,000 changes. */
 export const LEDGER_SEQUENCE_STRIDE = 100000;
 
 
 /** One INSERT for every change of an acceptance, from a JSON array (one round trip whatever the count). */
-export function insertLedgerSql(p: SqlParams, d: ProposalAcceptedData, position: string, recordedAt: string): string {
+export function insertLedgerSql(d: ProposalAcceptedData, position: SqlFragment, recordedAt: string): SqlFragment {
   const rows = d.change_facts.map((fact, i) => {
     const note = d.annotations[i];
     const rationale = note?.rationale ?? null;
@@ -19,12 +19,12 @@ export function insertLedgerSql(p: SqlParams, d: ProposalAcceptedData, position:
       derived: fact,
     };
   });
-  return `INSERT INTO ledger (ledger_sequence, attempt_id, log_sequence, target_id, editing_cycle_id, before_version,
+  return sql`INSERT INTO ledger (ledger_sequence, attempt_id, log_sequence, target_id, editing_cycle_id, before_version,
       after_version, change_index, change_id, intent, transaction_intent, rationale, risk, origin, derived, created_at)
-    SELECT ${position} * ${LEDGER_SEQUENCE_STRIDE} + x.change_index, ${p.add(d.attempt_id)}::uuid, ${position}, ${p.add(d.target_id)}::uuid,
-      ${p.add(d.editing_cycle_id)}::uuid, ${p.add(d.before_version)}::bigint, ${p.add(d.after_version)}::bigint,
-      x.change_index, x.change_id, x.intent, ${p.add(d.intent)}::text, x.rationale, x.risk, 'typed', x.derived,
-      ${p.add(recordedAt)}::timestamptz
-    FROM jsonb_to_recordset(${p.json(rows)}) AS x(change_index integer, change_id text,
+    SELECT ${position} * ${raw(String(LEDGER_SEQUENCE_STRIDE))} + x.change_index, ${d.attempt_id}::uuid, ${position}, ${d.target_id}::uuid,
+      ${d.editing_cycle_id}::uuid, ${d.before_version}::bigint, ${d.after_version}::bigint,
+      x.change_index, x.change_id, x.intent, ${d.intent}::text, x.rationale, x.risk, 'typed', x.derived,
+      ${recordedAt}::timestamptz
+    FROM jsonb_to_recordset(${jsonb(rows)}) AS x(change_index integer, change_id text,
       intent text, rationale text, risk text, derived jsonb)`;
 }

@@ -1,15 +1,15 @@
+import { sql, type SqlFragment } from '@palimpsest/store/sql-fragment';
+
 /**
- * Collects positional parameters while a statement is assembled: `p.add(value)` returns `$n`.
- * `offset` numbers them after parameters another part of the same statement already uses.
+ * Collects positional parameters while a query is assembled: `p.add(value)` returns `$n`. For reads;
+ * writes that ride with an append are SqlFragments (@palimpsest/store/sql-fragment), never numbered by hand.
  */
 export class SqlParams {
   readonly values: unknown[] = [];
 
-  constructor(private readonly offset = 0) {}
-
   add(value: unknown): string {
     this.values.push(value === undefined ? null : value);
-    return `$${this.offset + this.values.length}`;
+    return `$${this.values.length}`;
   }
 
   json(value: unknown): string {
@@ -18,10 +18,11 @@ export class SqlParams {
 }
 
 /**
- * The SQL for an event's global position: a parameter when it is known (rebuild), or the row the
- * same statement's append CTE (`inserted`, or its name in a batch) returns, when projections ride
- * along with the append.
+ * An event's global position: a parameter when it is known (rebuild), or the row the same statement's
+ * append CTE (`inserted`, wherever the store placed it) returns, when projections ride with the append.
  */
-export function positionSql(p: SqlParams, position: number | null, insertedCte = 'inserted'): string {
-  return position === null ? `(SELECT global_position FROM ${insertedCte})` : `${p.add(position)}::bigint`;
+export function positionSql(position: number | null, inserted: SqlFragment | null): SqlFragment {
+  if (position !== null) return sql`${position}::bigint`;
+  if (!inserted) throw new Error('a projection riding with its append reads the position the append inserts');
+  return sql`(SELECT global_position FROM ${inserted})`;
 }

@@ -1,8 +1,9 @@
 import { targetEventSchemaVersion, targetStreamId, type TargetEvent } from '@palimpsest/core/target/target.events';
 import type { TargetState } from '@palimpsest/core/target/target.state';
 import type { AppendBatcher } from '@palimpsest/store/append-batcher';
-import type { AppendGuard, Placement } from '@palimpsest/store/append-spec';
-import { appendToStream } from '@palimpsest/store/append-to-stream';
+import type { AppendGuard, AppendSpec, Placement } from '@palimpsest/store/append-spec';
+import { appendTogether } from '@palimpsest/store/append-guarded-batch';
+import { appendToStream, type AppendResult } from '@palimpsest/store/append-to-stream';
 import { type AppendNotification } from '@palimpsest/store/events-channel';
 import type { Sql } from '@palimpsest/store/db';
 import type { NewEvent } from '@palimpsest/store/stored-event';
@@ -10,7 +11,7 @@ import type { UnchangedEnds } from './content/chunk-layout';
 import { contentChangeFor } from './content/content-change';
 import { projectionAlongside, statementsFirst } from './inline-projections';
 import type { ProjectedEvent } from './projected-event';
-import { SqlParams } from './sql-params';
+import { raw, sql } from '@palimpsest/store/sql-fragment';
 
 /**
  * The target aggregate's unit of work: its events appended and every inline read model (target row,
@@ -33,6 +34,9 @@ export interface CommitInput {
   textChange?: UnchangedEnds | null;
 }
 
+/** Another stream's append that commits with a target's events (a publication's outcome). */
+export type RidingAppend = AppendSpec;
+
 /** What a commit wrote, for the bookkeeping that must wait until it is durable. */
 export interface Committed {
   targetId: string;
@@ -40,6 +44,8 @@ export interface Committed {
   chunks: string[];
   stateAfter: TargetState;
   notification: AppendNotification | null;
+  /** The wake-ups of the other streams' appends that committed with these events (riders). */
+  riders: AppendNotification[];
 }
 
 function toNewEvent(e: TargetEvent, input: CommitInput): NewEvent {
@@ -57,25 +63,39 @@ function projectedEvent(input: CommitInput, i: number, chunks: readonly string[]
     stateAfter: input.stateAfter,
     contentRewrite: change.rewrite,
   };
-  return { event, chunks: change.chunks, first: statementsFirst(projected), alongside: (at: Placement) => projectionAlongside(projected, at) };
+  return { event, chunks: change.chunks, first: statementsFirst(projected), alongside: (at: Placement) => projectionAlongside(projected, at).ctes };
 }
 
-function committed(input: CommitInput, positions: number[], chunks: string[]): Committed {
+function committed(input: CommitInput, positions: number[], chunks: string[], riders: AppendNotification[] = []): Committed {
   const last = positions[positions.length - 1];
   const streamVersion = input.streamVersion + positions.length;
   const stream_id = targetStreamId(input.targetId);
   const notification = last === undefined ? null : { stream_id, global_position: last, stream_version: streamVersion };
-  return { targetId: input.targetId, streamVersion, chunks, stateAfter: input.stateAfter, notification };
+  return { targetId: input.targetId, streamVersion, chunks, stateAfter: input.stateAfter, notification, riders };
+}
+
+function riderNotes(riders: AppendSpec[], results: AppendResult[]): AppendNotification[] {
+  return riders.map((spec, i) => ({ stream_id: spec.streamId, global_position: results[i]!.positions.at(-1)!, stream_version: results[i]!.nextExpectedVersion }));
 }
 
 /**
  * Append decided events and bring the inline read models up to them, inside the caller's transaction
  * (which holds the target's row lock). Each event is appended and projected by one statement (the
- * projections ride as CTEs of the append); a chunk renumbering runs just before it. No NOTIFY: the
+ * projections ride as CTEs of the append); a chunk renumbering runs just before it. `riders`: other
+ * streams' appends that commit with these events (a publication's outcome); one event without a
+ * renumbering takes them into its own statement, else they follow in one of their own. No NOTIFY: the
  * caller wakes listeners once the transaction has committed.
  */
-export async function commitTargetEvents(tx: Sql, input: CommitInput): Promise<Committed> {
+export async function commitTargetEvents(tx: Sql, input: CommitInput, riders: AppendSpec[] = []): Promise<Committed> {
   const stream = targetStreamId(input.targetId);
+  if (input.events.length === 1 && riders.length > 0) {
+    const next = projectedEvent(input, 0, input.previousChunks);
+    if (next.first.length === 0) {
+      const spec: AppendSpec = { streamId: stream, expectedVersion: input.streamVersion, events: [toNewEvent(next.event, input)], alongside: next.alongside };
+      const [mine, ...theirs] = await appendTogether(tx, [spec, ...riders]);
+      return committed(input, mine!.positions, next.chunks, riderNotes(riders, theirs));
+    }
+  }
   const positions: number[] = [];
   let chunks = [...input.previousChunks];
   for (const [i, event] of input.events.entries()) {
@@ -85,7 +105,8 @@ export async function commitTargetEvents(tx: Sql, input: CommitInput): Promise<C
     const appended = await appendToStream(tx, stream, input.streamVersion + i, [toNewEvent(event, input)], { alongside: next.alongside, notifyChannel: null });
     positions.push(...appended.positions);
   }
-  return committed(input, positions, chunks);
+  const theirs = riders.length > 0 ? await appendTogether(tx, riders) : [];
+  return committed(input, positions, chunks, riderNotes(riders, theirs));
 }
 
 /**
@@ -95,16 +116,12 @@ export async function commitTargetEvents(tx: Sql, input: CommitInput): Promise<C
  * locked by another writer means this decision is about to be stale, so it fails at once (55P03)
  * instead of queueing twice (here, then on the locked path).
  */
-function targetGuard(input: CommitInput, key: string | null, unpublished: boolean, offset: number): AppendGuard {
-  const p = new SqlParams(offset);
-  const id = p.add(input.targetId);
-  const keyFree = key === null
-    ? ''
-    : ` AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.target_id = ${id}::uuid AND a.client_request_id = ${p.add(key)}::text)`;
-  const unbound = unpublished ? ` AND NOT EXISTS (SELECT 1 FROM workspace_files w WHERE w.target_id = ${id}::uuid AND w.publish = 'on_accept')` : '';
-  const sql = `SELECT 1 FROM targets WHERE target_id = ${id}::uuid AND stream_version = ${p.add(input.streamVersion)}::bigint${keyFree}${unbound}
+function targetGuard(input: CommitInput, key: string | null, unpublished: boolean): AppendGuard {
+  const id = sql`${input.targetId}::uuid`;
+  const keyFree = key === null ? raw('') : sql` AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.target_id = ${id} AND a.client_request_id = ${key}::text)`;
+  const unbound = unpublished ? sql` AND NOT EXISTS (SELECT 1 FROM workspace_files w WHERE w.target_id = ${id} AND w.publish = 'on_accept')` : raw('');
+  return sql`SELECT 1 FROM targets WHERE target_id = ${id} AND stream_version = ${input.streamVersion}::bigint${keyFree}${unbound}
     FOR UPDATE OF targets NOWAIT`;
-  return { sql, values: p.values };
 }
 
 /**
@@ -124,7 +141,7 @@ export async function commitTargetOptimistically(appends: AppendBatcher, input: 
     expectedVersion: input.streamVersion,
     events: [toNewEvent(next.event, input)],
     alongside: next.alongside,
-    guard: (offset) => targetGuard(input, key, unpublished, offset),
+    guard: targetGuard(input, key, unpublished),
   });
   return appended ? committed(input, appended.positions, next.chunks) : null;
 }

@@ -1,6 +1,8 @@
 import type { PublishMode, WorkspaceFileBoundData } from '@palimpsest/core/target/target.events';
 import type { LineEndingStyle } from '@palimpsest/core/text/canonical-text';
 import type { Sql } from '@palimpsest/store/db';
+import type { TargetHead } from './content/content-cache';
+import { HEAD_COLUMNS } from './content/target-row.queries';
 
 /** The workspace file a target is bound to, as get_target shows it, with its publication mode. */
 export type WorkspaceBinding = Omit<WorkspaceFileBoundData, 'target_id' | 'bound_at'> & { publish: PublishMode };
@@ -102,4 +104,20 @@ export async function filesBehindTargets(sql: Sql, root: { dev: string; ino: str
     [root.dev, root.ino, pathPrefix, limit],
   );
   return rows.map(({ behind: _behind, ...row }: WorkspaceFileRow & { version: number; behind?: boolean }) => row);
+}
+
+/**
+ * The latest binding of a path with its target's head (everything of the target row but its text), by
+ * one statement: a file tool that finds the text in the cache needs nothing more to decide.
+ */
+export async function latestBindingWithHead(sql: Sql, root: { dev: string; ino: string }, path: string): Promise<(WorkspaceFileRow & { version: number; head: TargetHead }) | null> {
+  const { rows } = await sql.query<WorkspaceFileRow & { version: number; head: TargetHead }>(
+    `SELECT ${FILE_COLUMNS}, t.version::int AS version,
+            (SELECT to_jsonb(h) FROM (SELECT ${HEAD_COLUMNS} FROM targets WHERE targets.target_id = t.target_id) h) AS head
+       FROM workspace_files w JOIN targets t ON t.target_id = w.target_id
+      WHERE w.root_dev = $1 AND w.root_ino = $2 AND w.path = $3
+      ORDER BY w.log_sequence DESC LIMIT 1`,
+    [root.dev, root.ino, path],
+  );
+  return rows[0] ?? null;
 }

@@ -1,7 +1,23 @@
 import { createHash } from 'node:crypto';
-import type { LeaseKey, LeaseProvider, WorkspaceLease } from '@palimpsest/workspace/workspace-lease';
-import { orderedKeys } from '@palimpsest/workspace/workspace-lease';
 import type { Db, DbSession } from './db';
+
+/**
+ * The shapes of the machine's directory lease that the store wraps (libs/workspace/src/workspace-lease.ts
+ * implements them): declared here by what the store needs, so that the store knows nothing of the workspace.
+ */
+export interface LeaseKey {
+  dev: string;
+  ino: string;
+}
+
+export interface WorkspaceLease {
+  readonly keys: LeaseKey[];
+  release(): Promise<void>;
+}
+
+export interface LeaseProvider {
+  tryAcquire(keys: LeaseKey[]): Promise<WorkspaceLease | null>;
+}
 
 /**
  * The workspace lease across machines that share one PostgreSQL database (seed 003: the lease serializes
@@ -22,7 +38,7 @@ export function advisoryLeaseProvider(db: Db, inner: LeaseProvider): LeaseProvid
       const local = await inner.tryAcquire(keys);
       if (!local) return null;
       try {
-        const locked = await lockAll(db, orderedKeys(keys));
+        const locked = await lockAll(db, keys);
         if (!locked) {
           await local.release();
           return null;
@@ -42,10 +58,13 @@ export function advisoryLockKey(key: LeaseKey): string {
   return digest.readBigInt64BE(0).toString();
 }
 
+/** Every key once, in one order for every process (so that two holders never wait on each other in a cycle). */
+const lockOrder = (keys: LeaseKey[]): string[] => [...new Set(keys.map(advisoryLockKey))].sort();
+
 async function lockAll(db: Db, keys: LeaseKey[]): Promise<DbSession | null> {
   const session = await db.session();
   try {
-    for (const lock of keys.map(advisoryLockKey)) {
+    for (const lock of lockOrder(keys)) {
       const { rows } = await session.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS locked', [lock]);
       if (!rows[0]?.locked) {
         await unlockAll(session);

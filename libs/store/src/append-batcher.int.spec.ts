@@ -1,3 +1,4 @@
+import { sql } from '@palimpsest/store/sql-fragment';
 import { AppendBatcher } from '@palimpsest/store/append-batcher';
 import type { GuardedAppendSpec } from '@palimpsest/store/append-guarded-batch';
 import { readStream } from '@palimpsest/store/read-stream';
@@ -25,11 +26,11 @@ describe(`AppendBatcher (${describeBackend})`, () => {
     streamId: `s-${id}`,
     expectedVersion: 0,
     events: sampleEvents(1),
-    alongside: ({ paramOffset: p }) => ({
-      ctes: [`UPDATE batcher_rows SET ${opts.noted ? `v = $${p + 1}, note = 'noted'` : `v = $${p + 1}`} WHERE id = $${p + 2}`],
-      values: [opts.v === undefined ? 1 : opts.v, id],
-    }),
-    guard: (p) => ({ sql: `SELECT 1 FROM batcher_rows WHERE id = $${p + 1} AND v = $${p + 2} FOR UPDATE NOWAIT`, values: [id, opts.at ?? 0] }),
+    alongside: () => {
+      const v = opts.v === undefined ? 1 : opts.v;
+      return [opts.noted ? sql`UPDATE batcher_rows SET v = ${v}, note = 'noted' WHERE id = ${id}` : sql`UPDATE batcher_rows SET v = ${v} WHERE id = ${id}`];
+    },
+    guard: sql`SELECT 1 FROM batcher_rows WHERE id = ${id} AND v = ${opts.at ?? 0} FOR UPDATE NOWAIT`,
   });
 
   const versions = async (ids: string[]) => Promise.all(ids.map(async (id) => (await readStream(store.db, `s-${id}`)).length));

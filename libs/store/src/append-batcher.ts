@@ -109,11 +109,10 @@ export class AppendBatcher {
   }
 
   private async sendAlone(pending: Pending): Promise<void> {
-    const { streamId, expectedVersion, events } = pending.spec;
-    const { alongside: placed, guard: placedGuard } = pending.alone;
+    const { streamId, expectedVersion, events, guard } = pending.spec;
     // Placed for ONLY_APPEND already, which is where appendToStream puts it.
+    const placed = pending.alone.alongside;
     const alongside = () => placed;
-    const guard = () => placedGuard!;
     try {
       const result = await appendToStream(this.sql, streamId, expectedVersion, events, { alongside, guard, notifyChannel: null });
       this.tell('committed', 1);

@@ -1,3 +1,4 @@
+import { sql } from './sql-fragment';
 import { appendToStream } from '@palimpsest/store/append-to-stream';
 import { EVENTS_CHANNEL } from '@palimpsest/store/events-channel';
 import { StreamVersionConflictError } from '@palimpsest/store/errors';
@@ -22,8 +23,8 @@ describe(`appendToStream with a guard (${describeBackend})`, () => {
   async function guardedAppend(stream: string, id: string, expected: number, at: number) {
     return appendToStream(store.db, stream, expected, sampleEvents(1, expected + 1), {
       notifyChannel: null,
-      alongside: ({ paramOffset: p }) => ({ ctes: [`UPDATE guard_rows SET v = $${p + 1}, writes = writes + 1 WHERE id = $${p + 2}`], values: [expected + 1, id] }),
-      guard: (p) => ({ sql: `SELECT 1 FROM guard_rows WHERE id = $${p + 1} AND v = $${p + 2} FOR UPDATE NOWAIT`, values: [id, at] }),
+      alongside: () => [sql`UPDATE guard_rows SET v = ${expected + 1}, writes = writes + 1 WHERE id = ${id}`],
+      guard: sql`SELECT 1 FROM guard_rows WHERE id = ${id} AND v = ${at} FOR UPDATE NOWAIT`,
     });
   }
 

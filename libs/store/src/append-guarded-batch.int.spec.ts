@@ -1,3 +1,4 @@
+import { sql } from '@palimpsest/store/sql-fragment';
 import { appendGuardedBatch, type GuardedAppendSpec } from '@palimpsest/store/append-guarded-batch';
 import { readStream } from '@palimpsest/store/read-stream';
 import { countingSql, sampleEvents, uniqueStreamId } from '@palimpsest/store/test-support/sample-events';
@@ -28,8 +29,8 @@ describe(`appendGuardedBatch (${describeBackend})`, () => {
     streamId: stream,
     expectedVersion: expected,
     events: sampleEvents(1, expected + 1),
-    alongside: ({ paramOffset: p }) => ({ ctes: [`UPDATE batch_rows SET v = $${p + 1}, writes = writes + 1 WHERE id = $${p + 2}`], values: [expected + 1, id] }),
-    guard: (p) => ({ sql: `SELECT 1 FROM batch_rows WHERE id = $${p + 1} AND v = $${p + 2} FOR UPDATE NOWAIT`, values: [id, at] }),
+    alongside: () => [sql`UPDATE batch_rows SET v = ${expected + 1}, writes = writes + 1 WHERE id = ${id}`],
+    guard: sql`SELECT 1 FROM batch_rows WHERE id = ${id} AND v = ${at} FOR UPDATE NOWAIT`,
   });
 
   it('commits every append and its alongside write in one statement, each answered with its own positions', async () => {
@@ -53,11 +54,8 @@ describe(`appendGuardedBatch (${describeBackend})`, () => {
       streamId: sa,
       expectedVersion: 0,
       events: sampleEvents(1),
-      alongside: ({ paramOffset: p }) => ({
-        ctes: [`UPDATE batch_rows SET v = $${p + 1}, writes = writes + 1 WHERE id = $${p + 2}`, `UPDATE batch_rows SET writes = writes + $${p + 3} WHERE id = $${p + 4}`],
-        values: [1, a, 10, c],
-      }),
-      guard: (p) => ({ sql: `SELECT 1 FROM batch_rows WHERE id = $${p + 1} AND v = $${p + 2} FOR UPDATE NOWAIT`, values: [a, 0] }),
+      alongside: () => [sql`UPDATE batch_rows SET v = ${1}, writes = writes + 1 WHERE id = ${a}`, sql`UPDATE batch_rows SET writes = writes + ${10} WHERE id = ${c}`],
+      guard: sql`SELECT 1 FROM batch_rows WHERE id = ${a} AND v = ${0} FOR UPDATE NOWAIT`,
     };
     const results = await appendGuardedBatch(store.db, [twoWrites, guarded(sb, b!, 0, 0)]);
     expect(results.map((r) => r.nextExpectedVersion)).toEqual([1, 1]);

@@ -1,7 +1,7 @@
 import type { Sql } from './db';
 import { EVENTS_CHANNEL } from './events-channel';
-import type { AppendGuard, GuardAt, RidingWrites } from './append-spec';
-import { appendSql, appendValues, ONLY_APPEND, placeAppend } from './internal/append-statement';
+import type { AppendGuard, RidingWrites } from './append-spec';
+import { appendSql, checkedVersion, ONLY_APPEND, placeAppend } from './internal/append-statement';
 import { StreamVersionConflictError } from './errors';
 import type { NewEvent } from './stored-event';
 
@@ -16,7 +16,7 @@ export interface AppendOptions {
   /** NOTIFY channel; null sends none (the caller wakes listeners after commit). */
   notifyChannel?: string | null;
   alongside?: RidingWrites;
-  guard?: GuardAt;
+  guard?: AppendGuard;
 }
 
 export async function appendToStream(
@@ -26,13 +26,13 @@ export async function appendToStream(
   events: NewEvent[],
   opts: AppendOptions = {},
 ): Promise<AppendResult> {
-  const base = appendValues(streamId, expectedVersion, events, opts.notifyChannel ?? EVENTS_CHANNEL);
+  checkedVersion(expectedVersion);
   if (events.length === 0) return { positions: [], nextExpectedVersion: expectedVersion };
   let rows: { global_position: number; stream_version: number }[];
   try {
-    const { alongside, guard } = placeAppend(opts, ONLY_APPEND);
-    const text = appendSql(alongside.ctes, opts.notifyChannel !== null, guard?.sql ?? null);
-    ({ rows } = await tx.query(text, [...base, ...alongside.values, ...(guard?.values ?? [])]));
+    const placed = placeAppend({ streamId, expectedVersion, events, alongside: opts.alongside, guard: opts.guard }, ONLY_APPEND);
+    const { text, values } = appendSql(placed, opts.notifyChannel === undefined ? EVENTS_CHANNEL : opts.notifyChannel).render();
+    ({ rows } = await tx.query(text, values));
   } catch (error) {
     if (isStreamVersionViolation(error)) {
       throw new StreamVersionConflictError(streamId, expectedVersion, { cause: error });
@@ -50,7 +50,7 @@ export async function appendToStream(
  * A racing writer took the version (unique index), or an optimistic guard found its row moved (40001)
  * or held by another writer (55P03, NOWAIT).
  */
-function isStreamVersionViolation(error: unknown): boolean {
+export function isStreamVersionViolation(error: unknown): boolean {
   const e = error as { code?: unknown; constraint?: unknown } | undefined;
   if (e?.code === '40001' || e?.code === '55P03') return true;
   return e?.code === '23505' && (e.constraint === undefined || e.constraint === 'events_stream_version_unique');

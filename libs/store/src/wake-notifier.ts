@@ -34,9 +34,16 @@ export class WakeNotifier {
 
   /** Queue a wake-up for a committed append; never throws, never waits. */
   wake(note: AppendNotification): void {
-    if (this.closed) return;
-    const queued = this.pending.get(note.stream_id);
-    if (!queued || queued.global_position < note.global_position) this.pending.set(note.stream_id, note);
+    this.wakeAll([note]);
+  }
+
+  /** The wake-ups of one commit (several streams): queued together, so they leave in one statement. */
+  wakeAll(notes: AppendNotification[]): void {
+    if (this.closed || notes.length === 0) return;
+    for (const note of notes) {
+      const queued = this.pending.get(note.stream_id);
+      if (!queued || queued.global_position < note.global_position) this.pending.set(note.stream_id, note);
+    }
     this.flushing ??= this.drain();
   }
 

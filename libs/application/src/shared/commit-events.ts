@@ -1,6 +1,6 @@
 import type { TargetState } from '@palimpsest/core/target/target.state';
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
-import { commitTargetEvents, commitTargetOptimistically, type CommitInput, type Committed } from '@palimpsest/projections/target-commit';
+import { commitTargetEvents, commitTargetOptimistically, type CommitInput, type Committed, type RidingAppend } from '@palimpsest/projections/target-commit';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
 import type { Decided } from './target-refusals';
@@ -19,8 +19,11 @@ export function commitOf(row: TargetRow, outcome: Decided, recordedAt: string, m
   };
 }
 
-/** Commits one target's decided events inside the transaction it was handed by transactionCommitting. */
-export type CommitTargetEvents = (input: CommitInput) => Promise<Committed>;
+/**
+ * Commits one target's decided events inside the transaction it was handed by transactionCommitting;
+ * `riders`, other streams' appends (a publication's outcome), commit in the same statement when they can.
+ */
+export type CommitTargetEvents = (input: CommitInput, riders?: RidingAppend[]) => Promise<Committed>;
 
 /**
  * A transaction that writes target events through `commit`. Once it has committed, and only then,
@@ -29,8 +32,8 @@ export type CommitTargetEvents = (input: CommitInput) => Promise<Committed>;
 export async function transactionCommitting<T>(ctx: AppContext, fn: (tx: Sql, commit: CommitTargetEvents) => Promise<T>): Promise<T> {
   const written: Committed[] = [];
   const result = await ctx.db.transaction((tx) =>
-    fn(tx, async (input) => {
-      const done = await commitTargetEvents(tx, input);
+    fn(tx, async (input, riders) => {
+      const done = await commitTargetEvents(tx, input, riders);
       written.push(done);
       return done;
     }),
@@ -51,11 +54,11 @@ export async function commitOptimistically(ctx: AppContext, input: CommitInput, 
 
 /** Once the commit is durable: the cache learns the new head, and listeners get their wake-up. */
 function afterCommit(ctx: AppContext, done: Committed): void {
-  if (!done.notification) return;
+  if (!done.notification) return ctx.wakes.wakeAll(done.riders);
   const { exists, content, ...row } = done.stateAfter as Extract<TargetState, { exists: true }>;
   if (exists) {
     const head = { ...row, stream_version: done.streamVersion, last_position: done.notification.global_position };
     ctx.contents.setCommitted(head, done.chunks, content);
   }
-  ctx.wakes.wake(done.notification);
+  ctx.wakes.wakeAll([...done.riders, done.notification]);
 }

@@ -8,7 +8,9 @@ import type {
   PublicationKind,
 } from '@palimpsest/core/publication/publication.events';
 import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
-import { commitPublicationEvents, NEW_JOURNAL, type JournalAt } from '@palimpsest/projections/publications/publication-commit';
+import { commitPublicationEvents, NEW_JOURNAL, publicationAppend, startGuard, type JournalAt } from '@palimpsest/projections/publications/publication-commit';
+import type { RidingAppend } from '@palimpsest/projections/target-commit';
+import { StreamVersionConflictError } from '@palimpsest/store/errors';
 import { filesUnderLease } from '@palimpsest/projections/publications/publication.queries';
 import type { WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import type { Sql } from '@palimpsest/store/db';
@@ -46,6 +48,13 @@ export interface PublishRequest<T> {
    */
   rebase?: () => Promise<{ go: true; files: FileToPublish[] } | { go: false; answer: T }>;
   /**
+   * The target versions the files were planned on. With them the publication first starts on the
+   * baselines the caller read, by one guarded statement (no read under the lease, no rebase); only when
+   * that guard refuses (a baseline moved, a journal is open, a target moved) does it read them under the
+   * lease and go the long way.
+   */
+  plannedOn?: { target_id: string; version: number }[];
+  /**
    * In the outcome transaction, before any file is installed: lock what the outcome writes and check it
    * still holds. `go: false` ends the publication with nothing installed; `finish` runs after
    * installation, in the same transaction, and records the database outcome; `identities` are the
@@ -76,30 +85,36 @@ export async function publishFiles<T>(ctx: AppContext, req: PublishRequest<T>): 
     const lease = await ctx.leases.acquire(files.leaseKeys());
     if (!lease) return { kind: 'busy', paths: req.files.map((f) => f.path), waited_ms: ctx.leases.waitMs };
     let publication: Publication<T> | null = null;
-    let result: PublishResult<T>;
+    let result: PublishResult<T> | 'refused' = 'refused';
     try {
-      const ids = req.files.map((f) => f.target_id);
-      let under = await filesUnderLease(ctx.db, ids);
-      if (under.some((f) => f.open_journal_id)) {
-        const unsettled = await settleOpenJournals(ctx, under);
-        if (unsettled.length) return { kind: 'pending', journals: unsettled };
-        under = await filesUnderLease(ctx.db, ids); // settling moved baselines
+      if (req.plannedOn && req.files.every((f) => f.replaced_sha256 !== null)) {
+        publication = new Publication(ctx, req, files);
+        result = await publication.run(req.plannedOn);
       }
-      let request = req;
-      if (req.rebase) {
-        const rebased = await req.rebase();
-        if (!rebased.go) return { kind: 'stopped', journal_id: null, answer: rebased.answer };
-        request = { ...req, files: rebased.files };
+      if (result === 'refused') {
+        const ids = req.files.map((f) => f.target_id);
+        let under = await filesUnderLease(ctx.db, ids);
+        if (under.some((f) => f.open_journal_id)) {
+          const unsettled = await settleOpenJournals(ctx, under);
+          if (unsettled.length) return { kind: 'pending', journals: unsettled };
+          under = await filesUnderLease(ctx.db, ids); // settling moved baselines
+        }
+        let request = req;
+        if (req.rebase) {
+          const rebased = await req.rebase();
+          if (!rebased.go) return { kind: 'stopped', journal_id: null, answer: rebased.answer };
+          request = { ...req, files: rebased.files };
+        }
+        publication = new Publication(ctx, withCurrentBaselines(request, under), files);
+        result = (await publication.run()) as PublishResult<T>;
       }
-      publication = new Publication(ctx, withCurrentBaselines(request, under), files);
-      result = await publication.run();
     } finally {
       await lease.release();
     }
     // The backups' names are the journal's own, so removing them needs no lease: the next writer goes on meanwhile.
     if (result.kind !== 'published') return result;
     crashPoint('publication.before_cleanup');
-    return { ...result, cleanup_error: removeBackups(files, publication.planned) };
+    return { ...result, cleanup_error: removeBackups(files, publication!.planned) };
   } finally {
     files.close();
   }
@@ -132,15 +147,27 @@ class Publication<T> {
     this.planned = plannedFiles(this.journalId, req.files);
   }
 
-  async run(): Promise<PublishResult<T>> {
+  /** 'refused': started on the caller's reads (plannedOn), which no longer hold; nothing was written or staged. */
+  async run(plannedOn?: { target_id: string; version: number }[]): Promise<PublishResult<T> | 'refused'> {
     const before = this.drift();
-    if (before.kind === 'refused_path') return before;
-    if (before.drifted.length) return { kind: 'drift', journal_id: null, drifted: before.drifted };
+    if (before.kind === 'refused_path') return plannedOn ? 'refused' : before;
+    if (before.drifted.length) return plannedOn ? 'refused' : { kind: 'drift', journal_id: null, drifted: before.drifted };
     const root = this.ctx.workspace!;
-    await this.record({
+    const start: PublicationCommand = {
       type: 'StartPublication', now: this.ctx.clock.now(), journal_id: this.journalId, kind: this.req.kind, request_id: this.req.request_id,
       candidate_id: this.req.candidate_id, root_dev: root.dev, root_ino: root.ino, files: this.planned,
-    });
+    };
+    if (plannedOn) {
+      const baselines = this.req.files.map((f) => ({ target_id: f.target_id, disk_sha256: f.replaced_sha256! }));
+      try {
+        await this.record(start, this.ctx.db, startGuard(baselines, plannedOn));
+      } catch (e) {
+        if (e instanceof StreamVersionConflictError) return 'refused';
+        throw e;
+      }
+    } else {
+      await this.record(start);
+    }
     crashPoint('publication.after_started');
     try {
       this.identities = this.req.files.map((f, i) => stageFile(this.files.dests[i], this.planned[i].stage_name, f.bytes, before.modes[i]).identity);
@@ -170,13 +197,35 @@ class Publication<T> {
     return { kind: 'read', drifted, modes: now.modes };
   }
 
-  private async record(command: PublicationCommand, tx?: Sql): Promise<void> {
-    const run = async (sql: Sql) => {
-      const d = decide(command, this.journal.state);
-      if (d.kind === 'refused') throw new Error(`publication ${this.journalId}: ${d.refusal.code} (${d.refusal.detail})`);
-      return commitPublicationEvents(sql, this.journalId, this.journal, d.events, command.now, { command: command.type });
-    };
+  /** `guard`: one statement outside any transaction, refused (StreamVersionConflictError) unless the guard holds. */
+  private async record(command: PublicationCommand, tx?: Sql, guard?: ReturnType<typeof startGuard>): Promise<void> {
+    const run = async (sql: Sql) => commitPublicationEvents(sql, this.journalId, this.journal, this.decided(command), command.now, { command: command.type }, guard);
     this.journal = tx ? await run(tx) : await this.ctx.db.transaction(run);
+  }
+
+  private decided(command: PublicationCommand) {
+    const d = decide(command, this.journal.state);
+    if (d.kind === 'refused') throw new Error(`publication ${this.journalId}: ${d.refusal.code} (${d.refusal.detail})`);
+    return d.events;
+  }
+
+  /**
+   * The journal's completion as an append that rides in the statement of the outcome's target commit
+   * (taken at most once); the journal moves on once the outcome transaction has it.
+   */
+  private riding: { spec: RidingAppend; after: JournalAt } | null = null;
+
+  private completionRider(command: PublicationCommand): void {
+    const events = this.decided(command);
+    this.riding = events.length === 1 ? publicationAppend(this.journalId, this.journal, events[0]!, command.now, { command: command.type }) : null;
+  }
+
+  private takeRider(): RidingAppend[] {
+    const rider = this.riding;
+    if (!rider) return [];
+    this.riding = null;
+    this.journal = rider.after;
+    return [rider.spec];
   }
 
   private fail(state: 'rolled_back' | 'pending_reconcile', reason: PublicationFailureReason, detail: string, tx?: Sql): Promise<void> {
@@ -192,7 +241,8 @@ class Publication<T> {
     let committing = false;
     try {
       const result = await transactionCommitting(this.ctx, async (tx, commit): Promise<PublishResult<T>> => {
-        const prepared = await this.req.outcome(tx, commit);
+        // The outcome's target commit carries the journal's completion in its own statement when it can.
+        const prepared = await this.req.outcome(tx, (input, riders = []) => commit(input, [...riders, ...this.takeRider()]));
         if (!prepared.go) {
           removeStages(this.files, this.planned);
           await this.fail('rolled_back', 'target_moved', prepared.detail, tx);
@@ -217,8 +267,13 @@ class Publication<T> {
         crashPoint('publication.after_fsync');
         installed = this.planned.map((f) => ({ target_id: f.target_id, path: f.path, disk_sha256: f.staged_sha256, bytes_written: f.bytes, durability }));
         // Seed 003: when the directory's durability is uncertain the database outcome is not recorded.
+        const complete: PublicationCommand = { type: 'CompletePublication', now: this.ctx.clock.now(), files: installed, reconciled: false };
+        this.completionRider(complete);
         const value = durability === 'confirmed' ? await prepared.finish(installed, this.identities) : null;
-        await this.record({ type: 'CompletePublication', now: this.ctx.clock.now(), files: installed, reconciled: false }, tx);
+        if (this.riding) {
+          this.riding = null; // no target commit took it along: recorded on its own
+          await this.record(complete, tx);
+        }
         crashPoint('publication.before_outcome');
         committing = true;
         if (value === null) return { kind: 'durability_uncertain', journal_id, installed, detail: `the directory fsync failed: ${syncError}` };

@@ -101,6 +101,11 @@ export interface ObservedLookups {
 export function submissionCommand(fields: SubmissionFields, found: ObservedLookups | undefined, strict = false): SubmissionCommand {
   if (found?.batch) return { ...fields, type: 'SubmitObservedBatch', batch: found.batch };
   if (found?.observed) return { ...fields, type: 'SubmitObservedProposal', observed: found.observed };
+  return plainSubmission(fields, strict);
+}
+
+/** A plain submission (the file tools and candidate apply submit nothing observed). */
+export function plainSubmission(fields: SubmissionFields, strict = false): SubmitProposal {
   return { ...fields, type: 'SubmitProposal', ...(strict ? { strict_observation: true } : {}) };
 }
 

@@ -1,5 +1,5 @@
 import type { Sql } from '@palimpsest/store/db';
-import type { SqlParams } from '../sql-params';
+import { sql, type SqlFragment } from '@palimpsest/store/sql-fragment';
 import type { ChunkRewrite } from './chunk-layout';
 
 /** The chunks of one target, in order (an empty text has none). */
@@ -19,7 +19,7 @@ export interface ContentStatements {
   /** Run first, each on its own (they shift chunk numbers). */
   before: { text: string; params: unknown[] }[];
   /** Joined into the event's single projection statement. */
-  inline: string[];
+  inline: SqlFragment[];
 }
 
 /**
@@ -28,7 +28,7 @@ export interface ContentStatements {
  * already stored and not written. One that changes the count deletes the old run, shifts the later chunks
  * and inserts the new run.
  */
-export function contentStatements(p: SqlParams, targetId: string, rewrite: ChunkRewrite | null): ContentStatements {
+export function contentStatements(targetId: string, rewrite: ChunkRewrite | null): ContentStatements {
   if (!rewrite) return { before: [], inline: [] };
   const { from, deleteCount, insert } = rewrite;
   if (insert.length === deleteCount) {
@@ -39,15 +39,15 @@ export function contentStatements(p: SqlParams, targetId: string, rewrite: Chunk
       const [{ index, body }] = changed as [{ index: number; body: string }];
       return {
         before: [],
-        inline: [`UPDATE target_chunks SET body = ${p.add(body)}::text WHERE target_id = ${p.add(targetId)}::uuid AND chunk_index = ${p.add(index)}::int`],
+        inline: [sql`UPDATE target_chunks SET body = ${body}::text WHERE target_id = ${targetId}::uuid AND chunk_index = ${index}::int`],
       };
     }
     return {
       before: [],
       inline: [
-        `UPDATE target_chunks SET body = x.body
-           FROM unnest(${p.add(changed.map((c) => c.index))}::int[], ${p.add(changed.map((c) => c.body))}::text[]) AS x(i, body)
-          WHERE target_chunks.target_id = ${p.add(targetId)} AND target_chunks.chunk_index = x.i`,
+        sql`UPDATE target_chunks SET body = x.body
+           FROM unnest(${changed.map((c) => c.index)}::int[], ${changed.map((c) => c.body)}::text[]) AS x(i, body)
+          WHERE target_chunks.target_id = ${targetId} AND target_chunks.chunk_index = x.i`,
       ],
     };
   }
@@ -65,8 +65,8 @@ export function contentStatements(p: SqlParams, targetId: string, rewrite: Chunk
   ];
   const inline = insert.length
     ? [
-        `INSERT INTO target_chunks (target_id, chunk_index, body)
-         SELECT ${p.add(targetId)}::uuid, x.i, x.body FROM unnest(${p.add(indexes)}::int[], ${p.add(insert)}::text[]) AS x(i, body)`,
+        sql`INSERT INTO target_chunks (target_id, chunk_index, body)
+         SELECT ${targetId}::uuid, x.i, x.body FROM unnest(${indexes}::int[], ${insert}::text[]) AS x(i, body)`,
       ]
     : [];
   return { before, inline };

@@ -11,7 +11,8 @@ export interface TargetRow extends ExistingTarget {
   chunks: string[];
 }
 
-const COLUMNS = `target_id::text AS target_id, filename, content_type, project_id::text AS project_id, version,
+/** The target row's columns but its text, as TargetHead names them. */
+export const HEAD_COLUMNS = `target_id::text AS target_id, filename, content_type, project_id::text AS project_id, version,
   current_hash, active_editing_cycle_id::text AS active_editing_cycle_id, source_line_endings, stream_version, last_position`;
 
 /**
@@ -42,12 +43,12 @@ function remember(cache: ContentCache, meta: TargetHead, chunks: string[]): Targ
  * by ONE statement: two separate reads could pair one version's metadata with the next version's text.
  */
 export async function readTargetRow(sql: Sql, targetId: string, cache: ContentCache): Promise<TargetRow | null> {
-  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM targets WHERE target_id = $1`, [targetId]);
+  const { rows } = await sql.query(`SELECT ${HEAD_COLUMNS} FROM targets WHERE target_id = $1`, [targetId]);
   if (!rows.length) return null;
   const hit = cached(cache, rows[0] as TargetHead);
   if (hit) return hit;
   const fresh = await sql.query(
-    `SELECT ${COLUMNS}, COALESCE((SELECT array_agg(c.body ORDER BY c.chunk_index) FROM target_chunks c
+    `SELECT ${HEAD_COLUMNS}, COALESCE((SELECT array_agg(c.body ORDER BY c.chunk_index) FROM target_chunks c
               WHERE c.target_id = targets.target_id), '{}') AS chunks
        FROM targets WHERE target_id = $1`,
     [targetId],
@@ -57,9 +58,14 @@ export async function readTargetRow(sql: Sql, targetId: string, cache: ContentCa
   return remember(cache, observed, chunks);
 }
 
+/** The row a head read elsewhere names, when its text is in the cache (else null: read it with readTargetRow). */
+export function cachedTargetRow(head: TargetHead, cache: ContentCache): TargetRow | null {
+  return cached(cache, head);
+}
+
 /** The target under a row lock: writers to one target are serialized here. */
 export async function lockTargetRow(tx: Sql, targetId: string, cache: ContentCache): Promise<TargetRow | null> {
-  const { rows } = await tx.query(`SELECT ${COLUMNS} FROM targets WHERE target_id = $1 FOR UPDATE`, [targetId]);
+  const { rows } = await tx.query(`SELECT ${HEAD_COLUMNS} FROM targets WHERE target_id = $1 FOR UPDATE`, [targetId]);
   return rows.length ? withContent(tx, rows[0] as TargetHead, cache) : null;
 }
 

@@ -2,7 +2,8 @@ import type { PublicationEvent } from '@palimpsest/core/publication/publication.
 import type { ExistingJournal } from '@palimpsest/core/publication/publication.state';
 import type { Sql } from '@palimpsest/store/db';
 import { combineStatements } from '../inline-projections';
-import { positionSql, SqlParams } from '../sql-params';
+import { positionSql } from '../sql-params';
+import { joinSql, jsonb, raw, sql, type SqlFragment } from '@palimpsest/store/sql-fragment';
 import type { Placement, RidingWrites } from '@palimpsest/store/append-spec';
 
 /**
@@ -22,72 +23,70 @@ export interface ProjectedPublicationEvent {
 
 export const PUBLICATION_TABLES = ['publication_journals'] as const;
 
-function journalRowSql(p: SqlParams, pe: ProjectedPublicationEvent, position: string, appended: string): string {
+function journalRowSql(pe: ProjectedPublicationEvent, position: SqlFragment, appended: SqlFragment): SqlFragment {
   const s = pe.stateAfter;
   const outcomes = s.state === 'committed' ? s.installed : s.failed;
   const files = s.files.map((f) => ({ ...f, outcome: outcomes.find((o) => o.target_id === f.target_id) ?? null }));
   const values = [
-    p.add(s.journal_id), p.add(s.kind), p.add(s.request_id), p.add(s.candidate_id), p.add(s.state), p.add(s.reason), p.add(s.detail),
-    p.json(files), p.add(s.reconciled), p.add(s.started_at), p.add(s.finished_at), p.add(pe.streamVersion), position,
+    sql`${s.journal_id}`, sql`${s.kind}`, sql`${s.request_id}`, sql`${s.candidate_id}`, sql`${s.state}`, sql`${s.reason}`, sql`${s.detail}`,
+    jsonb(files), sql`${s.reconciled}`, sql`${s.started_at}`, sql`${s.finished_at}`, sql`${pe.streamVersion}`, position,
   ];
-  return `INSERT INTO publication_journals (journal_id, kind, request_id, candidate_id, state, reason, detail, files, reconciled,
+  return sql`INSERT INTO publication_journals (journal_id, kind, request_id, candidate_id, state, reason, detail, files, reconciled,
             started_at, finished_at, stream_version, log_sequence)
-          SELECT ${values.join(', ')} WHERE ${appended}
+          SELECT ${joinSql(values)} WHERE ${appended}
           ON CONFLICT (journal_id) DO UPDATE SET state = EXCLUDED.state, reason = EXCLUDED.reason, detail = EXCLUDED.detail,
             files = EXCLUDED.files, reconciled = EXCLUDED.reconciled, finished_at = EXCLUDED.finished_at,
             stream_version = EXCLUDED.stream_version, log_sequence = EXCLUDED.log_sequence`;
 }
 
-function fileColumnsSql(p: SqlParams, pe: ProjectedPublicationEvent, position: string, appended: string): string | null {
+function fileColumnsSql(pe: ProjectedPublicationEvent, position: SqlFragment, appended: SqlFragment): SqlFragment | null {
   const { event, stateAfter: s } = pe;
-  const journal = p.add(s.journal_id);
-  const ofJournal = `open_journal_id = ${journal}::uuid`;
-  // A function, so that a statement that does not name the targets adds no unused (untyped) parameter.
-  const targets = () => `target_id IN (SELECT jsonb_array_elements_text(${p.json(s.files.map((f) => f.target_id))})::uuid)`;
+  const journal = sql`${s.journal_id}`;
+  const ofJournal = sql`open_journal_id = ${journal}::uuid`;
+  const targets = () => sql`target_id IN (SELECT jsonb_array_elements_text(${jsonb(s.files.map((f) => f.target_id))})::uuid)`;
   switch (event.type) {
     case 'PublicationStarted':
-      return `UPDATE workspace_files SET open_journal_id = ${journal}::uuid, journal_state = 'started' WHERE ${targets()} AND ${appended}`;
+      return sql`UPDATE workspace_files SET open_journal_id = ${journal}::uuid, journal_state = 'started' WHERE ${targets()} AND ${appended}`;
     case 'PublicationCompleted': {
       // Each file now holds the text of the target version the journal planned for it.
       const installed = event.data.files.map((f) => ({ target_id: f.target_id, disk_sha256: f.disk_sha256, target_version: s.files.find((p) => p.target_id === f.target_id)?.target_version ?? null }));
-      return `UPDATE workspace_files w SET
+      return sql`UPDATE workspace_files w SET
                 disk_sha256 = CASE WHEN w.disk_log_sequence < ${position} THEN x.disk_sha256 ELSE w.disk_sha256 END,
                 disk_version = CASE WHEN w.disk_log_sequence < ${position} THEN COALESCE(x.target_version, w.disk_version) ELSE w.disk_version END,
                 disk_log_sequence = GREATEST(w.disk_log_sequence, ${position}),
                 open_journal_id = CASE WHEN w.${ofJournal} THEN NULL ELSE w.open_journal_id END,
                 journal_state = CASE WHEN w.${ofJournal} THEN NULL ELSE w.journal_state END
-              FROM jsonb_to_recordset(${p.json(installed)}) AS x(target_id uuid, disk_sha256 text, target_version bigint)
+              FROM jsonb_to_recordset(${jsonb(installed)}) AS x(target_id uuid, disk_sha256 text, target_version bigint)
               WHERE w.target_id = x.target_id AND ${appended}`;
     }
     case 'PublicationFailed':
       return event.data.state === 'pending_reconcile'
-        ? `UPDATE workspace_files SET journal_state = 'pending_reconcile' WHERE ${targets()} AND ${ofJournal} AND ${appended}`
-        : `UPDATE workspace_files SET open_journal_id = NULL, journal_state = NULL WHERE ${targets()} AND ${ofJournal} AND ${appended}`;
+        ? sql`UPDATE workspace_files SET journal_state = 'pending_reconcile' WHERE ${targets()} AND ${ofJournal} AND ${appended}`
+        : sql`UPDATE workspace_files SET open_journal_id = NULL, journal_state = NULL WHERE ${targets()} AND ${ofJournal} AND ${appended}`;
     case 'PublicationResolved':
-      return `UPDATE workspace_files SET open_journal_id = NULL, journal_state = NULL WHERE ${targets()} AND ${ofJournal} AND ${appended}`;
+      return sql`UPDATE workspace_files SET open_journal_id = NULL, journal_state = NULL WHERE ${targets()} AND ${ofJournal} AND ${appended}`;
   }
 }
 
-function statementsOf(p: SqlParams, pe: ProjectedPublicationEvent, insertedCte?: string): string[] {
-  const position = positionSql(p, pe.position, insertedCte);
+function statementsOf(pe: ProjectedPublicationEvent, inserted: SqlFragment | null): SqlFragment[] {
+  const position = positionSql(pe.position, inserted);
   // Riding with its append, a projection writes nothing when the append inserted nothing (a stale version),
   // so that the store reports the conflict instead of a read model refusing a missing position.
-  const appended = insertedCte ? `EXISTS (SELECT 1 FROM ${insertedCte})` : 'true';
-  return [journalRowSql(p, pe, position, appended), fileColumnsSql(p, pe, position, appended)].filter((s): s is string => s !== null);
+  const appended = inserted ? sql`EXISTS (SELECT 1 FROM ${inserted})` : raw('true');
+  return [journalRowSql(pe, position, appended), fileColumnsSql(pe, position, appended)].filter((s): s is SqlFragment => s !== null);
 }
 
 /** Project events whose positions are known (rebuild): one statement each. */
 export async function projectPublicationEvents(tx: Sql, events: ProjectedPublicationEvent[]): Promise<void> {
   for (const pe of events) {
-    const p = new SqlParams();
-    await tx.query(combineStatements(statementsOf(p, pe)), p.values);
+    const { text, values } = combineStatements(statementsOf(pe, null)).render();
+    await tx.query(text, values);
   }
 }
 
 /** The read-model writes of one journal event as CTEs of its append statement: the event and its projections in one round trip. */
 export function publicationAlongside(pe: ProjectedPublicationEvent): RidingWrites {
   return (at: Placement) => {
-    const p = new SqlParams(at.paramOffset);
-    return { ctes: statementsOf(p, { ...pe, position: null }, at.inserted), values: p.values };
+    return statementsOf({ ...pe, position: null }, at.inserted);
   };
 }

@@ -1,98 +1,119 @@
-import type { AlongsideWrites, AppendGuard, AppendSpec, Placement } from '../append-spec';
+import type { AppendGuard, AppendSpec, Placement } from '../append-spec';
+import { joinSql, raw, sql, type SqlFragment } from '../sql-fragment';
 import type { NewEvent } from '../stored-event';
 
 /**
- * How appends become statement text: slots, CTE names and parameter numbering. Private to libs/store
- * (dependency-cruiser refuses any other importer): writers see only a Placement.
+ * How appends become statement text: slots and CTE names. Private to libs/store (dependency-cruiser
+ * refuses any other importer): writers see only a Placement. Parameters travel inside the fragments.
  */
 
-/** Parameters the append itself uses ($1…$4). */
-export const APPEND_PARAM_COUNT = 4;
-
-/**
- * Where one append sits in its statement: its CTE names end in `tag` and its own
- * parameters are $base+1…$base+4 (several appends share one statement in appendGuardedBatch).
- */
+/** Where one append sits in its statement: its CTE names end in `tag` (several appends share one statement in a batch). */
 export interface AppendSlot {
   tag: string;
-  base: number;
 }
 
-/** The slot of a statement holding one append: plain CTE names, parameters from $1. */
-export const ONLY_APPEND: AppendSlot = { tag: '', base: 0 };
+/** The slot of a statement holding one append: plain CTE names. */
+export const ONLY_APPEND: AppendSlot = { tag: '' };
 
 /** The CTE of a slot's append whose rows (global_position, stream_version) its alongside writes read. */
-export const insertedCte = (slot: AppendSlot): string => `inserted${slot.tag}`;
+export const insertedCte = (slot: AppendSlot): SqlFragment => raw(`inserted${slot.tag}`);
 
 /** What a slot's riding writes are told (see Placement). */
-export const placementOf = (slot: AppendSlot): Placement => ({ paramOffset: slot.base + APPEND_PARAM_COUNT, inserted: insertedCte(slot) });
+export const placementOf = (slot: AppendSlot): Placement => ({ inserted: insertedCte(slot) });
+
+/** What one append puts in its statement, its riding writes and guard placed for its slot. */
+export interface PlacedAppend {
+  spec: Pick<AppendSpec, 'streamId' | 'expectedVersion' | 'events'>;
+  alongside: SqlFragment[];
+  guard: AppendGuard | null;
+  slot: AppendSlot;
+}
 
 /**
  * The CTEs of one append: checks that the stream is at `expectedVersion` (0 = new stream), inserts
- * every event with versions expectedVersion+1…, queues a NOTIFY (delivered on commit) unless the caller
- * sends its wake-up after commit (notify false, see WakeNotifier), and carries the alongside writes.
- * With a guard every refusal raises (palimpsest_expect) instead of inserting nothing: outside a
- * transaction block the alongside writes would otherwise commit without their event.
+ * every event with versions expectedVersion+1…, queues a NOTIFY on `channel` (delivered on commit)
+ * unless it is null (the caller sends its wake-up after commit, see WakeNotifier), and carries the
+ * alongside writes. With a guard every refusal raises (palimpsest_expect) instead of inserting nothing:
+ * outside a transaction block the alongside writes would otherwise commit without their event.
  */
-export function appendCtes(alongside: string[], notify: boolean, guard: string | null, slot: AppendSlot): string {
-  const $ = (n: number) => `$${slot.base + n}`;
-  const t = slot.tag;
+export function appendCtes(placed: PlacedAppend, channel: string | null): SqlFragment {
+  const { spec, alongside, guard, slot } = placed;
+  const t = raw(slot.tag);
   const inserted = insertedCte(slot);
-  const atVersion = `(SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = ${$(1)}::text) = ${$(3)}::bigint`;
-  return `${guard ? `guarded${t} AS MATERIALIZED (${guard}),\n` : ''}input${t} AS (
-  SELECT e.value AS event, e.ordinality AS ord
-  FROM jsonb_array_elements(${$(2)}::text::jsonb) WITH ORDINALITY AS e
-),
-${inserted} AS (
+  const stream = sql`${spec.streamId}::text`;
+  const expected = sql`${checkedVersion(spec.expectedVersion)}::bigint`;
+  const atVersion = sql`(SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = ${stream}) = ${expected}`;
+  const where = guard ? sql`palimpsest_expect(EXISTS (SELECT 1 FROM guarded${t}) AND ${atVersion}, 'stream moved: the guarded row changed')` : atVersion;
+  // The stream id is the statement's first parameter ($1 of a lone append), as it always was: the input CTE names it first.
+  const ctes = [
+    sql`input${t} AS (
+  SELECT ${stream} AS stream_id, e.value AS event, e.ordinality AS ord
+  FROM jsonb_array_elements(${payloadOf(spec.events)}::text::jsonb) WITH ORDINALITY AS e
+)`,
+    ...(guard ? [sql`guarded${t} AS MATERIALIZED (${guard})`] : []),
+    sql`${inserted} AS (
   INSERT INTO events (stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
-  SELECT ${$(1)}::text,
-         ${$(3)}::bigint + input${t}.ord,
+  SELECT input${t}.stream_id,
+         ${expected} + input${t}.ord,
          input${t}.event ->> 'type',
          (input${t}.event ->> 'schemaVersion')::integer,
          input${t}.event -> 'data',
          coalesce(input${t}.event -> 'metadata', '{}'::jsonb),
          (input${t}.event ->> 'recordedAt')::timestamptz
   FROM input${t}
-  WHERE ${guard ? `palimpsest_expect(EXISTS (SELECT 1 FROM guarded${t}) AND ${atVersion}, 'stream moved: the guarded row changed')` : atVersion}
+  WHERE ${where}
   ORDER BY input${t}.ord
   RETURNING global_position, stream_version
-),
-notified${t} AS (
-  -- Without NOTIFY the CTE stays, as concat(): $4 must still be referenced (the alongside writes number
-  -- their parameters from $5), and PostgreSQL refuses a parameter it cannot type.
-  SELECT ${notify ? 'pg_notify' : 'concat'}(${$(4)}::text, json_build_object(
-           'stream_id', ${$(1)}::text,
+)`,
+    ...(channel === null
+      ? []
+      : [
+          sql`notified${t} AS (
+  SELECT pg_notify(${channel}::text, json_build_object(
+           'stream_id', ${stream},
            'global_position', max(global_position),
            'stream_version', max(stream_version))::text) AS sent
   FROM ${inserted}
   HAVING count(*) > 0
-)${alongside.map((cte, i) => `,\nalongside${t}_${i} AS (${cte})`).join('')}`;
+)`,
+        ]),
+    ...alongside.map((cte, i) => sql`alongside${t}_${raw(String(i))} AS (${cte})`),
+  ];
+  return joinSql(ctes, ',\n');
 }
+
+/** The rows one placed append returns, as a FROM item (its NOTIFY, when it sends one, must be read to run). */
+export const insertedRows = (slot: AppendSlot, channel: string | null): SqlFragment =>
+  channel === null ? insertedCte(slot) : sql`${insertedCte(slot)} CROSS JOIN notified${raw(slot.tag)}`;
 
 /**
  * One statement, one round trip. Two writers racing on one version: the unique (stream_id,
  * stream_version) index lets one win and the other gets StreamVersionConflictError, as does a writer
  * whose expectedVersion is stale. Run it inside a transaction when other writes must commit with the events.
  */
-export const appendSql = (alongside: string[], notify: boolean, guard: string | null) => `
-WITH ${appendCtes(alongside, notify, guard, ONLY_APPEND)}
-SELECT inserted.global_position, inserted.stream_version
-FROM inserted CROSS JOIN notified
-ORDER BY inserted.stream_version`;
-
-/** A spec's riding writes and guard, numbered for `slot`. */
-export function placeAppend(spec: Pick<AppendSpec, 'alongside' | 'guard'>, slot: AppendSlot): { alongside: AlongsideWrites; guard: AppendGuard | null } {
-  const at = placementOf(slot);
-  const alongside = spec.alongside?.(at) ?? { ctes: [], values: [] };
-  return { alongside, guard: spec.guard?.(at.paramOffset + alongside.values.length) ?? null };
+export function appendSql(placed: PlacedAppend, channel: string | null): SqlFragment {
+  const inserted = insertedCte(placed.slot);
+  return sql`
+WITH ${appendCtes(placed, channel)}
+SELECT ${inserted}.global_position, ${inserted}.stream_version
+FROM ${insertedRows(placed.slot, channel)}
+ORDER BY ${inserted}.stream_version`;
 }
 
-/** The append's own parameters, $1…$4 of its slot. */
-export function appendValues(streamId: string, expectedVersion: number, events: NewEvent[], channel: string): unknown[] {
+/** A spec's riding writes and guard, placed for `slot`. */
+export function placeAppend(spec: AppendSpec, slot: AppendSlot): PlacedAppend {
+  return { spec, alongside: spec.alongside?.(placementOf(slot)) ?? [], guard: spec.guard ?? null, slot };
+}
+
+export function checkedVersion(expectedVersion: number): number {
   if (!Number.isSafeInteger(expectedVersion) || expectedVersion < 0) {
     throw new RangeError(`expectedVersion must be a non-negative integer, got ${expectedVersion}`);
   }
-  const payload = JSON.stringify(
+  return expectedVersion;
+}
+
+function payloadOf(events: NewEvent[]): string {
+  return JSON.stringify(
     events.map((event) => ({
       type: event.type,
       schemaVersion: event.schemaVersion,
@@ -101,6 +122,4 @@ export function appendValues(streamId: string, expectedVersion: number, events: 
       recordedAt: event.recordedAt,
     })),
   );
-  return [streamId, payload, expectedVersion, channel];
 }
-

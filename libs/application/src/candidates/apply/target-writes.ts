@@ -11,6 +11,7 @@ import { PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../../app-context';
 import { commitOf, type CommitTargetEvents } from '../../shared/commit-events';
+import { plainSubmission } from '@palimpsest/core/target/target.commands';
 import type { Decided } from '../../shared/target-refusals';
 import { candidateThatWrote } from '@palimpsest/projections/candidates/candidate-targets.queries';
 import { lockTargetRow, targetHeads, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
@@ -83,8 +84,7 @@ async function diskChangeOf(ctx: AppContext, tx: Sql, targetId: string): Promise
 export function decideTargetWrite(c: ExistingCandidate, applied: CandidateAppliedData, t: AppliedTarget, row: TargetRow): Decided {
   const member = c.targets.find((m) => m.target_id === t.target_id);
   if (!member) throw new ApplyDiverged(t.target_id, 'not a target of the candidate');
-  const command: SubmitProposal = {
-    type: 'SubmitProposal',
+  const command: SubmitProposal = plainSubmission({
     now: applied.applied_at,
     attempt_id: t.attempt_id,
     target_id: t.target_id,
@@ -93,7 +93,7 @@ export function decideTargetWrite(c: ExistingCandidate, applied: CandidateApplie
     expected_target_version: t.base_version,
     source: `candidate:${c.candidate_id}`,
     lookups: { keyed: null, parent: null },
-  };
+  });
   const outcome = decide(command, row);
   if (outcome.kind === 'refused') throw new ApplyDiverged(t.target_id, `refused: ${outcome.refusal.kind}`);
   const event = outcome.events[0];

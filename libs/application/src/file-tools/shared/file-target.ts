@@ -1,8 +1,9 @@
 import type { LineEndingStyle } from '@palimpsest/core/text/canonical-text';
 import { checkWorkspaceAccess } from '@palimpsest/core/workspace/workspace-access';
 import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
-import { readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
-import { latestBindingOfPath, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
+import type { TargetHead } from '@palimpsest/projections/content/content-cache';
+import { cachedTargetRow, readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
+import { latestBindingOfPath, latestBindingWithHead, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import { hashWorkspaceFileBounded } from '@palimpsest/workspace/workspace-file-reader';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import { openDestination } from '@palimpsest/workspace/workspace-destination';
@@ -53,7 +54,7 @@ async function lookUp(ctx: AppContext, requested: string): Promise<FileTarget | 
   const checked = checkWorkspaceAccess(requested, { access: 'write', reserved: root.reserved });
   if (checked.kind === 'refused') return { kind: 'answer', answer: pathRefusal(checked.refusal, requested) };
   const path = checked.value.path;
-  const binding = await latestBindingOfPath(ctx.db, root, path);
+  const binding = await latestBindingWithHead(ctx.db, root, path);
   const disk = await hashWorkspaceFileBounded(root, path);
   if (disk.kind === 'refused') {
     if (disk.refusal.code === 'PATH_NOT_FOUND') return { kind: 'absent', root, path };
@@ -100,8 +101,10 @@ async function bindNow(ctx: AppContext, root: WorkspaceRoot, path: string): Prom
 }
 
 /** The bound target as it is now; the binding is read again unless the caller's is still current (nothing was bound or taken in since). */
-async function loaded(ctx: AppContext, root: WorkspaceRoot, path: string, targetId: string, boundNow: boolean, external: string | null, current?: WorkspaceFileRow): Promise<FileTarget | { kind: 'moved'; path: string }> {
-  const [row, binding] = await Promise.all([readTargetRow(ctx.db, targetId, ctx.contents), current ?? latestBindingOfPath(ctx.db, root, path)]);
+async function loaded(ctx: AppContext, root: WorkspaceRoot, path: string, targetId: string, boundNow: boolean, external: string | null, current?: WorkspaceFileRow & { head: TargetHead }): Promise<FileTarget | { kind: 'moved'; path: string }> {
+  // The binding read with its target's head: when the cache holds that version's text, nothing more is read.
+  const hit = current ? cachedTargetRow(current.head, ctx.contents) : null;
+  const [row, binding] = hit ? [hit, current] : await Promise.all([readTargetRow(ctx.db, targetId, ctx.contents), current ?? latestBindingOfPath(ctx.db, root, path)]);
   if (!row || !binding || binding.target_id !== targetId) return { kind: 'moved', path };
   return { kind: 'bound', root, path, row, baseline: binding.disk_sha256, bound_style: binding.source_line_ending_style, bound_now: boundNow, external_attempt_id: external };
 }

@@ -5,6 +5,7 @@ import { lockTargetRow, readTargetRow, type TargetRow } from '@palimpsest/projec
 import type { AppContext } from '../../app-context';
 import type { Answer } from '../../shared/answer';
 import { commitOf } from '../../shared/commit-events';
+import { plainSubmission } from '@palimpsest/core/target/target.commands';
 import { targetUnitOfWork } from '../../shared/handle-command';
 import { refusalAnswer, type Decided } from '../../shared/target-refusals';
 import { enrichRejection } from '../../submit-proposal/rejection-enrichment';
@@ -57,8 +58,7 @@ export type GuardedOutcome =
 
 /** The command a file-tool change is decided as, guarded by the version and hash of the target it read. */
 export function guardedCommand(read: { target_id: string; version: number; current_hash: string }, change: GuardedChange, attemptId: string, now: string): SubmitProposal {
-  return {
-    type: 'SubmitProposal',
+  return plainSubmission({
     now,
     attempt_id: attemptId,
     target_id: read.target_id,
@@ -68,7 +68,7 @@ export function guardedCommand(read: { target_id: string; version: number; curre
     expected_current_hash: read.current_hash,
     source: change.tool,
     lookups: { keyed: null, parent: null },
-  };
+  });
 }
 
 const acceptedHash = (d: Decided): string | null => {
@@ -80,6 +80,8 @@ const acceptedHash = (d: Decided): string | null => {
 export interface AcceptedChange {
   kind: 'accepted';
   attemptId: string;
+  /** The `now` the change was decided with. */
+  decidedAt: string;
   planned: Decided;
   locked: TargetRow;
   after: Extract<Decided['state'], { exists: true }>;
@@ -101,7 +103,7 @@ export async function decideGuarded(ctx: AppContext, t: Bound, change: GuardedCh
   if (first.kind === 'rejected') return { kind: 'rejected', before: first.locked, rejection: recordedRejection(first.d, first.locked, change, now) };
   const after = first.d.state.exists ? first.d.state : null;
   if (!after) throw new Error('file tools: an accepted change left no target');
-  return { kind: 'accepted', attemptId, planned: first.d, locked: first.locked, after };
+  return { kind: 'accepted', attemptId, decidedAt: now, planned: first.d, locked: first.locked, after };
 }
 
 export async function guardedWrite(ctx: AppContext, t: Bound, change: GuardedChange): Promise<GuardedOutcome> {
@@ -121,6 +123,7 @@ export async function guardedWrite(ctx: AppContext, t: Bound, change: GuardedCha
     request_id: null,
     candidate_id: null,
     files: [planned.publish],
+    plannedOn: [{ target_id: targetId, version: first.locked.version }],
     // Writers of one file take turns: the change is made on the text the previous writer left, as the tool
     // would have made it had it come later (edit_file's oldString must still match once; write_file replaces).
     rebase: async () => {
@@ -138,8 +141,10 @@ export async function guardedWrite(ctx: AppContext, t: Bound, change: GuardedCha
       const { t: on, decided } = base;
       const locked = await lockTargetRow(tx, targetId, ctx.contents);
       if (!locked) throw new Error(`file tools: the bound target ${targetId} is gone`);
-      const decidedAt = ctx.clock.now();
-      const again = decide(guardedCommand(on.row, change, decided.attemptId, decidedAt), locked);
+      // Decided once: the lock shows the very row the change was decided on. Only a row that moved meanwhile is decided again.
+      const unmoved = locked.stream_version === decided.locked.stream_version;
+      const decidedAt = unmoved ? decided.decidedAt : ctx.clock.now();
+      const again = unmoved ? decided.planned : decide(guardedCommand(on.row, change, decided.attemptId, decidedAt), locked);
       if (again.kind === 'refused' || acceptedHash(again) !== acceptedHash(decided.planned) || locked.version !== decided.locked.version) {
         const detail = `target ${targetId} moved from version ${decided.locked.version} to ${locked.version} before ${t.path} was installed`;
         return { go: false, detail, answer: { kind: 'moved' as const, answer: movedAnswer(t, locked.version) } };
