@@ -3,7 +3,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { appContext } from '@palimpsest/application/app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { createToken } from '@palimpsest/api/auth/api-tokens';
 import { SCOPES } from '@palimpsest/api/routes/route-table';
 import { migrate } from '@palimpsest/store/migrate';

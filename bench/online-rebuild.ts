@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appContext } from '@palimpsest/application/app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { rebuildOnline } from '@palimpsest/projections/rebuild/online/online-rebuild';
 import { rebuildProjections } from '@palimpsest/projections/rebuild/rebuild-projections';

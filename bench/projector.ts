@@ -1,4 +1,5 @@
-import { appContext, type AppContext } from '@palimpsest/application/app-context';
+import { type AppContext } from '@palimpsest/application/app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { projectorStatus } from '@palimpsest/application/queries/projector-status.handler';
 import type { AsyncProjection } from '@palimpsest/projections/async/async-projection.port';

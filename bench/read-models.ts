@@ -1,4 +1,4 @@
-import { appContext } from '@palimpsest/application/app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { catchUp } from '@palimpsest/projections/async/catch-up';
 import { activityProjection } from '@palimpsest/projections/async/activity/activity.projection';

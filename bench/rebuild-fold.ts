@@ -1,5 +1,5 @@
 import { cpus, loadavg } from 'node:os';
-import { appContext } from '@palimpsest/application/app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { rebuildOnline } from '@palimpsest/projections/rebuild/online/online-rebuild';
 import { rebuildProjections } from '@palimpsest/projections/rebuild/rebuild-projections';

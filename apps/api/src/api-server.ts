@@ -16,7 +16,8 @@ import { createLogger, PinoLoggerService, requestId } from './observability/logg
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { reconcileAtStart } from '@palimpsest/application/workspace-publication/recover-journal';
 import { projectorTransport } from '@palimpsest/projector/projector';
-import { environmentConsumers } from '@palimpsest/projector/relay-consumer';
+import type { LogConsumer } from '@palimpsest/projector/log-consumer';
+import type { Logger } from 'pino';
 
 export interface RunningApi {
   url: string;
@@ -27,7 +28,8 @@ export interface RunningApi {
 }
 
 /** Builds the Nest application (on Fastify) on an open, migrated store and starts listening. */
-export async function startApiServer(store: Db, config: ApiConfig, version: string): Promise<RunningApi> {
+/** `consumers`: the log consumers the in-process projector runs, as the root configured them (PALIMPSEST_NATS_URL, …). */
+export async function startApiServer(store: Db, config: ApiConfig, version: string, consumers: (logger: Logger) => LogConsumer[]): Promise<RunningApi> {
   const logger = createLogger(config.logLevel, config.logFormat);
   const runtime = new ApiRuntime(store, config, logger);
   const settled = await reconcileAtStart(runtime.ctx);
@@ -65,9 +67,8 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
   // The asynchronous projections follow the log in this process too (the embedded store's owner is
   // their one leader; on PostgreSQL the leases pick one projector among all): off with PALIMPSEST_PROJECTOR=off.
   if (config.projector) {
-    const consumers = environmentConsumers(store, process.env, runtime.logger);
     const runner = { onError: (e: unknown, consumer: string) => runtime.reportError(e, `projector ${consumer}`) };
-    app.connectMicroservice({ strategy: projectorTransport(store, { consumers, runner }) });
+    app.connectMicroservice({ strategy: projectorTransport(store, { consumers: consumers(runtime.logger), runner }) });
     await app.startAllMicroservices();
   }
   await app.listen(config.port, config.host);

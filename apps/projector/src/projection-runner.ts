@@ -3,7 +3,7 @@ import { catchUp } from '@palimpsest/projections/async/catch-up';
 import { leaderIdentity, recordLeader, recordLeaderState, recordStopped, type LeaderState } from '@palimpsest/projections/async/consumer-leases';
 import type { Db } from '@palimpsest/store/db';
 import { consumerStatusOf } from '@palimpsest/application/queries/projector-status.handler';
-import { crashPoint } from '@palimpsest/workspace/crash-point';
+import { crashPoint } from '@palimpsest/testing/crash-point';
 import { tryLeaderLease, type LeaderLease } from './leader-lease';
 import type { LogConsumer } from './log-consumer';
 

@@ -1,6 +1,7 @@
 import type { Db } from '@palimpsest/store/db';
 import { migrate } from '@palimpsest/store/migrate';
 import { openDb } from '@palimpsest/store/open-db';
+import { readStoreConfig } from '@palimpsest/store/store-config';
 import { leaderIdentity } from '@palimpsest/projections/async/consumer-leases';
 import type { ProjectorOptions } from './log-follower';
 import { startProjector } from './projector';
@@ -32,7 +33,7 @@ function nextSignal(): Promise<NodeJS.Signals> {
  */
 export async function runProjector(storeLabel: string, opts: ProjectorOptions = {}, db?: Db): Promise<void> {
   const stop = nextSignal();
-  const store = db ?? (await openDb());
+  const store = db ?? (await openDb({}, readStoreConfig(process.env, process.cwd())));
   try {
     await migrate(store);
     const projector = await startProjector(store, {

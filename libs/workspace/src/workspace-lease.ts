@@ -31,7 +31,7 @@ export interface WaitingLeaseProvider extends LeaseProvider {
 }
 
 /** PALIMPSEST_LEASE_WAIT_MS: how long a publication waits for its directories' lease (default 10 s; 0 refuses at once). */
-export function leaseWaitFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+export function leaseWaitFromEnv(env: Readonly<Record<string, string | undefined>>): number {
   const raw = env.PALIMPSEST_LEASE_WAIT_MS;
   if (raw === undefined || raw === '') return DEFAULT_LEASE_WAIT_MS;
   const ms = Number(raw);

@@ -108,9 +108,13 @@ const openedRoots = new Map<string, WorkspaceRoot>();
  * The root named by PALIMPSEST_WORKSPACE_ROOT, or null when none is configured (unset or empty). Opened
  * once per process and path: every app context of the process shares the handle until it is closed.
  */
-export function workspaceRootFromEnv(env: NodeJS.ProcessEnv = process.env): WorkspaceRoot | null {
-  const path = env[WORKSPACE_ROOT_ENV];
-  if (path === undefined || path === '') return null;
+export function workspaceRootFromEnv(env: Readonly<Record<string, string | undefined>>): WorkspaceRoot | null {
+  return sharedWorkspaceRoot(env[WORKSPACE_ROOT_ENV] || null);
+}
+
+/** The root at `path` (null: none configured), opened once per process and path. */
+export function sharedWorkspaceRoot(path: string | null): WorkspaceRoot | null {
+  if (path === null || path === '') return null;
   let root = openedRoots.get(path);
   if (!root) openedRoots.set(path, (root = openWorkspaceRoot(path, () => openedRoots.delete(path))));
   return root;

@@ -9,7 +9,7 @@ import { checkpointOf, readAll, type ReadAllCheckpoint } from '@palimpsest/store
 import type { StoredEvent } from '@palimpsest/store/stored-event';
 import { ensureStream } from './jetstream-stream';
 import { checkedOptions, relayOptionsFromEnv, type NatsRelayOptions, type RelayLogger } from './relay-config';
-import { crashPoint } from '@palimpsest/workspace/crash-point';
+import { crashPoint } from '@palimpsest/testing/crash-point';
 import { msgIdOf, subjectOf, toEnvelope } from './relay-envelope';
 import { tryLeaderLease, type LeaderLease } from '../leader-lease';
 import { Wakeup } from './wakeup';
