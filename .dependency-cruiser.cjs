@@ -38,6 +38,14 @@ module.exports = {
       to: { path: '^libs/(projections|protocol|application)/' },
     },
     {
+      name: 'store-knows-nothing-of-the-workspace',
+      severity: 'error',
+      comment:
+        'The lease port and the kept-path shape the store implements are libs/core\'s (core/src/workspace); the workspace adapter is not the store\'s to import.',
+      from: { path: '^libs/store/src', pathNot: '(\\.spec\\.ts$|/test-support/)' },
+      to: { path: '^libs/workspace/' },
+    },
+    {
       name: 'store-internals-private',
       severity: 'error',
       comment: 'How appends become statement text (slots, CTE names, parameter numbering) is the store\'s alone.',

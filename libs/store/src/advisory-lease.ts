@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { LeaseKey, LeaseProvider, WorkspaceLease } from '@palimpsest/workspace/workspace-lease';
-import { orderedKeys } from '@palimpsest/workspace/workspace-lease';
+import { orderedKeys, type LeaseKey, type LeaseProvider, type WorkspaceLease } from '@palimpsest/core/workspace/lease.port';
 import type { Db, DbSession } from './db';
 
 /**

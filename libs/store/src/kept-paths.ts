@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { KeptPath } from '@palimpsest/workspace/workspace-root';
+import type { KeptPath } from '@palimpsest/core/workspace/kept-path';
 import { defaultMigrationsDir } from './migrate';
 import { defaultImageDir } from './pglite/pglite-image';
 import { DEFAULT_DATA_PARENT, type StoreConfig } from './store-config';

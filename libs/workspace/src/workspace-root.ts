@@ -1,6 +1,9 @@
 import { closeSync, constants, fstatSync, openSync, realpathSync, statSync, type BigIntStats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ReservedPath } from '@palimpsest/core/workspace/workspace-access';
+import type { KeptPath } from '@palimpsest/core/workspace/kept-path';
+
+export type { KeptPath } from '@palimpsest/core/workspace/kept-path';
 
 /**
  * The configured workspace root (PALIMPSEST_WORKSPACE_ROOT), opened once at start and held open: every
@@ -118,15 +121,6 @@ export function sharedWorkspaceRoot(path: string | null): WorkspaceRoot | null {
   let root = openedRoots.get(path);
   if (!root) openedRoots.set(path, (root = openWorkspaceRoot(path, () => openedRoots.delete(path))));
   return root;
-}
-
-/** Something Palimpsest keeps on disk, by absolute path (or relative to the working directory). */
-export interface KeptPath {
-  path: string;
-  /** For the refusal: "the embedded store's data directory". */
-  what: string;
-  /** Its `<name>.…` siblings too (a data directory's lock, gateway address, staging copies). */
-  siblings?: boolean;
 }
 
 /**
