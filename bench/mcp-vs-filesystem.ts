@@ -15,7 +15,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createBenchDatabase, serverFacts, type BenchDatabase } from './bench-database';
-import { asDeployed } from './deployed-env';
+import { asDeployed, benchGuard } from './deployed-env';
 import { processCpuMs } from './process-cpu';
 import { ProfilingDb } from './profiling-db';
 import { documentOf, marker, profileSubmits } from './scenarios';
@@ -144,7 +144,7 @@ async function main(): Promise<void> {
         label: 'PostgreSQL',
         env: {},
         async openInProcess() {
-          return openPostgresDb({ connectionString: this.env.DATABASE_URL!, poolMax: 2 });
+          return openPostgresDb({ ...benchGuard('postgres'), connectionString: this.env.DATABASE_URL!, poolMax: 2 });
         },
         async dispose() {
           await bench?.drop();
@@ -158,7 +158,7 @@ async function main(): Promise<void> {
       backends.push({
         label: 'PGlite',
         env: { DATABASE_URL: '', PALIMPSEST_DATA_DIR: join(tmp, 'pglite-mcp') },
-        openInProcess: () => openPgliteDb({ dataDir: join(tmp, 'pglite-in-process') }),
+        openInProcess: () => openPgliteDb({ ...benchGuard('pglite'), dataDir: join(tmp, 'pglite-in-process') }),
         async dispose() {},
       });
     }

@@ -15,6 +15,7 @@ import { scanMarkdownBlocks } from '@palimpsest/structure/markdown-blocks';
 import { structureEngine } from '@palimpsest/structure/structure-engine';
 import { createBenchDatabase } from './bench-database';
 import { envNumber, f2, nowMs, summarize, table } from './stats';
+import { benchStore } from './deployed-env';
 
 /**
  * Issue 16's benchmark: palimpsest_observe_scope candidate discovery (query + kind, nothing recorded) and
@@ -128,7 +129,7 @@ async function main(): Promise<void> {
   const adminUrl = process.env.DATABASE_URL;
   const database = adminUrl ? await createBenchDatabase(adminUrl) : null;
   const dataRoot = mkdtempSync(join(tmpdir(), 'palimpsest-bench-scope-db-'));
-  const db = await openDb(database ? { databaseUrl: database.url } : { dataDir: join(dataRoot, 'data') });
+  const db = await openDb(database ? { databaseUrl: database.url } : { dataDir: join(dataRoot, 'data') }, benchStore());
   try {
     await migrate(db);
     const ctx = appContext(db, { workspace: null });
