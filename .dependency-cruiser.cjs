@@ -38,6 +38,14 @@ module.exports = {
       to: { path: '^libs/(projections|protocol|application)/' },
     },
     {
+      name: 'store-knows-nothing-of-the-workspace',
+      severity: 'error',
+      comment:
+        'The lease port and the kept-path shape the store implements are libs/core\'s (core/src/workspace); the workspace adapter is not the store\'s to import.',
+      from: { path: '^libs/store/src', pathNot: '(\\.spec\\.ts$|/test-support/)' },
+      to: { path: '^libs/workspace/' },
+    },
+    {
       name: 'store-internals-private',
       severity: 'error',
       comment: 'How appends become statement text (slots, CTE names, parameter numbering) is the store\'s alone.',
@@ -75,6 +83,28 @@ module.exports = {
       severity: 'error',
       from: { path: '^libs/structure/src' },
       to: { path: '^libs/(store|projections|protocol|application|workspace)/' },
+    },
+    {
+      name: 'application-is-handed-its-adapters',
+      severity: 'error',
+      comment:
+        'Use cases see ports (AppContext); the composition roots fill them (libs/composition, apps/*). So no use case pulls in the parsers, the workspace lease adapters or the configuration parsing.',
+      from: { path: '^libs/application/src', pathNot: '(\\.spec\\.ts$|/test-support/)' },
+      to: { path: '^libs/(composition|structure)/' },
+    },
+    {
+      name: 'composition-is-for-roots',
+      severity: 'error',
+      comment: 'libs/composition builds the app context from the configuration: only the roots (apps/*), benchmarks and tests use it.',
+      from: { path: '^libs/(core|store|projections|protocol|application|workspace|structure|testing)/src', pathNot: '(\\.spec\\.ts$|/test-support/)' },
+      to: { path: '^libs/composition/' },
+    },
+    {
+      name: 'testing-hooks-are-a-leaf',
+      severity: 'error',
+      comment: 'libs/testing holds the hooks production code calls for the crash tests (inert unless a root arms them); it depends on nothing of ours, so the store, the workspace and the consumers may all call it.',
+      from: { path: '^libs/testing/src', pathNot: '\\.spec\\.ts$' },
+      to: { path: '^(libs|apps)/' },
     },
     {
       name: 'protocol-is-contract-only',

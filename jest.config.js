@@ -10,7 +10,7 @@ const swc = ['@swc/jest', {
   module: { type: 'commonjs' },
 }];
 const moduleNameMapper = {
-  '^@palimpsest/(core|store|projections|protocol|application|workspace|structure)/(.*)$': '<rootDir>/libs/$1/src/$2',
+  '^@palimpsest/(core|store|projections|protocol|application|workspace|structure|testing|composition)/(.*)$': '<rootDir>/libs/$1/src/$2',
   '^@palimpsest/mcp/(.*)$': '<rootDir>/apps/mcp/src/$1',
   '^@palimpsest/api/(.*)$': '<rootDir>/apps/api/src/$1',
   '^@palimpsest/projector/(.*)$': '<rootDir>/apps/projector/src/$1',

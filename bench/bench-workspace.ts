@@ -6,6 +6,7 @@ import { migrate } from '@palimpsest/store/migrate';
 import { openDb } from '@palimpsest/store/open-db';
 import { openWorkspaceRoot, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import { createBenchDatabase } from './bench-database';
+import { benchStore } from './deployed-env';
 
 export interface BenchWorkspace {
   db: Db;
@@ -25,7 +26,7 @@ export async function withBenchWorkspace<T>(prefix: string, fn: (w: BenchWorkspa
   const database = adminUrl ? await createBenchDatabase(adminUrl) : null;
   const dataRoot = mkdtempSync(join(tmpdir(), `${prefix}-db-`));
   const dir = mkdtempSync(join(parent, `${prefix}-`));
-  const db = await openDb(database ? { databaseUrl: database.url } : { dataDir: join(dataRoot, 'data') });
+  const db = await openDb(database ? { databaseUrl: database.url } : { dataDir: join(dataRoot, 'data') }, benchStore());
   const root = openWorkspaceRoot(dir);
   try {
     await migrate(db);

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { appContext } from '@palimpsest/application/app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import type { Db, Sql, Tx } from '@palimpsest/store/db';
 import { withBenchWorkspace } from './bench-workspace';

@@ -3,13 +3,13 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { appContext } from '@palimpsest/application/app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { createToken } from '@palimpsest/api/auth/api-tokens';
 import { SCOPES } from '@palimpsest/api/routes/route-table';
 import { migrate } from '@palimpsest/store/migrate';
 import { openPostgresDb } from '@palimpsest/store/postgres/pg-db';
 import { createBenchDatabase, serverFacts } from './bench-database';
-import { asDeployed } from './deployed-env';
+import { asDeployed, benchGuard } from './deployed-env';
 import { appThroughput, assignTargets, documentOf, marker, rawEdit, rawSetup } from './scenarios';
 import { postgresCpuSince, processCpuMs } from './process-cpu';
 import { nowMs, runClosedLoop, summarize } from './stats';
@@ -181,7 +181,7 @@ async function main(): Promise<void> {
       `${SECONDS} s measured after ${WARMUP} s warm-up per path, ${ROUNDS} rounds; every pool = ${CONNECTIONS} connections; ${deployed}`,
   );
   const bench = await createBenchDatabase(adminUrl);
-  const db = await openPostgresDb({ connectionString: bench.url, poolMax: CONNECTIONS, onError: () => undefined });
+  const db = await openPostgresDb({ ...benchGuard('postgres'), connectionString: bench.url, poolMax: CONNECTIONS, onError: () => undefined });
   const pool = new pg.Pool({ connectionString: bench.url, max: CONNECTIONS });
   pool.on('error', () => undefined);
   let gateway: { url: string; child: ChildProcess } | undefined;

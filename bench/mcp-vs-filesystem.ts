@@ -1,7 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { appContext, type AppContext } from '@palimpsest/application/app-context';
+import { type AppContext } from '@palimpsest/application/app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatchRequest as dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { createMcpServer } from '@palimpsest/mcp/mcp-server/mcp-server';
 import { responseModeFrom } from '@palimpsest/mcp/mcp-server/response-mode';
@@ -14,7 +15,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createBenchDatabase, serverFacts, type BenchDatabase } from './bench-database';
-import { asDeployed } from './deployed-env';
+import { asDeployed, benchGuard } from './deployed-env';
 import { processCpuMs } from './process-cpu';
 import { ProfilingDb } from './profiling-db';
 import { documentOf, marker, profileSubmits } from './scenarios';
@@ -143,7 +144,7 @@ async function main(): Promise<void> {
         label: 'PostgreSQL',
         env: {},
         async openInProcess() {
-          return openPostgresDb({ connectionString: this.env.DATABASE_URL!, poolMax: 2 });
+          return openPostgresDb({ ...benchGuard('postgres'), connectionString: this.env.DATABASE_URL!, poolMax: 2 });
         },
         async dispose() {
           await bench?.drop();
@@ -157,7 +158,7 @@ async function main(): Promise<void> {
       backends.push({
         label: 'PGlite',
         env: { DATABASE_URL: '', PALIMPSEST_DATA_DIR: join(tmp, 'pglite-mcp') },
-        openInProcess: () => openPgliteDb({ dataDir: join(tmp, 'pglite-in-process') }),
+        openInProcess: () => openPgliteDb({ ...benchGuard('pglite'), dataDir: join(tmp, 'pglite-in-process') }),
         async dispose() {},
       });
     }

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
-import { appContext, type AppContext } from '@palimpsest/application/app-context';
+import { type AppContext } from '@palimpsest/application/app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { OutlineCache } from '@palimpsest/application/observe-scope/outline-cache';
 import { migrate } from '@palimpsest/store/migrate';
@@ -14,6 +15,7 @@ import { scanMarkdownBlocks } from '@palimpsest/structure/markdown-blocks';
 import { structureEngine } from '@palimpsest/structure/structure-engine';
 import { createBenchDatabase } from './bench-database';
 import { envNumber, f2, nowMs, summarize, table } from './stats';
+import { benchStore } from './deployed-env';
 
 /**
  * Issue 16's benchmark: palimpsest_observe_scope candidate discovery (query + kind, nothing recorded) and
@@ -127,7 +129,7 @@ async function main(): Promise<void> {
   const adminUrl = process.env.DATABASE_URL;
   const database = adminUrl ? await createBenchDatabase(adminUrl) : null;
   const dataRoot = mkdtempSync(join(tmpdir(), 'palimpsest-bench-scope-db-'));
-  const db = await openDb(database ? { databaseUrl: database.url } : { dataDir: join(dataRoot, 'data') });
+  const db = await openDb(database ? { databaseUrl: database.url } : { dataDir: join(dataRoot, 'data') }, benchStore());
   try {
     await migrate(db);
     const ctx = appContext(db, { workspace: null });

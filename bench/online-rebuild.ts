@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appContext } from '@palimpsest/application/app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { rebuildOnline } from '@palimpsest/projections/rebuild/online/online-rebuild';
 import { rebuildProjections } from '@palimpsest/projections/rebuild/rebuild-projections';
@@ -10,6 +10,7 @@ import { migrate } from '@palimpsest/store/migrate';
 import { openDb } from '@palimpsest/store/open-db';
 import { createBenchDatabase } from './bench-database';
 import { envNumber } from './stats';
+import { benchStore } from './deployed-env';
 
 /**
  * Issue 17, item 4: the online rebuild of the inline models beside the stop-the-world rebuild of the same
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
   const adminUrl = process.env.DATABASE_URL;
   const bench = adminUrl ? await createBenchDatabase(adminUrl) : null;
   const dir = bench ? null : mkdtempSync(join(tmpdir(), 'palimpsest-bench-rebuild-'));
-  const db = await openDb(bench ? { databaseUrl: bench.url } : { dataDir: join(dir!, 'data') });
+  const db = await openDb(bench ? { databaseUrl: bench.url } : { dataDir: join(dir!, 'data') }, benchStore());
   try {
     await migrate(db);
     await seed(db, targets, edits);

@@ -1,4 +1,5 @@
-import { appContext, type AppContext } from '@palimpsest/application/app-context';
+import { type AppContext } from '@palimpsest/application/app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { projectorStatus } from '@palimpsest/application/queries/projector-status.handler';
 import type { AsyncProjection } from '@palimpsest/projections/async/async-projection.port';
@@ -13,6 +14,7 @@ import pg from 'pg';
 import { createBenchDatabase } from './bench-database';
 import { appThroughput, createTargets, documentOf, marker } from './scenarios';
 import { envNumber, f2, nowMs, summarize, table } from './stats';
+import { benchGuard } from './deployed-env';
 
 /**
  * The projector on PostgreSQL, in one run:
@@ -143,10 +145,10 @@ async function main(): Promise<void> {
   const rate = envNumber('BENCH_RATE', 500);
   const steadySeconds = envNumber('BENCH_SECONDS', 10);
   const bench = await createBenchDatabase(adminUrl);
-  const db = await openPostgresDb({ connectionString: bench.url });
+  const db = await openPostgresDb({ ...benchGuard('postgres'), connectionString: bench.url });
   const ctx = appContext(db);
   // The projector's own pool, as `palimpsest projector` has in its own process (in a gateway it shares the gateway's).
-  const projectorDb = await openPostgresDb({ connectionString: bench.url });
+  const projectorDb = await openPostgresDb({ ...benchGuard('postgres'), connectionString: bench.url });
   try {
     await migrate(db);
     await db.query(`CREATE TABLE ${PROBE_TABLE} (global_position bigint NOT NULL, lag_ms double precision NOT NULL)`);

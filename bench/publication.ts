@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { appContext, type AppContext } from '@palimpsest/application/app-context';
+import { type AppContext } from '@palimpsest/application/app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatchRequest as dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { createHash } from 'node:crypto';
 import { lockTargetRow } from '@palimpsest/projections/content/target-row.queries';

@@ -1,4 +1,4 @@
-import { appContext } from '@palimpsest/application/app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { catchUp } from '@palimpsest/projections/async/catch-up';
 import { activityProjection } from '@palimpsest/projections/async/activity/activity.projection';
@@ -9,6 +9,7 @@ import { openDb } from '@palimpsest/store/open-db';
 import { checkpointOf, readAll } from '@palimpsest/store/read-all';
 import { createBenchDatabase } from './bench-database';
 import { envNumber, f2, nowMs, summarize, table } from './stats';
+import { benchStore } from './deployed-env';
 
 /**
  * The two asynchronous read models (issue 17): catch-up rate of `search` and `activity` (catchUp from
@@ -73,7 +74,7 @@ async function main(): Promise<void> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) throw new Error('set DATABASE_URL to a PostgreSQL server (the benchmark creates and drops its own database)');
   const database = await createBenchDatabase(adminUrl);
-  const db = await openDb({ databaseUrl: database.url });
+  const db = await openDb({ databaseUrl: database.url }, benchStore());
   try {
     await migrate(db);
     const seeded = await timed(() => seed(db));

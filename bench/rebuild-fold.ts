@@ -1,5 +1,5 @@
 import { cpus, loadavg } from 'node:os';
-import { appContext } from '@palimpsest/application/app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { rebuildOnline } from '@palimpsest/projections/rebuild/online/online-rebuild';
 import { rebuildProjections } from '@palimpsest/projections/rebuild/rebuild-projections';
@@ -10,6 +10,7 @@ import { openPostgresDb } from '@palimpsest/store/postgres/pg-db';
 import { createBenchDatabase } from './bench-database';
 import { generateHistory, linesDocument } from './replay-histories';
 import { baselineModule, best, envNumber, table } from './stats';
+import { benchGuard } from './deployed-env';
 
 /**
  * Issue 18, item 2: one fold for replay, the stop-the-world rebuild and the online rebuild. One generated
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
   const before = baselineModule<{ rebuildOnline: OnlineRebuild }>('libs', 'projections', 'src', 'rebuild', 'online', 'online-rebuild.js')?.rebuildOnline ?? null;
   const rows: (string | number)[][] = [];
   for (const [size, bytes] of [['1 KB', 1024], ['1 MB', 1024 * 1024]] as const) {
-    const pglite = await openPgliteDb({ memory: true });
+    const pglite = await openPgliteDb({ ...benchGuard('pglite'), memory: true });
     try {
       rows.push(await measure('PGlite', size, pglite, bytes, events, runs, before));
     } finally {
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
     const adminUrl = process.env.DATABASE_URL;
     if (!adminUrl) continue;
     const bench = await createBenchDatabase(adminUrl);
-    const db = await openPostgresDb({ connectionString: bench.url });
+    const db = await openPostgresDb({ ...benchGuard('postgres'), connectionString: bench.url });
     try {
       rows.push(await measure('PostgreSQL', size, db, bytes, events, runs, before));
     } finally {

@@ -10,6 +10,7 @@ import { openPostgresDb } from '@palimpsest/store/postgres/pg-db';
 import { readAll } from '@palimpsest/store/read-all';
 import type { Db } from '@palimpsest/store/db';
 import { createBenchDatabase } from './bench-database';
+import { benchGuard } from './deployed-env';
 
 /**
  * The NATS relay's throughput (events/s from its checkpoint to the end of the log, every ack awaited and
@@ -85,7 +86,7 @@ async function main(): Promise<void> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) throw new Error('bench/relay.ts measures on PostgreSQL: set DATABASE_URL');
   const bench = await createBenchDatabase(adminUrl);
-  const db = await openPostgresDb({ connectionString: bench.url });
+  const db = await openPostgresDb({ ...benchGuard('postgres'), connectionString: bench.url });
   const nc = await connect({ servers: NATS_URL });
   try {
     await migrate(db);

@@ -1,4 +1,4 @@
-import { appContext } from '@palimpsest/application/app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import type { Db } from '@palimpsest/store/db';
 import { migrate } from '@palimpsest/store/migrate';
@@ -14,6 +14,7 @@ import { createBenchDatabase } from './bench-database';
 import { appendLongHistory, foldMemory } from './replay-memory';
 import { generateHistory, linesDocument } from './replay-histories';
 import { baselineModule, best, envNumber, nowMs, table } from './stats';
+import { benchGuard } from './deployed-env';
 
 /**
  * palimpsest_replay of generated histories (tx/2 span transactions of a few lines each, submitted through
@@ -150,7 +151,7 @@ async function main(): Promise<void> {
   const baseline = baselineModule<ReplayCode>('libs', 'projections', 'src', 'replay', 'replay-target.js');
   const rows: Row[] = [];
   const memory: Row[] = [];
-  const pglite = await openPgliteDb({ memory: true });
+  const pglite = await openPgliteDb({ ...benchGuard('pglite'), memory: true });
   try {
     rows.push(...shown(await benchBackend('PGlite', pglite, events, runs, baseline)));
     if (long) memory.push(...shown(await memoryBench('PGlite', pglite, long, baseline)));
@@ -163,7 +164,7 @@ async function main(): Promise<void> {
     const onSignal = () => void bench.drop().finally(() => process.exit(130));
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
-    const db = await openPostgresDb({ connectionString: bench.url });
+    const db = await openPostgresDb({ ...benchGuard('postgres'), connectionString: bench.url });
     try {
       rows.push(...shown(await benchBackend('PostgreSQL', db, events, runs, baseline)));
       if (long) memory.push(...shown(await memoryBench('PostgreSQL', db, long, baseline)));

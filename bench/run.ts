@@ -1,4 +1,4 @@
-import { appContext } from '@palimpsest/application/app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { migrate } from '@palimpsest/store/migrate';
 import { openPostgresDb } from '@palimpsest/store/postgres/pg-db';
 import { cpus, loadavg } from 'node:os';
@@ -19,7 +19,7 @@ import {
   type ThroughputResult,
   type Timing,
 } from './scenarios';
-import { asDeployed } from './deployed-env';
+import { asDeployed, benchGuard } from './deployed-env';
 import { createEmmettStreams, emmettLatency, emmettThroughput, openEmmett, type EmmettBench } from './emmett';
 import { IN_FLIGHT, MAX_BATCH, rawBatchedLatency, rawBatchedThroughput } from './raw-batched';
 import { envNumber, f2, table } from './stats';
@@ -73,6 +73,7 @@ async function main(): Promise<void> {
   process.stdout.on('error', () => undefined); // a closed pipe (| head) must not skip the DROP DATABASE below
   let closing = false;
   const db = await openPostgresDb({
+    ...benchGuard('postgres'),
     connectionString: bench.url,
     poolMax: clients,
     // pool.end() does not wait for the server to see each Terminate, so DROP … WITH (FORCE) may still find them.

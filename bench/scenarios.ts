@@ -1,4 +1,5 @@
-import { appContext, type AppContext } from '@palimpsest/application/app-context';
+import { type AppContext } from '@palimpsest/application/app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { WakeNotifier } from '@palimpsest/store/wake-notifier';
 import pg from 'pg';

@@ -1,9 +1,10 @@
-import { appContext } from '@palimpsest/application/app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatchRequest as dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { migrate } from '@palimpsest/store/migrate';
 import { openDb } from '@palimpsest/store/open-db';
 import { createBenchDatabase, type BenchDatabase } from './bench-database';
 import { SCRIPT, inProcessTransport, runScript, type Answer, type ScriptRun } from './scripted-agent.script';
+import { benchStore } from './deployed-env';
 
 /**
  * Calls per edit for the scripted agent's 50 edits (bench/scripted-agent.script.ts), through
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
   const adminUrl = process.env.DATABASE_URL;
   let bench: BenchDatabase | undefined;
   if (adminUrl) bench = await createBenchDatabase(adminUrl);
-  const db = await openDb(bench ? { databaseUrl: bench.url } : { memory: true });
+  const db = await openDb(bench ? { databaseUrl: bench.url } : { memory: true }, benchStore());
   try {
     await migrate(db);
     const ctx = appContext(db);

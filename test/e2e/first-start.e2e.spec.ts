@@ -50,7 +50,7 @@ describe('palimpsest api: the first start of an embedded data directory (PGlite)
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('the build made a prepared image holding every migration of this checkout', () => {
-    const choice = chooseImage(defaultImageDir(defaultMigrationsDir()), MIGRATIONS, {});
+    const choice = chooseImage(defaultImageDir(defaultMigrationsDir()), MIGRATIONS, undefined);
     expect(choice).toMatchObject({ use: true, manifest: { migrations: MIGRATIONS.map(({ version, name, checksum }) => ({ version, name, checksum })) } });
   });
 

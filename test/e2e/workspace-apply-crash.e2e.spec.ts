@@ -3,7 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDb } from '@palimpsest/store/open-db';
-import { CRASH_POINTS, CRASH_POINT_ENV, type CrashPointName } from '@palimpsest/workspace/crash-point';
+import { readStoreConfig } from '@palimpsest/store/store-config';
+import { CRASH_POINTS, CRASH_POINT_ENV, type CrashPointName } from '@palimpsest/testing/crash-point';
 import { CLI_BIN, REPO_ROOT, isolatedStore } from '../support/cli-process';
 import { connectMcp, type McpSession } from '../support/mcp-client';
 
@@ -126,7 +127,7 @@ describe(`change_apply killed at every publication crash point on ${backend}`, (
       expect(stray()).toEqual([]);
     });
 
-    const db = await openDb({}, env);
+    const db = await openDb({}, readStoreConfig(env, process.cwd()));
     try {
       const { rows } = await db.query<{ request_id: string; state: string; reconciled: boolean }>(
         `SELECT request_id, state, reconciled FROM publication_journals WHERE kind = 'apply' ORDER BY request_id, log_sequence`,

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CRASH_POINT_ENV } from '@palimpsest/workspace/crash-point';
+import { CRASH_POINT_ENV } from '@palimpsest/testing/crash-point';
 import { isolatedStore, runCli } from '../support/cli-process';
 import { connectMcp } from '../support/mcp-client';
 import { callCli, settleKilledClient, strayFiles } from '../support/workspace-process';

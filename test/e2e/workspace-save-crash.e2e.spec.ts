@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CRASH_POINT_ENV, type CrashPointName } from '@palimpsest/workspace/crash-point';
+import { CRASH_POINT_ENV, type CrashPointName } from '@palimpsest/testing/crash-point';
 import { isolatedStore, runCli } from '../support/cli-process';
 import { callCli, checkpointCount, eventLog, journalsOf, settleKilledClient, sha256, strayFiles } from '../support/workspace-process';
 

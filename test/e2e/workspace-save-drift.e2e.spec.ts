@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CRASH_POINT_ENV } from '@palimpsest/workspace/crash-point';
+import { CRASH_POINT_ENV } from '@palimpsest/testing/crash-point';
 import { isolatedStore, runCli } from '../support/cli-process';
 import { callCli, checkpointCount, eventLog, journalsOf, settleKilledClient, sha256, strayFiles } from '../support/workspace-process';
 

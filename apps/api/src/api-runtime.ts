@@ -1,4 +1,5 @@
-import { appContext, type AppContext } from '@palimpsest/application/app-context';
+import { type AppContext } from '@palimpsest/application/app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { AppendBatcher } from '@palimpsest/store/append-batcher';
 import type { Db } from '@palimpsest/store/db';
 import type { Logger } from 'pino';
@@ -33,10 +34,10 @@ export class ApiRuntime {
     readonly logger: Logger,
   ) {
     this.db = new InstrumentedDb(store, (seconds) => this.metrics.transactionDone(seconds));
-    this.metrics = new ApiMetrics(this.db, () => ({ active: this.limiter.active, queued: this.limiter.queued, streams: this.streams.size }));
+    this.metrics = new ApiMetrics(this.db, config.app.store.postgres.poolMax, () => ({ active: this.limiter.active, queued: this.limiter.queued, streams: this.streams.size }));
     registerProjectionMetrics(this.metrics.registry, this.db, config.projectionLagDegradedS);
     registerActivityMetrics(this.metrics.registry, this.db);
-    this.ctx = appContext(this.db, { appends: new AppendBatcher(this.db, { observer: this.metrics.commits }) });
+    this.ctx = appContext(this.db, { appends: new AppendBatcher(this.db, { observer: this.metrics.commits }) }, config.app);
     this.limiter = new AdmissionLimiter(config, () => this.metrics.saturated.inc());
     this.hub = new EventHub(this.db);
     this.streams = new EventStreams(this.db, this.hub, { heartbeatMs: config.sseHeartbeatMs, maxStreams: config.sseMaxStreams }, (e) =>

@@ -17,7 +17,7 @@ import { buildOpenApiDocument } from './openapi/openapi-document';
 import { reconcileAtStart } from '@palimpsest/application/workspace-publication/recover-journal';
 import { projectorTransport } from '@palimpsest/projector/projector';
 import { configuredProjector } from '@palimpsest/projector/configured-processors';
-import { projectorConfigFrom } from '@palimpsest/projector/projector-config';
+import type { ProjectorConfig } from '@palimpsest/projector/projector-config';
 
 export interface RunningApi {
   url: string;
@@ -28,7 +28,8 @@ export interface RunningApi {
 }
 
 /** Builds the Nest application (on Fastify) on an open, migrated store and starts listening. */
-export async function startApiServer(store: Db, config: ApiConfig, version: string): Promise<RunningApi> {
+/** `projector`: the in-process projector's configuration, as the root read it (PALIMPSEST_PROJECTOR_BATCH, PALIMPSEST_NATS_URL, …). */
+export async function startApiServer(store: Db, config: ApiConfig, version: string, projector: ProjectorConfig): Promise<RunningApi> {
   const logger = createLogger(config.logLevel, config.logFormat);
   const runtime = new ApiRuntime(store, config, logger);
   const settled = await reconcileAtStart(runtime.ctx);
@@ -67,7 +68,7 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
   // their one leader; on PostgreSQL the leases pick one projector among all): off with PALIMPSEST_PROJECTOR=off.
   if (config.projector) {
     const onError = (e: unknown, consumer: string) => runtime.reportError(e, `projector ${consumer}`);
-    app.connectMicroservice({ strategy: projectorTransport(store, configuredProjector(projectorConfigFrom(process.env), runtime.logger, onError)) });
+    app.connectMicroservice({ strategy: projectorTransport(store, configuredProjector(projector, runtime.logger, onError)) });
     await app.startAllMicroservices();
   }
   await app.listen(config.port, config.host);

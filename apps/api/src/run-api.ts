@@ -5,10 +5,11 @@ import { openDb } from '@palimpsest/store/open-db';
 import { createToken, deleteTokensNamed, listTokens, revokeTokensNamed } from './auth/api-tokens';
 import { startApiServer } from './api-server';
 import { apiConfigFrom, isLoopback, type ApiConfig, type ApiFlags } from './config/api-config';
-import { connectableUrl, embeddedDataDir, GATEWAY_CREDENTIAL_NAME, removeGatewayAddress, writeGatewayAddress } from './lifecycle/gateway-address';
+import { connectableUrl, GATEWAY_CREDENTIAL_NAME, removeGatewayAddress, writeGatewayAddress } from './lifecycle/gateway-address';
 import { policyLine, workspaceRootLine } from './lifecycle/start-report';
 import { ignoreLostTerminal, STOP_SIGNALS } from './lifecycle/stop-signals';
 import { SCOPES } from './routes/route-table';
+import { projectorConfigFrom } from '@palimpsest/projector/projector-config';
 
 export interface RunApiOptions extends ApiFlags {
   /** false with --no-local-token. */
@@ -23,7 +24,7 @@ export const LOCAL_TOKEN_NAME = 'local (palimpsest api)';
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
 async function localToken(db: Db, config: ApiConfig, opts: RunApiOptions): Promise<string | null> {
-  if (!config.auth || !opts.localToken || process.env.DATABASE_URL) return null;
+  if (!config.auth || !opts.localToken || config.app.store.databaseUrl) return null;
   await revokeTokensNamed(db, LOCAL_TOKEN_NAME);
   return (await createToken(db, { name: LOCAL_TOKEN_NAME, scopes: [...SCOPES] })).token;
 }
@@ -33,10 +34,10 @@ async function localToken(db: Db, config: ApiConfig, opts: RunApiOptions): Promi
  * gateway listens and a credential for the CLI (gateway-address.ts). Returns the unpublish step.
  */
 async function publishAddress(db: Db, url: string, workspaceRoot: string | null, config: ApiConfig, version: string): Promise<() => Promise<void>> {
-  if (process.env.DATABASE_URL) return async () => undefined;
+  if (config.app.store.databaseUrl) return async () => undefined;
   await deleteTokensNamed(db, GATEWAY_CREDENTIAL_NAME); // a killed gateway's
   const token = config.auth ? (await createToken(db, { name: GATEWAY_CREDENTIAL_NAME, scopes: [...SCOPES] })).token : null;
-  const dataDir = embeddedDataDir();
+  const dataDir = config.app.store.dataDir;
   const address = { pid: process.pid, url: connectableUrl(url), version, token, data_dir: dataDir, workspace_root: workspaceRoot, started_at: new Date().toISOString() };
   writeGatewayAddress(dataDir, address);
   return async () => {
@@ -79,18 +80,19 @@ function nextSignal(): Promise<NodeJS.Signals> {
 
 /** `palimpsest api`: open and migrate the store, serve until SIGINT/SIGTERM/SIGHUP, then drain and close. */
 export async function runApi(opts: RunApiOptions): Promise<void> {
-  const config = apiConfigFrom(process.env, opts);
-  const policy = policyLine(); // an unreadable policy file refuses to start here, before anything listens
+  const env = process.env; // read here, once: everything below is handed its part of the configuration
+  const config = apiConfigFrom(env, opts);
+  const policy = policyLine(config.app.candidates.policyFile); // an unreadable policy file refuses to start here, before anything listens
   if (!config.auth && !isLoopback(config.host)) {
     throw new Error(`--no-auth is for local development: it is refused on ${config.host}; use a loopback host or tokens`);
   }
   await assertPortFree(config.host, config.port);
   const stop = nextSignal(); // listening before start-up, so an early signal still shuts down cleanly
-  const db = await openDb();
+  const db = await openDb({}, config.app.store);
   try {
     await migrate(db);
     const token = await localToken(db, config, opts);
-    const api = await startApiServer(db, config, opts.version);
+    const api = await startApiServer(db, config, opts.version, projectorConfigFrom(env));
     const unpublish = await publishAddress(db, api.url, api.workspaceRoot, config, opts.version);
     await banner(db, api.url, api.workspaceRoot, policy, config, opts, token);
     const signal = await stop;

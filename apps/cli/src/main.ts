@@ -13,6 +13,8 @@ import { registerApi } from './commands/api.command';
 import { registerTokens } from './commands/tokens.command';
 import { registerApprovals } from './commands/approvals.command';
 import { registerWorkspace } from './commands/workspace.command';
+import { CRASH_POINT_ENV, armCrashPoint } from '@palimpsest/testing/crash-point';
+import { cliEnv } from './cli-config';
 
 export function buildProgram(): Command {
   const program = new Command('palimpsest')
@@ -40,5 +42,6 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  armCrashPoint(cliEnv()[CRASH_POINT_ENV]); // the crash tests' opt-in point; inert unless set
   await buildProgram().parseAsync(argv);
 }

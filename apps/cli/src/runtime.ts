@@ -1,13 +1,16 @@
-import { appContext, type AppContext } from '@palimpsest/application/app-context';
+import { type AppContext } from '@palimpsest/application/app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { reconcileAtStart } from '@palimpsest/application/workspace-publication/recover-journal';
 import type { Db } from '@palimpsest/store/db';
 import { migrate } from '@palimpsest/store/migrate';
 import { openDb } from '@palimpsest/store/open-db';
+import { cliConfig, cliEnv } from './cli-config';
 
 /** Open the configured store (DATABASE_URL, else embedded PGlite), migrate it, run `fn`, always close. */
 export async function withApp<T>(fn: (ctx: AppContext) => Promise<T>, opts: { migrate?: boolean } = {}): Promise<T> {
-  const db: Db = await openDb();
-  const ctx = appContext(db);
+  const config = cliConfig();
+  const db: Db = await openDb({}, config.store);
+  const ctx = appContext(db, {}, config);
   try {
     if (opts.migrate !== false) await prepareStore(ctx);
     return await fn(ctx);
@@ -23,9 +26,9 @@ export async function prepareStore(ctx: AppContext): Promise<void> {
   await reconcileAtStart(ctx);
 }
 
-export function describeStore(): string {
-  if (process.env.DATABASE_URL) return `PostgreSQL (${redact(process.env.DATABASE_URL)})`;
-  return `embedded PGlite (${process.env.PALIMPSEST_DATA_DIR || '.palimpsest/data'})`;
+export function describeStore(env: Readonly<Record<string, string | undefined>> = cliEnv()): string {
+  if (env.DATABASE_URL) return `PostgreSQL (${redact(env.DATABASE_URL)})`;
+  return `embedded PGlite (${env.PALIMPSEST_DATA_DIR || '.palimpsest/data'})`;
 }
 
 function redact(url: string): string {

@@ -6,6 +6,7 @@ import { DataDirInUseError } from '@palimpsest/store/errors';
 import { GatewayClient } from './gateway-client';
 import { withApp } from './runtime';
 import { assertSameWorkspaceRoot } from './workspace-option';
+import { cliEnv } from './cli-config';
 
 /**
  * The one seam between a store-using command and its store: `local` runs with the store open in this
@@ -65,7 +66,7 @@ export async function gatewayAddressHolding(held: DataDirInUseError): Promise<Ga
         `wait until it has started, or stop it (kill ${pid}) and run the command again, ${alternatives}`,
     );
   }
-  assertSameWorkspaceRoot(address);
+  assertSameWorkspaceRoot(address, cliEnv());
   return address;
 }
 

@@ -10,12 +10,12 @@ export function addWorkspaceOption(command: Command): Command {
 }
 
 /** Before anything opens the root: the option, resolved against `cwd`, becomes the process's setting. */
-export function applyWorkspaceOption(dir: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): void {
+export function applyWorkspaceOption(dir: string | undefined, env: NodeJS.ProcessEnv, cwd: string): void {
   if (dir !== undefined) env[WORKSPACE_ROOT_ENV] = resolve(cwd, dir);
 }
 
 /** The root this process was given (option or environment), or null. */
-export function givenWorkspaceRoot(env: NodeJS.ProcessEnv = process.env): string | null {
+export function givenWorkspaceRoot(env: Readonly<Record<string, string | undefined>>): string | null {
   return env[WORKSPACE_ROOT_ENV] || null;
 }
 
@@ -29,7 +29,7 @@ export class WorkspaceMismatchError extends Error {
  * would read and write the gateway's root, whatever this command was told. A command given no root
  * takes the gateway's.
  */
-export function assertSameWorkspaceRoot(gateway: GatewayAddress, env: NodeJS.ProcessEnv = process.env): void {
+export function assertSameWorkspaceRoot(gateway: GatewayAddress, env: Readonly<Record<string, string | undefined>>): void {
   const given = givenWorkspaceRoot(env);
   if (given === null || sameDirectory(given, gateway.workspace_root)) return;
   const theirs = gateway.workspace_root === null ? 'has no workspace root' : `works on the workspace root ${gateway.workspace_root}`;

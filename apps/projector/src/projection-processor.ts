@@ -1,6 +1,6 @@
 import type { AsyncProjection } from '@palimpsest/projections/async/async-projection.port';
 import type { Db } from '@palimpsest/store/db';
-import { crashPoint } from '@palimpsest/workspace/crash-point';
+import { crashPoint } from '@palimpsest/testing/crash-point';
 import type { LogProcessor } from './log-processor';
 
 /**

@@ -1,6 +1,7 @@
 import type { Db } from '@palimpsest/store/db';
 import { migrate } from '@palimpsest/store/migrate';
 import { openDb } from '@palimpsest/store/open-db';
+import type { StoreConfig } from '@palimpsest/store/store-config';
 import { leaderIdentity } from '@palimpsest/projections/async/consumer-leases';
 import { configuredProjector } from './configured-processors';
 import { startProjector } from './projector';
@@ -27,13 +28,13 @@ function nextSignal(): Promise<NodeJS.Signals> {
 }
 
 /**
- * `palimpsest projector` with the configuration its entry read (projectorConfigFrom): open and migrate
+ * `palimpsest projector` with the configuration its entry read (projectorConfigFrom, readStoreConfig): open and migrate
  * the store, follow the log until SIGINT/SIGTERM/SIGHUP, then finish the batches in progress, give up
  * the leases and close. Throws DataDirInUseError (from the open) when another process owns the embedded store.
  */
-export async function runProjector(storeLabel: string, config: ProjectorConfig, opts: ProjectorOptions = {}, db?: Db): Promise<void> {
+export async function runProjector(storeLabel: string, config: ProjectorConfig, storeConfig: StoreConfig, opts: ProjectorOptions = {}, db?: Db): Promise<void> {
   const stop = nextSignal();
-  const store = db ?? (await openDb());
+  const store = db ?? (await openDb({}, storeConfig));
   try {
     await migrate(store);
     const onError = (error: unknown, processor: string) => say(`${processor}: ${error instanceof Error ? error.message : String(error)}`);

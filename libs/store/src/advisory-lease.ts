@@ -1,23 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { LeaseKey, LeaseProvider, WorkspaceLease } from '@palimpsest/core/workspace/lease.port';
 import type { Db, DbSession } from './db';
-
-/**
- * The shapes of the machine's directory lease that the store wraps (libs/workspace/src/workspace-lease.ts
- * implements them): declared here by what the store needs, so that the store knows nothing of the workspace.
- */
-export interface LeaseKey {
-  dev: string;
-  ino: string;
-}
-
-export interface WorkspaceLease {
-  readonly keys: LeaseKey[];
-  release(): Promise<void>;
-}
-
-export interface LeaseProvider {
-  tryAcquire(keys: LeaseKey[]): Promise<WorkspaceLease | null>;
-}
 
 /**
  * The workspace lease across machines that share one PostgreSQL database (seed 003: the lease serializes

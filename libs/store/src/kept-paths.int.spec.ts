@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PALIMPSEST_DIRECTORY } from '@palimpsest/core/workspace/workspace-path';
 import { DEFAULT_DATA_PARENT, prepareDefaultDataParent, storeKeptPaths } from './kept-paths';
+import { readStoreConfig } from './store-config';
 
 describe('what the embedded store keeps on disk', () => {
   let cwd: string;
@@ -16,14 +17,14 @@ describe('what the embedded store keeps on disk', () => {
   });
 
   it('names the data directory (with its siblings), .palimpsest and the prepared image, relative to the working directory', () => {
-    const kept = storeKeptPaths({ PALIMPSEST_DATA_DIR: 'var/store', PALIMPSEST_PGLITE_IMAGE: 'img' }, cwd);
+    const kept = storeKeptPaths(readStoreConfig({ PALIMPSEST_DATA_DIR: 'var/store', PALIMPSEST_PGLITE_IMAGE: 'img' }, cwd));
     expect(kept).toEqual([
       { path: join(cwd, 'var/store'), what: expect.any(String), siblings: true },
       { path: join(cwd, '.palimpsest'), what: expect.any(String) },
       { path: join(cwd, 'img'), what: expect.any(String), siblings: true },
     ]);
-    expect(storeKeptPaths({}, cwd)[0].path).toBe(join(cwd, '.palimpsest', 'data'));
-    expect(storeKeptPaths({ PALIMPSEST_PGLITE_IMAGE: 'off' }, cwd)).toHaveLength(2);
+    expect(storeKeptPaths(readStoreConfig({}, cwd))[0].path).toBe(join(cwd, '.palimpsest', 'data'));
+    expect(storeKeptPaths(readStoreConfig({ PALIMPSEST_PGLITE_IMAGE: 'off' }, cwd))).toHaveLength(2);
   });
 
   it('makes the default .palimpsest/ ignored by git, and leaves a .gitignore the user changed as it is', () => {

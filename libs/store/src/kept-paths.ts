@@ -1,20 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { KeptPath } from '@palimpsest/workspace/workspace-root';
+import type { KeptPath } from '@palimpsest/core/workspace/kept-path';
 import { defaultMigrationsDir } from './migrate';
-import { defaultImageDir, IMAGE_ENV } from './pglite/pglite-image';
+import { defaultImageDir } from './pglite/pglite-image';
+import { DEFAULT_DATA_PARENT, type StoreConfig } from './store-config';
 
-/**
- * The directory under the working directory an embedded store uses when PALIMPSEST_DATA_DIR is not set:
- * core's PALIMPSEST_DIRECTORY, which the path rules reserve (spelled here, not imported: openDb loads in
- * processes that resolve relative modules only; kept-paths.int.spec.ts holds the two equal).
- */
-export const DEFAULT_DATA_PARENT = '.palimpsest';
-
-/** The embedded store's data directory as openDb() chooses it from the environment (absolute). */
-export function embeddedDataDirOf(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
-  return resolve(cwd, env.PALIMPSEST_DATA_DIR || join(DEFAULT_DATA_PARENT, 'data'));
-}
+export { DEFAULT_DATA_PARENT } from './store-config';
 
 /**
  * What the embedded store keeps on disk, configured or not (DATABASE_URL may point elsewhere today and
@@ -22,12 +13,13 @@ export function embeddedDataDirOf(env: NodeJS.ProcessEnv = process.env, cwd: str
  * credential) and restore copies named `<dataDir>.…` beside it; the default one's parent, `.palimpsest`;
  * and the prepared image a new data directory is copied from (whoever writes it writes every new store).
  */
-export function storeKeptPaths(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): KeptPath[] {
+export function storeKeptPaths(config: StoreConfig): KeptPath[] {
+  const { cwd } = config;
   const kept: KeptPath[] = [
-    { path: embeddedDataDirOf(env, cwd), what: "the embedded store's data directory, lock and gateway credential", siblings: true },
+    { path: config.dataDir, what: "the embedded store's data directory, lock and gateway credential", siblings: true },
     { path: resolve(cwd, DEFAULT_DATA_PARENT), what: "Palimpsest's own directory (its embedded store, lock and gateway credential)" },
   ];
-  const image = env[IMAGE_ENV] || builtImageDir();
+  const image = config.pgliteImage || builtImageDir();
   if (image !== 'off' && image !== undefined) kept.push({ path: resolve(cwd, image), what: "the embedded store's prepared image", siblings: true });
   return kept;
 }
@@ -45,7 +37,7 @@ function builtImageDir(): string | undefined {
  * project's git never records the store (nor the credential beside it). An existing `.gitignore` is
  * left as the user has it.
  */
-export function prepareDefaultDataParent(cwd: string = process.cwd()): void {
+export function prepareDefaultDataParent(cwd: string): void {
   const dir = resolve(cwd, DEFAULT_DATA_PARENT);
   mkdirSync(dir, { recursive: true });
   try {

@@ -1,10 +1,17 @@
 import type { Db } from './db';
-import { embeddedDataDirOf, prepareDefaultDataParent } from './kept-paths';
+import { prepareDefaultDataParent } from './kept-paths';
 import type { PgliteDbOptions } from './pglite/pglite-db';
 import { sharedBuffersProblem } from './pglite/shared-buffers';
+import { readStoreConfig, type StoreConfig } from './store-config';
 
 // Each backend's driver loads only when it is chosen (a CLI process starts faster by what it skips).
-const postgres = async (connectionString: string) => (await import('./postgres/pg-db')).openPostgresDb({ connectionString });
+const postgres = async (connectionString: string, config: StoreConfig) =>
+  (await import('./postgres/pg-db')).openPostgresDb({
+    connectionString,
+    poolMax: config.postgres.poolMax,
+    timeouts: config.postgres.timeouts,
+    transactionGuard: config.transactionGuard.postgres,
+  });
 const pglite = async (opts: PgliteDbOptions) => (await import('./pglite/pglite-db')).openPgliteDb(opts);
 
 export interface OpenDbOptions {
@@ -23,30 +30,33 @@ const toStderr = (line: string): void => {
 };
 
 /**
- * Chooses the backend: explicit options first (databaseUrl, then dataDir, then memory), else
- * env DATABASE_URL → PostgreSQL, else PGlite at PALIMPSEST_DATA_DIR or `<cwd>/.palimpsest/data`.
+ * Chooses the backend: explicit options first (databaseUrl, then dataDir, then memory), else the
+ * configuration's (store-config.ts, read once at start): DATABASE_URL → PostgreSQL, else PGlite at
+ * PALIMPSEST_DATA_DIR or `<cwd>/.palimpsest/data`.
  * Call migrate(db) before use: only a PGlite data directory's first start is migrated here (pglite-db.ts).
  * PALIMPSEST_PGLITE_SHARED_BUFFERS sets PGlite's shared_buffers (default 32MB).
  */
-export function openDb(opts: OpenDbOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<Db> {
-  if (opts.databaseUrl) return postgres(opts.databaseUrl);
+export function openDb(opts: OpenDbOptions & ({ databaseUrl: string } | { dataDir: string } | { memory: true }), config?: StoreConfig): Promise<Db>;
+export function openDb(opts: OpenDbOptions, config: StoreConfig): Promise<Db>;
+export function openDb(opts: OpenDbOptions, config: StoreConfig = readStoreConfig({}, process.cwd())): Promise<Db> {
+  if (opts.databaseUrl) return postgres(opts.databaseUrl, config);
   const embedded: PgliteDbOptions | undefined = opts.dataDir
     ? { dataDir: opts.dataDir, onProgress: opts.onProgress }
     : opts.memory
       ? { memory: true }
-      : env.DATABASE_URL
+      : config.databaseUrl
         ? undefined
-        : { dataDir: embeddedDataDirOf(env), onProgress: opts.onProgress ?? toStderr };
-  if (!embedded) return postgres(env.DATABASE_URL!);
-  if ('dataDir' in embedded && !opts.dataDir && !env.PALIMPSEST_DATA_DIR) {
+        : { dataDir: config.dataDir, onProgress: opts.onProgress ?? toStderr };
+  if (!embedded) return postgres(config.databaseUrl!, config);
+  if ('dataDir' in embedded && !opts.dataDir && !config.dataDirGiven) {
     try {
-      prepareDefaultDataParent();
+      prepareDefaultDataParent(config.cwd);
     } catch (error) {
       return Promise.reject(error);
     }
   }
-  const sharedBuffers = env.PALIMPSEST_PGLITE_SHARED_BUFFERS || undefined;
+  const sharedBuffers = config.pgliteSharedBuffers;
   const problem = sharedBuffers === undefined ? undefined : sharedBuffersProblem(sharedBuffers);
   if (problem) return Promise.reject(new Error(`PALIMPSEST_PGLITE_SHARED_BUFFERS ${problem}`));
-  return pglite({ ...embedded, sharedBuffers });
+  return pglite({ ...embedded, sharedBuffers, image: config.pgliteImage, transactionGuard: config.transactionGuard.pglite });
 }

@@ -9,7 +9,7 @@ import type { DbKind, QueryResult, Tx } from './db';
  * 12–15 % of its throughput; see docs/benchmarks.md). On PGlite it stays on: there the mistake would
  * hang the whole process without a word, and the embedded store's own cost dwarfs the hooks'.
  */
-export function transactionGuardEnabled(env: NodeJS.ProcessEnv = process.env, backend: DbKind = 'postgres'): boolean {
+export function transactionGuardEnabled(env: Readonly<Record<string, string | undefined>>, backend: DbKind = 'postgres'): boolean {
   const setting = env.PALIMPSEST_TRANSACTION_GUARD;
   if (setting === 'on') return true;
   if (setting === 'off') return false;

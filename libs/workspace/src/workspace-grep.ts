@@ -48,7 +48,7 @@ export type GrepOutcome =
   | { kind: 'timeout'; budgetMs: number };
 
 /** The grep budget from PALIMPSEST_GREP_TIMEOUT_MS (a positive integer of milliseconds), else the default. */
-export function grepTimeoutFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+export function grepTimeoutFromEnv(env: Readonly<Record<string, string | undefined>>): number {
   const raw = env[GREP_TIMEOUT_ENV];
   const n = raw === undefined ? NaN : Number(raw);
   return Number.isSafeInteger(n) && n > 0 ? n : DEFAULT_GREP_TIMEOUT_MS;

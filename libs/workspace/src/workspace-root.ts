@@ -1,6 +1,9 @@
 import { closeSync, constants, fstatSync, openSync, realpathSync, statSync, type BigIntStats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ReservedPath } from '@palimpsest/core/workspace/workspace-access';
+import type { KeptPath } from '@palimpsest/core/workspace/kept-path';
+
+export type { KeptPath } from '@palimpsest/core/workspace/kept-path';
 
 /**
  * The configured workspace root (PALIMPSEST_WORKSPACE_ROOT), opened once at start and held open: every
@@ -108,21 +111,16 @@ const openedRoots = new Map<string, WorkspaceRoot>();
  * The root named by PALIMPSEST_WORKSPACE_ROOT, or null when none is configured (unset or empty). Opened
  * once per process and path: every app context of the process shares the handle until it is closed.
  */
-export function workspaceRootFromEnv(env: NodeJS.ProcessEnv = process.env): WorkspaceRoot | null {
-  const path = env[WORKSPACE_ROOT_ENV];
-  if (path === undefined || path === '') return null;
+export function workspaceRootFromEnv(env: Readonly<Record<string, string | undefined>>): WorkspaceRoot | null {
+  return sharedWorkspaceRoot(env[WORKSPACE_ROOT_ENV] || null);
+}
+
+/** The root at `path` (null: none configured), opened once per process and path. */
+export function sharedWorkspaceRoot(path: string | null): WorkspaceRoot | null {
+  if (path === null || path === '') return null;
   let root = openedRoots.get(path);
   if (!root) openedRoots.set(path, (root = openWorkspaceRoot(path, () => openedRoots.delete(path))));
   return root;
-}
-
-/** Something Palimpsest keeps on disk, by absolute path (or relative to the working directory). */
-export interface KeptPath {
-  path: string;
-  /** For the refusal: "the embedded store's data directory". */
-  what: string;
-  /** Its `<name>.…` siblings too (a data directory's lock, gateway address, staging copies). */
-  siblings?: boolean;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { catchUpFully } from '@palimpsest/projections/async/test-support/catch-up-fully';
 import { ASYNC_PROJECTIONS } from '@palimpsest/projections/async/registry';
 import { openDb } from '@palimpsest/store/open-db';
+import { readStoreConfig } from '@palimpsest/store/store-config';
 import { useGateway } from '../../support/http-server';
 
 // PostgreSQL only: the test process catches the read models up beside the running gateway, on the same database.
@@ -19,7 +20,7 @@ describe('min_position reads over real HTTP while the projection catches up besi
       .finally(() => (settled = true));
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(settled).toBe(false); // still waiting: nothing has caught the index up
-    const db = await openDb({}, gw.store.env);
+    const db = await openDb({}, readStoreConfig(gw.store.env, process.cwd()));
     try {
       for (const projection of ASYNC_PROJECTIONS) await catchUpFully(db, projection);
     } finally {

@@ -1,4 +1,6 @@
 import { progressIntervalFrom } from '@palimpsest/mcp/mcp-server/progress-interval';
+import { responseModeFrom, type ResponseMode } from '@palimpsest/mcp/mcp-server/response-mode';
+import { readConfig, type PalimpsestConfig } from '@palimpsest/composition/palimpsest-config';
 import { lagThresholdFrom } from '@palimpsest/application/queries/projector-status.handler';
 import { projectorEnabled } from '@palimpsest/projector/projector-config';
 
@@ -34,6 +36,10 @@ export interface ApiConfig {
   projector: boolean;
   /** /health reports degraded when a consumer lags by more than this (PALIMPSEST_PROJECTION_LAG_DEGRADED_S). */
   projectionLagDegradedS: number;
+  /** How MCP tool results are rendered (PALIMPSEST_MCP_RESPONSE_MODE). */
+  mcpResponseMode: ResponseMode;
+  /** The configuration the app context and the store are built from (palimpsest-config.ts). */
+  app: PalimpsestConfig;
 }
 
 /** MCP over Streamable HTTP at /mcp (apps/api/src/mcp). */
@@ -106,7 +112,7 @@ function logFormatFrom(env: NodeJS.ProcessEnv, tty: boolean): 'json' | 'pretty' 
   return raw;
 }
 
-export function apiConfigFrom(env: NodeJS.ProcessEnv, flags: ApiFlags = {}, stdoutIsTty = process.stdout.isTTY === true): ApiConfig {
+export function apiConfigFrom(env: NodeJS.ProcessEnv, flags: ApiFlags = {}, stdoutIsTty = process.stdout.isTTY === true, cwd = process.cwd()): ApiConfig {
   const port = flags.port !== undefined ? int({ PORT: flags.port }, 'PORT', 3000, 0) : int(env, 'PORT', 3000, 0);
   if (port > 65535) throw new RangeError(`port must be at most 65535, got ${port}`);
   const logLevel = env.LOG_LEVEL || 'info';
@@ -134,6 +140,8 @@ export function apiConfigFrom(env: NodeJS.ProcessEnv, flags: ApiFlags = {}, stdo
     },
     projector: projectorEnabled(env),
     projectionLagDegradedS: lagThresholdFrom(env),
+    mcpResponseMode: responseModeFrom(env),
+    app: readConfig(env, cwd),
   };
 }
 

@@ -29,7 +29,7 @@ export class AdminController {
   @ApiBody({ type: AdminDispatchRequest })
   @ApiResponse({ status: 200, description: 'The outcome, as `palimpsest call` prints it (a refusal too: the status field says which).' })
   async dispatch(@JsonBody(STRICT_DTO) body: AdminDispatchRequest, @Res() reply: FastifyReply) {
-    const policy = body.profile === undefined ? undefined : profilePolicy(body.profile);
+    const policy = body.profile === undefined ? undefined : profilePolicy(body.profile, this.runtime.ctx.candidates.policyFile);
     const release = await this.runtime.limiter.acquire();
     try {
       void reply.code(200).send(await dispatchRequest(this.runtime.ctx, body.operation, body.args, { readOnly: body.read_only === true, policy }));
@@ -56,9 +56,9 @@ export class AdminController {
 }
 
 /** A profile is named, never sent: a caller cannot invent a policy wider than the operator declared (shell checks). */
-function profilePolicy(profile: string): OwnerPolicy {
+function profilePolicy(profile: string, policyFile: string | null): OwnerPolicy {
   try {
-    return resolveProfilePolicy(profile);
+    return resolveProfilePolicy(profile, policyFile);
   } catch (error) {
     if (!(error instanceof UnknownProfileError)) throw error;
     throw invalidArgumentError('admin_dispatch', 'unknown_profile', error.message, { argument: 'profile' });

@@ -4,7 +4,8 @@ import { targetStreamId } from '@palimpsest/core/target/target.events';
 import type { Db } from '@palimpsest/store/db';
 import { gatewayError, invalidArgumentError } from '../errors/api-error';
 import type { EventHub } from './event-hub';
-import { SseStream, versionAtPosition } from './sse-stream';
+import { SseStream } from './sse-stream';
+import { streamExists, versionAtPosition } from '@palimpsest/store/stream-lookups';
 
 export interface EventStreamsOptions {
   heartbeatMs: number;
@@ -59,8 +60,7 @@ export class EventStreams {
   }
 
   private async assertExists(streamId: string, targetId: string): Promise<void> {
-    const { rows } = await this.db.query('SELECT 1 FROM events WHERE stream_id = $1 AND stream_version = 1', [streamId]);
-    if (rows.length) return;
+    if (await streamExists(this.db, streamId)) return;
     throw gatewayError(404, 'not_found', 'target_not_found', `No target with id ${targetId}.`, {
       fields: { code: 'target_not_found', target_file_id: targetId },
     });

@@ -5,25 +5,6 @@ import type { StoredEvent } from '@palimpsest/store/stored-event';
 
 const BATCH = 200;
 
-/**
- * Where a stream resumes: the stream version of the last event at or below a global position.
- *
- * Why per-stream position order is safe here while readAll needs xid ordering: every append to a
- * target's stream happens in a transaction that first locks the target row (or creates it), and the
- * unique (stream_id, stream_version) index serializes two appends of one version. So a stream's next
- * event is inserted — and its global position drawn — only after the previous one committed: within
- * one stream, position order is commit order, and versions follow positions. Reading by version after
- * the last delivered one therefore never skips a late commit and never repeats an event.
- */
-export async function versionAtPosition(sql: Sql, streamId: string, position: number): Promise<number> {
-  if (position <= 0) return 0;
-  const { rows } = await sql.query<{ v: number }>(
-    'SELECT coalesce(max(stream_version), 0)::bigint AS v FROM events WHERE stream_id = $1 AND global_position <= $2',
-    [streamId, position],
-  );
-  return Number(rows[0]?.v ?? 0);
-}
-
 function frame(event: StoredEvent): string {
   const data = {
     global_position: event.globalPosition,

@@ -34,7 +34,7 @@ export function gatewayFilePath(dataDir: string): string {
 }
 
 /** The embedded store's data directory as openDb() chooses it from the environment. */
-export { embeddedDataDirOf as embeddedDataDir } from '@palimpsest/store/kept-paths';
+export { embeddedDataDirOf as embeddedDataDir } from '@palimpsest/store/store-config';
 
 /** `http://0.0.0.0:3000` → `http://127.0.0.1:3000`, `http://[::]:3000` → `http://[::1]:3000`. */
 export function connectableUrl(url: string): string {

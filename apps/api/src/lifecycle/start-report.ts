@@ -1,5 +1,4 @@
 import { loadPolicyConfig } from '@palimpsest/application/candidates/policy/policy-store';
-import { candidateConfig } from '@palimpsest/application/candidates/shared/candidate-config';
 
 /**
  * What a server says at start about the two settings an agent's session depends on, so nobody has to
@@ -11,9 +10,9 @@ export function workspaceRootLine(root: string | null, command: string): string 
   return `workspace root: none (the file tools answer workspace_not_configured; start with \`${command} --workspace <dir>\`)`;
 }
 
-export function policyLine(env: NodeJS.ProcessEnv = process.env): string {
-  const { profiles } = loadPolicyConfig(env);
+/** `file`: PALIMPSEST_POLICY_FILE (null: the built-in profiles); an unreadable document throws. */
+export function policyLine(file: string | null): string {
+  const { profiles } = loadPolicyConfig(file);
   const names = Object.entries(profiles).map(([name, policy]) => (policy.approve ? `${name} (approve)` : name));
-  const file = candidateConfig(env).policyFile;
   return `policy: ${file ? `${file}, profiles` : 'built-in profiles'} ${names.join(', ')}`;
 }

@@ -42,7 +42,7 @@ export const PROFILE_HEADER = 'x-palimpsest-profile';
  * one, and only an unrestricted token may choose it: for any other token its own scopes and policy are
  * what it is, and a profile would be a second, conflicting answer.
  */
-export function accessWithProfile(principal: Principal | undefined, profileName: string | undefined): McpAccess {
+export function accessWithProfile(principal: Principal | undefined, profileName: string | undefined, policyFile: string | null): McpAccess {
   const access = accessOf(principal);
   if (profileName === undefined || profileName === '') return access;
   if (principal && !isUnrestricted(principal)) {
@@ -50,7 +50,7 @@ export function accessWithProfile(principal: Principal | undefined, profileName:
   }
   let policy: OwnerPolicy;
   try {
-    policy = resolveProfilePolicy(profileName);
+    policy = resolveProfilePolicy(profileName, policyFile);
   } catch (error) {
     if (!(error instanceof UnknownProfileError)) throw error;
     throw gatewayError(400, 'invalid_arguments', 'unknown_profile', error.message);

@@ -45,12 +45,12 @@ describe('a profile chosen for a session (palimpsest mcp --profile, relayed)', (
   const everything = principal(['read', 'write', 'operator', 'auditor']);
 
   it('an unrestricted token may narrow itself to read-only; no header leaves its access as it is', () => {
-    expect(accessWithProfile(everything, 'read-only')).toMatchObject({ profile: 'read-only', owner: 't-1' });
-    expect(accessWithProfile(everything, undefined)).toEqual(accessOf(everything));
+    expect(accessWithProfile(everything, 'read-only', null)).toMatchObject({ profile: 'read-only', owner: 't-1' });
+    expect(accessWithProfile(everything, undefined, null)).toEqual(accessOf(everything));
   });
 
   it('any other token is what its scopes and policy make it: choosing a profile is refused, as is an unknown one', () => {
-    expect(() => accessWithProfile(principal(['read', 'write']), 'read-only')).toThrow(expect.objectContaining({ httpStatus: 403, message: expect.stringContaining('every scope') }));
-    expect(() => accessWithProfile(everything, 'no-such-profile')).toThrow(expect.objectContaining({ httpStatus: 400 }));
+    expect(() => accessWithProfile(principal(['read', 'write']), 'read-only', null)).toThrow(expect.objectContaining({ httpStatus: 403, message: expect.stringContaining('every scope') }));
+    expect(() => accessWithProfile(everything, 'no-such-profile', null)).toThrow(expect.objectContaining({ httpStatus: 400 }));
   });
 });

@@ -4,7 +4,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer } from '@palimpsest/mcp/mcp-server/mcp-server';
-import { responseModeFrom, type ResponseMode } from '@palimpsest/mcp/mcp-server/response-mode';
+import type { ResponseMode } from '@palimpsest/mcp/mcp-server/response-mode';
 import { findOperation, type OperationName } from '@palimpsest/protocol/catalog/catalog';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge } from 'prom-client';
@@ -50,7 +50,7 @@ export class McpHttp {
   ) {
     const { mcp } = runtime.config;
     this.sessions = new SessionRegistry({ maxSessions: mcp.maxSessions, idleMs: mcp.sessionIdleMs });
-    this.mode = responseModeFrom(process.env);
+    this.mode = runtime.config.mcpResponseMode;
     this.sweeper = setInterval(() => void this.sessions.sweep().catch((e) => runtime.reportError(e, 'mcp session expiry')), Math.min(mcp.sessionIdleMs, 60_000) / 2);
     this.sweeper.unref();
     const sessions = this.sessions;
@@ -88,7 +88,7 @@ export class McpHttp {
       if (!originAllowed(origin, this.port, this.runtime.config.corsOrigins)) throw originRefusal(origin!);
       const principal = this.runtime.config.auth ? await this.runtime.tokens.verify(req.headers.authorization) : undefined;
       (request as AuthenticatedRequest).principal = principal;
-      const access = accessWithProfile(principal, header(req, PROFILE_HEADER));
+      const access = accessWithProfile(principal, header(req, PROFILE_HEADER), this.runtime.ctx.candidates.policyFile);
       if (this.runtime.config.mcp.stateless) await this.stateless(req, res, access);
       else await this.stateful(req, res, access);
     } catch (error) {

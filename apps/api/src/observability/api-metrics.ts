@@ -1,7 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
 import type { AppendBatchObserver } from '@palimpsest/store/append-batcher';
-import { poolMaxFromEnv } from '@palimpsest/store/postgres/pg-settings';
 import { specOf } from '../routes/route-table';
 import type { InstrumentedDb } from './instrumented-db';
 
@@ -71,9 +70,10 @@ export class ApiMetrics {
     registers: [this.registry],
   });
 
-  constructor(db: InstrumentedDb, load: () => { active: number; queued: number; streams: number }) {
+  /** `pgPoolMax`: the PostgreSQL pool's size as configured (PALIMPSEST_PG_POOL_MAX). */
+  constructor(db: InstrumentedDb, pgPoolMax: number, load: () => { active: number; queued: number; streams: number }) {
     collectDefaultMetrics({ register: this.registry });
-    const poolMax = db.kind === 'postgres' ? poolMaxFromEnv() : 1;
+    const poolMax = db.kind === 'postgres' ? pgPoolMax : 1;
     this.gauge('palimpsest_db_pool_max', 'Connections the store may open (PGlite: one, shared in turn)', () => poolMax);
     this.gauge('palimpsest_db_connections_busy', 'Open transactions plus running standalone queries', () => db.busy);
     this.gauge('palimpsest_db_connections_waiting', 'Busy beyond the pool size: work waiting for a connection', () => Math.max(0, db.busy - poolMax));

@@ -1,5 +1,8 @@
 import type { AppContext } from '@palimpsest/application/app-context';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
+import { streamStarts } from '@palimpsest/store/stream-lookups';
+
+const TARGET_STREAM_PREFIX = 'target-';
 
 export interface ReplayAllPage {
   status: 'success' | 'failed';
@@ -15,22 +18,17 @@ export interface ReplayAllPage {
  * target missing from the read model shows up as diverged instead of being skipped.
  */
 export async function replayAll(ctx: AppContext, opts: { limit: number; after: number }): Promise<ReplayAllPage> {
-  const { rows } = await ctx.db.query<{ stream_id: string; global_position: number }>(
-    `SELECT stream_id, global_position FROM events
-      WHERE stream_version = 1 AND stream_id LIKE 'target-%' AND global_position > $1
-      ORDER BY global_position LIMIT $2`,
-    [opts.after, opts.limit + 1],
-  );
+  const rows = await streamStarts(ctx.db, { prefix: TARGET_STREAM_PREFIX, after: opts.after, limit: opts.limit + 1 });
   const page = rows.slice(0, opts.limit);
   const diverged: Record<string, unknown>[] = [];
   for (const row of page) {
-    const report = await dispatch(ctx, 'palimpsest_replay', { target_file_id: row.stream_id.slice('target-'.length) });
+    const report = await dispatch(ctx, 'palimpsest_replay', { target_file_id: row.streamId.slice(TARGET_STREAM_PREFIX.length) });
     if (report.status !== 'success' || report.materialized_state_matches !== true) diverged.push(report);
   }
   return {
     status: diverged.length ? 'failed' : 'success',
     checked: page.length,
     diverged,
-    next_after: rows.length > opts.limit ? page[page.length - 1]!.global_position : null,
+    next_after: rows.length > opts.limit ? page[page.length - 1]!.globalPosition : null,
   };
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { VERSION } from '../cli-errors';
 import { describeStore } from '../runtime';
+import { cliEnv } from '../cli-config';
 import { addWorkspaceOption, applyWorkspaceOption } from '../workspace-option';
 
 /** `palimpsest api` (and `npm start`): the HTTP gateway. Nest is loaded only when this command runs. */
@@ -15,7 +16,7 @@ export function registerApi(program: Command): void {
     .option('--mcp-stateless', 'serve /mcp without sessions, for load-balanced deployments (env PALIMPSEST_MCP_STATELESS=1)');
   addWorkspaceOption(api).action(
     async (opts: { port?: string; host?: string; auth: boolean; localToken: boolean; mcpStateless?: boolean; workspace?: string }) => {
-      applyWorkspaceOption(opts.workspace);
+      applyWorkspaceOption(opts.workspace, cliEnv(), process.cwd());
       const { runApi } = await import('@palimpsest/api/run-api');
       await runApi({ ...opts, version: VERSION, storeLabel: describeStore() });
     },

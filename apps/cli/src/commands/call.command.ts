@@ -5,6 +5,7 @@ import { resolveProfilePolicy } from '@palimpsest/application/candidates/policy/
 import { isCallFailure, type Outcome } from '@palimpsest/protocol/outcome';
 import { printJson } from '../runtime';
 import { withStore } from '../store-access';
+import { cliPolicyFile } from '../cli-config';
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) return '';
@@ -22,7 +23,7 @@ export function registerCall(program: Command): void {
     .option('--read-only', 'refuse write operations (read-only profile)')
     .option('--profile <profile>', 'owner policy to call under: full, read-only or a profile of PALIMPSEST_POLICY_FILE')
     .action(async (operation: string, opts: { args?: string; readOnly?: boolean; profile?: string }) => {
-      const policy = opts.profile === undefined ? undefined : resolveProfilePolicy(opts.profile);
+      const policy = opts.profile === undefined ? undefined : resolveProfilePolicy(opts.profile, cliPolicyFile());
       const text = opts.args ?? (await readStdin());
       let args: unknown = {};
       if (text.trim() !== '') {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { appContext } from '@palimpsest/application/app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import type { Db } from '@palimpsest/store/db';
 import { DataDirInUseError } from '@palimpsest/store/errors';
 import { prepareStore } from '../runtime';
@@ -8,6 +8,8 @@ import type { Profile } from '@palimpsest/mcp/mcp-server/tool-list';
 import { resolveProfilePolicy } from '@palimpsest/application/candidates/policy/policy-store';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { VERSION } from '../cli-errors';
+import { cliConfig, cliEnv } from '../cli-config';
+import type { PalimpsestConfig } from '@palimpsest/composition/palimpsest-config';
 import { gatewayAddressHolding } from '../store-access';
 import type { RunningProjector } from '@palimpsest/projector/projector';
 import { projectorConfigFrom, type ProjectorConfig } from '@palimpsest/projector/projector-config';
@@ -40,34 +42,37 @@ export function registerMcp(program: Command): void {
     .description('Serve the catalog as MCP tools over stdio (official SDK); relays to a running gateway that holds the embedded store')
     .option('--profile <profile>', 'full | read-only | files (the file tools) | a profile of PALIMPSEST_POLICY_FILE (chosen at start-up; no request can widen it)', 'full');
   addWorkspaceOption(mcp).action(async (opts: { profile: string; workspace?: string }) => {
-    applyWorkspaceOption(opts.workspace);
-    const policy = resolveProfilePolicy(opts.profile);
+    const env = cliEnv();
+    applyWorkspaceOption(opts.workspace, env, process.cwd());
+    const config = cliConfig();
+    const policy = resolveProfilePolicy(opts.profile, config.candidates.policyFile);
     let db: Db;
     try {
-      db = await openDb();
+      db = await openDb({}, config.store);
     } catch (error) {
       if (!(error instanceof DataDirInUseError)) throw error;
-      return relay(error, opts.profile);
+      return relay(error, opts.profile, givenWorkspaceRoot(env));
     }
-    await serveHere(db, opts.profile, policy);
+    await serveHere(db, opts.profile, policy, { config, env });
   });
 }
 
 // The MCP SDK loads only when this command runs: every command loads this file, and the SDK is the
 // heaviest of its imports (about a tenth of a second).
-async function serveHere(db: Db, profileName: string, policy: OwnerPolicy): Promise<void> {
-  const [{ AsciiStdioServerTransport }, { createMcpServer }, { responseModeFrom }] = await Promise.all([
+async function serveHere(db: Db, profileName: string, policy: OwnerPolicy, { config, env }: { config: PalimpsestConfig; env: NodeJS.ProcessEnv }): Promise<void> {
+  const [{ AsciiStdioServerTransport }, { createMcpServer }, { responseModeFrom }, { progressIntervalFrom }] = await Promise.all([
     import('@palimpsest/mcp/mcp-server/ascii-stdio-transport'),
     import('@palimpsest/mcp/mcp-server/mcp-server'),
     import('@palimpsest/mcp/mcp-server/response-mode'),
+    import('@palimpsest/mcp/mcp-server/progress-interval'),
   ]);
   const profile: Profile = policy.mode === 'read_only' ? 'read-only' : 'full';
-  const mode = responseModeFrom(process.env);
-  const ctx = appContext(db);
+  const mode = responseModeFrom(env);
+  const ctx = appContext(db, {}, config);
   await prepareStore(ctx);
-  const server = createMcpServer(ctx, { profile, policy, mode, version: VERSION });
+  const server = createMcpServer(ctx, { profile, policy, mode, version: VERSION, progressMs: progressIntervalFrom(env) });
   // The asynchronous read models follow the log here too, as in a gateway (off with PALIMPSEST_PROJECTOR=off).
-  const projectorConfig = projectorConfigFrom(process.env);
+  const projectorConfig = projectorConfigFrom(env);
   const projector = projectorConfig.enabled ? await startProjectorHere(db, projectorConfig) : null;
   let closing: Promise<void> | null = null;
   const shutdown = () =>
@@ -80,11 +85,11 @@ async function serveHere(db: Db, profileName: string, policy: OwnerPolicy): Prom
   exitOn(shutdown);
   await server.connect(new AsciiStdioServerTransport());
   say(`palimpsest mcp ${workspaceRootLine(ctx.workspace?.path ?? null, 'palimpsest mcp')}`);
-  say(`palimpsest mcp ${policyLine()}`);
+  say(`palimpsest mcp ${policyLine(config.candidates.policyFile)}`);
   say(`palimpsest mcp: ready (profile ${profileName}, response mode ${mode})`);
 }
 
-async function relay(held: DataDirInUseError, profile: string): Promise<void> {
+async function relay(held: DataDirInUseError, profile: string, given: string | null): Promise<void> {
   const { bridgeStdioToHttp } = await import('@palimpsest/mcp/mcp-server/mcp-http-bridge');
   const address = await gatewayAddressHolding(held);
   const url = new URL('/mcp', address.url);
@@ -92,7 +97,7 @@ async function relay(held: DataDirInUseError, profile: string): Promise<void> {
   exitOn(() => bridge.close());
   void bridge.closed.then(() => process.exit(0));
   const root = address.workspace_root ?? 'none';
-  const taken = givenWorkspaceRoot() === null && address.workspace_root !== null ? ' (the gateway\'s)' : '';
+  const taken = given === null && address.workspace_root !== null ? ' (the gateway\'s)' : '';
   say(`palimpsest mcp: ready (profile ${profile}), relaying to the gateway pid ${address.pid} at ${url.href}, which holds ${held.dataDir}; workspace root ${root}${taken}`);
 }
 

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { lagThresholdFrom, projectorStatus, type ProjectorStatus } from '@palimpsest/application/queries/projector-status.handler';
 import { printJson } from '../runtime';
 import { withStore } from '../store-access';
+import { cliEnv } from '../cli-config';
 
 /** `palimpsest projections status`: every asynchronous consumer's checkpoint, lag, state and leader. */
 export function registerProjectionsStatus(projections: Command): void {
@@ -10,7 +11,7 @@ export function registerProjectionsStatus(projections: Command): void {
     .description('List each asynchronous read model (and the relay) with checkpoint, lag in events and seconds, state and leader')
     .option('--json', 'print the status as JSON')
     .action(async (opts: { json?: boolean }) => {
-      const threshold = lagThresholdFrom(process.env);
+      const threshold = lagThresholdFrom(cliEnv());
       const status = await withStore<ProjectorStatus>({
         local: (ctx) => projectorStatus(ctx.db, threshold),
         gateway: async (gw) => {

@@ -5,6 +5,7 @@ import { catalogAvailability } from '@palimpsest/mcp/json-lines/catalog-methods'
 import { runJsonLinesSession } from '@palimpsest/mcp/json-lines/json-lines-session';
 import type { Outcome } from '@palimpsest/protocol/outcome';
 import { withStore } from '../store-access';
+import { cliPolicyFile } from '../cli-config';
 
 /**
  * `palimpsest serve`: the catalog as JSON-RPC 2.0 over newline-delimited JSON on stdin/stdout.
@@ -21,7 +22,7 @@ export function registerServe(program: Command): void {
       'full',
     )
     .action(async (opts: { profile: string }) => {
-      const policy = resolveProfilePolicy(opts.profile);
+      const policy = resolveProfilePolicy(opts.profile, cliPolicyFile());
       const readOnly = policy.mode === 'read_only';
       const session = (call: (method: string, params: unknown) => Promise<Outcome>) =>
         runJsonLinesSession({

@@ -12,7 +12,7 @@ import type { ProgressSink } from '@palimpsest/application/dispatch/operation-ha
 import { hasLoneSurrogate } from '@palimpsest/core/text/code-points';
 import { isRefusal, type WireAnswer } from '@palimpsest/protocol/outcome';
 import { asciiLine } from './ascii-stdio-transport';
-import { progressIntervalFrom } from './progress-interval';
+import { DEFAULT_PROGRESS_MS } from './progress-interval';
 import { presentResult, type ResponseMode } from './response-mode';
 import { instructionsFor } from './instructions';
 import { listTools, type Profile } from './tool-list';
@@ -24,7 +24,7 @@ export interface McpServerOptions {
   policy?: OwnerPolicy;
   mode: ResponseMode;
   version: string;
-  /** Milliseconds between progress notifications while a call waits (default: PALIMPSEST_MCP_PROGRESS_MS, else 5 s). */
+  /** Milliseconds between progress notifications while a call waits (the root reads PALIMPSEST_MCP_PROGRESS_MS; default 5 s). */
   progressMs?: number;
 }
 
@@ -62,7 +62,7 @@ export function createMcpServer(ctx: AppContext, opts: McpServerOptions): Server
     { capabilities: { tools: {} }, instructions: instructionsFor(tools.map((t) => t.name), opts.policy) },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: structuredClone(tools) }));
-  const progressMs = opts.progressMs ?? progressIntervalFrom(process.env);
+  const progressMs = opts.progressMs ?? DEFAULT_PROGRESS_MS;
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
     const token = request.params._meta?.progressToken;

@@ -12,7 +12,7 @@ import type { StoredEvent } from '@palimpsest/store/stored-event';
 import { eventually } from '@palimpsest/store/test-support/eventually';
 import { createTestDb, databaseUrlOf, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
 import { RELAY_ENV } from './relay-config';
-import type { ConsumerCrashPointName } from '@palimpsest/workspace/crash-point';
+import type { ConsumerCrashPointName } from '@palimpsest/testing/crash-point';
 import { connectNats, deleteStream, NATS_URL, readJetStream, uniqueRelayTarget } from './test-support/jetstream-reader';
 import { auditAgainst, auditRelayed, cleanAudit } from './test-support/relayed-events';
 import { spawnRelay, type RelayProcess } from './test-support/spawn-relay';

@@ -1,7 +1,7 @@
 import { connect, type JetStreamClient, type NatsConnection, type PubAck } from 'nats';
 import { leaderIdentity } from '@palimpsest/projections/async/consumer-leases';
 import type { StoredEvent } from '@palimpsest/store/stored-event';
-import { crashPoint } from '@palimpsest/workspace/crash-point';
+import { crashPoint } from '@palimpsest/testing/crash-point';
 import type { LogProcessor, ProcessorBatch } from '../log-processor';
 import { ensureStream } from './jetstream-stream';
 import type { NatsRelayOptions } from './relay-config';

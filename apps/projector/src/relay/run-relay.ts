@@ -1,5 +1,7 @@
 import { migrate } from '@palimpsest/store/migrate';
 import { openDb } from '@palimpsest/store/open-db';
+import { readStoreConfig } from '@palimpsest/store/store-config';
+import { CRASH_POINT_ENV, armCrashPoint } from '@palimpsest/testing/crash-point';
 import { NatsRelay } from './nats-relay';
 import { RELAY_ENV, relayOptionsFromEnv, type RelayLogger } from './relay-config';
 
@@ -27,7 +29,8 @@ export async function runRelay(env: NodeJS.ProcessEnv = process.env): Promise<vo
     jsonLines.info({ env: RELAY_ENV.url }, 'relay off');
     return;
   }
-  const db = await openDb({}, env);
+  armCrashPoint(env[CRASH_POINT_ENV]);
+  const db = await openDb({}, readStoreConfig(env, process.cwd()));
   await migrate(db);
   const relay = new NatsRelay(db, options);
   await relay.start();

@@ -6,7 +6,7 @@ const REPO_ROOT = resolve(__dirname, '..', '..', '..', '..');
 const SCRIPT = join(__dirname, 'recording-projector.script.ts');
 const ALIASES: Record<string, string> = {
   core: 'libs/core/src', store: 'libs/store/src', projections: 'libs/projections/src', protocol: 'libs/protocol/src',
-  application: 'libs/application/src', workspace: 'libs/workspace/src', structure: 'libs/structure/src',
+  application: 'libs/application/src', workspace: 'libs/workspace/src', structure: 'libs/structure/src', testing: 'libs/testing/src', composition: 'libs/composition/src',
   mcp: 'apps/mcp/src', api: 'apps/api/src', projector: 'apps/projector/src',
 };
 

@@ -5,12 +5,15 @@
  * the embedded store (one process at a time) can look afterwards. SIGTERM stops it cleanly too.
  */
 import { openDb } from '@palimpsest/store/open-db';
+import { readStoreConfig } from '@palimpsest/store/store-config';
+import { CRASH_POINT_ENV, armCrashPoint } from '@palimpsest/testing/crash-point';
 import { startProjector } from '../projector';
 import { recordingProjection } from './recording.projection';
 
 async function main(): Promise<void> {
   const env = process.env;
-  const db = await openDb();
+  armCrashPoint(env[CRASH_POINT_ENV]);
+  const db = await openDb({}, readStoreConfig(env, process.cwd()));
   const projector = await startProjector(db, {
     projections: [recordingProjection(env.PROJECTOR_TEST_NAME!, env.PROJECTOR_TEST_TABLE!)],
     runner: { batchSize: Number(env.PROJECTOR_TEST_BATCH || 50), pollMs: 50, leaseRetryMs: 200, leaseCheckMs: 200 },

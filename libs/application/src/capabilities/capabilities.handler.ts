@@ -10,10 +10,10 @@ import { MAX_CHANGES_PER_TRANSACTION } from '@palimpsest/core/transaction/parse-
 import { operationRefusal } from '@palimpsest/core/policy/policy-decisions';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
+import { DEFAULT_GREP_TIMEOUT_MS } from '@palimpsest/workspace/workspace-grep';
 import { HISTORY_PAGE } from '../shared/sql-values';
 import { ATTEMPT_CONTENT_PAGE_BUDGET } from '../queries/attempt-log.handler';
 import { FILE_READ_LIMITS } from '@palimpsest/protocol/catalog/operations/file-reads.operations';
-import { grepTimeoutFromEnv } from '@palimpsest/workspace/workspace-grep';
 
 export interface SessionProfile {
   profile: 'full' | 'read-only';
@@ -49,7 +49,7 @@ export const profileName = (session: SessionProfile): string => session.policy?.
  * By default it lists only what this session can call and the codes those operations answer; `detail`
  * adds every operation with its status and its own codes.
  */
-export function capabilitiesManifest(session: SessionProfile, workspace: WorkspaceRoot | null = null, detail = false) {
+export function capabilitiesManifest(session: SessionProfile, workspace: WorkspaceRoot | null = null, detail = false, grepTimeoutMs = DEFAULT_GREP_TIMEOUT_MS) {
   const callable = CATALOG.filter((op) => statusOf(session, op) === 'available');
   const submits = callable.some((op) => op.name.startsWith('palimpsest_submit') || op.name === 'palimpsest_preview');
   return {
@@ -75,7 +75,7 @@ export function capabilitiesManifest(session: SessionProfile, workspace: Workspa
       replacement_max_utf8_bytes: REPLACEMENT_MAX_UTF8_BYTES,
       max_changes_per_transaction: MAX_CHANGES_PER_TRANSACTION,
       ...FILE_READ_LIMITS,
-      grep_timeout_ms: grepTimeoutFromEnv(),
+      grep_timeout_ms: grepTimeoutMs,
     },
     profiles: detail || submits ? TX_PROFILES : [],
     detail,

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
 import { WorkspaceRootError } from '@palimpsest/workspace/workspace-root';
-import { appContext } from '../app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
+import { readConfig } from '@palimpsest/composition/palimpsest-config';
 import { dispatch, type DispatchOptions } from '../dispatch/dispatch';
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
 import { FILES, FILES_PROFILE_TOOLS } from '@palimpsest/core/policy/owner-policy';
@@ -11,15 +12,16 @@ import { FILES, FILES_PROFILE_TOOLS } from '@palimpsest/core/policy/owner-policy
 describe(`palimpsest_capabilities reports the profile and the workspace on ${describeBackend}`, () => {
   let testDb: TestDb;
   let tmp: string;
-  const saved = process.env.PALIMPSEST_WORKSPACE_ROOT;
+  /** The gateway's environment, read once per app context as a process reads it at start. */
+  const env: Record<string, string | undefined> = {};
+  const context = () => appContext(testDb.db, {}, readConfig(env, process.cwd()));
 
   beforeAll(async () => {
     testDb = await createTestDb({ migrate: false });
     tmp = mkdtempSync(join(tmpdir(), 'palimpsest-caps-'));
   });
   afterEach(() => {
-    if (saved === undefined) delete process.env.PALIMPSEST_WORKSPACE_ROOT;
-    else process.env.PALIMPSEST_WORKSPACE_ROOT = saved;
+    delete env.PALIMPSEST_WORKSPACE_ROOT;
   });
   afterAll(async () => {
     rmSync(tmp, { recursive: true, force: true });
@@ -27,7 +29,7 @@ describe(`palimpsest_capabilities reports the profile and the workspace on ${des
   });
 
   const capabilities = async () => {
-    const ctx = appContext(testDb.db);
+    const ctx = context();
     try {
       return (await dispatch(ctx, 'palimpsest_capabilities', {})) as Record<string, any>;
     } finally {
@@ -36,12 +38,12 @@ describe(`palimpsest_capabilities reports the profile and the workspace on ${des
   };
 
   it('says so when no workspace is configured', async () => {
-    delete process.env.PALIMPSEST_WORKSPACE_ROOT;
+    delete env.PALIMPSEST_WORKSPACE_ROOT;
     expect((await capabilities()).workspace).toEqual({ configured: false, root: null, device: null, inode: null });
   });
 
   it('gives the configured root and the device and inode of the directory opened at start', async () => {
-    process.env.PALIMPSEST_WORKSPACE_ROOT = tmp;
+    env.PALIMPSEST_WORKSPACE_ROOT = tmp;
     const stats = statSync(tmp, { bigint: true });
     expect((await capabilities()).workspace).toEqual({
       configured: true,
@@ -52,7 +54,7 @@ describe(`palimpsest_capabilities reports the profile and the workspace on ${des
   });
 
   const capabilitiesFor = async (opts: DispatchOptions, args: Record<string, unknown> = {}) => {
-    const ctx = appContext(testDb.db);
+    const ctx = context();
     try {
       return (await dispatch(ctx, 'palimpsest_capabilities', args, opts)) as Record<string, any>;
     } finally {
@@ -62,7 +64,7 @@ describe(`palimpsest_capabilities reports the profile and the workspace on ${des
   const bytes = (answer: object) => Buffer.byteLength(JSON.stringify(answer));
 
   it('lists only what the files profile can call, the codes those answer, and its name, within 4 KiB', async () => {
-    process.env.PALIMPSEST_WORKSPACE_ROOT = tmp;
+    env.PALIMPSEST_WORKSPACE_ROOT = tmp;
     const caps = await capabilitiesFor({ policy: FILES });
     expect(caps.profile).toBe('files');
     expect(caps.operations.map((op: { name: string }) => op.name).sort()).toEqual([...FILES_PROFILE_TOOLS].sort());
@@ -73,7 +75,7 @@ describe(`palimpsest_capabilities reports the profile and the workspace on ${des
   });
 
   it('stays within 4 KiB for a profile of ten tools, and names a read-only session read-only', async () => {
-    process.env.PALIMPSEST_WORKSPACE_ROOT = tmp;
+    env.PALIMPSEST_WORKSPACE_ROOT = tmp;
     const ten = { ...FILES, name: 'ten', tools: [...FILES_PROFILE_TOOLS, 'palimpsest_read_lines'] };
     const caps = await capabilitiesFor({ policy: ten });
     expect(caps).toMatchObject({ profile: 'ten', detail: false });
@@ -96,7 +98,7 @@ describe(`palimpsest_capabilities reports the profile and the workspace on ${des
   });
 
   it('refuses to make a context on a misconfigured root rather than answering without it', () => {
-    process.env.PALIMPSEST_WORKSPACE_ROOT = join(tmp, 'missing');
-    expect(() => appContext(testDb.db)).toThrow(WorkspaceRootError);
+    env.PALIMPSEST_WORKSPACE_ROOT = join(tmp, 'missing');
+    expect(() => context()).toThrow(WorkspaceRootError);
   });
 });

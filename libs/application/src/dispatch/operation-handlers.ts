@@ -75,7 +75,7 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   palimpsest_replay: (ctx, a) => replayTargetQuery(ctx, a),
   palimpsest_get_attempt_log: answerUnchecked((ctx, a) => getAttemptLog(ctx, a)),
   palimpsest_get_manifest_ledger: answerUnchecked((ctx, a) => getManifestLedger(ctx, a)),
-  palimpsest_capabilities: async (ctx, a, session) => capabilitiesManifest(session, ctx.workspace, a.detail === true),
+  palimpsest_capabilities: async (ctx, a, session) => capabilitiesManifest(session, ctx.workspace, a.detail === true, ctx.grepTimeoutMs),
   palimpsest_workspace_refresh: answerUnchecked((ctx, a) => refreshWorkspaceFile(ctx, a)),
   palimpsest_workspace_status: (ctx, a) => workspaceStatus(ctx, a),
   grep: (ctx, a) => grep(ctx, a),

@@ -1,5 +1,6 @@
 import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
-import { appContext, type AppContext } from '../app-context';
+import { type AppContext } from '../app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { inadmissible } from '../test-support/next-action-admission';
 import { dispatchRequest as dispatch, type DispatchOptions } from './dispatch';
 

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { READ_ONLY } from '@palimpsest/core/policy/owner-policy';
 import { readStream } from '@palimpsest/store/read-stream';
 import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
-import { appContext, type AppContext } from '../app-context';
+import { type AppContext } from '../app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatch, type DispatchOptions } from '../dispatch/dispatch';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '..', '..', '..', 'structure', 'src', 'test-support', 'fixtures', name), 'utf8');

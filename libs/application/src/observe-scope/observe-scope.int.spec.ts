@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { rebuildProjections } from '@palimpsest/projections/rebuild/rebuild-projections';
 import { readStream } from '@palimpsest/store/read-stream';
 import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
-import { appContext, type AppContext } from '../app-context';
+import { type AppContext } from '../app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatchRequest as dispatch } from '../dispatch/dispatch';
 
 const fixtures = join(__dirname, '..', '..', '..', 'structure', 'src', 'test-support', 'fixtures');

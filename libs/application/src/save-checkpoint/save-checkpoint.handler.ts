@@ -14,7 +14,7 @@ import { saveToWorkspace, syncRequested } from './save-to-workspace';
  * (publish on_save), and otherwise follow PALIMPSEST_WORKSPACE_SYNC_ON_SAVE.
  */
 async function publishes(ctx: AppContext, input: SaveCheckpointInput): Promise<boolean> {
-  if (syncRequested(input.sync_workspace)) return true;
+  if (syncRequested(input.sync_workspace, ctx.syncOnSave)) return true;
   if (typeof input.sync_workspace === 'boolean') return false;
   const { id, error } = targetIdOf(input.target_file_id);
   return !error && (await workspaceFileOf(ctx.db, id))?.publish === 'on_save';

@@ -7,7 +7,8 @@ import { describeBackend, type TestDb } from '@palimpsest/store/test-support/tes
 import { openDestination } from '@palimpsest/workspace/workspace-destination';
 import { type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import { waitingLeases } from '@palimpsest/workspace/workspace-lease';
-import { appContext, type AppContext } from '../app-context';
+import { type AppContext } from '../app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatchRequest as dispatch } from '../dispatch/dispatch';
 import { createWorkspaceHarness, type WorkspaceHarness } from '../test-support/workspace-harness';
 

@@ -23,10 +23,15 @@ export type WorkspaceEolFormat = (typeof WORKSPACE_EOL_FORMATS)[number];
 
 export const SYNC_ON_SAVE_ENV = 'PALIMPSEST_WORKSPACE_SYNC_ON_SAVE';
 
-/** sync_workspace: true and false decide; omitted or null follow PALIMPSEST_WORKSPACE_SYNC_ON_SAVE (default false). */
-export function syncRequested(value: unknown, env: NodeJS.ProcessEnv = process.env): boolean {
-  if (typeof value === 'boolean') return value;
+/** PALIMPSEST_WORKSPACE_SYNC_ON_SAVE: 1, true, yes or on (any case) turn it on; anything else leaves it off. */
+export function syncOnSaveFromEnv(env: Readonly<Record<string, string | undefined>>): boolean {
   return ['1', 'true', 'yes', 'on'].includes((env[SYNC_ON_SAVE_ENV] ?? '').trim().toLowerCase());
+}
+
+/** sync_workspace: true and false decide; omitted or null follow the setting (`onSave`, read once at start; default false). */
+export function syncRequested(value: unknown, onSave: boolean): boolean {
+  if (typeof value === 'boolean') return value;
+  return onSave;
 }
 
 export function eolFormatOf(value: unknown): { format: WorkspaceEolFormat } | { error: InvalidArgument } {

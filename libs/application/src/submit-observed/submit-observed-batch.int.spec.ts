@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { rebuildProjections } from '@palimpsest/projections/rebuild/rebuild-projections';
 import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
-import { appContext, type AppContext } from '../app-context';
+import { type AppContext } from '../app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatchRequest as dispatch } from '../dispatch/dispatch';
 
 const SOURCE = 'export function alpha(x: number) {\n  return x + 1;\n}\n\nexport function beta() {\n  return 2;\n}\n\nexport function gamma() {\n  return 3;\n}\n';

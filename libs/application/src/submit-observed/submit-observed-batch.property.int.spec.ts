@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
-import { appContext, type AppContext } from '../app-context';
+import { type AppContext } from '../app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatchRequest as dispatch } from '../dispatch/dispatch';
 
 const TOOL = 'palimpsest_submit_observed_operations';

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { rebuildProjections } from '@palimpsest/projections/rebuild/rebuild-projections';
 import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
-import { appContext, type AppContext } from '../app-context';
+import { type AppContext } from '../app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatchRequest as dispatch } from '../dispatch/dispatch';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');

@@ -2,7 +2,8 @@ import { targetStreamId } from '@palimpsest/core/target/target.events';
 import type { Db } from '@palimpsest/store/db';
 import { openPostgresDb } from '@palimpsest/store/postgres/pg-db';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
-import { appContext, type AppContext } from '../app-context';
+import { type AppContext } from '../app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatchRequest as dispatch } from '../dispatch/dispatch';
 import { createAppHarness, type AppHarness } from '../test-support/app-harness';
 

@@ -3,7 +3,8 @@ import type { Db, QueryResult, Tx } from '@palimpsest/store/db';
 import { ForwardingDb } from '@palimpsest/store/forwarding-db';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { WakeNotifier } from '@palimpsest/store/wake-notifier';
-import { appContext, type AppContext } from '../app-context';
+import { type AppContext } from '../app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatchRequest as dispatch } from '../dispatch/dispatch';
 import { createAppHarness, type AppHarness } from '../test-support/app-harness';
 

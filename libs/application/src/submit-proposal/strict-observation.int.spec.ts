@@ -1,5 +1,7 @@
 import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
-import { appContext, strictObservationFromEnv, type AppContext } from '../app-context';
+import { type AppContext } from '../app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
+import { strictObservationFromEnv } from '@palimpsest/composition/palimpsest-config';
 import { dispatchRequest as dispatch } from '../dispatch/dispatch';
 import { expectPublishedResult } from '../file-tools/test-support/published-result';
 

@@ -1,5 +1,7 @@
 import { createTestDb, type TestDb } from '@palimpsest/store/test-support/test-db';
-import { appContext, type AppContext } from '../app-context';
+import { type AppContext } from '../app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
+import { readConfig } from '@palimpsest/composition/palimpsest-config';
 import { dispatchRequest } from '../dispatch/dispatch';
 
 export interface AppHarness {
@@ -12,9 +14,10 @@ export interface AppHarness {
   dispose(): Promise<void>;
 }
 
-export async function createAppHarness(): Promise<AppHarness> {
+/** `env`: the process environment the context is configured from (readConfig); default none set. */
+export async function createAppHarness(env: Readonly<Record<string, string | undefined>> = {}): Promise<AppHarness> {
   const testDb = await createTestDb();
-  const ctx = appContext(testDb.db);
+  const ctx = appContext(testDb.db, {}, readConfig(env, process.cwd()));
   const call = (name: string, args: unknown) => dispatchRequest(ctx, name, args) as Promise<Record<string, any>>;
   return {
     ctx,

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDb, type TestDb } from '@palimpsest/store/test-support/test-db';
 import { openWorkspaceRoot, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
-import { appContext, type AppContext } from '../app-context';
+import { type AppContext } from '../app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 
 /** A test database, an empty workspace directory opened as the root, and an app context on both. */
 export interface WorkspaceHarness {

@@ -1,5 +1,5 @@
 import type { PlannedFile } from '@palimpsest/core/publication/publication.events';
-import { crashPoint, type CrashPointName } from '@palimpsest/workspace/crash-point';
+import { crashPoint, type CrashPointName } from '@palimpsest/testing/crash-point';
 import { installNew, installOver, linkBackup, restoreBackup } from '@palimpsest/workspace/workspace-file-writer';
 import type { Drifted, OpenedFiles } from './publication-files';
 

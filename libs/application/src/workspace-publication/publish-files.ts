@@ -14,7 +14,7 @@ import { StreamVersionConflictError } from '@palimpsest/store/errors';
 import { filesUnderLease } from '@palimpsest/projections/publications/publication.queries';
 import type { WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import type { Sql } from '@palimpsest/store/db';
-import { crashPoint } from '@palimpsest/workspace/crash-point';
+import { crashPoint } from '@palimpsest/testing/crash-point';
 import { stageFile } from '@palimpsest/workspace/workspace-file-writer';
 import type { FileIdentity } from '@palimpsest/workspace/workspace-root';
 import type { AppContext } from '../app-context';

@@ -1,4 +1,4 @@
-import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { workspaceFilesPage, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import { hashWorkspaceFileBounded } from '@palimpsest/workspace/workspace-file-reader';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
@@ -10,7 +10,6 @@ export const FILE_STATES = ['in_sync', 'drifted', 'missing', 'pending', 'unreach
 export type FileState = (typeof FILE_STATES)[number];
 
 export const STATUS_DEFAULT_LIMIT = 100;
-export const STATUS_MAX_LIMIT = 1000;
 
 export interface WorkspaceStatusInput {
   path_prefix?: string | null;
@@ -96,5 +95,3 @@ export async function workspaceStatus(ctx: AppContext, input: WorkspaceStatusInp
     next_cursor: page.truncated && last ? encodeCursor(last) : null,
   };
 }
-
-export type WorkspaceStatusAnswer = Awaited<ReturnType<typeof workspaceStatus>> | InvalidArgument;

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
 import { openWorkspaceRoot, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
-import { appContext, type AppContext } from '../app-context';
+import { type AppContext } from '../app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatchRequest as dispatch } from '../dispatch/dispatch';
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');

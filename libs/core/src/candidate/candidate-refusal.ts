@@ -40,5 +40,3 @@ export function refusal(
     ...rest,
   };
 }
-
-export const isErrorCode = (value: unknown): value is ErrorCode => typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CODES, value);

@@ -20,5 +20,3 @@ export type ExistingJournal = Omit<PublicationStartedData, 'started_at'> & {
 export type PublicationState = { exists: false } | ExistingJournal;
 
 export const initialPublicationState: PublicationState = { exists: false };
-
-export const isOpen = (s: PublicationState): s is ExistingJournal => s.exists && s.state === 'started';

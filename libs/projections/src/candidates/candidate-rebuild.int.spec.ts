@@ -1,6 +1,6 @@
 import { decideApproval, listApprovals } from '@palimpsest/application/candidates/approvals/approvals.handler';
 import { candidateCalls, edit, expectOk, until } from '@palimpsest/application/candidates/test-support/candidate-harness';
-import { appContext } from '@palimpsest/application/app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { DEFAULTS } from '@palimpsest/application/candidates/shared/candidate-config';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { createAppHarness, type AppHarness } from '@palimpsest/application/test-support/app-harness';

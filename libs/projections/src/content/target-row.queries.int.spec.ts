@@ -1,5 +1,5 @@
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
-import { appContext } from '@palimpsest/application/app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { createAppHarness, type AppHarness } from '@palimpsest/application/test-support/app-harness';
 import { ContentCache } from './content-cache';

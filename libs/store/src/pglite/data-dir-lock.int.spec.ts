@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Db } from '@palimpsest/store/db';
 import { DataDirInUseError } from '@palimpsest/store/errors';
 import { openDb } from '@palimpsest/store/open-db';
+import { readStoreConfig } from '@palimpsest/store/store-config';
 import { acquireDataDirLock, lockPathFor } from '@palimpsest/store/pglite/data-dir-lock';
 import { spawnTs } from '@palimpsest/store/test-support/spawn-ts';
 
@@ -47,7 +48,7 @@ describe('PGlite data directory lock', () => {
 
   it('holds the directory while open: a second process and a second open here both fail clearly', async () => {
     // The default location comes from PALIMPSEST_DATA_DIR; missing parent directories are created.
-    const db: Db = await openDb({}, { PALIMPSEST_DATA_DIR: dataDir });
+    const db: Db = await openDb({}, readStoreConfig({ PALIMPSEST_DATA_DIR: dataDir }, process.cwd()));
     try {
       expect(db.kind).toBe('pglite');
       expect(readFileSync(lockPathFor(dataDir), 'utf8').trim()).toBe(String(process.pid));

@@ -16,13 +16,13 @@ export interface FirstStart {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** `useImage: false` always runs initdb (prepare-image.ts: the image is made from scratch). */
-export function startFirstStart(dataDir: string, onProgress: ((line: string) => void) | undefined, useImage = true): FirstStart {
+export function startFirstStart(dataDir: string, onProgress: ((line: string) => void) | undefined, useImage = true, image?: string): FirstStart {
   const report = onProgress ?? (() => undefined);
   const startedAt = Date.now();
   report(`creating the embedded database in ${dataDir}`);
   const migrationsDir = defaultMigrationsDir();
   const choice: ImageChoice = useImage
-    ? chooseImage(defaultImageDir(migrationsDir), readMigrations(migrationsDir))
+    ? chooseImage(defaultImageDir(migrationsDir), readMigrations(migrationsDir), image)
     : { use: false, reason: 'making the prepared image' };
   if (choice.use) {
     restoreImage(choice.dir, dataDir);

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { assertChannelName, type Db, type DbSession, type ListenGap, type QueryResult, type Tx } from '../db';
 import { INT8_OID, parseInt8 } from '../int8';
-import { TransactionGuard, transactionGuardEnabled, transactionHandle } from '../transaction-guard';
+import { TransactionGuard, transactionHandle } from '../transaction-guard';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 import { finishFirstStart, startFirstStart, type FirstStart } from './first-start';
 import { loadPglite, localError, toHostRealm, toLocalRealm } from './pglite-module';
@@ -16,6 +16,10 @@ export type PgliteDbOptions = ({ dataDir: string } | { memory: true; /** A dump 
   useImage?: boolean;
   /** PostgreSQL's shared_buffers; default {@link DEFAULT_SHARED_BUFFERS}. */
   sharedBuffers?: string;
+  /** PALIMPSEST_PGLITE_IMAGE: `off`, or the image directory to use instead of the built one (pglite-image.ts). */
+  image?: string;
+  /** The transaction guard (transaction-guard.ts); default on. */
+  transactionGuard?: boolean;
 };
 
 /**
@@ -47,7 +51,7 @@ export async function openPgliteDb(options: PgliteDbOptions): Promise<Db> {
   let db: PgliteDb | undefined;
   try {
     const fresh = dataDir !== undefined && !existsSync(join(dataDir, 'PG_VERSION'));
-    const first: FirstStart | undefined = fresh ? startFirstStart(dataDir, options.onProgress, options.useImage ?? true) : undefined;
+    const first: FirstStart | undefined = fresh ? startFirstStart(dataDir, options.onProgress, options.useImage ?? true, options.image) : undefined;
     // int8[] uses the element parser, so overriding OID 20 covers arrays too.
     const { PGlite, crossRealm } = loadPglite();
     const pg = await PGlite.create(dataDir ?? 'memory://', {
@@ -57,7 +61,7 @@ export async function openPgliteDb(options: PgliteDbOptions): Promise<Db> {
     });
     // PGlite issues a bare BEGIN; make its isolation level explicit for this (only) session.
     await pg.exec(`SET default_transaction_isolation = 'read committed'`);
-    db = new PgliteDb(pg, crossRealm ? hostRealmBridge : sameRealm, () => {
+    db = new PgliteDb(pg, crossRealm ? hostRealmBridge : sameRealm, options.transactionGuard ?? true, () => {
       process.off('exit', releaseOnExit);
       lock?.release();
     });
@@ -110,14 +114,17 @@ const hostRealmBridge: Bridge = {
 
 class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
-  private readonly guard = new TransactionGuard(transactionGuardEnabled(process.env, 'pglite'));
+  private readonly guard: TransactionGuard;
   private closing: Promise<void> | undefined;
 
   constructor(
     private readonly pg: PGlite,
     private readonly bridge: Bridge,
+    guarded: boolean,
     private readonly releaseLock: () => void,
-  ) {}
+  ) {
+    this.guard = new TransactionGuard(guarded);
+  }
 
   async query<R = any>(text: string, params?: unknown[]): Promise<QueryResult<R>> {
     this.guard.assertOutside('query');

@@ -63,9 +63,9 @@ export function readManifest(imageDir: string): ImageManifest | undefined {
  * Decides whether the image can seed a fresh data directory for these migrations: same format and
  * PGlite version, and its migrations a prefix of ours with the same checksums (migrate() applies the rest).
  */
-export function chooseImage(imageDir: string, migrations: MigrationFile[], env: NodeJS.ProcessEnv = process.env): ImageChoice {
-  if (env[IMAGE_ENV] === 'off') return { use: false, reason: `${IMAGE_ENV}=off` };
-  const dir = env[IMAGE_ENV] || imageDir;
+export function chooseImage(imageDir: string, migrations: MigrationFile[], image: string | undefined): ImageChoice {
+  if (image === 'off') return { use: false, reason: `${IMAGE_ENV}=off` };
+  const dir = image || imageDir;
   const manifest = readManifest(dir);
   if (!manifest) return { use: false, reason: `no prepared image in ${dir} (npm run build makes it)` };
   const stale = staleness(manifest, manifestFor(migrations));

@@ -26,27 +26,27 @@ describe('the prepared image: when it is used, how it is restored', () => {
 
   it('is used when it holds these migrations, or a prefix of them with the same checksums, for the installed PGlite', () => {
     const dir = fakeImage(manifestFor(MIGRATIONS));
-    expect(chooseImage(dir, MIGRATIONS, {})).toEqual({ use: true, dir, manifest: manifestFor(MIGRATIONS) });
+    expect(chooseImage(dir, MIGRATIONS, undefined)).toEqual({ use: true, dir, manifest: manifestFor(MIGRATIONS) });
     rmSync(dir, { recursive: true });
     const older = fakeImage(manifestFor(MIGRATIONS.slice(0, 1)));
-    expect(chooseImage(older, MIGRATIONS, {})).toMatchObject({ use: true, manifest: { migrations: [{ version: '0001' }] } });
+    expect(chooseImage(older, MIGRATIONS, undefined)).toMatchObject({ use: true, manifest: { migrations: [{ version: '0001' }] } });
   });
 
   it('is not used when a migration it holds changed, when it holds one we lack, or when another PGlite made it', () => {
     const changed = [MIGRATIONS[0]!, migration('0002', 'CREATE TABLE b (x int)')];
     const dir = fakeImage(manifestFor(MIGRATIONS));
-    expect(chooseImage(dir, changed, {})).toEqual({ use: false, reason: expect.stringMatching(/holds migration 0002_m, which has changed since \(npm run build remakes it\)$/) });
-    expect(chooseImage(dir, MIGRATIONS.slice(0, 1), {})).toEqual({ use: false, reason: expect.stringContaining('holds migrations this build lacks') });
+    expect(chooseImage(dir, changed, undefined)).toEqual({ use: false, reason: expect.stringMatching(/holds migration 0002_m, which has changed since \(npm run build remakes it\)$/) });
+    expect(chooseImage(dir, MIGRATIONS.slice(0, 1), undefined)).toEqual({ use: false, reason: expect.stringContaining('holds migrations this build lacks') });
     rmSync(dir, { recursive: true });
     const other = fakeImage(manifestFor(MIGRATIONS, '0.0.1'));
-    expect(chooseImage(other, MIGRATIONS, {})).toEqual({ use: false, reason: expect.stringContaining(`was made by PGlite 0.0.1, not ${pgliteVersion()}`) });
+    expect(chooseImage(other, MIGRATIONS, undefined)).toEqual({ use: false, reason: expect.stringContaining(`was made by PGlite 0.0.1, not ${pgliteVersion()}`) });
   });
 
   it(`is not used when missing, or when ${IMAGE_ENV}=off; ${IMAGE_ENV} may name another folder`, () => {
-    expect(chooseImage(join(tmp, 'nowhere'), MIGRATIONS, {})).toEqual({ use: false, reason: `no prepared image in ${join(tmp, 'nowhere')} (npm run build makes it)` });
+    expect(chooseImage(join(tmp, 'nowhere'), MIGRATIONS, undefined)).toEqual({ use: false, reason: `no prepared image in ${join(tmp, 'nowhere')} (npm run build makes it)` });
     const dir = fakeImage(manifestFor(MIGRATIONS));
-    expect(chooseImage(dir, MIGRATIONS, { [IMAGE_ENV]: 'off' })).toEqual({ use: false, reason: `${IMAGE_ENV}=off` });
-    expect(chooseImage(join(tmp, 'nowhere'), MIGRATIONS, { [IMAGE_ENV]: dir })).toMatchObject({ use: true, dir });
+    expect(chooseImage(dir, MIGRATIONS, 'off')).toEqual({ use: false, reason: `${IMAGE_ENV}=off` });
+    expect(chooseImage(join(tmp, 'nowhere'), MIGRATIONS, dir)).toMatchObject({ use: true, dir });
   });
 
   it('restores into a missing or empty directory, leaving no staging copy, and refuses one that holds files', () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Sql } from '../db';
 import { defaultMigrationsDir, migrate, pendingMigrations, readMigrations } from '../migrate';
 import { openPgliteDb } from './pglite-db';
-import { IMAGE_ENV, manifestFor } from './pglite-image';
+import { manifestFor } from './pglite-image';
 import { prepareImage } from './prepare-image';
 
 /** The schema as text, one line per column, index, constraint, function, trigger and sequence of `public`. */
@@ -30,17 +30,13 @@ describe('the prepared PGlite image (prepare-image.ts)', () => {
   let tmp: string;
   let imageDir: string;
   let made: Awaited<ReturnType<typeof prepareImage>>;
-  const previous = process.env[IMAGE_ENV];
 
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'palimpsest-prepare-'));
     imageDir = join(tmp, 'image');
     made = await prepareImage(imageDir);
-    process.env[IMAGE_ENV] = imageDir;
   }, 120_000);
   afterAll(() => {
-    if (previous === undefined) delete process.env[IMAGE_ENV];
-    else process.env[IMAGE_ENV] = previous;
     rmSync(tmp, { recursive: true, force: true });
   });
 
@@ -54,7 +50,7 @@ describe('the prepared PGlite image (prepare-image.ts)', () => {
     const count = made.manifest.migrations.length;
     const lines: string[] = [];
     const dataDir = join(tmp, 'restored');
-    const restored = await openPgliteDb({ dataDir, onProgress: (line) => lines.push(line) });
+    const restored = await openPgliteDb({ dataDir, image: imageDir, onProgress: (line) => lines.push(line) });
     const fresh = await openPgliteDb({ memory: true });
     try {
       await migrate(fresh);
@@ -77,7 +73,7 @@ describe('the prepared PGlite image (prepare-image.ts)', () => {
       await fresh.close();
     }
     lines.length = 0;
-    const reopened = await openPgliteDb({ dataDir, onProgress: (line) => lines.push(line) });
+    const reopened = await openPgliteDb({ dataDir, image: imageDir, onProgress: (line) => lines.push(line) });
     try {
       expect(lines).toEqual([]);
       expect((await reopened.query(`SELECT name FROM schema_migrations WHERE version = '9999'`)).rows).toEqual([{ name: 'probe' }]);
@@ -90,13 +86,11 @@ describe('the prepared PGlite image (prepare-image.ts)', () => {
     const packed = join(tmp, 'packed');
     cpSync(imageDir, packed, { recursive: true });
     for (const dir of [...made.manifest.empty_directories!].reverse()) rmdirSync(join(packed, 'data', dir));
-    process.env[IMAGE_ENV] = packed;
-    const db = await openPgliteDb({ dataDir: join(tmp, 'from-packed'), onProgress: () => undefined });
+    const db = await openPgliteDb({ dataDir: join(tmp, 'from-packed'), image: packed, onProgress: () => undefined });
     try {
       expect(await migrationsOf(db)).toEqual(made.manifest.migrations);
     } finally {
       await db.close();
-      process.env[IMAGE_ENV] = imageDir;
     }
   }, 120_000);
 });

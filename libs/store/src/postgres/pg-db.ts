@@ -2,19 +2,23 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { assertChannelName, type Db, type DbSession, type ListenGap, type QueryResult, type Tx } from '../db';
 import { INT8_ARRAY_OID, INT8_OID, mapInt8Array, parseInt8 } from '../int8';
-import { TransactionGuard, transactionGuardEnabled, transactionHandle } from '../transaction-guard';
+import { TransactionGuard, transactionHandle } from '../transaction-guard';
 import { Checkout, refusedByServer } from './pg-checkout';
 import { PgListener } from './pg-listener';
 import { poolMaxFromEnv, timeoutsFromEnv, type PostgresTimeouts } from './pg-settings';
 
+const DEFAULTS: Readonly<Record<string, string | undefined>> = {};
+
 export interface PostgresDbOptions {
   connectionString: string;
-  /** Pool size; default PALIMPSEST_PG_POOL_MAX or 10. */
+  /** Pool size; default 10 (the root passes PALIMPSEST_PG_POOL_MAX: store-config.ts). */
   poolMax?: number;
-  /** Timeouts; default timeoutsFromEnv() (PALIMPSEST_PG_*_MS). */
+  /** Timeouts; default pg-settings.ts's (the root passes PALIMPSEST_PG_*_MS: store-config.ts). */
   timeouts?: Partial<PostgresTimeouts>;
   /** Errors nobody awaits (idle pool clients, the listener connection). Default: a process warning. */
   onError?: (error: Error) => void;
+  /** The transaction guard (transaction-guard.ts); default on (the root passes PALIMPSEST_TRANSACTION_GUARD / NODE_ENV). */
+  transactionGuard?: boolean;
 }
 
 
@@ -67,7 +71,7 @@ export async function openPostgresDb(options: PostgresDbOptions): Promise<Db> {
 class PostgresDb implements Db {
   readonly kind = 'postgres' as const;
   private readonly pool: pg.Pool;
-  private readonly guard = new TransactionGuard(transactionGuardEnabled(process.env, 'postgres'));
+  private readonly guard: TransactionGuard;
   private readonly onError: (error: Error) => void;
   private readonly timeouts: PostgresTimeouts;
   private readonly listener: PgListener;
@@ -75,11 +79,12 @@ class PostgresDb implements Db {
 
   constructor(options: PostgresDbOptions) {
     this.onError = options.onError ?? defaultOnError;
-    this.timeouts = { ...timeoutsFromEnv(), ...options.timeouts };
+    this.guard = new TransactionGuard(options.transactionGuard ?? true);
+    this.timeouts = { ...timeoutsFromEnv(DEFAULTS), ...options.timeouts };
     const t = this.timeouts;
     this.pool = new pg.Pool({
       connectionString: options.connectionString,
-      max: options.poolMax ?? poolMaxFromEnv(),
+      max: options.poolMax ?? poolMaxFromEnv(DEFAULTS),
       connectionTimeoutMillis: t.connectTimeoutMs,
       statement_timeout: t.statementTimeoutMs,
       query_timeout: t.queryTimeoutMs,

@@ -23,11 +23,11 @@ export interface PostgresTimeouts {
 
 const DEFAULT_POOL_MAX = 10;
 
-export function poolMaxFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+export function poolMaxFromEnv(env: Readonly<Record<string, string | undefined>>): number {
   return positiveInt(env, 'PALIMPSEST_PG_POOL_MAX', DEFAULT_POOL_MAX);
 }
 
-export function timeoutsFromEnv(env: NodeJS.ProcessEnv = process.env): PostgresTimeouts {
+export function timeoutsFromEnv(env: Readonly<Record<string, string | undefined>>): PostgresTimeouts {
   const statementTimeoutMs = positiveInt(env, 'PALIMPSEST_PG_STATEMENT_TIMEOUT_MS', 10_000);
   const timeouts = {
     connectTimeoutMs: positiveInt(env, 'PALIMPSEST_PG_CONNECT_TIMEOUT_MS', 5_000),
@@ -46,7 +46,7 @@ export function timeoutsFromEnv(env: NodeJS.ProcessEnv = process.env): PostgresT
   return timeouts;
 }
 
-function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+function positiveInt(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);

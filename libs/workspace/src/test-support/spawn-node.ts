@@ -1,15 +1,25 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+
+const LIBS = resolve(__dirname, '..', '..', '..');
 
 /**
  * A real second Node process running `script` (JavaScript), which may `require()` a `.ts` module of this
- * repository by absolute path: it is compiled on load with @swc/core, the compiler Jest uses. Only for
- * modules whose own imports are node:* (relative and @palimpsest/* imports are not resolved here). `env` is
- * the child's whole environment.
+ * repository by absolute path: it is compiled on load with @swc/core, the compiler Jest uses, and its
+ * @palimpsest/<lib>/… imports resolve as tsconfig.json maps them (libs/<lib>/src/…). `env` is the child's
+ * whole environment.
  */
 export function spawnNode(script: string, env: NodeJS.ProcessEnv = process.env): ChildProcess {
   const hook = `
     const fs = require('node:fs');
+    const path = require('node:path');
+    const Module = require('node:module');
     const swc = require('@swc/core');
+    const resolveFilename = Module._resolveFilename;
+    Module._resolveFilename = function (request, ...rest) {
+      const m = /^@palimpsest\\/([a-z]+)\\/(.*)$/.exec(request);
+      return resolveFilename.call(this, m ? path.join(${JSON.stringify(LIBS)}, m[1], 'src', m[2]) : request, ...rest);
+    };
     require.extensions['.ts'] = (module, filename) => {
       const out = swc.transformSync(fs.readFileSync(filename, 'utf8'), {
         filename, sourceMaps: false,

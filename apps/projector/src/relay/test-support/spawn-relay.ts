@@ -15,7 +15,7 @@ const Module = require('node:module');
 const swc = require('@swc/core');
 const ROOT = ${JSON.stringify(ROOT)};
 const LIBS = { core: 'libs/core/src', store: 'libs/store/src', projections: 'libs/projections/src', protocol: 'libs/protocol/src',
-  application: 'libs/application/src', workspace: 'libs/workspace/src', structure: 'libs/structure/src', mcp: 'apps/mcp/src', api: 'apps/api/src', projector: 'apps/projector/src' };
+  application: 'libs/application/src', workspace: 'libs/workspace/src', structure: 'libs/structure/src', testing: 'libs/testing/src', composition: 'libs/composition/src', mcp: 'apps/mcp/src', api: 'apps/api/src', projector: 'apps/projector/src' };
 const resolveFilename = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {
   const m = /^@palimpsest\\/([a-z]+)\\/(.*)$/.exec(request);

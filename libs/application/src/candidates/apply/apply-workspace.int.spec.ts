@@ -8,7 +8,8 @@ import { describeBackend, type TestDb } from '@palimpsest/store/test-support/tes
 import { openDestination } from '@palimpsest/workspace/workspace-destination';
 import { waitingLeases } from '@palimpsest/workspace/workspace-lease';
 import { type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
-import { appContext, type AppContext } from '../../app-context';
+import { type AppContext } from '../../app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatchRequest as dispatch } from '../../dispatch/dispatch';
 import { ALLOW_ALL } from '@palimpsest/core/policy/owner-policy';
 import { decideApproval } from '../approvals/approvals.handler';

@@ -1,7 +1,7 @@
 import { targetStreamId } from '@palimpsest/core/target/target.events';
 import type { Db, Tx } from '@palimpsest/store/db';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
-import { appContext } from '../../app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatch } from '../../dispatch/dispatch';
 import { createAppHarness, type AppHarness } from '../../test-support/app-harness';
 import { candidateCalls, edit, expectOk } from '../test-support/candidate-harness';

@@ -38,10 +38,10 @@ export function planChecks(names: readonly string[], config: PolicyConfig, polic
 }
 
 /** Runs the checks one after another (command checks may be heavy); never throws for a failing check. */
-export async function runChecks(checks: PlannedCheck[], texts: CandidateText[]): Promise<CheckOutcome[]> {
+export async function runChecks(checks: PlannedCheck[], texts: CandidateText[], commandPath: string): Promise<CheckOutcome[]> {
   const results: CheckOutcome[] = [];
   for (const check of checks) {
-    results.push(check.kind === 'builtin' ? runBuiltinCheck(check.name, texts) : await runCommandCheck(check.def, texts));
+    results.push(check.kind === 'builtin' ? runBuiltinCheck(check.name, texts) : await runCommandCheck(check.def, texts, commandPath));
   }
   return results;
 }

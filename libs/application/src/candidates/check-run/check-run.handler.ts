@@ -45,7 +45,7 @@ export async function runAndRecord(
   checks: PlannedCheck[],
 ): Promise<{ ok: true; results: CheckOutcome[] } | { ok: false; answer: CandidateAnswer }> {
   const texts = await candidateTexts(ctx.db, candidate, ctx.contents);
-  const results = await runChecks(checks, texts);
+  const results = await runChecks(checks, texts, ctx.candidates.commandPath);
   const now = ctx.clock.now();
   const decision = await handleCommand({
     unitOfWork: candidateUnitOfWork(ctx),

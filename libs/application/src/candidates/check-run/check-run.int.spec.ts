@@ -24,18 +24,15 @@ checks:
 describe(`palimpsest_check_run on ${describeBackend}`, () => {
   let h: AppHarness;
   let dir: string;
-  const saved = process.env.PALIMPSEST_POLICY_FILE;
   const run = (policy: OwnerPolicy, candidate: string, checks: string[]) => candidateCalls(h, policy).call('palimpsest_check_run', { candidate, checks });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'palimpsest-policy-'));
     writeFileSync(join(dir, 'policy.yaml'), POLICY);
-    process.env.PALIMPSEST_POLICY_FILE = join(dir, 'policy.yaml');
-    h = await createAppHarness(); // its app context reads the policy document once, as a process does at start
+    // its app context reads the policy document once, as a process does at start
+    h = await createAppHarness({ PALIMPSEST_POLICY_FILE: join(dir, 'policy.yaml'), PATH: process.env.PATH });
   });
   afterAll(async () => {
-    if (saved === undefined) delete process.env.PALIMPSEST_POLICY_FILE;
-    else process.env.PALIMPSEST_POLICY_FILE = saved;
     rmSync(dir, { recursive: true, force: true });
     await h.dispose();
   });

@@ -84,9 +84,10 @@ interface Exit {
   spawnError: string | null;
 }
 
-function run(def: CommandCheckDef, dir: string, files: string[], stdout: Capture, stderr: Capture): Promise<Exit> {
+function run(def: CommandCheckDef, dir: string, files: string[], out: { stdout: Capture; stderr: Capture; path: string }): Promise<Exit> {
+  const { stdout, stderr } = out;
   const { file, args, shell } = invocation(def, dir, files);
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', HOME: dir, TMPDIR: dir };
+  const env = { PATH: out.path, LANG: 'C.UTF-8', HOME: dir, TMPDIR: dir };
   return new Promise((resolve) => {
     let child: ChildProcess;
     let timedOut = false;
@@ -130,7 +131,8 @@ function verdict(exit: Exit): Pick<CheckOutcome, 'status' | 'ok' | 'reason'> {
   return { status: 'failed', ok: false, reason: exit.signal ? 'signal' : 'exit_status' };
 }
 
-export async function runCommandCheck(def: CommandCheckDef, texts: CandidateText[]): Promise<CheckOutcome> {
+/** `path`: the PATH the command runs with (CandidateSettings.commandPath, read once at start). */
+export async function runCommandCheck(def: CommandCheckDef, texts: CandidateText[], path: string): Promise<CheckOutcome> {
   const started = Date.now();
   const chosen = texts.filter((t) => applies(def, t));
   const dir = await mkdtemp(join(tmpdir(), 'palimpsest-check-'));
@@ -138,7 +140,7 @@ export async function runCommandCheck(def: CommandCheckDef, texts: CandidateText
     const files = await writeFiles(dir, chosen);
     const stdout = new Capture(def.max_output_bytes);
     const stderr = new Capture(def.max_output_bytes);
-    const exit = await run(def, dir, files, stdout, stderr);
+    const exit = await run(def, dir, files, { stdout, stderr, path });
     const v = verdict(exit);
     return {
       check: def.name,

@@ -1,5 +1,5 @@
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
-import { appContext } from '../../app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatchRequest as dispatch } from '../../dispatch/dispatch';
 import { createAppHarness, type AppHarness } from '../../test-support/app-harness';
 import { candidateCalls, edit, expectOk, type Answer } from '../test-support/candidate-harness';

@@ -2,7 +2,6 @@ import { readFileSync, statSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { BUILTIN_PROFILES, parsePolicy, type OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { EMPTY_POLICY_CONFIG, parsePolicyConfig, type PolicyConfig } from '@palimpsest/core/policy/policy-config';
-import { candidateConfig } from '../shared/candidate-config';
 
 /**
  * Where policies come from: the built-in profiles (full, read-only), the operator's policy document
@@ -18,9 +17,8 @@ export class PolicyConfigError extends Error {
 
 let cached: { file: string; mtimeMs: number; config: PolicyConfig } | null = null;
 
-/** The policy document in force (re-read when the file changes); no file: the built-in profiles only. */
-export function loadPolicyConfig(env: NodeJS.ProcessEnv = process.env): PolicyConfig {
-  const file = candidateConfig(env).policyFile;
+/** The policy document in force (re-read when the file changes); no file (PALIMPSEST_POLICY_FILE unset): the built-in profiles only. */
+export function loadPolicyConfig(file: string | null): PolicyConfig {
   if (file === null) return EMPTY_POLICY_CONFIG;
   const mtimeMs = statSync(file).mtimeMs;
   if (cached && cached.file === file && cached.mtimeMs === mtimeMs) return cached.config;
@@ -43,8 +41,8 @@ export class UnknownProfileError extends Error {
 }
 
 /** The policy of an MCP / CLI profile, chosen once at start-up. An unknown name refuses to start. */
-export function resolveProfilePolicy(profile: string, env: NodeJS.ProcessEnv = process.env): OwnerPolicy {
-  const { profiles } = loadPolicyConfig(env);
+export function resolveProfilePolicy(profile: string, policyFile: string | null): OwnerPolicy {
+  const { profiles } = loadPolicyConfig(policyFile);
   const found = profiles[profile];
   if (!found) throw new UnknownProfileError(profile, Object.keys(profiles));
   return found;

@@ -8,14 +8,14 @@ describe('policy store', () => {
   const dir = mkdtempSync(join(tmpdir(), 'palimpsest-policy-unit-'));
   const file = (name: string, text: string) => {
     writeFileSync(join(dir, name), text);
-    return { PALIMPSEST_POLICY_FILE: join(dir, name) };
+    return join(dir, name);
   };
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('knows the built-in profiles without a file, and refuses unknown names', () => {
-    expect(resolveProfilePolicy('full', {})).toEqual(ALLOW_ALL);
-    expect(resolveProfilePolicy('read-only', {})).toEqual(READ_ONLY);
-    expect(() => resolveProfilePolicy('agent', {})).toThrow(UnknownProfileError);
+    expect(resolveProfilePolicy('full', null)).toEqual(ALLOW_ALL);
+    expect(resolveProfilePolicy('read-only', null)).toEqual(READ_ONLY);
+    expect(() => resolveProfilePolicy('agent', null)).toThrow(UnknownProfileError);
   });
 
   it('reads profiles and checks from YAML or JSON', () => {

@@ -21,7 +21,7 @@ function positive(raw: string | undefined, fallback: number, name: string): numb
   return value;
 }
 
-export function candidateConfig(env: NodeJS.ProcessEnv = process.env): CandidateConfig {
+export function candidateConfig(env: Readonly<Record<string, string | undefined>>): CandidateConfig {
   return {
     ttlMs: positive(env.PALIMPSEST_CANDIDATE_TTL_MS, DEFAULTS.ttlMs, 'PALIMPSEST_CANDIDATE_TTL_MS'),
     approvalWaitMs: positive(env.APPROVAL_WAIT_MS, DEFAULTS.approvalWaitMs, 'APPROVAL_WAIT_MS'),

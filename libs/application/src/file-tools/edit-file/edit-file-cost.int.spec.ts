@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { CountingDb } from '@palimpsest/store/test-support/counting-db';
 import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
 import { openWorkspaceRoot, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
-import { appContext, type AppContext } from '../../app-context';
+import type { AppContext } from '../../app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatch } from '../../dispatch/dispatch';
 
 /** What one edit_file of a bound, unchanged file sends to the store (issue 25: at most 5 statements in at most 2 transactions). */

@@ -1,7 +1,7 @@
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { FILE_READ_LIMITS } from '@palimpsest/protocol/catalog/operations/file-reads.operations';
 import { elementSentBytes, MAX_RESULT_BYTES, sentBytes } from '@palimpsest/protocol/result-bytes';
-import { grepTimeoutFromEnv, grepWorkspace } from '@palimpsest/workspace/workspace-grep';
+import { grepWorkspace } from '@palimpsest/workspace/workspace-grep';
 import type { GrepMatch } from '@palimpsest/workspace/workspace-grep.worker';
 import type { AppContext } from '../../app-context';
 import { pathRefusalAnswer, type WorkspaceFileNotFound } from '../../shared/workspace-text';
@@ -45,7 +45,7 @@ export async function grep(ctx: AppContext, input: GrepInput): Promise<GrepAnswe
     glob: input.glob,
     caseInsensitive: input.caseInsensitive === true,
     maxResults: Math.min(input.maxResults ?? FILE_READ_LIMITS.MAX_GREP_MATCHES, FILE_READ_LIMITS.MAX_GREP_MATCHES),
-    timeoutMs: grepTimeoutFromEnv(),
+    timeoutMs: ctx.grepTimeoutMs,
   });
   switch (outcome.kind) {
     case 'done':

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAX_RESULT_BYTES, sentBytes } from '@palimpsest/protocol/result-bytes';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
-import { appContext } from '../../app-context';
+import { appContext } from '@palimpsest/composition/app-context.builder';
 import { dispatchRequest as dispatch } from '../../dispatch/dispatch';
 import { createWorkspaceHarness, type WorkspaceHarness } from '../../test-support/workspace-harness';
 import { expectPublishedResult, publishedSchema } from '../test-support/published-result';

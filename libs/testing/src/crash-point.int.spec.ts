@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import { CRASH_POINTS, CRASH_POINT_ENV } from './crash-point';
-import { ended, spawnNode } from './test-support/spawn-node';
+import { ended, spawnNode } from '@palimpsest/workspace/test-support/spawn-node';
 
 const MODULE = join(__dirname, 'crash-point.ts');
 
 /** A real process passes every crash point in order and says which one it reached last. */
 const RUN_ALL = `
-const { CRASH_POINTS, crashPoint } = require(${JSON.stringify(MODULE)});
+const { CRASH_POINTS, CRASH_POINT_ENV, armCrashPoint, crashPoint } = require(${JSON.stringify(MODULE)});
+armCrashPoint(process.env[CRASH_POINT_ENV]); // as a composition root does
 for (const point of CRASH_POINTS) {
   process.stdout.write(point + '\\n');
   crashPoint(point);

@@ -1,9 +1,9 @@
 /**
  * Opt-in crash points for the crash tests (the publication's, issue 14, and the log consumers'): `crashPoint(name)` ends the process
- * with SIGKILL, as a power cut or the OOM killer would (no handlers, no flush, no finally), when
- * PALIMPSEST_CRASH_POINT names that point; `name@N` waits for the Nth time the process reaches it, so a
- * test that kills a process in a loop still sees progress. Unset, or naming another point, it does
- * nothing. The variable is read once, when this module loads, so a crash point costs one comparison.
+ * with SIGKILL, as a power cut or the OOM killer would (no handlers, no flush, no finally), when the
+ * process was armed for that point (armCrashPoint, called by the composition root with PALIMPSEST_CRASH_POINT);
+ * `name@N` waits for the Nth time the process reaches it, so a test that kills a process in a loop still
+ * sees progress. Unarmed, or armed for another point, it does nothing: a crash point costs one comparison.
  */
 
 export const CRASH_POINT_ENV = 'PALIMPSEST_CRASH_POINT';
@@ -32,12 +32,16 @@ export const CONSUMER_CRASH_POINTS = [
 export type CrashPointName = (typeof CRASH_POINTS)[number];
 export type ConsumerCrashPointName = (typeof CONSUMER_CRASH_POINTS)[number];
 
-const [armed, nth] = parse(process.env[CRASH_POINT_ENV]);
+let armed: string | null = null;
+let nth = 1;
 let hits = 0;
 
-function parse(value: string | undefined): [string | null, number] {
-  const match = /^([^@]+)(?:@(\d+))?$/.exec(value ?? '');
-  return match ? [match[1]!, Number(match[2] ?? 1)] : [null, 1];
+/** Arms the process for the point `spec` names (`name` or `name@N`); unset, empty or malformed leaves it inert. */
+export function armCrashPoint(spec: string | undefined): void {
+  const match = /^([^@]+)(?:@(\d+))?$/.exec(spec ?? '');
+  armed = match ? match[1]! : null;
+  nth = match ? Number(match[2] ?? 1) : 1;
+  hits = 0;
 }
 
 export function crashPoint(name: CrashPointName | ConsumerCrashPointName): void {

@@ -1,0 +1,50 @@
+import type { AppContext } from '@palimpsest/application/app-context';
+import { candidateSettings } from '@palimpsest/application/candidates/shared/candidate-settings';
+import { OutlineCache } from '@palimpsest/application/observe-scope/outline-cache';
+import { systemClock } from '@palimpsest/application/ports/clock.port';
+import { randomIds } from '@palimpsest/application/ports/id-generator.port';
+import { ContentCache } from '@palimpsest/projections/content/content-cache';
+import { advisoryLeaseProvider } from '@palimpsest/store/advisory-lease';
+import { AppendBatcher } from '@palimpsest/store/append-batcher';
+import type { Db } from '@palimpsest/store/db';
+import { WakeNotifier } from '@palimpsest/store/wake-notifier';
+import { structureEngine } from '@palimpsest/structure/structure-engine';
+import { localLeaseProvider, waitingLeases } from '@palimpsest/workspace/workspace-lease';
+import { reservingKept, sharedWorkspaceRoot, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
+import { keptPaths, readConfig, type PalimpsestConfig } from './palimpsest-config';
+
+/**
+ * The one place the application's ports are filled with adapters (the store's, the workspace's, the
+ * pinned parsers), from the configuration read once at start. The roots (apps/*) call it; tests and
+ * benchmarks override what they need. Without a configuration: every variable's default.
+ */
+export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = {}, config: PalimpsestConfig = defaultConfig()): AppContext {
+  const root = overrides.workspace !== undefined ? overrides.workspace : sharedWorkspaceRoot(config.workspaceRoot);
+  return {
+    db,
+    clock: overrides.clock ?? systemClock,
+    ids: overrides.ids ?? randomIds,
+    contents: overrides.contents ?? new ContentCache(),
+    wakes: overrides.wakes ?? new WakeNotifier(db),
+    appends: overrides.appends ?? new AppendBatcher(db),
+    candidates: overrides.candidates ?? candidateSettings(config.candidates, config.commandPath),
+    workspace: reserving(root, config),
+    leases: overrides.leases ?? waitingLeases(advisoryLeaseProvider(db, localLeaseProvider()), config.leaseWaitMs),
+    outlines: overrides.outlines ?? new OutlineCache(structureEngine()),
+    strictObservation: overrides.strictObservation ?? config.strictObservation,
+    workspacePublish: overrides.workspacePublish ?? config.workspacePublish,
+    grepTimeoutMs: overrides.grepTimeoutMs ?? config.grepTimeoutMs,
+    syncOnSave: overrides.syncOnSave ?? config.syncOnSave,
+  };
+}
+
+/** Whatever Palimpsest keeps inside the workspace root is reserved: no tool reaches it. */
+const reserving = (root: WorkspaceRoot | null, config: PalimpsestConfig): WorkspaceRoot | null =>
+  root ? reservingKept(root, keptPaths(config)) : null;
+
+let defaults: PalimpsestConfig | undefined;
+
+/** Every variable's default, relative to this process's working directory (tests and benchmarks). */
+export function defaultConfig(): PalimpsestConfig {
+  return (defaults ??= readConfig({}, process.cwd()));
+}
