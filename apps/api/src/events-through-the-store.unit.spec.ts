@@ -1,19 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { sourceFiles } from '@palimpsest/testing/source-files';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 
 /**
  * The gateway reads the event log through libs/store (read-stream, read-all, stream-lookups), never by
  * querying the events table itself: how the log is laid out is the store's alone.
  */
 const ROOT = __dirname;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'test-support' ? [] : sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') ? [path] : [];
-  });
-}
 
 describe('apps/api', () => {
   it('queries no events table: its reads of the log go through the store', () => {

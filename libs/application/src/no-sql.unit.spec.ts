@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { sourceFiles } from '@palimpsest/testing/source-files';
+import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import ts from 'typescript';
 
@@ -21,14 +22,6 @@ const SQL_PATTERNS: RegExp[] = [
 ];
 
 const ROOT = __dirname;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'test-support' ? [] : sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') ? [path] : [];
-  });
-}
 
 /** `line: keyword` for each SQL match in the file's string and template literals (comments are not literals). */
 function sqlInSource(fileName: string, text: string): string[] {

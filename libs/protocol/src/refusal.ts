@@ -1,16 +1,8 @@
+import type { Refusal as CandidateRefusal } from '@palimpsest/core/candidate/candidate-refusal';
 import type { NextAction, Retryable } from '@palimpsest/core/errors/error-model';
 
-/** The error envelope a candidate operation answers with status "error" (seed 000). */
-export interface ErrorEnvelopeBody {
-  code: string;
-  reason: string;
-  message: string;
-  retryable: Retryable;
-  next_actions: NextAction[];
-  operation_index?: number;
-  target?: Record<string, unknown>;
-  details?: Record<string, unknown>;
-}
+/** The error envelope a candidate operation answers with status "error" (seed 000): the candidate's refusal, its code as sent. */
+export type ErrorEnvelopeBody = Omit<CandidateRefusal, 'code'> & { code: string };
 
 /**
  * An answer other than an operation's success (a refusal, a recorded rejection, a partial write): the
