@@ -26,7 +26,8 @@ export interface AttemptLogRow {
   parent_attempt_id: string | null;
   regeneration_attempt: number | null;
   source: string;
-  diagnostic: unknown;
+  /** A rejection's diagnostic, or an acceptance's warnings (null without any). */
+  diagnostic: Record<string, unknown> | null;
   /** At most `intentChars` code points of the stored intent. */
   intent: string | null;
   editing_cycle_id: string;

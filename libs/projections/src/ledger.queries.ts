@@ -17,7 +17,8 @@ export interface LedgerRow {
   rationale: string | null;
   risk: string | null;
   origin: string;
-  derived: unknown;
+  /** The change's fact, as the acceptance recorded it. */
+  derived: Record<string, unknown>;
   created_at: Date;
 }
 

@@ -19,10 +19,10 @@ const policyOf = (s: HandlerSession): OwnerPolicy => s.policy ?? (s.profile === 
  * The caller's owner policy (absent: the session's profile decides) gates checks and approvals.
  */
 export const CANDIDATE_HANDLERS: { [N in CandidateOperation]: OperationHandler<N> } = {
-  palimpsest_change_propose: answerUnchecked((ctx, a, s) => proposeChange(ctx, a, policyOf(s))),
-  palimpsest_edit_plan: answerUnchecked((ctx, a, s) => editPlan(ctx, a, policyOf(s))),
-  palimpsest_change_inspect: answerUnchecked((ctx, a) => inspectChange(ctx, a)),
-  palimpsest_check_run: answerUnchecked((ctx, a, s) => checkRun(ctx, a, policyOf(s))),
+  palimpsest_change_propose: (ctx, a, s) => proposeChange(ctx, a, policyOf(s)),
+  palimpsest_edit_plan: (ctx, a, s) => editPlan(ctx, a, policyOf(s)),
+  palimpsest_change_inspect: (ctx, a) => inspectChange(ctx, a),
+  palimpsest_check_run: (ctx, a, s) => checkRun(ctx, a, policyOf(s)),
   palimpsest_change_apply: answerUnchecked((ctx, a, s) => applyChange(ctx, a, policyOf(s), s)),
-  palimpsest_change_discard: answerUnchecked((ctx, a) => discardChange(ctx, a)),
+  palimpsest_change_discard: (ctx, a) => discardChange(ctx, a),
 };

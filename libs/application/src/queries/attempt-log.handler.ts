@@ -1,5 +1,6 @@
 import { attemptContents, attemptLogRows, targetExists, type AttemptLogRow } from '@palimpsest/projections/attempts.queries';
 import { elementSentBytes, MAX_RESULT_BYTES, sentBytes } from '@palimpsest/protocol/result-bytes';
+import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import type { AppContext } from '../app-context';
 import { pageLimit, toIso } from '../shared/sql-values';
 import { targetIdOf, notFound } from '../shared/target-lookup';
@@ -68,7 +69,7 @@ const clip = (text: string | null, limit: number): string | null => {
  * and what it was for. The full entry (detail: true) adds the guards, hashes, lineage and diagnostic.
  */
 function summaryOf(r: AttemptLogRow) {
-  const code = (r.diagnostic as { code?: unknown } | null)?.code;
+  const code = r.diagnostic?.code;
   return {
     attempt_id: r.attempt_id,
     log_sequence: r.log_sequence,
@@ -87,8 +88,14 @@ function summaryOf(r: AttemptLogRow) {
   };
 }
 
+/** An entry of a page (summary or detail); with include_content, its submitted record or why it was left out. */
+type PageEntry = (ReturnType<typeof entryOf> | ReturnType<typeof summaryOf>) & {
+  attempt_content?: string | null;
+  attempt_content_omitted?: 'result_byte_budget' | 'page_byte_budget' | null;
+};
+
 /** Newest-first page; fetches limit+1 after all filters, so the cost is O(page), not O(history). */
-export async function getAttemptLog(ctx: AppContext, input: AttemptLogInput) {
+export async function getAttemptLog(ctx: AppContext, input: AttemptLogInput): Promise<Result<'palimpsest_get_attempt_log'>> {
   const { id: targetId, error } = targetIdOf(input.target_file_id);
   if (error) return { ...error, ...EMPTY };
   if (!(await targetExists(ctx.db, targetId))) return { ...notFound(targetId), ...EMPTY };
@@ -101,7 +108,7 @@ export async function getAttemptLog(ctx: AppContext, input: AttemptLogInput) {
   };
   const rows = await attemptLogRows(ctx.db, targetId, filter, { rows: limit + 1, intentChars: INTENT_LIMIT + 1 });
   const page = rows.slice(0, limit);
-  const entries: Record<string, unknown>[] = page.map((row): Record<string, unknown> => (input.detail ? entryOf(row) : summaryOf(row)));
+  const entries = page.map((row): PageEntry => (input.detail ? entryOf(row) : summaryOf(row)));
   if (input.include_content) await attachContent(ctx, page, entries);
   const kept = withinResultBudget(targetId, entries);
   const hasMore = rows.length > kept.length;
@@ -118,9 +125,9 @@ export async function getAttemptLog(ctx: AppContext, input: AttemptLogInput) {
  * The newest entries that fit MAX_RESULT_BYTES as sent (result-bytes.ts); the rest wait for the next
  * page. The first entry always stays: past the budget it loses its content (attempt_content_omitted).
  */
-function withinResultBudget(targetId: string, entries: Record<string, unknown>[]): Record<string, unknown>[] {
+function withinResultBudget(targetId: string, entries: PageEntry[]): PageEntry[] {
   let left = MAX_RESULT_BYTES - sentBytes({ status: 'ok', target_file_id: targetId, entries: [], has_more: true, next_sequence: Number.MAX_SAFE_INTEGER });
-  const kept: Record<string, unknown>[] = [];
+  const kept: PageEntry[] = [];
   for (const entry of entries) {
     const cost = elementSentBytes(entry);
     if (cost > left) {
@@ -134,7 +141,7 @@ function withinResultBudget(targetId: string, entries: Record<string, unknown>[]
 }
 
 /** Content lives in the event; only the entries inside the byte budget are fetched at all. */
-async function attachContent(ctx: AppContext, page: AttemptLogRow[], entries: Record<string, unknown>[]) {
+async function attachContent(ctx: AppContext, page: AttemptLogRow[], entries: PageEntry[]) {
   let used = 0;
   const wanted: number[] = [];
   page.forEach((row, i) => {

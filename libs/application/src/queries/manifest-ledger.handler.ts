@@ -1,4 +1,5 @@
 import { activeEditingCycle, ledgerRows, type LedgerRow } from '@palimpsest/projections/ledger.queries';
+import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import type { AppContext } from '../app-context';
 import { pageLimit, toIso } from '../shared/sql-values';
 import { targetIdOf, notFound } from '../shared/target-lookup';
@@ -37,7 +38,7 @@ function entryOf(r: LedgerRow) {
 }
 
 /** Accepted changes, oldest-first within the newest page; the default covers the active editing cycle. */
-export async function getManifestLedger(ctx: AppContext, input: ManifestLedgerInput) {
+export async function getManifestLedger(ctx: AppContext, input: ManifestLedgerInput): Promise<Result<'palimpsest_get_manifest_ledger'>> {
   const { id: targetId, error } = targetIdOf(input.target_file_id);
   if (error) return { ...error, ...EMPTY };
   const target = await activeEditingCycle(ctx.db, targetId);

@@ -1,4 +1,6 @@
 /** Both drivers return timestamptz as Date; the wire speaks ISO-8601 UTC. */
+export function toIso(value: Date): string;
+export function toIso(value: unknown): string | null;
 export function toIso(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return value.toISOString();

@@ -493,8 +493,8 @@ export interface OperationAnswers {
       intent: string | null;
       source: string;
       created_at: string;
-      protocol_version?: string;
-      runtime_version?: string;
+      protocol_version?: string | null;
+      runtime_version?: string | null;
       request_fingerprint?: string;
       before_hash?: string;
       after_hash?: string | null;
@@ -754,9 +754,9 @@ export interface OperationAnswers {
       filename: string;
       change: string;
       base_version: number;
-      current_version: number;
+      current_version: number | null;
     }>;
-    checks: Array<{
+    checks?: Array<{
       check: string;
       kind: string;
       status: string;

@@ -46,7 +46,7 @@ export async function runChecks(checks: PlannedCheck[], texts: CandidateText[], 
   return results;
 }
 
-export function checkView(r: CheckOutcome & { candidate_version?: number; recorded_at?: string }): Record<string, unknown> {
+export function checkView(r: CheckOutcome & { candidate_version?: number; recorded_at?: string }) {
   return {
     check: r.check,
     kind: r.kind,

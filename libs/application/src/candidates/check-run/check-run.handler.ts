@@ -7,7 +7,8 @@ import { candidateUnitOfWork, handleCommand } from '../../shared/handle-command'
 import { readRefusal, asExisting } from '../shared/candidate-read';
 import { loadCandidate, lockAndLoad } from '../shared/candidate-store';
 import { commitCandidateEvents } from '@palimpsest/projections/candidates/candidate-commit';
-import { errorResult, type CandidateAnswer } from '../shared/envelope';
+import type { Result } from '@palimpsest/protocol/catalog/operation-types';
+import { errorResult, type EnvelopeAnswer } from '../shared/envelope';
 import { candidateTexts } from '../shared/target-texts';
 import { checkView, planChecks, runChecks, type PlannedCheck } from './check-plan';
 
@@ -20,7 +21,7 @@ export interface CheckRunInput {
  * Run checks on the candidate's current version outside any transaction (a command check may take
  * a while and must hold no lock), then record the results on that version in one short transaction.
  */
-export async function checkRun(ctx: AppContext, input: CheckRunInput, policy: OwnerPolicy): Promise<CandidateAnswer> {
+export async function checkRun(ctx: AppContext, input: CheckRunInput, policy: OwnerPolicy): Promise<Result<'palimpsest_check_run'>> {
   const id = input.candidate.toLowerCase();
   const plan = planChecks(input.checks, ctx.candidates.policy, policy);
   if (!plan.ok) return errorResult(plan.refusal);
@@ -43,7 +44,7 @@ export async function runAndRecord(
   ctx: AppContext,
   candidate: ExistingCandidate,
   checks: PlannedCheck[],
-): Promise<{ ok: true; results: CheckOutcome[] } | { ok: false; answer: CandidateAnswer }> {
+): Promise<{ ok: true; results: CheckOutcome[] } | { ok: false; answer: EnvelopeAnswer }> {
   const texts = await candidateTexts(ctx.db, candidate, ctx.contents);
   const results = await runChecks(checks, texts, ctx.candidates.commandPath);
   const now = ctx.clock.now();

@@ -5,7 +5,8 @@ import { asExisting } from '../shared/candidate-read';
 import { lockAndLoad } from '../shared/candidate-store';
 import { commitCandidateEvents } from '@palimpsest/projections/candidates/candidate-commit';
 import { candidateView } from '../shared/candidate-view';
-import { errorResult, type CandidateAnswer } from '../shared/envelope';
+import type { Result } from '@palimpsest/protocol/catalog/operation-types';
+import { errorResult } from '../shared/envelope';
 
 export interface DiscardInput {
   candidate: string;
@@ -13,14 +14,14 @@ export interface DiscardInput {
 }
 
 /** Close an open candidate. An applied change is never undone here. */
-export async function discardChange(ctx: AppContext, input: DiscardInput): Promise<CandidateAnswer> {
+export async function discardChange(ctx: AppContext, input: DiscardInput): Promise<Result<'palimpsest_change_discard'>> {
   const id = input.candidate.toLowerCase();
   const now = ctx.clock.now();
   return handleCommand({
     unitOfWork: candidateUnitOfWork(ctx),
     load: (tx) => lockAndLoad(tx, id),
     decide: (loaded) => decide({ type: 'DiscardCandidate', now, candidate_id: id, expected_candidate_version: input.expected_candidate_version ?? null }, loaded.state),
-    commit: async (loaded, d, tx): Promise<CandidateAnswer> => {
+    commit: async (loaded, d, tx): Promise<Result<'palimpsest_change_discard'>> => {
       if (d.kind === 'replayed' || d.kind === 'awaiting_approval') throw new Error(`discard decided ${d.kind}`);
       const after = await commitCandidateEvents(tx, id, loaded, d.events, now, { command: 'DiscardCandidate' });
       if (d.kind === 'refused') return errorResult(d.refusal);

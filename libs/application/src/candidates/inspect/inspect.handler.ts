@@ -11,7 +11,8 @@ import type { AppContext } from '../../app-context';
 import { readRefusal, asExisting } from '../shared/candidate-read';
 import { candidateView, filesView } from '../shared/candidate-view';
 import { checksOfVersion } from '../shared/checks-query';
-import { errorResult, type CandidateAnswer } from '../shared/envelope';
+import type { Result } from '@palimpsest/protocol/catalog/operation-types';
+import { errorResult } from '../shared/envelope';
 import { candidateTexts, type CandidateText } from '../shared/target-texts';
 
 export type InspectPart = 'semantic_diff' | 'source_diff' | 'content' | 'checks';
@@ -21,6 +22,18 @@ export interface InspectInput {
   include?: InspectPart[];
   targets?: string[];
   context_lines?: number;
+}
+
+/** One target of the answer: what it changes, and the parts asked for. */
+interface TargetPart {
+  target_file_id: string;
+  filename: string;
+  change: 'modified' | 'unchanged';
+  base_version: number;
+  current_version: number | null;
+  semantic_diff?: ReturnType<typeof semanticChanges>;
+  source_diff?: ReturnType<typeof unifiedDiff>;
+  content?: string;
 }
 
 const DEFAULT_PARTS: InspectPart[] = ['semantic_diff', 'source_diff', 'checks'];
@@ -40,7 +53,7 @@ async function loadWithOutcomes(sql: Sql, id: string): Promise<{ state: Candidat
 }
 
 /** What a candidate changes, per target. A read: it records nothing, not even an expiry it notices. */
-export async function inspectChange(ctx: AppContext, input: InspectInput): Promise<CandidateAnswer> {
+export async function inspectChange(ctx: AppContext, input: InspectInput): Promise<Result<'palimpsest_change_inspect'>> {
   const id = input.candidate.toLowerCase();
   const { state, outcomes } = await loadWithOutcomes(ctx.db, id);
   // Applied and discarded candidates stay readable; only an unknown or expired one is refused.
@@ -70,9 +83,9 @@ function targetPart(
   parts: Set<InspectPart>,
   normalized: (ref: OperationRef) => boolean,
   contextLines: number | undefined,
-): Record<string, unknown> {
+): TargetPart {
   const member = c.targets.find((m) => m.target_id === t.target_id)!;
-  const out: Record<string, unknown> = {
+  const out: TargetPart = {
     target_file_id: t.target_id,
     filename: t.filename,
     change: writes(member) ? 'modified' : 'unchanged',

@@ -6,13 +6,14 @@ import type { AppContext } from '../../app-context';
 import { applicableBuiltins } from '../check-run/builtin-checks';
 import { baseEntries, type ProposeInput } from '../propose/propose-input';
 import { operationsView } from '../shared/candidate-view';
-import { errorResult, type CandidateAnswer } from '../shared/envelope';
+import type { Result } from '@palimpsest/protocol/catalog/operation-types';
+import { errorResult } from '../shared/envelope';
 import { observeTarget } from '../shared/target-texts';
 
 export type PlanInput = Pick<ProposeInput, 'base' | 'operations' | 'intent'>;
 
 /** The dry run of propose: the same decision on the same reads, nothing stored, no request_id. */
-export async function editPlan(ctx: AppContext, input: PlanInput, policy: OwnerPolicy): Promise<CandidateAnswer> {
+export async function editPlan(ctx: AppContext, input: PlanInput, policy: OwnerPolicy): Promise<Result<'palimpsest_edit_plan'>> {
   const now = ctx.clock.now();
   const base = baseEntries(input.base);
   const targets: Record<string, TargetObservation | null> = {};

@@ -16,8 +16,9 @@ import { loadCandidate, lockAndLoad, type LoadedCandidate } from '../shared/cand
 import { commitCandidateEvents } from '@palimpsest/projections/candidates/candidate-commit';
 import { eventAt, findRequest, lockRequestId } from '@palimpsest/projections/candidates/candidate.queries';
 import { candidateView, filesView, operationsView } from '../shared/candidate-view';
-import { checksOfVersion } from '../shared/checks-query';
-import { errorResult, type CandidateAnswer } from '../shared/envelope';
+import type { Result } from '@palimpsest/protocol/catalog/operation-types';
+import { checksOfVersion, type CheckView } from '../shared/checks-query';
+import { errorResult } from '../shared/envelope';
 import { baseContents, observeTarget } from '../shared/target-texts';
 import { baseEntries, type ProposeInput } from './propose-input';
 import { withRetryActions } from './propose-next-actions';
@@ -28,7 +29,7 @@ export { baseEntries, type ProposeInput } from './propose-input';
  * Propose (or extend): request lock → request_id lookup → candidate row lock → target reads → decide
  * → append + project, in one transaction. Requested checks run afterwards, outside it.
  */
-export async function proposeChange(ctx: AppContext, input: ProposeInput, policy: OwnerPolicy): Promise<CandidateAnswer> {
+export async function proposeChange(ctx: AppContext, input: ProposeInput, policy: OwnerPolicy): Promise<Result<'palimpsest_change_propose'>> {
   if ((input.candidate === undefined) !== (input.expected_candidate_version === undefined)) {
     return errorResult(refusal('invalid_arguments', 'schema', 'candidate and expected_candidate_version go together: give both to extend a candidate, neither to start one.'));
   }
@@ -88,14 +89,14 @@ async function readLookups(ctx: AppContext, tx: Sql, cmd: ProposeCandidate, load
   return { request: null, targets, base_contents };
 }
 
-async function answer(ctx: AppContext, d: CandidateDecision, candidateId: string, checks: PlannedCheck[], policy: OwnerPolicy): Promise<CandidateAnswer> {
+async function answer(ctx: AppContext, d: CandidateDecision, candidateId: string, checks: PlannedCheck[], policy: OwnerPolicy): Promise<Result<'palimpsest_change_propose'>> {
   if (d.kind === 'refused') return errorResult(d.refusal);
   if (d.kind === 'awaiting_approval') throw new Error('propose never awaits approval');
   const replayed = d.kind === 'replayed';
   const event = replayed ? await eventAt(ctx.db, d.request.log_sequence) : d.events[0];
   const id = replayed ? d.request.candidate_id : candidateId;
   const candidate = asExisting((await loadCandidate(ctx.db, id)).state);
-  let ran: Record<string, unknown>[] | null = null;
+  let ran: CheckView[] | null = null;
   if (!replayed && checks.length) {
     const outcome = await runAndRecord(ctx, candidate, checks);
     if (!outcome.ok) return outcome.answer;

@@ -3,7 +3,7 @@ import { isLapsed, writes, type ExistingCandidate } from '@palimpsest/core/candi
 
 /** Wire shapes shared by the candidate operations (target ids are target_file_id on the wire). */
 
-export function candidateView(s: ExistingCandidate, now: string): Record<string, unknown> {
+export function candidateView(s: ExistingCandidate, now: string) {
   return {
     id: s.candidate_id,
     version: s.version,
@@ -17,7 +17,7 @@ export function candidateView(s: ExistingCandidate, now: string): Record<string,
   };
 }
 
-export function filesView(s: ExistingCandidate): Record<string, unknown>[] {
+export function filesView(s: ExistingCandidate) {
   return s.targets.map((t) => ({
     target_file_id: t.target_id,
     filename: t.filename,
@@ -29,7 +29,7 @@ export function filesView(s: ExistingCandidate): Record<string, unknown>[] {
   }));
 }
 
-export function operationsView(outcomes: OperationOutcome[]): Record<string, unknown>[] {
+export function operationsView(outcomes: OperationOutcome[]) {
   return outcomes.map((o) => ({
     index: o.index,
     kind: o.kind,

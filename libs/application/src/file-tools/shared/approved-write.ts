@@ -6,6 +6,9 @@ import type { FileToCreate } from '../../candidates/apply/created-files';
 import { discardChange } from '../../candidates/discard/discard.handler';
 import { proposeChange } from '../../candidates/propose/propose.handler';
 import type { CandidateAnswer } from '../../candidates/shared/envelope';
+
+/** A candidate operation's answer other than ok (propose's typed refusal, apply's open answer): its envelope. */
+type EnvelopeRefusal = { status: string; error?: unknown };
 import type { CallerWait } from '../../dispatch/operation-handler';
 import type { Answer } from '../../shared/answer';
 import { fileBytesOf } from '../../workspace-publication/file-bytes';
@@ -113,12 +116,12 @@ const FINAL: Record<string, { code: string; answer: string; detail: (path: strin
   },
 };
 
-const isFinal = (a: CandidateAnswer): boolean => (a.error as Refusal).reason in FINAL;
+const isFinal = (a: EnvelopeRefusal): boolean => (a.error as Refusal).reason in FINAL;
 /** Withdrawn: the candidate was discarded with the approval, in the same decision. */
-const isWithdrawn = (a: CandidateAnswer): boolean => (a.error as Refusal).reason === 'approval_withdrawn';
+const isWithdrawn = (a: EnvelopeRefusal): boolean => (a.error as Refusal).reason === 'approval_withdrawn';
 
 /** A candidate envelope that did not apply, as a file-tool answer: the approval answers are final; anything else is a rejection with the envelope's reason. */
-function envelopeAnswer(a: CandidateAnswer, t: ApprovalRequest): Answer {
+function envelopeAnswer(a: EnvelopeRefusal, t: ApprovalRequest): Answer {
   const error = a.error as Refusal;
   const details = (error.details ?? {}) as Record<string, unknown>;
   const final = FINAL[error.reason];
