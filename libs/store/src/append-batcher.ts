@@ -23,7 +23,8 @@ interface Pending {
   spec: GuardedAppendSpec;
   /** Its writes placed once for a statement of its own: the shape, and the retry alone, reuse them. */
   alone: PlacedAlone;
-  shape: string;
+  /** Rendered only when the append waits beside others (a lone append never needs it). */
+  shape: string | null;
   resolve(result: AppendResult | null): void;
   reject(error: unknown): void;
 }
@@ -64,7 +65,7 @@ export class AppendBatcher {
     if (this.queue.length >= this.maxQueue) return Promise.resolve(null);
     return new Promise((resolve, reject) => {
       const alone = placeAlone(spec);
-      this.queue.push({ spec, alone, shape: shapeOf(alone), resolve, reject });
+      this.queue.push({ spec, alone, shape: null, resolve, reject });
       this.pump();
     });
   }
@@ -82,10 +83,11 @@ export class AppendBatcher {
 
   /** The oldest append and the next queued ones of its shape, in arrival order. */
   private takeBatch(): Pending[] {
-    const shape = this.queue[0]!.shape;
+    if (this.queue.length === 1) return this.queue.splice(0, 1);
+    const shape = shapeOfPending(this.queue[0]!);
     const batch: Pending[] = [];
     const rest: Pending[] = [];
-    for (const pending of this.queue) (batch.length < this.maxBatch && pending.shape === shape ? batch : rest).push(pending);
+    for (const pending of this.queue) (batch.length < this.maxBatch && shapeOfPending(pending) === shape ? batch : rest).push(pending);
     this.queue = rest;
     return batch;
   }
@@ -147,4 +149,8 @@ function undone(error: unknown): boolean {
 function positive(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`AppendBatcher ${name} must be a positive integer, got ${value}`);
   return value;
+}
+
+function shapeOfPending(pending: Pending): string {
+  return (pending.shape ??= shapeOf(pending.alone));
 }

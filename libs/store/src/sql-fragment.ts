@@ -7,7 +7,8 @@
  *   sql`WITH a AS (${f}) SELECT ${raw('1')}`                        // f's parameters come along
  */
 
-type Part = string | { readonly value: unknown };
+/** A piece of statement text, a parameter's value, or a nested fragment (kept by reference, flattened once at render). */
+type Part = string | { readonly value: unknown } | SqlFragment;
 
 export class SqlFragment {
   /** Use sql`…`, raw() or joinSql(). */
@@ -15,29 +16,35 @@ export class SqlFragment {
 
   /** The statement text ($1…$n) and its values, in order. */
   render(): { text: string; values: unknown[] } {
+    const texts: string[] = [];
     const values: unknown[] = [];
-    let text = '';
-    for (const part of this.parts) {
-      if (typeof part === 'string') text += part;
-      else {
-        values.push(part.value);
-        text += `$${values.length}`;
-      }
+    collect(this, texts, values);
+    // Joined once into a flat string: the prepared-statement cache hashes it, and a cons string would be flattened first.
+    return { text: texts.join(''), values };
+  }
+}
+
+function collect(fragment: SqlFragment, texts: string[], values: unknown[]): void {
+  for (const part of fragment.parts) {
+    if (typeof part === 'string') texts.push(part);
+    else if (part instanceof SqlFragment) collect(part, texts, values);
+    else {
+      values.push(part.value);
+      texts.push(`$${values.length}`);
     }
-    return { text, values };
   }
 }
 
 /** Text with `${…}` values as parameters (undefined sent as NULL); a nested fragment is inlined with its own. */
 export function sql(strings: TemplateStringsArray, ...values: unknown[]): SqlFragment {
   const parts: Part[] = [];
-  strings.forEach((text, i) => {
+  for (let i = 0; i < strings.length; i++) {
+    const text = strings[i]!;
     if (text) parts.push(text);
-    if (i >= values.length) return;
+    if (i >= values.length) continue;
     const value = values[i];
-    if (value instanceof SqlFragment) parts.push(...value.parts);
-    else parts.push({ value: value === undefined ? null : value });
-  });
+    parts.push(value instanceof SqlFragment ? value : { value: value === undefined ? null : value });
+  }
   return new SqlFragment(parts);
 }
 
@@ -50,7 +57,7 @@ export function joinSql(fragments: readonly SqlFragment[], separator = ', '): Sq
   const parts: Part[] = [];
   fragments.forEach((f, i) => {
     if (i > 0 && separator) parts.push(separator);
-    parts.push(...f.parts);
+    parts.push(f);
   });
   return new SqlFragment(parts);
 }
