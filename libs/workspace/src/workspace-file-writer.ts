@@ -73,7 +73,7 @@ export function readEntry(dest: Destination, name: string = dest.name): EntryRea
 
 /**
  * Create `stageName` exclusively, write `bytes`, give it `mode` (the replaced file's), fsync it. With
- * `mode` null (a new file) it keeps the mode its creation gave it, 0666 less the process umask, as any
+ * `mode` null (a new file) it keeps the mode its creation gave it, 0666 less the process umask, like every
  * tool's new file does. Removed again if any step fails.
  */
 export function stageFile(dest: Destination, stageName: string, bytes: Buffer, mode: number | null): { sha256: string; bytes: number; identity: FileIdentity } {

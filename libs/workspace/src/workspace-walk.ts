@@ -67,7 +67,7 @@ function failed(e: unknown, shown: string, stop: (code: WorkspacePathCode, messa
  * Open the directory the components name, from the root's handle, one component at a time. The answer
  * is a descriptor the caller owns (the root itself is reopened through its handle, never by its path).
  * With `createParents`, a missing directory is made inside the handle held (mode 0777 less the process
- * umask, as any tool's mkdir; mkdir never follows a link at the name it creates) and then opened like any other, so a link raced in is still refused.
+ * umask, like every other tool's mkdir; mkdir never follows a link at the name it creates) and then opened like any other, so a link raced in is still refused.
  */
 export function walkDirectories(root: WorkspaceRoot, components: readonly string[], opts: { createParents: boolean }): DirectoryWalk {
   let dirFd = openSync(root.handlePath(root.fd, '.'), constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);

@@ -7,6 +7,7 @@ import { dispatchRequest } from '../dispatch/dispatch';
 export interface AppHarness {
   ctx: AppContext;
   testDb: TestDb;
+  /** A call as a test sends it: any name off the wire, the answer read field by field (specs assert its shape). */
   call(name: string, args: unknown): Promise<Record<string, any>>;
   /** Create a target and return its id. */
   target(content: string, filename?: string): Promise<string>;
@@ -18,7 +19,7 @@ export interface AppHarness {
 export async function createAppHarness(env: Readonly<Record<string, string | undefined>> = {}): Promise<AppHarness> {
   const testDb = await createTestDb();
   const ctx = appContext(testDb.db, {}, readConfig(env, process.cwd()));
-  const call = (name: string, args: unknown) => dispatchRequest(ctx, name, args) as Promise<Record<string, any>>;
+  const call = async (name: string, args: unknown): Promise<Record<string, any>> => dispatchRequest(ctx, name, args);
   return {
     ctx,
     testDb,

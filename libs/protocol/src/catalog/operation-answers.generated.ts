@@ -2,56 +2,8 @@
 
 /** What each success carries, field by field, as ANSWER_SCHEMAS describes it (answer-schemas.ts). */
 export interface OperationAnswers {
-  palimpsest_initialize_target: {
-    status: "ok";
-    target_file_id: string;
-    filename: string;
-    target_type: string;
-    version: number;
-    current_hash: string;
-    active_editing_cycle_id: string;
-    source_line_endings: {
-      style: "lf" | "crlf" | "cr" | "mixed" | "none";
-      lf: number;
-      crlf: number;
-      cr: number;
-      normalized: boolean;
-      source_code_points: number;
-      source_utf8_bytes: number;
-      source_sha256: string;
-    } | null;
-    workspace?: {
-      path: string;
-      source_sha256: string;
-      publish?: "on_accept" | "on_save";
-    } | null;
-    log_sequence?: number;
-  };
-  palimpsest_handle_upload: {
-    status: "ok";
-    target_file_id: string;
-    filename: string;
-    target_type: string;
-    version: number;
-    current_hash: string;
-    active_editing_cycle_id: string;
-    source_line_endings: {
-      style: "lf" | "crlf" | "cr" | "mixed" | "none";
-      lf: number;
-      crlf: number;
-      cr: number;
-      normalized: boolean;
-      source_code_points: number;
-      source_utf8_bytes: number;
-      source_sha256: string;
-    } | null;
-    workspace?: {
-      path: string;
-      source_sha256: string;
-      publish?: "on_accept" | "on_save";
-    } | null;
-    log_sequence?: number;
-  };
+  palimpsest_initialize_target: InitializeTargetAnswer;
+  palimpsest_handle_upload: InitializeTargetAnswer;
   palimpsest_get_target: {
     status: "ok";
     target_file_id: string;
@@ -60,21 +12,8 @@ export interface OperationAnswers {
     version: number;
     current_hash: string;
     active_editing_cycle_id: string;
-    source_line_endings: {
-      style: "lf" | "crlf" | "cr" | "mixed" | "none";
-      lf: number;
-      crlf: number;
-      cr: number;
-      normalized: boolean;
-      source_code_points: number;
-      source_utf8_bytes: number;
-      source_sha256: string;
-    } | null;
-    workspace?: {
-      path: string;
-      source_sha256: string;
-      publish?: "on_accept" | "on_save";
-    } | null;
+    source_line_endings: SourceLineEndings;
+    workspace?: Workspace;
     log_sequence?: number;
     current_content: string;
   };
@@ -209,40 +148,12 @@ export interface OperationAnswers {
     warning_details: Array<Record<string, unknown>>;
     warning_count: number;
     warnings_truncated: boolean;
-    validity: {
-      protocol_valid: boolean;
-      transaction_valid: boolean;
-      task_correct: string;
-      semantic: string;
-    };
-    evidence: {
-      changes: Array<{
-        change_id: string;
-        change_index: number;
-        span_start: number;
-        span_end: number;
-        matched_chars: number;
-        replacement_chars: number;
-        matched_sha256: string;
-        replacement_sha256: string;
-        operation?: string;
-      }>;
-    };
+    validity: Validity;
+    evidence: Evidence;
     deduplicated: boolean;
     client_request_id: string | null;
     correlation_id?: string;
-    workspace_sync?: {
-      synced_path: string;
-      disk_sha256: string;
-      bytes_written: number;
-      content_eol: string;
-      publication: "installed";
-      durability: "confirmed" | "uncertain";
-      journal: {
-        id: string;
-        state: "committed";
-      };
-    };
+    workspace_sync?: WorkspaceSync;
     before_version?: number;
     observation_bundle_id?: string;
     group_count?: number;
@@ -257,184 +168,22 @@ export interface OperationAnswers {
       change_count: number;
     }>;
   };
-  palimpsest_submit_edits: {
-    status: "accepted";
-    target_file_id: string;
-    before_hash: string;
-    after_hash: string;
-    version: number;
-    current_version: number;
-    current_hash: string;
-    attempt_id: string;
-    log_sequence: number;
-    manifest_entries_added: number;
-    warnings: Array<string>;
-    warning_details: Array<Record<string, unknown>>;
-    warning_count: number;
-    warnings_truncated: boolean;
-    validity: {
-      protocol_valid: boolean;
-      transaction_valid: boolean;
-      task_correct: string;
-      semantic: string;
-    };
-    evidence: {
-      changes: Array<{
-        change_id: string;
-        change_index: number;
-        span_start: number;
-        span_end: number;
-        matched_chars: number;
-        replacement_chars: number;
-        matched_sha256: string;
-        replacement_sha256: string;
-        operation?: string;
-      }>;
-    };
-    deduplicated: boolean;
-    client_request_id: string | null;
-    correlation_id?: string;
-    workspace_sync?: {
-      synced_path: string;
-      disk_sha256: string;
-      bytes_written: number;
-      content_eol: string;
-      publication: "installed";
-      durability: "confirmed" | "uncertain";
-      journal: {
-        id: string;
-        state: "committed";
-      };
-    };
-  };
-  palimpsest_submit_operations: {
-    status: "accepted";
-    target_file_id: string;
-    before_hash: string;
-    after_hash: string;
-    version: number;
-    current_version: number;
-    current_hash: string;
-    attempt_id: string;
-    log_sequence: number;
-    manifest_entries_added: number;
-    warnings: Array<string>;
-    warning_details: Array<Record<string, unknown>>;
-    warning_count: number;
-    warnings_truncated: boolean;
-    validity: {
-      protocol_valid: boolean;
-      transaction_valid: boolean;
-      task_correct: string;
-      semantic: string;
-    };
-    evidence: {
-      changes: Array<{
-        change_id: string;
-        change_index: number;
-        span_start: number;
-        span_end: number;
-        matched_chars: number;
-        replacement_chars: number;
-        matched_sha256: string;
-        replacement_sha256: string;
-        operation?: string;
-      }>;
-    };
-    deduplicated: boolean;
-    client_request_id: string | null;
-    correlation_id?: string;
-    workspace_sync?: {
-      synced_path: string;
-      disk_sha256: string;
-      bytes_written: number;
-      content_eol: string;
-      publication: "installed";
-      durability: "confirmed" | "uncertain";
-      journal: {
-        id: string;
-        state: "committed";
-      };
-    };
-  };
-  palimpsest_submit_replacement: {
-    status: "accepted";
-    target_file_id: string;
-    before_hash: string;
-    after_hash: string;
-    version: number;
-    current_version: number;
-    current_hash: string;
-    attempt_id: string;
-    log_sequence: number;
-    manifest_entries_added: number;
-    warnings: Array<string>;
-    warning_details: Array<Record<string, unknown>>;
-    warning_count: number;
-    warnings_truncated: boolean;
-    validity: {
-      protocol_valid: boolean;
-      transaction_valid: boolean;
-      task_correct: string;
-      semantic: string;
-    };
-    evidence: {
-      changes: Array<{
-        change_id: string;
-        change_index: number;
-        span_start: number;
-        span_end: number;
-        matched_chars: number;
-        replacement_chars: number;
-        matched_sha256: string;
-        replacement_sha256: string;
-        operation?: string;
-      }>;
-    };
-    deduplicated: boolean;
-    client_request_id: string | null;
-    correlation_id?: string;
-    workspace_sync?: {
-      synced_path: string;
-      disk_sha256: string;
-      bytes_written: number;
-      content_eol: string;
-      publication: "installed";
-      durability: "confirmed" | "uncertain";
-      journal: {
-        id: string;
-        state: "committed";
-      };
-    };
-  };
+  palimpsest_submit_edits: SubmitEditsAnswer;
+  palimpsest_submit_operations: SubmitEditsAnswer;
+  palimpsest_submit_replacement: SubmitEditsAnswer;
   palimpsest_preview: {
     status: "accepted" | "rejected";
     preview: true;
     advisory: true;
     target_file_id: string;
     stage: string;
-    validity: {
-      protocol_valid: boolean;
-      transaction_valid: boolean;
-      task_correct: string;
-      semantic: string;
-    };
+    validity: Validity;
     current_version: number;
     current_hash: string;
     before_version: number;
     before_hash: string;
     after_hash?: string | null;
-    change_facts?: Array<{
-      change_id: string;
-      change_index: number;
-      span_start: number;
-      span_end: number;
-      matched_chars: number;
-      replacement_chars: number;
-      matched_sha256: string;
-      replacement_sha256: string;
-      operation?: string;
-    }>;
+    change_facts?: Array<ChangesItem>;
     failure_reason?: string;
     diagnostic?: Record<string, unknown> | null;
   };
@@ -634,10 +383,7 @@ export interface OperationAnswers {
     content_eol: "lf" | "crlf" | "cr";
     bound_now: boolean;
     external_attempt_id: string | null;
-    journal: {
-      id: string;
-      state: "committed";
-    };
+    journal: Journal;
     cleanup_error?: string;
   };
   write_file: {
@@ -653,55 +399,21 @@ export interface OperationAnswers {
     content_eol: "lf" | "crlf" | "cr";
     bound_now: boolean;
     external_attempt_id: string | null;
-    journal: {
-      id: string;
-      state: "committed";
-    };
+    journal: Journal;
     cleanup_error?: string;
   };
   palimpsest_change_propose: {
     status: "ok";
     replayed: boolean;
-    candidate: {
-      id: string;
-      version: number;
-      state: "open" | "applied" | "discarded" | "expired";
-      intent: string | null;
-      base: Array<{
-        target_file_id: string;
-        filename: string;
-        version: number;
-        hash: string;
-      }>;
-      request_id: string;
-      created_at: string;
-      expires_at: string;
-    };
+    candidate: Candidate;
     operations: Array<{
       index: number;
       kind: string;
       target_file_id: string;
       outcome: string;
     }>;
-    files: Array<{
-      target_file_id: string;
-      filename: string;
-      change: string;
-      base_version: number;
-      before_sha256: string;
-      after_sha256: string;
-    }>;
-    checks: Array<{
-      check: string;
-      kind: string;
-      status: string;
-      ok: boolean;
-      targets: Array<{
-        target_file_id: string;
-        ok: boolean;
-        message?: string | null;
-      }>;
-    }>;
+    files: Array<FilesItem>;
+    checks: Array<ChecksItem>;
     required_checks: Array<string>;
   };
   palimpsest_edit_plan: {
@@ -713,42 +425,14 @@ export interface OperationAnswers {
       target_file_id: string;
       outcome: string;
     }>;
-    files: Array<{
-      target_file_id: string;
-      filename: string;
-      change: string;
-      base_version: number;
-      before_sha256: string;
-      after_sha256: string;
-    }>;
+    files: Array<FilesItem>;
     required_checks: Array<string>;
     suggested_checks: Array<string>;
   };
   palimpsest_change_inspect: {
     status: "ok";
-    candidate: {
-      id: string;
-      version: number;
-      state: "open" | "applied" | "discarded" | "expired";
-      intent: string | null;
-      base: Array<{
-        target_file_id: string;
-        filename: string;
-        version: number;
-        hash: string;
-      }>;
-      request_id: string;
-      created_at: string;
-      expires_at: string;
-    };
-    files: Array<{
-      target_file_id: string;
-      filename: string;
-      change: string;
-      base_version: number;
-      before_sha256: string;
-      after_sha256: string;
-    }>;
+    candidate: Candidate;
+    files: Array<FilesItem>;
     targets: Array<{
       target_file_id: string;
       filename: string;
@@ -756,34 +440,14 @@ export interface OperationAnswers {
       base_version: number;
       current_version: number | null;
     }>;
-    checks?: Array<{
-      check: string;
-      kind: string;
-      status: string;
-      ok: boolean;
-      targets: Array<{
-        target_file_id: string;
-        ok: boolean;
-        message?: string | null;
-      }>;
-    }>;
+    checks?: Array<ChecksItem>;
   };
   palimpsest_check_run: {
     status: "ok";
     ok: boolean;
     candidate: string;
     candidate_version: number;
-    checks: Array<{
-      check: string;
-      kind: string;
-      status: string;
-      ok: boolean;
-      targets: Array<{
-        target_file_id: string;
-        ok: boolean;
-        message?: string | null;
-      }>;
-    }>;
+    checks: Array<ChecksItem>;
   };
   palimpsest_change_apply: {
     status: "ok";
@@ -820,21 +484,7 @@ export interface OperationAnswers {
   };
   palimpsest_change_discard: {
     status: "ok";
-    candidate: {
-      id: string;
-      version: number;
-      state: "open" | "applied" | "discarded" | "expired";
-      intent: string | null;
-      base: Array<{
-        target_file_id: string;
-        filename: string;
-        version: number;
-        hash: string;
-      }>;
-      request_id: string;
-      created_at: string;
-      expires_at: string;
-    };
+    candidate: Candidate;
     released: boolean;
   };
   palimpsest_search_targets: {
@@ -851,15 +501,7 @@ export interface OperationAnswers {
     }>;
     total: number;
     next_offset: number | null;
-    projection: {
-      name: string;
-      checkpoint_position: number;
-      caught_up: boolean;
-      behind_by_events: number;
-      min_position: number | null;
-      min_position_reached: boolean | null;
-      waited_ms: number;
-    };
+    projection: Projection;
   };
   palimpsest_get_target_activity: {
     status: "ok";
@@ -893,14 +535,160 @@ export interface OperationAnswers {
       rejected: number;
       retries: number;
     }>;
-    projection: {
-      name: string;
-      checkpoint_position: number;
-      caught_up: boolean;
-      behind_by_events: number;
-      min_position: number | null;
-      min_position_reached: boolean | null;
-      waited_ms: number;
-    };
+    projection: Projection;
   };
 }
+
+/** A part several answers share. */
+export type InitializeTargetAnswer = {
+  status: "ok";
+  target_file_id: string;
+  filename: string;
+  target_type: string;
+  version: number;
+  current_hash: string;
+  active_editing_cycle_id: string;
+  source_line_endings: SourceLineEndings;
+  workspace?: Workspace;
+  log_sequence?: number;
+};
+
+/** A part several answers share. */
+export type SourceLineEndings = {
+  style: "lf" | "crlf" | "cr" | "mixed" | "none";
+  lf: number;
+  crlf: number;
+  cr: number;
+  normalized: boolean;
+  source_code_points: number;
+  source_utf8_bytes: number;
+  source_sha256: string;
+} | null;
+
+/** A part several answers share. */
+export type Workspace = {
+  path: string;
+  source_sha256: string;
+  publish?: "on_accept" | "on_save";
+} | null;
+
+/** A part several answers share. */
+export type Validity = {
+  protocol_valid: boolean;
+  transaction_valid: boolean;
+  task_correct: string;
+  semantic: string;
+};
+
+/** A part several answers share. */
+export type Evidence = {
+  changes: Array<ChangesItem>;
+};
+
+/** A part several answers share. */
+export type ChangesItem = {
+  change_id: string;
+  change_index: number;
+  span_start: number;
+  span_end: number;
+  matched_chars: number;
+  replacement_chars: number;
+  matched_sha256: string;
+  replacement_sha256: string;
+  operation?: string;
+};
+
+/** A part several answers share. */
+export type WorkspaceSync = {
+  synced_path: string;
+  disk_sha256: string;
+  bytes_written: number;
+  content_eol: string;
+  publication: "installed";
+  durability: "confirmed" | "uncertain";
+  journal: {
+    id: string;
+    state: "committed";
+  };
+};
+
+/** A part several answers share. */
+export type SubmitEditsAnswer = {
+  status: "accepted";
+  target_file_id: string;
+  before_hash: string;
+  after_hash: string;
+  version: number;
+  current_version: number;
+  current_hash: string;
+  attempt_id: string;
+  log_sequence: number;
+  manifest_entries_added: number;
+  warnings: Array<string>;
+  warning_details: Array<Record<string, unknown>>;
+  warning_count: number;
+  warnings_truncated: boolean;
+  validity: Validity;
+  evidence: Evidence;
+  deduplicated: boolean;
+  client_request_id: string | null;
+  correlation_id?: string;
+  workspace_sync?: WorkspaceSync;
+};
+
+/** A part several answers share. */
+export type Journal = {
+  id: string;
+  state: "committed";
+};
+
+/** A part several answers share. */
+export type Candidate = {
+  id: string;
+  version: number;
+  state: "open" | "applied" | "discarded" | "expired";
+  intent: string | null;
+  base: Array<{
+    target_file_id: string;
+    filename: string;
+    version: number;
+    hash: string;
+  }>;
+  request_id: string;
+  created_at: string;
+  expires_at: string;
+};
+
+/** A part several answers share. */
+export type FilesItem = {
+  target_file_id: string;
+  filename: string;
+  change: string;
+  base_version: number;
+  before_sha256: string;
+  after_sha256: string;
+};
+
+/** A part several answers share. */
+export type ChecksItem = {
+  check: string;
+  kind: string;
+  status: string;
+  ok: boolean;
+  targets: Array<{
+    target_file_id: string;
+    ok: boolean;
+    message?: string | null;
+  }>;
+};
+
+/** A part several answers share. */
+export type Projection = {
+  name: string;
+  checkpoint_position: number;
+  caught_up: boolean;
+  behind_by_events: number;
+  min_position: number | null;
+  min_position_reached: boolean | null;
+  waited_ms: number;
+};

@@ -1,7 +1,8 @@
 import { ANSWER_SCHEMAS } from '../catalog/answer-schemas';
 import { CATALOG, type OperationName } from '../catalog/catalog';
 import type { JsonSchema, OperationSpec } from '../catalog/operation-spec';
-import { schemaToType } from './typescript-client';
+import { sharedSchemaNames } from './shared-schema-names';
+import { schemaToType, type SchemaNames } from './typescript-client';
 
 const DIR = 'libs/protocol/src/catalog';
 const HEADER = '// Generated from the operation catalog by `npx palimpsest generate`. Do not edit by hand.';
@@ -40,9 +41,23 @@ export function operationTypeFiles(): Map<string, string> {
       `${DIR}/operation-results.generated.ts`,
       table('OperationResults', 'The answers, as the result schema describes them (status first, the rest per status).', (op) => schemaToType(op.result, '  ', true)),
     ],
-    [
-      `${DIR}/operation-answers.generated.ts`,
-      table('OperationAnswers', 'What each success carries, field by field, as ANSWER_SCHEMAS describes it (answer-schemas.ts).', (op) => schemaToType(ANSWER_SCHEMAS[op.name], '  ', true)),
-    ],
+    [`${DIR}/operation-answers.generated.ts`, answersFile()],
   ]);
+}
+
+/** The answers' table, with each part several answers share declared once as a named type. */
+function answersFile(): string {
+  const named = sharedSchemaNames(new Map(CATALOG.map((op) => [`${op.name.replace(/^palimpsest_/, '')}_answer`, ANSWER_SCHEMAS[op.name]])));
+  const doc = 'What each success carries, field by field, as ANSWER_SCHEMAS describes it (answer-schemas.ts).';
+  const body = table('OperationAnswers', doc, (op) => schemaToType(ANSWER_SCHEMAS[op.name], '  ', true, named));
+  return `${body}\n${sharedTypes(named)}`;
+}
+
+function sharedTypes(named: SchemaNames): string {
+  const lines: string[] = [];
+  for (const [schema, name] of named) {
+    const unnamed = new Map([...named].filter(([s]) => s !== schema));
+    lines.push(`/** A part several answers share. */`, `export type ${name} = ${schemaToType(schema, '', true, unnamed)};`, '');
+  }
+  return lines.join('\n');
 }
