@@ -11,15 +11,16 @@ import type { AppContext } from '../app-context';
 import { refusalAnswer, type Decided } from '../shared/target-refusals';
 import { SUBMISSION_TOOL } from '../shared/submission-tools';
 import { commitOf, commitOptimistically } from '../shared/commit-events';
-import { handleCommand, targetUnitOfWork, type TargetUnit } from '../shared/handle-command';
+import type { TargetUnit } from '../shared/handle-command';
+import { acceptedChange, acceptedHash, runTargetCommand, type Step, type TargetCommandPlan } from '../shared/target-pipeline/target-pipeline';
 import { targetIdOf, notFound, type NotFound } from '../shared/target-lookup';
 import { attemptRow, findKeyedAttempt, findParentAttempt } from '@palimpsest/projections/attempt-lookups.queries';
 import { lockTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { Committed } from '@palimpsest/projections/target-commit';
-import { workspaceFileOf } from '@palimpsest/projections/workspace-files.queries';
+import { workspaceFileOf, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import { viewOfAccepted, viewOfRejected, viewOfRow } from './attempt-view';
 import type { ObservedLookups } from './next-action-probe';
-import { publishAccepted, type ToPublish } from './publish-accepted';
+import { publishAccepted } from './publish-accepted';
 import { enrichRejection, type RejectionEnrichment } from './rejection-enrichment';
 import { submissionResponse } from './submission-response';
 
@@ -78,6 +79,8 @@ interface Submission {
   strict: boolean;
   /** What the observed lookup found under the lock (the next actions' probe decides corrections with it). */
   observedLookups?: ObservedLookups;
+  /** The workspace file an accepted change must reach first (publish on_accept), found under the lock. */
+  binding?: WorkspaceFileRow;
 }
 
 function commandFor(sub: Submission, lookups: SubmissionFields['lookups'], observed?: ObservedLookups): SubmissionCommand {
@@ -137,19 +140,17 @@ function decidedResponse(sub: Submission, target: TargetRow, outcome: Decided, d
 type Answered = { body: SubmissionResult; enrichment: RejectionEnrichment | null };
 
 /** Answered, or why not: the fast path does not apply, or the guard refused (the row moved, or the key is taken). */
-async function submitOptimistically(ctx: AppContext, sub: Submission): Promise<Answered | 'declined' | 'refused'> {
+async function submitOptimistically(ctx: AppContext, sub: Submission): Promise<Step<Answered> | 'declined' | 'refused'> {
   const head = ctx.contents.optimisticHead(sub.targetId);
   if (!head || isUuid(sub.input.parent_attempt_id) || sub.input.observed) return 'declined';
   const target: TargetRow = { exists: true, ...head };
   const outcome = decide(commandFor(sub, { keyed: null, parent: null }), target);
   if (outcome.kind === 'refused') return 'declined'; // the locked path answers refusals
   if (outcome.recoveredAttemptId || outcome.events.length !== 1) return 'declined';
-  const done = await commitOptimistically(ctx, commitInput(sub, target, outcome), sub.boundKey, isAcceptance(outcome));
+  const done = await commitOptimistically(ctx, commitInput(sub, target, outcome), sub.boundKey, acceptedHash(outcome) !== null);
   if (!done) return 'refused';
-  return { body: decidedResponse(sub, target, outcome, done), enrichment: enrichmentFor(sub, target, outcome) };
+  return { kind: 'answer', answer: { body: decidedResponse(sub, target, outcome, done), enrichment: enrichmentFor(sub, target, outcome) } };
 }
-
-const isAcceptance = (d: Decided) => !d.recoveredAttemptId && d.events[0]?.type === 'ProposalAccepted';
 
 /** Under the row lock: the idempotency, lineage and observation lookups, then the decision. */
 async function decideLocked(sub: Submission, tx: Sql, target: Extract<TargetRow, { exists: true }>) {
@@ -161,33 +162,31 @@ async function decideLocked(sub: Submission, tx: Sql, target: Extract<TargetRow,
 }
 
 /**
- * The locked path: lock → idempotency and lineage lookups → decide → append → project, in one transaction.
- * An acceptance a workspace file publishes on acceptance is not committed here: it is handed back to be
- * published (publish-accepted.ts), which decides it again under the lock.
+ * The locked step: idempotency and lineage lookups → decide once → append → project, in one transaction.
+ * An acceptance a workspace file publishes on acceptance is not committed here: it is handed to the
+ * pipeline's publication step (publish-accepted.ts), which commits it once its file is installed.
  */
-function lockedSubmission(ctx: AppContext, sub: Submission) {
-  const { targetId } = sub;
-  return {
-    unitOfWork: targetUnitOfWork(ctx),
-    load: ({ tx }: TargetUnit) => lockTargetRow(tx, targetId, ctx.contents),
-    decide: async (target: TargetRow | null, { tx }: TargetUnit) => (target ? decideLocked(sub, tx, target) : null),
-    commit: async (target: TargetRow | null, outcome: ReturnType<typeof decide> | null, { tx, commit }: TargetUnit): Promise<Answered | ToPublish> => {
-      if (!target || !outcome) return { body: notFound(targetId), enrichment: null };
-      if (outcome.kind === 'refused') return { body: refusalAnswer(outcome.refusal, requestOf(sub.input)), enrichment: null };
-      const enrichment = enrichmentFor(sub, target, outcome);
-      if (outcome.recoveredAttemptId) {
-        const view = await recoveredView(tx, outcome.recoveredAttemptId);
-        const current = { version: target.version, current_hash: target.current_hash };
-        return { body: submissionResponse(view, { deduplicated: true, submittedKey: sub.submittedKey, current, correlationId: sub.correlationId }), enrichment };
-      }
-      if (isAcceptance(outcome)) {
-        const binding = await workspaceFileOf(tx, targetId);
-        if (binding?.publish === 'on_accept') return { kind: 'publish', target, outcome, binding };
-      }
-      const done = await commit(commitInput(sub, target, outcome));
-      return { body: decidedResponse(sub, target, outcome, done), enrichment };
-    },
-  };
+async function lockedStep(ctx: AppContext, sub: Submission, target: TargetRow | null, { tx, commit }: TargetUnit): Promise<Step<Answered>> {
+  const answered = (body: SubmissionResult, enrichment: RejectionEnrichment | null = null): Step<Answered> => ({ kind: 'answer', answer: { body, enrichment } });
+  if (!target) return answered(notFound(sub.targetId));
+  const outcome = await decideLocked(sub, tx, target);
+  if (outcome.kind === 'refused') return answered(refusalAnswer(outcome.refusal, requestOf(sub.input)));
+  const enrichment = enrichmentFor(sub, target, outcome);
+  if (outcome.recoveredAttemptId) {
+    const view = await recoveredView(tx, outcome.recoveredAttemptId);
+    const current = { version: target.version, current_hash: target.current_hash };
+    return answered(submissionResponse(view, { deduplicated: true, submittedKey: sub.submittedKey, current, correlationId: sub.correlationId }), enrichment);
+  }
+  const accepted = acceptedChange(outcome, target, sub.attemptId, sub.now);
+  if (accepted) {
+    const binding = await workspaceFileOf(tx, sub.targetId);
+    if (binding?.publish === 'on_accept') {
+      sub.binding = binding;
+      return { kind: 'effect', change: accepted };
+    }
+  }
+  const done = await commit(commitInput(sub, target, outcome));
+  return answered(decidedResponse(sub, target, outcome, done), enrichment);
 }
 
 /** Publishing an acceptance meets a target that moved at most this often before it answers the move. */
@@ -209,7 +208,7 @@ export async function submitProposal(ctx: AppContext, input: SubmitProposalInput
   ctx.contents.beginWrite(targetId);
   let answer: Answered;
   try {
-    answer = await decideAndPublish(ctx, sub);
+    answer = await runTargetCommand(ctx, submissionPlan(ctx, sub));
   } finally {
     ctx.contents.endWrite(targetId);
   }
@@ -218,33 +217,34 @@ export async function submitProposal(ctx: AppContext, input: SubmitProposalInput
   return enrichment ? enrichRejection(body, enrichment) : body;
 }
 
-async function decideAndPublish(ctx: AppContext, sub: Submission): Promise<Answered> {
-  const request = requestOf(sub.input);
-  const resend = resent(request, 'Send the same request again');
-  for (let round = 1; ; round++) {
-    const decided = await handleCommand<TargetUnit, TargetRow | null, ReturnType<typeof decide> | null, Answered | ToPublish>({
-      optimistic: () => submitOptimistically(ctx, sub),
-      // A refused guard means another writer got in first (or the target's file publishes it), unless the key
-      // was taken: a resend of a recorded request (deduplicated) says nothing about contention and must not
-      // slow the next writes.
-      afterRefusedGuard: (a) => {
-        if ('kind' in a || a.body.deduplicated !== true) ctx.contents.markContended(sub.targetId);
-      },
-      ...lockedSubmission(ctx, sub),
-    });
-    if (!('kind' in decided)) return decided;
-    const published = await publishAccepted(ctx, decided, {
-      decideAgain: (tx, locked) => decideLocked(sub, tx, locked),
-      record: async (locked, outcome, commit) => decidedResponse(sub, locked, outcome, await commit(commitInput(sub, locked, outcome))),
-      resend,
-    });
-    if (published !== 'moved') return { body: published as SubmissionResult, enrichment: null };
-    if (round === PUBLISH_ROUNDS) return { body: movedAnswer(sub, decided.target), enrichment: null };
-  }
+/** The submission as a command of the target pipeline. */
+function submissionPlan(ctx: AppContext, sub: Submission): TargetCommandPlan<Answered> {
+  const resend = resent(requestOf(sub.input), 'Send the same request again');
+  return {
+    targetId: sub.targetId,
+    optimistic: () => submitOptimistically(ctx, sub),
+    // A refused guard means another writer got in first (or the target's file publishes it), unless the key
+    // was taken: a resend of a recorded request (deduplicated) says nothing about contention and must not
+    // slow the next writes.
+    afterRefusedGuard: (step) => {
+      if (step.kind === 'effect' || step.answer.body.deduplicated !== true) ctx.contents.markContended(sub.targetId);
+    },
+    locked: (target, unit) => lockedStep(ctx, sub, target, unit),
+    effect: async (change) => {
+      if (!sub.binding) throw new Error(`submission: target ${sub.targetId} has no binding to publish to`);
+      const published = await publishAccepted(ctx, change, sub.binding, {
+        decideAgain: (tx, locked) => decideLocked(sub, tx, locked),
+        answer: (locked, outcome, done) => decidedResponse(sub, locked, outcome, done),
+        resend,
+      });
+      return published === 'moved' ? 'moved' : { body: published as SubmissionResult, enrichment: null };
+    },
+    rounds: { max: PUBLISH_ROUNDS, moved: (change) => ({ body: movedAnswer(sub, change.on), enrichment: null }) },
+  };
 }
 
 /** The target kept moving while its file was being published: nothing was written or recorded. */
-function movedAnswer(sub: Submission, target: TargetRow & { exists: true }): SubmissionResult {
+function movedAnswer(sub: Submission, target: TargetRow): SubmissionResult {
   return {
     status: 'rejected',
     target_file_id: sub.targetId,

@@ -13,7 +13,8 @@ import type { CallerWait } from '../../dispatch/operation-handler';
 import type { Answer } from '../../shared/answer';
 import { fileBytesOf } from '../../workspace-publication/file-bytes';
 import type { FileTarget } from './file-target';
-import { decideGuarded, type GuardedChange, type GuardedOutcome } from './guarded-write';
+import { runTargetCommand } from '../../shared/target-pipeline/target-pipeline';
+import { guardedPlan, type GuardedChange, type GuardedOutcome } from './guarded-write';
 import type { Written } from './write-answers';
 
 /**
@@ -34,19 +35,20 @@ type Bound = Extract<FileTarget, { kind: 'bound' }>;
 
 export const needsApproval = (caller: WriteCaller | undefined): caller is WriteCaller & { policy: OwnerPolicy } => caller?.policy?.approve === true;
 
-export async function approvedWrite(ctx: AppContext, t: Bound, change: GuardedChange, operation: Record<string, unknown>, caller: WriteCaller & { policy: OwnerPolicy }): Promise<GuardedOutcome> {
-  const first = await decideGuarded(ctx, t, change);
-  if (first.kind !== 'accepted') return first;
-  const file = fileBytesOf(first.after.content, first.locked.source_line_endings, t.bound_style);
-  const request = { targetId: t.row.target_id, version: first.locked.version, path: t.path, intent: `${change.tool} ${t.path}` };
-  const applied = await proposeAndApply(ctx, request, operation, caller);
-  if (applied.kind === 'answer') return applied;
-  return {
-    kind: 'written',
-    before: first.locked,
-    after: { version: applied.version, current_hash: applied.current_hash, content: first.after.content },
-    written: { ...applied.written, bytes_written: file.bytes.length, content_eol: file.content_eol },
-  };
+export function approvedWrite(ctx: AppContext, t: Bound, change: GuardedChange, operation: Record<string, unknown>, caller: WriteCaller & { policy: OwnerPolicy }): Promise<GuardedOutcome> {
+  // The pipeline's approval step: the accepted change waits for an operator's grant, whose apply publishes and commits it.
+  return runTargetCommand(ctx, guardedPlan(ctx, t, change, async (first): Promise<GuardedOutcome> => {
+    const file = fileBytesOf(first.after.content, first.on.source_line_endings, t.bound_style);
+    const request = { targetId: t.row.target_id, version: first.on.version, path: t.path, intent: `${change.tool} ${t.path}` };
+    const applied = await proposeAndApply(ctx, request, operation, caller);
+    if (applied.kind === 'answer') return applied;
+    return {
+      kind: 'written',
+      before: first.on,
+      after: { version: applied.version, current_hash: applied.current_hash, content: first.after.content },
+      written: { ...applied.written, bytes_written: file.bytes.length, content_eol: file.content_eol },
+    };
+  }));
 }
 
 /** What the tool asks an operator to let it change: one target at the version the tool saw. */

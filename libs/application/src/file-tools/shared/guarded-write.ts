@@ -1,29 +1,27 @@
 import type { SubmitProposal } from '@palimpsest/core/target/target.commands';
+import { plainSubmission } from '@palimpsest/core/target/target.commands';
 import { decide } from '@palimpsest/core/target/target.decider';
 import { PROTOCOL, type ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
-import { lockTargetRow, readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
+import { readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { AppContext } from '../../app-context';
 import type { Answer } from '../../shared/answer';
-import { commitOf } from '../../shared/commit-events';
-import { plainSubmission } from '@palimpsest/core/target/target.commands';
-import { targetUnitOfWork } from '../../shared/handle-command';
+import { publishChange } from '../../shared/target-pipeline/publication-step';
+import { acceptedChange, commitDecided, runTargetCommand, type AcceptedChange, type TargetCommandPlan } from '../../shared/target-pipeline/target-pipeline';
 import { refusalAnswer, type Decided } from '../../shared/target-refusals';
 import { enrichRejection } from '../../submit-proposal/rejection-enrichment';
-import { publishFiles } from '../../workspace-publication/publish-files';
-import { fileBytesOf } from '../../workspace-publication/file-bytes';
 import type { FileTarget } from './file-target';
 import { publicationRefusal, type Written } from './write-answers';
 
 /**
  * One guarded change of a bound file by a file tool: a tx/1 edit (edit_file) or a tx/3 whole replacement
- * (write_file), guarded by the version the tool just saw, decided under the target's row lock. A
- * rejection is recorded at once (ProposalRejected, attempt log) and handed to the tool, which answers it
- * (edit_file lean, its full diagnostics on request); nothing is published. An accepted change records nothing yet: it is published through the journal
- * (kind 'write', the replaced file backed up) and decided again under the lock in the outcome
- * transaction, where the ProposalAccepted commits with PublicationCompleted. So a change that cannot
- * reach the disk (drift, busy, crash) leaves no accepted change behind. A writer that waited for the
- * lease while others published the same file decides its change again, under the lease, on the version
- * they left (the publication's rebase): the tool's guard is the text it matches, not a version the agent sent.
+ * (write_file), guarded by the version the tool just saw: a command of the target pipeline
+ * (shared/target-pipeline). A rejection is recorded at once (ProposalRejected, attempt log) and handed to
+ * the tool, which answers it (edit_file lean, its full diagnostics on request); nothing is published. An
+ * accepted change records nothing yet: the pipeline's publication step publishes it through the journal
+ * and commits it with PublicationCompleted, so a change that cannot reach the disk (drift, busy, crash)
+ * leaves no accepted change behind. A writer that waited for the lease while others published the same
+ * file decides its change again, under the lease, on the version they left (the publication's rebase):
+ * the tool's guard is the text it matches, not a version the agent sent.
  */
 
 export interface GuardedChange {
@@ -71,124 +69,83 @@ export function guardedCommand(read: { target_id: string; version: number; curre
   });
 }
 
-const acceptedHash = (d: Decided): string | null => {
-  const e = d.events[0];
-  return e?.type === 'ProposalAccepted' ? e.data.after_hash : null;
-};
-
-/** A change decided and found acceptable, nothing of it recorded yet. */
-export interface AcceptedChange {
-  kind: 'accepted';
-  attemptId: string;
-  /** The `now` the change was decided with. */
-  decidedAt: string;
-  planned: Decided;
-  locked: TargetRow;
-  after: Extract<Decided['state'], { exists: true }>;
-}
+type Declined = Exclude<GuardedOutcome, { kind: 'written' }>;
 
 /**
- * The change decided first on the row the tool just read: an accepted change needs no transaction of its
- * own (whoever carries it out decides it again under the lock); a refusal or rejection is decided again
- * under the lock here, and a rejection recorded.
+ * The change as a command of the target pipeline: decided first on the row the tool just read (an
+ * acceptance goes straight to `effect`, which carries it out and commits it); a refusal or a rejection is
+ * decided again under the row lock, and a rejection recorded there.
  */
-export async function decideGuarded(ctx: AppContext, t: Bound, change: GuardedChange): Promise<AcceptedChange | Exclude<GuardedOutcome, { kind: 'written' }>> {
+export function guardedPlan<A>(ctx: AppContext, t: Bound, change: GuardedChange, effect: (accepted: AcceptedChange) => Promise<A>): TargetCommandPlan<A | Declined> {
+  const targetId = t.row.target_id;
   const attemptId = ctx.ids.next();
   const now = ctx.clock.now();
-  const optimistic = decide(guardedCommand(t.row, change, attemptId, now), t.row);
-  const first = optimistic.kind === 'decided' && acceptedHash(optimistic) !== null
-    ? { kind: 'accepted' as const, d: optimistic, locked: t.row }
-    : await lockedDecision(ctx, t, change, attemptId, now);
-  if (first.kind === 'answer') return first;
-  if (first.kind === 'rejected') return { kind: 'rejected', before: first.locked, rejection: recordedRejection(first.d, first.locked, change, now) };
-  const after = first.d.state.exists ? first.d.state : null;
-  if (!after) throw new Error('file tools: an accepted change left no target');
-  return { kind: 'accepted', attemptId, decidedAt: now, planned: first.d, locked: first.locked, after };
+  const command = () => guardedCommand(t.row, change, attemptId, now);
+  return {
+    targetId,
+    optimistic: async () => {
+      const accepted = acceptedChange(decide(command(), t.row), t.row, attemptId, now);
+      return accepted ? { kind: 'effect', change: accepted } : 'declined';
+    },
+    locked: async (locked, unit) => {
+      if (!locked) throw new Error(`file tools: the bound target ${targetId} is gone`);
+      const d = decide(command(), locked);
+      if (d.kind === 'refused') return { kind: 'answer', answer: { kind: 'answer', answer: refusalAnswer(d.refusal) } };
+      const accepted = acceptedChange(d, locked, attemptId, now);
+      if (accepted) return { kind: 'effect', change: accepted };
+      await commitDecided(unit, locked, d, now, { command: 'SubmitProposal', tool: change.tool });
+      return { kind: 'answer', answer: { kind: 'rejected', before: locked, rejection: recordedRejection(d, locked, change, now) } };
+    },
+    effect,
+  };
 }
 
-export async function guardedWrite(ctx: AppContext, t: Bound, change: GuardedChange): Promise<GuardedOutcome> {
-  const targetId = t.row.target_id;
-  const first = await decideGuarded(ctx, t, change);
-  if (first.kind !== 'accepted') return first;
-  // What the publication carries out: the first decision, or the one made again under the lease.
-  let base = { t, decided: first };
-  const fileOf = (d: AcceptedChange) => {
-    const bytes = fileBytesOf(d.after.content, d.locked.source_line_endings, t.bound_style);
-    return { file: bytes, publish: { target_id: targetId, path: t.path, target_version: d.after.version, bytes: bytes.bytes, content_eol: bytes.content_eol, replaced_sha256: t.baseline, backup: true } };
-  };
-  let planned = fileOf(first);
-  type Value = { kind: 'moved'; answer: Answer } | { kind: 'declined'; outcome: Exclude<GuardedOutcome, { kind: 'written' }> } | { kind: 'accepted'; after: WrittenText };
-  const result = await publishFiles<Value>(ctx, {
-    kind: 'write',
-    request_id: null,
-    candidate_id: null,
-    files: [planned.publish],
-    plannedOn: [{ target_id: targetId, version: first.locked.version }],
+/** The change decided (a rejection recorded), stopping short of its effect: an acceptance is handed back to be carried out. */
+export function decideGuarded(ctx: AppContext, t: Bound, change: GuardedChange): Promise<{ kind: 'accepted'; change: AcceptedChange } | Declined> {
+  return runTargetCommand(ctx, guardedPlan(ctx, t, change, async (accepted) => ({ kind: 'accepted' as const, change: accepted })));
+}
+
+export function guardedWrite(ctx: AppContext, t: Bound, change: GuardedChange): Promise<GuardedOutcome> {
+  return runTargetCommand(ctx, guardedPlan(ctx, t, change, (accepted) => publishGuarded(ctx, t, change, accepted)));
+}
+
+/** The accepted change through the pipeline's publication step, answered as the tool's outcome. */
+async function publishGuarded(ctx: AppContext, t: Bound, change: GuardedChange, accepted: AcceptedChange): Promise<GuardedOutcome> {
+  const r = await publishChange<Declined>(ctx, {
+    change: accepted,
+    file: { path: t.path, baseline: t.baseline, style: t.bound_style },
+    metadata: { command: 'SubmitProposal', tool: change.tool },
+    decideAgain: async (_tx, locked, c) => {
+      const at = ctx.clock.now();
+      return { decision: decide(guardedCommand(c.on, change, c.attemptId, at), locked), decidedAt: at };
+    },
     // Writers of one file take turns: the change is made on the text the previous writer left, as the tool
     // would have made it had it come later (edit_file's oldString must still match once; write_file replaces).
-    rebase: async () => {
-      const now = await readTargetRow(ctx.db, targetId, ctx.contents);
-      if (!now) throw new Error(`file tools: the bound target ${targetId} is gone`);
-      if (now.version === base.decided.locked.version) return { go: true, files: [planned.publish] };
-      const moved = { ...t, row: now };
-      const again = await decideGuarded(ctx, moved, change);
-      if (again.kind !== 'accepted') return { go: false, answer: { kind: 'declined' as const, outcome: again } };
-      base = { t: moved, decided: again };
-      planned = fileOf(again);
-      return { go: true, files: [planned.publish] };
+    rebase: async (c) => {
+      const now = await readTargetRow(ctx.db, t.row.target_id, ctx.contents);
+      if (!now) throw new Error(`file tools: the bound target ${t.row.target_id} is gone`);
+      if (now.version === c.on.version) return c;
+      const again = await decideGuarded(ctx, { ...t, row: now }, change);
+      return again.kind === 'accepted' ? again.change : { stop: again };
     },
-    outcome: async (tx, commit) => {
-      const { t: on, decided } = base;
-      const locked = await lockTargetRow(tx, targetId, ctx.contents);
-      if (!locked) throw new Error(`file tools: the bound target ${targetId} is gone`);
-      // Decided once: the lock shows the very row the change was decided on. Only a row that moved meanwhile is decided again.
-      const unmoved = locked.stream_version === decided.locked.stream_version;
-      const decidedAt = unmoved ? decided.decidedAt : ctx.clock.now();
-      const again = unmoved ? decided.planned : decide(guardedCommand(on.row, change, decided.attemptId, decidedAt), locked);
-      if (again.kind === 'refused' || acceptedHash(again) !== acceptedHash(decided.planned) || locked.version !== decided.locked.version) {
-        const detail = `target ${targetId} moved from version ${decided.locked.version} to ${locked.version} before ${t.path} was installed`;
-        return { go: false, detail, answer: { kind: 'moved' as const, answer: movedAnswer(t, locked.version) } };
-      }
+  });
+  switch (r.kind) {
+    case 'stopped':
+      return r.stop;
+    case 'moved':
+      return { kind: 'answer', answer: movedAnswer(t, r.version ?? r.change.on.version) };
+    case 'unpublished':
+      return { kind: 'answer', answer: publicationRefusal(r.result, t.path, t.row.target_id) };
+    case 'published': {
+      const { change: done, installed } = r;
       return {
-        go: true,
-        finish: async () => {
-          await commit(commitOf(locked, again, decidedAt, { command: 'SubmitProposal', tool: change.tool }));
-          const state = again.state.exists ? again.state : locked;
-          return { kind: 'accepted' as const, after: { version: state.version, current_hash: state.current_hash, content: state.content } };
-        },
+        kind: 'written',
+        before: done.on,
+        after: { version: done.after.version, current_hash: done.after.current_hash, content: done.after.content },
+        written: { attempt_id: done.attemptId, journal_id: r.journal_id, bytes_written: installed.bytes_written, disk_sha256: installed.disk_sha256, content_eol: r.content_eol, cleanup_error: r.cleanup_error },
       };
-    },
-  });
-  if (result.kind === 'stopped') {
-    const v = result.answer;
-    return v.kind === 'declined' ? v.outcome : { kind: 'answer', answer: v.kind === 'moved' ? v.answer : movedAnswer(t, base.decided.locked.version) };
-  }
-  if (result.kind !== 'published') return { kind: 'answer', answer: publicationRefusal(result, t.path, targetId) };
-  const value = result.value;
-  if (value.kind !== 'accepted') return { kind: 'answer', answer: value.kind === 'moved' ? value.answer : movedAnswer(t, base.decided.locked.version) };
-  const installed = result.installed[0];
-  return {
-    kind: 'written',
-    before: base.decided.locked,
-    after: value.after,
-    written: { attempt_id: base.decided.attemptId, journal_id: result.journal_id, bytes_written: installed.bytes_written, disk_sha256: installed.disk_sha256, content_eol: planned.file.content_eol, cleanup_error: result.cleanup_error },
-  };
-}
-
-/** The change decided under the target's row lock; a rejection is recorded (ProposalRejected) in that transaction. */
-function lockedDecision(ctx: AppContext, t: Bound, change: GuardedChange, attemptId: string, now: string) {
-  const targetId = t.row.target_id;
-  return targetUnitOfWork(ctx)(async ({ tx, commit }) => {
-    const locked = await lockTargetRow(tx, targetId, ctx.contents);
-    if (!locked) throw new Error(`file tools: the bound target ${targetId} is gone`);
-    const d = decide(guardedCommand(t.row, change, attemptId, now), locked);
-    if (d.kind === 'refused') return { kind: 'answer' as const, answer: refusalAnswer(d.refusal), locked };
-    if (acceptedHash(d) === null) {
-      await commit(commitOf(locked, d, now, { command: 'SubmitProposal', tool: change.tool }));
-      return { kind: 'rejected' as const, d, locked };
     }
-    return { kind: 'accepted' as const, d, locked };
-  });
+  }
 }
 
 function movedAnswer(t: Bound, version: number): Answer {
