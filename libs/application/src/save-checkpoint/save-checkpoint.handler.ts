@@ -1,13 +1,10 @@
-import { decide } from '@palimpsest/core/target/target.decider';
 import type { AppContext } from '../app-context';
 import { refusalAnswer } from '../shared/target-refusals';
-import { commitOf } from '../shared/commit-events';
-import { handleCommand, targetUnitOfWork } from '../shared/handle-command';
+import { commitDecided, runTargetCommand } from '../shared/target-pipeline/target-pipeline';
 import { targetIdOf, notFound } from '../shared/target-lookup';
-import { lockTargetRow } from '@palimpsest/projections/content/target-row.queries';
 import { workspaceFileOf } from '@palimpsest/projections/workspace-files.queries';
 import { savedAnswer, type SaveCheckpointInput } from './saved-answer';
-import { saveToWorkspace, syncRequested } from './save-to-workspace';
+import { checkpointDecision, saveToWorkspace, syncRequested } from './save-to-workspace';
 
 /**
  * sync_workspace: true and false decide; omitted or null publish a target whose binding waits for saves
@@ -28,28 +25,15 @@ export async function saveCheckpoint(ctx: AppContext, input: SaveCheckpointInput
   const now = ctx.clock.now();
   const snapshotId = ctx.ids.next();
   const newCycleId = ctx.ids.next();
-  return handleCommand({
-    unitOfWork: targetUnitOfWork(ctx),
-    load: ({ tx }) => lockTargetRow(tx, targetId, ctx.contents),
-    decide: (target) =>
-      target &&
-      decide(
-        {
-          type: 'SaveCheckpoint',
-          now,
-          target_id: targetId,
-          snapshot_id: snapshotId,
-          new_editing_cycle_id: newCycleId,
-          expected_target_version: input.expected_target_version,
-          expected_current_hash: input.expected_current_hash,
-        },
-        target,
-      ),
-    commit: async (target, outcome, { commit }) => {
-      if (!target || !outcome) return notFound(targetId);
-      if (outcome.kind === 'refused') return refusalAnswer(outcome.refusal);
-      await commit(commitOf(target, outcome, now, { command: 'SaveCheckpoint' }));
-      return savedAnswer(target, input, { snapshotId, newCycleId });
+  const answer = (a: ReturnType<typeof notFound> | ReturnType<typeof refusalAnswer> | ReturnType<typeof savedAnswer>) => ({ kind: 'answer' as const, answer: a });
+  return runTargetCommand(ctx, {
+    targetId,
+    locked: async (target, unit) => {
+      if (!target) return answer(notFound(targetId));
+      const outcome = checkpointDecision(ctx, target, input, { snapshotId, newCycleId }, now);
+      if (outcome.kind === 'refused') return answer(refusalAnswer(outcome.refusal));
+      await commitDecided(unit, target, outcome, now, { command: 'SaveCheckpoint' });
+      return answer(savedAnswer(target, input, { snapshotId, newCycleId }));
     },
   });
 }

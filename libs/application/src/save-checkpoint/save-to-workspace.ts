@@ -4,7 +4,7 @@ import { decide } from '@palimpsest/core/target/target.decider';
 import { workspaceFileOf } from '@palimpsest/projections/workspace-files.queries';
 import { lockTargetRow, readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { AppContext } from '../app-context';
-import { commitOf } from '../shared/commit-events';
+import { commitDecided } from '../shared/target-pipeline/target-pipeline';
 import { refusalAnswer } from '../shared/target-refusals';
 import { notFound, targetIdOf } from '../shared/target-lookup';
 import { publishFiles } from '../workspace-publication/publish-files';
@@ -69,7 +69,8 @@ async function prepare(ctx: AppContext, targetId: string, input: SaveCheckpointI
   return { ok: true, row, path: binding.path, baseline: binding.disk_sha256, bytes: Buffer.from(exported.value.content, 'utf8'), eol: exported };
 }
 
-function checkpointDecision(ctx: AppContext, row: TargetRow, input: SaveCheckpointInput, ids?: { snapshotId: string; newCycleId: string }, now = ctx.clock.now()) {
+/** The SaveCheckpoint command (built here only), decided on `row`. */
+export function checkpointDecision(ctx: AppContext, row: TargetRow, input: SaveCheckpointInput, ids?: { snapshotId: string; newCycleId: string }, now = ctx.clock.now()) {
   return decide(
     {
       type: 'SaveCheckpoint',
@@ -112,7 +113,7 @@ export async function saveToWorkspace(ctx: AppContext, input: SaveCheckpointInpu
           const now = ctx.clock.now();
           const outcome = checkpointDecision(ctx, locked, input, ids, now);
           if (outcome.kind === 'refused') throw new Error(`save: the checkpoint was refused under the lock after its guards held: ${outcome.refusal.kind}`);
-          await commit(commitOf(locked, outcome, now, { command: 'SaveCheckpoint', sync_workspace: true }));
+          await commitDecided({ commit }, locked, outcome, now, { command: 'SaveCheckpoint', sync_workspace: true });
           return savedAnswer(locked, input, ids);
         },
       };

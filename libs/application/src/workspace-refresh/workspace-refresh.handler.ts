@@ -1,19 +1,12 @@
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import type { TargetRefusal } from '@palimpsest/core/target/target-decision';
-import { decideRefresh } from '@palimpsest/core/target/workspace-refresh.decision';
-import { lockTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
-import { workspaceFileOf, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
-import { decide as decidePublication } from '@palimpsest/core/publication/publication.decider';
-import { commitPublicationEvents, loadJournal } from '@palimpsest/projections/publications/publication-commit';
-import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
+import type { WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import type { AppContext } from '../app-context';
-import { importWorkspaceFile } from '../initialize-target/workspace-import';
 import type { Answer } from '../shared/answer';
-import { commitOf } from '../shared/commit-events';
-import { targetUnitOfWork, type TargetUnit } from '../shared/handle-command';
 import { notFound, targetIdOf, type NotFound } from '../shared/target-lookup';
-import { refusalAnswer, type Decided, type UnrecordedRejection } from '../shared/target-refusals';
+import { refusalAnswer, type UnrecordedRejection } from '../shared/target-refusals';
 import { workspaceNotConfigured } from '../shared/workspace-not-configured';
+import { takeInDiskChange, type RefreshRefusal } from './take-in-disk-change';
 
 export interface WorkspaceRefreshInput {
   target_file_id: unknown;
@@ -44,79 +37,46 @@ const notConfigured = () =>
     argument: 'target_file_id',
   });
 
-function checkBinding(targetId: string, file: WorkspaceFileRow | null, root: WorkspaceRoot): InvalidArgument | null {
-  if (!file) {
-    return invalidArgument('target_not_bound_to_workspace', `Target ${targetId} was not imported from a workspace file: there is nothing to refresh from.`, {
-      argument: 'target_file_id',
-    });
-  }
-  if (file.root_dev !== root.dev || file.root_ino !== root.ino) {
-    return invalidArgument('workspace_root_mismatch', `Target ${targetId} is bound to another workspace root than the one configured.`, {
-      argument: 'target_file_id',
-      bound_root: { dev: file.root_dev, ino: file.root_ino },
-      configured_root: { path: root.path, dev: root.dev, ino: root.ino },
-    });
-  }
-  return null;
-}
-
 /**
- * palimpsest_workspace_refresh: under the target's row lock, read the bound file; bytes that no longer
- * hash to the baseline are taken in as an accepted whole replacement (source external_disk) followed by
- * WorkspaceFileRefreshed, in one transaction. A pending_reconcile journal on the file is closed by it.
+ * palimpsest_workspace_refresh: the bound file's bytes taken in under the target's row lock when they are
+ * no longer its baseline (take-in-disk-change.ts), answered.
  */
 export async function refreshWorkspaceFile(ctx: AppContext, input: WorkspaceRefreshInput): Promise<RefreshAnswer> {
   const { id: targetId, error } = targetIdOf(input.target_file_id);
   if (error) return error;
   const root = ctx.workspace;
   if (!root) return notConfigured();
-  const attemptId = ctx.ids.next();
-  const now = ctx.clock.now();
-  return targetUnitOfWork(ctx)(async ({ tx, commit }: TargetUnit) => {
-    const target = await lockTargetRow(tx, targetId, ctx.contents);
-    if (!target) return notFound(targetId);
-    const file = await workspaceFileOf(tx, targetId);
-    const unbound = checkBinding(targetId, file, root);
-    if (unbound || !file) return unbound as InvalidArgument;
-    const read = await importWorkspaceFile(root, file.path);
-    if (!read.ok) return { ...read.answer, argument: 'target_file_id', path: file.path };
-    const diskSha = read.source.source_sha256;
-    if (diskSha === file.disk_sha256) return answer('in_sync', target, file, diskSha);
-    const outcome = decideRefresh(
-      {
-        now,
-        attempt_id: attemptId,
-        path: file.path,
-        content: read.content,
-        disk_sha256: diskSha,
-        previous_disk_sha256: file.disk_sha256,
-        expected_target_version: input.expected_target_version ?? null,
-        expected_current_hash: input.expected_current_hash ?? null,
-      },
-      target,
-    );
-    if (outcome.kind === 'refused') return refused(outcome.refusal);
-    await commit(commitOf(target, outcome, now, { command: 'RefreshWorkspaceFile' }));
-    const taken = takenAttempt(outcome);
-    const resolved = await closePendingJournal(tx, file, taken, now);
-    return answer('refreshed', after(target, outcome), file, diskSha, { attempt_id: taken, previous_disk_sha256: file.disk_sha256, journal_resolved: resolved });
-  });
+  const r = await takeInDiskChange(ctx, root, targetId, { expected_target_version: input.expected_target_version ?? null, expected_current_hash: input.expected_current_hash ?? null });
+  switch (r.kind) {
+    case 'in_sync':
+      return answer('in_sync', r.target, r.file, r.diskSha);
+    case 'refreshed':
+      return answer('refreshed', r.target, r.file, r.diskSha, { attempt_id: r.attemptId, previous_disk_sha256: r.file.disk_sha256, journal_resolved: r.journalResolved });
+    case 'refused':
+      return refreshRefusalAnswer(r.refusal);
+  }
 }
 
-function takenAttempt(outcome: Decided): string | null {
-  const refreshed = outcome.events.find((e) => e.type === 'WorkspaceFileRefreshed');
-  if (refreshed?.type !== 'WorkspaceFileRefreshed') throw new Error('a refresh decided no WorkspaceFileRefreshed');
-  return refreshed.data.attempt_id;
-}
-
-/** A pending_reconcile journal on the file ends with the refresh: its bytes are now on the record (PublicationResolved). */
-async function closePendingJournal(tx: TargetUnit['tx'], file: WorkspaceFileRow, attemptId: string | null, now: string): Promise<string | null> {
-  if (file.journal_state !== 'pending_reconcile' || !file.open_journal_id) return null;
-  const loaded = await loadJournal(tx, file.open_journal_id);
-  const d = decidePublication({ type: 'ResolvePublication', now, target_id: file.target_id, attempt_id: attemptId }, loaded.state);
-  if (d.kind === 'refused') return null; // settled meanwhile by another process
-  await commitPublicationEvents(tx, file.open_journal_id, loaded, d.events, now, { command: 'RefreshWorkspaceFile' });
-  return file.open_journal_id;
+/** Why the bound file's bytes were not taken in, as the refresh answers it (the file tools answer it too). */
+export function refreshRefusalAnswer(r: RefreshRefusal): RefreshAnswer {
+  switch (r.kind) {
+    case 'target_not_found':
+      return notFound(r.targetId);
+    case 'not_bound':
+      return invalidArgument('target_not_bound_to_workspace', `Target ${r.targetId} was not imported from a workspace file: there is nothing to refresh from.`, {
+        argument: 'target_file_id',
+      });
+    case 'root_mismatch':
+      return invalidArgument('workspace_root_mismatch', `Target ${r.targetId} is bound to another workspace root than the one configured.`, {
+        argument: 'target_file_id',
+        bound_root: { dev: r.file.root_dev, ino: r.file.root_ino },
+        configured_root: { path: r.root.path, dev: r.root.dev, ino: r.root.ino },
+      });
+    case 'unreadable':
+      return { ...r.answer, argument: 'target_file_id', path: r.path };
+    case 'target':
+      return refused(r.refusal);
+  }
 }
 
 /** The usual refusal; a stale guard's next action is a re-read, then this refresh with the new guard. */
@@ -126,8 +86,6 @@ function refused(refusal: TargetRefusal): RefreshAnswer {
   const reason = `The target moved to version ${refusal.current_version}: re-read it, then refresh with the new guard.`;
   return { ...answer, next_actions: [{ operation: 'palimpsest_get_target', reason, params: { target_file_id: refusal.target_id } }] };
 }
-
-const after = (target: TargetRow, outcome: Decided) => (outcome.state.exists ? outcome.state : target);
 
 type Taken = Required<Pick<Refreshed, 'attempt_id' | 'previous_disk_sha256' | 'journal_resolved'>>;
 

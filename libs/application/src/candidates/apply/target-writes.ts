@@ -10,7 +10,8 @@ import type { TargetEvent } from '@palimpsest/core/target/target.events';
 import { PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../../app-context';
-import { commitOf, type CommitTargetEvents } from '../../shared/commit-events';
+import type { CommitTargetEvents } from '../../shared/commit-events';
+import { commitDecided } from '../../shared/target-pipeline/target-pipeline';
 import { plainSubmission } from '@palimpsest/core/target/target.commands';
 import type { Decided } from '../../shared/target-refusals';
 import { candidateThatWrote } from '@palimpsest/projections/candidates/candidate-targets.queries';
@@ -115,6 +116,6 @@ export async function writeTargets(commit: CommitTargetEvents, c: ExistingCandid
     const row = locked.get(t.target_id) as TargetRow;
     const decided = decideTargetWrite(c, applied, t, row);
     const outcome = { ...decided, events: [...decided.events, ...(withRecord.get(t.target_id) ?? [])] };
-    await commit(commitOf(row, outcome, applied.applied_at, { command: 'ApplyCandidate', candidate_id: c.candidate_id, receipt_id: applied.receipt_id }));
+    await commitDecided({ commit }, row, outcome, applied.applied_at, { command: 'ApplyCandidate', candidate_id: c.candidate_id, receipt_id: applied.receipt_id });
   }
 }

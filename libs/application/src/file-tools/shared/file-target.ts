@@ -9,18 +9,19 @@ import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import { openDestination } from '@palimpsest/workspace/workspace-destination';
 import type { AppContext } from '../../app-context';
 import { publicationRejected } from '../../workspace-publication/publication-answers';
-import { initializeTarget } from '../../initialize-target/initialize-target.handler';
+import { createTarget } from '../../initialize-target/create-target';
 import type { Answer } from '../../shared/answer';
 import { fileTooLarge, pathRefusalAnswer } from '../../shared/workspace-text';
-import { refreshWorkspaceFile } from '../../workspace-refresh/workspace-refresh.handler';
+import { takeInDiskChange } from '../../workspace-refresh/take-in-disk-change';
+import { refreshRefusalAnswer } from '../../workspace-refresh/workspace-refresh.handler';
 import { workspaceNotConfigured } from '../../shared/workspace-not-configured';
 
 /**
  * "Find or bind the target of a path", what every file-tool write starts with. The target of a path is
  * the latest binding for (root, path). A file never touched is imported (a new target bound to it,
- * WorkspaceFileBound); a bound file whose bytes are not its baseline is first taken in as an external
- * change (palimpsest_workspace_refresh's decision, source external_disk), so history stays complete
- * and the tool then acts on what is on disk.
+ * WorkspaceFileBound: initialize's domain step, create-target.ts); a bound file whose bytes are not its
+ * baseline is first taken in as an external change (refresh's domain step, take-in-disk-change.ts, source
+ * external_disk), so history stays complete and the tool then acts on what is on disk.
  */
 
 export type FileTarget =
@@ -63,9 +64,9 @@ async function lookUp(ctx: AppContext, requested: string): Promise<FileTarget | 
   if (disk.kind === 'too_large') return { kind: 'answer', answer: fileTooLarge(disk, 'path') };
   if (!binding) return bindOnce(ctx, root, path, requested);
   if (disk.sha256 === binding.disk_sha256 && binding.journal_state !== 'pending_reconcile') return loaded(ctx, root, path, binding.target_id, false, null, binding);
-  const refreshed = await refreshWorkspaceFile(ctx, { target_file_id: binding.target_id });
-  if (refreshed.status !== 'refreshed' && refreshed.status !== 'in_sync') return { kind: 'answer', answer: { ...refreshed, argument: 'path', path } };
-  return loaded(ctx, root, path, binding.target_id, false, typeof refreshed.attempt_id === 'string' ? refreshed.attempt_id : null);
+  const refreshed = await takeInDiskChange(ctx, root, binding.target_id, { expected_target_version: null, expected_current_hash: null });
+  if (refreshed.kind === 'refused') return { kind: 'answer', answer: { ...refreshRefusalAnswer(refreshed.refusal), argument: 'path', path } };
+  return loaded(ctx, root, path, binding.target_id, false, refreshed.kind === 'refreshed' ? refreshed.attemptId : null);
 }
 
 /**
@@ -94,10 +95,9 @@ async function bindOnce(ctx: AppContext, root: WorkspaceRoot, path: string, requ
 }
 
 async function bindNow(ctx: AppContext, root: WorkspaceRoot, path: string): Promise<FileTarget | { kind: 'moved'; path: string }> {
-  const bound = await initializeTarget(ctx, { filename: path, from_workspace: true });
-  if (bound.status === 'not_found') return { kind: 'absent', root, path };
-  if (bound.status !== 'ok') return { kind: 'answer', answer: { ...bound, argument: 'path', path } };
-  return loaded(ctx, root, path, bound.target_file_id, true, null);
+  const bound = await createTarget(ctx, { filename: path, from_workspace: true });
+  if (bound.kind === 'refused') return bound.answer.status === 'not_found' ? { kind: 'absent', root, path } : { kind: 'answer', answer: { ...bound.answer, argument: 'path', path } };
+  return loaded(ctx, root, path, bound.target.target_id, true, null);
 }
 
 /** The bound target as it is now; the binding is read again unless the caller's is still current (nothing was bound or taken in since). */

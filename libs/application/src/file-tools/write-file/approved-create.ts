@@ -2,7 +2,7 @@ import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { canonicalizeUpload } from '@palimpsest/core/text/canonical-text';
 import { contentTypeOf } from '@palimpsest/core/text/content-type';
 import type { AppContext } from '../../app-context';
-import { initializeTarget } from '../../initialize-target/initialize-target.handler';
+import { createTarget } from '../../initialize-target/create-target';
 import type { Answer } from '../../shared/answer';
 import { proposeAndApply, type WriteCaller } from '../shared/approved-write';
 import type { FileTarget } from '../shared/file-target';
@@ -21,9 +21,9 @@ type Absent = Extract<FileTarget, { kind: 'absent' }>;
  * timeout is a final answer; the empty target stays, unbound, as the record of what was asked.
  */
 export async function approvedCreate(ctx: AppContext, t: Absent, content: string, caller: WriteCaller & { policy: OwnerPolicy }): Promise<Answer> {
-  const created = await initializeTarget(ctx, { filename: t.path, content: '', content_type: contentTypeOf(t.path) });
-  if (created.status !== 'ok') return { ...created, argument: 'path', path: t.path };
-  const targetId = String(created.target_file_id);
+  const created = await createTarget(ctx, { filename: t.path, content: '', content_type: contentTypeOf(t.path) });
+  if (created.kind === 'refused') return { ...created.answer, argument: 'path', path: t.path };
+  const targetId = created.target.target_id;
   const bytes = Buffer.from(content, 'utf8');
   const eol = eolOfContent(content);
   const file = { target_id: targetId, path: t.path, bytes, content_eol: eol, style: canonicalizeUpload(content).sourceLineEndings.style };

@@ -6,6 +6,7 @@ import { initialTargetState } from '@palimpsest/core/target/target.state';
 import type { AppContext } from '../../app-context';
 import type { Answer } from '../../shared/answer';
 import { contentTypeOf } from '@palimpsest/core/text/content-type';
+import { newTargetCommit } from '../../shared/target-pipeline/target-pipeline';
 import { publishFiles } from '../../workspace-publication/publish-files';
 import type { FileTarget } from '../shared/file-target';
 import { publicationRefusal } from '../shared/write-answers';
@@ -47,7 +48,7 @@ export async function createFile(ctx: AppContext, t: Absent, content: string): P
           initialTargetState,
         );
         if (d.kind === 'refused' || !d.state.exists) throw new Error(`write_file: the new target for ${t.path} was refused`);
-        await commit({ targetId, streamVersion: 0, previousChunks: [], events: d.events, stateAfter: d.state, recordedAt: now, metadata: { command: 'InitializeTarget', tool: 'write_file' } });
+        await commit(newTargetCommit(targetId, d, now, { command: 'InitializeTarget', tool: 'write_file' }));
         return { kind: 'created' as const, version: d.state.version, current_hash: d.state.current_hash };
       },
     }),
