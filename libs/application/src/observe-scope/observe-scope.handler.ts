@@ -7,12 +7,11 @@ import { sha256Hex } from '@palimpsest/core/text/sha256';
 import { decide } from '@palimpsest/core/target/target.decider';
 import type { RecordObservation } from '@palimpsest/core/target/target.commands';
 import type { ObservationBase, ObservedScope, ScopeSelector } from '@palimpsest/core/target/target.events';
-import { lockTargetRow, readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
+import { readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { readTarget } from '@palimpsest/protocol/catalog/operations/reads.operations';
 import type { AppContext } from '../app-context';
-import { commitOf } from '../shared/commit-events';
-import { handleCommand, targetUnitOfWork } from '../shared/handle-command';
+import { commitDecided, runTargetCommand } from '../shared/target-pipeline/target-pipeline';
 import { notFound, targetIdOf } from '../shared/target-lookup';
 import { refusalAnswer } from '../shared/target-refusals';
 import { ambiguousAnswer, batchAnswer, candidatesAnswer, notFoundAnswer, observationRefusal, observedAnswer, offsetRefusal, readOnlySelectionRefusal } from './observe-scope-answers';
@@ -146,17 +145,17 @@ function observedScope(observationId: string, selector: ScopeSelector, symbol: S
 /** The locked path: outline of the locked text, selection again, the observation recorded on the stream. */
 function recordUnderLock(ctx: AppContext, targetId: string, language: StructureLanguage, mode: Extract<ObserveMode, { mode: 'select' | 'bundle' }>): Promise<Answer> {
   const now = ctx.clock.now();
-  return handleCommand({
-    unitOfWork: targetUnitOfWork(ctx),
-    load: ({ tx }) => lockTargetRow(tx, targetId, ctx.contents),
-    decide: async (locked) => (locked ? plan(ctx, locked, await ctx.outlines.outline(locked, language), mode) : null),
-    commit: async (locked, planned, { commit }): Promise<Answer> => {
-      if (!locked || !planned) return notFound(targetId);
-      if (planned.record === null) return planned.answer;
+  const answer = (a: Answer) => ({ kind: 'answer' as const, answer: a });
+  return runTargetCommand(ctx, {
+    targetId,
+    locked: async (locked, unit) => {
+      const planned = locked ? plan(ctx, locked, await ctx.outlines.outline(locked, language), mode) : null;
+      if (!locked || !planned) return answer(notFound(targetId));
+      if (planned.record === null) return answer(planned.answer);
       const outcome = decide({ type: 'RecordObservation', now, target_id: targetId, observation: planned.record }, locked);
-      if (outcome.kind === 'refused') return refusalAnswer(outcome.refusal);
-      await commit(commitOf(locked, outcome, now, { command: 'ObserveScope' }));
-      return planned.answer;
+      if (outcome.kind === 'refused') return answer(refusalAnswer(outcome.refusal));
+      await commitDecided(unit, locked, outcome, now, { command: 'ObserveScope' });
+      return answer(planned.answer);
     },
   });
 }

@@ -30,36 +30,45 @@ export interface AcceptedChange {
   after: ExistingTarget;
 }
 
-/** What a step decided: the answer, or an accepted change whose side effect must run before it commits. */
-export type Step<A> = { kind: 'answer'; answer: A } | { kind: 'effect'; change: AcceptedChange };
+/** What a step decided: the answer, or a change whose side effect must run before it commits (a target's accepted change by default). */
+export type Step<A, E = AcceptedChange> = { kind: 'answer'; answer: A } | { kind: 'effect'; change: E };
 
-export interface TargetCommandPlan<A> {
-  targetId: string;
+/** The steps of one command: what it locks and loads, what it decides there, and the side effect of what it decided. */
+export interface CommandPlan<L, A, E = AcceptedChange> {
   /**
-   * Decided on the row read without a lock: a Step, 'declined' (the path does not apply: take the lock)
+   * Decided on what was read without a lock: a Step, 'declined' (the path does not apply: take the lock)
    * or 'refused' (its guard found the row moved or the key taken: nothing was written; take the lock).
    */
-  optimistic?: () => Promise<Step<A> | 'declined' | 'refused'>;
+  optimistic?: () => Promise<Step<A, E> | 'declined' | 'refused'>;
   /** Told the locked path's step after the optimistic guard refused (e.g. to mark a target contended). */
-  afterRefusedGuard?: (step: Step<A>) => void;
-  /** In one transaction under the row lock (null: no such target): decide once, and commit what needs no side effect. */
-  locked: (row: TargetRow | null, unit: TargetUnit) => Promise<Step<A>>;
-  /** The side effect an accepted change asks for, which commits it; 'moved' when its target moved meanwhile (nothing was written). */
-  effect?: (change: AcceptedChange) => Promise<A | 'moved'>;
-  /** How often a change whose target moved under its effect is decided again from the start, and the answer after the last. */
-  rounds?: { max: number; moved: (change: AcceptedChange) => A };
+  afterRefusedGuard?: (step: Step<A, E>) => void;
+  /** In one transaction: lock and load what the command decides on. */
+  load: (unit: TargetUnit) => Promise<L>;
+  /** In that transaction, under its locks: decide once, and commit what needs no side effect. */
+  locked: (loaded: L, unit: TargetUnit) => Promise<Step<A, E>>;
+  /** The side effect the change asks for, which commits it; 'moved' when what it changes moved meanwhile (nothing was written). */
+  effect?: (change: E) => Promise<A | 'moved'>;
+  /** How often a change that moved under its effect is decided again from the start, and the answer after the last. */
+  rounds?: { max: number; moved: (change: E) => A };
 }
 
-export async function runTargetCommand<A>(ctx: AppContext, plan: TargetCommandPlan<A>): Promise<A> {
+/** A command on one target: its row is what the locked step decides on (null: no such target). */
+export type TargetCommandPlan<A> = Omit<CommandPlan<TargetRow | null, A>, 'load'> & { targetId: string };
+
+export function runTargetCommand<A>(ctx: AppContext, plan: TargetCommandPlan<A>): Promise<A> {
+  return runCommand(ctx, { ...plan, load: (unit) => lockTargetRow(unit.tx, plan.targetId, ctx.contents) });
+}
+
+export async function runCommand<L, A, E>(ctx: AppContext, plan: CommandPlan<L, A, E>): Promise<A> {
   for (let round = 1; ; round++) {
     const fast = plan.optimistic ? await plan.optimistic() : 'declined';
-    const step = typeof fast === 'object' ? fast : await targetUnitOfWork(ctx)(async (unit) => plan.locked(await lockTargetRow(unit.tx, plan.targetId, ctx.contents), unit));
+    const step = typeof fast === 'object' ? fast : await targetUnitOfWork(ctx)(async (unit) => plan.locked(await plan.load(unit), unit));
     if (fast === 'refused') plan.afterRefusedGuard?.(step);
     if (step.kind === 'answer') return step.answer;
-    if (!plan.effect) throw new Error(`target ${plan.targetId}: an accepted change asks for a side effect its command has none of`);
+    if (!plan.effect) throw new Error('a decision asks for a side effect its command has none of');
     const done = await plan.effect(step.change);
     if (done !== 'moved') return done;
-    if (!plan.rounds) throw new Error(`target ${plan.targetId}: a change moved under its side effect and its command cannot say so`);
+    if (!plan.rounds) throw new Error('a change moved under its side effect and its command cannot say so');
     if (round >= plan.rounds.max) return plan.rounds.moved(step.change);
   }
 }
