@@ -15,7 +15,7 @@ import { handleCommand, targetUnitOfWork, type TargetUnit } from '../shared/hand
 import { targetIdOf, notFound, type NotFound } from '../shared/target-lookup';
 import { attemptRow, findKeyedAttempt, findParentAttempt } from '@palimpsest/projections/attempt-lookups.queries';
 import { lockTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
-import type { Committed } from '@palimpsest/projections/target-commit';
+import type { Committed } from '../shared/commit-events';
 import { workspaceFileOf } from '@palimpsest/projections/workspace-files.queries';
 import { viewOfAccepted, viewOfRejected, viewOfRow } from './attempt-view';
 import type { ObservedLookups } from './next-action-probe';

@@ -4,7 +4,8 @@ import { decideRefresh } from '@palimpsest/core/target/workspace-refresh.decisio
 import { lockTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import { workspaceFileOf, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import { decide as decidePublication } from '@palimpsest/core/publication/publication.decider';
-import { commitPublicationEvents, loadJournal } from '@palimpsest/projections/publications/publication-commit';
+import { loadJournal } from '@palimpsest/projections/publications/publication-append';
+import { commitPublicationEvents } from '../shared/commit-events';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import type { AppContext } from '../app-context';
 import { importWorkspaceFile } from '../initialize-target/workspace-import';
