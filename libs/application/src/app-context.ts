@@ -1,5 +1,6 @@
 import type { AppendBatcher } from '@palimpsest/store/append-batcher';
 import type { Db } from '@palimpsest/store/db';
+import type { EventStore } from '@palimpsest/store/event-store';
 import type { WakeNotifier } from '@palimpsest/store/wake-notifier';
 import type { Clock } from './ports/clock.port';
 import type { IdGenerator } from './ports/id-generator.port';
@@ -22,8 +23,10 @@ export interface AppContext {
   contents: ContentCache;
   /** Listeners' wake-ups, sent after commit (see WakeNotifier). */
   wakes: WakeNotifier;
-  /** One-statement optimistic commits, batched under load (see AppendBatcher). */
+  /** One-statement optimistic commits, batched under load (see AppendBatcher): the store's group commit. */
   appends: AppendBatcher;
+  /** The one append of every aggregate, running the inline projections registered for its events (EventStore). */
+  store: EventStore;
   /** Candidate lifetimes, approval waits and the operator's policy document, read once at start. */
   candidates: CandidateSettings;
   /**

@@ -4,9 +4,11 @@ import { OutlineCache } from '@palimpsest/application/observe-scope/outline-cach
 import { systemClock } from '@palimpsest/application/ports/clock.port';
 import { randomIds } from '@palimpsest/application/ports/id-generator.port';
 import { ContentCache } from '@palimpsest/projections/content/content-cache';
+import { inlineProjections } from '@palimpsest/projections/inline-registry';
 import { advisoryLeaseProvider } from '@palimpsest/store/advisory-lease';
 import { AppendBatcher } from '@palimpsest/store/append-batcher';
 import type { Db } from '@palimpsest/store/db';
+import { EventStore } from '@palimpsest/store/event-store';
 import { WakeNotifier } from '@palimpsest/store/wake-notifier';
 import { structureEngine } from '@palimpsest/structure/structure-engine';
 import { localLeaseProvider, waitingLeases } from '@palimpsest/workspace/workspace-lease';
@@ -20,13 +22,17 @@ import { keptPaths, readConfig, type PalimpsestConfig } from './palimpsest-confi
  */
 export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = {}, config: PalimpsestConfig = defaultConfig()): AppContext {
   const root = overrides.workspace !== undefined ? overrides.workspace : sharedWorkspaceRoot(config.workspaceRoot);
+  const wakes = overrides.wakes ?? new WakeNotifier(db);
+  const appends = overrides.appends ?? new AppendBatcher(db);
   return {
     db,
     clock: overrides.clock ?? systemClock,
     ids: overrides.ids ?? randomIds,
     contents: overrides.contents ?? new ContentCache(),
-    wakes: overrides.wakes ?? new WakeNotifier(db),
-    appends: overrides.appends ?? new AppendBatcher(db),
+    wakes,
+    appends,
+    // The one append of every aggregate, with the inline projections registered once, here.
+    store: overrides.store ?? new EventStore(db, inlineProjections(), { appends, wakes }),
     candidates: overrides.candidates ?? candidateSettings(config.candidates, config.commandPath),
     workspace: reserving(root, config),
     leases: overrides.leases ?? waitingLeases(advisoryLeaseProvider(db, localLeaseProvider()), config.leaseWaitMs),

@@ -1,29 +1,40 @@
-import type { Placement } from '@palimpsest/store/append-spec';
+import { TARGET_EVENT_TYPES, type TargetEvent } from '@palimpsest/core/target/target.events';
+import type { TargetState } from '@palimpsest/core/target/target.state';
 import type { Sql } from '@palimpsest/store/db';
+import type { EventLike, InlineProjection, ProjectedEvent } from '@palimpsest/store/inline-projection';
+import type { ChunkRewrite } from './content/chunk-layout';
 import { insertAttemptSql } from './attempts.projection';
 import { insertLedgerSql } from './ledger.projection';
-import { contentStatements, type ContentStatements } from './content/target-content';
-import type { ProjectedEvent } from './projected-event';
+import { contentStatements } from './content/target-content';
 import { insertCheckpointSnapshotSql, insertInitialSnapshotSql } from './snapshots.projection';
-import { positionSql } from './sql-params';
 import { joinSql, raw, sql, type SqlFragment } from '@palimpsest/store/sql-fragment';
 import { insertTargetSql, updateTargetSql } from './target-row.projection';
 import { insertWorkspaceFileSql, refreshWorkspaceFileSql, setWorkspacePublishSql } from './workspace-files.projection';
 import { consumeObservationSql, insertBundleScopesSql, insertBundleSql, insertScopeObservationSql } from './observations.projection';
 
-/**
- * The statements that bring every inline read model up to one event. They are joined into a single
- * statement of data-modifying CTEs, so one event costs one round trip whatever it touches. `inserted`:
- * the append's CTE of new rows when they ride with it (the position is read there), else null.
- */
-export function statementsFor(pe: ProjectedEvent, inserted: SqlFragment | null): ContentStatements {
-  const content = contentStatements(pe.event.data.target_id, pe.contentRewrite);
-  return { before: content.before, inline: [...rowStatements(pe, inserted), ...content.inline] };
+/** What the target's writer knows right after an event: the state, and how the stored chunks change (null: the text did not). */
+export interface TargetAfter {
+  state: TargetState;
+  rewrite: ChunkRewrite | null;
 }
 
-function rowStatements(pe: ProjectedEvent, inserted: SqlFragment | null): SqlFragment[] {
-  const { event, streamVersion, recordedAt, stateAfter } = pe;
-  const position = positionSql(pe.position, inserted);
+export type ProjectedTargetEvent = ProjectedEvent<TargetEvent, TargetAfter>;
+
+/**
+ * The target's inline read models (target row, chunks, attempts, ledger, snapshots, workspace files,
+ * observations), registered with the store for every target event. Its writes ride with the event's
+ * append as CTEs, so one event costs one round trip whatever it touches; a chunk renumbering runs first.
+ */
+export const targetProjection: InlineProjection<TargetEvent, TargetAfter> = {
+  name: 'targets',
+  canHandle: TARGET_EVENT_TYPES,
+  before: (pe) => contentStatements(pe.event.data.target_id, pe.after.rewrite).before,
+  handle: (pe) => [...rowStatements(pe), ...contentStatements(pe.event.data.target_id, pe.after.rewrite).inline],
+};
+
+function rowStatements(pe: ProjectedTargetEvent): SqlFragment[] {
+  const { event, streamVersion, recordedAt, position } = pe;
+  const stateAfter = pe.after.state;
   if (!stateAfter.exists) throw new Error(`projection of ${event.type} needs an existing target`);
   switch (event.type) {
     case 'TargetInitialized':
@@ -86,33 +97,16 @@ export function combineStatements(statements: SqlFragment[]): SqlFragment {
   return sql`WITH ${joinSql(ctes, ',\n')}\nSELECT 1`;
 }
 
-/** Project events whose positions are known (rebuild, the online rebuild's follower). */
-export async function projectInline(tx: Sql, events: ProjectedEvent[]): Promise<void> {
+/** Project events whose positions are known (rebuild, the online rebuild's follower): the writes a commit would ride, one statement each. */
+export async function projectKnown<E extends EventLike, After>(tx: Sql, projection: InlineProjection<E, After>, events: ProjectedEvent<E, After>[]): Promise<void> {
   for (const pe of events) {
-    const { before, inline } = statementsFor(pe, null);
-    for (const s of before) await tx.query(s.text, s.params);
-    const { text, values } = combineStatements(inline).render();
+    for (const s of projection.before?.(pe) ?? []) {
+      const { text, values } = s.render();
+      await tx.query(text, values);
+    }
+    const writes = projection.handle(pe);
+    if (writes.length === 0) continue;
+    const { text, values } = combineStatements(writes).render();
     await tx.query(text, values);
   }
-}
-
-export interface AlongsideProjection {
-  /** Statements to run first, on their own (chunk renumbering). */
-  before: ContentStatements['before'];
-  /** CTEs for the append statement; they read the position from its `inserted` CTE. */
-  ctes: SqlFragment[];
-}
-
-/** What must run on its own before the event's append (a chunk renumbering), wherever the append is placed. */
-export function statementsFirst(pe: ProjectedEvent): ContentStatements['before'] {
-  return contentStatements(pe.event.data.target_id, pe.contentRewrite).before;
-}
-
-/**
- * The read-model writes of one event as CTEs of the append statement itself, so the event and its
- * projections cost one round trip, wherever the store places the append (alone or in a batch).
- */
-export function projectionAlongside(pe: ProjectedEvent, at: Placement): AlongsideProjection {
-  const { before, inline } = statementsFor({ ...pe, position: null }, at.inserted);
-  return { before, ctes: inline };
 }

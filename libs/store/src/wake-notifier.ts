@@ -4,6 +4,9 @@ import type { Sql } from './db';
 /** Listeners learn of an append at most this much later under load (they also poll). */
 const DEFAULT_MIN_INTERVAL_MS = 10;
 
+/** A wake-up that may wait for the next one leaves at the latest this much later. */
+const DEFER_LIMIT_MS = 1000;
+
 /**
  * Wake-ups sent after commit instead of inside it. PostgreSQL serializes the commits of every
  * transaction that issued NOTIFY (a database-wide lock held through the commit's WAL flush), which
@@ -21,6 +24,8 @@ const DEFAULT_MIN_INTERVAL_MS = 10;
  */
 export class WakeNotifier {
   private pending = new Map<string, AppendNotification>();
+  private deferred = new Map<string, AppendNotification>();
+  private deferLimit: ReturnType<typeof setTimeout> | null = null;
   private flushing: Promise<void> | null = null;
   private closed = false;
   private lastSentAt = -Infinity;
@@ -39,17 +44,36 @@ export class WakeNotifier {
 
   /** The wake-ups of one commit (several streams): queued together, so they leave in one statement. */
   wakeAll(notes: AppendNotification[]): void {
-    if (this.closed || notes.length === 0) return;
-    for (const note of notes) {
-      const queued = this.pending.get(note.stream_id);
-      if (!queued || queued.global_position < note.global_position) this.pending.set(note.stream_id, note);
-    }
+    if (this.closed || notes.length + this.deferred.size === 0) return;
+    for (const note of this.takeDeferred()) newest(this.pending, note);
+    for (const note of notes) newest(this.pending, note);
     this.flushing ??= this.drain();
   }
 
-  /** Resolves when every wake-up queued so far has been sent (or failed). */
+  /**
+   * Wake-ups of a commit that another commit soon follows (a publication's start, before its outcome):
+   * they leave with the next wake-up this process sends, so the two commits cost one NOTIFY statement,
+   * and at the latest DEFER_LIMIT_MS later (or at flush).
+   */
+  wakeWithNext(notes: AppendNotification[]): void {
+    if (this.closed || notes.length === 0) return;
+    for (const note of notes) newest(this.deferred, note);
+    this.deferLimit ??= setTimeout(() => this.wakeAll([]), DEFER_LIMIT_MS);
+    this.deferLimit.unref?.();
+  }
+
+  /** Resolves when every wake-up queued so far, deferred ones included, has been sent (or failed). */
   async flush(): Promise<void> {
+    if (this.deferred.size > 0) this.wakeAll([]);
     while (this.flushing) await this.flushing;
+  }
+
+  private takeDeferred(): AppendNotification[] {
+    if (this.deferLimit) clearTimeout(this.deferLimit);
+    this.deferLimit = null;
+    const notes = [...this.deferred.values()];
+    this.deferred = new Map();
+    return notes;
   }
 
   /** Sends what is queued, then refuses new wake-ups. */
@@ -86,4 +110,10 @@ export class WakeNotifier {
       this.onError(error);
     }
   }
+}
+
+/** Keeps the highest position per stream: a wake-up for it covers every earlier one. */
+function newest(queue: Map<string, AppendNotification>, note: AppendNotification): void {
+  const queued = queue.get(note.stream_id);
+  if (!queued || queued.global_position < note.global_position) queue.set(note.stream_id, note);
 }

@@ -1,4 +1,4 @@
-import type { Sql } from '@palimpsest/store/db';
+import type { StoreTx } from '@palimpsest/store/event-store';
 import type { AppContext } from '../app-context';
 import { transactionCommitting, type CommitTargetEvents } from './commit-events';
 
@@ -35,14 +35,14 @@ export async function handleCommand<U, L, D, A extends object>(plan: CommandPlan
 }
 
 /** The target aggregate's unit of work: a transaction whose commits reach the cache and the listeners only once it is durable. */
-export type TargetUnit = { tx: Sql; commit: CommitTargetEvents };
+export type TargetUnit = { tx: StoreTx; commit: CommitTargetEvents };
 export const targetUnitOfWork =
   (ctx: AppContext) =>
   <T>(work: (unit: TargetUnit) => Promise<T>): Promise<T> =>
     transactionCommitting(ctx, (tx, commit) => work({ tx, commit }));
 
-/** The candidate aggregate's unit of work: one transaction (its commits wake no cache). */
+/** The candidate aggregate's unit of work: one store transaction (its commits wake no cache). */
 export const candidateUnitOfWork =
   (ctx: AppContext) =>
-  <T>(work: (tx: Sql) => Promise<T>): Promise<T> =>
-    ctx.db.transaction(work);
+  <T>(work: (tx: StoreTx) => Promise<T>): Promise<T> =>
+    ctx.store.transaction(work);

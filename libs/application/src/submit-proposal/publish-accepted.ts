@@ -2,7 +2,7 @@ import type { NextAction } from '@palimpsest/core/errors/error-model';
 import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import type { TargetDecision } from '@palimpsest/core/target/target-decision';
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
-import type { Committed } from '@palimpsest/projections/target-commit';
+import type { Committed } from '../shared/commit-events';
 import type { WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';

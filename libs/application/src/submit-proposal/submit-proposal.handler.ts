@@ -16,7 +16,7 @@ import { acceptedChange, acceptedHash, runTargetCommand, type Step, type TargetC
 import { targetIdOf, notFound, type NotFound } from '../shared/target-lookup';
 import { attemptRow, findKeyedAttempt, findParentAttempt } from '@palimpsest/projections/attempt-lookups.queries';
 import { lockTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
-import type { Committed } from '@palimpsest/projections/target-commit';
+import type { Committed } from '../shared/commit-events';
 import { workspaceFileOf, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import { viewOfAccepted, viewOfRejected, viewOfRow } from './attempt-view';
 import type { ObservedLookups } from './next-action-probe';

@@ -8,17 +8,16 @@ import type {
   PublicationKind,
 } from '@palimpsest/core/publication/publication.events';
 import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
-import { commitPublicationEvents, NEW_JOURNAL, publicationAppend, startGuard, type JournalAt } from '@palimpsest/projections/publications/publication-commit';
-import type { RidingAppend } from '@palimpsest/projections/target-commit';
+import { NEW_JOURNAL, publicationAppend, startGuard, type JournalAt } from '@palimpsest/projections/publications/publication-append';
 import { StreamVersionConflictError } from '@palimpsest/store/errors';
 import { filesUnderLease } from '@palimpsest/projections/publications/publication.queries';
 import type { WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
-import type { Sql } from '@palimpsest/store/db';
+import type { EventAppender, StoreTx } from '@palimpsest/store/event-store';
 import { crashPoint } from '@palimpsest/testing/crash-point';
 import { stageFile } from '@palimpsest/workspace/workspace-file-writer';
 import type { FileIdentity } from '@palimpsest/workspace/workspace-root';
 import type { AppContext } from '../app-context';
-import { transactionCommitting, type CommitTargetEvents } from '../shared/commit-events';
+import { commitPublicationEvents, transactionCommitting, type CommitTargetEvents, type RidingAppend } from '../shared/commit-events';
 import { installAll, removeBackups, removeStages } from './install-files';
 import { OpenedFiles, plannedFiles, type Drifted, type FileToPublish } from './publication-files';
 import { recoverJournal, settleOpenJournals } from './recover-journal';
@@ -60,7 +59,7 @@ export interface PublishRequest<T> {
    * installation, in the same transaction, and records the database outcome; `identities` are the
    * installed files' (each the inode staged, which rename and link keep), in the order of `files`.
    */
-  outcome(tx: Sql, commit: CommitTargetEvents): Promise<{ go: false; answer: T; detail: string } | { go: true; finish: (installed: InstalledFile[], identities: FileIdentity[]) => Promise<T> }>;
+  outcome(tx: StoreTx, commit: CommitTargetEvents): Promise<{ go: false; answer: T; detail: string } | { go: true; finish: (installed: InstalledFile[], identities: FileIdentity[]) => Promise<T> }>;
 }
 
 export type PublishResult<T> =
@@ -160,7 +159,7 @@ class Publication<T> {
     if (plannedOn) {
       const baselines = this.req.files.map((f) => ({ target_id: f.target_id, disk_sha256: f.replaced_sha256! }));
       try {
-        await this.record(start, this.ctx.db, startGuard(baselines, plannedOn));
+        await this.record(start, this.ctx.store, startGuard(baselines, plannedOn));
       } catch (e) {
         if (e instanceof StreamVersionConflictError) return 'refused';
         throw e;
@@ -198,9 +197,8 @@ class Publication<T> {
   }
 
   /** `guard`: one statement outside any transaction, refused (StreamVersionConflictError) unless the guard holds. */
-  private async record(command: PublicationCommand, tx?: Sql, guard?: ReturnType<typeof startGuard>): Promise<void> {
-    const run = async (sql: Sql) => commitPublicationEvents(sql, this.journalId, this.journal, this.decided(command), command.now, { command: command.type }, guard);
-    this.journal = tx ? await run(tx) : await this.ctx.db.transaction(run);
+  private async record(command: PublicationCommand, tx?: EventAppender, guard?: ReturnType<typeof startGuard>): Promise<void> {
+    this.journal = await commitPublicationEvents(tx ?? this.ctx.store, this.journalId, this.journal, this.decided(command), command.now, { command: command.type }, guard);
   }
 
   private decided(command: PublicationCommand) {
@@ -228,7 +226,7 @@ class Publication<T> {
     return [rider.spec];
   }
 
-  private fail(state: 'rolled_back' | 'pending_reconcile', reason: PublicationFailureReason, detail: string, tx?: Sql): Promise<void> {
+  private fail(state: 'rolled_back' | 'pending_reconcile', reason: PublicationFailureReason, detail: string, tx?: EventAppender): Promise<void> {
     const outcome = state === 'rolled_back' ? ('not_applied' as const) : ('unknown' as const);
     const files = this.planned.map((f) => ({ target_id: f.target_id, path: f.path, disk_sha256: f.replaced_sha256, outcome }));
     return this.record({ type: 'FailPublication', now: this.ctx.clock.now(), state, reason, detail, files, reconciled: false }, tx);

@@ -1,7 +1,8 @@
 import { decide } from '@palimpsest/core/publication/publication.decider';
 import type { ExistingJournal } from '@palimpsest/core/publication/publication.state';
 import { planRecovery, type FileEvidence, type RecoveryAction } from '@palimpsest/core/publication/recovery-plan';
-import { commitPublicationEvents, loadJournal, type JournalAt } from '@palimpsest/projections/publications/publication-commit';
+import { loadJournal, type JournalAt } from '@palimpsest/projections/publications/publication-append';
+import { commitPublicationEvents } from '../shared/commit-events';
 import { openJournals } from '@palimpsest/projections/publications/publication.queries';
 import type { WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import { restoreBackup } from '@palimpsest/workspace/workspace-file-writer';
@@ -66,7 +67,7 @@ async function settle(ctx: AppContext, journalId: string, loaded: JournalAt, fil
   const now = ctx.clock.now();
   const d = decide({ ...plan.outcome, now }, j);
   if (d.kind === 'refused') return d.refusal.state ?? 'missing';
-  const after = await ctx.db.transaction((tx) => commitPublicationEvents(tx, journalId, loaded, d.events, now, { command: 'ReconcilePublication' }));
+  const after = await ctx.store.transaction((tx) => commitPublicationEvents(tx, journalId, loaded, d.events, now, { command: 'ReconcilePublication' }));
   return after.state.exists ? after.state.state : 'missing';
 }
 

@@ -4,9 +4,10 @@ import type { TargetRefusal } from '@palimpsest/core/target/target-decision';
 import type { ExistingTarget } from '@palimpsest/core/target/target.state';
 import { decideRefresh } from '@palimpsest/core/target/workspace-refresh.decision';
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
-import { commitPublicationEvents, loadJournal } from '@palimpsest/projections/publications/publication-commit';
+import { loadJournal } from '@palimpsest/projections/publications/publication-append';
+import { commitPublicationEvents } from '../shared/commit-events';
 import { workspaceFileOf, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
-import type { Sql } from '@palimpsest/store/db';
+import type { StoreTx } from '@palimpsest/store/event-store';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import type { AppContext } from '../app-context';
 import { importWorkspaceFile, type WorkspaceFileNotFound } from '../initialize-target/workspace-import';
@@ -88,7 +89,7 @@ function takenAttempt(outcome: Decided): string | null {
 }
 
 /** A pending_reconcile journal on the file ends with the refresh: its bytes are now on the record (PublicationResolved). */
-async function closePendingJournal(tx: Sql, file: WorkspaceFileRow, attemptId: string | null, now: string): Promise<string | null> {
+async function closePendingJournal(tx: StoreTx, file: WorkspaceFileRow, attemptId: string | null, now: string): Promise<string | null> {
   if (file.journal_state !== 'pending_reconcile' || !file.open_journal_id) return null;
   const loaded = await loadJournal(tx, file.open_journal_id);
   const d = decidePublication({ type: 'ResolvePublication', now, target_id: file.target_id, attempt_id: attemptId }, loaded.state);

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decide as decidePublication } from '@palimpsest/core/publication/publication.decider';
 import { publicationStreamId } from '@palimpsest/core/publication/publication.events';
-import { commitPublicationEvents, NEW_JOURNAL } from '@palimpsest/projections/publications/publication-commit';
+import { NEW_JOURNAL } from '@palimpsest/projections/publications/publication-append';
+import { commitPublicationEvents } from '../shared/commit-events';
 import { rebuildProjections } from '@palimpsest/projections/rebuild/rebuild-projections';
 import { readModelDigests } from '@palimpsest/projections/rebuild/read-model-digest';
 import { readStream } from '@palimpsest/store/read-stream';
@@ -137,7 +138,7 @@ describe(`palimpsest_workspace_refresh on ${describeBackend}`, () => {
     const files = [{ target_id: id, path: 'pending.md', target_version: 0, staged_sha256: sha256('staged\n'), replaced_sha256: sha256('old\n'), bytes: 7, content_eol: 'lf' as const, stage_name: '.stage', backup_name: null }];
     const now = new Date().toISOString();
     // An interrupted publication that reconciliation could not settle: started, then pending_reconcile.
-    await testDb.db.transaction(async (tx) => {
+    await ctx.store.transaction(async (tx) => {
       let at = NEW_JOURNAL;
       for (const command of [
         { type: 'StartPublication' as const, now, journal_id: journalId, kind: 'save' as const, request_id: null, candidate_id: null, root_dev: root.dev, root_ino: root.ino, files },

@@ -3,7 +3,9 @@ import { CANDIDATE_STREAM_PREFIX, upcastCandidateEvent } from '@palimpsest/core/
 import { initialCandidateState, type CandidateState } from '@palimpsest/core/candidate/candidate.state';
 import type { Sql } from '@palimpsest/store/db';
 import { readStream } from '@palimpsest/store/read-stream';
-import { projectCandidateEvents } from './candidate.projection';
+import { knownEvent } from '@palimpsest/store/inline-projection';
+import { projectKnown } from '../inline-projections';
+import { candidateProjection } from './candidate.projection';
 
 /** Fold every candidate stream and project each event again (the tables were truncated by the caller). */
 export async function rebuildCandidateStreams(tx: Sql): Promise<{ streams: number; events: number }> {
@@ -18,9 +20,7 @@ export async function rebuildCandidateStreams(tx: Sql): Promise<{ streams: numbe
       const event = upcastCandidateEvent(s.type, s.schemaVersion, s.data);
       state = evolve(state, event);
       if (!state.exists) throw new Error(`${stream_id}: ${event.type} left no candidate`);
-      await projectCandidateEvents(tx, [
-        { event, position: s.globalPosition, streamVersion: s.streamVersion, recordedAt: s.recordedAt, stateAfter: state },
-      ]);
+      await projectKnown(tx, candidateProjection, [knownEvent(event, s, state)]);
       events++;
     }
   }

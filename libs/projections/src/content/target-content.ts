@@ -17,7 +17,7 @@ export const ASSEMBLED_CONTENT = (targetColumn: string) =>
 
 export interface ContentStatements {
   /** Run first, each on its own (they shift chunk numbers). */
-  before: { text: string; params: unknown[] }[];
+  before: SqlFragment[];
   /** Joined into the event's single projection statement. */
   inline: SqlFragment[];
 }
@@ -54,14 +54,8 @@ export function contentStatements(targetId: string, rewrite: ChunkRewrite | null
   const indexes = insert.map((_, i) => from + i);
   const delta = insert.length - deleteCount;
   const before = [
-    {
-      text: 'DELETE FROM target_chunks WHERE target_id = $1 AND chunk_index >= $2 AND chunk_index < $3',
-      params: [targetId, from, from + deleteCount],
-    },
-    {
-      text: 'UPDATE target_chunks SET chunk_index = chunk_index + $3 WHERE target_id = $1 AND chunk_index >= $2',
-      params: [targetId, from + deleteCount, delta],
-    },
+    sql`DELETE FROM target_chunks WHERE target_id = ${targetId} AND chunk_index >= ${from} AND chunk_index < ${from + deleteCount}`,
+    sql`UPDATE target_chunks SET chunk_index = chunk_index + ${delta} WHERE target_id = ${targetId} AND chunk_index >= ${from + deleteCount}`,
   ];
   const inline = insert.length
     ? [

@@ -1,10 +1,7 @@
-import type { PublicationEvent } from '@palimpsest/core/publication/publication.events';
+import { PUBLICATION_EVENT_TYPES, type PublicationEvent } from '@palimpsest/core/publication/publication.events';
 import type { ExistingJournal } from '@palimpsest/core/publication/publication.state';
-import type { Sql } from '@palimpsest/store/db';
-import { combineStatements } from '../inline-projections';
-import { positionSql } from '../sql-params';
-import { joinSql, jsonb, raw, sql, type SqlFragment } from '@palimpsest/store/sql-fragment';
-import type { Placement, RidingWrites } from '@palimpsest/store/append-spec';
+import type { InlineProjection, ProjectedEvent } from '@palimpsest/store/inline-projection';
+import { joinSql, jsonb, sql, type SqlFragment } from '@palimpsest/store/sql-fragment';
 
 /**
  * The journal read models, brought up to one event: the publication_journals row from the state after
@@ -13,18 +10,13 @@ import type { Placement, RidingWrites } from '@palimpsest/store/append-spec';
  * that replays target and publication streams one after the other ends where the live models did.
  */
 
-export interface ProjectedPublicationEvent {
-  event: PublicationEvent;
-  /** Known when rebuilding; null when the projection rides with its append (read from the `inserted` CTE). */
-  position: number | null;
-  streamVersion: number;
-  stateAfter: ExistingJournal;
-}
+/** A journal event with the journal right after it. */
+export type ProjectedPublicationEvent = ProjectedEvent<PublicationEvent, ExistingJournal>;
 
 export const PUBLICATION_TABLES = ['publication_journals'] as const;
 
 function journalRowSql(pe: ProjectedPublicationEvent, position: SqlFragment, appended: SqlFragment): SqlFragment {
-  const s = pe.stateAfter;
+  const s = pe.after;
   const outcomes = s.state === 'committed' ? s.installed : s.failed;
   const files = s.files.map((f) => ({ ...f, outcome: outcomes.find((o) => o.target_id === f.target_id) ?? null }));
   const values = [
@@ -40,7 +32,7 @@ function journalRowSql(pe: ProjectedPublicationEvent, position: SqlFragment, app
 }
 
 function fileColumnsSql(pe: ProjectedPublicationEvent, position: SqlFragment, appended: SqlFragment): SqlFragment | null {
-  const { event, stateAfter: s } = pe;
+  const { event, after: s } = pe;
   const journal = sql`${s.journal_id}`;
   const ofJournal = sql`open_journal_id = ${journal}::uuid`;
   const targets = () => sql`target_id IN (SELECT jsonb_array_elements_text(${jsonb(s.files.map((f) => f.target_id))})::uuid)`;
@@ -68,25 +60,14 @@ function fileColumnsSql(pe: ProjectedPublicationEvent, position: SqlFragment, ap
   }
 }
 
-function statementsOf(pe: ProjectedPublicationEvent, inserted: SqlFragment | null): SqlFragment[] {
-  const position = positionSql(pe.position, inserted);
-  // Riding with its append, a projection writes nothing when the append inserted nothing (a stale version),
-  // so that the store reports the conflict instead of a read model refusing a missing position.
-  const appended = inserted ? sql`EXISTS (SELECT 1 FROM ${inserted})` : raw('true');
-  return [journalRowSql(pe, position, appended), fileColumnsSql(pe, position, appended)].filter((s): s is SqlFragment => s !== null);
-}
-
-/** Project events whose positions are known (rebuild): one statement each. */
-export async function projectPublicationEvents(tx: Sql, events: ProjectedPublicationEvent[]): Promise<void> {
-  for (const pe of events) {
-    const { text, values } = combineStatements(statementsOf(pe, null)).render();
-    await tx.query(text, values);
-  }
-}
-
-/** The read-model writes of one journal event as CTEs of its append statement: the event and its projections in one round trip. */
-export function publicationAlongside(pe: ProjectedPublicationEvent): RidingWrites {
-  return (at: Placement) => {
-    return statementsOf({ ...pe, position: null }, at.inserted);
-  };
-}
+/**
+ * Registered with the store for every journal event. Riding with its append, it writes nothing when the
+ * append inserted nothing (a stale version), so that the store reports the conflict instead of a read
+ * model refusing a missing position.
+ */
+export const publicationProjection: InlineProjection<PublicationEvent, ExistingJournal> = {
+  name: 'publications',
+  canHandle: PUBLICATION_EVENT_TYPES,
+  handle: (pe) =>
+    [journalRowSql(pe, pe.position, pe.appended), fileColumnsSql(pe, pe.position, pe.appended)].filter((s): s is SqlFragment => s !== null),
+};

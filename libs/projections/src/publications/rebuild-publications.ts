@@ -3,7 +3,9 @@ import { PUBLICATION_STREAM_PREFIX, upcastPublicationEvent } from '@palimpsest/c
 import { initialPublicationState, type PublicationState } from '@palimpsest/core/publication/publication.state';
 import type { Sql } from '@palimpsest/store/db';
 import { readStream } from '@palimpsest/store/read-stream';
-import { projectPublicationEvents } from './publication.projection';
+import { knownEvent } from '@palimpsest/store/inline-projection';
+import { projectKnown } from '../inline-projections';
+import { publicationProjection } from './publication.projection';
 
 /**
  * Fold every journal stream and project each event again, journals in the order they started (the lease
@@ -22,7 +24,7 @@ export async function rebuildPublicationStreams(tx: Sql): Promise<{ streams: num
       const event = upcastPublicationEvent(s.type, s.schemaVersion, s.data);
       state = evolve(state, event);
       if (!state.exists) throw new Error(`${stream_id}: ${event.type} left no journal`);
-      await projectPublicationEvents(tx, [{ event, position: s.globalPosition, streamVersion: s.streamVersion, stateAfter: state }]);
+      await projectKnown(tx, publicationProjection, [knownEvent(event, s, state)]);
       events++;
     }
   }

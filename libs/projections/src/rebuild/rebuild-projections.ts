@@ -3,7 +3,8 @@ import { upcastTargetEvent } from '@palimpsest/core/target/target.events';
 import { textOf } from '@palimpsest/core/target/target.state';
 import type { Db, Sql } from '@palimpsest/store/db';
 import { streamPages } from '@palimpsest/store/read-stream';
-import { projectInline } from '../inline-projections';
+import { knownEvent } from '@palimpsest/store/inline-projection';
+import { projectKnown, targetProjection } from '../inline-projections';
 import { compareDigests, readModelDigests, type DigestComparison } from './read-model-digest';
 import { CANDIDATE_TABLES } from '../candidates/candidate.projection';
 import { rebuildCandidateStreams } from '../candidates/rebuild-candidates';
@@ -35,10 +36,8 @@ export async function rebuildStream(tx: Sql, streamId: string): Promise<number> 
   for await (const page of streamPages(tx, streamId)) {
     for (const s of page) {
       const event = upcastTargetEvent(s.type, s.schemaVersion, s.data, () => textOf(fold.state));
-      const contentRewrite = fold.apply(event);
-      await projectInline(tx, [
-        { event, position: s.globalPosition, streamVersion: s.streamVersion, recordedAt: s.recordedAt, stateAfter: fold.state, contentRewrite },
-      ]);
+      const rewrite = fold.apply(event);
+      await projectKnown(tx, targetProjection, [knownEvent(event, s, { state: fold.state, rewrite })]);
     }
     events += page.length;
   }

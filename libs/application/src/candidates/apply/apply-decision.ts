@@ -5,10 +5,11 @@ import type { CandidateAppliedData } from '@palimpsest/core/candidate/candidate.
 import { applyFingerprint } from '@palimpsest/core/candidate/input-fingerprint';
 import { writes, type CandidateState, type ExistingCandidate } from '@palimpsest/core/candidate/candidate.state';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
-import { commitCandidateEvents } from '@palimpsest/projections/candidates/candidate-commit';
+import { commitCandidateEvents } from '../shared/candidate-store';
 import { eventAt, findRequest, lockRequestId } from '@palimpsest/projections/candidates/candidate.queries';
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { Sql } from '@palimpsest/store/db';
+import type { StoreTx } from '@palimpsest/store/event-store';
 import type { AppContext } from '../../app-context';
 import type { CommitTargetEvents } from '../../shared/commit-events';
 import { lockAndLoad, type LoadedCandidate } from '../shared/candidate-store';
@@ -81,7 +82,7 @@ export function acceptedOf(at: LockedApply): AcceptedApply | null {
 }
 
 /** Record the decision in its transaction; an accepted apply writes every target with the candidate's events. */
-export async function recordDecision(tx: Sql, commit: CommitTargetEvents, at: LockedApply, input: ApplyInput): Promise<ApplyStep> {
+export async function recordDecision(tx: StoreTx, commit: CommitTargetEvents, at: LockedApply, input: ApplyInput): Promise<ApplyStep> {
   const { d } = at;
   if (d.kind === 'replayed') return { kind: 'answer', answer: await appliedAnswer(tx, await eventAt(tx, d.request.log_sequence), true) };
   const accepted = acceptedOf(at);

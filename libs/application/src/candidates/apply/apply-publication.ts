@@ -1,8 +1,8 @@
 import type { AppliedTarget, CandidateEvent } from '@palimpsest/core/candidate/candidate.events';
 import { refusal, type Refusal } from '@palimpsest/core/candidate/candidate-refusal';
-import { commitCandidateEvents } from '@palimpsest/projections/candidates/candidate-commit';
+import { commitCandidateEvents } from '../shared/candidate-store';
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
-import { loadJournal } from '@palimpsest/projections/publications/publication-commit';
+import { loadJournal } from '@palimpsest/projections/publications/publication-append';
 import { workspaceFileOf } from '@palimpsest/projections/workspace-files.queries';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../../app-context';

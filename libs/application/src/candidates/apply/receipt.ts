@@ -1,7 +1,7 @@
 import type { TargetNow } from '@palimpsest/core/candidate/candidate.commands';
 import type { BaseChange, CandidateAppliedData, CandidateEvent } from '@palimpsest/core/candidate/candidate.events';
 import type { ExistingJournal } from '@palimpsest/core/publication/publication.state';
-import { loadJournal } from '@palimpsest/projections/publications/publication-commit';
+import { loadJournal } from '@palimpsest/projections/publications/publication-append';
 import { journalsOfRequest } from '@palimpsest/projections/publications/publication.queries';
 import type { Sql } from '@palimpsest/store/db';
 import type { CandidateAnswer } from '../shared/envelope';

@@ -1,5 +1,5 @@
 import { decide } from '@palimpsest/core/candidate/candidate.decider';
-import { commitCandidateEvents } from '@palimpsest/projections/candidates/candidate-commit';
+import { commitCandidateEvents } from '../shared/candidate-store';
 import type { AppContext } from '../../app-context';
 import { candidateUnitOfWork, handleCommand } from '../../shared/handle-command';
 import { lockAndLoad } from '../shared/candidate-store';

@@ -6,7 +6,7 @@ import type { AppContext } from '../../app-context';
 import { candidateUnitOfWork, handleCommand } from '../../shared/handle-command';
 import { toIso } from '../../shared/sql-values';
 import { lockAndLoad } from '../shared/candidate-store';
-import { commitCandidateEvents } from '@palimpsest/projections/candidates/candidate-commit';
+import { commitCandidateEvents } from '../shared/candidate-store';
 import { errorResult, type CandidateAnswer } from '../shared/envelope';
 
 /**

@@ -6,7 +6,7 @@ import type { AppContext } from '../../app-context';
 import { candidateUnitOfWork, handleCommand } from '../../shared/handle-command';
 import { readRefusal, asExisting } from '../shared/candidate-read';
 import { loadCandidate, lockAndLoad } from '../shared/candidate-store';
-import { commitCandidateEvents } from '@palimpsest/projections/candidates/candidate-commit';
+import { commitCandidateEvents } from '../shared/candidate-store';
 import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { errorResult, type EnvelopeAnswer } from '../shared/envelope';
 import { candidateTexts } from '../shared/target-texts';

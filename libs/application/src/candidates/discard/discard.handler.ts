@@ -3,7 +3,7 @@ import type { AppContext } from '../../app-context';
 import { candidateUnitOfWork, handleCommand } from '../../shared/handle-command';
 import { asExisting } from '../shared/candidate-read';
 import { lockAndLoad } from '../shared/candidate-store';
-import { commitCandidateEvents } from '@palimpsest/projections/candidates/candidate-commit';
+import { commitCandidateEvents } from '../shared/candidate-store';
 import { candidateView } from '../shared/candidate-view';
 import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { errorResult } from '../shared/envelope';

@@ -13,7 +13,7 @@ import { runAndRecord } from '../check-run/check-run.handler';
 import { expiresAt } from '../shared/candidate-config';
 import { asExisting } from '../shared/candidate-read';
 import { loadCandidate, lockAndLoad, type LoadedCandidate } from '../shared/candidate-store';
-import { commitCandidateEvents } from '@palimpsest/projections/candidates/candidate-commit';
+import { commitCandidateEvents } from '../shared/candidate-store';
 import { eventAt, findRequest, lockRequestId } from '@palimpsest/projections/candidates/candidate.queries';
 import { candidateView, filesView, operationsView } from '../shared/candidate-view';
 import type { Result } from '@palimpsest/protocol/catalog/operation-types';

@@ -1,19 +1,17 @@
 import { evolve } from '@palimpsest/core/candidate/candidate.decider';
-import {
-  CANDIDATE_EVENT_SCHEMA_VERSION,
-  candidateStreamId,
-  upcastCandidateEvent,
-  type CandidateEvent,
-} from '@palimpsest/core/candidate/candidate.events';
+import { candidateStreamId, upcastCandidateEvent, type CandidateEvent } from '@palimpsest/core/candidate/candidate.events';
 import { initialCandidateState, type CandidateState } from '@palimpsest/core/candidate/candidate.state';
+import { candidateAppend } from '@palimpsest/projections/candidates/candidate-append';
 import { lockCandidateRow } from '@palimpsest/projections/candidates/candidate.queries';
 import type { Sql } from '@palimpsest/store/db';
+import type { EventAppender } from '@palimpsest/store/event-store';
 import { readStream } from '@palimpsest/store/read-stream';
 
 /**
- * Loading the candidate aggregate (its commit: projections/candidates/candidate-commit.ts). Writers serialize on the candidates row
- * (FOR UPDATE), then fold the stream — a handful of events — in a separate statement, so they see
- * everything committed before the lock was granted.
+ * The candidate aggregate's store: loading it, and committing its decided events through the store's
+ * one append (the registered candidate projection rides with each event). Writers serialize on the
+ * candidates row (FOR UPDATE), then fold the stream — a handful of events — in a separate statement, so
+ * they see everything committed before the lock was granted.
  */
 
 export interface LoadedCandidate {
@@ -34,3 +32,20 @@ export async function lockAndLoad(tx: Sql, candidateId: string): Promise<LoadedC
   return loadCandidate(tx, candidateId);
 }
 
+/**
+ * Append decided events at the loaded version, in the caller's store transaction (its commit wakes the
+ * listeners); returns the state after.
+ */
+export async function commitCandidateEvents(
+  tx: EventAppender,
+  candidateId: string,
+  loaded: LoadedCandidate,
+  events: CandidateEvent[],
+  recordedAt: string,
+  metadata: Record<string, unknown>,
+): Promise<CandidateState> {
+  if (events.length === 0) return loaded.state;
+  const { append, after } = candidateAppend(candidateId, loaded, events, recordedAt, metadata);
+  await tx.append(append.streamId, append.expectedVersion, append.events);
+  return after;
+}

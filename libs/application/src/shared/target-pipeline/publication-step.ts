@@ -3,7 +3,7 @@ import type { InstalledFile } from '@palimpsest/core/publication/publication.eve
 import type { LineEndingStyle } from '@palimpsest/core/text/canonical-text';
 import type { TargetDecision } from '@palimpsest/core/target/target-decision';
 import { lockTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
-import type { Committed } from '@palimpsest/projections/target-commit';
+import type { Committed } from '../commit-events';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../../app-context';
 import { fileBytesOf } from '../../workspace-publication/file-bytes';

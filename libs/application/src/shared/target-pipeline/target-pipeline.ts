@@ -1,7 +1,7 @@
 import type { TargetDecision } from '@palimpsest/core/target/target-decision';
 import type { ExistingTarget } from '@palimpsest/core/target/target.state';
 import { lockTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
-import type { CommitInput, Committed } from '@palimpsest/projections/target-commit';
+import type { CommitInput, Committed } from '../commit-events';
 import type { AppContext } from '../../app-context';
 import { commitOf, transactionCommitting } from '../commit-events';
 import { targetUnitOfWork, type TargetUnit } from '../handle-command';

@@ -11,11 +11,12 @@ import type { Sql } from '@palimpsest/store/db';
 import { readStream } from '@palimpsest/store/read-stream';
 import type { StoredEvent } from '@palimpsest/store/stored-event';
 import type { AsyncProjection } from '../../async/async-projection.port';
-import { projectCandidateEvents } from '../../candidates/candidate.projection';
+import { knownEvent } from '@palimpsest/store/inline-projection';
+import { candidateProjection } from '../../candidates/candidate.projection';
 import { ContentCache } from '../../content/content-cache';
 import { readTargetRow } from '../../content/target-row.queries';
-import { projectInline } from '../../inline-projections';
-import { projectPublicationEvents } from '../../publications/publication.projection';
+import { projectKnown, targetProjection } from '../../inline-projections';
+import { publicationProjection } from '../../publications/publication.projection';
 import { READ_MODEL_TABLES } from '../rebuild-projections';
 
 /**
@@ -103,10 +104,8 @@ export class InlineFollower implements AsyncProjection {
   private async projectTarget(tx: Sql, s: StoredEvent): Promise<void> {
     const fold = this.take<TargetFold>(s)?.state ?? (await targetBefore(tx, s));
     const event = upcastTargetEvent(s.type, s.schemaVersion, s.data, () => textOf(fold.state));
-    const contentRewrite = fold.apply(event);
-    await projectInline(tx, [
-      { event, position: s.globalPosition, streamVersion: s.streamVersion, recordedAt: s.recordedAt, stateAfter: fold.state, contentRewrite },
-    ]);
+    const rewrite = fold.apply(event);
+    await projectKnown(tx, targetProjection, [knownEvent(event, s, { state: fold.state, rewrite })]);
     this.keep(s, { version: s.streamVersion, state: fold });
   }
 
@@ -115,7 +114,7 @@ export class InlineFollower implements AsyncProjection {
     const event = upcastCandidateEvent(s.type, s.schemaVersion, s.data);
     const state = evolveCandidate(before.state, event);
     if (!state.exists) throw new Error(`${s.streamId}: ${event.type} left no candidate`);
-    await projectCandidateEvents(tx, [{ event, position: s.globalPosition, streamVersion: s.streamVersion, recordedAt: s.recordedAt, stateAfter: state }]);
+    await projectKnown(tx, candidateProjection, [knownEvent(event, s, state)]);
     this.keep(s, { version: s.streamVersion, state });
   }
 
@@ -124,7 +123,7 @@ export class InlineFollower implements AsyncProjection {
     const event = upcastPublicationEvent(s.type, s.schemaVersion, s.data);
     const state = evolvePublication(before.state, event);
     if (!state.exists) throw new Error(`${s.streamId}: ${event.type} left no journal`);
-    await projectPublicationEvents(tx, [{ event, position: s.globalPosition, streamVersion: s.streamVersion, stateAfter: state }]);
+    await projectKnown(tx, publicationProjection, [knownEvent(event, s, state)]);
     this.keep(s, { version: s.streamVersion, state });
   }
 

@@ -11,7 +11,8 @@ import { StreamVersionConflictError } from '@palimpsest/store/errors';
 import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
 import { openWorkspaceRoot, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import { rebuildProjections } from '../rebuild/rebuild-projections';
-import { commitPublicationEvents, loadJournal, NEW_JOURNAL } from './publication-commit';
+import { commitPublicationEvents } from '@palimpsest/application/shared/commit-events';
+import { loadJournal, NEW_JOURNAL } from './publication-append';
 import { openJournals } from './publication.queries';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -43,7 +44,7 @@ describe(`the publication journal's unit of work on ${describeBackend}`, () => {
     (await testDb.db.query(`SELECT disk_sha256, open_journal_id::text, journal_state FROM workspace_files WHERE target_id = $1`, [targetId])).rows[0];
 
   async function run(journalId: string, command: PublicationCommand) {
-    return testDb.db.transaction(async (tx) => {
+    return ctx.store.transaction(async (tx) => {
       const loaded = command.type === 'StartPublication' ? NEW_JOURNAL : await loadJournal(tx, journalId);
       const d = decide(command, loaded.state);
       if (d.kind === 'refused') throw new Error(d.refusal.code);
@@ -114,7 +115,7 @@ describe(`the publication journal's unit of work on ${describeBackend}`, () => {
     await run(journalId, { type: 'FailPublication', now: NOW, state: 'rolled_back', reason: 'interrupted', detail: 'x', files: [], reconciled: true });
     const d = decide({ type: 'CompletePublication', now: NOW, files: [], reconciled: true }, stale.state);
     if (d.kind !== 'accepted') throw new Error('the stale state still accepts');
-    await expect(testDb.db.transaction((tx) => commitPublicationEvents(tx, journalId, stale, d.events, NOW, {}))).rejects.toBeInstanceOf(StreamVersionConflictError);
+    await expect(ctx.store.transaction((tx) => commitPublicationEvents(tx, journalId, stale, d.events, NOW, {}))).rejects.toBeInstanceOf(StreamVersionConflictError);
     expect(await fileRow()).toMatchObject({ open_journal_id: null, journal_state: null }); // the one recorded outcome cleared it
   });
 });

@@ -5,16 +5,14 @@ import {
   upcastPublicationEvent,
   type PublicationEvent,
 } from '@palimpsest/core/publication/publication.events';
-import { initialPublicationState, type PublicationState } from '@palimpsest/core/publication/publication.state';
+import { initialPublicationState, type ExistingJournal, type PublicationState } from '@palimpsest/core/publication/publication.state';
 import type { AppendGuard } from '@palimpsest/store/append-spec';
-import type { RidingAppend } from '../target-commit';
-import { appendToStream, type AppendOptions } from '@palimpsest/store/append-to-stream';
 import type { Sql } from '@palimpsest/store/db';
+import type { StreamAppend } from '@palimpsest/store/event-store';
 import { readStream } from '@palimpsest/store/read-stream';
-import { publicationAlongside } from './publication.projection';
 import { jsonb, sql } from '@palimpsest/store/sql-fragment';
 
-/** The journal aggregate's unit of work, in the caller's transaction: append decided events, bring the journal read models up to them. */
+/** The journal aggregate as the store appends it: loaded by folding its stream, its decided events made appends. */
 
 export interface JournalAt {
   state: PublicationState;
@@ -32,50 +30,37 @@ export async function loadJournal(tx: Sql, journalId: string): Promise<JournalAt
 }
 
 /**
- * Append decided events at the loaded version (a concurrent writer fails the append), each with its
- * projections in the same statement; returns the journal after. `guard` (one event only): the append
- * is refused (StreamVersionConflictError, nothing written) unless the guard's row shows.
+ * Decided journal events as one append at the loaded version, each with the journal right after it (what
+ * the registered publication projection writes from), and the journal once it has committed.
  */
-export async function commitPublicationEvents(
-  tx: Sql,
+export function journalAppend(
   journalId: string,
   loaded: JournalAt,
   events: PublicationEvent[],
   recordedAt: string,
   metadata: Record<string, unknown>,
-  guard?: AppendOptions['guard'],
-): Promise<JournalAt> {
-  if (events.length === 0) return loaded;
-  if (guard && events.length !== 1) throw new RangeError('a guarded journal append carries one event');
+): { append: StreamAppend; after: JournalAt } {
   let state = loaded.state;
-  let streamVersion = loaded.streamVersion;
-  for (const event of events) {
+  const appended = events.map((event) => {
     state = evolve(state, event);
     if (!state.exists) throw new Error(`${event.type} left no journal`);
-    const stored = { type: event.type, schemaVersion: PUBLICATION_EVENT_SCHEMA_VERSION, data: event.data, metadata, recordedAt };
-    const alongside = publicationAlongside({ event, position: null, streamVersion: streamVersion + 1, stateAfter: state });
-    streamVersion = (await appendToStream(tx, publicationStreamId(journalId), streamVersion, [stored], { alongside, guard })).nextExpectedVersion;
-  }
-  return { state, streamVersion };
+    const after: ExistingJournal = state;
+    return { type: event.type, schemaVersion: PUBLICATION_EVENT_SCHEMA_VERSION, data: event.data, metadata, recordedAt, after };
+  });
+  const append = { streamId: publicationStreamId(journalId), expectedVersion: loaded.streamVersion, events: appended };
+  return { append, after: { state, streamVersion: loaded.streamVersion + events.length } };
 }
 
-/**
- * One decided journal event as an append that rides with another aggregate's (commitTargetEvents'
- * riders): the spec, and the journal once it has committed. No NOTIFY rides with it: wake its stream after commit.
- */
+/** One decided journal event as a rider of another aggregate's append (a target's change), and the journal once committed. */
 export function publicationAppend(
   journalId: string,
   loaded: JournalAt,
   event: PublicationEvent,
   recordedAt: string,
   metadata: Record<string, unknown>,
-): { spec: RidingAppend; after: JournalAt } {
-  const state = evolve(loaded.state, event);
-  if (!state.exists) throw new Error(`${event.type} left no journal`);
-  const streamVersion = loaded.streamVersion + 1;
-  const stored = { type: event.type, schemaVersion: PUBLICATION_EVENT_SCHEMA_VERSION, data: event.data, metadata, recordedAt };
-  const alongside = publicationAlongside({ event, position: null, streamVersion, stateAfter: state });
-  return { spec: { streamId: publicationStreamId(journalId), expectedVersion: loaded.streamVersion, events: [stored], alongside }, after: { state, streamVersion } };
+): { spec: StreamAppend; after: JournalAt } {
+  const { append, after } = journalAppend(journalId, loaded, [event], recordedAt, metadata);
+  return { spec: append, after };
 }
 
 /**
