@@ -91,7 +91,7 @@ function rowStatements(pe: ProjectedTargetEvent): SqlFragment[] {
 }
 
 /** Several writes as one statement of data-modifying CTEs. */
-export function combineStatements(statements: SqlFragment[]): SqlFragment {
+function combineStatements(statements: SqlFragment[]): SqlFragment {
   if (statements.length === 1) return statements[0]!;
   const ctes = statements.map((s, i) => sql`${raw(`w${i}`)} AS (${s})`);
   return sql`WITH ${joinSql(ctes, ',\n')}\nSELECT 1`;

@@ -62,4 +62,20 @@ describe(`WakeNotifier (${describeBackend})`, () => {
     await failing.flush();
     expect(errors).toHaveLength(1);
   });
+
+  it('sends a wake-up deferred with wakeWithNext in the next statement, or at flush', async () => {
+    const sent: string[][] = [];
+    const recording = { query: async (_text: string, params?: unknown[]) => (sent.push(params![1] as string[]), { rows: [], rowCount: 0 }) };
+    const wakes = new WakeNotifier(recording);
+    const [started, outcome] = [uniqueStreamId('deferred'), uniqueStreamId('next')];
+    wakes.wakeWithNext([note(started, 1)]);
+    expect(sent).toEqual([]);
+    wakes.wakeAll([note(outcome, 2), note(started, 3)]);
+    await wakes.flush();
+    expect(sent.map((batch) => batch.map((n) => JSON.parse(n) as AppendNotification))).toEqual([[note(started, 3), note(outcome, 2)]]);
+    wakes.wakeWithNext([note(started, 4)]);
+    await wakes.flush();
+    expect(sent).toHaveLength(2);
+    expect(JSON.parse(sent[1]![0]!)).toEqual(note(started, 4));
+  });
 });
