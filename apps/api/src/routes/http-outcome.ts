@@ -14,7 +14,7 @@ export interface HttpOutcome {
 type Fields = Record<string, unknown>;
 
 /** The status an envelope of `code` is answered with: its first (resource_limit's same_request variant: 503). */
-export function envelopeStatus(error: Fields): number {
+export function envelopeStatus(error: { code?: unknown; retryable?: unknown }): number {
   if (error.code === 'resource_limit' && error.retryable === 'same_request') return 503;
   const statuses = (HTTP_STATUSES as Record<string, readonly number[]>)[String(error.code)];
   return statuses?.[0] ?? 500;

@@ -123,6 +123,7 @@ export async function initializeTarget(ctx: AppContext, input: InitializeTargetI
     active_editing_cycle_id: t.active_editing_cycle_id,
     source_line_endings: t.source_line_endings,
     workspace: workspace ? { path: workspace.path, source_sha256: workspace.source_sha256, publish } : null,
-    log_sequence: done.notification?.global_position ?? null,
+    // One event committed: its position is always known (no notification would mean nothing was appended).
+    ...(done.notification ? { log_sequence: done.notification.global_position } : {}),
   };
 }

@@ -4,14 +4,20 @@ import { resent, type RejectedRequest } from '@palimpsest/core/diagnostics/retry
 import type { ReplacementTooLarge } from '@palimpsest/core/transaction/replacement-admission';
 import { toCanonicalLf } from '@palimpsest/core/text/canonical-text';
 import type { TargetDecision, TargetRefusal } from '@palimpsest/core/target/target-decision';
-import type { Answer } from './answer';
+import type { Refusal } from '@palimpsest/protocol/refusal';
 import { notFound, type NotFound } from './target-lookup';
 
 /** What the decider decided (events, state, hints), once a refusal is ruled out. */
 export type Decided = Extract<TargetDecision, { kind: 'decided' }>;
 
 /** A checkpoint refused before anything is recorded: the seed's rejected shape, with nothing stored. */
-export type UnrecordedRejection = Answer<'rejected'>;
+export type UnrecordedRejection = Refusal<'rejected'> & {
+  target_file_id: string;
+  failure_reason: string;
+  failure_detail: string;
+  current_version: number;
+  current_hash: string;
+};
 
 /**
  * The one place a target refusal becomes an answer. InitializeTarget on an id that exists cannot

@@ -5,7 +5,7 @@ import { lockTargetRow, type TargetRow } from '@palimpsest/projections/content/t
 import type { WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
-import type { Answer } from '../shared/answer';
+import type { Refusal } from '@palimpsest/protocol/refusal';
 import type { CommitTargetEvents } from '../shared/commit-events';
 import type { Decided } from '../shared/target-refusals';
 import { fileBytesOf } from '../workspace-publication/file-bytes';
@@ -45,7 +45,7 @@ const acceptedHash = (d: TargetDecision): string | null => {
 };
 
 /** 'moved': the target moved between the decision and the lock (nothing was written); decide again from the start. */
-export async function publishAccepted<R extends Answer>(ctx: AppContext, plan: ToPublish, steps: PublishSteps<R>): Promise<R | Answer | 'moved'> {
+export async function publishAccepted<R extends { status: string }>(ctx: AppContext, plan: ToPublish, steps: PublishSteps<R>): Promise<R | Refusal<'rejected' | 'partial' | 'invalid_argument' | 'not_found'> | 'moved'> {
   const { target, outcome, binding } = plan;
   const targetId = target.target_id;
   const unreachable = reachability(ctx, targetId, binding);
@@ -85,7 +85,7 @@ export async function publishAccepted<R extends Answer>(ctx: AppContext, plan: T
 }
 
 /** This process must reach the bound file to accept a change to it: the configured root is the one the target was bound under. */
-function reachability(ctx: AppContext, targetId: string, binding: WorkspaceFileRow): Answer | null {
+function reachability(ctx: AppContext, targetId: string, binding: WorkspaceFileRow): Refusal<'invalid_argument'> | null {
   const root = ctx.workspace;
   const bound = `Target ${targetId} is bound to the workspace file ${binding.path}, and an accepted change to it is published to that file before the answer`;
   if (!root) {

@@ -1,5 +1,6 @@
-import type { Answer } from '../shared/answer';
-import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import type { SubmitEditsAnswer } from '@palimpsest/protocol/catalog/operation-answers.generated';
+import type { AnswerNotes } from '@palimpsest/protocol/answer-notes';
+import type { Refusal } from '@palimpsest/protocol/refusal';
 import { isUuid, isValidRequestKey } from '@palimpsest/core/target/request-identity';
 import { resent, type RejectedRequest } from '@palimpsest/core/diagnostics/retry-request';
 import type { CatalogOperation } from '@palimpsest/core/errors/error-model';
@@ -12,7 +13,7 @@ import { refusalAnswer, type Decided } from '../shared/target-refusals';
 import { SUBMISSION_TOOL } from '../shared/submission-tools';
 import { commitOf, commitOptimistically } from '../shared/commit-events';
 import { handleCommand, targetUnitOfWork, type TargetUnit } from '../shared/handle-command';
-import { targetIdOf, notFound, type NotFound } from '../shared/target-lookup';
+import { targetIdOf, notFound } from '../shared/target-lookup';
 import { attemptRow, findKeyedAttempt, findParentAttempt } from '@palimpsest/projections/attempt-lookups.queries';
 import { lockTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { Committed } from '@palimpsest/projections/target-commit';
@@ -50,7 +51,8 @@ export interface SubmitProposalInput {
 /** What an observed submission found under the row lock: one observation (single form) or a batch's. */
 export type { ObservedLookups } from './next-action-probe';
 
-export type SubmissionResult = Answer<'accepted' | 'rejected'> | InvalidArgument | NotFound;
+/** A submission's answer: the three submission tools' success (what the observed one adds is set by it), or a refusal. */
+export type SubmissionResult = (SubmitEditsAnswer & AnswerNotes) | Refusal<'rejected' | 'partial' | 'invalid_argument' | 'not_found'>;
 
 const findKeyed = (tx: Sql, targetId: string, key: string | null) => (key === null ? Promise.resolve(null) : findKeyedAttempt(tx, targetId, key));
 const findParent = (tx: Sql, parentId: unknown) => (isUuid(parentId) ? findParentAttempt(tx, parentId) : Promise.resolve(null));
@@ -238,7 +240,7 @@ async function decideAndPublish(ctx: AppContext, sub: Submission): Promise<Answe
       record: async (locked, outcome, commit) => decidedResponse(sub, locked, outcome, await commit(commitInput(sub, locked, outcome))),
       resend,
     });
-    if (published !== 'moved') return { body: published as SubmissionResult, enrichment: null };
+    if (published !== 'moved') return { body: published, enrichment: null };
     if (round === PUBLISH_ROUNDS) return { body: movedAnswer(sub, decided.target), enrichment: null };
   }
 }

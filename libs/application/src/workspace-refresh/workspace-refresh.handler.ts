@@ -8,7 +8,10 @@ import { commitPublicationEvents, loadJournal } from '@palimpsest/projections/pu
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import type { AppContext } from '../app-context';
 import { importWorkspaceFile } from '../initialize-target/workspace-import';
-import type { Answer } from '../shared/answer';
+import type { Refusal } from '@palimpsest/protocol/refusal';
+import type { NextAction } from '@palimpsest/core/errors/error-model';
+import type { OP } from '@palimpsest/protocol/catalog/operation-names.generated';
+import type { Success } from '@palimpsest/protocol/catalog/operation-types';
 import { commitOf } from '../shared/commit-events';
 import { targetUnitOfWork, type TargetUnit } from '../shared/handle-command';
 import { notFound, targetIdOf, type NotFound } from '../shared/target-lookup';
@@ -21,21 +24,12 @@ export interface WorkspaceRefreshInput {
   expected_current_hash?: string | null;
 }
 
-interface Refreshed {
-  status: 'refreshed' | 'in_sync';
-  target_file_id: string;
-  path: string;
-  version: number;
-  current_hash: string;
-  disk_sha256: string;
-  attempt_id?: string | null;
-  previous_disk_sha256?: string;
-  journal_resolved?: string | null;
-  next_actions: { operation: 'palimpsest_get_attempt_log' | 'palimpsest_workspace_status'; reason: string; params: Record<string, unknown> }[];
-}
+/** The refresh's success with the reads that follow it; one member per status, so a check of the status narrows it. */
+type Refreshed = RefreshedAs<'refreshed'> | RefreshedAs<'in_sync'>;
+type RefreshedAs<S extends Success<OP.palimpsest_workspace_refresh>['status']> = Success<OP.palimpsest_workspace_refresh> & { status: S; next_actions: NextAction[] };
 
 /** A path refusal of the bound file: not_found PATH_NOT_FOUND, or invalid_argument with the path code. */
-type FileRefusal = Answer<'not_found' | 'invalid_argument'>;
+type FileRefusal = Refusal<'not_found' | 'invalid_argument'>;
 
 export type RefreshAnswer = Refreshed | InvalidArgument | NotFound | FileRefusal | UnrecordedRejection;
 

@@ -6,7 +6,7 @@ import { positionOf } from '@palimpsest/core/diagnostics/text-position';
 import { occurrencesOf, uniqueContext, type Occurrence } from '@palimpsest/core/diagnostics/unique-context';
 import { codePointToUnit } from '@palimpsest/core/text/code-points';
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
-import type { Answer } from '../../shared/answer';
+import type { FileToolRefusal } from '../shared/file-tool-refusal';
 import type { RecordedRejection } from '../shared/guarded-write';
 import { editLands } from './edit-lands';
 
@@ -59,9 +59,9 @@ function listedLines(order: Occurrence[]): number[] {
   return order.slice(0, MAX_LISTED_LINES).map((o) => o.line).sort((a, b) => a - b);
 }
 
-export function editFileRefusal(i: EditRefusalInput): Answer {
+export function editFileRefusal(i: EditRefusalInput): FileToolRefusal {
   const r = i.rejection;
-  const base: Answer = {
+  const base: FileToolRefusal = {
     status: 'rejected',
     failure_reason: r.failure_reason,
     failure_detail: r.failure_detail,
@@ -88,7 +88,7 @@ interface Offer {
  * The calls for each occurrence of `i.match` (the oldString, or the closest text of an absent one that
  * occurs several times), and the sentence that opens the detail.
  */
-function ambiguous(i: EditRefusalInput, base: Answer, leadOf: (count: number) => string): Answer {
+function ambiguous(i: EditRefusalInput, base: FileToolRefusal, leadOf: (count: number) => string): FileToolRefusal {
   const text = i.state.content;
   const found = occurrencesOf(text, i.match);
   const lead = leadOf(found.length);
@@ -116,7 +116,7 @@ function ambiguous(i: EditRefusalInput, base: Answer, leadOf: (count: number) =>
 }
 
 /** The answer with these calls (or contexts), the sentence that goes with them, and the read when they do not cover every occurrence. */
-function answerOf(head: Answer, calls: Offer[], order: Occurrence[], i: EditRefusalInput, contexts: Offer[], once: string): Answer {
+function answerOf(head: FileToolRefusal, calls: Offer[], order: Occurrence[], i: EditRefusalInput, contexts: Offer[], once: string): FileToolRefusal {
   const count = order.length;
   const actions = calls.map((o) => o.call);
   const rest = order.find((o) => !calls.some((c) => c.occurrence === o));
@@ -133,7 +133,7 @@ function answerOf(head: Answer, calls: Offer[], order: Occurrence[], i: EditRefu
   return { ...head, failure_detail: detail, ...(listed.length ? { occurrences: listed } : {}), next_actions: actions };
 }
 
-function absent(i: EditRefusalInput, base: Answer): Answer {
+function absent(i: EditRefusalInput, base: FileToolRefusal): FileToolRefusal {
   const text = i.state.content;
   const near = computeNearMisses(text, i.match, { scanSource: 'failing_buffer' }).candidates;
   const fix = closestCorrection(text, i.match, near);
@@ -156,7 +156,7 @@ function absent(i: EditRefusalInput, base: Answer): Answer {
     : listed.length
       ? `oldString does not occur in ${i.path}; near_misses holds the closest texts. Copy the one you meant exactly.`
       : `oldString does not occur in ${i.path}, nor anything close. Read the file and copy the text exactly.`;
-  const answer: Answer = { ...base, failure_detail: detail, match_count: 0, ...(listed.length ? { near_misses: listed } : {}), next_actions: actions };
+  const answer: FileToolRefusal = { ...base, failure_detail: detail, match_count: 0, ...(listed.length ? { near_misses: listed } : {}), next_actions: actions };
   if (bytes(answer) > EDIT_REFUSAL_BYTES && call) return budgeted({ ...answer, failure_detail: `oldString does not occur in ${i.path}; near_misses holds the closest texts. Copy the one you meant exactly.`, next_actions: actions.slice(1) });
   return budgeted(answer);
 }
@@ -197,9 +197,9 @@ function lineOfAnyPart(text: string, match: string): number {
 }
 
 /** Whatever is left over the budget (a very long path, long candidates) goes, least useful first. */
-function budgeted(answer: Answer): Answer {
+function budgeted(answer: FileToolRefusal): FileToolRefusal {
   let a = answer;
-  const trims: ((x: Answer) => Answer)[] = [
+  const trims: ((x: FileToolRefusal) => FileToolRefusal)[] = [
     (x) => ({ ...x, near_misses: (x.near_misses as unknown[] | undefined)?.slice(0, 1) }),
     (x) => ({ ...x, match_lines: (x.match_lines as number[] | undefined)?.slice(0, 5), near_miss_lines: (x.near_miss_lines as number[] | undefined)?.slice(0, 5) }),
     (x) => ({ ...x, occurrences: undefined, near_misses: undefined }),

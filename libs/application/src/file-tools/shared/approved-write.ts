@@ -10,7 +10,7 @@ import type { CandidateAnswer } from '../../candidates/shared/envelope';
 /** A candidate operation's answer other than ok (propose's typed refusal, apply's open answer): its envelope. */
 type EnvelopeRefusal = { status: string; error?: unknown };
 import type { CallerWait } from '../../dispatch/operation-handler';
-import type { Answer } from '../../shared/answer';
+import type { FileToolRefusal } from './file-tool-refusal';
 import { fileBytesOf } from '../../workspace-publication/file-bytes';
 import type { FileTarget } from './file-target';
 import { decideGuarded, type GuardedChange, type GuardedOutcome } from './guarded-write';
@@ -59,7 +59,7 @@ export interface ApprovalRequest {
 
 export type Approved =
   | { kind: 'applied'; version: number; current_hash: string; written: Omit<Written, 'bytes_written' | 'content_eol'> }
-  | { kind: 'answer'; answer: Answer };
+  | { kind: 'answer'; answer: FileToolRefusal };
 
 /**
  * The operation as a candidate on the target, applied under the caller's policy: ApprovalRequested, the
@@ -121,7 +121,7 @@ const isFinal = (a: EnvelopeRefusal): boolean => (a.error as Refusal).reason in 
 const isWithdrawn = (a: EnvelopeRefusal): boolean => (a.error as Refusal).reason === 'approval_withdrawn';
 
 /** A candidate envelope that did not apply, as a file-tool answer: the approval answers are final; anything else is a rejection with the envelope's reason. */
-function envelopeAnswer(a: EnvelopeRefusal, t: ApprovalRequest): Answer {
+function envelopeAnswer(a: EnvelopeRefusal, t: ApprovalRequest): FileToolRefusal {
   const error = a.error as Refusal;
   const details = (error.details ?? {}) as Record<string, unknown>;
   const final = FINAL[error.reason];

@@ -10,7 +10,7 @@ import { openDestination } from '@palimpsest/workspace/workspace-destination';
 import type { AppContext } from '../../app-context';
 import { publicationRejected } from '../../workspace-publication/publication-answers';
 import { initializeTarget } from '../../initialize-target/initialize-target.handler';
-import type { Answer } from '../../shared/answer';
+import type { FileToolRefusal } from './file-tool-refusal';
 import { fileTooLarge, pathRefusalAnswer } from '../../shared/workspace-text';
 import { refreshWorkspaceFile } from '../../workspace-refresh/workspace-refresh.handler';
 import { workspaceNotConfigured } from '../../shared/workspace-not-configured';
@@ -26,9 +26,9 @@ import { workspaceNotConfigured } from '../../shared/workspace-not-configured';
 export type FileTarget =
   | { kind: 'bound'; root: WorkspaceRoot; path: string; row: TargetRow; baseline: string; bound_style: LineEndingStyle; bound_now: boolean; external_attempt_id: string | null }
   | { kind: 'absent'; root: WorkspaceRoot; path: string }
-  | { kind: 'answer'; answer: Answer };
+  | { kind: 'answer'; answer: FileToolRefusal };
 
-export const pathRefusal = (refusal: WorkspacePathRefusal, path: unknown): Answer => pathRefusalAnswer(refusal, 'path', { path });
+export const pathRefusal = (refusal: WorkspacePathRefusal, path: unknown): FileToolRefusal => pathRefusalAnswer(refusal, 'path', { path });
 
 /** How many times a path whose binding moves while it is read is looked at again before the caller is told to resend. */
 const LOOKS = 3;

@@ -3,7 +3,7 @@ import { decide } from '@palimpsest/core/target/target.decider';
 import { PROTOCOL, type ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
 import { lockTargetRow, readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { AppContext } from '../../app-context';
-import type { Answer } from '../../shared/answer';
+import type { FileToolRefusal } from './file-tool-refusal';
 import { commitOf } from '../../shared/commit-events';
 import { plainSubmission } from '@palimpsest/core/target/target.commands';
 import { targetUnitOfWork } from '../../shared/handle-command';
@@ -48,13 +48,13 @@ export interface RecordedRejection {
   failure_detail: string;
   attempt_id: string;
   /** The full answer: the recorded diagnostic with exact candidates, near misses, contexts and tx/1 next actions. */
-  detailed(): Answer;
+  detailed(): FileToolRefusal;
 }
 
 export type GuardedOutcome =
   | { kind: 'written'; written: Written; before: TargetRow; after: WrittenText }
   | { kind: 'rejected'; rejection: RecordedRejection; before: TargetRow }
-  | { kind: 'answer'; answer: Answer };
+  | { kind: 'answer'; answer: FileToolRefusal };
 
 /** The command a file-tool change is decided as, guarded by the version and hash of the target it read. */
 export function guardedCommand(read: { target_id: string; version: number; current_hash: string }, change: GuardedChange, attemptId: string, now: string): SubmitProposal {
@@ -117,7 +117,7 @@ export async function guardedWrite(ctx: AppContext, t: Bound, change: GuardedCha
     return { file: bytes, publish: { target_id: targetId, path: t.path, target_version: d.after.version, bytes: bytes.bytes, content_eol: bytes.content_eol, replaced_sha256: t.baseline, backup: true } };
   };
   let planned = fileOf(first);
-  type Value = { kind: 'moved'; answer: Answer } | { kind: 'declined'; outcome: Exclude<GuardedOutcome, { kind: 'written' }> } | { kind: 'accepted'; after: WrittenText };
+  type Value = { kind: 'moved'; answer: FileToolRefusal } | { kind: 'declined'; outcome: Exclude<GuardedOutcome, { kind: 'written' }> } | { kind: 'accepted'; after: WrittenText };
   const result = await publishFiles<Value>(ctx, {
     kind: 'write',
     request_id: null,
@@ -191,7 +191,7 @@ function lockedDecision(ctx: AppContext, t: Bound, change: GuardedChange, attemp
   });
 }
 
-function movedAnswer(t: Bound, version: number): Answer {
+function movedAnswer(t: Bound, version: number): FileToolRefusal {
   return {
     status: 'rejected',
     target_file_id: t.row.target_id,
@@ -216,9 +216,9 @@ function recordedRejection(d: Decided, locked: TargetRow, change: GuardedChange,
 }
 
 /** The recorded rejection with the usual diagnostics (exact candidates, near misses, contexts), and the submission tool's next actions. */
-function rejectionAnswer(d: Decided, locked: TargetRow, change: GuardedChange, now: string): Answer {
+function rejectionAnswer(d: Decided, locked: TargetRow, change: GuardedChange, now: string): FileToolRefusal {
   const r = (d.events[0] as Extract<Decided['events'][number], { type: 'ProposalRejected' }>).data;
-  const base: Answer = {
+  const base: FileToolRefusal = {
     status: 'rejected',
     target_file_id: locked.target_id,
     failure_reason: r.failure_reason,

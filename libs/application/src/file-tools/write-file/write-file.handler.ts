@@ -2,7 +2,8 @@ import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { textDefect } from '@palimpsest/core/text/encoding';
 import { PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
 import type { AppContext } from '../../app-context';
-import type { Answer } from '../../shared/answer';
+import type { OP } from '@palimpsest/protocol/catalog/operation-names.generated';
+import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { fileTargetOf } from '../shared/file-target';
 import { approvedWrite, needsApproval, type WriteCaller } from '../shared/approved-write';
 import { guardedWrite, type GuardedChange } from '../shared/guarded-write';
@@ -21,7 +22,7 @@ export interface WriteFileInput {
  * bytesWritten is the bytes on disk. Under a policy that asks for approvals a replacement waits for an
  * operator's grant (approved-write.ts), and so does creating one (approved-create.ts).
  */
-export async function writeFile(ctx: AppContext, input: WriteFileInput, caller?: WriteCaller): Promise<Answer> {
+export async function writeFile(ctx: AppContext, input: WriteFileInput, caller?: WriteCaller): Promise<Result<OP.write_file>> {
   const t = await fileTargetOf(ctx, input.path);
   if (t.kind === 'answer') return t.answer;
   if (t.kind === 'absent') {
