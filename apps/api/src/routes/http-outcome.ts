@@ -4,6 +4,7 @@ import { GUARD_FAILURE_REASONS } from '@palimpsest/core/transaction/transaction.
 import { unreachable, type WireAnswer } from '@palimpsest/protocol/outcome';
 import { envelope, HTTP_STATUSES, httpNextAction, routedEnvelope, type ErrorEnvelope } from '../errors/error-envelope';
 import { specOf, type OperationRoute } from './route-table';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /** How an operation's answer travels over HTTP: a status code, and for errors the envelope. */
 export interface HttpOutcome {
@@ -46,7 +47,7 @@ export function httpOutcome(route: OperationRoute, result: WireAnswer): HttpOutc
     case 'unsupported':
       return { status: 400, error: envelope('unsupported_operation', String(result.code), detail(result, 'Unsupported.'), { next_actions: routedActions(result) }) };
     case 'rejected':
-      if (route.operation === 'palimpsest_observe_scope') return observationRejection(result);
+      if (route.operation === OP.palimpsest_observe_scope) return observationRejection(result);
       // A read-only evaluation (preview) that would be rejected is still a successful preview.
       return specOf(route.operation).readOnly ? { status: 200 } : rejection(result);
     case 'invalid_argument':

@@ -1,6 +1,6 @@
 import type { NextAction } from '@palimpsest/core/errors/error-model';
 import type { Result } from '@palimpsest/protocol/catalog/operation-types';
-import { OP } from '@palimpsest/protocol/catalog/operation-names.generated';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { AppContext } from '../app-context';
 import { dispatch } from './dispatch';
 import type { OperationHandler } from './operation-handler';

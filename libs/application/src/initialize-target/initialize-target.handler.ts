@@ -10,6 +10,7 @@ import { importWorkspaceFile } from './workspace-import';
 import { refusalAnswer } from '../shared/target-refusals';
 import { transactionCommitting } from '../shared/commit-events';
 import { workspaceNotConfigured } from '../shared/workspace-not-configured';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 export interface InitializeTargetInput {
   filename: string;
@@ -57,7 +58,7 @@ export function handleUpload(ctx: AppContext, input: InitializeTargetInput) {
     return Promise.resolve(
       invalidArgument('upload_from_workspace', 'palimpsest_handle_upload takes the text in content; it does not read workspace files. To import a file under the workspace root, call palimpsest_initialize_target with from_workspace: true (and no content).', {
         argument: 'from_workspace',
-        next_actions: [{ operation: 'palimpsest_initialize_target', reason: 'Import the workspace file and bind the target to it', params: { filename: input.filename, from_workspace: true } }],
+        next_actions: [{ operation: OP.palimpsest_initialize_target, reason: 'Import the workspace file and bind the target to it', params: { filename: input.filename, from_workspace: true } }],
       }),
     );
   }

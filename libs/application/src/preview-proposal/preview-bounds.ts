@@ -1,6 +1,6 @@
 import type { Retryable } from '@palimpsest/core/errors/error-model';
 import type { AnswerNotes } from '@palimpsest/protocol/answer-notes';
-import type { OP } from '@palimpsest/protocol/catalog/operation-names.generated';
+import type { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { Success } from '@palimpsest/protocol/catalog/operation-types';
 import { asciiJson } from '@palimpsest/core/transaction/record-codec';
 

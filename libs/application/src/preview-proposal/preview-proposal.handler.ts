@@ -9,7 +9,7 @@ import { refusalAnswer } from '../shared/target-refusals';
 import { proposalOf } from '../shared/submission-tools';
 import { enrichRejection, type RejectionEnrichment } from '../submit-proposal/rejection-enrichment';
 import { boundPreview, type PreviewAnswer } from './preview-bounds';
-import { OP } from '@palimpsest/protocol/catalog/operation-names.generated';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { targetIdOf, notFound } from '../shared/target-lookup';
 import { readTargetRow } from '@palimpsest/projections/content/target-row.queries';

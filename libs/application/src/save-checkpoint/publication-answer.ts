@@ -3,7 +3,7 @@ import type { InstalledFile } from '@palimpsest/core/publication/publication.eve
 import type { Refusal } from '@palimpsest/protocol/refusal';
 import type { NextAction, Retryable } from '@palimpsest/core/errors/error-model';
 import { resent } from '@palimpsest/core/diagnostics/retry-request';
-import { OP } from '@palimpsest/protocol/catalog/operation-names.generated';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import { pathRefusalAnswer } from '../shared/workspace-text';
 import { publicationRejected, workspaceRefreshAction, workspaceStatusAction } from '../workspace-publication/publication-answers';
 import type { PublishResult } from '../workspace-publication/publish-files';

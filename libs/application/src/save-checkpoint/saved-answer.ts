@@ -1,5 +1,5 @@
 import { exportTarget } from '@palimpsest/core/reads/export-target';
-import type { OP } from '@palimpsest/protocol/catalog/operation-names.generated';
+import type { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { Success } from '@palimpsest/protocol/catalog/operation-types';
 import type { Refusal } from '@palimpsest/protocol/refusal';
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';

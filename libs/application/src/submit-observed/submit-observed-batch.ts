@@ -6,7 +6,7 @@ import type { TargetRow } from '@palimpsest/projections/content/target-row.queri
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
 import { submitProposal, type SubmissionResult } from '../submit-proposal/submit-proposal.handler';
-import type { OP } from '@palimpsest/protocol/catalog/operation-names.generated';
+import type { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { observedEnvelope, type SubmitObservedInput } from './submit-observed-input';
 import { batchScopeActions, wantsScopeActions } from './observed-next-actions';

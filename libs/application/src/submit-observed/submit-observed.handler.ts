@@ -8,7 +8,7 @@ import { singleScopeActions, wantsScopeActions } from './observed-next-actions';
 import { reverifyAll } from './reverify-observations';
 import { submitObservedBatch } from './submit-observed-batch';
 import { submitProposal } from '../submit-proposal/submit-proposal.handler';
-import type { OP } from '@palimpsest/protocol/catalog/operation-names.generated';
+import type { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { SUBMIT_OBSERVED } from '../shared/submission-tools';
 import { observedEnvelope, type SubmitObservedInput } from './submit-observed-input';

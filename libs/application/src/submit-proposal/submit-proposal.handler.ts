@@ -23,6 +23,7 @@ import type { ObservedLookups } from './next-action-probe';
 import { publishAccepted, type ToPublish } from './publish-accepted';
 import { enrichRejection, type RejectionEnrichment } from './rejection-enrichment';
 import { submissionResponse } from './submission-response';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /** Wire arguments common to the three submission tools (proposal fields vary by format). */
 export interface SubmitProposalInput {
@@ -253,6 +254,6 @@ function movedAnswer(sub: Submission, target: TargetRow & { exists: true }): Sub
     failure_reason: 'workspace_busy',
     failure_detail: `Target ${sub.targetId} kept changing (it was at version ${target.version}) while this change was being published to its file. Nothing was written or recorded: read the target again and send the change again.`,
     retryable: 'after_refresh',
-    next_actions: [{ operation: 'palimpsest_get_target', reason: 'Read the target as it is now', params: { target_file_id: sub.targetId } }],
+    next_actions: [{ operation: OP.palimpsest_get_target, reason: 'Read the target as it is now', params: { target_file_id: sub.targetId } }],
   };
 }

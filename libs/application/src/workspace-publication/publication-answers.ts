@@ -1,5 +1,6 @@
 import type { NextAction, Retryable } from '@palimpsest/core/errors/error-model';
 import type { Refusal } from '@palimpsest/protocol/refusal';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /**
  * The pieces every publication's answer mapping shares (a save, an apply, a file-tool write): the
@@ -11,14 +12,14 @@ export function publicationRejected(targetId: string | null, failure_reason: str
   return { status: 'rejected', target_file_id: targetId, failure_reason, failure_detail, retryable, diagnostic: { code: failure_reason, ...diagnostic }, next_actions };
 }
 
-export const workspaceStatusAction = (path: string, reason = 'See the file and its journal as they are now'): NextAction & { operation: 'palimpsest_workspace_status' } => ({
-  operation: 'palimpsest_workspace_status',
+export const workspaceStatusAction = (path: string, reason = 'See the file and its journal as they are now'): NextAction & { operation: OP.palimpsest_workspace_status } => ({
+  operation: OP.palimpsest_workspace_status,
   reason,
   params: { path_prefix: path },
 });
 
-export const workspaceRefreshAction = (targetId: string, reason: string): NextAction & { operation: 'palimpsest_workspace_refresh' } => ({
-  operation: 'palimpsest_workspace_refresh',
+export const workspaceRefreshAction = (targetId: string, reason: string): NextAction & { operation: OP.palimpsest_workspace_refresh } => ({
+  operation: OP.palimpsest_workspace_refresh,
   reason,
   params: { target_file_id: targetId },
 });

@@ -10,7 +10,7 @@ import type { AppContext } from '../app-context';
 import { importWorkspaceFile } from '../initialize-target/workspace-import';
 import type { Refusal } from '@palimpsest/protocol/refusal';
 import type { NextAction } from '@palimpsest/core/errors/error-model';
-import type { OP } from '@palimpsest/protocol/catalog/operation-names.generated';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { Success } from '@palimpsest/protocol/catalog/operation-types';
 import { commitOf } from '../shared/commit-events';
 import { targetUnitOfWork, type TargetUnit } from '../shared/handle-command';
@@ -118,7 +118,7 @@ function refused(refusal: TargetRefusal): RefreshAnswer {
   const answer = refusalAnswer(refusal);
   if (refusal.kind !== 'guard_stale') return answer;
   const reason = `The target moved to version ${refusal.current_version}: re-read it, then refresh with the new guard.`;
-  return { ...answer, next_actions: [{ operation: 'palimpsest_get_target', reason, params: { target_file_id: refusal.target_id } }] };
+  return { ...answer, next_actions: [{ operation: OP.palimpsest_get_target, reason, params: { target_file_id: refusal.target_id } }] };
 }
 
 const after = (target: TargetRow, outcome: Decided) => (outcome.state.exists ? outcome.state : target);
@@ -127,10 +127,10 @@ type Taken = Required<Pick<Refreshed, 'attempt_id' | 'previous_disk_sha256' | 'j
 
 function answer(status: Refreshed['status'], t: { target_id: string; version: number; current_hash: string }, file: WorkspaceFileRow, diskSha: string, taken?: Taken): Refreshed {
   const next: Refreshed['next_actions'] = [
-    { operation: 'palimpsest_workspace_status', reason: 'See every bound file\'s state.', params: { path_prefix: file.path } },
+    { operation: OP.palimpsest_workspace_status, reason: 'See every bound file\'s state.', params: { path_prefix: file.path } },
   ];
   if (taken) {
-    next.unshift({ operation: 'palimpsest_get_attempt_log', reason: 'The external change is recorded as an accepted attempt.', params: { target_file_id: t.target_id, limit: 1 } });
+    next.unshift({ operation: OP.palimpsest_get_attempt_log, reason: 'The external change is recorded as an accepted attempt.', params: { target_file_id: t.target_id, limit: 1 } });
   }
   const head = { status, target_file_id: t.target_id, path: file.path };
   const state = { version: t.version, current_hash: t.current_hash, disk_sha256: diskSha };

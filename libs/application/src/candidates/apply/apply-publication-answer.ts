@@ -5,6 +5,7 @@ import { workspaceRefreshAction, workspaceStatusAction } from '../../workspace-p
 import type { PublishResult } from '../../workspace-publication/publish-files';
 import { errorResult, type ApplyAnswer } from '../shared/envelope';
 import type { ApplyInput } from './apply-decision';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /**
  * A publication that did not apply the candidate, as seed 000's error envelope ("Apply, receipts and
@@ -15,7 +16,7 @@ import type { ApplyInput } from './apply-decision';
 
 type Failure = Exclude<PublishResult<unknown>, { kind: 'published' } | { kind: 'stopped' }>;
 
-const sameApply = (input: ApplyInput, reason: string): NextAction => ({ operation: 'palimpsest_change_apply', reason, params: { ...input } });
+const sameApply = (input: ApplyInput, reason: string): NextAction => ({ operation: OP.palimpsest_change_apply, reason, params: { ...input } });
 const status = (path: string): NextAction => workspaceStatusAction(path);
 const refresh = (targetId: string): NextAction => workspaceRefreshAction(targetId, "Take the file's bytes on disk into its target (recorded as source external_disk)");
 
@@ -33,7 +34,7 @@ export function applyPublicationAnswer(result: Failure, input: ApplyInput, files
         },
         next_actions: [
           refresh(d.target_id),
-          { operation: 'palimpsest_change_discard', reason: 'Discard this candidate and propose again from the current text', params: { candidate: input.candidate } },
+          { operation: OP.palimpsest_change_discard, reason: 'Discard this candidate and propose again from the current text', params: { candidate: input.candidate } },
         ],
       }));
     }

@@ -8,6 +8,7 @@ import { applyOnce, type ApplyInput } from './apply-once';
 import { StreamWaiter } from './approval-wait';
 import { withdrawApproval } from './withdraw-approval';
 import type { FileToCreate } from './created-files';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /**
  * change_apply. Without an approval policy: one transaction. With one (policy.approve): the first
@@ -74,7 +75,7 @@ function approvalTimeout(input: ApplyInput, approvalId: string, waitedMs: number
       details: { answer: 'APPROVAL_TIMEOUT', approval_id: approvalId, waited_ms: waitedMs },
       next_actions: [
         {
-          operation: 'palimpsest_change_apply',
+          operation: OP.palimpsest_change_apply,
           reason: 'Resend this exact request, with the same request_id, once an operator has decided',
           params: { ...input },
         },

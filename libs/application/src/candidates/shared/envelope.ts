@@ -1,4 +1,4 @@
-import type { OP } from '@palimpsest/protocol/catalog/operation-names.generated';
+import type { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { refusal, type Refusal } from '@palimpsest/core/candidate/candidate-refusal';

@@ -9,6 +9,7 @@ import type { TargetRow } from '@palimpsest/projections/content/target-row.queri
 import type { FileToolRefusal } from '../shared/file-tool-refusal';
 import type { RecordedRejection } from '../shared/guarded-write';
 import { editLands } from './edit-lands';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /**
  * edit_file's refusal of an oldString that matches zero or several times, lean: the code, one line of
@@ -46,7 +47,7 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 function readAction(path: string, line: number, lines: number, reason: string): NextAction {
   const offset = Math.max(1, line - 3);
-  return { operation: 'read_file', reason, params: { path, offset, limit: Math.min(200, lines + 6) } };
+  return { operation: OP.read_file, reason, params: { path, offset, limit: Math.min(200, lines + 6) } };
 }
 
 /** The nearest first: by distance to near_line, else file order. */
@@ -103,7 +104,7 @@ function ambiguous(i: EditRefusalInput, base: FileToolRefusal, leadOf: (count: n
     const params = { path: i.path, oldString: c.before + i.match + c.after, newString: c.before + i.replace + c.after };
     const intended = text.slice(0, o.start) + i.replace + text.slice(o.start + i.match.length);
     if (!editLands(i.state, params.oldString, params.newString, intended, i.now)) continue;
-    offers.push({ occurrence: o, ...c, call: { operation: 'edit_file', reason: `The occurrence on line ${o.line}`, params } });
+    offers.push({ occurrence: o, ...c, call: { operation: OP.edit_file, reason: `The occurrence on line ${o.line}`, params } });
   }
   for (let n = offers.length; n > 0; n--) {
     const answer = answerOf(head, offers.slice(0, n), order, i, [], lead);
@@ -183,7 +184,7 @@ function correctedCall(i: EditRefusalInput, fix: { text: string; start: number }
   const params = { path: i.path, oldString: c.before + fix.text + c.after, newString: c.before + i.replace + c.after };
   const intended = text.slice(0, at) + i.replace + text.slice(at + fix.text.length);
   if (!editLands(i.state, params.oldString, params.newString, intended, i.now)) return null;
-  return { operation: 'edit_file', reason: `The closest text, on line ${positionOf(text, fix.start).line}`, params };
+  return { operation: OP.edit_file, reason: `The closest text, on line ${positionOf(text, fix.start).line}`, params };
 }
 
 /** The line of the first line of `match` (at least 3 characters once trimmed) that the text holds, else 1. */
@@ -203,7 +204,7 @@ function budgeted(answer: FileToolRefusal): FileToolRefusal {
     (x) => ({ ...x, near_misses: (x.near_misses as unknown[] | undefined)?.slice(0, 1) }),
     (x) => ({ ...x, match_lines: (x.match_lines as number[] | undefined)?.slice(0, 5), near_miss_lines: (x.near_miss_lines as number[] | undefined)?.slice(0, 5) }),
     (x) => ({ ...x, occurrences: undefined, near_misses: undefined }),
-    (x) => ({ ...x, next_actions: (x.next_actions as NextAction[]).filter((n) => n.operation === 'read_file').slice(0, 1) }),
+    (x) => ({ ...x, next_actions: (x.next_actions as NextAction[]).filter((n) => n.operation === OP.read_file).slice(0, 1) }),
   ];
   for (const trim of trims) {
     if (bytes(a) <= EDIT_REFUSAL_BYTES) break;

@@ -1,6 +1,6 @@
 import { toCanonicalLf } from '@palimpsest/core/text/canonical-text';
 import type { AppContext } from '../../app-context';
-import type { OP } from '@palimpsest/protocol/catalog/operation-names.generated';
+import type { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { fileTargetOf } from '../shared/file-target';
 import { approvedWrite, needsApproval, type WriteCaller } from '../shared/approved-write';

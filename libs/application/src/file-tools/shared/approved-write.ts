@@ -6,6 +6,7 @@ import type { FileToCreate } from '../../candidates/apply/created-files';
 import { discardChange } from '../../candidates/discard/discard.handler';
 import { proposeChange } from '../../candidates/propose/propose.handler';
 import type { CandidateAnswer } from '../../candidates/shared/envelope';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /** A candidate operation's answer other than ok (propose's typed refusal, apply's open answer): its envelope. */
 type EnvelopeRefusal = { status: string; error?: unknown };
@@ -135,6 +136,6 @@ function envelopeAnswer(a: EnvelopeRefusal, t: ApprovalRequest): FileToolRefusal
     failure_detail: error.message,
     retryable: error.retryable,
     diagnostic: { code: error.reason, ...details },
-    next_actions: [{ operation: 'read_file', reason: 'Read the file as it is now, then decide whether to send the change again', params: { path: t.path } }],
+    next_actions: [{ operation: OP.read_file, reason: 'Read the file as it is now, then decide whether to send the change again', params: { path: t.path } }],
   };
 }

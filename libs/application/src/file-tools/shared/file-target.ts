@@ -14,6 +14,7 @@ import type { FileToolRefusal } from './file-tool-refusal';
 import { fileTooLarge, pathRefusalAnswer } from '../../shared/workspace-text';
 import { refreshWorkspaceFile } from '../../workspace-refresh/workspace-refresh.handler';
 import { workspaceNotConfigured } from '../../shared/workspace-not-configured';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /**
  * "Find or bind the target of a path", what every file-tool write starts with. The target of a path is
@@ -80,7 +81,7 @@ async function bindOnce(ctx: AppContext, root: WorkspaceRoot, path: string, requ
     const lease = await ctx.leases.acquire([opened.dest.dir]);
     if (!lease) {
       const detail = `Another publication held the lease on the directory of ${path} for the whole ${ctx.leases.waitMs} ms this write waited to bind the file. Nothing was written: send the same call again.`;
-      return { kind: 'answer', answer: publicationRejected(null, 'workspace_busy', detail, 'same_request', { paths: [path], waited_ms: ctx.leases.waitMs }, [{ operation: 'read_file', reason: 'Nothing was written: see what the file holds now, then send the same call again', params: { path } }]) };
+      return { kind: 'answer', answer: publicationRejected(null, 'workspace_busy', detail, 'same_request', { paths: [path], waited_ms: ctx.leases.waitMs }, [{ operation: OP.read_file, reason: 'Nothing was written: see what the file holds now, then send the same call again', params: { path } }]) };
     }
     try {
       if (await latestBindingOfPath(ctx.db, root, path)) return lookUp(ctx, requested);

@@ -13,6 +13,7 @@ import { publishFiles } from '../../workspace-publication/publish-files';
 import { fileBytesOf } from '../../workspace-publication/file-bytes';
 import type { FileTarget } from './file-target';
 import { publicationRefusal, type Written } from './write-answers';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /**
  * One guarded change of a bound file by a file tool: a tx/1 edit (edit_file) or a tx/3 whole replacement
@@ -27,7 +28,7 @@ import { publicationRefusal, type Written } from './write-answers';
  */
 
 export interface GuardedChange {
-  tool: 'edit_file' | 'write_file';
+  tool: OP.edit_file | OP.write_file;
   protocol: ProtocolVersion;
   proposal: Record<string, unknown>;
 }
@@ -198,7 +199,7 @@ function movedAnswer(t: Bound, version: number): FileToolRefusal {
     failure_reason: 'target_version_mismatch',
     failure_detail: `${t.path} was changed through Palimpsest (now version ${version}) while this write was prepared. Nothing was written: read the file again, then send the change again.`,
     retryable: 'after_refresh',
-    next_actions: [{ operation: 'read_file', reason: 'Read the file as it is now, then send the change again', params: { path: t.path } }],
+    next_actions: [{ operation: OP.read_file, reason: 'Read the file as it is now, then send the change again', params: { path: t.path } }],
   };
 }
 
@@ -228,7 +229,7 @@ function rejectionAnswer(d: Decided, locked: TargetRow, change: GuardedChange, n
     current_hash: locked.current_hash,
     diagnostic: r.diagnostic,
   };
-  const operation = change.protocol === PROTOCOL.tx1 ? 'palimpsest_submit_edits' : 'palimpsest_submit_replacement';
+  const operation = change.protocol === PROTOCOL.tx1 ? OP.palimpsest_submit_edits : OP.palimpsest_submit_replacement;
   const request = { operation, args: { target_file_id: locked.target_id, expected_target_version: locked.version, ...change.proposal } } as const;
   return enrichRejection(base, { request, current: locked, nearMissSource: d.hints.nearMissSource, recorded: true, now });
 }

@@ -1,7 +1,7 @@
 import type { ContentEol } from '@palimpsest/core/reads/export-target';
 import type { FileToolRefusal } from './file-tool-refusal';
 import type { NextAction } from '@palimpsest/core/errors/error-model';
-import { OP } from '@palimpsest/protocol/catalog/operation-names.generated';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { PublishResult } from '../../workspace-publication/publish-files';
 import { installedUncertain, publicationRejected, workspaceStatusAction } from '../../workspace-publication/publication-answers';
 import { pathRefusal } from './file-target';

@@ -1,5 +1,5 @@
 import type { FileTarget } from './file-target';
-import type { OP } from '@palimpsest/protocol/catalog/operation-names.generated';
+import type { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { Success } from '@palimpsest/protocol/catalog/operation-types';
 import type { Written } from './write-answers';
 

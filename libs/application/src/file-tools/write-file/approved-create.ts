@@ -3,7 +3,7 @@ import { canonicalizeUpload } from '@palimpsest/core/text/canonical-text';
 import { contentTypeOf } from '@palimpsest/core/text/content-type';
 import type { AppContext } from '../../app-context';
 import { initializeTarget } from '../../initialize-target/initialize-target.handler';
-import type { OP } from '@palimpsest/protocol/catalog/operation-names.generated';
+import type { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { proposeAndApply, type WriteCaller } from '../shared/approved-write';
 import type { FileTarget } from '../shared/file-target';

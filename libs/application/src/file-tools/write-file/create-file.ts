@@ -4,7 +4,7 @@ import type { ContentEol } from '@palimpsest/core/reads/export-target';
 import { decide } from '@palimpsest/core/target/target.decider';
 import { initialTargetState } from '@palimpsest/core/target/target.state';
 import type { AppContext } from '../../app-context';
-import type { OP } from '@palimpsest/protocol/catalog/operation-names.generated';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { contentTypeOf } from '@palimpsest/core/text/content-type';
 import { publishFiles } from '../../workspace-publication/publish-files';
@@ -48,7 +48,7 @@ export async function createFile(ctx: AppContext, t: Absent, content: string): P
           initialTargetState,
         );
         if (d.kind === 'refused' || !d.state.exists) throw new Error(`write_file: the new target for ${t.path} was refused`);
-        await commit({ targetId, streamVersion: 0, previousChunks: [], events: d.events, stateAfter: d.state, recordedAt: now, metadata: { command: 'InitializeTarget', tool: 'write_file' } });
+        await commit({ targetId, streamVersion: 0, previousChunks: [], events: d.events, stateAfter: d.state, recordedAt: now, metadata: { command: 'InitializeTarget', tool: OP.write_file } });
         return { kind: 'created' as const, version: d.state.version, current_hash: d.state.current_hash };
       },
     }),

@@ -1,5 +1,5 @@
 // Generated from the operation catalog by `npx palimpsest generate`. Do not edit by hand.
-import type { OperationName } from './catalog';
+import type { CatalogOperation } from './error-model';
 
 /** Every operation name, typed: `OP.grep` in values, `OP.grep` in types. A renamed or removed operation fails the type check where it is named. */
 export const OP = {
@@ -36,7 +36,7 @@ export const OP = {
   palimpsest_change_discard: 'palimpsest_change_discard',
   palimpsest_search_targets: 'palimpsest_search_targets',
   palimpsest_get_target_activity: 'palimpsest_get_target_activity',
-} as const satisfies { readonly [N in OperationName]: N };
+} as const satisfies { readonly [N in CatalogOperation]: N };
 
 /** The same names as types (declarations only: it merges with the constant). */
 export declare namespace OP {
