@@ -51,7 +51,7 @@ export class AdminController {
   @ApiResponse({ status: 200, description: '{status: "ok", approval}' })
   async decide(@Param('id') id: string, @JsonBody(STRICT_DTO) body: AdminApprovalDecision, @Res() reply: FastifyReply) {
     const answer = await decideApproval(this.runtime.ctx, { approval_id: id, decision: body.decision, decided_by: body.decided_by, note: body.note ?? null });
-    void reply.code(answer.status === 'ok' ? 200 : envelopeStatus(answer.error as Record<string, unknown>)).send(answer);
+    void reply.code(answer.status === 'ok' ? 200 : envelopeStatus(answer.error)).send(answer);
   }
 }
 

@@ -46,6 +46,6 @@ export class ApprovalsController {
     const decidedBy = req.principal ? `token:${req.principal.name}` : 'api:no-auth';
     const answer = await decideApproval(this.runtime.ctx, { approval_id: id, decision, decided_by: decidedBy, note: body.note ?? null });
     if (answer.status === 'ok') return void reply.code(200).send(answer);
-    void reply.code(envelopeStatus(answer.error as Record<string, unknown>)).send(withTraceId(answer, req.id));
+    void reply.code(envelopeStatus(answer.error)).send(withTraceId(answer, req.id));
   }
 }

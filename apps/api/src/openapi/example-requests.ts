@@ -2,6 +2,7 @@ import { CATALOG, type OperationName } from '@palimpsest/protocol/catalog/catalo
 import { EXAMPLE_TARGET_ID } from '@palimpsest/protocol/catalog/fragments';
 import type { OperationExample } from '@palimpsest/protocol/catalog/operation-spec';
 import { OBSERVED_EXAMPLES } from '@palimpsest/protocol/catalog/observed-examples';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /**
  * The requests the OpenAPI document's examples are the answers of, all written against the catalog's
@@ -69,19 +70,19 @@ export function exampleOf(operation: OperationName): ExampleRequest | undefined 
 
 /** Further successful answers worth showing beside an operation's example. */
 export const ALTERNATE_REQUESTS: (ExampleRequest & { name: string })[] = [
-  { name: 'batch', operation: 'palimpsest_submit_observed_operations', ...OBSERVED_EXAMPLES[1]!, setup: 'observed_bundle' },
+  { name: 'batch', operation: OP.palimpsest_submit_observed_operations, ...OBSERVED_EXAMPLES[1]!, setup: 'observed_bundle' },
   {
     name: 'rejected',
     title: 'A preview that would be rejected (still a 200: the preview answered)',
-    operation: 'palimpsest_preview',
+    operation: OP.palimpsest_preview,
     params: { target_file_id: EXAMPLE_TARGET_ID, format: 'patchdiff-tx/1', expected_target_version: 0, intent: 'Rename', edits: [{ match: 'alpha', replace: 'gamma' }] },
     setup: 'none',
   },
-  { name: 'candidates', title: 'Discover sections (nothing recorded)', operation: 'palimpsest_observe_scope', params: { target_file_id: EXAMPLE_TARGET_ID, query: 'in', kind: 'section' }, setup: 'document' },
+  { name: 'candidates', title: 'Discover sections (nothing recorded)', operation: OP.palimpsest_observe_scope, params: { target_file_id: EXAMPLE_TARGET_ID, query: 'in', kind: 'section' }, setup: 'document' },
   {
     name: 'observed_batch',
     title: 'Observe two sections from one snapshot',
-    operation: 'palimpsest_observe_scope',
+    operation: OP.palimpsest_observe_scope,
     params: { target_file_id: EXAMPLE_TARGET_ID, selections: [{ symbol_name: 'Guide.Install' }, { symbol_name: 'Usage', kind: 'section' }] },
     setup: 'document',
   },
@@ -89,47 +90,47 @@ export const ALTERNATE_REQUESTS: (ExampleRequest & { name: string })[] = [
 
 /** Refusals of operation routes, run for real: the error examples (name = the example's key). */
 export const ERROR_REQUESTS: (ExampleRequest & { name: string })[] = [
-  { name: 'not_found', title: 'Unknown target', operation: 'palimpsest_get_target', params: { target_file_id: UNKNOWN_ID }, setup: 'none' },
+  { name: 'not_found', title: 'Unknown target', operation: OP.palimpsest_get_target, params: { target_file_id: UNKNOWN_ID }, setup: 'none' },
   {
     name: 'precondition_failed',
     title: 'Stale version guard',
-    operation: 'palimpsest_submit_edits',
+    operation: OP.palimpsest_submit_edits,
     params: { target_file_id: EXAMPLE_TARGET_ID, intent: 'Rename', expected_target_version: 3, edits: [{ match: 'beta', replace: 'delta' }] },
     setup: 'none',
   },
   {
     name: 'conflict',
     title: 'A request key already bound to another proposal',
-    operation: 'palimpsest_submit_edits',
+    operation: OP.palimpsest_submit_edits,
     params: { target_file_id: EXAMPLE_TARGET_ID, intent: 'Rename', expected_target_version: 1, client_request_id: 'example-key-1', edits: [{ match: 'beta', replace: 'delta' }] },
     setup: 'keyed',
   },
   {
     name: 'proposal_rejected',
     title: 'Ambiguous match',
-    operation: 'palimpsest_submit_edits',
+    operation: OP.palimpsest_submit_edits,
     params: { target_file_id: EXAMPLE_TARGET_ID, intent: 'Rename', expected_target_version: 0, edits: [{ match: 'alpha', replace: 'gamma' }] },
     setup: 'none',
   },
   {
     name: 'replacement_too_large',
     title: 'A replacement over its limit',
-    operation: 'palimpsest_submit_replacement',
+    operation: OP.palimpsest_submit_replacement,
     params: { target_file_id: EXAMPLE_TARGET_ID, intent: 'Rewrite', expected_target_version: 0, replacement: 'x'.repeat(1_000_001) },
     setup: 'none',
   },
   {
     name: 'invalid_arguments',
     title: 'An argument the operation does not take',
-    operation: 'palimpsest_submit_edits',
+    operation: OP.palimpsest_submit_edits,
     params: { target_file_id: EXAMPLE_TARGET_ID, intent: 'Rename', expected_target_version: 0, edits: [{ match: 'beta', replace: 'delta' }], colour: 'red' },
     setup: 'none',
   },
-  { name: 'candidate_not_found', title: 'Unknown candidate', operation: 'palimpsest_change_inspect', params: { candidate: UNKNOWN_ID }, setup: 'none' },
+  { name: 'candidate_not_found', title: 'Unknown candidate', operation: OP.palimpsest_change_inspect, params: { candidate: UNKNOWN_ID }, setup: 'none' },
   {
     name: 'candidate_unmatched',
     title: 'A candidate operation whose text is not there',
-    operation: 'palimpsest_change_propose',
+    operation: OP.palimpsest_change_propose,
     params: {
       request_id: 'example-propose-unmatched',
       base: [{ target_file_id: EXAMPLE_TARGET_ID, version: 0 }],
@@ -140,14 +141,14 @@ export const ERROR_REQUESTS: (ExampleRequest & { name: string })[] = [
   {
     name: 'candidate_version_mismatch',
     title: 'A candidate version guard that moved',
-    operation: 'palimpsest_change_apply',
+    operation: OP.palimpsest_change_apply,
     params: { candidate: EXAMPLE_CANDIDATE_ID, expected_candidate_version: 2, request_id: 'example-apply-stale' },
     setup: 'candidate',
   },
   {
     name: 'candidate_target_moved',
     title: 'A target that moved after the candidate was proposed',
-    operation: 'palimpsest_change_apply',
+    operation: OP.palimpsest_change_apply,
     params: { candidate: EXAMPLE_CANDIDATE_ID, expected_candidate_version: 1, request_id: 'example-apply-moved' },
     setup: 'moved_candidate',
   },

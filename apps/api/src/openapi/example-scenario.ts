@@ -5,6 +5,7 @@ import { httpOutcome } from '../routes/http-outcome';
 import { routeOf } from '../routes/route-table';
 import { bindObserved } from '@palimpsest/protocol/catalog/observed-examples';
 import { ALTERNATE_REQUESTS, ERROR_REQUESTS, EXAMPLE_CANDIDATE_ID, EXAMPLE_DOCUMENT, exampleOf, type ExampleRequest, type Setup } from './example-requests';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /**
  * The run that makes the OpenAPI document's examples: every request of example-requests.ts, each on a
@@ -79,22 +80,22 @@ function required(operation: OperationName): ExampleRequest {
 /** A fresh target and what the request needs done first; the ids it made. */
 async function prepare(call: Call, setup: Setup, n: number, workspace: ExampleWorkspace | null): Promise<Record<string, string>> {
   const content = setup === 'document' || setup === 'observed_document' || setup === 'observed_bundle' ? EXAMPLE_DOCUMENT : EXAMPLE_TEXT;
-  const created = setup === 'drifted_file' ? await driftedFile(call, workspace) : await ok(call, 'palimpsest_initialize_target', { filename: 'notes.md', content, content_type: 'text/markdown' });
+  const created = setup === 'drifted_file' ? await driftedFile(call, workspace) : await ok(call, OP.palimpsest_initialize_target, { filename: 'notes.md', content, content_type: 'text/markdown' });
   const ids: Record<string, string> = { [String(created.target_file_id)]: EXAMPLE_TARGET_ID };
   if (workspace) ids[workspace.path] = EXAMPLE_WORKSPACE_ROOT;
-  const edit = required('palimpsest_submit_edits').params;
-  if (setup === 'edited') await ok(call, 'palimpsest_submit_edits', bindIds(edit, ids));
+  const edit = required(OP.palimpsest_submit_edits).params;
+  if (setup === 'edited') await ok(call, OP.palimpsest_submit_edits, bindIds(edit, ids));
   if (setup === 'observed_document' || setup === 'observed_bundle') {
     Object.assign(ids, await bindObserved((operation, args) => ok(call, operation as OperationName, args), setup, String(created.target_file_id)));
   }
-  if (setup === 'keyed') await ok(call, 'palimpsest_submit_edits', bindIds({ ...edit, client_request_id: 'example-key-1' }, ids));
+  if (setup === 'keyed') await ok(call, OP.palimpsest_submit_edits, bindIds({ ...edit, client_request_id: 'example-key-1' }, ids));
   if (setup === 'candidate' || setup === 'checked_candidate' || setup === 'moved_candidate') {
-    const propose = { ...required('palimpsest_change_propose').params, request_id: `example-setup-${n}`, checks: [] };
-    const proposed = await ok(call, 'palimpsest_change_propose', bindIds(propose, ids));
+    const propose = { ...required(OP.palimpsest_change_propose).params, request_id: `example-setup-${n}`, checks: [] };
+    const proposed = await ok(call, OP.palimpsest_change_propose, bindIds(propose, ids));
     const candidate = String((proposed.candidate as { id: string }).id);
     ids[candidate] = EXAMPLE_CANDIDATE_ID;
-    if (setup === 'checked_candidate') await ok(call, 'palimpsest_check_run', { candidate, checks: ['utf8'] });
-    if (setup === 'moved_candidate') await ok(call, 'palimpsest_submit_replacement', bindIds(required('palimpsest_submit_replacement').params, ids));
+    if (setup === 'checked_candidate') await ok(call, OP.palimpsest_check_run, { candidate, checks: ['utf8'] });
+    if (setup === 'moved_candidate') await ok(call, OP.palimpsest_submit_replacement, bindIds(required(OP.palimpsest_submit_replacement).params, ids));
   }
   return ids;
 }
@@ -103,7 +104,7 @@ async function prepare(call: Call, setup: Setup, n: number, workspace: ExampleWo
 async function driftedFile(call: Call, workspace: ExampleWorkspace | null): Promise<AnyAnswer> {
   if (!workspace) throw new Error('the drifted_file examples need a workspace: pass one to runExamples');
   workspace.write(EXAMPLE_FILE, EXAMPLE_TEXT);
-  const created = await ok(call, 'palimpsest_initialize_target', { filename: EXAMPLE_FILE, from_workspace: true, content_type: 'text/markdown' });
+  const created = await ok(call, OP.palimpsest_initialize_target, { filename: EXAMPLE_FILE, from_workspace: true, content_type: 'text/markdown' });
   workspace.write(EXAMPLE_FILE, 'alpha beta gamma\n');
   return created;
 }

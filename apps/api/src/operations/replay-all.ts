@@ -1,6 +1,7 @@
 import type { AppContext } from '@palimpsest/application/app-context';
 import { dispatch } from '@palimpsest/application/dispatch/dispatch';
 import { streamStarts } from '@palimpsest/store/stream-lookups';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 const TARGET_STREAM_PREFIX = 'target-';
 
@@ -22,7 +23,7 @@ export async function replayAll(ctx: AppContext, opts: { limit: number; after: n
   const page = rows.slice(0, opts.limit);
   const diverged: Record<string, unknown>[] = [];
   for (const row of page) {
-    const report = await dispatch(ctx, 'palimpsest_replay', { target_file_id: row.streamId.slice(TARGET_STREAM_PREFIX.length) });
+    const report = await dispatch(ctx, OP.palimpsest_replay, { target_file_id: row.streamId.slice(TARGET_STREAM_PREFIX.length) });
     if (report.status !== 'success' || report.materialized_state_matches !== true) diverged.push(report);
   }
   return {

@@ -4,6 +4,7 @@ import { GUARD_FAILURE_REASONS } from '@palimpsest/core/transaction/transaction.
 import { unreachable, type WireAnswer } from '@palimpsest/protocol/outcome';
 import { envelope, HTTP_STATUSES, httpNextAction, routedEnvelope, type ErrorEnvelope } from '../errors/error-envelope';
 import { specOf, type OperationRoute } from './route-table';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /** How an operation's answer travels over HTTP: a status code, and for errors the envelope. */
 export interface HttpOutcome {
@@ -14,7 +15,7 @@ export interface HttpOutcome {
 type Fields = Record<string, unknown>;
 
 /** The status an envelope of `code` is answered with: its first (resource_limit's same_request variant: 503). */
-export function envelopeStatus(error: Fields): number {
+export function envelopeStatus(error: { code?: unknown; retryable?: unknown }): number {
   if (error.code === 'resource_limit' && error.retryable === 'same_request') return 503;
   const statuses = (HTTP_STATUSES as Record<string, readonly number[]>)[String(error.code)];
   return statuses?.[0] ?? 500;
@@ -46,7 +47,7 @@ export function httpOutcome(route: OperationRoute, result: WireAnswer): HttpOutc
     case 'unsupported':
       return { status: 400, error: envelope('unsupported_operation', String(result.code), detail(result, 'Unsupported.'), { next_actions: routedActions(result) }) };
     case 'rejected':
-      if (route.operation === 'palimpsest_observe_scope') return observationRejection(result);
+      if (route.operation === OP.palimpsest_observe_scope) return observationRejection(result);
       // A read-only evaluation (preview) that would be rejected is still a successful preview.
       return specOf(route.operation).readOnly ? { status: 200 } : rejection(result);
     case 'invalid_argument':

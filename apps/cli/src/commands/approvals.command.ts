@@ -7,6 +7,7 @@ import {
   type ApprovalView,
 } from '@palimpsest/application/candidates/approvals/approvals.handler';
 import type { CandidateAnswer } from '@palimpsest/application/candidates/shared/envelope';
+import type { ApprovalDecided } from '@palimpsest/application/candidates/approvals/approvals.handler';
 import { UsageError } from '../cli-errors';
 import { printJson } from '../runtime';
 import { withStore } from '../store-access';
@@ -66,7 +67,7 @@ export function registerApprovals(program: Command): void {
             const { approval_id: _inPath, note, ...rest } = input;
             const sent = await gw.request('POST', `/v1/admin/approvals/${encodeURIComponent(approvalId)}/decision`, { ...rest, ...(note === null ? {} : { note }) });
             if (typeof sent.body?.status !== 'string' || [401, 403, 413, 415, 429].includes(sent.status) || sent.status >= 500) throw gw.failure(sent);
-            return sent.body as CandidateAnswer;
+            return sent.body as CandidateAnswer<ApprovalDecided>;
           },
         });
         printJson(answer);

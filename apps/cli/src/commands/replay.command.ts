@@ -5,6 +5,7 @@ import { targetIdOf } from '@palimpsest/application/shared/target-lookup';
 import type { GatewayClient } from '../gateway-client';
 import { printJson } from '../runtime';
 import { withStore } from '../store-access';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 export function registerReplay(program: Command): void {
   program
@@ -14,7 +15,7 @@ export function registerReplay(program: Command): void {
     .action(async (target: string) => {
       const report = await withStore<Record<string, unknown>>({
         // dispatch, as the gateway's route does: the same answer either way (its retryable included).
-        local: (ctx) => dispatch(ctx, 'palimpsest_replay', { target_file_id: target }),
+        local: (ctx) => dispatch(ctx, OP.palimpsest_replay, { target_file_id: target }),
         gateway: (gw) => replayThrough(gw, target),
       });
       printJson(report);

@@ -4,6 +4,7 @@ import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
 import type { Params, Result } from '@palimpsest/protocol/catalog/operation-types';
 import { describeStore } from '../runtime';
 import { withStore } from '../store-access';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 type Call = <N extends OperationName>(name: N, args: Params<N>) => Promise<Result<N>>;
 
@@ -26,21 +27,21 @@ export function registerStart(program: Command): void {
 }
 
 async function tour(call: Call): Promise<void> {
-  const created = await call('palimpsest_initialize_target', { filename: 'tour.md', content: 'alpha beta alpha\r\n' });
+  const created = await call(OP.palimpsest_initialize_target, { filename: 'tour.md', content: 'alpha beta alpha\r\n' });
   show('initialize_target (CRLF upload)', created, ['target_file_id', 'version', 'current_hash']);
   if (created.status !== 'ok') return;
   const id = created.target_file_id;
   show(
     'submit_edits without a selector',
-    await call('palimpsest_submit_edits', { target_file_id: id, intent: 'Rename alpha', expected_target_version: 0, edits: [{ match: 'alpha', replace: 'gamma' }] }),
+    await call(OP.palimpsest_submit_edits, { target_file_id: id, intent: 'Rename alpha', expected_target_version: 0, edits: [{ match: 'alpha', replace: 'gamma' }] }),
     ['status', 'failure_reason', 'failure_detail'],
   );
   show(
     'submit_edits with occurrence_index 2',
-    await call('palimpsest_submit_edits', { target_file_id: id, intent: 'Rename alpha', expected_target_version: 0, edits: [{ match: 'alpha', replace: 'gamma', occurrence_index: 2 }] }),
+    await call(OP.palimpsest_submit_edits, { target_file_id: id, intent: 'Rename alpha', expected_target_version: 0, edits: [{ match: 'alpha', replace: 'gamma', occurrence_index: 2 }] }),
     ['status', 'version', 'after_hash'],
   );
-  show('replay', await call('palimpsest_replay', { target_file_id: id }), ['status', 'materialized_state_matches']);
+  show('replay', await call(OP.palimpsest_replay, { target_file_id: id }), ['status', 'materialized_state_matches']);
   process.stdout.write('\nNext: `palimpsest call <operation> < args.json`, `palimpsest operations` (in the checkout: `npx palimpsest …`).\n');
 }
 

@@ -5,11 +5,12 @@ import type { Params, Result } from '@palimpsest/protocol/catalog/operation-type
 import { isCallFailure } from '@palimpsest/protocol/outcome';
 import { printJson } from '../runtime';
 import { withStore } from '../store-access';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 const FILE_STATES = ['in_sync', 'drifted', 'missing', 'pending', 'unreachable'] as const;
 const PAGE = 1000;
 
-type StatusAnswer = Result<'palimpsest_workspace_status'>;
+type StatusAnswer = Result<OP.palimpsest_workspace_status>;
 type FileEntry = Extract<StatusAnswer, { status: 'ok' }>['files'][number];
 
 /** One catalog call, the way `palimpsest call` makes it: here, or through the gateway holding the store. */
@@ -21,13 +22,13 @@ function call<N extends OperationName>(operation: N, args: Params<N>): Promise<R
 }
 
 /** Every page of palimpsest_workspace_status, as one answer (the first page's fields, every page's files). */
-async function allPages(args: Params<'palimpsest_workspace_status'>): Promise<StatusAnswer> {
-  const first = await call('palimpsest_workspace_status', { ...args, limit: PAGE });
+async function allPages(args: Params<OP.palimpsest_workspace_status>): Promise<StatusAnswer> {
+  const first = await call(OP.palimpsest_workspace_status, { ...args, limit: PAGE });
   if (first.status !== 'ok') return first;
   const files = [...first.files];
   let cursor = first.next_cursor;
   while (typeof cursor === 'string') {
-    const answer = await call('palimpsest_workspace_status', { ...args, limit: PAGE, cursor });
+    const answer = await call(OP.palimpsest_workspace_status, { ...args, limit: PAGE, cursor });
     if (answer.status !== 'ok') return answer;
     files.push(...answer.files);
     cursor = answer.next_cursor;
@@ -50,7 +51,7 @@ export function statusTable(files: FileEntry[]): string {
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';
 }
 
-function finish(answer: { status: StatusAnswer['status'] | Result<'palimpsest_workspace_refresh'>['status'] }, print: () => void): void {
+function finish(answer: { status: StatusAnswer['status'] | Result<OP.palimpsest_workspace_refresh>['status'] }, print: () => void): void {
   if (isCallFailure(answer.status)) {
     printJson(answer);
     process.exitCode = 2;
@@ -79,7 +80,7 @@ export function registerWorkspace(program: Command): void {
     .description('Take the bound file\'s current bytes into its target (palimpsest_workspace_refresh), recorded with source external_disk')
     .argument('<target_file_id>', 'the target bound to the file')
     .action(async (targetFileId: string) => {
-      const answer = await call('palimpsest_workspace_refresh', { target_file_id: targetFileId });
+      const answer = await call(OP.palimpsest_workspace_refresh, { target_file_id: targetFileId });
       finish(answer, () => printJson(answer));
     });
 }

@@ -1,6 +1,6 @@
 import { ALLOW_ALL, READ_ONLY, type OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { CANDIDATE_OPERATIONS } from '@palimpsest/protocol/catalog/operations/candidates.operations';
-import { answerUnchecked, type HandlerSession, type OperationHandler } from '../dispatch/operation-handler';
+import type { HandlerSession, OperationHandler } from '../dispatch/operation-handler';
 import { applyChange } from './apply/apply.handler';
 import { checkRun } from './check-run/check-run.handler';
 import { discardChange } from './discard/discard.handler';
@@ -23,6 +23,6 @@ export const CANDIDATE_HANDLERS: { [N in CandidateOperation]: OperationHandler<N
   palimpsest_edit_plan: (ctx, a, s) => editPlan(ctx, a, policyOf(s)),
   palimpsest_change_inspect: (ctx, a) => inspectChange(ctx, a),
   palimpsest_check_run: (ctx, a, s) => checkRun(ctx, a, policyOf(s)),
-  palimpsest_change_apply: answerUnchecked((ctx, a, s) => applyChange(ctx, a, policyOf(s), s)),
+  palimpsest_change_apply: (ctx, a, s) => applyChange(ctx, a, policyOf(s), s),
   palimpsest_change_discard: (ctx, a) => discardChange(ctx, a),
 };

@@ -14,6 +14,7 @@ import { DEFAULT_GREP_TIMEOUT_MS } from '@palimpsest/workspace/workspace-grep';
 import { HISTORY_PAGE } from '../shared/sql-values';
 import { ATTEMPT_CONTENT_PAGE_BUDGET } from '../queries/attempt-log.handler';
 import { FILE_READ_LIMITS } from '@palimpsest/protocol/catalog/operations/file-reads.operations';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 export interface SessionProfile {
   profile: 'full' | 'read-only';
@@ -51,7 +52,7 @@ export const profileName = (session: SessionProfile): string => session.policy?.
  */
 export function capabilitiesManifest(session: SessionProfile, workspace: WorkspaceRoot | null = null, detail = false, grepTimeoutMs = DEFAULT_GREP_TIMEOUT_MS) {
   const callable = CATALOG.filter((op) => statusOf(session, op) === 'available');
-  const submits = callable.some((op) => op.name.startsWith('palimpsest_submit') || op.name === 'palimpsest_preview');
+  const submits = callable.some((op) => op.name.startsWith('palimpsest_submit') || op.name === OP.palimpsest_preview);
   return {
     status: 'ok' as const,
     service: 'palimpsest' as const,

@@ -1,7 +1,9 @@
 import type { NextAction } from '@palimpsest/core/errors/error-model';
 import type { Result } from '@palimpsest/protocol/catalog/operation-types';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { AppContext } from '../app-context';
 import { dispatch } from './dispatch';
+import type { OperationHandler } from './operation-handler';
 
 /**
  * The typed contract from name to answer field: `npm run typecheck` (which covers spec files) fails
@@ -52,10 +54,59 @@ function actions(): NextAction[] {
   return [read, typo, extra, other];
 }
 
+/** Operations whose handlers now build their typed Result: a field their answer lacks fails the check, on both sides. */
+async function typedWrites(ctx: AppContext): Promise<unknown[]> {
+  const out: unknown[] = [];
+  const edited = await dispatch(ctx, OP.edit_file, { path: 'a.md', oldString: 'a', newString: 'b' });
+  if (edited.status === 'ok') {
+    const diff: string = edited.diff;
+    // @ts-expect-error edit_file's success has no bytesWritten (write_file's has)
+    out.push(diff, edited.bytesWritten);
+  }
+  const written = await dispatch(ctx, OP.write_file, { path: 'a.md', content: 'x' });
+  if (written.status === 'ok') {
+    const created: boolean = written.created;
+    // @ts-expect-error write_file's success has no diff
+    out.push(created, written.diff);
+  }
+  const saved = await dispatch(ctx, OP.palimpsest_save, { target_file_id: 'id' });
+  if (saved.status === 'saved') {
+    // @ts-expect-error a save records a checkpoint, not an attempt
+    out.push(saved.snapshot_id, saved.attempt_id);
+  }
+  const applied = await dispatch(ctx, OP.palimpsest_change_apply, { candidate: 'c', expected_candidate_version: 1, request_id: 'r' });
+  if (applied.status === 'ok') {
+    // @ts-expect-error a receipt names candidate_version, not version
+    out.push(applied.receipt.candidate_version, applied.receipt.version);
+  }
+  const refreshed = await dispatch(ctx, OP.palimpsest_workspace_refresh, { target_file_id: 'id' });
+  if (refreshed.status === 'refreshed' || refreshed.status === 'in_sync') {
+    // @ts-expect-error a refresh answers the disk's hash, not its content
+    out.push(refreshed.disk_sha256, refreshed.content);
+  }
+  const created = await dispatch(ctx, OP.palimpsest_initialize_target, { filename: 'a.md', content: 'x' });
+  if (created.status === 'ok') {
+    // @ts-expect-error initialization answers the target's state without its text (get_target has current_content)
+    out.push(created.version, created.current_content);
+  }
+  const previewed = await dispatch(ctx, OP.palimpsest_preview, { target_file_id: 'id', format: 'patchdiff-tx/1', edits: [] });
+  if (previewed.status === 'accepted') {
+    // @ts-expect-error a preview records nothing: it has no attempt
+    out.push(previewed.after_hash, previewed.attempt_id);
+  }
+  return out;
+}
+
+// @ts-expect-error a handler whose success misses its operation's fields does not compile
+const partialSave: OperationHandler<OP.palimpsest_save> = async () => ({ status: 'saved', target_file_id: 't', snapshot_id: 's' });
+// @ts-expect-error nor one that answers a status outside its result schema
+const okEdit: OperationHandler<OP.edit_file> = async () => ({ status: 'accepted', path: 'a.md' });
+
 describe('the typed dispatch', () => {
   it('compiles only catalog names, their params and their answers\' fields (the proof is the type check)', () => {
     expect(typeof calls).toBe('function');
     expect(actions()).toHaveLength(4);
+    expect([typeof typedWrites, typeof partialSave, typeof okEdit]).toEqual(['function', 'function', 'function']);
   });
 
   it('types an answer by its status', () => {

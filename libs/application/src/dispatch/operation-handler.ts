@@ -33,15 +33,3 @@ export type CallerWait = Pick<HandlerSession, 'progress' | 'signal'>;
 
 /** Operation N's handler: its admitted arguments in, its result out. */
 export type OperationHandler<N extends OperationName> = (ctx: AppContext, args: Admitted<N>, session: HandlerSession) => Promise<Result<N>>;
-
-/** A handler whose answers are still built as open records (Answer), not yet as operation N's declared result. */
-export type UntypedHandler<N extends OperationName> = (ctx: AppContext, args: Admitted<N>, session: HandlerSession) => Promise<{ status: string }>;
-
-/**
- * The one place an answer is taken as its operation's Result unchecked: each handler listed with it in
- * operation-handlers.ts still builds its answer as an open record. Building it as `Result<N>` removes it
- * from that list, and the type check then covers the handler's every field.
- */
-export function answerUnchecked<N extends OperationName>(handler: UntypedHandler<N>): OperationHandler<N> {
-  return async (ctx, args, session) => (await handler(ctx, args, session)) as Result<N>;
-}

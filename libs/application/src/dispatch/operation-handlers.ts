@@ -1,7 +1,7 @@
 import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
 import type { SubmissionOperation } from '@palimpsest/protocol/catalog/operations/submissions.operations';
 import { PROTOCOL, type ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
-import { answerUnchecked, type HandlerSession, type OperationHandler, type UntypedHandler } from './operation-handler';
+import type { HandlerSession, OperationHandler } from './operation-handler';
 import { proposalOf } from '../shared/submission-tools';
 import { handleUpload, initializeTarget } from '../initialize-target/initialize-target.handler';
 import { getAttemptLog } from '../queries/attempt-log.handler';
@@ -17,7 +17,9 @@ import { replayTargetQuery } from '../replay-target/replay-target.handler';
 import { capabilitiesManifest } from '../capabilities/capabilities.handler';
 import { previewProposal } from '../preview-proposal/preview-proposal.handler';
 import { saveCheckpoint } from '../save-checkpoint/save-checkpoint.handler';
-import { submitProposal } from '../submit-proposal/submit-proposal.handler';
+import { submitProposal, type SubmissionResult } from '../submit-proposal/submit-proposal.handler';
+import type { Admitted } from '@palimpsest/protocol/catalog/operation-types';
+import type { AppContext } from '../app-context';
 import { CANDIDATE_HANDLERS } from '../candidates/candidate-handlers';
 import { refreshWorkspaceFile } from '../workspace-refresh/workspace-refresh.handler';
 import { workspaceStatus } from '../workspace-status/workspace-status.handler';
@@ -26,7 +28,6 @@ import { listFiles } from '../file-tools/list-files/list-files.handler';
 import { grep } from '../file-tools/grep/grep.handler';
 import { editFile } from '../file-tools/edit-file/edit-file.handler';
 import { writeFile } from '../file-tools/write-file/write-file.handler';
-import { fileToolAnswer } from '../file-tools/shared/write-answers';
 import { observeScope } from '../observe-scope/observe-scope.handler';
 import { submitObserved } from '../submit-observed/submit-observed.handler';
 import { searchTargets } from '../read-models/search-targets.handler';
@@ -39,50 +40,47 @@ const writeCaller = (s: HandlerSession) => ({ policy: s.policy ?? null, progress
 export type OperationHandlers = { [N in OperationName]: OperationHandler<N> };
 
 /** Split submission arguments into the envelope and the proposal fields the caller supplied. */
-function submission<N extends SubmissionOperation>(protocol: ProtocolVersion): UntypedHandler<N> {
-  return (ctx, args) => {
-    const proposal = proposalOf(args);
-    return submitProposal(ctx, {
-      target_file_id: args.target_file_id,
-      protocol_version: protocol,
-      proposal,
-      expected_target_version: args.expected_target_version,
-      expected_current_hash: args.expected_current_hash,
-      client_request_id: args.client_request_id,
-      parent_attempt_id: args.parent_attempt_id,
-      attempt: args.attempt,
-      source: args.source,
-      include_correlation_id: args.include_correlation_id,
-    });
-  };
+function submit(ctx: AppContext, args: Admitted<SubmissionOperation>, protocol: ProtocolVersion): Promise<SubmissionResult> {
+  return submitProposal(ctx, {
+    target_file_id: args.target_file_id,
+    protocol_version: protocol,
+    proposal: proposalOf(args),
+    expected_target_version: args.expected_target_version,
+    expected_current_hash: args.expected_current_hash,
+    client_request_id: args.client_request_id,
+    parent_attempt_id: args.parent_attempt_id,
+    attempt: args.attempt,
+    source: args.source,
+    include_correlation_id: args.include_correlation_id,
+  });
 }
 
 export const OPERATION_HANDLERS: OperationHandlers = {
-  palimpsest_initialize_target: answerUnchecked((ctx, a) => initializeTarget(ctx, a)),
-  palimpsest_handle_upload: answerUnchecked((ctx, a) => handleUpload(ctx, a)),
+  palimpsest_initialize_target: (ctx, a) => initializeTarget(ctx, a),
+  palimpsest_handle_upload: (ctx, a) => handleUpload(ctx, a),
   palimpsest_get_target: (ctx, a) => getTarget(ctx, a),
   palimpsest_export_target: (ctx, a) => exportTargetQuery(ctx, a),
   palimpsest_read_target: (ctx, a) => readTargetQuery(ctx, a),
   palimpsest_read_lines: (ctx, a) => readLinesQuery(ctx, a),
   palimpsest_find_occurrences: (ctx, a) => findOccurrencesQuery(ctx, a),
   palimpsest_observe_scope: (ctx, a, s) => observeScope(ctx, a, s.profile === 'read-only' || s.policy?.mode === 'read_only'),
-  palimpsest_submit_observed_operations: answerUnchecked((ctx, a) => submitObserved(ctx, a)),
-  palimpsest_submit_edits: answerUnchecked(submission(PROTOCOL.tx1)),
-  palimpsest_submit_operations: answerUnchecked(submission(PROTOCOL.tx2)),
-  palimpsest_submit_replacement: answerUnchecked(submission(PROTOCOL.tx3)),
-  palimpsest_preview: answerUnchecked((ctx, a) => previewProposal(ctx, a)),
-  palimpsest_save: answerUnchecked((ctx, a) => saveCheckpoint(ctx, a)),
+  palimpsest_submit_observed_operations: (ctx, a) => submitObserved(ctx, a),
+  palimpsest_submit_edits: (ctx, a) => submit(ctx, a, PROTOCOL.tx1),
+  palimpsest_submit_operations: (ctx, a) => submit(ctx, a, PROTOCOL.tx2),
+  palimpsest_submit_replacement: (ctx, a) => submit(ctx, a, PROTOCOL.tx3),
+  palimpsest_preview: (ctx, a) => previewProposal(ctx, a),
+  palimpsest_save: (ctx, a) => saveCheckpoint(ctx, a),
   palimpsest_replay: (ctx, a) => replayTargetQuery(ctx, a),
   palimpsest_get_attempt_log: (ctx, a) => getAttemptLog(ctx, a),
   palimpsest_get_manifest_ledger: (ctx, a) => getManifestLedger(ctx, a),
   palimpsest_capabilities: async (ctx, a, session) => capabilitiesManifest(session, ctx.workspace, a.detail === true, ctx.grepTimeoutMs),
-  palimpsest_workspace_refresh: answerUnchecked((ctx, a) => refreshWorkspaceFile(ctx, a)),
+  palimpsest_workspace_refresh: (ctx, a) => refreshWorkspaceFile(ctx, a),
   palimpsest_workspace_status: (ctx, a) => workspaceStatus(ctx, a),
   grep: (ctx, a) => grep(ctx, a),
   list_files: (ctx, a) => listFiles(ctx, a),
   read_file: (ctx, a) => readFile(ctx, a),
-  edit_file: answerUnchecked(async (ctx, a, s) => fileToolAnswer(await editFile(ctx, a, writeCaller(s)))),
-  write_file: answerUnchecked(async (ctx, a, s) => fileToolAnswer(await writeFile(ctx, a, writeCaller(s)))),
+  edit_file: (ctx, a, s) => editFile(ctx, a, writeCaller(s)),
+  write_file: (ctx, a, s) => writeFile(ctx, a, writeCaller(s)),
   ...CANDIDATE_HANDLERS,
   palimpsest_search_targets: (ctx, a) => searchTargets(ctx, a),
   palimpsest_get_target_activity: (ctx, a) => getTargetActivity(ctx, a),

@@ -1,6 +1,7 @@
 import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import type { AppContext } from '../app-context';
 import { createTarget, type InitializeTargetInput } from './create-target';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 export { DEFAULT_CONTENT_TYPE, type InitializeTargetInput } from './create-target';
 
@@ -13,7 +14,7 @@ export function handleUpload(ctx: AppContext, input: InitializeTargetInput) {
     return Promise.resolve(
       invalidArgument('upload_from_workspace', 'palimpsest_handle_upload takes the text in content; it does not read workspace files. To import a file under the workspace root, call palimpsest_initialize_target with from_workspace: true (and no content).', {
         argument: 'from_workspace',
-        next_actions: [{ operation: 'palimpsest_initialize_target', reason: 'Import the workspace file and bind the target to it', params: { filename: input.filename, from_workspace: true } }],
+        next_actions: [{ operation: OP.palimpsest_initialize_target, reason: 'Import the workspace file and bind the target to it', params: { filename: input.filename, from_workspace: true } }],
       }),
     );
   }
@@ -35,6 +36,6 @@ export async function initializeTarget(ctx: AppContext, input: InitializeTargetI
     active_editing_cycle_id: t.active_editing_cycle_id,
     source_line_endings: t.source_line_endings,
     workspace: workspace ? { path: workspace.path, source_sha256: workspace.source_sha256, publish } : null,
-    log_sequence: created.logSequence,
+    ...(created.logSequence === null ? {} : { log_sequence: created.logSequence }),
   };
 }

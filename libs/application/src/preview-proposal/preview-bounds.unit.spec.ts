@@ -3,7 +3,7 @@ import { asciiJson } from '@palimpsest/core/transaction/record-codec';
 import { PREVIEW_MAX_BYTES, boundPreview } from './preview-bounds';
 
 const fact = (i: number) => ({ change_id: `chg_${i}`, change_index: i, span_start: i, span_end: i + 1, matched_chars: 1, replacement_chars: 1, matched_sha256: 'a'.repeat(64), replacement_sha256: 'b'.repeat(64) });
-const always = ['status', 'stage', 'validity', 'target_file_id', 'current_version', 'current_hash', 'before_version', 'before_hash'];
+const always = ['status', 'stage', 'validity', 'target_file_id', 'current_version', 'current_hash', 'before_version', 'before_hash'] as const;
 
 describe('preview bounds', () => {
   it('keeps a prefix of at most 32 whole facts and reports what it dropped', () => {

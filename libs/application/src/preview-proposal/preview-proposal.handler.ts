@@ -1,4 +1,3 @@
-import type { Answer } from '../shared/answer';
 import { decide } from '@palimpsest/core/target/target.decider';
 import type { RejectedRequest } from '@palimpsest/core/diagnostics/retry-request';
 import { preview } from '@palimpsest/protocol/catalog/operations/meta.operations';
@@ -9,7 +8,9 @@ import type { AppContext } from '../app-context';
 import { refusalAnswer } from '../shared/target-refusals';
 import { proposalOf } from '../shared/submission-tools';
 import { enrichRejection, type RejectionEnrichment } from '../submit-proposal/rejection-enrichment';
-import { boundPreview } from './preview-bounds';
+import { boundPreview, type PreviewAnswer } from './preview-bounds';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
+import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { targetIdOf, notFound } from '../shared/target-lookup';
 import { readTargetRow } from '@palimpsest/projections/content/target-row.queries';
 
@@ -28,11 +29,14 @@ const FORMATS: readonly string[] = Object.values(PROTOCOL);
 /** Preview never holds a key or lineage: the decision runs with placeholders that are never stored. */
 const PREVIEW_ATTEMPT_ID = '00000000-0000-4000-8000-000000000000';
 
+/** The version and hash the preview was evaluated on (no lock: both observed on one read). */
+type Observed = Pick<PreviewAnswer, 'current_version' | 'current_hash' | 'before_version' | 'before_hash'>;
+
 /**
  * The submission evaluator on one coherent observation: no lock, no row, no commit.
  * Submission always re-locks and rechecks, so a preview is advisory.
  */
-export async function previewProposal(ctx: AppContext, input: PreviewInput) {
+export async function previewProposal(ctx: AppContext, input: PreviewInput): Promise<Result<OP.palimpsest_preview>> {
   const { id: targetId, error } = targetIdOf(input.target_file_id);
   if (error) return error;
   if (typeof input.format !== 'string' || !FORMATS.includes(input.format)) {
@@ -45,7 +49,7 @@ export async function previewProposal(ctx: AppContext, input: PreviewInput) {
   const target = await readTargetRow(ctx.db, targetId, ctx.contents);
   if (!target) return notFound(targetId);
   const proposal = proposalOf(input as unknown as Record<string, unknown>);
-  const observed = {
+  const observed: Observed = {
     current_version: target.version,
     current_hash: target.current_hash,
     before_version: target.version,
@@ -70,10 +74,10 @@ export async function previewProposal(ctx: AppContext, input: PreviewInput) {
     return { ...refusalAnswer(outcome.refusal, request), preview: true, advisory: true };
   }
   const event = outcome.events[0];
-  const base = { preview: true, advisory: true, target_file_id: target.target_id };
+  const base = { preview: true as const, advisory: true as const, target_file_id: target.target_id };
   const args = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
   const enrichment: RejectionEnrichment = {
-    request: { operation: 'palimpsest_preview', args },
+    request: { operation: OP.palimpsest_preview, args },
     current: target,
     nearMissSource: outcome.hints.nearMissSource,
     recorded: false,
@@ -82,7 +86,7 @@ export async function previewProposal(ctx: AppContext, input: PreviewInput) {
   return boundPreview(event.type === 'ProposalRejected' ? enrichRejection(previewBody(base, observed, event), enrichment) : previewBody(base, observed, event));
 }
 
-function previewBody(base: Record<string, unknown>, observed: Record<string, unknown>, event: TargetEvent): Answer<'accepted' | 'rejected'> {
+function previewBody(base: Pick<PreviewAnswer, 'preview' | 'advisory' | 'target_file_id'>, observed: Observed, event: TargetEvent): PreviewAnswer {
   if (event.type === 'ProposalAccepted') {
     const d = event.data;
     return {

@@ -4,6 +4,7 @@ import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import type { AppContext } from '../app-context';
 import { pageLimit, toIso } from '../shared/sql-values';
 import { targetIdOf, notFound } from '../shared/target-lookup';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 export interface AttemptLogInput {
   target_file_id: unknown;
@@ -95,7 +96,7 @@ type PageEntry = (ReturnType<typeof entryOf> | ReturnType<typeof summaryOf>) & {
 };
 
 /** Newest-first page; fetches limit+1 after all filters, so the cost is O(page), not O(history). */
-export async function getAttemptLog(ctx: AppContext, input: AttemptLogInput): Promise<Result<'palimpsest_get_attempt_log'>> {
+export async function getAttemptLog(ctx: AppContext, input: AttemptLogInput): Promise<Result<OP.palimpsest_get_attempt_log>> {
   const { id: targetId, error } = targetIdOf(input.target_file_id);
   if (error) return { ...error, ...EMPTY };
   if (!(await targetExists(ctx.db, targetId))) return { ...notFound(targetId), ...EMPTY };

@@ -3,6 +3,7 @@ import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import type { AppContext } from '../app-context';
 import { pageLimit, toIso } from '../shared/sql-values';
 import { targetIdOf, notFound } from '../shared/target-lookup';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 export interface ManifestLedgerInput {
   target_file_id: unknown;
@@ -38,7 +39,7 @@ function entryOf(r: LedgerRow) {
 }
 
 /** Accepted changes, oldest-first within the newest page; the default covers the active editing cycle. */
-export async function getManifestLedger(ctx: AppContext, input: ManifestLedgerInput): Promise<Result<'palimpsest_get_manifest_ledger'>> {
+export async function getManifestLedger(ctx: AppContext, input: ManifestLedgerInput): Promise<Result<OP.palimpsest_get_manifest_ledger>> {
   const { id: targetId, error } = targetIdOf(input.target_file_id);
   if (error) return { ...error, ...EMPTY };
   const target = await activeEditingCycle(ctx.db, targetId);

@@ -1,6 +1,9 @@
 import type { ContentEol } from '@palimpsest/core/reads/export-target';
 import type { InstalledFile } from '@palimpsest/core/publication/publication.events';
-import type { Answer } from '../shared/answer';
+import type { Refusal } from '@palimpsest/protocol/refusal';
+import type { NextAction, Retryable } from '@palimpsest/core/errors/error-model';
+import { resent } from '@palimpsest/core/diagnostics/retry-request';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import { pathRefusalAnswer } from '../shared/workspace-text';
 import { publicationRejected, workspaceRefreshAction, workspaceStatusAction } from '../workspace-publication/publication-answers';
 import type { PublishResult } from '../workspace-publication/publish-files';
@@ -19,7 +22,7 @@ interface Context {
   eol: ContentEol;
 }
 
-function receipt(installed: InstalledFile[], ctx: Context, journal: { id: string; state: string }) {
+function receipt<S extends string>(installed: InstalledFile[], ctx: Context, journal: { id: string; state: S }) {
   const f = installed[0];
   return {
     synced_path: f.path,
@@ -32,13 +35,13 @@ function receipt(installed: InstalledFile[], ctx: Context, journal: { id: string
   };
 }
 
-const sameSave = (ctx: Context, reason: string) => ({ operation: 'palimpsest_save' as const, reason, params: { ...ctx.input } });
+const sameSave = (ctx: Context, reason: string): NextAction => resent({ operation: OP.palimpsest_save, args: { ...ctx.input } }, reason);
 const refresh = (ctx: Context, reason: string) => workspaceRefreshAction(ctx.targetId, reason);
 const status = (ctx: Context, reason: string) => workspaceStatusAction(ctx.path, reason);
-const rejected = (ctx: Context, reason: string, detail: string, retryable: string, diagnostic: Record<string, unknown>, next: unknown[]) =>
+const rejected = (ctx: Context, reason: string, detail: string, retryable: Retryable, diagnostic: Record<string, unknown>, next: NextAction[]) =>
   publicationRejected(ctx.targetId, reason, detail, retryable, diagnostic, next);
 
-function partial(ctx: Context, code: string, detail: string, installed: InstalledFile[], journal: { id: string; state: string }, extra: Record<string, unknown> = {}): Answer<'partial'> {
+function partial(ctx: Context, code: string, detail: string, installed: InstalledFile[], journal: { id: string; state: string }, extra: Record<string, unknown> = {}): Refusal<'partial'> {
   return {
     status: 'partial',
     target_file_id: ctx.targetId,

@@ -1,5 +1,7 @@
 import { exportTarget } from '@palimpsest/core/reads/export-target';
-import type { Answer } from '../shared/answer';
+import type { OP } from '@palimpsest/core/errors/operation-names.generated';
+import type { Success } from '@palimpsest/protocol/catalog/operation-types';
+import type { Refusal } from '@palimpsest/protocol/refusal';
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
 
 export interface SaveCheckpointInput {
@@ -12,16 +14,9 @@ export interface SaveCheckpointInput {
 }
 
 /** What a save answers, with or without a publication. */
-export type SaveAnswer = Answer<'saved' | 'rejected' | 'partial' | 'not_found' | 'invalid_argument'>;
+export type SaveAnswer = SavedCheckpoint | Refusal<'rejected' | 'partial' | 'not_found' | 'invalid_argument'>;
 
-type SavedCheckpoint = Answer<'saved'> & {
-  status: 'saved';
-  target_file_id: string;
-  snapshot_id: string;
-  closed_editing_cycle_id: string;
-  new_editing_cycle_id: string;
-  current_hash: string;
-  version: number;
+type SavedCheckpoint = Success<OP.palimpsest_save> & {
   export?: { format: string; content: string; content_sha256: string };
 };
 

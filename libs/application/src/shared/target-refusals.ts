@@ -4,14 +4,21 @@ import { resent, type RejectedRequest } from '@palimpsest/core/diagnostics/retry
 import type { ReplacementTooLarge } from '@palimpsest/core/transaction/replacement-admission';
 import { toCanonicalLf } from '@palimpsest/core/text/canonical-text';
 import type { TargetDecision, TargetRefusal } from '@palimpsest/core/target/target-decision';
-import type { Answer } from './answer';
+import type { Refusal } from '@palimpsest/protocol/refusal';
 import { notFound, type NotFound } from './target-lookup';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /** What the decider decided (events, state, hints), once a refusal is ruled out. */
 export type Decided = Extract<TargetDecision, { kind: 'decided' }>;
 
 /** A checkpoint refused before anything is recorded: the seed's rejected shape, with nothing stored. */
-export type UnrecordedRejection = Answer<'rejected'>;
+export type UnrecordedRejection = Refusal<'rejected'> & {
+  target_file_id: string;
+  failure_reason: string;
+  failure_detail: string;
+  current_version: number;
+  current_hash: string;
+};
 
 /**
  * The one place a target refusal becomes an answer. InitializeTarget on an id that exists cannot
@@ -47,7 +54,7 @@ export function refusalAnswer(refusal: TargetRefusal, request?: RejectedRequest)
         retryable: 'none',
         next_actions: [
           {
-            operation: 'palimpsest_get_target',
+            operation: OP.palimpsest_get_target,
             reason: `${refusal.problem.argument} is malformed: read the target's version and hash, then save with a guard set from them.`,
             params: { target_file_id: refusal.target_id },
           },
@@ -65,7 +72,7 @@ export function refusalAnswer(refusal: TargetRefusal, request?: RejectedRequest)
         retryable: 'after_refresh',
         next_actions: [
           {
-            operation: 'palimpsest_get_target',
+            operation: OP.palimpsest_get_target,
             reason: `The target moved to version ${refusal.current_version}: re-read it and save with the new guard.`,
             params: { target_file_id: refusal.target_id },
           },
@@ -83,7 +90,7 @@ export function refusalAnswer(refusal: TargetRefusal, request?: RejectedRequest)
  * endings (what the target stores anyway); else the target's version and hash, to send edits instead.
  */
 function tooLargeActions(targetId: string, limit: ReplacementTooLarge, request?: RejectedRequest): NextAction[] {
-  const read: NextAction = { operation: 'palimpsest_get_target', reason: 'Send the change as edits or operations against this version instead of a whole replacement.', params: { target_file_id: targetId } };
+  const read: NextAction = { operation: OP.palimpsest_get_target, reason: 'Send the change as edits or operations against this version instead of a whole replacement.', params: { target_file_id: targetId } };
   const raw = request?.args.replacement;
   if (!request || !limit.canonical_would_fit || typeof raw !== 'string') return [read];
   const fixed = resent(request, 'Only its CRLF/CR line endings put the replacement over the limit: resend it with LF endings, which the target stores anyway.', { ...request.args, replacement: toCanonicalLf(raw) });

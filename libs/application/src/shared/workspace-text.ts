@@ -3,6 +3,7 @@ import { textDefect, TEXT_DEFECT_WORDS } from '@palimpsest/core/text/encoding';
 import type { NextAction } from '@palimpsest/core/errors/error-model';
 import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import type { TooLarge } from '@palimpsest/workspace/workspace-file-reader';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /** A workspace path that names no file: not_found with the PATH_NOT_FOUND code (seed 004). */
 export interface WorkspaceFileNotFound {
@@ -23,7 +24,7 @@ export function pathRefusalAnswer<A extends string>(refusal: WorkspacePathRefusa
 }
 
 /** A reserved path's next step: the project's files, where Palimpsest's own never appear. */
-const LIST_PROJECT: NextAction = { operation: 'list_files', reason: 'List the project\'s files and work on those: this path is not one a tool may use', params: {} };
+const LIST_PROJECT: NextAction = { operation: OP.list_files, reason: 'List the project\'s files and work on those: this path is not one a tool may use', params: {} };
 const MIB = 1024 * 1024;
 
 /**
@@ -36,7 +37,7 @@ export function fileTooLarge(t: TooLarge, argument: string): InvalidArgument {
   const detail = `${JSON.stringify(t.path)} holds ${t.size} bytes, over the ${t.limit / MIB} MiB Palimpsest reads, hashes or takes in as text; nothing of it was read. Work on it outside Palimpsest, or split it into smaller files.`;
   return invalidArgument('file_too_large', detail, {
     argument, path: t.path, size: t.size, limit: t.limit,
-    next_actions: [{ operation: 'list_files', reason: `See the files beside it and their sizes: those up to ${t.limit / MIB} MiB can be read and edited`, params: { path: dir } }],
+    next_actions: [{ operation: OP.list_files, reason: `See the files beside it and their sizes: those up to ${t.limit / MIB} MiB can be read and edited`, params: { path: dir } }],
   });
 }
 

@@ -6,6 +6,8 @@ import type { TargetRow } from '@palimpsest/projections/content/target-row.queri
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
 import { submitProposal, type SubmissionResult } from '../submit-proposal/submit-proposal.handler';
+import type { OP } from '@palimpsest/core/errors/operation-names.generated';
+import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { observedEnvelope, type SubmitObservedInput } from './submit-observed-input';
 import { batchScopeActions, wantsScopeActions } from './observed-next-actions';
 import { reverifyAll } from './reverify-observations';
@@ -18,7 +20,7 @@ const PROPOSAL_FIELDS = ['intent', 'observation_bundle_id', 'groups', 'observati
  * its tx/2 operations in a scope-local buffer, decided as ONE attempt under the target's row lock (every
  * participating scope re-verified in one engine pass) and recorded under palimpsest-observed-batch-r1.
  */
-export async function submitObservedBatch(ctx: AppContext, input: SubmitObservedInput, operation: CatalogOperation): Promise<SubmissionResult> {
+export async function submitObservedBatch(ctx: AppContext, input: SubmitObservedInput, operation: CatalogOperation): Promise<Result<OP.palimpsest_submit_observed_operations>> {
   const proposal: Record<string, unknown> = {};
   for (const key of PROPOSAL_FIELDS) if (input[key] !== undefined) proposal[key] = input[key];
   let found: BatchLookup['found'] = {};
@@ -58,12 +60,12 @@ async function lookupBatch(ctx: AppContext, tx: Sql, target: TargetRow, bundleId
 }
 
 /** An accepted batch's answer: the versions it stepped between, its bundle, and a summary per group. */
-function withSummary(result: SubmissionResult, input: SubmitObservedInput, found: BatchLookup['found']): SubmissionResult {
+function withSummary(result: Extract<SubmissionResult, { status: 'accepted' }>, input: SubmitObservedInput, found: BatchLookup['found']): Result<OP.palimpsest_submit_observed_operations> {
   const groups = (input.groups as { observation_id: string; operations: unknown[] }[]).map((g, i) => {
     const o = found[g.observation_id.toLowerCase()]! as BatchObservation & Partial<ObservationRow>;
-    return { group_index: i, observation_id: o.observation_id, ordinal: o.ordinal, symbol_name: o.symbol_name ?? null, scope_start: o.scope_start, scope_end: o.scope_end, change_count: g.operations.length };
+    return { group_index: i, observation_id: o.observation_id, ordinal: recorded(o.ordinal, 'ordinal'), symbol_name: recorded(o.symbol_name, 'symbol_name'), scope_start: o.scope_start, scope_end: o.scope_end, change_count: g.operations.length };
   });
-  const version = result.version as number;
+  const version = result.version;
   return {
     ...result,
     before_version: version - 1,
@@ -72,4 +74,10 @@ function withSummary(result: SubmissionResult, input: SubmitObservedInput, found
     change_count: groups.reduce((n, g) => n + g.change_count, 0),
     groups,
   };
+}
+
+/** A batch's recorded observation always has its symbol and its ordinal in the bundle: one without is a defect. */
+function recorded<T>(value: T | null | undefined, field: string): T {
+  if (value === null || value === undefined) throw new Error(`a batch group's observation has no ${field}`);
+  return value;
 }

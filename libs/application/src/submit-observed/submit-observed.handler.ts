@@ -7,7 +7,9 @@ import type { AppContext } from '../app-context';
 import { singleScopeActions, wantsScopeActions } from './observed-next-actions';
 import { reverifyAll } from './reverify-observations';
 import { submitObservedBatch } from './submit-observed-batch';
-import { submitProposal, type SubmissionResult } from '../submit-proposal/submit-proposal.handler';
+import { submitProposal } from '../submit-proposal/submit-proposal.handler';
+import type { OP } from '@palimpsest/core/errors/operation-names.generated';
+import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { SUBMIT_OBSERVED } from '../shared/submission-tools';
 import { observedEnvelope, type SubmitObservedInput } from './submit-observed-input';
 
@@ -20,7 +22,7 @@ export type { SubmitObservedInput } from './submit-observed-input';
  * decided and recorded like palimpsest_submit_operations (accepted or rejected, audited), under the
  * observed runtime. Every observation refusal is a recorded rejection with the seed's code.
  */
-export async function submitObserved(ctx: AppContext, input: SubmitObservedInput): Promise<SubmissionResult> {
+export async function submitObserved(ctx: AppContext, input: SubmitObservedInput): Promise<Result<OP.palimpsest_submit_observed_operations>> {
   if (input.observation_bundle_id !== undefined || input.groups !== undefined) return submitObservedBatch(ctx, input, SUBMIT_OBSERVED);
   const proposal: Record<string, unknown> = {};
   if ('intent' in input) proposal.intent = input.intent;

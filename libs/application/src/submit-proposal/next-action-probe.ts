@@ -7,6 +7,7 @@ import type { ProtocolVersion } from '@palimpsest/core/transaction/transaction.t
 import { admit } from '@palimpsest/protocol/admission';
 import { findOperation } from '@palimpsest/protocol/catalog/catalog';
 import { SUBMISSION_TOOL, SUBMIT_OBSERVED, proposalOf } from '../shared/submission-tools';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /** palimpsest_submit_observed_operations: tx/2 bound to an observation (single) or a bundle's groups (batch). */
 const OBSERVED_FIELDS = ['intent', 'observation_bundle_id', 'groups', 'observation_id', 'operations'] as const;
@@ -22,7 +23,7 @@ const PROTOCOL_OF: ReadonlyMap<string, ProtocolVersion> = new Map(
 );
 
 function protocolOf(operation: string, args: Record<string, unknown>): ProtocolVersion | null {
-  if (operation === 'palimpsest_preview') return Object.hasOwn(SUBMISSION_TOOL, String(args.format)) ? (args.format as ProtocolVersion) : null;
+  if (operation === OP.palimpsest_preview) return Object.hasOwn(SUBMISSION_TOOL, String(args.format)) ? (args.format as ProtocolVersion) : null;
   if (operation === SUBMIT_OBSERVED) return 'patchdiff-tx/2';
   return PROTOCOL_OF.get(operation) ?? null;
 }

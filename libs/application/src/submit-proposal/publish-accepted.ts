@@ -6,7 +6,7 @@ import type { Committed } from '../shared/commit-events';
 import type { WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
-import type { Answer } from '../shared/answer';
+import type { Refusal } from '@palimpsest/protocol/refusal';
 import { publishChange } from '../shared/target-pipeline/publication-step';
 import type { AcceptedChange } from '../shared/target-pipeline/target-pipeline';
 import type { Decided } from '../shared/target-refusals';
@@ -31,7 +31,7 @@ export interface PublishSteps<R> {
 }
 
 /** 'moved': the target moved between the decision and the lock (nothing was written); decide again from the start. */
-export async function publishAccepted<R extends Answer>(ctx: AppContext, change: AcceptedChange, binding: WorkspaceFileRow, steps: PublishSteps<R>): Promise<R | Answer | 'moved'> {
+export async function publishAccepted<R extends { status: string }>(ctx: AppContext, change: AcceptedChange, binding: WorkspaceFileRow, steps: PublishSteps<R>): Promise<R | Refusal<'rejected' | 'partial' | 'invalid_argument' | 'not_found'> | 'moved'> {
   const targetId = change.on.target_id;
   const unreachable = reachability(ctx, targetId, binding);
   if (unreachable) return unreachable;
@@ -58,7 +58,7 @@ export async function publishAccepted<R extends Answer>(ctx: AppContext, change:
 }
 
 /** This process must reach the bound file to accept a change to it: the configured root is the one the target was bound under. */
-function reachability(ctx: AppContext, targetId: string, binding: WorkspaceFileRow): Answer | null {
+function reachability(ctx: AppContext, targetId: string, binding: WorkspaceFileRow): Refusal<'invalid_argument'> | null {
   const root = ctx.workspace;
   const bound = `Target ${targetId} is bound to the workspace file ${binding.path}, and an accepted change to it is published to that file before the answer`;
   if (!root) {

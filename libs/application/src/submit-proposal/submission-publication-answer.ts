@@ -1,5 +1,5 @@
 import type { NextAction } from '@palimpsest/core/errors/error-model';
-import type { Answer } from '../shared/answer';
+import type { Refusal } from '@palimpsest/protocol/refusal';
 import { pathRefusalAnswer } from '../shared/workspace-text';
 import { installedUncertain, publicationRejected, workspaceRefreshAction, workspaceStatusAction } from '../workspace-publication/publication-answers';
 import type { PublishResult } from '../workspace-publication/publish-files';
@@ -9,7 +9,7 @@ import type { PublishResult } from '../workspace-publication/publish-files';
  * changed on disk and nothing was recorded (rejected, with the step that clears it); after it (partial)
  * the file holds the new bytes and the answer says what is not known.
  */
-export function submissionPublicationRefusal<T>(result: Exclude<PublishResult<T>, { kind: 'published' | 'stopped' }>, targetId: string, path: string, resend: NextAction): Answer {
+export function submissionPublicationRefusal<T>(result: Exclude<PublishResult<T>, { kind: 'published' | 'stopped' }>, targetId: string, path: string, resend: NextAction): Refusal<'rejected' | 'partial' | 'invalid_argument' | 'not_found'> {
   const refresh = workspaceRefreshAction(targetId, "Take the file's bytes on disk into the target (recorded as source external_disk), then send the change again against the new version");
   switch (result.kind) {
     case 'busy':
@@ -38,7 +38,7 @@ export function submissionPublicationRefusal<T>(result: Exclude<PublishResult<T>
   }
 }
 
-function gone(targetId: string, path: string, expected: string | null, journalId: string | null): Answer {
+function gone(targetId: string, path: string, expected: string | null, journalId: string | null): Refusal<'rejected'> {
   return publicationRejected(targetId, 'external_disk_drift', `${path} is gone from disk: nothing was written or recorded. Restore the file, or start a new target for a new file.`, 'after_refresh', {
     path, expected_sha256: expected, observed_sha256: null, journal_id: journalId,
   }, [workspaceStatusAction(path, 'See which bound files are missing')]);

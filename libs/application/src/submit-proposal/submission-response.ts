@@ -1,4 +1,5 @@
-import type { Answer } from '../shared/answer';
+import type { SubmitEditsAnswer } from '@palimpsest/protocol/catalog/operation-answers.generated';
+import type { Refusal } from '@palimpsest/protocol/refusal';
 import type { AttemptView } from './attempt-view';
 
 export interface ResponseOptions {
@@ -20,25 +21,29 @@ function validity(view: AttemptView) {
   };
 }
 
-function tail(o: ResponseOptions): Record<string, unknown> {
-  const out: Record<string, unknown> = { deduplicated: o.deduplicated, client_request_id: o.submittedKey };
-  if (o.correlationId) out.correlation_id = o.correlationId;
-  return out;
+function tail(o: ResponseOptions): Pick<SubmitEditsAnswer, 'deduplicated' | 'client_request_id' | 'correlation_id'> {
+  return { deduplicated: o.deduplicated, client_request_id: o.submittedKey, ...(o.correlationId ? { correlation_id: o.correlationId } : {}) };
+}
+
+/** A field the attempt's outcome always records (the view types it for both outcomes): its absence is a defect. */
+function recorded<T>(value: T | null, field: string): T {
+  if (value === null) throw new Error(`an attempt answered without its ${field}`);
+  return value;
 }
 
 /** The seed's submission response, the same on every transport. */
-export function submissionResponse(view: AttemptView, o: ResponseOptions): Answer<'accepted' | 'rejected'> {
+export function submissionResponse(view: AttemptView, o: ResponseOptions): SubmitEditsAnswer | Refusal<'rejected'> {
   if (view.status === 'accepted') {
     return {
       status: 'accepted',
       target_file_id: view.target_id,
       before_hash: view.before_hash,
-      after_hash: view.after_hash,
-      version: view.after_version,
+      after_hash: recorded(view.after_hash, 'after_hash'),
+      version: recorded(view.after_version, 'after_version'),
       current_version: o.current.version,
       current_hash: o.current.current_hash,
       attempt_id: view.attempt_id,
-      log_sequence: view.log_sequence,
+      log_sequence: recorded(view.log_sequence, 'log_sequence'),
       manifest_entries_added: view.change_facts?.length ?? 0,
       ...(view.warnings ?? NO_WARNINGS),
       validity: validity(view),
@@ -49,8 +54,8 @@ export function submissionResponse(view: AttemptView, o: ResponseOptions): Answe
   return {
     status: 'rejected',
     target_file_id: view.target_id,
-    failure_reason: view.failure_reason,
-    failure_detail: view.failure_detail,
+    failure_reason: recorded(view.failure_reason, 'failure_reason'),
+    failure_detail: recorded(view.failure_detail, 'failure_detail'),
     failed_change_id: view.failed_change_id,
     before_hash: view.before_hash,
     after_hash: null,

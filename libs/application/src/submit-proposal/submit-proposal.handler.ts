@@ -1,5 +1,6 @@
-import type { Answer } from '../shared/answer';
-import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import type { SubmitEditsAnswer } from '@palimpsest/protocol/catalog/operation-answers.generated';
+import type { AnswerNotes } from '@palimpsest/protocol/answer-notes';
+import type { Refusal } from '@palimpsest/protocol/refusal';
 import { isUuid, isValidRequestKey } from '@palimpsest/core/target/request-identity';
 import { resent, type RejectedRequest } from '@palimpsest/core/diagnostics/retry-request';
 import type { CatalogOperation } from '@palimpsest/core/errors/error-model';
@@ -23,6 +24,7 @@ import type { ObservedLookups } from './next-action-probe';
 import { publishAccepted } from './publish-accepted';
 import { enrichRejection, type RejectionEnrichment } from './rejection-enrichment';
 import { submissionResponse } from './submission-response';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /** Wire arguments common to the three submission tools (proposal fields vary by format). */
 export interface SubmitProposalInput {
@@ -51,7 +53,8 @@ export interface SubmitProposalInput {
 /** What an observed submission found under the row lock: one observation (single form) or a batch's. */
 export type { ObservedLookups } from './next-action-probe';
 
-export type SubmissionResult = Answer<'accepted' | 'rejected'> | InvalidArgument | NotFound;
+/** A submission's answer: the three submission tools' success (what the observed one adds is set by it), or a refusal. */
+export type SubmissionResult = (SubmitEditsAnswer & AnswerNotes) | Refusal<'rejected' | 'partial' | 'invalid_argument' | 'not_found'>;
 
 const findKeyed = (tx: Sql, targetId: string, key: string | null) => (key === null ? Promise.resolve(null) : findKeyedAttempt(tx, targetId, key));
 const findParent = (tx: Sql, parentId: unknown) => (isUuid(parentId) ? findParentAttempt(tx, parentId) : Promise.resolve(null));
@@ -251,6 +254,6 @@ function movedAnswer(sub: Submission, target: TargetRow): SubmissionResult {
     failure_reason: 'workspace_busy',
     failure_detail: `Target ${sub.targetId} kept changing (it was at version ${target.version}) while this change was being published to its file. Nothing was written or recorded: read the target again and send the change again.`,
     retryable: 'after_refresh',
-    next_actions: [{ operation: 'palimpsest_get_target', reason: 'Read the target as it is now', params: { target_file_id: sub.targetId } }],
+    next_actions: [{ operation: OP.palimpsest_get_target, reason: 'Read the target as it is now', params: { target_file_id: sub.targetId } }],
   };
 }

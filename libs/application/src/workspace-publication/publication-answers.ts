@@ -1,5 +1,6 @@
-import type { NextAction } from '@palimpsest/core/errors/error-model';
-import type { Answer } from '../shared/answer';
+import type { NextAction, Retryable } from '@palimpsest/core/errors/error-model';
+import type { Refusal } from '@palimpsest/protocol/refusal';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /**
  * The pieces every publication's answer mapping shares (a save, an apply, a file-tool write): the
@@ -7,18 +8,18 @@ import type { Answer } from '../shared/answer';
  */
 
 /** A publication refused before installation: nothing on disk changed and no change was recorded. */
-export function publicationRejected(targetId: string | null, failure_reason: string, failure_detail: string, retryable: string, diagnostic: Record<string, unknown>, next_actions: unknown[]): Answer<'rejected'> {
+export function publicationRejected(targetId: string | null, failure_reason: string, failure_detail: string, retryable: Retryable, diagnostic: Record<string, unknown>, next_actions: NextAction[]): Refusal<'rejected'> {
   return { status: 'rejected', target_file_id: targetId, failure_reason, failure_detail, retryable, diagnostic: { code: failure_reason, ...diagnostic }, next_actions };
 }
 
-export const workspaceStatusAction = (path: string, reason = 'See the file and its journal as they are now'): NextAction & { operation: 'palimpsest_workspace_status' } => ({
-  operation: 'palimpsest_workspace_status',
+export const workspaceStatusAction = (path: string, reason = 'See the file and its journal as they are now'): NextAction & { operation: OP.palimpsest_workspace_status } => ({
+  operation: OP.palimpsest_workspace_status,
   reason,
   params: { path_prefix: path },
 });
 
-export const workspaceRefreshAction = (targetId: string, reason: string): NextAction & { operation: 'palimpsest_workspace_refresh' } => ({
-  operation: 'palimpsest_workspace_refresh',
+export const workspaceRefreshAction = (targetId: string, reason: string): NextAction & { operation: OP.palimpsest_workspace_refresh } => ({
+  operation: OP.palimpsest_workspace_refresh,
   reason,
   params: { target_file_id: targetId },
 });
@@ -29,7 +30,7 @@ export function installedUncertain(
   path: string,
   targetId: string | null,
   inspect: string,
-): Answer<'partial'> {
+): Refusal<'partial'> {
   const durability = result.kind === 'durability_uncertain';
   return {
     status: 'partial',

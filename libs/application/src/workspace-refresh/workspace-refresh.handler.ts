@@ -2,7 +2,10 @@ import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/i
 import type { TargetRefusal } from '@palimpsest/core/target/target-decision';
 import type { WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import type { AppContext } from '../app-context';
-import type { Answer } from '../shared/answer';
+import type { Refusal } from '@palimpsest/protocol/refusal';
+import type { NextAction } from '@palimpsest/core/errors/error-model';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
+import type { Success } from '@palimpsest/protocol/catalog/operation-types';
 import { notFound, targetIdOf, type NotFound } from '../shared/target-lookup';
 import { refusalAnswer, type UnrecordedRejection } from '../shared/target-refusals';
 import { workspaceNotConfigured } from '../shared/workspace-not-configured';
@@ -14,23 +17,16 @@ export interface WorkspaceRefreshInput {
   expected_current_hash?: string | null;
 }
 
-interface Refreshed {
-  status: 'refreshed' | 'in_sync';
-  target_file_id: string;
-  path: string;
-  version: number;
-  current_hash: string;
-  disk_sha256: string;
-  attempt_id?: string | null;
-  previous_disk_sha256?: string;
-  journal_resolved?: string | null;
-  next_actions: { operation: 'palimpsest_get_attempt_log' | 'palimpsest_workspace_status'; reason: string; params: Record<string, unknown> }[];
-}
+/** The refresh's success with the reads that follow it; one member per status, so a check of the status narrows it. */
+type Refreshed = RefreshedAs<'refreshed'> | RefreshedAs<'in_sync'>;
+type RefreshedAs<S extends Success<OP.palimpsest_workspace_refresh>['status']> = Success<OP.palimpsest_workspace_refresh> & { status: S; next_actions: NextAction[] };
 
 /** A path refusal of the bound file: not_found PATH_NOT_FOUND, or invalid_argument with the path code. */
-type FileRefusal = Answer<'not_found' | 'invalid_argument'>;
+type FileRefusal = Refusal<'not_found' | 'invalid_argument'>;
 
-export type RefreshAnswer = Refreshed | InvalidArgument | NotFound | FileRefusal | UnrecordedRejection;
+/** Every answer of a refresh but its success. */
+export type RefreshRefusalAnswer = InvalidArgument | NotFound | FileRefusal | UnrecordedRejection;
+export type RefreshAnswer = Refreshed | RefreshRefusalAnswer;
 
 const notConfigured = () =>
   workspaceNotConfigured('A refresh reads the bound file under the workspace root', {
@@ -58,7 +54,7 @@ export async function refreshWorkspaceFile(ctx: AppContext, input: WorkspaceRefr
 }
 
 /** Why the bound file's bytes were not taken in, as the refresh answers it (the file tools answer it too). */
-export function refreshRefusalAnswer(r: RefreshRefusal): RefreshAnswer {
+export function refreshRefusalAnswer(r: RefreshRefusal): RefreshRefusalAnswer {
   switch (r.kind) {
     case 'target_not_found':
       return notFound(r.targetId);
@@ -80,21 +76,21 @@ export function refreshRefusalAnswer(r: RefreshRefusal): RefreshAnswer {
 }
 
 /** The usual refusal; a stale guard's next action is a re-read, then this refresh with the new guard. */
-function refused(refusal: TargetRefusal): RefreshAnswer {
+function refused(refusal: TargetRefusal): RefreshRefusalAnswer {
   const answer = refusalAnswer(refusal);
   if (refusal.kind !== 'guard_stale') return answer;
   const reason = `The target moved to version ${refusal.current_version}: re-read it, then refresh with the new guard.`;
-  return { ...answer, next_actions: [{ operation: 'palimpsest_get_target', reason, params: { target_file_id: refusal.target_id } }] };
+  return { ...answer, next_actions: [{ operation: OP.palimpsest_get_target, reason, params: { target_file_id: refusal.target_id } }] };
 }
 
 type Taken = Required<Pick<Refreshed, 'attempt_id' | 'previous_disk_sha256' | 'journal_resolved'>>;
 
 function answer(status: Refreshed['status'], t: { target_id: string; version: number; current_hash: string }, file: WorkspaceFileRow, diskSha: string, taken?: Taken): Refreshed {
   const next: Refreshed['next_actions'] = [
-    { operation: 'palimpsest_workspace_status', reason: 'See every bound file\'s state.', params: { path_prefix: file.path } },
+    { operation: OP.palimpsest_workspace_status, reason: 'See every bound file\'s state.', params: { path_prefix: file.path } },
   ];
   if (taken) {
-    next.unshift({ operation: 'palimpsest_get_attempt_log', reason: 'The external change is recorded as an accepted attempt.', params: { target_file_id: t.target_id, limit: 1 } });
+    next.unshift({ operation: OP.palimpsest_get_attempt_log, reason: 'The external change is recorded as an accepted attempt.', params: { target_file_id: t.target_id, limit: 1 } });
   }
   const head = { status, target_file_id: t.target_id, path: file.path };
   const state = { version: t.version, current_hash: t.current_hash, disk_sha256: diskSha };

@@ -12,6 +12,7 @@ import {
   type CandidateDecision,
 } from './candidate-decision';
 import { passedChecks, writes, type CandidateState, type CandidateTarget, type ExistingCandidate } from './candidate.state';
+import { OP } from '../errors/operation-names.generated';
 
 /**
  * Apply, seed order: request_id (a request whose approval it withdrew answers so) → state → candidate
@@ -49,7 +50,7 @@ function missingChecks(c: ExistingCandidate, required: string[]): Refusal | null
   return refusal('precondition_failed', 'check_required', `Required check(s) ${missing.join(', ')} have not passed on candidate version ${c.version}.`, {
     target: { candidate: c.candidate_id },
     details: { missing, passed: [...passed].sort(), candidate_version: c.version },
-    next_actions: [{ operation: 'palimpsest_check_run', reason: 'Run the missing checks on this version', params: { candidate: c.candidate_id, checks: missing } }],
+    next_actions: [{ operation: OP.palimpsest_check_run, reason: 'Run the missing checks on this version', params: { candidate: c.candidate_id, checks: missing } }],
   });
 }
 
@@ -89,7 +90,7 @@ function movedTargets(c: ExistingCandidate, now: Record<string, TargetNow>): Ref
   });
   const external = entries.some((e) => e.moved_by === 'direct_submission');
   const next: NextAction[] = [
-    { operation: 'palimpsest_change_discard', reason: 'Release this candidate', params: { candidate: c.candidate_id } },
+    { operation: OP.palimpsest_change_discard, reason: 'Release this candidate', params: { candidate: c.candidate_id } },
     ...rereadTargets(entries.map((e) => e.target_file_id)),
   ];
   const details = { moved: entries };
@@ -109,8 +110,8 @@ function goneInputs(c: ExistingCandidate, now: Record<string, TargetNow>): Refus
     target: { candidate: c.candidate_id },
     details: { gone },
     next_actions: [
-      { operation: 'palimpsest_workspace_status', reason: 'See which bound files are missing', params: { path_prefix: gone[0].path } },
-      { operation: 'palimpsest_change_discard', reason: 'Discard this candidate and propose again from what is on disk', params: { candidate: c.candidate_id } },
+      { operation: OP.palimpsest_workspace_status, reason: 'See which bound files are missing', params: { path_prefix: gone[0].path } },
+      { operation: OP.palimpsest_change_discard, reason: 'Discard this candidate and propose again from what is on disk', params: { candidate: c.candidate_id } },
     ],
   });
 }

@@ -3,6 +3,7 @@ import type { CandidateEvent } from './candidate.events';
 import type { NextAction } from '../errors/error-model';
 import { refusal, type Refusal } from './candidate-refusal';
 import { isLapsed, type CandidateState, type ExistingCandidate } from './candidate.state';
+import { OP } from '../errors/operation-names.generated';
 
 /** What a candidate command decided. A refusal may still record events (an expiry found on the way). */
 export type CandidateDecision =
@@ -18,7 +19,7 @@ export const refused = (r: Refusal, events: CandidateEvent[] = []): CandidateDec
 export type CandidateOperationName = 'propose' | 'inspect' | 'check' | 'apply' | 'discard' | 'approval';
 
 const inspectAction = (candidateId: string): NextAction => ({
-  operation: 'palimpsest_change_inspect',
+  operation: OP.palimpsest_change_inspect,
   reason: 'Read the candidate as it is now',
   params: { candidate: candidateId },
 });
@@ -29,7 +30,7 @@ const inspectAction = (candidateId: string): NextAction => ({
  */
 export function rereadTargets(targetIds: readonly string[]): NextAction[] {
   return targetIds.slice(0, 10).map((id) => ({
-    operation: 'palimpsest_get_target',
+    operation: OP.palimpsest_get_target,
     reason: 'Read this target at its current version, then propose the operations again with a new request_id',
     params: { target_file_id: id },
   }));

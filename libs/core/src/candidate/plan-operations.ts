@@ -8,6 +8,7 @@ import type { OperationOutcome, ResolvedOperation } from './candidate.events';
 import { refusal, type Refusal } from './candidate-refusal';
 import { HandleTable } from './handles';
 import { handleReference, isOperationKind, singleChange, type SingleChange } from './operation-input';
+import { OP } from '../errors/operation-names.generated';
 
 /**
  * Apply a batch of operations, in order and all or nothing, to the candidate's buffers. Each
@@ -142,9 +143,9 @@ function rereadAction(targetId: string, diagnostic: Record<string, unknown>): Ne
   const listed = (diagnostic.exact_candidates as { candidates?: { match_preview: string; match_truncated: boolean }[] } | undefined)?.candidates?.[0];
   if (listed && !listed.match_truncated) {
     const params = { target_file_id: targetId, text: listed.match_preview };
-    return { operation: 'palimpsest_find_occurrences', reason: 'Find the text again in the current target and rebuild the operation', params };
+    return { operation: OP.palimpsest_find_occurrences, reason: 'Find the text again in the current target and rebuild the operation', params };
   }
-  return { operation: 'palimpsest_read_target', reason: 'Read the current text and rebuild the operation', params: { target_file_id: targetId, start: 0, length: 4000 } };
+  return { operation: OP.palimpsest_read_target, reason: 'Read the current text and rebuild the operation', params: { target_file_id: targetId, start: 0, length: 4000 } };
 }
 
 /** Shape problems are invalid arguments; text that is not where the operation expects it is a stale read. */

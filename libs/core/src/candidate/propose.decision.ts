@@ -14,6 +14,7 @@ import {
 import type { CandidateState, ExistingCandidate } from './candidate.state';
 import { planOperations, type TargetPlan } from './plan-operations';
 import { replayOperations, reproduces } from './target-record';
+import { OP } from '../errors/operation-names.generated';
 
 export const MAX_OPERATIONS_PER_REQUEST = 50;
 /** Resolved operations one target may accumulate over all versions of a candidate. */
@@ -119,7 +120,7 @@ function staleBase(moved: Record<string, unknown>[]) {
   return refusal('stale_snapshot', 'base_not_head', `${moved.length} base target(s) are not at the version given in base.`, {
     details: { moved },
     next_actions: moved.map((m) => ({
-      operation: 'palimpsest_get_target',
+      operation: OP.palimpsest_get_target,
       reason: 'Read the target at its current version and rebuild the operations',
       params: { target_file_id: String(m.target_file_id) },
     })),

@@ -16,6 +16,7 @@ import {
   type RetryContext,
 } from './retry-proposals';
 import { positionOf } from './text-position';
+import { OP } from '../errors/operation-names.generated';
 
 export type { NextActionProbe } from './retry-proposals';
 
@@ -44,11 +45,11 @@ export interface RejectionSummary {
 /** The HTTP envelope lists at most this many. */
 export const MAX_NEXT_ACTIONS = 10;
 
-const READ = 'palimpsest_read_target';
-const LINES = 'palimpsest_read_lines';
-const FIND = 'palimpsest_find_occurrences';
-const GET = 'palimpsest_get_target';
-const OBSERVED = 'palimpsest_submit_observed_operations';
+const READ = OP.palimpsest_read_target;
+const LINES = OP.palimpsest_read_lines;
+const FIND = OP.palimpsest_find_occurrences;
+const GET = OP.palimpsest_get_target;
+const OBSERVED = OP.palimpsest_submit_observed_operations;
 
 /** Seed definition: after_refresh when a new proposal from a fresh read can succeed, else none. */
 export function retryableOf(reason: string, retryable: boolean | undefined): Retryable {
@@ -111,14 +112,14 @@ function contextActions(r: RejectionSummary, c: RetryContext): NextAction[] {
   if (code === 'request_key_conflict') {
     const fixed = refreshedRequest(c, 'The request key is bound to another proposal: send this proposal under a new key derived from it.');
     const log = { target_file_id: r.target_id, client_request_id: r.client_request_id };
-    return [...fixed, { operation: 'palimpsest_get_attempt_log', reason: 'Inspect the proposal the key is bound to.', params: log }];
+    return [...fixed, { operation: OP.palimpsest_get_attempt_log, reason: 'Inspect the proposal the key is bound to.', params: log }];
   }
   if (code === 'conflicting_arguments' && Array.isArray(r.diagnostic?.arguments)) return [...withoutArguments(c, r.diagnostic.arguments), getTarget(r, 'Read the target.')];
   if (code === 'DUPLICATE_GROUP_OBSERVATION') return [...mergedGroups(c), getTarget(r, 'Read the target.')];
   if (code === 'parent_attempt_not_found') return [...rebuiltContext(c, 'parent_attempt_id'), getTarget(r, 'Read the target.')];
   if (code === 'OBSERVATION_REQUIRED') {
     const reason = 'Observe the scope to change (give symbol_name to select it), then submit within it with palimpsest_submit_observed_operations and its observation_id.';
-    return [{ operation: 'palimpsest_observe_scope', reason, params: { target_file_id: r.target_id } }];
+    return [{ operation: OP.palimpsest_observe_scope, reason, params: { target_file_id: r.target_id } }];
   }
   const argument = code === 'invalid_client_request_id' ? 'client_request_id' : (r.diagnostic?.argument as string | undefined);
   if (argument && ['source', 'parent_attempt_id', 'attempt', 'client_request_id'].includes(argument)) {
@@ -159,7 +160,7 @@ function actionsFor(r: RejectionSummary, c: RetryContext): NextAction[] {
     case 'context_invalid':
       return contextActions(r, c);
     case 'protocol_invalid':
-      return [{ operation: 'palimpsest_capabilities', reason: 'The proposal does not fit its format (failure_detail names the field): the capabilities describe each format.', params: {} }];
+      return [{ operation: OP.palimpsest_capabilities, reason: 'The proposal does not fit its format (failure_detail names the field): the capabilities describe each format.', params: {} }];
     default:
       return [getTarget(r, 'Fix the request as failure_detail describes; read the target for its current version and hash.')];
   }

@@ -1,12 +1,13 @@
 import type { CatalogOperation } from '../errors/error-model';
 import { isRecord } from '../shared/is-record';
+import { OP } from '../errors/operation-names.generated';
 
 /**
  * The error codes an agent written against the drop-in file tools knows (`read_file`, `list_files`,
  * `grep`, `edit_file`, `write_file`): a refusal of one of those tools names one of them in `answer`,
  * beside our finer `code`, so the agent can branch on the code it was written for.
  */
-export const DROP_IN_TOOLS: readonly string[] = Object.freeze(['read_file', 'list_files', 'grep', 'edit_file', 'write_file'] satisfies CatalogOperation[]);
+export const DROP_IN_TOOLS: readonly string[] = Object.freeze([OP.read_file, OP.list_files, OP.grep, OP.edit_file, OP.write_file] satisfies CatalogOperation[]);
 
 export const DROP_IN_CODES = [
   'TOOL_TIMEOUT', 'CANCELLED', 'PATH_ESCAPE', 'PATH_NOT_FOUND', 'TOOL_FAILED', 'INVALID_ARGUMENTS',

@@ -1,5 +1,6 @@
 import type { CatalogOperation } from '../errors/error-model';
 import { isRecord } from '../shared/is-record';
+import { OP } from '../errors/operation-names.generated';
 
 /**
  * Owner policy (seed 004): what a caller — an MCP profile or an API token — may see and do.
@@ -48,15 +49,15 @@ export const READ_ONLY: OwnerPolicy = Object.freeze({ ...ALLOW_ALL, name: 'read-
  * listed (edit_file and write_file arrive with their own issue).
  */
 export const FILES_PROFILE_TOOLS: readonly string[] = Object.freeze([
-  'grep',
-  'list_files',
-  'read_file',
-  'edit_file',
-  'write_file',
-  'palimpsest_capabilities',
-  'palimpsest_workspace_status',
-  'palimpsest_get_attempt_log',
-  'palimpsest_get_manifest_ledger',
+  OP.grep,
+  OP.list_files,
+  OP.read_file,
+  OP.edit_file,
+  OP.write_file,
+  OP.palimpsest_capabilities,
+  OP.palimpsest_workspace_status,
+  OP.palimpsest_get_attempt_log,
+  OP.palimpsest_get_manifest_ledger,
 ] satisfies CatalogOperation[]);
 
 export const FILES: OwnerPolicy = Object.freeze({ ...ALLOW_ALL, name: 'files', tools: [...FILES_PROFILE_TOOLS] }) as OwnerPolicy;

@@ -134,7 +134,8 @@ const preview = object(
     failure_reason: str('When rejected: why.'),
     diagnostic: nullable(anyObject),
   },
-  ['after_hash', 'change_facts', 'failure_reason', 'diagnostic'],
+  // A guard refused before evaluation (malformed or stale expected version or hash) answers rejected without the evaluation's fields.
+  ['stage', 'validity', 'before_version', 'before_hash', 'after_hash', 'change_facts', 'failure_reason', 'diagnostic'],
 );
 
 const page = (entry: JsonSchema) => ({
@@ -431,7 +432,18 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
       approval_id: nullable(str()),
       recorded_at: str('ISO 8601.'),
     }),
-  }),
+    base_changes: array(
+      object({
+        target_file_id: targetId,
+        base_version: int(),
+        current_version: int(),
+        base_sha256: str(),
+        current_sha256: str(),
+        disk: object({ path: str(), expected_sha256: nullable(str()), observed_sha256: nullable(str()) }),
+      }, ['disk']),
+      'The read inputs that changed since the base (their target moved, or the file was edited outside Palimpsest); only on a first apply that found some.',
+    ),
+  }, ['base_changes']),
   palimpsest_change_discard: object({ status: { const: 'ok' }, candidate, released: bool() }),
   ...FILE_READ_ANSWERS,
 };

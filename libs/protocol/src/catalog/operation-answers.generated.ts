@@ -176,12 +176,12 @@ export interface OperationAnswers {
     preview: true;
     advisory: true;
     target_file_id: string;
-    stage: string;
-    validity: Validity;
+    stage?: string;
+    validity?: Validity;
     current_version: number;
     current_hash: string;
-    before_version: number;
-    before_hash: string;
+    before_version?: number;
+    before_hash?: string;
     after_hash?: string | null;
     change_facts?: Array<ChangesItem>;
     failure_reason?: string;
@@ -481,6 +481,18 @@ export interface OperationAnswers {
       approval_id: string | null;
       recorded_at: string;
     };
+    base_changes?: Array<{
+      target_file_id: string;
+      base_version: number;
+      current_version: number;
+      base_sha256: string;
+      current_sha256: string;
+      disk?: {
+        path: string;
+        expected_sha256: string | null;
+        observed_sha256: string | null;
+      };
+    }>;
   };
   palimpsest_change_discard: {
     status: "ok";

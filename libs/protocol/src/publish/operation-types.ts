@@ -42,7 +42,35 @@ export function operationTypeFiles(): Map<string, string> {
       table('OperationResults', 'The answers, as the result schema describes them (status first, the rest per status).', (op) => schemaToType(op.result, '  ', true)),
     ],
     [`${DIR}/operation-answers.generated.ts`, answersFile()],
+    ['libs/core/src/errors/operation-names.generated.ts', namesFile()],
   ]);
+}
+
+/**
+ * OP: each operation's name as a typed constant, for code that names an operation (a next action, a
+ * route, a policy list) without spelling it; and namespace OP of the same names as types (Result<OP.grep>).
+ * It is written into libs/core, which every layer may import (the core names operations through
+ * CatalogOperation, which the catalog declares).
+ */
+function namesFile(): string {
+  const doc = 'Every operation name, typed: `OP.grep` in values, `OP.grep` in types. A renamed or removed operation fails the type check where it is named.';
+  const values = CATALOG.map((op) => `  ${op.name}: '${op.name}',`);
+  const types = CATALOG.map((op) => `  export type ${op.name} = '${op.name}';`);
+  return [
+    HEADER,
+    "import type { CatalogOperation } from './error-model';",
+    '',
+    `/** ${doc} */`,
+    'export const OP = {',
+    ...values,
+    '} as const satisfies { readonly [N in CatalogOperation]: N };',
+    '',
+    '/** The same names as types (declarations only: it merges with the constant). */',
+    'export declare namespace OP {',
+    ...types,
+    '}',
+    '',
+  ].join('\n');
 }
 
 /** The answers' table, with each part several answers share declared once as a named type. */

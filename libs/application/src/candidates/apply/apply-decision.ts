@@ -13,7 +13,7 @@ import type { StoreTx } from '@palimpsest/store/event-store';
 import type { AppContext } from '../../app-context';
 import type { CommitTargetEvents } from '../../shared/commit-events';
 import { lockAndLoad, type LoadedCandidate } from '../shared/candidate-store';
-import { errorResult, type CandidateAnswer } from '../shared/envelope';
+import { errorResult, type ApplyAnswer } from '../shared/envelope';
 import { appliedAnswer } from './receipt';
 import { lockWrittenTargets, observeForApply, writeTargets } from './target-writes';
 
@@ -30,7 +30,7 @@ export interface ApplyInput {
   require_checks?: string[];
 }
 
-export type ApplyStep = { kind: 'answer'; answer: CandidateAnswer } | { kind: 'awaiting'; approval_id: string };
+export type ApplyStep = { kind: 'answer'; answer: ApplyAnswer } | { kind: 'awaiting'; approval_id: string };
 
 /** The apply decided under its locks, in one transaction, before anything of it is recorded. */
 export interface LockedApply {

@@ -3,8 +3,9 @@ import type { NextAction } from '@palimpsest/core/errors/error-model';
 import type { FileToPublish } from '../../workspace-publication/publication-files';
 import { workspaceRefreshAction, workspaceStatusAction } from '../../workspace-publication/publication-answers';
 import type { PublishResult } from '../../workspace-publication/publish-files';
-import { errorResult, type CandidateAnswer } from '../shared/envelope';
+import { errorResult, type ApplyAnswer } from '../shared/envelope';
 import type { ApplyInput } from './apply-decision';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /**
  * A publication that did not apply the candidate, as seed 000's error envelope ("Apply, receipts and
@@ -15,11 +16,11 @@ import type { ApplyInput } from './apply-decision';
 
 type Failure = Exclude<PublishResult<unknown>, { kind: 'published' } | { kind: 'stopped' }>;
 
-const sameApply = (input: ApplyInput, reason: string): NextAction => ({ operation: 'palimpsest_change_apply', reason, params: { ...input } });
+const sameApply = (input: ApplyInput, reason: string): NextAction => ({ operation: OP.palimpsest_change_apply, reason, params: { ...input } });
 const status = (path: string): NextAction => workspaceStatusAction(path);
 const refresh = (targetId: string): NextAction => workspaceRefreshAction(targetId, "Take the file's bytes on disk into its target (recorded as source external_disk)");
 
-export function applyPublicationAnswer(result: Failure, input: ApplyInput, files: FileToPublish[]): CandidateAnswer {
+export function applyPublicationAnswer(result: Failure, input: ApplyInput, files: FileToPublish[]): ApplyAnswer {
   const target = { candidate: input.candidate, request_id: input.request_id };
   switch (result.kind) {
     case 'drift': {
@@ -33,7 +34,7 @@ export function applyPublicationAnswer(result: Failure, input: ApplyInput, files
         },
         next_actions: [
           refresh(d.target_id),
-          { operation: 'palimpsest_change_discard', reason: 'Discard this candidate and propose again from the current text', params: { candidate: input.candidate } },
+          { operation: OP.palimpsest_change_discard, reason: 'Discard this candidate and propose again from the current text', params: { candidate: input.candidate } },
         ],
       }));
     }
@@ -65,7 +66,7 @@ export function applyPublicationAnswer(result: Failure, input: ApplyInput, files
   }
 }
 
-function recoveryRequired(input: ApplyInput, journals: { journal_id: string; paths: string[] }[]): CandidateAnswer {
+function recoveryRequired(input: ApplyInput, journals: { journal_id: string; paths: string[] }[]): ApplyAnswer {
   const paths = journals.flatMap((j) => j.paths);
   return errorResult(refusal('conflict', 'recovery_required', `An interrupted publication left ${paths.join(', ')} holding bytes that are neither the base nor the candidate; they are never overwritten. Show the user the paths; take the bytes in with palimpsest_workspace_refresh before applying again.`, {
     target: { candidate: input.candidate, request_id: input.request_id },
@@ -78,7 +79,7 @@ function recoveryRequired(input: ApplyInput, journals: { journal_id: string; pat
  * Files were installed and this attempt cannot tell whether the candidate was recorded (the commit failed
  * or its answer was lost, or the directory's durability is unconfirmed). The same request reconciles.
  */
-function outcomeUnknown(input: ApplyInput, journalId: string, state: string, detail: string, files: FileToPublish[]): CandidateAnswer {
+function outcomeUnknown(input: ApplyInput, journalId: string, state: string, detail: string, files: FileToPublish[]): ApplyAnswer {
   const journal = { id: journalId, state };
   return errorResult(refusal('internal', 'outcome_unknown', `The candidate's files were installed and its outcome could not be recorded or confirmed (${detail}). Send the same change_apply with the same request_id: it reconciles the journal first and applies once.`, {
     target: { candidate: input.candidate, request_id: input.request_id },

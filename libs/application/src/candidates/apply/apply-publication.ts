@@ -14,6 +14,7 @@ import { applyPublicationAnswer } from './apply-publication-answer';
 import { bindingsOfCreated, fileToCreate, type FileToCreate } from './created-files';
 import { appliedAnswer } from './receipt';
 import { resultText, writeTargets } from './target-writes';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /**
  * An apply whose written targets include files of the workspace: every bound file is published through
@@ -123,7 +124,7 @@ async function unknownFilesOf(ctx: AppContext, journals: { journal_id: string; p
 function diverged(input: ApplyInput): ApplyStep {
   const r = refusal('internal', 'apply_diverged', `Candidate ${input.candidate} decided differently under its locks than when its files were prepared; nothing was written. Send the same request again.`, {
     target: { candidate: input.candidate, request_id: input.request_id },
-    next_actions: [{ operation: 'palimpsest_change_apply', reason: 'Send the same request again, with the same request_id', params: { ...input } }],
+    next_actions: [{ operation: OP.palimpsest_change_apply, reason: 'Send the same request again, with the same request_id', params: { ...input } }],
   });
   return { kind: 'answer', answer: { status: 'error', error: r } };
 }

@@ -3,11 +3,12 @@ import { refusal } from '@palimpsest/core/candidate/candidate-refusal';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { AppContext } from '../../app-context';
 import type { CallerWait, ProgressSink } from '../../dispatch/operation-handler';
-import { errorResult, type CandidateAnswer } from '../shared/envelope';
+import { errorResult, type ApplyAnswer } from '../shared/envelope';
 import { applyOnce, type ApplyInput } from './apply-once';
 import { StreamWaiter } from './approval-wait';
 import { withdrawApproval } from './withdraw-approval';
 import type { FileToCreate } from './created-files';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /**
  * change_apply. Without an approval policy: one transaction. With one (policy.approve): the first
@@ -17,7 +18,7 @@ import type { FileToCreate } from './created-files';
  * A caller that cancels while it waits withdraws its approval (withdraw-approval.ts): nothing is written
  * later, whatever an operator decides.
  */
-export async function applyChange(ctx: AppContext, input: ApplyInput, policy: OwnerPolicy, caller: CallerWait = {}, creates: readonly FileToCreate[] = []): Promise<CandidateAnswer> {
+export async function applyChange(ctx: AppContext, input: ApplyInput, policy: OwnerPolicy, caller: CallerWait = {}, creates: readonly FileToCreate[] = []): Promise<ApplyAnswer> {
   const { progress, signal } = caller;
   const { approvalWaitMs, approvalPollMs } = ctx.candidates;
   const deadline = Date.now() + approvalWaitMs;
@@ -67,14 +68,14 @@ class ProgressReporter {
   }
 }
 
-function approvalTimeout(input: ApplyInput, approvalId: string, waitedMs: number): CandidateAnswer {
+function approvalTimeout(input: ApplyInput, approvalId: string, waitedMs: number): ApplyAnswer {
   return errorResult(
     refusal('permission_denied', 'approval_timeout', `No operator decided on applying candidate ${input.candidate} within ${waitedMs} ms. This is an answer, not an obstacle: resend the same request (same request_id) later to pick up the decision.`, {
       target: { candidate: input.candidate, request_id: input.request_id },
       details: { answer: 'APPROVAL_TIMEOUT', approval_id: approvalId, waited_ms: waitedMs },
       next_actions: [
         {
-          operation: 'palimpsest_change_apply',
+          operation: OP.palimpsest_change_apply,
           reason: 'Resend this exact request, with the same request_id, once an operator has decided',
           params: { ...input },
         },
@@ -88,7 +89,7 @@ function approvalTimeout(input: ApplyInput, approvalId: string, waitedMs: number
  * request, asked again, answers that. When the candidate closed first (applied, declined, expired) the
  * withdrawal is refused and the recorded outcome is the answer.
  */
-async function cancelled(ctx: AppContext, input: ApplyInput, policy: OwnerPolicy, approvalId: string, creates: readonly FileToCreate[]): Promise<CandidateAnswer> {
+async function cancelled(ctx: AppContext, input: ApplyInput, policy: OwnerPolicy, approvalId: string, creates: readonly FileToCreate[]): Promise<ApplyAnswer> {
   await withdrawApproval(ctx, input.candidate.toLowerCase(), approvalId);
   const step = await applyOnce(ctx, input, policy, creates);
   if (step.kind === 'answer') return step.answer;

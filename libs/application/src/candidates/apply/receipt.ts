@@ -1,10 +1,10 @@
 import type { TargetNow } from '@palimpsest/core/candidate/candidate.commands';
 import type { BaseChange, CandidateAppliedData, CandidateEvent } from '@palimpsest/core/candidate/candidate.events';
-import type { ExistingJournal } from '@palimpsest/core/publication/publication.state';
+import type { ExistingJournal, JournalState } from '@palimpsest/core/publication/publication.state';
 import { loadJournal } from '@palimpsest/projections/publications/publication-append';
 import { journalsOfRequest } from '@palimpsest/projections/publications/publication.queries';
 import type { Sql } from '@palimpsest/store/db';
-import type { CandidateAnswer } from '../shared/envelope';
+import type { ApplyAnswer } from '../shared/envelope';
 
 /**
  * The apply receipt (seed 000), built from what is recorded — the CandidateApplied event and the journal
@@ -30,7 +30,13 @@ export function receiptFiles(j: ExistingJournal): ReceiptFile[] {
   }));
 }
 
-export function receiptOf(d: CandidateAppliedData, journal: ExistingJournal | null): Record<string, unknown> {
+/** A receipt names the committed journal of its apply (committedJournalOf): one in another state is a defect. */
+function settled(state: JournalState): Exclude<JournalState, 'started' | 'resolved'> {
+  if (state === 'started' || state === 'resolved') throw new Error(`apply: the receipt names a journal that is ${state}`);
+  return state;
+}
+
+export function receiptOf(d: CandidateAppliedData, journal: ExistingJournal | null): Extract<ApplyAnswer, { status: 'ok' }>['receipt'] {
   return {
     receipt_id: d.receipt_id,
     request_id: d.request_id,
@@ -47,7 +53,7 @@ export function receiptOf(d: CandidateAppliedData, journal: ExistingJournal | nu
       after_sha256: t.result_hash,
     })),
     files: journal ? receiptFiles(journal) : [],
-    journal: journal ? { id: journal.journal_id, state: journal.state } : null,
+    journal: journal ? { id: journal.journal_id, state: settled(journal.state) } : null,
     approval_id: d.approval_id,
     recorded_at: d.applied_at,
   };
@@ -74,10 +80,10 @@ const baseChangeView = (b: BaseChange, observed: Record<string, TargetNow>) => {
   };
 };
 
-export async function appliedAnswer(sql: Sql, event: CandidateEvent | null, replayed: boolean, observed: Record<string, TargetNow> = {}): Promise<CandidateAnswer> {
+export async function appliedAnswer(sql: Sql, event: CandidateEvent | null, replayed: boolean, observed: Record<string, TargetNow> = {}): Promise<ApplyAnswer> {
   if (!event || event.type !== 'CandidateApplied') throw new Error('apply: the recorded request names no CandidateApplied event');
   const journal = await committedJournalOf(sql, event.data.request_id);
-  const answer: CandidateAnswer = { status: 'ok', replayed, receipt: receiptOf(event.data, journal) };
+  const answer: Extract<ApplyAnswer, { status: 'ok' }> = { status: 'ok', replayed, receipt: receiptOf(event.data, journal) };
   if (!replayed && event.data.base_changes.length) answer.base_changes = event.data.base_changes.map((b) => baseChangeView(b, observed));
   return answer;
 }

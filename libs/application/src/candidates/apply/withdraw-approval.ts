@@ -10,13 +10,16 @@ import { errorResult, type CandidateAnswer } from '../shared/envelope';
  * and CandidateDiscarded in one commit, so a grant that comes later finds nothing to apply. Refused
  * when the candidate is no longer open (an apply that committed first, a decline, an expiry).
  */
-export async function withdrawApproval(ctx: AppContext, candidateId: string, approvalId: string): Promise<CandidateAnswer> {
+/** The approval was withdrawn (and the candidate discarded with it). */
+type Withdrawn = { status: 'ok'; withdrawn: true };
+
+export async function withdrawApproval(ctx: AppContext, candidateId: string, approvalId: string): Promise<CandidateAnswer<Withdrawn>> {
   const now = ctx.clock.now();
   return handleCommand({
     unitOfWork: candidateUnitOfWork(ctx),
     load: (tx) => lockAndLoad(tx, candidateId),
     decide: (loaded) => decide({ type: 'WithdrawApproval', now, candidate_id: candidateId, approval_id: approvalId, reason: 'cancelled' }, loaded.state),
-    commit: async (loaded, d, tx): Promise<CandidateAnswer> => {
+    commit: async (loaded, d, tx): Promise<CandidateAnswer<Withdrawn>> => {
       if (d.kind === 'replayed' || d.kind === 'awaiting_approval') throw new Error(`withdrawal decided ${d.kind}`);
       await commitCandidateEvents(tx, candidateId, loaded, d.events, now, { command: 'WithdrawApproval' });
       return d.kind === 'refused' ? errorResult(d.refusal) : { status: 'ok', withdrawn: true };

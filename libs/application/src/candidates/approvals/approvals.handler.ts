@@ -45,7 +45,10 @@ export interface ApprovalDecisionInput {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function decideApproval(ctx: AppContext, input: ApprovalDecisionInput): Promise<CandidateAnswer> {
+/** An operator's decision, answered with the approval as it now stands. */
+export type ApprovalDecided = { status: 'ok'; approval: ApprovalView | null; error?: undefined };
+
+export async function decideApproval(ctx: AppContext, input: ApprovalDecisionInput): Promise<CandidateAnswer<ApprovalDecided>> {
   const approvalId = input.approval_id.toLowerCase();
   const unknown = errorResult(refusal('not_found', 'approval_unknown', `No approval with id ${input.approval_id}.`, { target: { approval: input.approval_id } }));
   if (!UUID.test(approvalId)) return unknown;
@@ -60,7 +63,7 @@ export async function decideApproval(ctx: AppContext, input: ApprovalDecisionInp
         { type: 'DecideApproval', now, candidate_id: found.candidate, approval_id: approvalId, decision: input.decision, decided_by: input.decided_by, note: input.note ?? null },
         loaded.state,
       ),
-    commit: async (loaded, d, tx): Promise<{ refused: CandidateAnswer | null }> => {
+    commit: async (loaded, d, tx): Promise<{ refused: CandidateAnswer<ApprovalDecided> | null }> => {
       if (d.kind === 'replayed' || d.kind === 'awaiting_approval') throw new Error(`approval decided ${d.kind}`);
       await commitCandidateEvents(tx, found.candidate, loaded, d.events, now, { command: 'DecideApproval' });
       return { refused: d.kind === 'refused' ? errorResult(d.refusal) : null };

@@ -11,6 +11,7 @@ import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { errorResult, type EnvelopeAnswer } from '../shared/envelope';
 import { candidateTexts } from '../shared/target-texts';
 import { checkView, planChecks, runChecks, type PlannedCheck } from './check-plan';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 export interface CheckRunInput {
   candidate: string;
@@ -21,7 +22,7 @@ export interface CheckRunInput {
  * Run checks on the candidate's current version outside any transaction (a command check may take
  * a while and must hold no lock), then record the results on that version in one short transaction.
  */
-export async function checkRun(ctx: AppContext, input: CheckRunInput, policy: OwnerPolicy): Promise<Result<'palimpsest_check_run'>> {
+export async function checkRun(ctx: AppContext, input: CheckRunInput, policy: OwnerPolicy): Promise<Result<OP.palimpsest_check_run>> {
   const id = input.candidate.toLowerCase();
   const plan = planChecks(input.checks, ctx.candidates.policy, policy);
   if (!plan.ok) return errorResult(plan.refusal);

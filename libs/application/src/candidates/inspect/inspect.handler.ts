@@ -14,6 +14,7 @@ import { checksOfVersion } from '../shared/checks-query';
 import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { errorResult } from '../shared/envelope';
 import { candidateTexts, type CandidateText } from '../shared/target-texts';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 export type InspectPart = 'semantic_diff' | 'source_diff' | 'content' | 'checks';
 
@@ -53,7 +54,7 @@ async function loadWithOutcomes(sql: Sql, id: string): Promise<{ state: Candidat
 }
 
 /** What a candidate changes, per target. A read: it records nothing, not even an expiry it notices. */
-export async function inspectChange(ctx: AppContext, input: InspectInput): Promise<Result<'palimpsest_change_inspect'>> {
+export async function inspectChange(ctx: AppContext, input: InspectInput): Promise<Result<OP.palimpsest_change_inspect>> {
   const id = input.candidate.toLowerCase();
   const { state, outcomes } = await loadWithOutcomes(ctx.db, id);
   // Applied and discarded candidates stay readable; only an unknown or expired one is refused.

@@ -9,11 +9,12 @@ import { operationsView } from '../shared/candidate-view';
 import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { errorResult } from '../shared/envelope';
 import { observeTarget } from '../shared/target-texts';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 export type PlanInput = Pick<ProposeInput, 'base' | 'operations' | 'intent'>;
 
 /** The dry run of propose: the same decision on the same reads, nothing stored, no request_id. */
-export async function editPlan(ctx: AppContext, input: PlanInput, policy: OwnerPolicy): Promise<Result<'palimpsest_edit_plan'>> {
+export async function editPlan(ctx: AppContext, input: PlanInput, policy: OwnerPolicy): Promise<Result<OP.palimpsest_edit_plan>> {
   const now = ctx.clock.now();
   const base = baseEntries(input.base);
   const targets: Record<string, TargetObservation | null> = {};

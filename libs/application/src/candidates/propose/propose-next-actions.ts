@@ -5,6 +5,7 @@ import type { Params } from '@palimpsest/protocol/catalog/operation-types';
 import type { AppContext } from '../../app-context';
 import { editPlan } from '../plan/edit-plan.handler';
 import type { ProposeInput } from './propose-input';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /**
  * A refused proposal's deterministic fixes, as complete palimpsest_change_propose requests: the
@@ -25,7 +26,7 @@ async function planned(ctx: AppContext, args: ProposeInput, policy: OwnerPolicy)
 }
 
 /** The dry run planned these arguments (`planned` said so): they are a request palimpsest_change_propose takes. */
-const proposable = (args: ProposeInput, wasPlanned: boolean): args is ProposeInput & Params<'palimpsest_change_propose'> => wasPlanned;
+const proposable = (args: ProposeInput, wasPlanned: boolean): args is ProposeInput & Params<OP.palimpsest_change_propose> => wasPlanned;
 
 function refreshedBase(input: ProposeInput, r: Refusal): ProposeInput | null {
   const moved = (r.details?.moved as Moved[] | undefined) ?? [];
@@ -52,13 +53,13 @@ export async function withRetryActions(ctx: AppContext, input: ProposeInput, r: 
   const fixes: NextAction[] = [];
   const base = r.reason === 'base_not_head' ? refreshedBase(input, r) : null;
   if (base && proposable(base, await planned(ctx, base, policy))) {
-    fixes.push({ operation: 'palimpsest_change_propose', reason: 'The base moved and these operations still apply at the current versions: propose them on that base.', params: { ...base } });
+    fixes.push({ operation: OP.palimpsest_change_propose, reason: 'The base moved and these operations still apply at the current versions: propose them on that base.', params: { ...base } });
   }
   for (const { args, listed } of occurrenceChoices(input, r)) {
     if (!proposable(args, await planned(ctx, args, policy))) continue;
     const excerpt = JSON.stringify(`${listed.before}⟦…⟧${listed.after}`);
     const reason = `Occurrence ${listed.occurrence_index}, at offset ${listed.start} (${excerpt}): propose with operations[${r.operation_index}].occurrence_index ${listed.occurrence_index}.`;
-    fixes.push({ operation: 'palimpsest_change_propose', reason, params: { ...args } });
+    fixes.push({ operation: OP.palimpsest_change_propose, reason, params: { ...args } });
   }
   return fixes.length ? { ...r, next_actions: [...fixes, ...r.next_actions].slice(0, 10) } : r;
 }

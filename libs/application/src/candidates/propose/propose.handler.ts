@@ -22,6 +22,7 @@ import { errorResult } from '../shared/envelope';
 import { baseContents, observeTarget } from '../shared/target-texts';
 import { baseEntries, type ProposeInput } from './propose-input';
 import { withRetryActions } from './propose-next-actions';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 export { baseEntries, type ProposeInput } from './propose-input';
 
@@ -29,7 +30,7 @@ export { baseEntries, type ProposeInput } from './propose-input';
  * Propose (or extend): request lock → request_id lookup → candidate row lock → target reads → decide
  * → append + project, in one transaction. Requested checks run afterwards, outside it.
  */
-export async function proposeChange(ctx: AppContext, input: ProposeInput, policy: OwnerPolicy): Promise<Result<'palimpsest_change_propose'>> {
+export async function proposeChange(ctx: AppContext, input: ProposeInput, policy: OwnerPolicy): Promise<Result<OP.palimpsest_change_propose>> {
   if ((input.candidate === undefined) !== (input.expected_candidate_version === undefined)) {
     return errorResult(refusal('invalid_arguments', 'schema', 'candidate and expected_candidate_version go together: give both to extend a candidate, neither to start one.'));
   }
@@ -89,7 +90,7 @@ async function readLookups(ctx: AppContext, tx: Sql, cmd: ProposeCandidate, load
   return { request: null, targets, base_contents };
 }
 
-async function answer(ctx: AppContext, d: CandidateDecision, candidateId: string, checks: PlannedCheck[], policy: OwnerPolicy): Promise<Result<'palimpsest_change_propose'>> {
+async function answer(ctx: AppContext, d: CandidateDecision, candidateId: string, checks: PlannedCheck[], policy: OwnerPolicy): Promise<Result<OP.palimpsest_change_propose>> {
   if (d.kind === 'refused') return errorResult(d.refusal);
   if (d.kind === 'awaiting_approval') throw new Error('propose never awaits approval');
   const replayed = d.kind === 'replayed';

@@ -1,4 +1,5 @@
-import type { Answer } from '../../shared/answer';
+import type { OP } from '@palimpsest/core/errors/operation-names.generated';
+import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { refusal, type Refusal } from '@palimpsest/core/candidate/candidate-refusal';
 import { ENVELOPE_OPERATION_NAMES } from '@palimpsest/protocol/catalog/operations/candidates.operations';
@@ -8,7 +9,10 @@ import { ENVELOPE_OPERATION_NAMES } from '@palimpsest/protocol/catalog/operation
  * retryable, next_actions, operation_index?, target?, details?}}. Successes are {status: "ok", …}.
  */
 
-export type CandidateAnswer = Answer<'ok' | 'error'>;
+export type CandidateAnswer<S extends { status: 'ok' }> = S | EnvelopeAnswer;
+
+/** palimpsest_change_apply's answer: the receipt, or the envelope. */
+export type ApplyAnswer = Result<OP.palimpsest_change_apply>;
 
 /** A candidate operation's refusal: status "error" and the envelope. */
 export type EnvelopeAnswer = { status: 'error'; error: Refusal };

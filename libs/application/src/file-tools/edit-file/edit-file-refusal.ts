@@ -6,9 +6,10 @@ import { positionOf } from '@palimpsest/core/diagnostics/text-position';
 import { occurrencesOf, uniqueContext, type Occurrence } from '@palimpsest/core/diagnostics/unique-context';
 import { codePointToUnit } from '@palimpsest/core/text/code-points';
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
-import type { Answer } from '../../shared/answer';
+import type { FileToolRefusal } from '../shared/file-tool-refusal';
 import type { RecordedRejection } from '../shared/guarded-write';
 import { editLands } from './edit-lands';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /**
  * edit_file's refusal of an oldString that matches zero or several times, lean: the code, one line of
@@ -46,7 +47,7 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 function readAction(path: string, line: number, lines: number, reason: string): NextAction {
   const offset = Math.max(1, line - 3);
-  return { operation: 'read_file', reason, params: { path, offset, limit: Math.min(200, lines + 6) } };
+  return { operation: OP.read_file, reason, params: { path, offset, limit: Math.min(200, lines + 6) } };
 }
 
 /** The nearest first: by distance to near_line, else file order. */
@@ -59,9 +60,9 @@ function listedLines(order: Occurrence[]): number[] {
   return order.slice(0, MAX_LISTED_LINES).map((o) => o.line).sort((a, b) => a - b);
 }
 
-export function editFileRefusal(i: EditRefusalInput): Answer {
+export function editFileRefusal(i: EditRefusalInput): FileToolRefusal {
   const r = i.rejection;
-  const base: Answer = {
+  const base: FileToolRefusal = {
     status: 'rejected',
     failure_reason: r.failure_reason,
     failure_detail: r.failure_detail,
@@ -88,7 +89,7 @@ interface Offer {
  * The calls for each occurrence of `i.match` (the oldString, or the closest text of an absent one that
  * occurs several times), and the sentence that opens the detail.
  */
-function ambiguous(i: EditRefusalInput, base: Answer, leadOf: (count: number) => string): Answer {
+function ambiguous(i: EditRefusalInput, base: FileToolRefusal, leadOf: (count: number) => string): FileToolRefusal {
   const text = i.state.content;
   const found = occurrencesOf(text, i.match);
   const lead = leadOf(found.length);
@@ -103,7 +104,7 @@ function ambiguous(i: EditRefusalInput, base: Answer, leadOf: (count: number) =>
     const params = { path: i.path, oldString: c.before + i.match + c.after, newString: c.before + i.replace + c.after };
     const intended = text.slice(0, o.start) + i.replace + text.slice(o.start + i.match.length);
     if (!editLands(i.state, params.oldString, params.newString, intended, i.now)) continue;
-    offers.push({ occurrence: o, ...c, call: { operation: 'edit_file', reason: `The occurrence on line ${o.line}`, params } });
+    offers.push({ occurrence: o, ...c, call: { operation: OP.edit_file, reason: `The occurrence on line ${o.line}`, params } });
   }
   for (let n = offers.length; n > 0; n--) {
     const answer = answerOf(head, offers.slice(0, n), order, i, [], lead);
@@ -116,7 +117,7 @@ function ambiguous(i: EditRefusalInput, base: Answer, leadOf: (count: number) =>
 }
 
 /** The answer with these calls (or contexts), the sentence that goes with them, and the read when they do not cover every occurrence. */
-function answerOf(head: Answer, calls: Offer[], order: Occurrence[], i: EditRefusalInput, contexts: Offer[], once: string): Answer {
+function answerOf(head: FileToolRefusal, calls: Offer[], order: Occurrence[], i: EditRefusalInput, contexts: Offer[], once: string): FileToolRefusal {
   const count = order.length;
   const actions = calls.map((o) => o.call);
   const rest = order.find((o) => !calls.some((c) => c.occurrence === o));
@@ -133,7 +134,7 @@ function answerOf(head: Answer, calls: Offer[], order: Occurrence[], i: EditRefu
   return { ...head, failure_detail: detail, ...(listed.length ? { occurrences: listed } : {}), next_actions: actions };
 }
 
-function absent(i: EditRefusalInput, base: Answer): Answer {
+function absent(i: EditRefusalInput, base: FileToolRefusal): FileToolRefusal {
   const text = i.state.content;
   const near = computeNearMisses(text, i.match, { scanSource: 'failing_buffer' }).candidates;
   const fix = closestCorrection(text, i.match, near);
@@ -156,7 +157,7 @@ function absent(i: EditRefusalInput, base: Answer): Answer {
     : listed.length
       ? `oldString does not occur in ${i.path}; near_misses holds the closest texts. Copy the one you meant exactly.`
       : `oldString does not occur in ${i.path}, nor anything close. Read the file and copy the text exactly.`;
-  const answer: Answer = { ...base, failure_detail: detail, match_count: 0, ...(listed.length ? { near_misses: listed } : {}), next_actions: actions };
+  const answer: FileToolRefusal = { ...base, failure_detail: detail, match_count: 0, ...(listed.length ? { near_misses: listed } : {}), next_actions: actions };
   if (bytes(answer) > EDIT_REFUSAL_BYTES && call) return budgeted({ ...answer, failure_detail: `oldString does not occur in ${i.path}; near_misses holds the closest texts. Copy the one you meant exactly.`, next_actions: actions.slice(1) });
   return budgeted(answer);
 }
@@ -183,7 +184,7 @@ function correctedCall(i: EditRefusalInput, fix: { text: string; start: number }
   const params = { path: i.path, oldString: c.before + fix.text + c.after, newString: c.before + i.replace + c.after };
   const intended = text.slice(0, at) + i.replace + text.slice(at + fix.text.length);
   if (!editLands(i.state, params.oldString, params.newString, intended, i.now)) return null;
-  return { operation: 'edit_file', reason: `The closest text, on line ${positionOf(text, fix.start).line}`, params };
+  return { operation: OP.edit_file, reason: `The closest text, on line ${positionOf(text, fix.start).line}`, params };
 }
 
 /** The line of the first line of `match` (at least 3 characters once trimmed) that the text holds, else 1. */
@@ -197,13 +198,13 @@ function lineOfAnyPart(text: string, match: string): number {
 }
 
 /** Whatever is left over the budget (a very long path, long candidates) goes, least useful first. */
-function budgeted(answer: Answer): Answer {
+function budgeted(answer: FileToolRefusal): FileToolRefusal {
   let a = answer;
-  const trims: ((x: Answer) => Answer)[] = [
+  const trims: ((x: FileToolRefusal) => FileToolRefusal)[] = [
     (x) => ({ ...x, near_misses: (x.near_misses as unknown[] | undefined)?.slice(0, 1) }),
     (x) => ({ ...x, match_lines: (x.match_lines as number[] | undefined)?.slice(0, 5), near_miss_lines: (x.near_miss_lines as number[] | undefined)?.slice(0, 5) }),
     (x) => ({ ...x, occurrences: undefined, near_misses: undefined }),
-    (x) => ({ ...x, next_actions: (x.next_actions as NextAction[]).filter((n) => n.operation === 'read_file').slice(0, 1) }),
+    (x) => ({ ...x, next_actions: (x.next_actions as NextAction[]).filter((n) => n.operation === OP.read_file).slice(0, 1) }),
   ];
   for (const trim of trims) {
     if (bytes(a) <= EDIT_REFUSAL_BYTES) break;

@@ -1,6 +1,7 @@
 import { toCanonicalLf } from '@palimpsest/core/text/canonical-text';
 import type { AppContext } from '../../app-context';
-import type { Answer } from '../../shared/answer';
+import type { OP } from '@palimpsest/core/errors/operation-names.generated';
+import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { fileTargetOf } from '../shared/file-target';
 import { approvedWrite, needsApproval, type WriteCaller } from '../shared/approved-write';
 import { guardedWrite } from '../shared/guarded-write';
@@ -27,7 +28,7 @@ export interface EditFileInput {
  * (edit-file-refusal.ts); one match is published, after an operator's grant when the caller's policy
  * asks for approvals (approved-write.ts).
  */
-export async function editFile(ctx: AppContext, input: EditFileInput, caller?: WriteCaller): Promise<Answer> {
+export async function editFile(ctx: AppContext, input: EditFileInput, caller?: WriteCaller): Promise<Result<OP.edit_file>> {
   const t = await fileTargetOf(ctx, input.path);
   if (t.kind === 'answer') return t.answer;
   if (t.kind === 'absent') {

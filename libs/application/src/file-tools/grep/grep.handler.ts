@@ -8,6 +8,7 @@ import { pathRefusalAnswer, type WorkspaceFileNotFound } from '../../shared/work
 import { checkWorkspacePath } from '@palimpsest/core/workspace/workspace-path';
 import { noWorkspace } from '../file-tool-answers';
 import { behindSubstitution, type PendingFile } from '../shared/behind-disk';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 export interface GrepInput {
   pattern: string;
@@ -34,7 +35,7 @@ const MAX_LISTED_PENDING = 20;
  * text, like read_file reads it (file-tools/shared/behind-disk.ts), and listed in `pending`.
  */
 export async function grep(ctx: AppContext, input: GrepInput): Promise<GrepAnswer | InvalidArgument | WorkspaceFileNotFound> {
-  if (!ctx.workspace) return noWorkspace('grep');
+  if (!ctx.workspace) return noWorkspace(OP.grep);
   const checked = input.path === undefined ? null : checkWorkspacePath(input.path);
   // A refused path is answered by the search itself, which refuses it the same way.
   const { substitute, used } = await behindSubstitution(ctx, checked?.kind === 'valid' ? checked.value.path : null);

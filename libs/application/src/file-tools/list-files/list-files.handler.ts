@@ -5,6 +5,7 @@ import { listedFile, walkWorkspace, type ListedEntry } from '@palimpsest/workspa
 import type { AppContext } from '../../app-context';
 import { pathRefusalAnswer, type WorkspaceFileNotFound } from '../../shared/workspace-text';
 import { noWorkspace } from '../file-tool-answers';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 export interface ListFilesInput {
   path?: string;
@@ -31,7 +32,7 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
  * file alone (the seed is silent; an agent that lists a file to see its size gets it, as from `ls`).
  */
 export async function listFiles(ctx: AppContext, input: ListFilesInput): Promise<ListFilesAnswer | InvalidArgument | WorkspaceFileNotFound> {
-  if (!ctx.workspace) return noWorkspace('list_files');
+  if (!ctx.workspace) return noWorkspace(OP.list_files);
   const walk = walkWorkspace(ctx.workspace, input.path, { recursive: input.recursive === true, glob: input.glob });
   if (walk.kind === 'refused') {
     const file = walk.refusal.code === 'PATH_NOT_FOUND' && input.path !== undefined ? listedFile(ctx.workspace, input.path, input.glob) : null;

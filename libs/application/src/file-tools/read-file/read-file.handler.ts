@@ -7,6 +7,7 @@ import { decodeWorkspaceText, fileTooLarge, pathRefusalAnswer, type WorkspaceFil
 import { latestBindingOfPath } from '@palimpsest/projections/workspace-files.queries';
 import { noWorkspace } from '../file-tool-answers';
 import { behindBytes, type PendingFile } from '../shared/behind-disk';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 export interface ReadFileInput {
   path: string;
@@ -54,7 +55,7 @@ function characterBoundary(bytes: Buffer, start: number, cap: number): number {
  * (escaped, and twice over MCP): past it the content stops at a whole line (truncated; continue with offset).
  */
 export async function readFile(ctx: AppContext, input: ReadFileInput): Promise<ReadFileAnswer | InvalidArgument | WorkspaceFileNotFound> {
-  if (!ctx.workspace) return noWorkspace('read_file');
+  if (!ctx.workspace) return noWorkspace(OP.read_file);
   const read = await readWorkspaceFileBounded(ctx.workspace, input.path);
   if (read.kind === 'refused') return pathRefusalAnswer(read.refusal, 'path');
   if (read.kind === 'too_large') return fileTooLarge(read, 'path');

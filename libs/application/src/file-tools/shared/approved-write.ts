@@ -6,11 +6,12 @@ import type { FileToCreate } from '../../candidates/apply/created-files';
 import { discardChange } from '../../candidates/discard/discard.handler';
 import { proposeChange } from '../../candidates/propose/propose.handler';
 import type { CandidateAnswer } from '../../candidates/shared/envelope';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /** A candidate operation's answer other than ok (propose's typed refusal, apply's open answer): its envelope. */
 type EnvelopeRefusal = { status: string; error?: unknown };
 import type { CallerWait } from '../../dispatch/operation-handler';
-import type { Answer } from '../../shared/answer';
+import type { FileToolRefusal } from './file-tool-refusal';
 import { fileBytesOf } from '../../workspace-publication/file-bytes';
 import type { FileTarget } from './file-target';
 import { runTargetCommand } from '../../shared/target-pipeline/target-pipeline';
@@ -61,7 +62,7 @@ export interface ApprovalRequest {
 
 export type Approved =
   | { kind: 'applied'; version: number; current_hash: string; written: Omit<Written, 'bytes_written' | 'content_eol'> }
-  | { kind: 'answer'; answer: Answer };
+  | { kind: 'answer'; answer: FileToolRefusal };
 
 /**
  * The operation as a candidate on the target, applied under the caller's policy: ApprovalRequested, the
@@ -123,7 +124,7 @@ const isFinal = (a: EnvelopeRefusal): boolean => (a.error as Refusal).reason in 
 const isWithdrawn = (a: EnvelopeRefusal): boolean => (a.error as Refusal).reason === 'approval_withdrawn';
 
 /** A candidate envelope that did not apply, as a file-tool answer: the approval answers are final; anything else is a rejection with the envelope's reason. */
-function envelopeAnswer(a: EnvelopeRefusal, t: ApprovalRequest): Answer {
+function envelopeAnswer(a: EnvelopeRefusal, t: ApprovalRequest): FileToolRefusal {
   const error = a.error as Refusal;
   const details = (error.details ?? {}) as Record<string, unknown>;
   const final = FINAL[error.reason];
@@ -137,6 +138,6 @@ function envelopeAnswer(a: EnvelopeRefusal, t: ApprovalRequest): Answer {
     failure_detail: error.message,
     retryable: error.retryable,
     diagnostic: { code: error.reason, ...details },
-    next_actions: [{ operation: 'read_file', reason: 'Read the file as it is now, then decide whether to send the change again', params: { path: t.path } }],
+    next_actions: [{ operation: OP.read_file, reason: 'Read the file as it is now, then decide whether to send the change again', params: { path: t.path } }],
   };
 }

@@ -10,11 +10,12 @@ import { openDestination } from '@palimpsest/workspace/workspace-destination';
 import type { AppContext } from '../../app-context';
 import { publicationRejected } from '../../workspace-publication/publication-answers';
 import { createTarget } from '../../initialize-target/create-target';
-import type { Answer } from '../../shared/answer';
+import type { FileToolRefusal } from './file-tool-refusal';
 import { fileTooLarge, pathRefusalAnswer } from '../../shared/workspace-text';
 import { takeInDiskChange } from '../../workspace-refresh/take-in-disk-change';
 import { refreshRefusalAnswer } from '../../workspace-refresh/workspace-refresh.handler';
 import { workspaceNotConfigured } from '../../shared/workspace-not-configured';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /**
  * "Find or bind the target of a path", what every file-tool write starts with. The target of a path is
@@ -27,9 +28,9 @@ import { workspaceNotConfigured } from '../../shared/workspace-not-configured';
 export type FileTarget =
   | { kind: 'bound'; root: WorkspaceRoot; path: string; row: TargetRow; baseline: string; bound_style: LineEndingStyle; bound_now: boolean; external_attempt_id: string | null }
   | { kind: 'absent'; root: WorkspaceRoot; path: string }
-  | { kind: 'answer'; answer: Answer };
+  | { kind: 'answer'; answer: FileToolRefusal };
 
-export const pathRefusal = (refusal: WorkspacePathRefusal, path: unknown): Answer => pathRefusalAnswer(refusal, 'path', { path });
+export const pathRefusal = (refusal: WorkspacePathRefusal, path: unknown): FileToolRefusal => pathRefusalAnswer(refusal, 'path', { path });
 
 /** How many times a path whose binding moves while it is read is looked at again before the caller is told to resend. */
 const LOOKS = 3;
@@ -81,7 +82,7 @@ async function bindOnce(ctx: AppContext, root: WorkspaceRoot, path: string, requ
     const lease = await ctx.leases.acquire([opened.dest.dir]);
     if (!lease) {
       const detail = `Another publication held the lease on the directory of ${path} for the whole ${ctx.leases.waitMs} ms this write waited to bind the file. Nothing was written: send the same call again.`;
-      return { kind: 'answer', answer: publicationRejected(null, 'workspace_busy', detail, 'same_request', { paths: [path], waited_ms: ctx.leases.waitMs }, [{ operation: 'read_file', reason: 'Nothing was written: see what the file holds now, then send the same call again', params: { path } }]) };
+      return { kind: 'answer', answer: publicationRejected(null, 'workspace_busy', detail, 'same_request', { paths: [path], waited_ms: ctx.leases.waitMs }, [{ operation: OP.read_file, reason: 'Nothing was written: see what the file holds now, then send the same call again', params: { path } }]) };
     }
     try {
       if (await latestBindingOfPath(ctx.db, root, path)) return lookUp(ctx, requested);

@@ -4,13 +4,14 @@ import { decide } from '@palimpsest/core/target/target.decider';
 import { PROTOCOL, type ProtocolVersion } from '@palimpsest/core/transaction/transaction.types';
 import { readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { AppContext } from '../../app-context';
-import type { Answer } from '../../shared/answer';
+import type { FileToolRefusal } from './file-tool-refusal';
 import { publishChange } from '../../shared/target-pipeline/publication-step';
 import { acceptedChange, commitDecided, runTargetCommand, type AcceptedChange, type TargetCommandPlan } from '../../shared/target-pipeline/target-pipeline';
 import { refusalAnswer, type Decided } from '../../shared/target-refusals';
 import { enrichRejection } from '../../submit-proposal/rejection-enrichment';
 import type { FileTarget } from './file-target';
 import { publicationRefusal, type Written } from './write-answers';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /**
  * One guarded change of a bound file by a file tool: a tx/1 edit (edit_file) or a tx/3 whole replacement
@@ -25,7 +26,7 @@ import { publicationRefusal, type Written } from './write-answers';
  */
 
 export interface GuardedChange {
-  tool: 'edit_file' | 'write_file';
+  tool: OP.edit_file | OP.write_file;
   protocol: ProtocolVersion;
   proposal: Record<string, unknown>;
 }
@@ -46,13 +47,13 @@ export interface RecordedRejection {
   failure_detail: string;
   attempt_id: string;
   /** The full answer: the recorded diagnostic with exact candidates, near misses, contexts and tx/1 next actions. */
-  detailed(): Answer;
+  detailed(): FileToolRefusal;
 }
 
 export type GuardedOutcome =
   | { kind: 'written'; written: Written; before: TargetRow; after: WrittenText }
   | { kind: 'rejected'; rejection: RecordedRejection; before: TargetRow }
-  | { kind: 'answer'; answer: Answer };
+  | { kind: 'answer'; answer: FileToolRefusal };
 
 /** The command a file-tool change is decided as, guarded by the version and hash of the target it read. */
 export function guardedCommand(read: { target_id: string; version: number; current_hash: string }, change: GuardedChange, attemptId: string, now: string): SubmitProposal {
@@ -148,14 +149,14 @@ async function publishGuarded(ctx: AppContext, t: Bound, change: GuardedChange, 
   }
 }
 
-function movedAnswer(t: Bound, version: number): Answer {
+function movedAnswer(t: Bound, version: number): FileToolRefusal {
   return {
     status: 'rejected',
     target_file_id: t.row.target_id,
     failure_reason: 'target_version_mismatch',
     failure_detail: `${t.path} was changed through Palimpsest (now version ${version}) while this write was prepared. Nothing was written: read the file again, then send the change again.`,
     retryable: 'after_refresh',
-    next_actions: [{ operation: 'read_file', reason: 'Read the file as it is now, then send the change again', params: { path: t.path } }],
+    next_actions: [{ operation: OP.read_file, reason: 'Read the file as it is now, then send the change again', params: { path: t.path } }],
   };
 }
 
@@ -173,9 +174,9 @@ function recordedRejection(d: Decided, locked: TargetRow, change: GuardedChange,
 }
 
 /** The recorded rejection with the usual diagnostics (exact candidates, near misses, contexts), and the submission tool's next actions. */
-function rejectionAnswer(d: Decided, locked: TargetRow, change: GuardedChange, now: string): Answer {
+function rejectionAnswer(d: Decided, locked: TargetRow, change: GuardedChange, now: string): FileToolRefusal {
   const r = (d.events[0] as Extract<Decided['events'][number], { type: 'ProposalRejected' }>).data;
-  const base: Answer = {
+  const base: FileToolRefusal = {
     status: 'rejected',
     target_file_id: locked.target_id,
     failure_reason: r.failure_reason,
@@ -185,7 +186,7 @@ function rejectionAnswer(d: Decided, locked: TargetRow, change: GuardedChange, n
     current_hash: locked.current_hash,
     diagnostic: r.diagnostic,
   };
-  const operation = change.protocol === PROTOCOL.tx1 ? 'palimpsest_submit_edits' : 'palimpsest_submit_replacement';
+  const operation = change.protocol === PROTOCOL.tx1 ? OP.palimpsest_submit_edits : OP.palimpsest_submit_replacement;
   const request = { operation, args: { target_file_id: locked.target_id, expected_target_version: locked.version, ...change.proposal } } as const;
   return enrichRejection(base, { request, current: locked, nearMissSource: d.hints.nearMissSource, recorded: true, now });
 }

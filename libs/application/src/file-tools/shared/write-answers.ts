@@ -1,5 +1,7 @@
 import type { ContentEol } from '@palimpsest/core/reads/export-target';
-import type { Answer } from '../../shared/answer';
+import type { FileToolRefusal } from './file-tool-refusal';
+import type { NextAction } from '@palimpsest/core/errors/error-model';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { PublishResult } from '../../workspace-publication/publish-files';
 import { installedUncertain, publicationRejected, workspaceStatusAction } from '../../workspace-publication/publication-answers';
 import { pathRefusal } from './file-target';
@@ -14,7 +16,7 @@ export interface Written {
   cleanup_error: string | null;
 }
 
-const readAgain = (path: string, reason: string) => ({ operation: 'read_file', reason, params: { path } });
+const readAgain = (path: string, reason: string): NextAction => ({ operation: OP.read_file, reason, params: { path } });
 
 const rejected = publicationRejected;
 
@@ -23,7 +25,7 @@ const rejected = publicationRejected;
  * disk and no accepted change was recorded (rejected); after it (partial) the file holds the new bytes
  * and the answer says what is not known.
  */
-export function publicationRefusal<T>(result: Exclude<PublishResult<T>, { kind: 'published' | 'stopped' }>, path: string, targetId: string | null): Answer {
+export function publicationRefusal<T>(result: Exclude<PublishResult<T>, { kind: 'published' | 'stopped' }>, path: string, targetId: string | null): FileToolRefusal {
   switch (result.kind) {
     case 'busy':
       return rejected(targetId, 'workspace_busy', `Another publication held the lease on the directory of ${path} for the whole ${result.waited_ms} ms this write waited its turn. Nothing was written: send the same call again.`, 'same_request', { paths: result.paths, waited_ms: result.waited_ms }, [
@@ -50,15 +52,4 @@ export function publicationRefusal<T>(result: Exclude<PublishResult<T>, { kind: 
     case 'outcome_uncertain':
       return installedUncertain(result, path, targetId, 'the file');
   }
-}
-
-export const FILE_TOOL_STATUSES = ['ok', 'rejected', 'partial', 'not_found', 'invalid_argument'] as const;
-export type FileToolAnswer = Answer<(typeof FILE_TOOL_STATUSES)[number]>;
-
-const isFileToolAnswer = (a: Answer): a is FileToolAnswer => (FILE_TOOL_STATUSES as readonly string[]).includes(a.status);
-
-/** The answer as the catalog types it: a status outside the tools' result schema is a defect, thrown to the transport's error path. */
-export function fileToolAnswer(a: Answer): FileToolAnswer {
-  if (!isFileToolAnswer(a)) throw new Error(`a file tool answered the status ${a.status}, outside its result schema`);
-  return a;
 }

@@ -1,5 +1,6 @@
 import type { FileTarget } from './file-target';
-import type { Answer } from '../../shared/answer';
+import type { OP } from '@palimpsest/core/errors/operation-names.generated';
+import type { Success } from '@palimpsest/protocol/catalog/operation-types';
 import type { Written } from './write-answers';
 
 /** What an auditor needs beside the seed's fields: the target, the attempt, the version and the journal that wrote the file. */
@@ -19,6 +20,6 @@ export function auditFields(t: Extract<FileTarget, { kind: 'bound' }> | { row: {
 }
 
 /** write_file's answer for a file it created: the new target, bound now. */
-export function createdAnswer(path: string, targetId: string, w: Written, after: { version: number; current_hash: string }): Answer {
+export function createdAnswer(path: string, targetId: string, w: Written, after: { version: number; current_hash: string }): Success<OP.write_file> {
   return { status: 'ok', path, bytesWritten: w.bytes_written, created: true, ...auditFields({ row: { target_id: targetId }, bound_now: true, external_attempt_id: null }, w, after) };
 }

@@ -3,7 +3,8 @@ import { canonicalizeUpload } from '@palimpsest/core/text/canonical-text';
 import { contentTypeOf } from '@palimpsest/core/text/content-type';
 import type { AppContext } from '../../app-context';
 import { createTarget } from '../../initialize-target/create-target';
-import type { Answer } from '../../shared/answer';
+import type { OP } from '@palimpsest/core/errors/operation-names.generated';
+import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { proposeAndApply, type WriteCaller } from '../shared/approved-write';
 import type { FileTarget } from '../shared/file-target';
 import { createdAnswer } from '../shared/write-receipt';
@@ -20,7 +21,7 @@ type Absent = Extract<FileTarget, { kind: 'absent' }>;
  * the target's ledger then holds version 0 (empty, the request) and version 1 (the file). A decline or a
  * timeout is a final answer; the empty target stays, unbound, as the record of what was asked.
  */
-export async function approvedCreate(ctx: AppContext, t: Absent, content: string, caller: WriteCaller & { policy: OwnerPolicy }): Promise<Answer> {
+export async function approvedCreate(ctx: AppContext, t: Absent, content: string, caller: WriteCaller & { policy: OwnerPolicy }): Promise<Result<OP.write_file>> {
   const created = await createTarget(ctx, { filename: t.path, content: '', content_type: contentTypeOf(t.path) });
   if (created.kind === 'refused') return { ...created.answer, argument: 'path', path: t.path };
   const targetId = created.target.target_id;

@@ -4,7 +4,8 @@ import type { ContentEol } from '@palimpsest/core/reads/export-target';
 import { decide } from '@palimpsest/core/target/target.decider';
 import { initialTargetState } from '@palimpsest/core/target/target.state';
 import type { AppContext } from '../../app-context';
-import type { Answer } from '../../shared/answer';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
+import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { contentTypeOf } from '@palimpsest/core/text/content-type';
 import { newTargetCommit } from '../../shared/target-pipeline/target-pipeline';
 import { publishFiles } from '../../workspace-publication/publish-files';
@@ -21,7 +22,7 @@ type Absent = Extract<FileTarget, { kind: 'absent' }>;
  * installed file (InitializeTarget + WorkspaceFileBound with the staged inode's identity and the bytes'
  * hash), and commits with PublicationCompleted.
  */
-export async function createFile(ctx: AppContext, t: Absent, content: string): Promise<Answer> {
+export async function createFile(ctx: AppContext, t: Absent, content: string): Promise<Result<OP.write_file>> {
   const targetId = ctx.ids.next();
   const bytes = Buffer.from(content, 'utf8');
   const sha = createHash('sha256').update(bytes).digest('hex');

@@ -2,7 +2,8 @@ import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { textDefect } from '@palimpsest/core/text/encoding';
 import { PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
 import type { AppContext } from '../../app-context';
-import type { Answer } from '../../shared/answer';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
+import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { fileTargetOf } from '../shared/file-target';
 import { approvedWrite, needsApproval, type WriteCaller } from '../shared/approved-write';
 import { guardedWrite, type GuardedChange } from '../shared/guarded-write';
@@ -21,14 +22,14 @@ export interface WriteFileInput {
  * bytesWritten is the bytes on disk. Under a policy that asks for approvals a replacement waits for an
  * operator's grant (approved-write.ts), and so does creating one (approved-create.ts).
  */
-export async function writeFile(ctx: AppContext, input: WriteFileInput, caller?: WriteCaller): Promise<Answer> {
+export async function writeFile(ctx: AppContext, input: WriteFileInput, caller?: WriteCaller): Promise<Result<OP.write_file>> {
   const t = await fileTargetOf(ctx, input.path);
   if (t.kind === 'answer') return t.answer;
   if (t.kind === 'absent') {
     if (textDefect(input.content)) return invalidArgument('invalid_text_encoding', 'content must be valid UTF-8 text without NUL characters or unpaired surrogates.', { argument: 'content' });
     return needsApproval(caller) ? approvedCreate(ctx, t, input.content, caller) : createFile(ctx, t, input.content);
   }
-  const change: GuardedChange = { tool: 'write_file', protocol: PROTOCOL.tx3, proposal: { intent: `write_file ${t.path}`, replacement: input.content } };
+  const change: GuardedChange = { tool: OP.write_file, protocol: PROTOCOL.tx3, proposal: { intent: `write_file ${t.path}`, replacement: input.content } };
   const outcome = needsApproval(caller) ? await approvedWrite(ctx, t, change, { kind: 'replace_all', replacement: input.content }, caller) : await guardedWrite(ctx, t, change);
   if (outcome.kind === 'rejected') return outcome.rejection.detailed();
   if (outcome.kind !== 'written') return outcome.answer;

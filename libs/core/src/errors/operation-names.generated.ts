@@ -1,0 +1,76 @@
+// Generated from the operation catalog by `npx palimpsest generate`. Do not edit by hand.
+import type { CatalogOperation } from './error-model';
+
+/** Every operation name, typed: `OP.grep` in values, `OP.grep` in types. A renamed or removed operation fails the type check where it is named. */
+export const OP = {
+  palimpsest_initialize_target: 'palimpsest_initialize_target',
+  palimpsest_handle_upload: 'palimpsest_handle_upload',
+  palimpsest_get_target: 'palimpsest_get_target',
+  palimpsest_export_target: 'palimpsest_export_target',
+  palimpsest_read_target: 'palimpsest_read_target',
+  palimpsest_read_lines: 'palimpsest_read_lines',
+  palimpsest_find_occurrences: 'palimpsest_find_occurrences',
+  palimpsest_observe_scope: 'palimpsest_observe_scope',
+  palimpsest_submit_observed_operations: 'palimpsest_submit_observed_operations',
+  palimpsest_submit_edits: 'palimpsest_submit_edits',
+  palimpsest_submit_operations: 'palimpsest_submit_operations',
+  palimpsest_submit_replacement: 'palimpsest_submit_replacement',
+  palimpsest_preview: 'palimpsest_preview',
+  palimpsest_save: 'palimpsest_save',
+  palimpsest_replay: 'palimpsest_replay',
+  palimpsest_get_attempt_log: 'palimpsest_get_attempt_log',
+  palimpsest_get_manifest_ledger: 'palimpsest_get_manifest_ledger',
+  palimpsest_capabilities: 'palimpsest_capabilities',
+  palimpsest_workspace_refresh: 'palimpsest_workspace_refresh',
+  palimpsest_workspace_status: 'palimpsest_workspace_status',
+  grep: 'grep',
+  list_files: 'list_files',
+  read_file: 'read_file',
+  edit_file: 'edit_file',
+  write_file: 'write_file',
+  palimpsest_change_propose: 'palimpsest_change_propose',
+  palimpsest_edit_plan: 'palimpsest_edit_plan',
+  palimpsest_change_inspect: 'palimpsest_change_inspect',
+  palimpsest_check_run: 'palimpsest_check_run',
+  palimpsest_change_apply: 'palimpsest_change_apply',
+  palimpsest_change_discard: 'palimpsest_change_discard',
+  palimpsest_search_targets: 'palimpsest_search_targets',
+  palimpsest_get_target_activity: 'palimpsest_get_target_activity',
+} as const satisfies { readonly [N in CatalogOperation]: N };
+
+/** The same names as types (declarations only: it merges with the constant). */
+export declare namespace OP {
+  export type palimpsest_initialize_target = 'palimpsest_initialize_target';
+  export type palimpsest_handle_upload = 'palimpsest_handle_upload';
+  export type palimpsest_get_target = 'palimpsest_get_target';
+  export type palimpsest_export_target = 'palimpsest_export_target';
+  export type palimpsest_read_target = 'palimpsest_read_target';
+  export type palimpsest_read_lines = 'palimpsest_read_lines';
+  export type palimpsest_find_occurrences = 'palimpsest_find_occurrences';
+  export type palimpsest_observe_scope = 'palimpsest_observe_scope';
+  export type palimpsest_submit_observed_operations = 'palimpsest_submit_observed_operations';
+  export type palimpsest_submit_edits = 'palimpsest_submit_edits';
+  export type palimpsest_submit_operations = 'palimpsest_submit_operations';
+  export type palimpsest_submit_replacement = 'palimpsest_submit_replacement';
+  export type palimpsest_preview = 'palimpsest_preview';
+  export type palimpsest_save = 'palimpsest_save';
+  export type palimpsest_replay = 'palimpsest_replay';
+  export type palimpsest_get_attempt_log = 'palimpsest_get_attempt_log';
+  export type palimpsest_get_manifest_ledger = 'palimpsest_get_manifest_ledger';
+  export type palimpsest_capabilities = 'palimpsest_capabilities';
+  export type palimpsest_workspace_refresh = 'palimpsest_workspace_refresh';
+  export type palimpsest_workspace_status = 'palimpsest_workspace_status';
+  export type grep = 'grep';
+  export type list_files = 'list_files';
+  export type read_file = 'read_file';
+  export type edit_file = 'edit_file';
+  export type write_file = 'write_file';
+  export type palimpsest_change_propose = 'palimpsest_change_propose';
+  export type palimpsest_edit_plan = 'palimpsest_edit_plan';
+  export type palimpsest_change_inspect = 'palimpsest_change_inspect';
+  export type palimpsest_check_run = 'palimpsest_check_run';
+  export type palimpsest_change_apply = 'palimpsest_change_apply';
+  export type palimpsest_change_discard = 'palimpsest_change_discard';
+  export type palimpsest_search_targets = 'palimpsest_search_targets';
+  export type palimpsest_get_target_activity = 'palimpsest_get_target_activity';
+}
