@@ -66,7 +66,7 @@ module.exports = {
       comment:
         'Transports open, migrate, observe, listen to and stream from the store; they never write events or read models themselves, nor query them: that goes through dispatch.',
       from: { path: '^apps/', pathNot: '\\.spec\\.ts$' },
-      to: { path: '^libs/(store/src/(append-to-stream|append-guarded-batch|append-spec|internal/)|projections/src/(target-commit|inline-projections|.*\\.queries))' },
+      to: { path: '^libs/(store/src/(append-to-stream|append-guarded-batch|append-spec|internal/)|projections/src/(target-append|inline-projections|.*\\.queries))' },
     },
     {
       name: 'workspace-is-a-filesystem-adapter',

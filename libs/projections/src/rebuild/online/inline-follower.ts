@@ -21,8 +21,8 @@ import { READ_MODEL_TABLES } from '../rebuild-projections';
 
 /**
  * The inline read models driven like an asynchronous projection: events in readAll order, each brought
- * into the tables on the search_path by the very statements a submit runs (projectInline and the
- * candidate and journal projections), from the state the tables themselves hold, as a live write does.
+ * into the tables on the search_path by the very statements a submit runs (the projections
+ * registered with the store, through projectKnown), from the state the tables themselves hold, as a live write does.
  * A target's text is folded by TargetFold, the fold replay and the stop-the-world rebuild run.
  *
  * readAll orders by (transaction id, position), which is not always a stream's version order (a
