@@ -129,7 +129,18 @@ describe('the command policy corpus', () => {
     expect(await gate.decide('npm run evil', approving, written)).toMatchObject({ verdict: 'approve', rule: 'written: package.json', exec: { argv: ['npm', 'run', 'evil'] } });
     expect(await gate.decide('./evil.sh', approving, written)).toMatchObject({ verdict: 'approve', rule: 'written: evil.sh' });
     expect(await gate.decide('npm run evil', approving, new WrittenFiles(new Set()))).toMatchObject({ verdict: 'run', rule: expect.stringContaining('npm') });
-    expect(await gate.decideInput('import os; os.system("touch marker")\n', ['python3', '-i'], policies.list)).toMatchObject({ verdict: 'refuse', rule: 'input: a list is in force' });
+    const dir = caseDir({ line: '', rule: '' });
+    try {
+      const input = `open(${JSON.stringify(join(dir, 'marker'))}, 'w')\n`;
+      const sent = await gate.decideInput(input, ['python3', '-i'], policies.list);
+      if (sent.verdict === 'send') spawnSync('python3', ['-i'], { cwd: dir, input, timeout: 30_000 });
+      expect(sent).toMatchObject({ verdict: 'refuse', rule: 'input: a list is in force' });
+      expect(existsSync(join(dir, 'marker'))).toBe(false);
+      spawnSync('python3', ['-i'], { cwd: dir, input, timeout: 30_000 });
+      expect(existsSync(join(dir, 'marker'))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     expect(await gate.decideInput('q\n', ['npm', 'test'], { ...policies.deny, deny: [] })).toEqual({ verdict: 'send', rule: null });
   });
 });
