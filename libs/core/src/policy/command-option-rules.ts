@@ -31,19 +31,28 @@ const RUNS: Record<string, { long: string[]; short: string[]; words?: string[] }
 };
 const ALIAS: Record<string, string> = { vi: 'vim', nvim: 'vim', ex: 'vim', view: 'vim', gvim: 'vim', gmake: 'make', rga: 'rg' };
 
+/** The run-a-program option one argument spells, if any. */
+function runOption(name: string, table: { long: string[]; short: string[]; words?: string[] }, arg: string, first: boolean): string | undefined {
+  if (table.words?.includes(arg)) return arg;
+  if (arg.startsWith('--')) {
+    const head = arg.split('=')[0];
+    return table.long.find((long) => head.length >= 5 && long.startsWith(head));
+  }
+  // tar's first word may be an old-style cluster without a dash (`tar xIf a.tar`).
+  const cluster = arg.startsWith('-') ? arg.slice(1) : name === 'tar' && first ? arg : '';
+  const short = table.short.find((c) => cluster.includes(c));
+  if (short) return `-${short}`;
+  return table === RUNS.vim && arg.startsWith('+') ? '+command' : undefined;
+}
+
 function runsHit(name: string, argv: readonly string[]): PolicyHit | null {
   const table = lookup(RUNS, lookup(ALIAS, name) ?? name);
   if (!table) return null;
-  for (const arg of argv.slice(1)) {
-    if (arg === '--') break;
-    let named: string | undefined;
-    if (table.words?.includes(arg)) named = arg;
-    else if (arg.startsWith('--')) {
-      const head = arg.split('=')[0];
-      named = table.long.find((long) => head.length >= 5 && long.startsWith(head));
-    } else if (arg.startsWith('-')) named = table.short.find((c) => arg.slice(1).includes(c)) && `-${table.short.find((c) => arg.slice(1).includes(c))}`;
-    else if (name === 'tar' && arg === argv[1]) named = table.short.find((c) => arg.includes(c)) && `-${table.short.find((c) => arg.includes(c))}`;
-    else if ((lookup(ALIAS, name) ?? name) === 'vim' && arg.startsWith('+')) named = '+command';
+  let ended = false;
+  for (let i = 1; i < argv.length; i += 1) {
+    // find's expression follows its `--`, so only word-style tables read past it.
+    if (argv[i] === '--') ended = true;
+    const named = ended ? (table.words?.includes(argv[i]) ? argv[i] : undefined) : runOption(name, table, argv[i], i === 1);
     if (named) return { rule: `${name}: ${named}`, reason: `${name} ${named} runs another program or commands of its own; under a list it is refused.` };
   }
   return null;

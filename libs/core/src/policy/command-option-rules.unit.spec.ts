@@ -72,6 +72,8 @@ describe('built-in option rules', () => {
     expect(hit('make CFLAGS+=-O2')).toBe('make: NAME=value');
     expect(hit('find . -name x -print')).toBeNull();
     expect(hit('find . -okdir rm {} ;')).toBe('find: -okdir');
+    expect(hit('find -- . -exec rm {} ;')).toBe('find: -exec');
+    expect(hit('rg -- --pre')).toBeNull();
     expect(hit('rg --pretty x')).toBeNull();
     expect(hit('rg --pre=x y')).toBe('rg: --pre');
     expect(hit('tar xIf a b')).toBe('tar: -I');
