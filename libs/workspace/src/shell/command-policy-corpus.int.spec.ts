@@ -43,7 +43,7 @@ const FILES: Record<string, string> = {
 
 let template: string;
 let gate: CommandGate;
-const policies: Record<'list' | 'deny' | 'typical', OwnerPolicy> = {} as Record<'list' | 'deny' | 'typical', OwnerPolicy>;
+let policies: Record<'list' | 'deny' | 'typical', OwnerPolicy>;
 
 function sh(line: string, cwd: string): void {
   spawnSync('bash', ['-c', line], { cwd, input: '', timeout: 30_000, stdio: ['pipe', 'ignore', 'ignore'] });
@@ -66,7 +66,8 @@ beforeAll(async () => {
   });
   if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
   gate = await createCommandGate(parsed.value);
-  for (const name of ['list', 'deny', 'typical'] as const) policies[name] = parsed.value.profiles[name];
+  const { list, deny, typical } = parsed.value.profiles;
+  policies = { list, deny, typical };
 });
 
 afterAll(() => rmSync(template, { recursive: true, force: true }));
