@@ -21,7 +21,11 @@ export interface CommandGateContext {
   writtenThroughPalimpsest(relativePath: string): Promise<boolean>;
 }
 
-/** The port the command tools ask; the composition root builds it from the policy document. */
+/**
+ * The port the command tools ask; the composition root builds it from the policy document with
+ * createCommandGate (libs/workspace/src/shell), which loads the shell parser and checks every rule's
+ * examples. The decisions themselves are PolicyCommandGate's (command-gate.ts).
+ */
 export interface CommandGate {
   decide(line: string, policy: OwnerPolicy, context: CommandGateContext): Promise<CommandDecision>;
   decideInput(input: string, running: readonly string[], policy: OwnerPolicy): Promise<InputDecision>;

@@ -1,13 +1,17 @@
 import type { CatalogOperation } from '../errors/error-model';
 import { isRecord } from '../shared/is-record';
 import { OP } from '../errors/operation-names.generated';
+import { parseRuleEntries, type RuleExamples } from './command-rule-entries';
 
 /**
  * Owner policy (seed 004): what a caller — an MCP profile or an API token — may see and do.
- *   mode    allow_all | allow_list | read_only: read_only refuses every write; allow_list runs only
- *           the command checks named in `allow`.
- *   allow   command checks permitted under allow_list; deny: command checks refused in every mode.
- *   shell   whether command checks declared with a shell command line may run.
+ *   mode    allow_all | allow_list | read_only: read_only refuses every write and every command;
+ *           allow_list runs only the command checks and command lines named in `allow`.
+ *   allow   command checks and command rules (`npm test`, `git status`) permitted under allow_list;
+ *   deny    command checks and command rules (`rm -rf`) refused in every mode. An entry may be an object
+ *           { rule, match, not_match } whose example lines are checked when the policy loads.
+ *   shell   whether command checks declared with a shell command line, and command lines with shell
+ *           syntax when no list is in force, may run.
  *   approve applies need a person's decision (palimpsest approvals …).
  *   tools   the operations the caller sees (null: all of them).
  * Addition: require_checks, checks every apply under this policy must have passed.
@@ -25,6 +29,8 @@ export interface OwnerPolicy {
   approve: boolean;
   tools: string[] | null;
   require_checks: string[];
+  /** Example lines of allow/deny entries, checked against the shell parser when the policy loads. */
+  examples?: RuleExamples[];
 }
 
 export const ALLOW_ALL: OwnerPolicy = Object.freeze({
@@ -95,15 +101,19 @@ export function parsePolicy(input: unknown, name: string | null = null, where = 
   const mode = input.mode;
   if (!POLICY_MODES.includes(mode as PolicyMode)) problems.push(`${where}.mode must be one of ${POLICY_MODES.join(', ')}`);
   const tools = input.tools === undefined || input.tools === null ? null : list(input, 'tools', problems, where);
+  const allow = parseRuleEntries('allow', input.allow, `${where}.allow`, problems);
+  const deny = parseRuleEntries('deny', input.deny, `${where}.deny`, problems);
+  const examples = [...allow.examples, ...deny.examples];
   const policy: OwnerPolicy = {
     name,
     mode: mode as PolicyMode,
-    allow: list(input, 'allow', problems, where),
-    deny: list(input, 'deny', problems, where),
+    allow: allow.rules,
+    deny: deny.rules,
     shell: flag(input, 'shell', problems, where),
     approve: flag(input, 'approve', problems, where),
     tools,
     require_checks: list(input, 'require_checks', problems, where),
+    ...(examples.length ? { examples } : {}),
   };
   return problems.length ? { ok: false, problems } : { ok: true, value: policy };
 }

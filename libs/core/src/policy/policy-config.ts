@@ -3,10 +3,17 @@ import { BUILTIN_PROFILES, parsePolicy, type OwnerPolicy, type Parsed } from './
 
 /**
  * The operator's policy document (YAML or JSON, parsed by the caller): named profiles and the
- * command checks an installation offers.
+ * command checks an installation offers. An allow/deny entry names a command check or a command rule
+ * (`npm test`, `rm -rf`: a program and its arguments as plain words); written as an object it carries
+ * example lines the rule must and must not match, checked when the command gate loads the document.
  *
  *   profiles:
  *     reviewed: { mode: allow_list, allow: [wc], approve: true }
+ *     agent:
+ *       mode: allow_list
+ *       allow: [npm test, git status, git diff]
+ *       deny:
+ *         - { rule: rm -rf, match: ["rm -fr dist", "rm --recursive --force x"], not_match: ["rm -r x"] }
  *   checks:
  *     wc: { argv: [wc, -l, "{files}"], timeout_ms: 5000 }
  *     lint: { command: "markdownlint {files} | head", shell: true }
