@@ -23,13 +23,18 @@ const ESM_PACKAGES = [
 ];
 const transformIgnorePatterns = [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`];
 const common = { transform: { '^.+\\.ts$': swc, '/node_modules/.+\\.js$': swc }, transformIgnorePatterns, moduleNameMapper, testEnvironment: 'node' };
-// Specs of the PostgreSQL adapter itself (lost sessions, stalled networks) belong to the PostgreSQL run only.
-const onlyOnPostgres = process.env.DATABASE_URL ? [] : ['/libs/store/src/postgres/', '/test/e2e/postgres/'];
+// A suite runs on the backends it can reach. Specs of the PostgreSQL adapter itself (lost sessions, stalled
+// networks) belong to the PostgreSQL run only. These suites pin every process they start to an embedded
+// data directory (DATABASE_URL=''), whatever the run's DATABASE_URL: with it set they would repeat the
+// embedded run on PGlite, so they belong to the embedded run only.
+const EMBEDDED_ONLY = ['cli-through-gateway', 'first-start', 'install-from-tarball', 'mcp-through-gateway', 'reserved-paths-agent', 'stop-on-hangup', 'workspace-root-relay']
+  .map((name) => `/test/e2e/${name}\\.e2e\\.spec\\.ts$`);
+const onlyOnBackend = process.env.DATABASE_URL ? EMBEDDED_ONLY : ['/libs/store/src/postgres/', '/test/e2e/postgres/'];
 module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,test,clients}/**/*.unit.spec.ts'] },
-    { ...common, displayName: 'int', testMatch: ['<rootDir>/{apps,libs,test}/**/*.int.spec.ts'], testPathIgnorePatterns: ['/node_modules/', ...onlyOnPostgres] },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{apps,libs,test}/**/*.e2e.spec.ts'], testPathIgnorePatterns: ['/node_modules/', ...onlyOnPostgres] },
+    { ...common, displayName: 'int', testMatch: ['<rootDir>/{apps,libs,test}/**/*.int.spec.ts'], testPathIgnorePatterns: ['/node_modules/', ...onlyOnBackend] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{apps,libs,test}/**/*.e2e.spec.ts'], testPathIgnorePatterns: ['/node_modules/', ...onlyOnBackend] },
   ],
   testTimeout: 60000,
   // Jest's default is one worker per core but one; most e2e time is spent waiting on child processes, so

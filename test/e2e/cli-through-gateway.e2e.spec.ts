@@ -105,15 +105,18 @@ describe('CLI commands while a gateway holds the embedded data directory', () =>
   });
 
   it('every store-using command answers through the gateway exactly as it does locally', async () => {
-    const local = await commandSequence(freshEnv(root, 'local'));
-    api = await startApi(held, ['--host', '0.0.0.0', '--no-local-token']);
+    // The two sides have their own data directories: the local sequence runs while the gateway starts and answers its own.
+    const throughGateway = async () => {
+      api = await startApi(held, ['--host', '0.0.0.0', '--no-local-token']);
+      return commandSequence(held);
+    };
+    const [local, through] = await Promise.all([commandSequence(freshEnv(root, 'local')), throughGateway()]);
     const file = gatewayFilePath(held.PALIMPSEST_DATA_DIR!);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const address = readGatewayAddress(held.PALIMPSEST_DATA_DIR!)!;
     expect(address.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/); // the wildcard listen host, published as loopback
     expect(address.token).toMatch(/^pal_/);
 
-    const through = await commandSequence(held);
     expect(through.migrate!.stderr).toContain(`migrating through the gateway (pid ${address.pid}, ${address.url})`);
     expect(comparable(through, held.PALIMPSEST_DATA_DIR!)).toEqual(comparable(local, join(root, 'local')));
     // The sequence does real work and real refusals on both sides (equal failures would compare equal too).
