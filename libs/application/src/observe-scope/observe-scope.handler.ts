@@ -27,7 +27,7 @@ import {
 } from './scope-next-actions';
 import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
-type Answer = Result<OP.palimpsest_observe_scope> & Record<string, unknown>;
+type Answer = Result<OP.palimpsest_observe_scope>;
 
 /**
  * palimpsest_observe_scope. Discovery and refusals answer from one coherent read of the target (no lock,
