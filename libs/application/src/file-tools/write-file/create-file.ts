@@ -49,7 +49,7 @@ export async function createFile(ctx: AppContext, t: Absent, content: string): P
           initialTargetState,
         );
         if (d.kind === 'refused' || !d.state.exists) throw new Error(`write_file: the new target for ${t.path} was refused`);
-        await commit(newTargetCommit(targetId, d, now, { command: 'InitializeTarget', tool: 'write_file' }));
+        await commit(newTargetCommit(targetId, d, now, { command: 'InitializeTarget', tool: OP.write_file }));
         return { kind: 'created' as const, version: d.state.version, current_hash: d.state.current_hash };
       },
     }),
