@@ -12,6 +12,9 @@ import { structureEngine } from '@palimpsest/structure/structure-engine';
 import { localLeaseProvider, waitingLeases } from '@palimpsest/workspace/workspace-lease';
 import { reservingKept, sharedWorkspaceRoot, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import { keptPaths, readConfig, type PalimpsestConfig } from './palimpsest-config';
+import { CommandRuns } from '@palimpsest/application/commands/shared/command-runs';
+import { FallbackCommandGate } from '@palimpsest/application/commands/shared/fallback-command-gate';
+import { ProcessManager } from '@palimpsest/workspace/process/process-manager';
 
 /**
  * The one place the application's ports are filled with adapters (the store's, the workspace's, the
@@ -20,6 +23,7 @@ import { keptPaths, readConfig, type PalimpsestConfig } from './palimpsest-confi
  */
 export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = {}, config: PalimpsestConfig = defaultConfig()): AppContext {
   const root = overrides.workspace !== undefined ? overrides.workspace : sharedWorkspaceRoot(config.workspaceRoot);
+  const workspace = reserving(root, config);
   return {
     db,
     clock: overrides.clock ?? systemClock,
@@ -28,15 +32,20 @@ export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = 
     wakes: overrides.wakes ?? new WakeNotifier(db),
     appends: overrides.appends ?? new AppendBatcher(db),
     candidates: overrides.candidates ?? candidateSettings(config.candidates, config.commandPath),
-    workspace: reserving(root, config),
+    workspace,
     leases: overrides.leases ?? waitingLeases(advisoryLeaseProvider(db, localLeaseProvider()), config.leaseWaitMs),
     outlines: overrides.outlines ?? new OutlineCache(structureEngine()),
     strictObservation: overrides.strictObservation ?? config.strictObservation,
     workspacePublish: overrides.workspacePublish ?? config.workspacePublish,
     grepTimeoutMs: overrides.grepTimeoutMs ?? config.grepTimeoutMs,
     syncOnSave: overrides.syncOnSave ?? config.syncOnSave,
+    commands: overrides.commands ?? commandRuns(workspace),
   };
 }
+
+/** The command tools at the workspace root; the fallback gate until the shell-parsing gate is composed here. */
+const commandRuns = (workspace: WorkspaceRoot | null): CommandRuns =>
+  new CommandRuns(workspace ? new ProcessManager(workspace.path) : null, new FallbackCommandGate());
 
 /** Whatever Palimpsest keeps inside the workspace root is reserved: no tool reaches it. */
 const reserving = (root: WorkspaceRoot | null, config: PalimpsestConfig): WorkspaceRoot | null =>

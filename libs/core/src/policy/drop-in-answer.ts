@@ -6,7 +6,10 @@ import { isRecord } from '../shared/is-record';
  * `grep`, `edit_file`, `write_file`): a refusal of one of those tools names one of them in `answer`,
  * beside our finer `code`, so the agent can branch on the code it was written for.
  */
-export const DROP_IN_TOOLS: readonly string[] = Object.freeze(['read_file', 'list_files', 'grep', 'edit_file', 'write_file'] satisfies CatalogOperation[]);
+export const DROP_IN_TOOLS: readonly string[] = Object.freeze([
+  'read_file', 'list_files', 'grep', 'edit_file', 'write_file',
+  'run_command', 'start_command', 'get_command_output', 'send_command_input', 'kill_command',
+] satisfies CatalogOperation[]);
 
 export const DROP_IN_CODES = [
   'TOOL_TIMEOUT', 'CANCELLED', 'PATH_ESCAPE', 'PATH_NOT_FOUND', 'TOOL_FAILED', 'INVALID_ARGUMENTS',

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, type Hash } from 'node:crypto';
 import { killGroup, type GroupKill } from './process-group';
 import { OutputRing } from './output-ring';
 
@@ -36,8 +37,11 @@ export class ManagedProcess {
   /** Resolves once the leader has exited, its group is stopped and its output is drained. */
   readonly finished: Promise<ProcessExit>;
   exit: ProcessExit | null = null;
-  /** Set when kill() (or a timeout) stopped it. */
+  /** Set when kill() (or a timeout) stopped it: why, and how the group went. */
+  killRequest: { reason: string; outcome: Promise<GroupKill> } | null = null;
   killedBy: GroupKill | null = null;
+  /** SHA-256 of everything each stream wrote (the rings keep only the end). */
+  readonly digests = { stdout: createHash('sha256'), stderr: createHash('sha256') };
   private readonly child: ChildProcess;
   private waiters = new Set<() => void>();
 
@@ -48,8 +52,8 @@ export class ManagedProcess {
     const [file, args] = 'argv' in exec ? [exec.argv[0], exec.argv.slice(1)] : ['/bin/sh', ['-c', exec.shell]];
     this.child = spawn(file, args, { cwd: options.cwd, detached: true, stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
     this.child.stdin?.on('error', () => undefined); // a process that closed its stdin: the write answers, not the service
-    this.child.stdout?.on('data', (chunk: Buffer) => this.record(chunk, this.stdout));
-    this.child.stderr?.on('data', (chunk: Buffer) => this.record(chunk, this.stderr));
+    this.child.stdout?.on('data', (chunk: Buffer) => this.record(chunk, this.stdout, this.digests.stdout));
+    this.child.stderr?.on('data', (chunk: Buffer) => this.record(chunk, this.stderr, this.digests.stderr));
     this.finished = this.track();
     this.pid = this.child.pid ?? -1;
   }
@@ -62,8 +66,9 @@ export class ManagedProcess {
     return 'argv' in this.exec ? this.exec.argv.join(' ') : this.exec.shell;
   }
 
-  private record(chunk: Buffer, stream: OutputRing): void {
+  private record(chunk: Buffer, stream: OutputRing, digest: Hash): void {
     stream.append(chunk);
+    digest.update(chunk);
     this.combined.append(chunk);
     this.wake();
   }
@@ -78,7 +83,7 @@ export class ManagedProcess {
     const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
       this.child.once('error', (error) => {
         const message = Buffer.from(`${error.message}\n`);
-        this.record(message, this.stderr);
+        this.record(message, this.stderr, this.digests.stderr);
         resolve({ code: 127, signal: null });
       });
       this.child.once('exit', (code, signal) => resolve({ code, signal }));
@@ -117,9 +122,16 @@ export class ManagedProcess {
     return new Promise((resolve) => stdin.write(data, (error) => resolve(error ? null : data.length)));
   }
 
-  /** Stop the whole group (SIGTERM, then SIGKILL within the grace) and wait for the exit. */
-  async kill(): Promise<ProcessExit> {
-    if (this.running && this.child.pid !== undefined) this.killedBy = await killGroup(this.child.pid);
+  /**
+   * Stop the whole group (SIGTERM, then SIGKILL within the grace) and wait for the exit. The first
+   * request is the one recorded (`killRequest`); later ones wait for it.
+   */
+  async kill(reason = 'kill'): Promise<ProcessExit> {
+    if (this.running && this.child.pid !== undefined && !this.killRequest) {
+      const outcome = killGroup(this.child.pid);
+      this.killRequest = { reason, outcome };
+      this.killedBy = await outcome;
+    }
     return this.finished;
   }
 }

@@ -52,10 +52,9 @@ const FINISHED_KEPT = 32;
 export class ProcessManager {
   private readonly processes = new Map<string, ManagedProcess>();
   private readonly onExit = () => this.killAllNow();
+  private hooked = false;
 
-  constructor(readonly root: string, readonly limits: ProcessLimits = DEFAULT_PROCESS_LIMITS) {
-    process.on('exit', this.onExit);
-  }
+  constructor(readonly root: string, readonly limits: ProcessLimits = DEFAULT_PROCESS_LIMITS) {}
 
   live(): ManagedProcess[] {
     return [...this.processes.values()].filter((p) => p.running);
@@ -68,6 +67,8 @@ export class ProcessManager {
   start(id: string, exec: ProcessExec, stdin: boolean): Started {
     const live = this.live().length;
     if (live >= this.limits.maxProcesses) return { ok: false, reason: 'too_many_processes', live };
+    if (!this.hooked) process.on('exit', this.onExit);
+    this.hooked = true;
     const spawned = new ManagedProcess(id, exec, { cwd: this.root, stdin, ringBytes: this.limits.ringBytes, tailBytes: this.limits.outputBytes });
     this.processes.set(id, spawned);
     void spawned.finished.then(() => this.forgetOldFinished());
@@ -77,18 +78,7 @@ export class ProcessManager {
   /** Run to the end with stdin closed; at `timeoutMs` the whole group is stopped. */
   async run(id: string, exec: ProcessExec, timeoutMs: number): Promise<RunOutcome | Extract<Started, { ok: false }>> {
     const started = this.start(id, exec, false);
-    if (!started.ok) return started;
-    const p = started.process;
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      void p.kill();
-    }, timeoutMs);
-    const exit = await p.finished;
-    clearTimeout(timer);
-    const truncated = p.stdout.written > p.stdout.capacity || p.stderr.written > p.stderr.capacity;
-    const text = (ring: typeof p.stdout) => utf8Text(ring.held(), ring.written > ring.capacity);
-    return { exit, stdout: text(p.stdout), stderr: text(p.stderr), truncated, timedOut };
+    return started.ok ? runToEnd(started.process, timeoutMs) : started;
   }
 
   /** Read from `cursor`, first waiting up to `waitMs` (bounded) for output past it or the exit. */
@@ -109,7 +99,8 @@ export class ProcessManager {
   /** Stop every group and wait for each (service shutdown). */
   async stop(): Promise<void> {
     process.off('exit', this.onExit);
-    await Promise.all(this.live().map((p) => p.kill()));
+    this.hooked = false;
+    await Promise.all(this.live().map((p) => p.kill('service_stop')));
   }
 
   private killAllNow(): void {
@@ -120,4 +111,14 @@ export class ProcessManager {
     const finished = [...this.processes.values()].filter((p) => !p.running);
     for (const p of finished.slice(0, Math.max(0, finished.length - FINISHED_KEPT))) this.processes.delete(p.id);
   }
+}
+
+/** Wait for a started process to end, stopping its group at `timeoutMs`; its output's tails. */
+export async function runToEnd(p: ManagedProcess, timeoutMs: number): Promise<RunOutcome> {
+  const timer = setTimeout(() => void p.kill('timeout'), timeoutMs);
+  const exit = await p.finished;
+  clearTimeout(timer);
+  const truncated = p.stdout.written > p.stdout.capacity || p.stderr.written > p.stderr.capacity;
+  const text = (ring: typeof p.stdout) => utf8Text(ring.held(), ring.written > ring.capacity);
+  return { exit, stdout: text(p.stdout), stderr: text(p.stderr), truncated, timedOut: p.killRequest?.reason === 'timeout' };
 }

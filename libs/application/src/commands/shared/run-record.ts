@@ -1,0 +1,35 @@
+import type { CommandRunCommand } from '@palimpsest/core/command-run/command-run.commands';
+import { decide, evolve } from '@palimpsest/core/command-run/command-run.decider';
+import { initialCommandRunState, type CommandRunState } from '@palimpsest/core/command-run/command-run.state';
+import { appendCommandRunEvents } from '@palimpsest/projections/command-runs/command-run-store';
+import type { AppContext } from '../../app-context';
+
+/** A command (without its run id and time, which the record fills in). */
+export type RunStep = CommandRunCommand extends infer C ? (C extends CommandRunCommand ? Omit<C, 'run_id' | 'now'> : never) : never;
+
+/**
+ * One run's stream as this process writes it: each step decided on the state the steps before it left,
+ * appended one after another (a step never overtakes the one before it).
+ */
+export class RunRecord {
+  private state: CommandRunState = initialCommandRunState;
+  private version = 0;
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(private readonly ctx: AppContext, readonly runId: string, private readonly metadata: Record<string, unknown>) {}
+
+  record(step: RunStep): Promise<void> {
+    const next = this.tail.then(() => this.append(step));
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+
+  private async append(step: RunStep): Promise<void> {
+    const now = this.ctx.clock.now();
+    const command = { ...step, run_id: this.runId, now } as CommandRunCommand;
+    const decision = decide(command, this.state);
+    if (decision.kind === 'refused') throw new Error(`command run ${this.runId}: ${decision.refusal.detail}`);
+    this.version = await appendCommandRunEvents(this.ctx.db, this.runId, this.version, decision.events, now, this.metadata);
+    for (const event of decision.events) this.state = evolve(this.state, event);
+  }
+}
