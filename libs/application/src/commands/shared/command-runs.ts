@@ -1,11 +1,20 @@
 import type { CommandGate } from '@palimpsest/core/policy/command-decision';
 import type { ManagedProcess } from '@palimpsest/workspace/process/managed-process';
 import type { ProcessManager } from '@palimpsest/workspace/process/process-manager';
-import type { RunRecord } from './run-record';
+import type { CommandRunCommand } from '@palimpsest/core/command-run/command-run.commands';
+
+/** A command-run command without its run id and time, which the run's log fills in. */
+export type RunStep = CommandRunCommand extends infer C ? (C extends CommandRunCommand ? Omit<C, 'run_id' | 'now'> : never) : never;
+
+/** A run's stream as this process writes it (RunRecord). */
+export interface RunLog {
+  readonly runId: string;
+  record(step: RunStep): Promise<void>;
+}
 
 /** A run this process started: its record, its process, and the promise its exit is recorded by. */
 export interface LiveRun {
-  record: RunRecord;
+  record: RunLog;
   process: ManagedProcess;
   /** Resolves once the exit (and a kill before it) is on the record. */
   settled: Promise<void>;

@@ -3,15 +3,14 @@ import { decide, evolve } from '@palimpsest/core/command-run/command-run.decider
 import { initialCommandRunState, type CommandRunState } from '@palimpsest/core/command-run/command-run.state';
 import { appendCommandRunEvents } from '@palimpsest/projections/command-runs/command-run-store';
 import type { AppContext } from '../../app-context';
+import type { RunLog, RunStep } from './command-runs';
 
-/** A command (without its run id and time, which the record fills in). */
-export type RunStep = CommandRunCommand extends infer C ? (C extends CommandRunCommand ? Omit<C, 'run_id' | 'now'> : never) : never;
 
 /**
  * One run's stream as this process writes it: each step decided on the state the steps before it left,
  * appended one after another (a step never overtakes the one before it).
  */
-export class RunRecord {
+export class RunRecord implements RunLog {
   private state: CommandRunState = initialCommandRunState;
   private version = 0;
   private tail: Promise<void> = Promise.resolve();
