@@ -94,6 +94,7 @@ async function shutdown(app: NestFastifyApplication, runtime: ApiRuntime, server
   server.closeAllConnections();
   await runtime.tokens.stop();
   await runtime.hub.stop();
+  await runtime.ctx.commands.stop().catch(() => undefined); // every command's group stopped, its kill and exit recorded
   await runtime.ctx.wakes.close(); // the last commits' wake-ups reach other processes' listeners
   await app.close();
   return { drained };

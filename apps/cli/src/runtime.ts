@@ -15,6 +15,7 @@ export async function withApp<T>(fn: (ctx: AppContext) => Promise<T>, opts: { mi
     if (opts.migrate !== false) await prepareStore(ctx);
     return await fn(ctx);
   } finally {
+    await ctx.commands.stop(); // a started command never outlives the call that started it
     await ctx.wakes.close(); // wake-ups of this process's last commits go out before the store closes
     await db.close();
   }
