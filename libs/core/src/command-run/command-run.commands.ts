@@ -36,6 +36,7 @@ export interface RecordStart extends CommandMeta {
   type: 'RecordStart';
   pid: number;
   pgid: number;
+  leader: string | null;
 }
 
 export interface RecordInput extends CommandMeta {

@@ -34,7 +34,7 @@ export function decide(command: CommandRunCommand, state: CommandRunState): Comm
       return accepted({ type: 'CommandRefused', data: { run_id, code: command.code, rule: command.rule, reason: command.reason, refused_at: now } });
     case 'RecordStart':
       if (state.phase !== 'requested' || state.decision.verdict === 'refuse') return refused('run_not_requested', `run ${run_id} is ${state.phase}`);
-      return accepted({ type: 'CommandStarted', data: { run_id, pid: command.pid, pgid: command.pgid, started_at: now } });
+      return accepted({ type: 'CommandStarted', data: { run_id, pid: command.pid, pgid: command.pgid, leader: command.leader, started_at: now } });
     case 'RecordInput':
       if (state.phase !== 'running') return refused('run_not_running', `run ${run_id} is ${state.phase}`);
       return accepted({ type: 'CommandInputSent', data: { run_id, sha256: command.sha256, bytes: command.bytes, rule: command.rule, sent_at: now } });

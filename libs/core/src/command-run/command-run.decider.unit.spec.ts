@@ -31,7 +31,7 @@ function given(events: CommandRunEvent[]) {
 
 const requested = decide(request(), initialCommandRunState);
 const requestedEvents = requested.kind === 'accepted' ? requested.events : [];
-const started: CommandRunEvent = { type: 'CommandStarted', data: { run_id: RUN, pid: 42, pgid: 42, started_at: T1 } };
+const started: CommandRunEvent = { type: 'CommandStarted', data: { run_id: RUN, pid: 42, pgid: 42, leader: 'boot:1234', started_at: T1 } };
 const exited: CommandRunEvent = {
   type: 'CommandExited',
   data: { run_id: RUN, exit_code: 1, signal: null, duration_ms: 1000, stdout: { ...EMPTY, tail: 'FAIL' }, stderr: EMPTY, exited_at: T2 },
@@ -56,11 +56,11 @@ describe('command-run decider', () => {
     const decision = { verdict: 'refuse' as const, rule: 'mode: read_only', reason: 'read only', argv: null, shell: null };
     const refusedRun = decide(request({ decision }), initialCommandRunState);
     const events = refusedRun.kind === 'accepted' ? refusedRun.events : [];
-    expect(given(events).when({ type: 'RecordStart', run_id: RUN, now: T1, pid: 1, pgid: 1 })).toMatchObject({ kind: 'refused', refusal: { code: 'run_not_requested' } });
+    expect(given(events).when({ type: 'RecordStart', run_id: RUN, now: T1, pid: 1, pgid: 1, leader: null })).toMatchObject({ kind: 'refused', refusal: { code: 'run_not_requested' } });
   });
 
   it('given a request, when the start is recorded, then CommandStarted carries the group to kill', () => {
-    expect(given(requestedEvents).when({ type: 'RecordStart', run_id: RUN, now: T1, pid: 42, pgid: 42 })).toEqual({ kind: 'accepted', events: [started] });
+    expect(given(requestedEvents).when({ type: 'RecordStart', run_id: RUN, now: T1, pid: 42, pgid: 42, leader: 'boot:1234' })).toEqual({ kind: 'accepted', events: [started] });
   });
 
   it('given a request, when no process slot is free, then CommandRefused says so', () => {
@@ -98,7 +98,7 @@ describe('command-run decider', () => {
   });
 
   it('given nothing, when anything but a request arrives, then it is refused; a request twice is refused', () => {
-    expect(given([]).when({ type: 'RecordStart', run_id: RUN, now: T1, pid: 1, pgid: 1 })).toMatchObject({ kind: 'refused', refusal: { code: 'run_not_found' } });
+    expect(given([]).when({ type: 'RecordStart', run_id: RUN, now: T1, pid: 1, pgid: 1, leader: null })).toMatchObject({ kind: 'refused', refusal: { code: 'run_not_found' } });
     expect(given(requestedEvents).when(request())).toMatchObject({ kind: 'refused', refusal: { code: 'run_exists' } });
   });
 });

@@ -54,6 +54,8 @@ export interface CommandStartedData {
   pid: number;
   /** The process group every process the command starts belongs to: what a restart kills. */
   pgid: number;
+  /** The leader's boot and start time (`<boot id>:<ticks>`): a restart kills the group only while it is still this one. */
+  leader: string | null;
   started_at: string;
 }
 

@@ -38,3 +38,27 @@ export async function loadCommandRun(sql: Sql, runId: string): Promise<LoadedCom
   }
   return { events, streamVersion: stored.length, recordedAt: stored.map((s) => s.recordedAt), metadata: stored.map((s) => s.metadata) };
 }
+
+/** A run whose group was recorded as started and whose end never was: the service died under it. */
+export interface UnsettledRun {
+  run_id: string;
+  command: string;
+  pgid: number;
+  leader: string | null;
+}
+
+/**
+ * The runs a killed service left open, from the log itself (a run's record is its stream): each
+ * CommandStarted without a CommandExited or a cleanup's CommandKilled after it.
+ */
+export async function unsettledRuns(sql: Sql): Promise<UnsettledRun[]> {
+  const { rows } = await sql.query<{ run_id: string; command: string; pgid: number; leader: string | null }>(
+    `SELECT s.data->>'run_id' AS run_id, r.data->>'command' AS command, (s.data->>'pgid')::int AS pgid, s.data->>'leader' AS leader
+       FROM events s JOIN events r ON r.stream_id = s.stream_id AND r.event_type = 'CommandRequested'
+      WHERE s.event_type = 'CommandStarted'
+        AND NOT EXISTS (SELECT 1 FROM events e WHERE e.stream_id = s.stream_id
+                          AND (e.event_type = 'CommandExited' OR (e.event_type = 'CommandKilled' AND e.data->>'reason' = 'crash_cleanup')))
+      ORDER BY s.global_position`,
+  );
+  return rows;
+}

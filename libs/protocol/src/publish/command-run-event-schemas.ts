@@ -48,7 +48,7 @@ const PAYLOADS: Record<string, [string, JsonSchema]> = {
     reason: text,
     refused_at: timestamp,
   })],
-  CommandStarted: ['The command runs at the workspace root as the leader of its own process group.', all({ run_id: uuid, pid: { type: 'integer', minimum: 1 }, pgid: { type: 'integer', minimum: 1 }, started_at: timestamp })],
+  CommandStarted: ['The command runs at the workspace root as the leader of its own process group.', all({ run_id: uuid, pid: { type: 'integer', minimum: 1 }, pgid: { type: 'integer', minimum: 1 }, leader: { ...nullable(text), description: 'The leader\'s boot id and start time (`<boot id>:<clock ticks>`): a restart kills the group only while it is still this one.' }, started_at: timestamp })],
   CommandInputSent: ['Input was written to the running command\'s stdin: its digest and size, never the input.', all({ run_id: uuid, sha256, bytes: count, rule: nullable(text), sent_at: timestamp })],
   CommandKilled: ['The command\'s whole process group was stopped (SIGTERM, then SIGKILL within 2 s).', all({
     run_id: uuid,

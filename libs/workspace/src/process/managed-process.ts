@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, type Hash } from 'node:crypto';
-import { killGroup, type GroupKill } from './process-group';
+import { killGroup, processIdentity, type GroupKill } from './process-group';
 import { OutputRing } from './output-ring';
 
 /** What to run: an argv run without a shell, or a line handed to /bin/sh -c. */
@@ -33,6 +33,8 @@ export class ManagedProcess {
   readonly stdout: OutputRing;
   readonly stderr: OutputRing;
   readonly pid: number;
+  /** The leader's identity beyond its pid (processIdentity), taken at spawn: what a restart checks before it kills. */
+  readonly identity: string | null;
   readonly startedAt = Date.now();
   /** Resolves once the leader has exited, its group is stopped and its output is drained. */
   readonly finished: Promise<ProcessExit>;
@@ -56,6 +58,7 @@ export class ManagedProcess {
     this.child.stderr?.on('data', (chunk: Buffer) => this.record(chunk, this.stderr, this.digests.stderr));
     this.finished = this.track();
     this.pid = this.child.pid ?? -1;
+    this.identity = this.pid > 0 ? processIdentity(this.pid) : null;
   }
 
   get running(): boolean {

@@ -79,3 +79,25 @@ export async function killGroup(pgid: number, graceMs: number = PROCESS_LIMITS.K
 export function killGroupNow(pgid: number): void {
   signalGroup(pgid, 'SIGKILL');
 }
+
+function readOr(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Who a process is beyond its pid, which the kernel reuses: the boot and the process's start time in
+ * clock ticks since boot (/proc/<pid>/stat, field 22). Null where /proc is not there to say.
+ */
+export function processIdentity(pid: number): string | null {
+  const boot = readOr('/proc/sys/kernel/random/boot_id');
+  const stat = readOr(`/proc/${pid}/stat`);
+  if (!boot || !stat) return null;
+  return `${boot}:${stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]}`;
+}
+
+/** The boot a process identity was taken in (its first part). */
+export const currentBoot = (): string | null => readOr('/proc/sys/kernel/random/boot_id');

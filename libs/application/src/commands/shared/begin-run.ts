@@ -93,7 +93,7 @@ export async function beginRun(ctx: AppContext, session: HandlerSession, tool: C
     await record.record({ type: 'RefuseCommand', code: 'spawn_failed', rule: null, reason: detail.trim() });
     return { kind: 'answer', answer: spawnFailed(detail, runId) };
   }
-  await record.record({ type: 'RecordStart', pid: p.pid, pgid: p.pid });
+  await record.record({ type: 'RecordStart', pid: p.pid, pgid: p.pid, leader: p.identity });
   const settled = recordEnd(record, p);
   settled.catch((error: unknown) => process.stderr.write(`palimpsest: the end of command run ${runId} was not recorded: ${String(error)}\n`));
   const run: LiveRun = { record, process: p, settled };

@@ -1,5 +1,6 @@
 import type { CommandRunCommand } from '@palimpsest/core/command-run/command-run.commands';
 import { decide, evolve } from '@palimpsest/core/command-run/command-run.decider';
+import type { CommandRunEvent } from '@palimpsest/core/command-run/command-run.events';
 import { initialCommandRunState, type CommandRunState } from '@palimpsest/core/command-run/command-run.state';
 import { appendCommandRunEvents } from '@palimpsest/projections/command-runs/command-run-store';
 import type { AppContext } from '../../app-context';
@@ -15,7 +16,13 @@ export class RunRecord implements RunLog {
   private version = 0;
   private tail: Promise<void> = Promise.resolve();
 
-  constructor(private readonly ctx: AppContext, readonly runId: string, private readonly metadata: Record<string, unknown>) {}
+  /** `loaded`: the run's stream as read, to go on from (a new run starts empty). */
+  constructor(private readonly ctx: AppContext, readonly runId: string, private readonly metadata: Record<string, unknown>, loaded?: { events: CommandRunEvent[]; streamVersion: number }) {
+    if (loaded) {
+      for (const event of loaded.events) this.state = evolve(this.state, event);
+      this.version = loaded.streamVersion;
+    }
+  }
 
   record(step: RunStep): Promise<void> {
     const next = this.tail.then(() => this.append(step));
