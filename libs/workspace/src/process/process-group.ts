@@ -49,7 +49,8 @@ function statOf(pid: string): { state: string; pgid: number } | null {
   }
 }
 
-export const groupAlive = (pgid: number): boolean => groupMembers(pgid).length > 0;
+/** kill(-pgid, 0) answers ESRCH at once for an empty group; only a group that answers is scanned (it may hold only zombies). */
+export const groupAlive = (pgid: number): boolean => signalGroup(pgid, 0) && groupMembers(pgid).length > 0;
 
 async function waitGone(pgid: number, ms: number): Promise<boolean> {
   const until = Date.now() + ms;
