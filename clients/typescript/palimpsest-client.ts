@@ -2,9 +2,9 @@
 // Pure helpers: they encode JSON-RPC requests and decode responses; the host owns the streams.
 
 export const JSONRPC_VERSION = '2.0';
-export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_observe_scope","palimpsest_submit_observed_operations","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_refresh","palimpsest_workspace_status","grep","list_files","read_file","edit_file","write_file","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard","palimpsest_search_targets","palimpsest_get_target_activity"] as const;
+export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_observe_scope","palimpsest_submit_observed_operations","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_refresh","palimpsest_workspace_status","grep","list_files","read_file","edit_file","write_file","run_command","start_command","get_command_output","send_command_input","kill_command","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard","palimpsest_search_targets","palimpsest_get_target_activity"] as const;
 export type Method = (typeof METHODS)[number];
-export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_status","grep","list_files","read_file","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_search_targets","palimpsest_get_target_activity"];
+export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_status","grep","list_files","read_file","get_command_output","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_search_targets","palimpsest_get_target_activity"];
 
 /** Initialize target: Create a target from text: LF content at version 0, a snapshot, an editing cycle, its source line endings recorded. */
 export type InitializeTargetParams = {
@@ -310,6 +310,38 @@ export type WriteFileParams = {
   content: string;
 };
 
+/** Run a command to its end: Run one command that finishes on its own (tests, a build, git status) at the project root, with stdin closed; answers stdout, stderr (the last 200 KB of each) and the exit code. Killed with everything it started after timeoutMs (60 s default, 300 s at most). Prefer one plain command to a chained one: shell syntax (;, &&, |, $(...), quotes) may be refused. FORBIDDEN and APPROVAL_DECLINED are answers: say what was refused and stop; never reshape the command or route around it. */
+export type RunCommandParams = {
+  command: string;
+  cwd?: string;
+  timeoutMs?: number;
+};
+
+/** Start a long-running command: Start a command that does not finish on its own (a dev server, a watcher, a REPL) at the project root; answers at once with a processId. Read it with get_command_output, answer it with send_command_input, and kill_command it once done: a project holds at most 8 live processes, so kill what you started. FORBIDDEN and APPROVAL_DECLINED are answers: say what was refused and stop; never reshape the command or route around it. */
+export type StartCommandParams = {
+  command: string;
+  cwd?: string;
+};
+
+/** Read a started command's output: Read a started command's output (stdout and stderr as written) from cursor, at most 100 KB; pass nextCursor back next time. The last 256 KB are kept: skipped says the cursor was overtaken (skippedBytes, how much). waitMs waits (up to 30 s) for new output or the exit, so two calls usually suffice instead of a polling loop. */
+export type GetCommandOutputParams = {
+  processId: string;
+  cursor?: number;
+  waitMs?: number;
+};
+
+/** Send input to a started command: Write to a started command's stdin, exactly as given (a newline appended unless newline is false). Checked by the owner's policy like a command; under an allow list it is refused. FORBIDDEN and APPROVAL_DECLINED are answers: say what was refused and stop; never reshape the command or route around it. */
+export type SendCommandInputParams = {
+  processId: string;
+  data: string;
+  newline?: boolean;
+};
+
+/** Kill a started command and everything it started: Stop a started command and every process it started (SIGTERM, then SIGKILL within 2 s); answers once they are gone. killed is false when it had already ended. */
+export type KillCommandParams = {
+  processId: string;
+};
+
 /** Propose a candidate change: Stage operations on a private candidate over one or more targets; none changes before palimpsest_change_apply. candidate + expected_candidate_version extend an open one. */
 export type ChangeProposeParams = {
   request_id: string;
@@ -494,6 +526,11 @@ export interface ParamsByMethod {
   read_file: ReadFileParams;
   edit_file: EditFileParams;
   write_file: WriteFileParams;
+  run_command: RunCommandParams;
+  start_command: StartCommandParams;
+  get_command_output: GetCommandOutputParams;
+  send_command_input: SendCommandInputParams;
+  kill_command: KillCommandParams;
   palimpsest_change_propose: ChangeProposeParams;
   palimpsest_edit_plan: EditPlanParams;
   palimpsest_change_inspect: ChangeInspectParams;

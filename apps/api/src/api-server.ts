@@ -15,6 +15,7 @@ import { McpHttp } from './mcp/mcp-http';
 import { createLogger, PinoLoggerService, requestId } from './observability/logger';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { reconcileAtStart } from '@palimpsest/application/workspace-publication/recover-journal';
+import { settleRunsLeftByACrash } from '@palimpsest/application/commands/crash-cleanup/crash-cleanup';
 import { projectorTransport } from '@palimpsest/projector/projector';
 import { configuredProjector } from '@palimpsest/projector/configured-processors';
 import type { ProjectorConfig } from '@palimpsest/projector/projector-config';
@@ -34,6 +35,7 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
   const runtime = new ApiRuntime(store, config, logger);
   const settled = await reconcileAtStart(runtime.ctx);
   if (settled.settled || settled.busy) logger.info(settled, 'workspace: interrupted publications settled at start');
+  await settleRunsLeftByACrash(runtime.ctx, (line) => logger.warn(line));
   // Fastify's own request logging is off: RequestTracker writes one line per request instead.
   // It adds neither an ETag nor X-Powered-By: the ETag is the target version, set by the runner.
   const adapter = new FastifyAdapter({
@@ -94,6 +96,7 @@ async function shutdown(app: NestFastifyApplication, runtime: ApiRuntime, server
   server.closeAllConnections();
   await runtime.tokens.stop();
   await runtime.hub.stop();
+  await runtime.ctx.commands.stop().catch(() => undefined); // every command's group stopped, its kill and exit recorded
   await runtime.ctx.wakes.close(); // the last commits' wake-ups reach other processes' listeners
   await app.close();
   return { drained };

@@ -10,6 +10,7 @@ import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import type { WaitingLeaseProvider } from '@palimpsest/workspace/workspace-lease';
 import type { OutlineCache } from './observe-scope/outline-cache';
 import type { PublishMode } from '@palimpsest/core/target/target.events';
+import type { CommandRuns } from './commands/shared/command-runs';
 
 /**
  * What every handler needs: the database, time and identity, and the ports and settings of the process.
@@ -57,4 +58,6 @@ export interface AppContext {
   grepTimeoutMs: number;
   /** palimpsest_save without sync_workspace publishes (PALIMPSEST_WORKSPACE_SYNC_ON_SAVE, read once at start). */
   syncOnSave: boolean;
+  /** The command tools: the workspace's processes, the gate that decides each line, the runs started here. */
+  commands: CommandRuns;
 }

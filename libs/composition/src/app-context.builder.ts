@@ -14,6 +14,10 @@ import { structureEngine } from '@palimpsest/structure/structure-engine';
 import { localLeaseProvider, waitingLeases } from '@palimpsest/workspace/workspace-lease';
 import { reservingKept, sharedWorkspaceRoot, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import { keptPaths, readConfig, type PalimpsestConfig } from './palimpsest-config';
+import { CommandRuns } from '@palimpsest/application/commands/shared/command-runs';
+import type { PolicyConfig } from '@palimpsest/core/policy/policy-config';
+import { loadingCommandGate } from '@palimpsest/workspace/shell/loading-command-gate';
+import { ProcessManager } from '@palimpsest/workspace/process/process-manager';
 
 /**
  * The one place the application's ports are filled with adapters (the store's, the workspace's, the
@@ -24,6 +28,8 @@ export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = 
   const root = overrides.workspace !== undefined ? overrides.workspace : sharedWorkspaceRoot(config.workspaceRoot);
   const wakes = overrides.wakes ?? new WakeNotifier(db);
   const appends = overrides.appends ?? new AppendBatcher(db);
+  const workspace = reserving(root, config);
+  const candidates = overrides.candidates ?? candidateSettings(config.candidates, config.commandPath);
   return {
     db,
     clock: overrides.clock ?? systemClock,
@@ -33,16 +39,21 @@ export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = 
     appends,
     // The one append of every aggregate, with the inline projections registered once, here.
     store: overrides.store ?? new EventStore(db, inlineProjections(), { appends, wakes }),
-    candidates: overrides.candidates ?? candidateSettings(config.candidates, config.commandPath),
-    workspace: reserving(root, config),
+    candidates,
+    workspace,
     leases: overrides.leases ?? waitingLeases(advisoryLeaseProvider(db, localLeaseProvider()), config.leaseWaitMs),
     outlines: overrides.outlines ?? new OutlineCache(structureEngine()),
     strictObservation: overrides.strictObservation ?? config.strictObservation,
     workspacePublish: overrides.workspacePublish ?? config.workspacePublish,
     grepTimeoutMs: overrides.grepTimeoutMs ?? config.grepTimeoutMs,
     syncOnSave: overrides.syncOnSave ?? config.syncOnSave,
+    commands: overrides.commands ?? commandRuns(workspace, candidates.policy),
   };
 }
+
+/** The command tools at the workspace root, under the owner's policy read at the argument level. */
+const commandRuns = (workspace: WorkspaceRoot | null, policy: PolicyConfig): CommandRuns =>
+  new CommandRuns(workspace ? new ProcessManager(workspace.path) : null, loadingCommandGate(policy));
 
 /** Whatever Palimpsest keeps inside the workspace root is reserved: no tool reaches it. */
 const reserving = (root: WorkspaceRoot | null, config: PalimpsestConfig): WorkspaceRoot | null =>

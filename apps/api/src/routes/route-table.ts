@@ -64,6 +64,11 @@ export const OPERATION_ROUTES: readonly OperationRoute[] = [
   { operation: OP.palimpsest_change_discard, method: 'POST', path: '/v1/candidates/:id/discard', pathArgument: 'candidate', scope: 'write', success: 200 },
   { operation: OP.palimpsest_search_targets, method: 'GET', path: '/v1/search', scope: 'read', success: 200 },
   { operation: OP.palimpsest_get_target_activity, method: 'GET', path: '/v1/activity', scope: 'read', success: 200 },
+  { operation: OP.run_command, method: 'POST', path: '/v1/commands/runs', scope: 'write', success: 200 },
+  { operation: OP.start_command, method: 'POST', path: '/v1/commands', scope: 'write', success: 200 },
+  { operation: OP.get_command_output, method: 'GET', path: '/v1/commands/:id/output', pathArgument: 'processId', scope: 'read', success: 200 },
+  { operation: OP.send_command_input, method: 'POST', path: '/v1/commands/:id/input', pathArgument: 'processId', scope: 'write', success: 200 },
+  { operation: OP.kill_command, method: 'POST', path: '/v1/commands/:id/kill', pathArgument: 'processId', scope: 'write', success: 200 },
 ];
 
 export type RouteAccess = Scope | 'public';

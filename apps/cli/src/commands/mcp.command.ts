@@ -78,6 +78,7 @@ async function serveHere(db: Db, profileName: string, policy: OwnerPolicy, { con
   const shutdown = () =>
     (closing ??= (async () => {
       await server.close().catch(() => undefined);
+      await ctx.commands.stop().catch(() => undefined); // every command's group stopped, its kill and exit recorded
       await projector?.close().catch(() => undefined);
       await ctx.wakes.close();
       await db.close();

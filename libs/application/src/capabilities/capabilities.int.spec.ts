@@ -76,7 +76,7 @@ describe(`palimpsest_capabilities reports the profile and the workspace on ${des
 
   it('stays within 4 KiB for a profile of ten tools, and names a read-only session read-only', async () => {
     env.PALIMPSEST_WORKSPACE_ROOT = tmp;
-    const ten = { ...FILES, name: 'ten', tools: [...FILES_PROFILE_TOOLS, 'palimpsest_read_lines'] };
+    const ten = { ...FILES, name: 'ten', tools: ['palimpsest_capabilities', ...FILES_PROFILE_TOOLS.filter((n) => n !== 'palimpsest_capabilities').slice(0, 8), 'palimpsest_read_lines'] };
     const caps = await capabilitiesFor({ policy: ten });
     expect(caps).toMatchObject({ profile: 'ten', detail: false });
     expect(caps.operations).toHaveLength(10);

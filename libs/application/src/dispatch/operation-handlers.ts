@@ -32,6 +32,11 @@ import { observeScope } from '../observe-scope/observe-scope.handler';
 import { submitObserved } from '../submit-observed/submit-observed.handler';
 import { searchTargets } from '../read-models/search-targets.handler';
 import { getTargetActivity } from '../read-models/target-activity.handler';
+import { runCommand } from '../commands/run-command/run-command.handler';
+import { startCommand } from '../commands/start-command/start-command.handler';
+import { getCommandOutput } from '../commands/get-command-output/get-command-output.handler';
+import { sendCommandInput } from '../commands/send-command-input/send-command-input.handler';
+import { killCommand } from '../commands/kill-command/kill-command.handler';
 
 /** The caller's policy (approvals on writes), progress sink and cancellation, as change_apply gets them. */
 const writeCaller = (s: HandlerSession) => ({ policy: s.policy ?? null, progress: s.progress, signal: s.signal });
@@ -81,6 +86,11 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   read_file: (ctx, a) => readFile(ctx, a),
   edit_file: (ctx, a, s) => editFile(ctx, a, writeCaller(s)),
   write_file: (ctx, a, s) => writeFile(ctx, a, writeCaller(s)),
+  run_command: (ctx, a, s) => runCommand(ctx, a, s),
+  start_command: (ctx, a, s) => startCommand(ctx, a, s),
+  get_command_output: (ctx, a) => getCommandOutput(ctx, a),
+  send_command_input: (ctx, a, s) => sendCommandInput(ctx, a, s),
+  kill_command: (ctx, a) => killCommand(ctx, a),
   ...CANDIDATE_HANDLERS,
   palimpsest_search_targets: (ctx, a) => searchTargets(ctx, a),
   palimpsest_get_target_activity: (ctx, a) => getTargetActivity(ctx, a),

@@ -28,6 +28,11 @@ export const OP = {
   read_file: 'read_file',
   edit_file: 'edit_file',
   write_file: 'write_file',
+  run_command: 'run_command',
+  start_command: 'start_command',
+  get_command_output: 'get_command_output',
+  send_command_input: 'send_command_input',
+  kill_command: 'kill_command',
   palimpsest_change_propose: 'palimpsest_change_propose',
   palimpsest_edit_plan: 'palimpsest_edit_plan',
   palimpsest_change_inspect: 'palimpsest_change_inspect',
@@ -65,6 +70,11 @@ export declare namespace OP {
   export type read_file = 'read_file';
   export type edit_file = 'edit_file';
   export type write_file = 'write_file';
+  export type run_command = 'run_command';
+  export type start_command = 'start_command';
+  export type get_command_output = 'get_command_output';
+  export type send_command_input = 'send_command_input';
+  export type kill_command = 'kill_command';
   export type palimpsest_change_propose = 'palimpsest_change_propose';
   export type palimpsest_edit_plan = 'palimpsest_edit_plan';
   export type palimpsest_change_inspect = 'palimpsest_change_inspect';

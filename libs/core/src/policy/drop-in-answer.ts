@@ -7,7 +7,7 @@ import { OP } from '../errors/operation-names.generated';
  * `grep`, `edit_file`, `write_file`): a refusal of one of those tools names one of them in `answer`,
  * beside our finer `code`, so the agent can branch on the code it was written for.
  */
-export const DROP_IN_TOOLS: readonly string[] = Object.freeze([OP.read_file, OP.list_files, OP.grep, OP.edit_file, OP.write_file] satisfies CatalogOperation[]);
+export const DROP_IN_TOOLS: readonly string[] = Object.freeze([OP.read_file, OP.list_files, OP.grep, OP.edit_file, OP.write_file, OP.run_command, OP.start_command, OP.get_command_output, OP.send_command_input, OP.kill_command] satisfies CatalogOperation[]);
 
 export const DROP_IN_CODES = [
   'TOOL_TIMEOUT', 'CANCELLED', 'PATH_ESCAPE', 'PATH_NOT_FOUND', 'TOOL_FAILED', 'INVALID_ARGUMENTS',

@@ -5,6 +5,7 @@ import { anyObject, array, bool, currentHash, int, nullable, object, sha256, str
 import { WORKSPACE_ANSWERS } from './workspace-answers';
 import { observedAcceptance } from './observed-answers';
 import { READ_MODEL_ANSWERS } from './read-model-answers';
+import { COMMAND_ANSWERS } from './operations/commands.operations';
 
 /**
  * The catalog's word on what each operation's success carries, field by field, beside its result
@@ -446,4 +447,5 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
   }, ['base_changes']),
   palimpsest_change_discard: object({ status: { const: 'ok' }, candidate, released: bool() }),
   ...FILE_READ_ANSWERS,
+  ...COMMAND_ANSWERS,
 };

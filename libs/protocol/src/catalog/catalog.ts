@@ -18,6 +18,7 @@ import { FILE_READ_OPERATIONS } from './operations/file-reads.operations';
 import { editFile, writeFile } from './operations/file-writes.operations';
 import { observeScope, submitObservedOperations } from './operations/scopes.operations';
 import { READ_MODEL_OPERATIONS } from './operations/read-models.operations';
+import { COMMAND_OPERATIONS } from './operations/commands.operations';
 
 /**
  * The one list of operations. Order is the order tools are advertised in. Declared `as const`, so
@@ -47,6 +48,7 @@ export const CATALOG = [
   ...FILE_READ_OPERATIONS,
   editFile,
   writeFile,
+  ...COMMAND_OPERATIONS,
   ...CANDIDATE_OPERATIONS,
   ...READ_MODEL_OPERATIONS,
 ] as const satisfies readonly OperationSpec[];

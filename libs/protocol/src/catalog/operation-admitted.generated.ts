@@ -91,6 +91,11 @@ export interface OperationAdmitted {
   read_file: OperationParams['read_file'];
   edit_file: OperationParams['edit_file'];
   write_file: OperationParams['write_file'];
+  run_command: OperationParams['run_command'];
+  start_command: OperationParams['start_command'];
+  get_command_output: OperationParams['get_command_output'];
+  send_command_input: OperationParams['send_command_input'];
+  kill_command: OperationParams['kill_command'];
   palimpsest_change_propose: OperationParams['palimpsest_change_propose'];
   palimpsest_edit_plan: OperationParams['palimpsest_edit_plan'];
   palimpsest_change_inspect: OperationParams['palimpsest_change_inspect'];

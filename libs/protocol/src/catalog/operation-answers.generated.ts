@@ -402,6 +402,46 @@ export interface OperationAnswers {
     journal: Journal;
     cleanup_error?: string;
   };
+  run_command: {
+    status: "ok";
+    command: string;
+    exitCode: unknown;
+    stdout: string;
+    stderr: string;
+    truncated: boolean;
+    timedOut: boolean;
+    signal?: unknown;
+    runId?: string;
+  };
+  start_command: {
+    status: "ok";
+    processId: string;
+    command: string;
+    pid: unknown;
+  };
+  get_command_output: {
+    status: "ok";
+    processId: string;
+    chunk: string;
+    nextCursor: number;
+    skipped: boolean;
+    running: boolean;
+    exitCode: unknown;
+    skippedBytes?: number;
+    signal?: unknown;
+  };
+  send_command_input: {
+    status: "ok";
+    processId: string;
+    bytesWritten: number;
+  };
+  kill_command: {
+    status: "ok";
+    processId: string;
+    killed: boolean;
+    exitCode: unknown;
+    signal?: unknown;
+  };
   palimpsest_change_propose: {
     status: "ok";
     replayed: boolean;

@@ -256,6 +256,28 @@ export interface OperationParams {
     path: string;
     content: string;
   };
+  run_command: {
+    command: string;
+    cwd?: string;
+    timeoutMs?: number;
+  };
+  start_command: {
+    command: string;
+    cwd?: string;
+  };
+  get_command_output: {
+    processId: string;
+    cursor?: number;
+    waitMs?: number;
+  };
+  send_command_input: {
+    processId: string;
+    data: string;
+    newline?: boolean;
+  };
+  kill_command: {
+    processId: string;
+  };
   palimpsest_change_propose: {
     request_id: string;
     base: Array<{

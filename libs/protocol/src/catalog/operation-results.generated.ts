@@ -77,6 +77,21 @@ export interface OperationResults {
   write_file: {
     status: "ok" | "rejected" | "partial" | "not_found" | "invalid_argument";
   };
+  run_command: {
+    status: "ok" | "rejected" | "not_found" | "invalid_argument";
+  };
+  start_command: {
+    status: "ok" | "rejected" | "not_found" | "invalid_argument";
+  };
+  get_command_output: {
+    status: "ok" | "rejected" | "not_found" | "invalid_argument";
+  };
+  send_command_input: {
+    status: "ok" | "rejected" | "not_found" | "invalid_argument";
+  };
+  kill_command: {
+    status: "ok" | "rejected" | "not_found" | "invalid_argument";
+  };
   palimpsest_change_propose: {
     status: "ok" | "error" | "invalid_argument";
     error?: {

@@ -3,6 +3,7 @@ import type { JsonSchema } from '../catalog/operation-spec';
 import { candidateEventSchemas } from './candidate-event-schemas';
 import { publicationEventSchemas } from './publication-event-schemas';
 import { observationEventSchemas } from './observation-event-schemas';
+import { commandRunEventSchemas } from './command-run-event-schemas';
 
 /**
  * JSON Schemas (2020-12) of the target stream's event payloads (EVENT_SCHEMAS: the version each type is
@@ -251,6 +252,7 @@ export const EVENT_SCHEMAS: Record<string, JsonSchema> = {
   ...candidateEventSchemas(SCHEMA_BASE),
   ...publicationEventSchemas(SCHEMA_BASE),
   ...observationEventSchemas(SCHEMA_BASE),
+  ...commandRunEventSchemas(SCHEMA_BASE),
 };
 
 /** Versions still published beside the current one (read by upcasters, never written). */

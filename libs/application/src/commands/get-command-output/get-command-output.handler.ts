@@ -1,0 +1,33 @@
+import type { AppContext } from '../../app-context';
+import type { OP } from '@palimpsest/core/errors/operation-names.generated';
+import type { Result } from '@palimpsest/protocol/catalog/operation-types';
+import { noProcesses, processNotFound } from '../shared/command-answers';
+
+export interface GetCommandOutputInput {
+  processId: string;
+  cursor?: number;
+  waitMs?: number;
+}
+
+/**
+ * get_command_output: the output past `cursor` (at most 100 KB), first waiting up to waitMs for some or
+ * for the exit. Reads record nothing. `skipped` when the 256 KB ring had overtaken the cursor.
+ */
+export async function getCommandOutput(ctx: AppContext, input: GetCommandOutputInput): Promise<Result<OP.get_command_output>> {
+  const processes = ctx.commands.processes;
+  if (!processes) return noProcesses('get_command_output');
+  const p = processes.get(input.processId);
+  if (!p) return processNotFound(input.processId);
+  const read = await processes.read(p, input.cursor ?? 0, input.waitMs ?? 0);
+  return {
+    status: 'ok',
+    processId: input.processId,
+    chunk: read.chunk,
+    nextCursor: read.nextCursor,
+    skipped: read.skippedBytes > 0,
+    running: read.running,
+    exitCode: read.exit?.code ?? null,
+    skippedBytes: read.skippedBytes,
+    signal: read.exit?.signal ?? null,
+  };
+}

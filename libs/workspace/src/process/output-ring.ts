@@ -1,0 +1,67 @@
+/**
+ * The last `capacity` bytes a process wrote, addressed by absolute byte offsets since it started: a reader
+ * keeps a cursor, and when the ring has overtaken it the read starts at the oldest byte still held and
+ * says how many bytes it skipped.
+ */
+export interface RingRead {
+  bytes: Buffer;
+  /** Absolute offset to pass next time. */
+  nextCursor: number;
+  /** Bytes between the cursor asked for and the oldest byte still held (0: nothing lost). */
+  skipped: number;
+}
+
+export class OutputRing {
+  private readonly buffer: Buffer;
+  /** Absolute offset one past the last byte written. */
+  private end = 0;
+
+  constructor(readonly capacity: number) {
+    this.buffer = Buffer.alloc(capacity);
+  }
+
+  /** Bytes written since the start. */
+  get written(): number {
+    return this.end;
+  }
+
+  /** The oldest absolute offset still held. */
+  get start(): number {
+    return Math.max(0, this.end - this.capacity);
+  }
+
+  append(chunk: Buffer): void {
+    const kept = chunk.length > this.capacity ? chunk.subarray(chunk.length - this.capacity) : chunk;
+    const from = this.end + chunk.length - kept.length;
+    let at = from % this.capacity;
+    let copied = 0;
+    while (copied < kept.length) {
+      const n = Math.min(kept.length - copied, this.capacity - at);
+      kept.copy(this.buffer, at, copied, copied + n);
+      copied += n;
+      at = (at + n) % this.capacity;
+    }
+    this.end += chunk.length;
+  }
+
+  /** Up to `max` bytes from `cursor` (clamped to what is held; a cursor past the end reads nothing). */
+  read(cursor: number, max: number): RingRead {
+    const from = Math.min(Math.max(cursor, this.start), this.end);
+    const skipped = Math.max(0, this.start - cursor);
+    const to = Math.min(this.end, from + max);
+    const out = Buffer.alloc(to - from);
+    let copied = 0;
+    while (copied < out.length) {
+      const at = (from + copied) % this.capacity;
+      const n = Math.min(out.length - copied, this.capacity - at);
+      this.buffer.copy(out, copied, at, at + n);
+      copied += n;
+    }
+    return { bytes: out, nextCursor: to, skipped };
+  }
+
+  /** Everything held, oldest first. */
+  held(): Buffer {
+    return this.read(this.start, this.capacity).bytes;
+  }
+}
