@@ -1,7 +1,7 @@
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { isUuid } from '@palimpsest/core/target/request-identity';
 import { contentTypeOf } from '@palimpsest/core/text/content-type';
-import type { WorkspaceSource } from '@palimpsest/core/target/target.commands';
+import { initializeTargetCommand, type WorkspaceSource } from '@palimpsest/core/target/target.commands';
 import { decide } from '@palimpsest/core/target/target.decider';
 import type { PublishMode } from '@palimpsest/core/target/target.events';
 import { initialTargetState, type ExistingTarget } from '@palimpsest/core/target/target.state';
@@ -71,9 +71,8 @@ export async function createTarget(ctx: AppContext, input: InitializeTargetInput
   }
   const targetId = ctx.ids.next();
   const now = ctx.clock.now();
-  const outcome = decide(
+  const command = initializeTargetCommand(
     {
-      type: 'InitializeTarget',
       now,
       target_id: targetId,
       // A bound target is named by its file's canonical path (`./a.md` binds and names `a.md`).
@@ -84,10 +83,10 @@ export async function createTarget(ctx: AppContext, input: InitializeTargetInput
       project_id: input.project_id ? input.project_id.toLowerCase() : null,
       editing_cycle_id: ctx.ids.next(),
       snapshot_id: ctx.ids.next(),
-      ...(workspace ? { workspace, publish } : {}),
     },
-    initialTargetState,
+    workspace ? { workspace, publish } : null,
   );
+  const outcome = decide(command, initialTargetState);
   if (outcome.kind === 'refused') {
     const answer = refusalAnswer(outcome.refusal);
     if (answer.status !== 'invalid_argument') throw new Error(`initialization refused as ${answer.status}`); // it refuses arguments only

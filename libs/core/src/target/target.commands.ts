@@ -26,6 +26,23 @@ export interface InitializeTarget extends CommandMeta {
 /** Where an imported content came from: the file's place under the root, its identity, the hash of its bytes. */
 export type WorkspaceSource = Omit<WorkspaceFileBoundData, 'target_id' | 'source_line_ending_style' | 'bound_at'>;
 
+/** What a new target starts from: its content and names, and the ids and time it is created with. */
+export type NewTarget = Omit<InitializeTarget, 'type' | 'workspace' | 'publish'>;
+
+/** A new target's binding: the workspace file its content is (or becomes) and when accepted changes reach it. */
+export interface NewTargetBinding {
+  workspace: WorkspaceSource;
+  publish: PublishMode;
+}
+
+/**
+ * The InitializeTarget of a new target, bound to a workspace file when `binding` is given (an import, a
+ * file a tool created). Built here so callers never assemble the command or pair its binding fields.
+ */
+export function initializeTargetCommand(target: NewTarget, binding: NewTargetBinding | null = null): InitializeTarget {
+  return { type: 'InitializeTarget', ...target, ...(binding ? { workspace: binding.workspace, publish: binding.publish } : {}) };
+}
+
 /** What the handler found under the row lock for the request key, if one was sent. */
 export interface KeyedAttempt {
   attempt_id: string;

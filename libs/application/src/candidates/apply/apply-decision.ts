@@ -1,5 +1,6 @@
 import type { ApplyCandidate, TargetNow } from '@palimpsest/core/candidate/candidate.commands';
 import type { CandidateDecision } from '@palimpsest/core/candidate/candidate-decision';
+import type { Refusal } from '@palimpsest/core/candidate/candidate-refusal';
 import { decide } from '@palimpsest/core/candidate/candidate.decider';
 import type { CandidateAppliedData } from '@palimpsest/core/candidate/candidate.events';
 import { applyFingerprint } from '@palimpsest/core/candidate/input-fingerprint';
@@ -13,8 +14,7 @@ import type { StoreTx } from '@palimpsest/store/event-store';
 import type { AppContext } from '../../app-context';
 import type { CommitTargetEvents } from '../../shared/commit-events';
 import { lockAndLoad, type LoadedCandidate } from '../shared/candidate-store';
-import { errorResult, type ApplyAnswer } from '../shared/envelope';
-import { appliedAnswer } from './receipt';
+import { appliedRecord, type AppliedRecord } from './receipt';
 import { lockWrittenTargets, observeForApply, writeTargets } from './target-writes';
 
 /**
@@ -30,7 +30,8 @@ export interface ApplyInput {
   require_checks?: string[];
 }
 
-export type ApplyStep = { kind: 'answer'; answer: ApplyAnswer } | { kind: 'awaiting'; approval_id: string };
+/** What one apply attempt did: the apply on the record, a refusal (recorded when the decision records one), or an approval awaited. */
+export type ApplyStep = { kind: 'applied'; record: AppliedRecord } | { kind: 'refused'; refusal: Refusal } | { kind: 'awaiting'; approval_id: string };
 
 /** The apply decided under its locks, in one transaction, before anything of it is recorded. */
 export interface LockedApply {
@@ -84,11 +85,11 @@ export function acceptedOf(at: LockedApply): AcceptedApply | null {
 /** Record the decision in its transaction; an accepted apply writes every target with the candidate's events. */
 export async function recordDecision(tx: StoreTx, commit: CommitTargetEvents, at: LockedApply, input: ApplyInput): Promise<ApplyStep> {
   const { d } = at;
-  if (d.kind === 'replayed') return { kind: 'answer', answer: await appliedAnswer(tx, await eventAt(tx, d.request.log_sequence), true) };
+  if (d.kind === 'replayed') return { kind: 'applied', record: await appliedRecord(tx, await eventAt(tx, d.request.log_sequence), true) };
   const accepted = acceptedOf(at);
   if (accepted) await writeTargets(commit, accepted.candidate, accepted.applied, at.locked);
   await commitCandidateEvents(tx, at.id, at.loaded, d.events, at.now, { command: 'ApplyCandidate', request_id: input.request_id });
-  if (d.kind === 'refused') return { kind: 'answer', answer: errorResult(d.refusal) };
+  if (d.kind === 'refused') return { kind: 'refused', refusal: d.refusal };
   if (d.kind === 'awaiting_approval') return { kind: 'awaiting', approval_id: d.approval_id };
-  return { kind: 'answer', answer: await appliedAnswer(tx, d.events[0], false, at.observed) };
+  return { kind: 'applied', record: await appliedRecord(tx, d.events[0], false, at.observed) };
 }

@@ -1,7 +1,6 @@
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { AppContext } from '../../app-context';
 import { runCommand } from '../../shared/target-pipeline/target-pipeline';
-import { errorResult } from '../shared/envelope';
 import { acceptedOf, decideUnderLocks, recordDecision, type ApplyInput, type ApplyStep, type LockedApply } from './apply-decision';
 import { publicationPlan, publishApply, type PublicationPlan } from './apply-publication';
 import type { FileToCreate } from './created-files';
@@ -23,7 +22,7 @@ export function applyOnce(ctx: AppContext, input: ApplyInput, policy: OwnerPolic
     locked: async (at, { tx, commit }) => {
       const accepted = acceptedOf(at);
       const plan = accepted ? await publicationPlan(ctx, tx, accepted, at.locked, creates) : null;
-      if (plan?.kind === 'refused') return answer({ kind: 'answer', answer: errorResult(plan.refusal) });
+      if (plan?.kind === 'refused') return answer({ kind: 'refused', refusal: plan.refusal });
       if (plan?.kind === 'publish') return { kind: 'effect', change: plan };
       return answer(await recordDecision(tx, commit, at, input));
     },

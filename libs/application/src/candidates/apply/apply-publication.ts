@@ -10,9 +10,9 @@ import { fileBytesOf } from '../../workspace-publication/file-bytes';
 import type { FileToPublish } from '../../workspace-publication/publication-files';
 import { publishFiles } from '../../workspace-publication/publish-files';
 import { acceptedOf, recordDecision, type AcceptedApply, type ApplyInput, type ApplyStep, type LockedApply } from './apply-decision';
-import { applyPublicationAnswer } from './apply-publication-answer';
+import { applyPublicationRefusal } from './apply-publication-answer';
 import { bindingsOfCreated, fileToCreate, type FileToCreate } from './created-files';
-import { appliedAnswer } from './receipt';
+import { appliedRecord } from './receipt';
 import { resultText, writeTargets } from './target-writes';
 import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
@@ -100,11 +100,11 @@ export async function publishApply(ctx: AppContext, input: ApplyInput, plan: Pub
   if (result.kind === 'published') {
     const value = result.value;
     if (value.kind !== 'applied') return value.step;
-    return { kind: 'answer', answer: await ctx.db.transaction((tx) => appliedAnswer(tx, value.event, false, value.observed)) };
+    return { kind: 'applied', record: await ctx.db.transaction((tx) => appliedRecord(tx, value.event, false, value.observed)) };
   }
   if (result.kind === 'stopped') return result.answer.kind === 'step' ? result.answer.step : diverged(input);
   const failure = result.kind === 'pending' ? { ...result, journals: await unknownFilesOf(ctx, result.journals) } : result;
-  return { kind: 'answer', answer: applyPublicationAnswer(failure, input, plan.files) };
+  return { kind: 'refused', refusal: applyPublicationRefusal(failure, input, plan.files) };
 }
 
 /** Of each pending journal, the files recovery could not tell (neither version): the ones a person must look at. */
@@ -126,5 +126,5 @@ function diverged(input: ApplyInput): ApplyStep {
     target: { candidate: input.candidate, request_id: input.request_id },
     next_actions: [{ operation: OP.palimpsest_change_apply, reason: 'Send the same request again, with the same request_id', params: { ...input } }],
   });
-  return { kind: 'answer', answer: { status: 'error', error: r } };
+  return { kind: 'refused', refusal: r };
 }

@@ -80,10 +80,24 @@ const baseChangeView = (b: BaseChange, observed: Record<string, TargetNow>) => {
   };
 };
 
-export async function appliedAnswer(sql: Sql, event: CandidateEvent | null, replayed: boolean, observed: Record<string, TargetNow> = {}): Promise<ApplyAnswer> {
+/** An apply on the record (this attempt's, or an earlier attempt's of the same request): its CandidateApplied and the journal it committed. */
+export interface AppliedRecord {
+  applied: CandidateAppliedData;
+  /** The committed journal of the apply's files; null when it wrote no workspace file. */
+  journal: ExistingJournal | null;
+  replayed: boolean;
+  /** Every target as the decision saw it (a read input's file change is answered in base_changes). */
+  observed: Record<string, TargetNow>;
+}
+
+/** The recorded apply of a CandidateApplied event, with the journal its request committed. */
+export async function appliedRecord(sql: Sql, event: CandidateEvent | null, replayed: boolean, observed: Record<string, TargetNow> = {}): Promise<AppliedRecord> {
   if (!event || event.type !== 'CandidateApplied') throw new Error('apply: the recorded request names no CandidateApplied event');
-  const journal = await committedJournalOf(sql, event.data.request_id);
-  const answer: Extract<ApplyAnswer, { status: 'ok' }> = { status: 'ok', replayed, receipt: receiptOf(event.data, journal) };
-  if (!replayed && event.data.base_changes.length) answer.base_changes = event.data.base_changes.map((b) => baseChangeView(b, observed));
+  return { applied: event.data, journal: await committedJournalOf(sql, event.data.request_id), replayed, observed };
+}
+
+export function appliedAnswer({ applied, journal, replayed, observed }: AppliedRecord): ApplyAnswer {
+  const answer: Extract<ApplyAnswer, { status: 'ok' }> = { status: 'ok', replayed, receipt: receiptOf(applied, journal) };
+  if (!replayed && applied.base_changes.length) answer.base_changes = applied.base_changes.map((b) => baseChangeView(b, observed));
   return answer;
 }

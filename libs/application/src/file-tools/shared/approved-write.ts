@@ -1,15 +1,11 @@
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { Refusal } from '@palimpsest/core/candidate/candidate-refusal';
 import type { AppContext } from '../../app-context';
-import { applyChange } from '../../candidates/apply/apply.handler';
+import { applyCandidate } from '../../candidates/apply/apply-candidate';
 import type { FileToCreate } from '../../candidates/apply/created-files';
-import { discardChange } from '../../candidates/discard/discard.handler';
-import { proposeChange } from '../../candidates/propose/propose.handler';
-import type { CandidateAnswer } from '../../candidates/shared/envelope';
+import { discardCandidate } from '../../candidates/discard/discard-candidate';
+import { proposeCandidate } from '../../candidates/propose/propose-candidate';
 import { OP } from '@palimpsest/core/errors/operation-names.generated';
-
-/** A candidate operation's answer other than ok (propose's typed refusal, apply's open answer): its envelope. */
-type EnvelopeRefusal = { status: string; error?: unknown };
 import type { CallerWait } from '../../dispatch/operation-handler';
 import type { FileToolRefusal } from './file-tool-refusal';
 import { fileBytesOf } from '../../workspace-publication/file-bytes';
@@ -69,36 +65,30 @@ export type Approved =
  * wait, and on a grant the publication through the journal (creating the file named in `creates`).
  */
 export async function proposeAndApply(ctx: AppContext, r: ApprovalRequest, operation: Record<string, unknown>, caller: WriteCaller & { policy: OwnerPolicy }, creates: readonly FileToCreate[] = []): Promise<Approved> {
-  const proposed = await proposeChange(ctx, {
+  const proposed = await proposeCandidate(ctx, {
     request_id: ctx.ids.next(),
     base: [{ target_file_id: r.targetId, version: r.version }],
     operations: [{ ...operation, target_file_id: r.targetId }],
     intent: r.intent,
-  }, caller.policy);
-  if (proposed.status !== 'ok') return { kind: 'answer', answer: envelopeAnswer(proposed, r) };
-  const candidate = String((proposed.candidate as { id: string }).id);
-  const applied = await applyChange(ctx, { candidate, expected_candidate_version: 1, request_id: ctx.ids.next() }, caller.policy, caller, creates);
-  if (applied.status !== 'ok') {
+  });
+  if (proposed.kind === 'refused') return { kind: 'answer', answer: refusalAnswer(proposed.refusal, r) };
+  const candidate = proposed.candidate_id;
+  const applied = await applyCandidate(ctx, { candidate, expected_candidate_version: 1, request_id: ctx.ids.next() }, caller.policy, caller, creates);
+  if (applied.kind === 'refused') {
     // The tool's answer is final: its candidate is not left open, so no late grant applies it and its approval leaves the pending list.
-    if (isFinal(applied) && !isWithdrawn(applied)) await discardChange(ctx, { candidate });
-    return { kind: 'answer', answer: envelopeAnswer(applied, r) };
+    if (isFinal(applied.refusal) && !isWithdrawn(applied.refusal)) await discardCandidate(ctx, candidate, null);
+    return { kind: 'answer', answer: refusalAnswer(applied.refusal, r) };
   }
-  const receipt = applied.receipt as Receipt;
-  const written = receipt.targets.find((t) => t.target_file_id === r.targetId);
-  const installed = receipt.files.find((f) => f.target_file_id === r.targetId);
-  if (!written || !installed || !receipt.journal) throw new Error(`file tools: the approved apply of ${r.path} names no file of target ${r.targetId}`);
+  const { applied: data, journal } = applied.record;
+  const written = data.targets.find((t) => t.target_id === r.targetId);
+  const installed = journal?.files.find((f) => f.target_id === r.targetId);
+  if (!written || !installed || !journal) throw new Error(`file tools: the approved apply of ${r.path} names no file of target ${r.targetId}`);
   return {
     kind: 'applied',
     version: written.result_version,
-    current_hash: written.after_sha256,
-    written: { attempt_id: written.attempt_id, journal_id: receipt.journal.id, disk_sha256: installed.after_sha256, cleanup_error: null },
+    current_hash: written.result_hash,
+    written: { attempt_id: written.attempt_id, journal_id: journal.journal_id, disk_sha256: installed.staged_sha256, cleanup_error: null },
   };
-}
-
-interface Receipt {
-  targets: { target_file_id: string; attempt_id: string; result_version: number; after_sha256: string }[];
-  files: { target_file_id: string; after_sha256: string }[];
-  journal: { id: string } | null;
 }
 
 const FINAL: Record<string, { code: string; answer: string; detail: (path: string) => string }> = {
@@ -119,13 +109,12 @@ const FINAL: Record<string, { code: string; answer: string; detail: (path: strin
   },
 };
 
-const isFinal = (a: EnvelopeRefusal): boolean => (a.error as Refusal).reason in FINAL;
+const isFinal = (r: Refusal): boolean => r.reason in FINAL;
 /** Withdrawn: the candidate was discarded with the approval, in the same decision. */
-const isWithdrawn = (a: EnvelopeRefusal): boolean => (a.error as Refusal).reason === 'approval_withdrawn';
+const isWithdrawn = (r: Refusal): boolean => r.reason === 'approval_withdrawn';
 
-/** A candidate envelope that did not apply, as a file-tool answer: the approval answers are final; anything else is a rejection with the envelope's reason. */
-function envelopeAnswer(a: EnvelopeRefusal, t: ApprovalRequest): FileToolRefusal {
-  const error = a.error as Refusal;
+/** Why the candidate was not proposed or applied, as a file-tool answer: the approval answers are final; anything else is a rejection with the refusal's reason. */
+function refusalAnswer(error: Refusal, t: ApprovalRequest): FileToolRefusal {
   const details = (error.details ?? {}) as Record<string, unknown>;
   const final = FINAL[error.reason];
   if (final) {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalizeUpload } from '@palimpsest/core/text/canonical-text';
 import type { ContentEol } from '@palimpsest/core/reads/export-target';
+import { initializeTargetCommand } from '@palimpsest/core/target/target.commands';
 import { decide } from '@palimpsest/core/target/target.decider';
 import { initialTargetState } from '@palimpsest/core/target/target.state';
 import type { AppContext } from '../../app-context';
@@ -39,15 +40,14 @@ export async function createFile(ctx: AppContext, t: Absent, content: string): P
       // have deleted or replaced it, which the next read of the file then sees as a change on disk.
       finish: async (_installed, [installed]) => {
         const now = ctx.clock.now();
-        const d = decide(
+        const command = initializeTargetCommand(
+          { now, target_id: targetId, filename: t.path, content, content_type: contentTypeOf(t.path), project_id: null, editing_cycle_id: ids.cycle, snapshot_id: ids.snapshot },
           {
-            type: 'InitializeTarget', now, target_id: targetId, filename: t.path, content, content_type: contentTypeOf(t.path), project_id: null,
-            editing_cycle_id: ids.cycle, snapshot_id: ids.snapshot,
             workspace: { path: t.path, root_dev: t.root.dev, root_ino: t.root.ino, file_dev: installed!.dev, file_ino: installed!.ino, source_sha256: sha },
             publish: ctx.workspacePublish,
           },
-          initialTargetState,
         );
+        const d = decide(command, initialTargetState);
         if (d.kind === 'refused' || !d.state.exists) throw new Error(`write_file: the new target for ${t.path} was refused`);
         await commit(newTargetCommit(targetId, d, now, { command: 'InitializeTarget', tool: OP.write_file }));
         return { kind: 'created' as const, version: d.state.version, current_hash: d.state.current_hash };
