@@ -1,5 +1,6 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import type { RefusalDetails } from '@palimpsest/core/errors/refusal-details';
 import type { JsonSchema, OperationSpec } from './catalog/operation-spec';
 import { admitText } from './text-admission';
 
@@ -28,7 +29,7 @@ function validatorFor(spec: OperationSpec): ValidateFunction {
   return v;
 }
 
-function refusal(spec: OperationSpec, code: string, detail: string, extra: Record<string, unknown> = {}): InvalidArgument {
+function refusal(spec: OperationSpec, code: string, detail: string, extra: RefusalDetails = {}): InvalidArgument {
   return { status: 'invalid_argument', code, tool: spec.name, failure_detail: detail, ...extra };
 }
 

@@ -1,7 +1,7 @@
 import type { OperationName } from './catalog/catalog';
 import type { Result } from './catalog/operation-types';
 import type { AnswerNotes } from './answer-notes';
-import type { Refusal } from './refusal';
+import type { CommonFields } from './refusal';
 
 /** Every status an operation answers with: the union of the catalog's result schemas. */
 export type OutcomeStatus = Result<OperationName>['status'];
@@ -33,8 +33,8 @@ export function commonFields(outcome: Outcome): AnyAnswer {
  */
 export type WireAnswer = { status: OutcomeStatus; [field: string]: unknown };
 
-/** Any operation's answer as code that serves every operation sees it: the common fields typed, the rest unknown until checked. */
-export type AnyAnswer = Refusal<OutcomeStatus> & AnswerNotes;
+/** Any operation's answer as code that serves every operation sees it: the fields every answer may carry, typed. */
+export type AnyAnswer = CommonFields<OutcomeStatus> & AnswerNotes & { target_file_id?: string | null };
 
 /**
  * The one isError rule, for every tool and transport: true for every refusal and error — the call did

@@ -1,6 +1,6 @@
 import { CATALOG, type OperationName } from '@palimpsest/protocol/catalog/catalog';
 import { EXAMPLE_TARGET_ID, EXAMPLE_TEXT } from '@palimpsest/protocol/catalog/fragments';
-import type { AnyAnswer } from '@palimpsest/protocol/outcome';
+import type { AnyAnswer, WireAnswer } from '@palimpsest/protocol/outcome';
 import { httpOutcome } from '../routes/http-outcome';
 import { routeOf } from '../routes/route-table';
 import { bindObserved } from '@palimpsest/protocol/catalog/observed-examples';
@@ -65,7 +65,8 @@ const rebind = <T>(value: T, from: string, to: string): T => JSON.parse(JSON.str
 const writeBack = <T>(value: T, ids: Record<string, string>): T => Object.entries(ids).reduce((v, [real, shown]) => rebind(v, real, shown), value);
 const bindIds = <T>(value: T, ids: Record<string, string>): T => Object.entries(ids).reduce((v, [real, shown]) => rebind(v, shown, real), value);
 
-async function ok(call: Call, operation: OperationName, args: Record<string, unknown>): Promise<AnyAnswer> {
+/** A setup step's answer, read as JSON: the setup picks ids out of it. */
+async function ok(call: Call, operation: OperationName, args: Record<string, unknown>): Promise<WireAnswer> {
   const result = await call(operation, args);
   if (!SUCCESS.includes(result.status)) throw new Error(`${operation} example setup failed: ${JSON.stringify(result)}`);
   return result;

@@ -1,5 +1,5 @@
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
-import { admit } from '@palimpsest/protocol/admission';
+import { isAdmittedCall } from '@palimpsest/protocol/admitted-call';
 import type { OperationSpec } from '@palimpsest/protocol/catalog/operation-spec';
 
 /** `old_string`, `OldString` and `oldstring` are one name to an agent: compared without case, `_` or `-`. */
@@ -22,6 +22,6 @@ export function withMeantCall(spec: OperationSpec, args: Record<string, unknown>
     else if (!spec.readOnly) return refused;
     if (meant !== name) changes.push(meant ? `${name} as ${meant}` : `without ${name}`);
   }
-  if (admit(spec, params)) return refused;
-  return { ...refused, next_actions: [{ operation: spec.name, reason: `The same call, ${changes.join(', ')}`, params }] };
+  const call = { operation: spec.name, reason: `The same call, ${changes.join(', ')}`, params };
+  return isAdmittedCall(call) ? { ...refused, next_actions: [call] } : refused;
 }

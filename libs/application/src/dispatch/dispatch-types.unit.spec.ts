@@ -97,6 +97,47 @@ async function typedWrites(ctx: AppContext): Promise<unknown[]> {
   return out;
 }
 
+/** Refusals carry named details: one a refusal carries reads typed, one no refusal carries does not compile. */
+async function refusalDetails(ctx: AppContext): Promise<unknown[]> {
+  const out: unknown[] = [];
+  const read = await dispatch(ctx, OP.palimpsest_read_lines, { target_file_id: 'id', start_line: 1 });
+  if (read.status === 'invalid_argument') {
+    const argument: string | undefined = read.argument;
+    const total: number | undefined = read.total_lines;
+    // @ts-expect-error no refusal carries a detail of this name
+    out.push(argument, total, read.line_count);
+    // @ts-expect-error total_lines is a number, not a string
+    const notString: string | undefined = read.total_lines;
+    out.push(notString);
+  }
+  const submitted = await dispatch(ctx, OP.palimpsest_submit_edits, { target_file_id: 'id', intent: 'x', expected_target_version: 0, edits: [] });
+  if (submitted.status === 'rejected') {
+    const failed: string | null | undefined = submitted.failed_change_id;
+    // @ts-expect-error a rejection is not a success: it has no version beside current_version
+    out.push(failed, submitted.current_version, submitted.version);
+    // @ts-expect-error a misspelled detail (failed_change_id)
+    out.push(submitted.failed_change);
+  }
+  const edited = await dispatch(ctx, OP.edit_file, { path: 'a.md', oldString: 'a', newString: 'b' });
+  if (edited.status !== 'ok') {
+    const lines: number[] | undefined = edited.match_lines;
+    // @ts-expect-error near_misses are objects with their line, not line numbers
+    const nearLines: number[] | undefined = edited.near_misses;
+    // @ts-expect-error a refusal carries no diff (the success does)
+    out.push(lines, nearLines, edited.diff);
+  }
+  const refreshed = await dispatch(ctx, OP.palimpsest_workspace_refresh, { target_file_id: 'id' });
+  if (refreshed.status === 'invalid_argument') {
+    const bound = refreshed.bound_root?.dev;
+    // @ts-expect-error a root is named by dev and ino, not by a path of the binding
+    out.push(bound, refreshed.bound_root?.device);
+  }
+  return out;
+}
+
+// @ts-expect-error a refusal built with a detail no refusal carries does not compile
+const unknownDetail: Result<OP.read_file> = { status: 'not_found', code: 'PATH_NOT_FOUND', failure_detail: 'x', missing_path: 'a.md' };
+
 // @ts-expect-error a handler whose success misses its operation's fields does not compile
 const partialSave: OperationHandler<OP.palimpsest_save> = async () => ({ status: 'saved', target_file_id: 't', snapshot_id: 's' });
 // @ts-expect-error nor one that answers a status outside its result schema
@@ -107,6 +148,7 @@ describe('the typed dispatch', () => {
     expect(typeof calls).toBe('function');
     expect(actions()).toHaveLength(4);
     expect([typeof typedWrites, typeof partialSave, typeof okEdit]).toEqual(['function', 'function', 'function']);
+    expect([typeof refusalDetails, unknownDetail.status]).toEqual(['function', 'not_found']);
   });
 
   it('types an answer by its status', () => {

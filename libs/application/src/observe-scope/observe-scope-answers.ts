@@ -1,6 +1,7 @@
 import type { NextAction } from '@palimpsest/core/errors/error-model';
 import { invalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import type { CandidateList } from '@palimpsest/core/structure/scope-selection';
+import type { RefusalDetails } from '@palimpsest/core/errors/refusal-details';
 import type { ScopePage } from '@palimpsest/core/structure/scope-page';
 import type { StructureOutline, StructureSymbol } from '@palimpsest/core/structure/structure.port';
 import type { ObservedScope } from '@palimpsest/core/target/target.events';
@@ -83,7 +84,7 @@ export function batchAnswer(t: TargetRow, outline: StructureOutline, bundleId: s
   };
 }
 
-export function observationRefusal(code: string, status: 'rejected' | 'not_found' | 'unsupported', detail: string, extra: Record<string, unknown>, nextActions: NextAction[]) {
+export function observationRefusal(code: string, status: 'rejected' | 'not_found' | 'unsupported', detail: string, extra: RefusalDetails, nextActions: NextAction[]) {
   return { status, code, failure_detail: detail, ...extra, next_actions: nextActions };
 }
 

@@ -41,7 +41,7 @@ const status = (ctx: Context, reason: string) => workspaceStatusAction(ctx.path,
 const rejected = (ctx: Context, reason: string, detail: string, retryable: Retryable, diagnostic: Record<string, unknown>, next: NextAction[]) =>
   publicationRejected(ctx.targetId, reason, detail, retryable, diagnostic, next);
 
-function partial(ctx: Context, code: string, detail: string, installed: InstalledFile[], journal: { id: string; state: string }, extra: Record<string, unknown> = {}): Refusal<'partial'> {
+function partial(ctx: Context, code: string, detail: string, installed: InstalledFile[], journal: { id: string; state: string }, extra: Omit<Refusal<'partial'>, 'status'> = {}): Refusal<'partial'> {
   return {
     status: 'partial',
     target_file_id: ctx.targetId,

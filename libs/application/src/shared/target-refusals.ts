@@ -38,7 +38,7 @@ export function refusalAnswer(refusal: TargetRefusal, request?: RejectedRequest)
       const l = refusal.limit;
       return invalidArgument('replacement_too_large', `replacement exceeds the admission limit (${l.limit_exceeded}: ${l.actual} > ${l.limit}).`, {
         attempt_id: null,
-        diagnostic: l,
+        diagnostic: { ...l },
         next_actions: tooLargeActions(refusal.target_id, l, request),
       });
     }

@@ -1,12 +1,13 @@
 import { basename } from 'node:path';
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import type { RefusalDetails } from '@palimpsest/core/errors/refusal-details';
 
 /**
  * `workspace_not_configured`, naming the process that must be given a root: the one answering. A
  * `palimpsest mcp` relayed to a gateway does not run the tools itself, so the answer names the gateway
  * (`palimpsest api`), not the command the agent's client started.
  */
-export function workspaceNotConfigured(what: string, extra: Record<string, unknown> = {}, argv: readonly string[] = process.argv): InvalidArgument {
+export function workspaceNotConfigured(what: string, extra: RefusalDetails = {}, argv: readonly string[] = process.argv): InvalidArgument {
   const command = servingCommand(argv);
   const who = command ? `this ${command} (pid ${process.pid})` : `this process (pid ${process.pid})`;
   const how = command ? `restart it as \`${command} --workspace <dir>\` (or with PALIMPSEST_WORKSPACE_ROOT=<dir>)` : 'start it with PALIMPSEST_WORKSPACE_ROOT=<dir>';

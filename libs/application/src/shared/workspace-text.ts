@@ -1,4 +1,5 @@
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import type { RefusalDetails } from '@palimpsest/core/errors/refusal-details';
 import { textDefect, TEXT_DEFECT_WORDS } from '@palimpsest/core/text/encoding';
 import type { NextAction } from '@palimpsest/core/errors/error-model';
 import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
@@ -6,16 +7,15 @@ import type { TooLarge } from '@palimpsest/workspace/workspace-file-reader';
 import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /** A workspace path that names no file: not_found with the PATH_NOT_FOUND code (seed 004). */
-export interface WorkspaceFileNotFound {
+export type WorkspaceFileNotFound = RefusalDetails & {
   status: 'not_found';
   code: 'PATH_NOT_FOUND';
   failure_detail: string;
   argument: string;
-  [extra: string]: unknown;
-}
+};
 
 /** A path refusal as an answer: PATH_NOT_FOUND is not_found, every other code an invalid_argument (`fields`: what else the answer names, e.g. the path). */
-export function pathRefusalAnswer<A extends string>(refusal: WorkspacePathRefusal, argument: A, fields: Record<string, unknown> = {}): (WorkspaceFileNotFound & { argument: A }) | InvalidArgument {
+export function pathRefusalAnswer<A extends string>(refusal: WorkspacePathRefusal, argument: A, fields: Omit<RefusalDetails, 'argument'> = {}): (WorkspaceFileNotFound & { argument: A }) | InvalidArgument {
   const { code, message, component } = refusal;
   const extra = { argument, ...fields, ...(component === undefined ? {} : { component }) };
   if (code === 'PATH_NOT_FOUND') return { status: 'not_found', code, failure_detail: message, ...extra };

@@ -1,19 +1,19 @@
+import type { RefusalDetails } from './refusal-details';
+
 /**
  * An argument the service refuses before doing any work: no event, no attempt row.
  * Seed rule: every invalid_argument has status and failure_detail, and a stable code where one exists.
  */
-export interface InvalidArgument {
+export type InvalidArgument = RefusalDetails & {
   status: 'invalid_argument';
   code: string;
   failure_detail: string;
-  argument?: string;
-  [extra: string]: unknown;
-}
+};
 
 export function invalidArgument(
   code: string,
   failureDetail: string,
-  extra: Record<string, unknown> = {},
+  extra: RefusalDetails = {},
 ): InvalidArgument {
   return { status: 'invalid_argument', code, failure_detail: failureDetail, ...extra };
 }

@@ -33,11 +33,19 @@ export function dropInCode(status: string, code: unknown): DropInCode {
   return 'TOOL_FAILED';
 }
 
+/** What withDropInAnswer reads of an answer: its status and code, the drop-in code it may name, the envelope a policy's refusal comes in. */
+export interface DropInCandidate {
+  status: string;
+  code?: string;
+  answer?: DropInCode;
+  error?: { code: string; details?: unknown };
+}
+
 /**
  * A drop-in tool's answer with `answer` set when it is a refusal; an answer that already names one
  * (an approval declined, a policy's FORBIDDEN) keeps it, and a tool outside the drop-ins is unchanged.
  */
-export function withDropInAnswer<A extends { status: string; [field: string]: unknown }>(tool: string, a: A): A & { answer?: unknown } {
+export function withDropInAnswer<A extends DropInCandidate>(tool: string, a: A): A & { answer?: DropInCode } {
   if (!DROP_IN_TOOLS.includes(tool) || a.status === 'ok' || isDropInCode(a.answer)) return a;
   const envelope = isRecord(a.error) ? a.error : null; // a policy's refusal comes in the candidates' envelope
   const named = envelope && isRecord(envelope.details) ? envelope.details.answer : undefined;

@@ -201,7 +201,7 @@ function lineOfAnyPart(text: string, match: string): number {
 function budgeted(answer: FileToolRefusal): FileToolRefusal {
   let a = answer;
   const trims: ((x: FileToolRefusal) => FileToolRefusal)[] = [
-    (x) => ({ ...x, near_misses: (x.near_misses as unknown[] | undefined)?.slice(0, 1) }),
+    (x) => ({ ...x, near_misses: x.near_misses?.slice(0, 1) }),
     (x) => ({ ...x, match_lines: (x.match_lines as number[] | undefined)?.slice(0, 5), near_miss_lines: (x.near_miss_lines as number[] | undefined)?.slice(0, 5) }),
     (x) => ({ ...x, occurrences: undefined, near_misses: undefined }),
     (x) => ({ ...x, next_actions: (x.next_actions as NextAction[]).filter((n) => n.operation === OP.read_file).slice(0, 1) }),

@@ -1,3 +1,4 @@
+import type { DropInCode } from '@palimpsest/core/policy/drop-in-answer';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { Refusal } from '@palimpsest/core/candidate/candidate-refusal';
 import type { AppContext } from '../../app-context';
@@ -91,7 +92,7 @@ export async function proposeAndApply(ctx: AppContext, r: ApprovalRequest, opera
   };
 }
 
-const FINAL: Record<string, { code: string; answer: string; detail: (path: string) => string }> = {
+const FINAL: Record<string, { code: string; answer: DropInCode; detail: (path: string) => string }> = {
   approval_declined: {
     code: 'approval_declined',
     answer: 'APPROVAL_DECLINED',
@@ -118,7 +119,7 @@ function refusalAnswer(error: Refusal, t: ApprovalRequest): FileToolRefusal {
   const details = (error.details ?? {}) as Record<string, unknown>;
   const final = FINAL[error.reason];
   if (final) {
-    return { status: 'invalid_argument', code: final.code, answer: final.answer, failure_detail: final.detail(t.path), path: t.path, target_file_id: t.targetId, approval_id: details.approval_id ?? null };
+    return { status: 'invalid_argument', code: final.code, answer: final.answer, failure_detail: final.detail(t.path), path: t.path, target_file_id: t.targetId, approval_id: typeof details.approval_id === 'string' ? details.approval_id : null };
   }
   return {
     status: 'rejected',

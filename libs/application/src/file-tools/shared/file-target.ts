@@ -30,7 +30,7 @@ export type FileTarget =
   | { kind: 'absent'; root: WorkspaceRoot; path: string }
   | { kind: 'answer'; answer: FileToolRefusal };
 
-export const pathRefusal = (refusal: WorkspacePathRefusal, path: unknown): FileToolRefusal => pathRefusalAnswer(refusal, 'path', { path });
+export const pathRefusal = (refusal: WorkspacePathRefusal, path: string): FileToolRefusal => pathRefusalAnswer(refusal, 'path', { path });
 
 /** How many times a path whose binding moves while it is read is looked at again before the caller is told to resend. */
 const LOOKS = 3;
