@@ -94,11 +94,16 @@ function readOr(path: string): string | null {
  * clock ticks since boot (/proc/<pid>/stat, field 22). Null where /proc is not there to say.
  */
 export function processIdentity(pid: number): string | null {
-  const boot = readOr('/proc/sys/kernel/random/boot_id');
+  const boot = currentBoot();
   const stat = readOr(`/proc/${pid}/stat`);
   if (!boot || !stat) return null;
   return `${boot}:${stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]}`;
 }
 
-/** The boot a process identity was taken in (its first part). */
-export const currentBoot = (): string | null => readOr('/proc/sys/kernel/random/boot_id');
+let bootId: string | null | undefined;
+
+/** The boot a process identity was taken in (its first part); read once, a boot does not change under a process. */
+export function currentBoot(): string | null {
+  if (bootId === undefined) bootId = readOr('/proc/sys/kernel/random/boot_id');
+  return bootId;
+}
