@@ -75,8 +75,9 @@ export async function beginRun(ctx: AppContext, session: HandlerSession, tool: C
   const context = { writtenThroughPalimpsest: async (path: string) => (await latestBindingOfPath(ctx.db, root, path)) !== null };
   const decision = await ctx.commands.gate.decide(input.command, policy, context);
   const runId = ctx.ids.next();
-  const record = new RunRecord(ctx, runId, { command: 'RequestCommand', tool });
-  const caller = { policy: policy.name, profile: session.profile, correlation_id: null };
+  const correlationId = session.correlationId ?? null;
+  const record = new RunRecord(ctx, runId, { command: 'RequestCommand', tool, correlation_id: correlationId });
+  const caller = { policy: policy.name, profile: session.profile, correlation_id: correlationId };
   await record.record({ type: 'RequestCommand', tool, command: input.command, timeout_ms: input.timeoutMs ?? null, decision: recorded(decision), caller });
   if (decision.verdict === 'refuse') return { kind: 'answer', answer: forbidden(decision.rule, decision.reason, runId) };
   if (decision.verdict === 'approve') {
