@@ -3,7 +3,6 @@ import { loadCommandRun } from '@palimpsest/projections/command-runs/command-run
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../../app-context';
 import { RunRecord } from '../../commands/shared/run-record';
-import type { ApprovalDecisionInput } from './approvals.handler';
 
 /**
  * The approvals a command run asks for (run_command / start_command under `approve`), decided on the
@@ -17,10 +16,18 @@ export function listCommandApprovals(sql: Sql, opts: { status?: CommandApprovalS
   return commandApprovalRows(sql, { status: opts.status ?? 'pending', limit: Math.min(Math.max(opts.limit ?? 50, 1), 500) });
 }
 
+/** A person's decision (the same input the candidates' approvals take). */
+export interface CommandApprovalDecision {
+  approval_id: string;
+  decision: 'grant' | 'decline';
+  decided_by: string;
+  note?: string | null;
+}
+
 export type CommandApprovalDecided = { kind: 'decided'; approval: CommandApprovalRow } | { kind: 'not_pending'; approval: CommandApprovalRow } | { kind: 'unknown' };
 
 /** Records a person's grant or decline on the run's stream; a decision that is no longer pending changes nothing. */
-export async function decideCommandApproval(ctx: AppContext, input: ApprovalDecisionInput): Promise<CommandApprovalDecided> {
+export async function decideCommandApproval(ctx: AppContext, input: CommandApprovalDecision): Promise<CommandApprovalDecided> {
   const found = await commandApprovalRow(ctx.db, input.approval_id);
   if (!found) return { kind: 'unknown' };
   if (found.status !== 'pending') return { kind: 'not_pending', approval: found };
