@@ -8,11 +8,13 @@ import {
 } from '@palimpsest/application/candidates/approvals/approvals.handler';
 import type { CandidateAnswer } from '@palimpsest/application/candidates/shared/envelope';
 import type { ApprovalDecided } from '@palimpsest/application/candidates/approvals/approvals.handler';
+import { listCommandApprovals } from '@palimpsest/application/candidates/approvals/command-approvals';
 import { UsageError } from '../cli-errors';
 import { printJson } from '../runtime';
 import { withStore } from '../store-access';
 
 const STATUSES: ApprovalStatusFilter[] = ['pending', 'granted', 'declined', 'withdrawn', 'all'];
+const COMMAND_STATUSES = ['pending', 'granted', 'declined', 'timed_out', 'all'] as const;
 
 function operatorName(given: string | undefined): string {
   if (given) return given;
@@ -51,6 +53,25 @@ export function registerApprovals(program: Command): void {
       if (opts.json) return printJson(rows);
       if (rows.length === 0) process.stdout.write(`no ${opts.status === 'all' ? '' : `${opts.status} `}approvals\n`);
       for (const row of rows) process.stdout.write(line(row));
+    });
+  approvals
+    .command('commands')
+    .description('Command runs waiting for a person (run_command / start_command under approve); decide them with approve / decline')
+    .option('--status <status>', 'pending | granted | declined | timed_out | all', 'pending')
+    .option('--limit <n>', 'at most this many (1..500)', '50')
+    .option('--json', 'print JSON')
+    .action(async (opts: { status: string; limit: string; json?: boolean }) => {
+      const status = COMMAND_STATUSES.find((s) => s === opts.status);
+      if (!status) throw new UsageError(`--status must be one of ${COMMAND_STATUSES.join(', ')}`);
+      const limit = Number(opts.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError('--limit must be an integer from 1 to 500');
+      const rows = await withStore({
+        local: (ctx) => listCommandApprovals(ctx.db, { status, limit }),
+        gateway: () => Promise.reject(new UsageError('command approvals are listed against the local store only')),
+      });
+      if (opts.json) return printJson(rows);
+      if (rows.length === 0) process.stdout.write(`no ${status === 'all' ? '' : `${status} `}command approvals\n`);
+      for (const row of rows) process.stdout.write(`${row.approval_id}  ${row.status.padEnd(9)} ${row.requested_at}  run ${row.run_id}\n    ${row.prompt}\n`);
     });
   for (const [name, decision] of [['approve', 'grant'], ['decline', 'decline']] as const) {
     approvals

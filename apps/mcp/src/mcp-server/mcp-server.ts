@@ -63,12 +63,14 @@ export function createMcpServer(ctx: AppContext, opts: McpServerOptions): Server
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: structuredClone(tools) }));
   const progressMs = opts.progressMs ?? DEFAULT_PROGRESS_MS;
+  // One server per client session: its edits and command runs share this id on the record.
+  const correlationId = ctx.ids.next();
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
     const token = request.params._meta?.progressToken;
     const progress = token === undefined ? undefined : progressSink(token, progressMs, extra.sendNotification);
     // extra.signal aborts on notifications/cancelled and when the connection closes.
-    const result = await dispatchRequest(ctx, name, args ?? {}, { readOnly: opts.profile === 'read-only', policy: opts.policy, progress, signal: extra.signal });
+    const result = await dispatchRequest(ctx, name, args ?? {}, { readOnly: opts.profile === 'read-only', policy: opts.policy, progress, signal: extra.signal, correlationId });
     return toolResult(presentResult(name, result, opts.mode));
   });
   return server;

@@ -23,6 +23,8 @@ export interface DispatchOptions {
   progress?: ProgressSink;
   /** Aborted when the caller cancels the call or goes away: a write waiting for an approval withdraws it. */
   signal?: AbortSignal;
+  /** The client session's id, recorded with its edits and command runs. */
+  correlationId?: string;
 }
 
 /**
@@ -61,6 +63,7 @@ async function answer(ctx: AppContext, name: string, args: unknown, opts: Dispat
   const session: HandlerSession = { profile: opts.readOnly ? 'read-only' : 'full', policy: opts.policy ?? null };
   if (opts.progress) session.progress = opts.progress;
   if (opts.signal) session.signal = opts.signal;
+  if (opts.correlationId) session.correlationId = opts.correlationId;
   return run(ctx, spec, args ?? {}, session);
 }
 

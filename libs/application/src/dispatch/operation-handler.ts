@@ -24,12 +24,14 @@ export interface HandlerSession {
   policy?: OwnerPolicy | null;
   /** Absent: nobody listens, nothing is reported. */
   progress?: ProgressSink;
+  /** The client session's id (an MCP connection): the edits and command runs of one session record it, so an audit reads them together. */
+  correlationId?: string;
   /** Aborted when the caller cancels the call (MCP notifications/cancelled): a write not yet made is not made. */
   signal?: AbortSignal;
 }
 
 /** What a call that may wait (for an operator's approval) is told by its caller. */
-export type CallerWait = Pick<HandlerSession, 'progress' | 'signal'>;
+export type CallerWait = Pick<HandlerSession, 'progress' | 'signal' | 'correlationId'>;
 
 /** Operation N's handler: its admitted arguments in, its result out. */
 export type OperationHandler<N extends OperationName> = (ctx: AppContext, args: Admitted<N>, session: HandlerSession) => Promise<Result<N>>;

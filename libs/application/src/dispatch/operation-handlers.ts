@@ -39,7 +39,7 @@ import { sendCommandInput } from '../commands/send-command-input/send-command-in
 import { killCommand } from '../commands/kill-command/kill-command.handler';
 
 /** The caller's policy (approvals on writes), progress sink and cancellation, as change_apply gets them. */
-const writeCaller = (s: HandlerSession) => ({ policy: s.policy ?? null, progress: s.progress, signal: s.signal });
+const writeCaller = (s: HandlerSession) => ({ policy: s.policy ?? null, progress: s.progress, signal: s.signal, correlationId: s.correlationId });
 
 /** Exactly one handler per catalog operation: a missing, extra or misspelled one is a compile error. */
 export type OperationHandlers = { [N in OperationName]: OperationHandler<N> };

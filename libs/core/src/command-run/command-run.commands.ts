@@ -32,6 +32,22 @@ export interface RefuseCommand extends CommandMeta {
   reason: string;
 }
 
+/** The policy's verdict was `approve`: ask a person, under a fresh approval id. */
+export interface RequestApproval extends CommandMeta {
+  type: 'RequestApproval';
+  approval_id: string;
+  prompt: string;
+}
+
+/** A person's decision on the pending approval; a decline is also the run's refusal (APPROVAL_DECLINED). */
+export interface DecideApproval extends CommandMeta {
+  type: 'DecideApproval';
+  approval_id: string;
+  decision: 'grant' | 'decline';
+  decided_by: string;
+  note: string | null;
+}
+
 export interface RecordStart extends CommandMeta {
   type: 'RecordStart';
   pid: number;
@@ -61,4 +77,4 @@ export interface RecordExit extends CommandMeta {
   stderr: StreamDigest;
 }
 
-export type CommandRunCommand = RequestCommand | RefuseCommand | RecordStart | RecordInput | RecordKill | RecordExit;
+export type CommandRunCommand = RequestCommand | RefuseCommand | RequestApproval | DecideApproval | RecordStart | RecordInput | RecordKill | RecordExit;

@@ -1,4 +1,4 @@
-import type { CommandRunCommand } from './command-run.commands';
+import type { CommandRunCommand, DecideApproval } from './command-run.commands';
 import type { CommandRunEvent } from './command-run.events';
 import type { CommandRun, CommandRunState } from './command-run.state';
 
@@ -7,7 +7,7 @@ import type { CommandRun, CommandRunState } from './command-run.state';
  * run that is not running): the process manager owns the process, and the stream records what it did.
  */
 
-export type CommandRunRefusalCode = 'run_exists' | 'run_not_found' | 'run_not_requested' | 'run_not_running';
+export type CommandRunRefusalCode = 'run_exists' | 'run_not_found' | 'run_not_requested' | 'run_not_running' | 'approval_not_pending';
 
 export type CommandRunDecision =
   | { kind: 'accepted'; events: CommandRunEvent[] }
@@ -29,11 +29,16 @@ export function decide(command: CommandRunCommand, state: CommandRunState): Comm
   }
   if (!state.exists) return refused('run_not_found', `no run ${run_id}`);
   switch (command.type) {
+    case 'RequestApproval':
+      if (state.phase !== 'requested' || state.decision.verdict !== 'approve') return refused('run_not_requested', `run ${run_id} is ${state.phase}, its verdict ${state.decision.verdict}`);
+      return accepted({ type: 'CommandApprovalRequested', data: { run_id, approval_id: command.approval_id, rule: state.decision.rule, prompt: command.prompt, requested_at: now } });
+    case 'DecideApproval':
+      return decideApproval(command, state);
     case 'RefuseCommand':
-      if (state.phase !== 'requested') return refused('run_not_requested', `run ${run_id} is ${state.phase}`);
+      if (state.phase !== 'requested' && state.phase !== 'awaiting_approval') return refused('run_not_requested', `run ${run_id} is ${state.phase}`);
       return accepted({ type: 'CommandRefused', data: { run_id, code: command.code, rule: command.rule, reason: command.reason, refused_at: now } });
     case 'RecordStart':
-      if (state.phase !== 'requested' || state.decision.verdict === 'refuse') return refused('run_not_requested', `run ${run_id} is ${state.phase}`);
+      if (!startable(state)) return refused('run_not_requested', `run ${run_id} is ${state.phase}`);
       return accepted({ type: 'CommandStarted', data: { run_id, pid: command.pid, pgid: command.pgid, leader: command.leader, started_at: now } });
     case 'RecordInput':
       if (state.phase !== 'running') return refused('run_not_running', `run ${run_id} is ${state.phase}`);
@@ -50,6 +55,20 @@ export function decide(command: CommandRunCommand, state: CommandRunState): Comm
   }
 }
 
+/** A run starts when the policy let it run, or once a person granted its approval: never before. */
+const startable = (run: CommandRun): boolean =>
+  (run.phase === 'requested' && run.decision.verdict === 'run') || (run.phase === 'approved' && run.decision.verdict === 'approve');
+
+/** Only the pending approval is decided, once; a decline refuses the run in the same append. */
+function decideApproval(command: DecideApproval, state: CommandRun): CommandRunDecision {
+  const { run_id, now, approval_id } = command;
+  if (state.phase !== 'awaiting_approval' || state.approval_id !== approval_id) return refused('approval_not_pending', `approval ${approval_id} of run ${run_id} is not pending (the run is ${state.phase})`);
+  const data = { run_id, approval_id, decided_by: command.decided_by, note: command.note, decided_at: now };
+  if (command.decision === 'grant') return accepted({ type: 'CommandApproved', data });
+  const reason = `${command.decided_by} declined the run${command.note ? `: ${command.note}` : ''}`;
+  return accepted({ type: 'CommandDeclined', data }, { type: 'CommandRefused', data: { run_id, code: 'APPROVAL_DECLINED', rule: state.decision.rule, reason, refused_at: now } });
+}
+
 /** A running group can be killed once; the restart's cleanup also settles a run that was requested but never recorded as started. */
 const killable = (run: CommandRun, cleanup: boolean): boolean =>
   !run.killed && (run.phase === 'running' || (cleanup && run.phase === 'requested'));
@@ -57,12 +76,18 @@ const killable = (run: CommandRun, cleanup: boolean): boolean =>
 export function evolve(state: CommandRunState, event: CommandRunEvent): CommandRunState {
   if (event.type === 'CommandRequested') {
     const d = event.data;
-    return { exists: true, run_id: d.run_id, tool: d.tool, command: d.command, decision: d.decision, phase: 'requested', pgid: null, killed: false, inputs: 0, exit_code: null, signal: null };
+    return { exists: true, run_id: d.run_id, tool: d.tool, command: d.command, decision: d.decision, phase: 'requested', approval_id: null, pgid: null, killed: false, inputs: 0, exit_code: null, signal: null };
   }
   if (!state.exists) return state;
   switch (event.type) {
     case 'CommandRefused':
       return { ...state, phase: 'refused' };
+    case 'CommandApprovalRequested':
+      return { ...state, phase: 'awaiting_approval', approval_id: event.data.approval_id };
+    case 'CommandApproved':
+      return { ...state, phase: 'approved' };
+    case 'CommandDeclined':
+      return state; // the CommandRefused appended with it ends the run
     case 'CommandStarted':
       return { ...state, phase: 'running', pgid: event.data.pgid };
     case 'CommandInputSent':

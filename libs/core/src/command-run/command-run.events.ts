@@ -67,6 +67,25 @@ export interface CommandInputSentData {
   sent_at: string;
 }
 
+/** The policy asked a person to confirm the run: nothing runs before a decision. */
+export interface CommandApprovalRequestedData {
+  run_id: string;
+  approval_id: string;
+  rule: string | null;
+  /** What the person is asked: the line and why the policy asks. */
+  prompt: string;
+  requested_at: string;
+}
+
+/** A person's decision on a run's approval (CommandApproved or CommandDeclined). */
+export interface CommandApprovalDecidedData {
+  run_id: string;
+  approval_id: string;
+  decided_by: string;
+  note: string | null;
+  decided_at: string;
+}
+
 export type KillReason = 'kill_command' | 'timeout' | 'service_stop' | 'crash_cleanup';
 
 export interface CommandKilledData {
@@ -97,6 +116,9 @@ export interface CommandExitedData {
 export type CommandRunEvent =
   | { type: 'CommandRequested'; data: CommandRequestedData }
   | { type: 'CommandRefused'; data: CommandRefusedData }
+  | { type: 'CommandApprovalRequested'; data: CommandApprovalRequestedData }
+  | { type: 'CommandApproved'; data: CommandApprovalDecidedData }
+  | { type: 'CommandDeclined'; data: CommandApprovalDecidedData }
   | { type: 'CommandStarted'; data: CommandStartedData }
   | { type: 'CommandInputSent'; data: CommandInputSentData }
   | { type: 'CommandKilled'; data: CommandKilledData }
@@ -107,6 +129,9 @@ export type CommandRunEventType = CommandRunEvent['type'];
 export const COMMAND_RUN_EVENT_TYPES: readonly CommandRunEventType[] = [
   'CommandRequested',
   'CommandRefused',
+  'CommandApprovalRequested',
+  'CommandApproved',
+  'CommandDeclined',
   'CommandStarted',
   'CommandInputSent',
   'CommandKilled',

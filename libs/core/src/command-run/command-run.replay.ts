@@ -22,6 +22,13 @@ function commandOf(event: CommandRunEvent): CommandRunCommand {
       const { refused_at, ...rest } = event.data;
       return { type: 'RefuseCommand', ...rest, now: refused_at };
     }
+    case 'CommandApprovalRequested':
+      return { type: 'RequestApproval', run_id: event.data.run_id, approval_id: event.data.approval_id, prompt: event.data.prompt, now: event.data.requested_at };
+    case 'CommandApproved':
+    case 'CommandDeclined': {
+      const { decided_at, ...rest } = event.data;
+      return { type: 'DecideApproval', ...rest, decision: event.type === 'CommandApproved' ? 'grant' : 'decline', now: decided_at };
+    }
     case 'CommandStarted': {
       const { started_at, ...rest } = event.data;
       return { type: 'RecordStart', ...rest, now: started_at };

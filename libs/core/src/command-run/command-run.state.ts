@@ -1,7 +1,8 @@
 import type { CommandTool, RecordedDecision } from './command-run.events';
 
 /** A command run as its stream leaves it. */
-export type CommandRunPhase = 'requested' | 'refused' | 'running' | 'exited';
+/** awaiting_approval: a person was asked; approved: they granted it and the run may start. */
+export type CommandRunPhase = 'requested' | 'awaiting_approval' | 'approved' | 'refused' | 'running' | 'exited';
 
 export interface CommandRun {
   exists: true;
@@ -10,6 +11,7 @@ export interface CommandRun {
   command: string;
   decision: RecordedDecision;
   phase: CommandRunPhase;
+  approval_id: string | null;
   pgid: number | null;
   /** Set once a kill was recorded (by kill_command, a timeout, the service stopping or the restart's cleanup). */
   killed: boolean;

@@ -31,6 +31,8 @@ const decision = all({
 const caller = all({ policy: nullable(text), profile: { enum: ['full', 'read-only'] }, correlation_id: nullable(text) });
 const digest = all({ sha256: { ...sha256, description: 'SHA-256 of everything the stream wrote.' }, bytes: count, tail: { type: 'string', description: 'The stream\'s last bytes (at most 2,048), as text.' } });
 
+const decidedSchema = all({ run_id: uuid, approval_id: uuid, decided_by: text, note: nullable(text), decided_at: timestamp });
+
 const PAYLOADS: Record<string, [string, JsonSchema]> = {
   CommandRequested: ['A caller asked to run a command line; the owner policy\'s decision and the rule that decided it, recorded before anything runs.', all({
     run_id: uuid,
@@ -48,6 +50,15 @@ const PAYLOADS: Record<string, [string, JsonSchema]> = {
     reason: text,
     refused_at: timestamp,
   })],
+  CommandApprovalRequested: ['The policy asked a person to confirm the run; nothing runs before a decision.', all({
+    run_id: uuid,
+    approval_id: uuid,
+    rule: { ...nullable(text), description: 'The rule that asked for the approval.' },
+    prompt: { type: 'string', description: 'What the person is asked: the line and why the policy asks.' },
+    requested_at: timestamp,
+  })],
+  CommandApproved: ['A person granted the run\'s approval; the run may start.', decidedSchema],
+  CommandDeclined: ['A person declined the run\'s approval; the CommandRefused recorded with it ends the run.', decidedSchema],
   CommandStarted: ['The command runs at the workspace root as the leader of its own process group.', all({ run_id: uuid, pid: { type: 'integer', minimum: 1 }, pgid: { type: 'integer', minimum: 1 }, leader: { ...nullable(text), description: 'The leader\'s boot id and start time (`<boot id>:<clock ticks>`): a restart kills the group only while it is still this one.' }, started_at: timestamp })],
   CommandInputSent: ['Input was written to the running command\'s stdin: its digest and size, never the input.', all({ run_id: uuid, sha256, bytes: count, rule: nullable(text), sent_at: timestamp })],
   CommandKilled: ['The command\'s whole process group was stopped (SIGTERM, then SIGKILL within 2 s).', all({

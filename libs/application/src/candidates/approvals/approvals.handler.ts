@@ -8,6 +8,7 @@ import { toIso } from '../../shared/sql-values';
 import { lockAndLoad } from '../shared/candidate-store';
 import { commitCandidateEvents } from '../shared/candidate-store';
 import { errorResult, type CandidateAnswer } from '../shared/envelope';
+import { decideCommandApproval, type CommandApprovalRow } from './command-approvals';
 
 /**
  * Operator side of approvals (CLI `palimpsest approvals`, and the gateway's operator routes):
@@ -45,15 +46,15 @@ export interface ApprovalDecisionInput {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** An operator's decision, answered with the approval as it now stands. */
-export type ApprovalDecided = { status: 'ok'; approval: ApprovalView | null; error?: undefined };
+/** An operator's decision, answered with the approval as it now stands (a command run's, when it was one). */
+export type ApprovalDecided = { status: 'ok'; approval: ApprovalView | null; command_approval?: CommandApprovalRow; error?: undefined };
 
 export async function decideApproval(ctx: AppContext, input: ApprovalDecisionInput): Promise<CandidateAnswer<ApprovalDecided>> {
   const approvalId = input.approval_id.toLowerCase();
   const unknown = errorResult(refusal('not_found', 'approval_unknown', `No approval with id ${input.approval_id}.`, { target: { approval: input.approval_id } }));
   if (!UUID.test(approvalId)) return unknown;
   const found = await getApproval(ctx.db, approvalId, ctx.clock.now());
-  if (!found) return unknown;
+  if (!found) return decideForCommand(ctx, { ...input, approval_id: approvalId }, unknown);
   const now = ctx.clock.now();
   const answer = await handleCommand({
     unitOfWork: candidateUnitOfWork(ctx),
@@ -71,4 +72,13 @@ export async function decideApproval(ctx: AppContext, input: ApprovalDecisionInp
   });
   if (answer.refused) return answer.refused;
   return { status: 'ok', approval: await getApproval(ctx.db, approvalId, now) };
+}
+
+/** Not a candidate's approval: a command run's, decided on its stream, or none at all. */
+async function decideForCommand(ctx: AppContext, input: ApprovalDecisionInput, unknown: CandidateAnswer<ApprovalDecided>): Promise<CandidateAnswer<ApprovalDecided>> {
+  const decided = await decideCommandApproval(ctx, input);
+  if (decided.kind === 'unknown') return unknown;
+  if (decided.kind === 'decided') return { status: 'ok', approval: null, command_approval: decided.approval };
+  const { status } = decided.approval;
+  return errorResult(refusal('precondition_failed', 'approval_decided', `Approval ${input.approval_id} was already ${status}.`, { retryable: 'none', target: { approval: input.approval_id }, details: { status } }));
 }

@@ -9,9 +9,10 @@ import type { AppContext } from '../../app-context';
 import type { HandlerSession } from '../../dispatch/operation-handler';
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import type { Refusal } from '@palimpsest/protocol/refusal';
-import { approvalUnavailable, forbidden, noProcesses, rootOnly, spawnFailed, tooManyProcesses } from './command-answers';
+import { approvalDeclined, approvalTimeout, forbidden, noProcesses, rootOnly, spawnFailed, tooManyProcesses } from './command-answers';
 import type { LiveRun } from './command-runs';
 import { RunRecord } from './run-record';
+import { awaitApproval } from './await-approval';
 
 export interface RunRequest {
   command: string;
@@ -74,13 +75,15 @@ export async function beginRun(ctx: AppContext, session: HandlerSession, tool: C
   const context = { writtenThroughPalimpsest: async (path: string) => (await latestBindingOfPath(ctx.db, root, path)) !== null };
   const decision = await ctx.commands.gate.decide(input.command, policy, context);
   const runId = ctx.ids.next();
-  const record = new RunRecord(ctx, runId, { command: 'RequestCommand', tool });
-  const caller = { policy: policy.name, profile: session.profile, correlation_id: null };
+  const correlationId = session.correlationId ?? null;
+  const record = new RunRecord(ctx, runId, { command: 'RequestCommand', tool, correlation_id: correlationId });
+  const caller = { policy: policy.name, profile: session.profile, correlation_id: correlationId };
   await record.record({ type: 'RequestCommand', tool, command: input.command, timeout_ms: input.timeoutMs ?? null, decision: recorded(decision), caller });
   if (decision.verdict === 'refuse') return { kind: 'answer', answer: forbidden(decision.rule, decision.reason, runId) };
   if (decision.verdict === 'approve') {
-    await record.record({ type: 'RefuseCommand', code: 'FORBIDDEN', rule: decision.rule, reason: 'approval required; this service cannot ask for one for a command' });
-    return { kind: 'answer', answer: approvalUnavailable(decision.rule, runId) };
+    const approval = await awaitApproval(ctx, record, input.command, decision, session);
+    if (approval.kind === 'declined') return { kind: 'answer', answer: approvalDeclined(decision.rule, runId) };
+    if (approval.kind === 'timeout') return { kind: 'answer', answer: approvalTimeout(decision.rule, runId, approval.waitedMs) };
   }
   const started = processes.start(runId, decision.exec, tool === 'start_command');
   if (!started.ok) {

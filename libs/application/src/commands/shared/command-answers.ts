@@ -19,13 +19,22 @@ export const forbidden = (rule: string, reason: string, runId: string | null): R
   ...(runId ? { runId } : {}),
 });
 
-export const approvalUnavailable = (rule: string, runId: string): Refusal<'rejected'> => ({
+export const approvalDeclined = (rule: string, runId: string): Refusal<'rejected'> => ({
   status: 'rejected',
-  code: 'approval_unavailable',
-  answer: 'FORBIDDEN',
+  code: 'APPROVAL_DECLINED',
+  answer: 'APPROVAL_DECLINED',
   rule,
   runId,
-  failure_detail: 'The policy asks a person to confirm commands, and this service cannot ask for a command yet: nothing ran. Say so and stop.',
+  failure_detail: 'A person declined this command; nothing ran. This is an answer, not an obstacle: say what was refused and stop.',
+});
+
+export const approvalTimeout = (rule: string, runId: string, waitedMs: number): Refusal<'rejected'> => ({
+  status: 'rejected',
+  code: 'APPROVAL_TIMEOUT',
+  answer: 'APPROVAL_TIMEOUT',
+  rule,
+  runId,
+  failure_detail: `No person decided on this command within ${waitedMs} ms; nothing ran. This is an answer, not an obstacle: say what was refused and stop.`,
 });
 
 export const tooManyProcesses = (live: number, runId: string): Refusal<'rejected'> => ({

@@ -2,10 +2,9 @@ import type { CommandRunCommand } from '@palimpsest/core/command-run/command-run
 import { decide, evolve } from '@palimpsest/core/command-run/command-run.decider';
 import type { CommandRunEvent } from '@palimpsest/core/command-run/command-run.events';
 import { initialCommandRunState, type CommandRunState } from '@palimpsest/core/command-run/command-run.state';
-import { appendCommandRunEvents } from '@palimpsest/projections/command-runs/command-run-store';
+import { appendCommandRunEvents, loadCommandRun } from '@palimpsest/projections/command-runs/command-run-store';
 import type { AppContext } from '../../app-context';
 import type { RunLog, RunStep } from './command-runs';
-
 
 /**
  * One run's stream as this process writes it: each step decided on the state the steps before it left,
@@ -22,6 +21,24 @@ export class RunRecord implements RunLog {
       for (const event of loaded.events) this.state = evolve(this.state, event);
       this.version = loaded.streamVersion;
     }
+  }
+
+  /** The run as this record last saw it. */
+  get current(): CommandRunState {
+    return this.state;
+  }
+
+  /** Reads the stream again: another writer (an operator deciding the run's approval) may have appended. */
+  reload(): Promise<void> {
+    const next = this.tail.then(async () => {
+      const loaded = await loadCommandRun(this.ctx.db, this.runId);
+      let state = initialCommandRunState;
+      for (const event of loaded.events) state = evolve(state, event);
+      this.state = state;
+      this.version = loaded.streamVersion;
+    });
+    this.tail = next.catch(() => undefined);
+    return next;
   }
 
   record(step: RunStep): Promise<void> {

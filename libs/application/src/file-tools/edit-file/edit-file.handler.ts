@@ -36,7 +36,7 @@ export async function editFile(ctx: AppContext, input: EditFileInput, caller?: W
   }
   const match = toCanonicalLf(input.oldString);
   const replace = toCanonicalLf(input.newString);
-  const change = editFileChange(t.path, input.oldString, input.newString);
+  const change = { ...editFileChange(t.path, input.oldString, input.newString), correlation_id: caller?.correlationId ?? null };
   const outcome = needsApproval(caller) ? await approvedWrite(ctx, t, change, { kind: 'edit', match, replace }, caller) : await guardedWrite(ctx, t, change);
   if (outcome.kind === 'answer') return outcome.answer;
   if (outcome.kind === 'rejected') {

@@ -29,6 +29,8 @@ export interface GuardedChange {
   tool: OP.edit_file | OP.write_file;
   protocol: ProtocolVersion;
   proposal: Record<string, unknown>;
+  /** The client session's id, recorded in the events' metadata beside its command runs. */
+  correlation_id?: string | null;
 }
 
 type Bound = Extract<FileTarget, { kind: 'bound' }>;
@@ -94,7 +96,7 @@ export function guardedPlan<A>(ctx: AppContext, t: Bound, change: GuardedChange,
       if (d.kind === 'refused') return { kind: 'answer', answer: { kind: 'answer', answer: refusalAnswer(d.refusal) } };
       const accepted = acceptedChange(d, locked, attemptId, now);
       if (accepted) return { kind: 'effect', change: accepted };
-      await commitDecided(unit, locked, d, now, { command: 'SubmitProposal', tool: change.tool });
+      await commitDecided(unit, locked, d, now, { command: 'SubmitProposal', tool: change.tool, correlation_id: change.correlation_id ?? null });
       return { kind: 'answer', answer: { kind: 'rejected', before: locked, rejection: recordedRejection(d, locked, change, now) } };
     },
     effect,
@@ -115,7 +117,7 @@ async function publishGuarded(ctx: AppContext, t: Bound, change: GuardedChange, 
   const r = await publishChange<Declined>(ctx, {
     change: accepted,
     file: { path: t.path, baseline: t.baseline, style: t.bound_style },
-    metadata: { command: 'SubmitProposal', tool: change.tool },
+    metadata: { command: 'SubmitProposal', tool: change.tool, correlation_id: change.correlation_id ?? null },
     decideAgain: async (_tx, locked, c) => {
       const at = ctx.clock.now();
       return { decision: decide(guardedCommand(c.on, change, c.attemptId, at), locked), decidedAt: at };

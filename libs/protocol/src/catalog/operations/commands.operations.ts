@@ -42,7 +42,7 @@ const inputOutput: Record<string, JsonSchema> = { processId: { type: 'string' },
 const killOutput: Record<string, JsonSchema> = { processId: { type: 'string' }, killed: { type: 'boolean' }, exitCode: nullableInt };
 const killExtra: Record<string, JsonSchema> = { signal };
 
-const REFUSALS = ['FORBIDDEN', 'approval_unavailable', 'too_many_processes', 'spawn_failed', 'cwd_not_supported', 'workspace_not_configured', 'INVALID_ARGUMENTS'];
+const REFUSALS = ['FORBIDDEN', 'APPROVAL_DECLINED', 'APPROVAL_TIMEOUT', 'too_many_processes', 'spawn_failed', 'cwd_not_supported', 'workspace_not_configured', 'INVALID_ARGUMENTS'];
 const GUIDANCE = 'FORBIDDEN and APPROVAL_DECLINED are answers: say what was refused and stop; never reshape the command or route around it.';
 
 export const runCommand = defineOperation({
