@@ -11,6 +11,7 @@ import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 export const EXAMPLE_CANDIDATE_ID = '3d9b6f1e-7a2c-4e58-b0d4-6c1f8a9e2b57';
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+export const EXAMPLE_PROCESS_ID = '8c1e4b7a-2f5d-4a96-b3e0-7d9a6c2f1e84';
 
 /** What is done to the fresh target before the request runs. */
 export type Setup =
@@ -23,7 +24,9 @@ export type Setup =
   | 'document' // the target holds EXAMPLE_DOCUMENT (Markdown with sections) instead
   | 'observed_document' // … and its section Guide.Install observed (EXAMPLE_OBSERVATION_ID)
   | 'observed_bundle' // … and Guide.Install and Guide.Usage observed as one bundle (EXAMPLE_BUNDLE_ID)
-  | 'drifted_file'; // the target imported from the workspace file docs/notes.md, which is then edited outside Palimpsest
+  | 'drifted_file' // the target imported from the workspace file docs/notes.md, which is then edited outside Palimpsest
+  | 'started_command' // … and `cat` started at the workspace root (EXAMPLE_PROCESS_ID)
+  | 'answered_command'; // … and `hello` sent to it
 
 export interface ExampleRequest extends Omit<OperationExample, 'setup'> {
   operation: OperationName;
@@ -49,6 +52,11 @@ const GATEWAY_EXAMPLES: Partial<Record<OperationName, Omit<ExampleRequest, 'oper
   read_file: { title: 'The first line of a file', params: { path: 'docs/notes.md', offset: 1, limit: 1 }, setup: 'drifted_file' },
   edit_file: { title: 'Edit the one place oldString matches (the file changed outside first: taken in, then edited)', params: { path: 'docs/notes.md', oldString: 'gamma', newString: 'delta' }, setup: 'drifted_file' },
   write_file: { title: 'Create a file and its parents', params: { path: 'docs/new/readme.md', content: 'hello\n' }, setup: 'drifted_file' },
+  run_command: { title: 'List a directory at the workspace root', params: { command: 'ls docs' }, setup: 'drifted_file' },
+  start_command: { title: 'Start a process that answers its input', params: { command: 'cat' }, setup: 'drifted_file' },
+  send_command_input: { title: 'Answer a started process', params: { processId: EXAMPLE_PROCESS_ID, data: 'hello' }, setup: 'started_command' },
+  get_command_output: { title: 'Read what it wrote, waiting up to a second for it', params: { processId: EXAMPLE_PROCESS_ID, cursor: 0, waitMs: 1000 }, setup: 'answered_command' },
+  kill_command: { title: 'Stop it and everything it started', params: { processId: EXAMPLE_PROCESS_ID }, setup: 'started_command' },
   palimpsest_observe_scope: { title: 'Select one section exactly (a recorded observation)', params: { target_file_id: EXAMPLE_TARGET_ID, symbol_name: 'Guide.Install', kind: 'section' }, setup: 'document' },
   palimpsest_change_inspect: { title: 'The proposed change, span by span', params: { candidate: EXAMPLE_CANDIDATE_ID }, setup: 'candidate' },
   palimpsest_check_run: { title: 'Run the utf8 check', params: { candidate: EXAMPLE_CANDIDATE_ID, checks: ['utf8'] }, setup: 'candidate' },

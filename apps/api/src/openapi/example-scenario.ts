@@ -4,7 +4,7 @@ import type { AnyAnswer, WireAnswer } from '@palimpsest/protocol/outcome';
 import { httpOutcome } from '../routes/http-outcome';
 import { routeOf } from '../routes/route-table';
 import { bindObserved } from '@palimpsest/protocol/catalog/observed-examples';
-import { ALTERNATE_REQUESTS, ERROR_REQUESTS, EXAMPLE_CANDIDATE_ID, EXAMPLE_DOCUMENT, exampleOf, type ExampleRequest, type Setup } from './example-requests';
+import { ALTERNATE_REQUESTS, ERROR_REQUESTS, EXAMPLE_CANDIDATE_ID, EXAMPLE_DOCUMENT, EXAMPLE_PROCESS_ID, exampleOf, type ExampleRequest, type Setup } from './example-requests';
 import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /**
@@ -81,7 +81,8 @@ function required(operation: OperationName): ExampleRequest {
 /** A fresh target and what the request needs done first; the ids it made. */
 async function prepare(call: Call, setup: Setup, n: number, workspace: ExampleWorkspace | null): Promise<Record<string, string>> {
   const content = setup === 'document' || setup === 'observed_document' || setup === 'observed_bundle' ? EXAMPLE_DOCUMENT : EXAMPLE_TEXT;
-  const created = setup === 'drifted_file' ? await driftedFile(call, workspace) : await ok(call, OP.palimpsest_initialize_target, { filename: 'notes.md', content, content_type: 'text/markdown' });
+  const inWorkspace = setup === 'drifted_file' || setup === 'started_command' || setup === 'answered_command';
+  const created = inWorkspace ? await driftedFile(call, workspace) : await ok(call, OP.palimpsest_initialize_target, { filename: 'notes.md', content, content_type: 'text/markdown' });
   const ids: Record<string, string> = { [String(created.target_file_id)]: EXAMPLE_TARGET_ID };
   if (workspace) ids[workspace.path] = EXAMPLE_WORKSPACE_ROOT;
   const edit = required(OP.palimpsest_submit_edits).params;
@@ -97,6 +98,11 @@ async function prepare(call: Call, setup: Setup, n: number, workspace: ExampleWo
     ids[candidate] = EXAMPLE_CANDIDATE_ID;
     if (setup === 'checked_candidate') await ok(call, OP.palimpsest_check_run, { candidate, checks: ['utf8'] });
     if (setup === 'moved_candidate') await ok(call, OP.palimpsest_submit_replacement, bindIds(required(OP.palimpsest_submit_replacement).params, ids));
+  }
+  if (setup === 'started_command' || setup === 'answered_command') {
+    const started = await ok(call, OP.start_command, { command: 'cat' });
+    ids[String(started.processId)] = EXAMPLE_PROCESS_ID;
+    if (setup === 'answered_command') await ok(call, OP.send_command_input, { processId: String(started.processId), data: 'hello' });
   }
   return ids;
 }

@@ -16,8 +16,8 @@ const TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g;
 /** A retry's request key is derived from the rejected attempt's fresh id. */
 const RETRY_KEY = /~retry-[0-9a-f]{8}\b/g;
 /** Values that differ from run to run by nature: the store's fresh ids, clock readings, durations, fingerprints over them. */
-/** …and the workspace root's device and inode numbers. */
-const VOLATILE_KEYS = /^(input_fingerprint|duration_ms|device|inode|dev|ino)$/;
+/** …and the workspace root's device and inode numbers, and a started process's pid. */
+const VOLATILE_KEYS = /^(input_fingerprint|duration_ms|device|inode|dev|ino|pid)$/;
 
 function mask(value: unknown, key = ''): unknown {
   if (VOLATILE_KEYS.test(key)) return `<${key}>`;

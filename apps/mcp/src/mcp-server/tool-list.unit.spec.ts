@@ -27,8 +27,11 @@ describe('tools/list input schemas a generic client can fill in', () => {
   });
 });
 
-/** tools/list's size as a client receives it (issue 13: the surface grows by about ten tools). */
-const SURFACE_BUDGET = 48 * 1024;
+/**
+ * tools/list's size as a client receives it: 48 KiB for the text and file tools, plus 8 KiB for the five
+ * command tools (5.0 KiB measured), which every agent of the full profile needs beside its edits.
+ */
+const SURFACE_BUDGET = 56 * 1024;
 /** Every tool definition, as a client receives it (issue 13). */
 const TOOL_CEILING = 4_096;
 
