@@ -1,13 +1,13 @@
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
+import type { RefusalDetails } from '@palimpsest/core/errors/refusal-details';
 import { isUuid } from '@palimpsest/core/target/request-identity';
 
-export interface NotFound {
+export type NotFound = RefusalDetails & {
   status: 'not_found';
   code: 'target_not_found';
   target_file_id: string;
   failure_detail: string;
-  [extra: string]: unknown;
-}
+};
 
 export function notFound(targetId: string): NotFound {
   return {

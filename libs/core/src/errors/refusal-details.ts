@@ -92,7 +92,8 @@ type MatchDetails = {
 
 /**
  * Every detail a refusal may carry beside its status, code and failure_detail, each named and typed:
- * reading a field no refusal carries does not compile.
+ * reading a field no refusal carries does not compile. Type aliases, not interfaces, so an answer stays
+ * assignable to Record<string, unknown> where it is printed as JSON.
  */
 export type RefusalDetails = ArgumentDetails & RangeDetails & TargetDetails & AttemptDetails & MatchDetails & CommandDetails & {
   next_actions?: NextAction[];
