@@ -39,12 +39,3 @@ DROP TABLE targets;
 ALTER TABLE targets_reordered RENAME TO targets;
 ALTER TABLE targets ADD CONSTRAINT targets_pkey PRIMARY KEY (target_id);
 ALTER TABLE targets ADD CONSTRAINT targets_version_check CHECK (version >= 0);
-
--- The hashes an attempt is read by key for (request fingerprint, expected, before and after hash) are the
--- event's: the reads join it; content_hash stays, for its filter. log_sequence's unique index went unread
--- (attempt_id already makes projecting one event twice fail).
-ALTER TABLE attempts DROP COLUMN request_fingerprint;
-ALTER TABLE attempts DROP COLUMN expected_current_hash;
-ALTER TABLE attempts DROP COLUMN before_hash;
-ALTER TABLE attempts DROP COLUMN after_hash;
-ALTER TABLE attempts DROP CONSTRAINT attempts_log_sequence_key;
