@@ -40,7 +40,7 @@ export async function createTargets(ctx: AppContext, count: number, content: str
   return ids;
 }
 
-async function submit(ctx: AppContext, targetId: string, version: number): Promise<Answer> {
+export async function submit(ctx: AppContext, targetId: string, version: number): Promise<Answer> {
   return (await dispatch(ctx, 'palimpsest_submit_edits', {
     target_file_id: targetId,
     intent: 'bench',

@@ -30,10 +30,10 @@ export async function findParentAttempt(tx: Sql, parentId: string): Promise<Pare
 /** The recorded attempt a recovered request is answered with, as its attempts row. */
 export async function attemptRow(tx: Sql, attemptId: string): Promise<Record<string, unknown> | null> {
   const { rows } = await tx.query<Record<string, unknown>>(
-    `SELECT attempt_id::text AS attempt_id, log_sequence, target_id::text AS target_id, status, client_request_id, before_version,
-            before_hash, after_version, after_hash, failure_reason, failure_detail, failed_change_id,
-            validation_stage, diagnostic, change_facts
-       FROM attempts WHERE attempt_id = $1`,
+    `SELECT a.attempt_id::text AS attempt_id, a.log_sequence, a.target_id::text AS target_id, a.status, a.client_request_id,
+            a.before_version, a.before_hash, a.after_version, a.after_hash, a.failure_reason, a.failure_detail,
+            a.failed_change_id, a.validation_stage, a.diagnostic, e.data->'change_facts' AS change_facts
+       FROM attempts a JOIN events e ON e.global_position = a.log_sequence WHERE a.attempt_id = $1`,
     [attemptId],
   );
   return rows[0] ?? null;

@@ -7,14 +7,14 @@ const COLUMNS = [
   'content_bytes', 'request_fingerprint', 'client_request_id', 'expected_target_version', 'expected_current_hash',
   'parent_attempt_id', 'regeneration_attempt', 'source', 'intent', 'before_version', 'after_version', 'before_hash',
   'after_hash', 'failure_reason', 'failure_detail', 'failed_change_id', 'validation_stage', 'diagnostic',
-  'change_facts', 'editing_cycle_id', 'created_at',
+  'editing_cycle_id', 'created_at',
 ];
 
 type AttemptEvent =
   | { type: 'ProposalAccepted'; data: ProposalAcceptedData }
   | { type: 'ProposalRejected'; data: ProposalRejectedData };
 
-/** INSERT for one attempt row; the submitted record itself stays in the event (joined when asked for). */
+/** INSERT for one attempt row; the submitted record and the change facts stay in the event (joined when asked for). */
 export function insertAttemptSql(e: AttemptEvent, position: SqlFragment, recordedAt: string): SqlFragment {
   const d = e.data;
   const accepted = e.type === 'ProposalAccepted' ? e.data : null;
@@ -28,7 +28,7 @@ export function insertAttemptSql(e: AttemptEvent, position: SqlFragment, recorde
     sql`${accepted ? accepted.after_hash : null}`, sql`${rejected?.failure_reason ?? null}`,
     sql`${rejected?.failure_detail ?? null}`, sql`${rejected?.failed_change_id ?? null}`,
     sql`${rejected?.validation_stage ?? null}`, jsonb(accepted ? accepted.warnings : rejected!.diagnostic),
-    jsonb(accepted ? accepted.change_facts : null), sql`${d.editing_cycle_id}`, sql`${recordedAt}`,
+    sql`${d.editing_cycle_id}`, sql`${recordedAt}`,
   ];
   return sql`INSERT INTO attempts (${raw(COLUMNS.join(', '))}) VALUES (${joinSql(values)})`;
 }

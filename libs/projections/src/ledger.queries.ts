@@ -37,6 +37,10 @@ export async function activeEditingCycle(sql: Sql, targetId: string): Promise<{ 
   return rows[0] ?? null;
 }
 
+/** A ledger entry's fact: the acceptance event's change fact with the entry's change_index. */
+export const LEDGER_FACT =
+  `(SELECT f FROM jsonb_array_elements(e.data->'change_facts') f WHERE (f->>'change_index')::int = l.change_index)`;
+
 /** A target's ledger entries, newest first: at most `rows` of them. */
 export async function ledgerRows(sql: Sql, targetId: string, filter: LedgerFilter, page: { rows: number }): Promise<LedgerRow[]> {
   const p = new SqlParams();
@@ -44,11 +48,12 @@ export async function ledgerRows(sql: Sql, targetId: string, filter: LedgerFilte
   if (filter.editingCycleId !== undefined) where.push(`editing_cycle_id = ${p.add(filter.editingCycleId)}`);
   if (filter.beforeSequence != null) where.push(`ledger_sequence < ${p.add(filter.beforeSequence)}`);
   const { rows } = await sql.query<LedgerRow>(
-    `SELECT ledger_sequence, attempt_id::text AS attempt_id, log_sequence, before_version, after_version,
-            editing_cycle_id::text AS editing_cycle_id, change_index, change_id, intent, transaction_intent, rationale,
-            risk, origin, derived, created_at
-       FROM ledger WHERE ${where.join(' AND ')}
-      ORDER BY ledger_sequence DESC LIMIT ${p.add(page.rows)}`,
+    `SELECT l.ledger_sequence, l.attempt_id::text AS attempt_id, l.log_sequence, l.before_version, l.after_version,
+            l.editing_cycle_id::text AS editing_cycle_id, l.change_index, l.change_id, l.intent, l.transaction_intent,
+            l.rationale, l.risk, l.origin, ${LEDGER_FACT} AS derived, l.created_at
+       FROM (SELECT * FROM ledger WHERE ${where.join(' AND ')} ORDER BY ledger_sequence DESC LIMIT ${p.add(page.rows)}) l
+       JOIN events e ON e.global_position = l.log_sequence
+      ORDER BY l.ledger_sequence DESC`,
     p.values,
   );
   return rows;
