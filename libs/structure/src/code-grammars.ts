@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Language, Parser } from 'web-tree-sitter';
+import { treeSitterRuntime } from './tree-sitter-runtime';
 
 export type CodeLanguage = 'typescript' | 'tsx' | 'javascript' | 'python';
 
@@ -10,7 +11,6 @@ const WASM: Record<CodeLanguage, string> = {
   python: 'tree-sitter-python/tree-sitter-python.wasm',
 };
 
-let ready: Promise<void> | null = null;
 const languages = new Map<CodeLanguage, Promise<Language>>();
 const parsers = new Map<CodeLanguage, Parser>();
 
@@ -19,7 +19,7 @@ const parsers = new Map<CodeLanguage, Parser>();
  * read here and handed over (a path would make web-tree-sitter import node:fs dynamically).
  */
 function language(lang: CodeLanguage): Promise<Language> {
-  ready ??= Parser.init();
+  const ready = treeSitterRuntime();
   let loaded = languages.get(lang);
   if (!loaded) {
     loaded = ready.then(() => Language.load(readFileSync(require.resolve(WASM[lang]))));

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Language, Parser } from 'web-tree-sitter';
+import { treeSitterRuntime } from '@palimpsest/structure/tree-sitter-runtime';
 
 let loaded: Promise<Parser> | null = null;
 
@@ -8,7 +9,7 @@ let loaded: Promise<Parser> | null = null;
  * once per process, after which parsing is synchronous. The bytes are handed over, not a path.
  */
 export function bashParser(): Promise<Parser> {
-  loaded ??= Parser.init().then(async () => {
+  loaded ??= treeSitterRuntime().then(async () => {
     const language = await Language.load(readFileSync(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm')));
     const parser = new Parser();
     parser.setLanguage(language);
