@@ -1,3 +1,4 @@
+import type { OP } from '../errors/operation-names.generated';
 /**
  * The command-run stream's events (`command-run-<uuid>`): one stream per command a caller asked to run
  * (run_command or start_command), from the request and the owner policy's decision to the exit. Output
@@ -11,7 +12,7 @@ export const COMMAND_TAIL_BYTES = 2_048;
 
 export const commandRunStreamId = (runId: string): string => `command-run-${runId}`;
 
-export type CommandTool = 'run_command' | 'start_command';
+export type CommandTool = OP.run_command | OP.start_command;
 
 /** The policy's decision as recorded: what would run (argv, or a line for a shell), and the rule that decided. */
 export interface RecordedDecision {
@@ -86,7 +87,7 @@ export interface CommandApprovalDecidedData {
   decided_at: string;
 }
 
-export type KillReason = 'kill_command' | 'timeout' | 'service_stop' | 'crash_cleanup';
+export type KillReason = OP.kill_command | 'timeout' | 'service_stop' | 'crash_cleanup';
 
 export interface CommandKilledData {
   run_id: string;

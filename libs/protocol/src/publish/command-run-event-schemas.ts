@@ -1,3 +1,4 @@
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { JsonSchema } from '../catalog/operation-spec';
 import { payloadSchemas } from './payload-schemas';
 
@@ -36,7 +37,7 @@ const decidedSchema = all({ run_id: uuid, approval_id: uuid, decided_by: text, n
 const PAYLOADS: Record<string, [string, JsonSchema]> = {
   CommandRequested: ['A caller asked to run a command line; the owner policy\'s decision and the rule that decided it, recorded before anything runs.', all({
     run_id: uuid,
-    tool: { enum: ['run_command', 'start_command'] },
+    tool: { enum: [OP.run_command, OP.start_command] },
     command: text,
     timeout_ms: nullable({ type: 'integer', minimum: 1 }),
     decision,
@@ -63,7 +64,7 @@ const PAYLOADS: Record<string, [string, JsonSchema]> = {
   CommandInputSent: ['Input was written to the running command\'s stdin: its digest and size, never the input.', all({ run_id: uuid, sha256, bytes: count, rule: nullable(text), sent_at: timestamp })],
   CommandKilled: ['The command\'s whole process group was stopped (SIGTERM, then SIGKILL within 2 s).', all({
     run_id: uuid,
-    reason: { enum: ['kill_command', 'timeout', 'service_stop', 'crash_cleanup'] },
+    reason: { enum: [OP.kill_command, 'timeout', 'service_stop', 'crash_cleanup'] },
     outcome: killOutcome,
     killed_at: timestamp,
   })],

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../app-context';
-import type { OP } from '@palimpsest/core/errors/operation-names.generated';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { noProcesses, processNotFound } from '../shared/command-answers';
 
@@ -15,7 +15,7 @@ export interface GetCommandOutputInput {
  */
 export async function getCommandOutput(ctx: AppContext, input: GetCommandOutputInput): Promise<Result<OP.get_command_output>> {
   const processes = ctx.commands.processes;
-  if (!processes) return noProcesses('get_command_output');
+  if (!processes) return noProcesses(OP.get_command_output);
   const p = processes.get(input.processId);
   if (!p) return processNotFound(input.processId);
   const read = await processes.read(p, input.cursor ?? 0, input.waitMs ?? 0);

@@ -2,7 +2,7 @@ import { PROCESS_LIMITS } from '@palimpsest/workspace/process/process-limits';
 import { runToEnd } from '@palimpsest/workspace/process/process-manager';
 import type { AppContext } from '../../app-context';
 import type { HandlerSession } from '../../dispatch/operation-handler';
-import type { OP } from '@palimpsest/core/errors/operation-names.generated';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { beginRun, type RunRequest } from '../shared/begin-run';
 
@@ -13,7 +13,7 @@ import { beginRun, type RunRequest } from '../shared/begin-run';
  */
 export async function runCommand(ctx: AppContext, input: RunRequest, session: HandlerSession): Promise<Result<OP.run_command>> {
   const timeoutMs = input.timeoutMs ?? PROCESS_LIMITS.DEFAULT_COMMAND_TIMEOUT_MS;
-  const begun = await beginRun(ctx, session, 'run_command', { ...input, timeoutMs });
+  const begun = await beginRun(ctx, session, OP.run_command, { ...input, timeoutMs });
   if (begun.kind === 'answer') return begun.answer;
   const outcome = await runToEnd(begun.run.process, timeoutMs);
   await begun.run.settled;

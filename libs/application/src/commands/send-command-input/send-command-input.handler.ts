@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../app-context';
 import type { HandlerSession } from '../../dispatch/operation-handler';
-import type { OP } from '@palimpsest/core/errors/operation-names.generated';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { callerPolicy } from '../shared/begin-run';
 import { forbidden, noProcesses, notRunning, processNotFound } from '../shared/command-answers';
@@ -18,7 +18,7 @@ export interface SendCommandInputInput {
  */
 export async function sendCommandInput(ctx: AppContext, input: SendCommandInputInput, session: HandlerSession): Promise<Result<OP.send_command_input>> {
   const processes = ctx.commands.processes;
-  if (!processes) return noProcesses('send_command_input');
+  if (!processes) return noProcesses(OP.send_command_input);
   const run = ctx.commands.runs.get(input.processId);
   if (!run) return processNotFound(input.processId);
   const text = input.newline === false ? input.data : `${input.data}\n`;

@@ -1,3 +1,4 @@
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import { COMMAND_TAIL_BYTES, type CommandTool, type KillReason, type RecordedDecision, type StreamDigest } from '@palimpsest/core/command-run/command-run.events';
 import type { CommandDecision } from '@palimpsest/core/policy/command-decision';
 import { ALLOW_ALL, READ_ONLY, type OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
@@ -37,8 +38,8 @@ function recorded(d: CommandDecision): RecordedDecision {
   };
 }
 
-const KILL_REASONS: readonly string[] = ['kill_command', 'timeout', 'service_stop'];
-const killReason = (reason: string): KillReason => (KILL_REASONS.includes(reason) ? (reason as KillReason) : 'kill_command');
+const KILL_REASONS: readonly string[] = [OP.kill_command, 'timeout', 'service_stop'];
+const killReason = (reason: string): KillReason => (KILL_REASONS.includes(reason) ? (reason as KillReason) : OP.kill_command);
 
 function digestOf(ring: OutputRing, sha256: string): StreamDigest {
   const from = Math.max(ring.start, ring.written - COMMAND_TAIL_BYTES);
@@ -85,7 +86,7 @@ export async function beginRun(ctx: AppContext, session: HandlerSession, tool: C
     if (approval.kind === 'declined') return { kind: 'answer', answer: approvalDeclined(decision.rule, runId) };
     if (approval.kind === 'timeout') return { kind: 'answer', answer: approvalTimeout(decision.rule, runId, approval.waitedMs) };
   }
-  const started = processes.start(runId, decision.exec, tool === 'start_command');
+  const started = processes.start(runId, decision.exec, tool === OP.start_command);
   if (!started.ok) {
     await record.record({ type: 'RefuseCommand', code: 'too_many_processes', rule: null, reason: `${started.live} processes are live` });
     return { kind: 'answer', answer: tooManyProcesses(started.live, runId) };
