@@ -22,16 +22,15 @@ function policy(input: unknown): OwnerPolicy {
 
 describe('loading a command policy', () => {
   it('loads when every example holds', async () => {
-    const gate = await createCommandGate(
-      config({
+    const loaded = config({
         guarded: {
           mode: 'allow_list',
           allow: [{ rule: 'git status', match: ['git status --short', 'timeout 5 git status'], not_match: ['git statusx', '/usr/bin/git status'] }, 'npm test'],
           deny: [{ rule: 'rm -rf', match: ['rm -fr /', "'/bin/rm' --recursive --force x", 'nice rm -r -f x'], not_match: ['rm -r x', 'rm -- -rf'] }],
         },
-      }),
-    );
-    expect(gate).toBeDefined();
+      });
+    const gate = await createCommandGate(loaded);
+    expect(await gate.decide('git status --short', loaded.profiles.guarded!, nothingWritten)).toMatchObject({ verdict: 'run', exec: { argv: ['git', 'status', '--short'] } });
   });
 
   it('fails the load on an example that does not hold, naming each one', async () => {
