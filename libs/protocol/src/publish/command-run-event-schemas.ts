@@ -1,5 +1,6 @@
 import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { JsonSchema } from '../catalog/operation-spec';
+import { all, count, nullable, sha256, text, timestamp, uuid } from './event-schema-parts';
 import { payloadSchemas } from './payload-schemas';
 
 /**
@@ -7,20 +8,7 @@ import { payloadSchemas } from './payload-schemas';
  * schema version 1, published beside the other events under schemas/events/.
  */
 
-const uuid = { type: 'string', format: 'uuid' };
-const sha256 = { type: 'string', pattern: '^[0-9a-f]{64}$' };
-const nullable = (schema: JsonSchema) => ({ anyOf: [schema, { type: 'null' }] });
-const timestamp = { type: 'string', format: 'date-time' };
-const text = { type: 'string' };
-const count = { type: 'integer', minimum: 0 };
 const killOutcome = { enum: ['gone', 'terminated', 'killed'], description: 'gone: nothing was left to signal; terminated: SIGTERM sufficed; killed: SIGKILL after the grace.' };
-
-const all = (properties: Record<string, JsonSchema>): JsonSchema => ({
-  type: 'object',
-  additionalProperties: false,
-  required: Object.keys(properties),
-  properties,
-});
 
 const decision = all({
   verdict: { enum: ['run', 'approve', 'refuse'] },

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../catalog/operation-spec';
+import { all, count, nullable, sha256, text, timestamp, uuid } from './event-schema-parts';
 import { payloadSchemas } from './payload-schemas';
 
 /**
@@ -6,21 +7,8 @@ import { payloadSchemas } from './payload-schemas';
  * schema version 1, published beside the other events under schemas/events/.
  */
 
-const uuid = { type: 'string', format: 'uuid' };
-const sha256 = { type: 'string', pattern: '^[0-9a-f]{64}$' };
-const nullable = (schema: JsonSchema) => ({ anyOf: [schema, { type: 'null' }] });
-const timestamp = { type: 'string', format: 'date-time' };
-const text = { type: 'string' };
-const count = { type: 'integer', minimum: 0 };
 const decimal = { type: 'string', pattern: '^(0|[1-9][0-9]*)$', description: 'A device or inode number, in decimal.' };
 const path = { type: 'string', minLength: 1, description: 'Canonical relative POSIX path under the workspace root.' };
-
-const all = (properties: Record<string, JsonSchema>): JsonSchema => ({
-  type: 'object',
-  additionalProperties: false,
-  required: Object.keys(properties),
-  properties,
-});
 
 const planned = all({
   target_id: uuid,
