@@ -109,12 +109,14 @@ const commitInput = (sub: Submission, target: TargetRow, outcome: Decided) => co
 /** The arguments as the caller sent them (dispatch split them into envelope and proposal). */
 function requestOf(input: SubmitProposalInput): RejectedRequest {
   const { protocol_version, proposal, attempt, observed, ...envelope } = input;
-  const args: Record<string, unknown> = { ...envelope, ...proposal, ...observed?.fields, attempt };
-  for (const key of Object.keys(args)) if (args[key] === undefined) delete args[key];
+  const args: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries({ ...envelope, ...proposal, ...observed?.fields, attempt })) if (value !== undefined) args[key] = value;
   return { operation: observed?.operation ?? SUBMISSION_TOOL[protocol_version], args };
 }
 
-function enrichmentFor(sub: Submission, target: TargetRow, outcome: Decided): RejectionEnrichment {
+/** Only a rejection is enriched (after commit); an acceptance skips building it. */
+function enrichmentFor(sub: Submission, target: TargetRow, outcome: Decided): RejectionEnrichment | null {
+  if (outcome.events[0]?.type === 'ProposalAccepted') return null;
   return { request: requestOf(sub.input), current: target, nearMissSource: outcome.hints.nearMissSource, recorded: true, now: sub.now, observed: sub.observedLookups };
 }
 
@@ -222,7 +224,6 @@ export async function submitProposal(ctx: AppContext, input: SubmitProposalInput
 
 /** The submission as a command of the target pipeline. */
 function submissionPlan(ctx: AppContext, sub: Submission): TargetCommandPlan<Answered> {
-  const resend = resent(requestOf(sub.input), 'Send the same request again');
   return {
     targetId: sub.targetId,
     optimistic: () => submitOptimistically(ctx, sub),
@@ -238,7 +239,7 @@ function submissionPlan(ctx: AppContext, sub: Submission): TargetCommandPlan<Ans
       const published = await publishAccepted(ctx, change, sub.binding, {
         decideAgain: (tx, locked) => decideLocked(sub, tx, locked),
         answer: (locked, outcome, done) => decidedResponse(sub, locked, outcome, done),
-        resend,
+        resend: resent(requestOf(sub.input), 'Send the same request again'),
       });
       return published === 'moved' ? 'moved' : { body: published as SubmissionResult, enrichment: null };
     },
