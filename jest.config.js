@@ -37,6 +37,8 @@ module.exports = {
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{apps,libs,test}/**/*.e2e.spec.ts'], testPathIgnorePatterns: ['/node_modules/', ...onlyOnBackend] },
   ],
   testTimeout: 60000,
+  // e2e suites first, then int, then unit (Jest's own order once it has every suite's duration).
+  testSequencer: '<rootDir>/test/support/heavy-first.sequencer.js',
   // Jest's default is one worker per core but one; most e2e time is spent waiting on child processes, so
   // two workers share two cores well (the suite's wall time falls by about half there).
   maxWorkers: Math.max(2, os.availableParallelism() - 1),
