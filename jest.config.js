@@ -29,7 +29,11 @@ const common = { transform: { '^.+\\.ts$': swc, '/node_modules/.+\\.js$': swc },
 // embedded run on PGlite, so they belong to the embedded run only.
 const EMBEDDED_ONLY = ['cli-through-gateway', 'first-start', 'install-from-tarball', 'mcp-through-gateway', 'reserved-paths-agent', 'stop-on-hangup', 'workspace-root-relay']
   .map((name) => `/test/e2e/${name}\\.e2e\\.spec\\.ts$`);
-const onlyOnBackend = process.env.DATABASE_URL ? EMBEDDED_ONLY : ['/libs/store/src/postgres/', '/test/e2e/postgres/'];
+// These int suites reach no database (parsers, the workspace's files, the command gate, processes), or
+// PGlite only (the prepared image), whatever DATABASE_URL says: they too belong to the embedded run only
+// (test/no-database-int-suites.unit.spec.ts holds each to it).
+const NO_DATABASE = require('./test/support/no-database-int-suites.json').map((path) => `/${path.replace(/\./g, '\\.')}$`);
+const onlyOnBackend = process.env.DATABASE_URL ? [...EMBEDDED_ONLY, ...NO_DATABASE] : ['/libs/store/src/postgres/', '/test/e2e/postgres/'];
 module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,test,clients}/**/*.unit.spec.ts'] },
@@ -37,6 +41,8 @@ module.exports = {
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/{apps,libs,test}/**/*.e2e.spec.ts'], testPathIgnorePatterns: ['/node_modules/', ...onlyOnBackend] },
   ],
   testTimeout: 60000,
+  // e2e suites first, then int, then unit (Jest's own order once it has every suite's duration).
+  testSequencer: '<rootDir>/test/support/heavy-first.sequencer.js',
   // Jest's default is one worker per core but one; most e2e time is spent waiting on child processes, so
   // two workers share two cores well (the suite's wall time falls by about half there).
   maxWorkers: Math.max(2, os.availableParallelism() - 1),

@@ -23,7 +23,7 @@ export interface TestDb {
 
 export async function createTestDb(opts: { migrate?: boolean } = {}): Promise<TestDb> {
   const url = process.env.DATABASE_URL;
-  const testDb = url ? await createPostgresTestDb(url) : await createPgliteTestDb(opts.migrate ?? true);
+  const testDb = url ? await createPostgresTestDb(url, opts.migrate ?? true) : await createPgliteTestDb(opts.migrate ?? true);
   if (opts.migrate ?? true) {
     try {
       await migrate(testDb.db);
@@ -53,22 +53,29 @@ async function createPgliteTestDb(migrated: boolean): Promise<TestDb> {
   return { db, dispose: () => db.close() };
 }
 
-let dumpFile: string | undefined;
-/** Named once per process: the migrations are read and hashed for the first database only. */
-function migratedDumpFile(): string {
-  if (dumpFile) return dumpFile;
-  const key = createHash('sha256').update(JSON.stringify(manifestFor(readMigrations(defaultMigrationsDir())))).digest('hex').slice(0, 16);
-  return (dumpFile = join(tmpdir(), `palimpsest-test-db-${key}.tar`));
+let key: string | undefined;
+/** Computed once per process: the migrations are read and hashed for the first database only. */
+function migrationsKey(): string {
+  return (key ??= createHash('sha256').update(JSON.stringify(manifestFor(readMigrations(defaultMigrationsDir())))).digest('hex').slice(0, 16));
 }
 
-async function createPostgresTestDb(adminUrl: string): Promise<TestDb> {
+function migratedDumpFile(): string {
+  return join(tmpdir(), `palimpsest-test-db-${migrationsKey()}.tar`);
+}
+
+/**
+ * The same on PostgreSQL: the first migrated database is kept as a template named by the migrations'
+ * checksums, and later ones (in any worker, any run) are copies of it (CREATE DATABASE … TEMPLATE, a
+ * file copy instead of every migration's statements); migrate() still runs on each and finds nothing to
+ * do. A database created unmigrated is still created empty.
+ */
+async function createPostgresTestDb(adminUrl: string, migrated: boolean): Promise<TestDb> {
   const name = `palimpsest_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  await withAdmin(adminUrl, (admin) => admin.query(`CREATE DATABASE ${name}`));
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const template = migrated ? await migratedTemplate(adminUrl) : undefined;
+  await withAdmin(adminUrl, (admin) => admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`));
   let db: Db;
   try {
-    db = await openPostgresDb({ connectionString: url.toString() });
+    db = await openPostgresDb({ connectionString: databaseUrl(adminUrl, name) });
   } catch (error) {
     await dropDatabase(adminUrl, name);
     throw error;
@@ -93,9 +100,7 @@ export async function databaseUrlOf(db: Db): Promise<string> {
   const adminUrl = process.env.DATABASE_URL;
   if (db.kind !== 'postgres' || !adminUrl) throw new Error('databaseUrlOf(): a PostgreSQL test database only');
   const { rows } = await db.query<{ name: string }>('SELECT current_database() AS name');
-  const url = new URL(adminUrl);
-  url.pathname = `/${rows[0]!.name}`;
-  return url.toString();
+  return databaseUrl(adminUrl, rows[0]!.name);
 }
 
 /** Runs `sql` on the server as the admin (pg_terminate_backend of other sessions, settings). */
@@ -103,6 +108,59 @@ export function asAdmin<R = unknown>(sql: string, params: unknown[] = []): Promi
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) throw new Error('asAdmin(): PostgreSQL only');
   return withAdmin(adminUrl, async (admin) => (await admin.query(sql, params)).rows as R[]);
+}
+
+function databaseUrl(adminUrl: string, name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+let template: Promise<string> | undefined;
+function migratedTemplate(adminUrl: string): Promise<string> {
+  template ??= makeMigratedTemplate(adminUrl).catch((error: unknown) => {
+    template = undefined;
+    throw error;
+  });
+  return template;
+}
+
+/** Any worker may be first: an advisory lock lets one build it (under another name, renamed when migrated) while the others wait. */
+async function makeMigratedTemplate(adminUrl: string): Promise<string> {
+  const name = `palimpsest_template_${migrationsKey()}`;
+  await withAdmin(adminUrl, async (admin) => {
+    await admin.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+    try {
+      if ((await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount) return;
+      const building = `${name}_${randomBytes(4).toString('hex')}`;
+      await admin.query(`CREATE DATABASE ${building}`);
+      try {
+        const db = await openPostgresDb({ connectionString: databaseUrl(adminUrl, building) });
+        try {
+          await migrate(db);
+        } finally {
+          await db.close();
+        }
+        await waitForNoSessions(admin, building);
+        await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+      } catch (error) {
+        await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+        throw error;
+      }
+    } finally {
+      await admin.query('SELECT pg_advisory_unlock(hashtext($1))', [name]);
+    }
+  });
+  return name;
+}
+
+/** A closed pool's server sessions end a moment after it closes; a database with sessions cannot be renamed or copied. */
+async function waitForNoSessions(admin: pg.Client, name: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while ((await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name])).rows[0]!.n > 0) {
+    if (Date.now() > deadline) throw new Error(`sessions still on ${name} 10 s after its pool closed`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 function dropDatabase(adminUrl: string, name: string): Promise<unknown> {
