@@ -150,10 +150,11 @@ type Answered = { body: SubmissionResult; enrichment: RejectionEnrichment | null
 async function submitOptimistically(ctx: AppContext, sub: Submission): Promise<Step<Answered> | 'declined' | 'refused'> {
   const head = ctx.contents.optimisticHead(sub.targetId);
   if (!head || isUuid(sub.input.parent_attempt_id) || sub.input.observed) return 'declined';
-  // A rebase reads the acceptances since the guard under the lock.
-  if (sub.input.rebase === true && sub.input.expected_target_version !== head.version) return 'declined';
   const target: TargetRow = { exists: true, ...head };
-  const outcome = decide(commandFor(sub, { keyed: null, parent: null }), target);
+  // A rebase goes through the acceptances between its guard and this head: committed, so they never
+  // change, and the guarded statement commits only if the head is still this one.
+  const since = sub.input.rebase === true ? await sinceLookup(ctx.db, target, sub.input.expected_target_version) : null;
+  const outcome = decide(commandFor(sub, { keyed: null, parent: null, since }), target);
   if (outcome.kind === 'refused') return 'declined'; // the locked path answers refusals
   if (outcome.recoveredAttemptId || outcome.events.length !== 1) return 'declined';
   const done = await commitOptimistically(ctx, commitInput(sub, target, outcome), sub.boundKey, acceptedHash(outcome) !== null);

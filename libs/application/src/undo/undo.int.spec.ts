@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { createWorkspaceHarness, type WorkspaceHarness } from '../test-support/workspace-harness';
-import { dispatch } from '../dispatch/dispatch';
+import { dispatchRequest as dispatch } from '../dispatch/dispatch';
 
 type Answer = Record<string, any>;
 
