@@ -63,10 +63,10 @@ export async function acceptedEffectsOfWorkspace(sql: Sql, afterPosition: number
   return rows;
 }
 
-/** One accepted attempt with its effects, or null when no acceptance has that id. */
-export async function acceptedEffectsOf(sql: Sql, attemptId: string): Promise<AcceptedEffectsRow | null> {
-  const { rows } = await sql.query<AcceptedEffectsRow>(
-    `SELECT ${COLUMNS}
+/** One accepted attempt with its effects, its record (canonical JSON) and per-change facts, or null when no acceptance has that id. */
+export async function acceptedEffectsOf(sql: Sql, attemptId: string): Promise<(AcceptedEffectsRow & { content: string; change_facts: unknown }) | null> {
+  const { rows } = await sql.query<AcceptedEffectsRow & { content: string; change_facts: unknown }>(
+    `SELECT ${COLUMNS}, e.data->>'content' AS content, e.data->'change_facts' AS change_facts
        FROM attempts a JOIN events e ON e.global_position = a.log_sequence
        LEFT JOIN workspace_files w ON w.target_id = a.target_id
       WHERE a.attempt_id = $1 AND a.status = 'accepted'`,

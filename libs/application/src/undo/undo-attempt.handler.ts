@@ -4,8 +4,10 @@ import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import { isUuid } from '@palimpsest/core/target/request-identity';
 import { PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
 import { acceptedEffectsOf } from '@palimpsest/projections/accepted-effects.queries';
+import { inverseFromRecord, type InverseSpan } from '@palimpsest/core/rebase/record-inversion';
+import type { ChangeFact } from '@palimpsest/core/transaction/transaction.types';
 import type { AppContext } from '../app-context';
-import { textAtVersion, withEffects } from '../changes-since/effect-history';
+import { textAtVersion, withEffects, type AcceptedEffects } from '../changes-since/effect-history';
 import { targetIdOf } from '../shared/target-lookup';
 import { submitProposal, type SubmissionResult } from '../submit-proposal/submit-proposal.handler';
 
@@ -48,21 +50,10 @@ export async function undoAttempt(ctx: AppContext, input: UndoAttemptInput): Pro
   const row = await acceptedEffectsOf(ctx.db, attemptId);
   if (!row || row.target_id !== targetId) return attemptNotFound(targetId, attemptId);
   const [accepted] = await withEffects(ctx.db, [row]);
-  const preimage = await textAtVersion(ctx.db, targetId, accepted!.before_version);
-  if (preimage === null) throw new Error(`target ${targetId} never reached version ${accepted!.before_version}`);
-  const inverse = invertEffects(preimage, accepted!.effects);
-  if (inverse.length === 0) {
+  const operations = (await inverseOf(ctx, accepted!, row)).map((op, i) => ({ op: 'span', change_id: `undo_${String(i + 1).padStart(3, '0')}`, ...op }));
+  if (operations.length === 0) {
     return invalidArgument('nothing_to_undo', `Attempt ${attemptId} changed no text: there is nothing to undo.`, { argument: 'attempt_id', target_file_id: targetId });
   }
-  // Last first: each span's offsets hold in the buffer the ones before it leave.
-  const operations = [...inverse].reverse().map((e, i) => ({
-    op: 'span',
-    change_id: `undo_${String(i + 1).padStart(3, '0')}`,
-    start: e.start,
-    end: e.end,
-    expected_text: accepted!.effects[inverse.length - 1 - i]!.inserted,
-    replace: e.inserted,
-  }));
   const answer = await submitProposal(ctx, {
     target_file_id: targetId,
     protocol_version: PROTOCOL.tx2,
@@ -73,6 +64,32 @@ export async function undoAttempt(ctx: AppContext, input: UndoAttemptInput): Pro
     rebase: true,
   });
   return undoAnswer(answer, targetId, attemptId, accepted!.after_version);
+}
+
+/**
+ * The inverse as tx/2 spans on the text the attempt made: from its record and facts when they say it
+ * (tx/1, tx/2: no history read), else from its effects over its preimage (the initial text and the
+ * recorded effects up to it).
+ */
+async function inverseOf(ctx: AppContext, accepted: AcceptedEffects, recorded: { content: string; change_facts: unknown }): Promise<InverseSpan[]> {
+  const record = parseRecord(recorded.content);
+  const facts = Array.isArray(recorded.change_facts) ? (recorded.change_facts as ChangeFact[]) : null;
+  const fromRecord = record && facts ? inverseFromRecord(accepted.protocol_version, record, facts) : null;
+  if (fromRecord) return fromRecord;
+  const preimage = await textAtVersion(ctx.db, accepted.target_id, accepted.before_version);
+  if (preimage === null) throw new Error(`target ${accepted.target_id} never reached version ${accepted.before_version}`);
+  const inverse = invertEffects(preimage, accepted.effects);
+  // Last first: each span's offsets hold in the buffer the ones before it leave.
+  return inverse.map((e, i) => ({ start: e.start, end: e.end, expected_text: accepted.effects[i]!.inserted, replace: e.inserted })).reverse();
+}
+
+function parseRecord(content: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(content);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? { ...value } : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The submission's answer, said as an undo: a stale refusal naming later writers is an undo conflict. */

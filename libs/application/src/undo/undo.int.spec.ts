@@ -68,6 +68,15 @@ describe(`undo on ${describeBackend}`, () => {
     expect(await text(id)).toBe('alpha\nBETA!\ngamma\n');
   });
 
+  it('undoes a whole replacement (from its preimage: the initial text and the recorded effects up to it)', async () => {
+    const id = await target('before 😀\nkept\n');
+    await call('palimpsest_submit_edits', { target_file_id: id, intent: 'e', expected_target_version: 0, edits: [{ match: 'kept', replace: 'KEPT' }] });
+    const replaced = await call('palimpsest_submit_replacement', { target_file_id: id, intent: 'r', expected_target_version: 1, replacement: 'all new\n' });
+    const undo = await call('palimpsest_undo_attempt', { target_file_id: id, attempt_id: replaced.attempt_id });
+    expect(undo.status).toBe('accepted');
+    expect(await text(id)).toBe('before 😀\nKEPT\n');
+  });
+
   it('answers not_found for an attempt of another target or a rejected one', async () => {
     const id = await target('x\n');
     const rejected = await call('palimpsest_submit_edits', { target_file_id: id, intent: 'e', expected_target_version: 0, edits: [{ match: 'nope', replace: 'y' }] });
