@@ -2,9 +2,9 @@
 // Pure helpers: they encode JSON-RPC requests and decode responses; the host owns the streams.
 
 export const JSONRPC_VERSION = '2.0';
-export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_observe_scope","palimpsest_submit_observed_operations","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_refresh","palimpsest_workspace_status","grep","list_files","read_file","edit_file","write_file","run_command","start_command","get_command_output","send_command_input","kill_command","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard","palimpsest_search_targets","palimpsest_get_target_activity"] as const;
+export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_observe_scope","palimpsest_submit_observed_operations","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_refresh","palimpsest_workspace_status","grep","list_files","read_file","edit_file","write_file","run_command","start_command","get_command_output","send_command_input","kill_command","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard","palimpsest_search_targets","palimpsest_get_target_activity","palimpsest_changes_since","palimpsest_relocate_range","palimpsest_undo_attempt","palimpsest_undo_edit"] as const;
 export type Method = (typeof METHODS)[number];
-export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_status","grep","list_files","read_file","get_command_output","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_search_targets","palimpsest_get_target_activity"];
+export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_status","grep","list_files","read_file","get_command_output","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_search_targets","palimpsest_get_target_activity","palimpsest_changes_since","palimpsest_relocate_range"];
 
 /** Initialize target: Create a target from text: LF content at version 0, a snapshot, an editing cycle, its source line endings recorded. */
 export type InitializeTargetParams = {
@@ -114,6 +114,7 @@ export type SubmitEditsParams = {
   attempt?: number | null;
   client_request_id?: string | null;
   include_correlation_id?: boolean;
+  rebase?: boolean | null;
   edits: Array<{
     match: string;
     replace: string;
@@ -137,6 +138,7 @@ export type SubmitOperationsParams = {
   attempt?: number | null;
   client_request_id?: string | null;
   include_correlation_id?: boolean;
+  rebase?: boolean | null;
   operations: Array<{
     op: "match";
     match: string;
@@ -500,6 +502,37 @@ export type GetTargetActivityParams = {
   max_wait_ms?: number | null;
 };
 
+/** Changes since a version or position: The accepted changes after a point, oldest first: each attempt with its version, time, source and effects (code-point range of the text before it, and the text inserted, bounded). One target from a version or a log position, or with no target every workspace file from a position. Paged: pass next_position as from_position. */
+export type ChangesSinceParams = {
+  target_file_id?: string | null;
+  from_version?: number | null;
+  from_position?: number | null;
+  limit?: number | null;
+  max_inserted_code_points?: number | null;
+};
+
+/** Relocate a range to the current version: Where a code-point range read at one version is now: moved (same text, new offsets), unchanged, rewritten (an accepted change touched it: the range spans what replaced it) or deleted, with the attempts that touched it. Give target, version, start and end, or an observation_id (its scope and version). */
+export type RelocateRangeParams = {
+  target_file_id?: string | null;
+  version?: number | null;
+  start?: number | null;
+  end?: number | null;
+  observation_id?: string | null;
+};
+
+/** Undo an accepted attempt: Apply the inverse of an accepted attempt as a new guarded change (source undo; a bound file is published like any write). Refused, and recorded, when a later attempt touched its ranges: the answer names them and offers palimpsest_changes_since. An undo is an attempt too: undo it to redo. */
+export type UndoAttemptParams = {
+  target_file_id: string;
+  attempt_id: string;
+  client_request_id?: string | null;
+};
+
+/** Undo an edit of a file: palimpsest_undo_attempt for a workspace file, by path: the inverse of the accepted attempt (attempt_id of edit_file or write_file) written to the file through its journal. Refused when a later change touched the same text. */
+export type UndoEditParams = {
+  path: string;
+  attempt_id: string;
+};
+
 export interface ParamsByMethod {
   palimpsest_initialize_target: InitializeTargetParams;
   palimpsest_handle_upload: HandleUploadParams;
@@ -539,6 +572,10 @@ export interface ParamsByMethod {
   palimpsest_change_discard: ChangeDiscardParams;
   palimpsest_search_targets: SearchTargetsParams;
   palimpsest_get_target_activity: GetTargetActivityParams;
+  palimpsest_changes_since: ChangesSinceParams;
+  palimpsest_relocate_range: RelocateRangeParams;
+  palimpsest_undo_attempt: UndoAttemptParams;
+  palimpsest_undo_edit: UndoEditParams;
 }
 
 export interface Request<M extends Method> { jsonrpc: '2.0'; id: number | string; method: M; params: ParamsByMethod[M] }

@@ -43,7 +43,7 @@ export function targetAppend(input: CommitInput): TargetAppend {
     chunks = change.chunks;
     renumbers ||= change.rewrite !== null && change.rewrite.insert.length !== change.rewrite.deleteCount;
     const after: TargetAfter = { state: input.stateAfter, rewrite: change.rewrite };
-    return { type: event.type, schemaVersion: targetEventSchemaVersion(event.type), data: event.data, metadata: input.metadata, recordedAt: input.recordedAt, after };
+    return { type: event.type, schemaVersion: targetEventSchemaVersion(event), data: event.data, metadata: input.metadata, recordedAt: input.recordedAt, after };
   });
   return { append: { streamId: targetStreamId(input.targetId), expectedVersion: input.streamVersion, events }, chunks, renumbers };
 }

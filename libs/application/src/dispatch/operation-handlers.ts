@@ -37,6 +37,7 @@ import { startCommand } from '../commands/start-command/start-command.handler';
 import { getCommandOutput } from '../commands/get-command-output/get-command-output.handler';
 import { sendCommandInput } from '../commands/send-command-input/send-command-input.handler';
 import { killCommand } from '../commands/kill-command/kill-command.handler';
+import { UNDO_HANDLERS } from '../undo/undo-handlers';
 
 /** The caller's policy (approvals on writes), progress sink and cancellation, as change_apply gets them. */
 const writeCaller = (s: HandlerSession) => ({ policy: s.policy ?? null, progress: s.progress, signal: s.signal, correlationId: s.correlationId });
@@ -45,7 +46,7 @@ const writeCaller = (s: HandlerSession) => ({ policy: s.policy ?? null, progress
 export type OperationHandlers = { [N in OperationName]: OperationHandler<N> };
 
 /** Split submission arguments into the envelope and the proposal fields the caller supplied. */
-function submit(ctx: AppContext, args: Admitted<SubmissionOperation>, protocol: ProtocolVersion): Promise<SubmissionResult> {
+function submit(ctx: AppContext, args: Admitted<SubmissionOperation>, protocol: ProtocolVersion, s: HandlerSession): Promise<SubmissionResult> {
   return submitProposal(ctx, {
     target_file_id: args.target_file_id,
     protocol_version: protocol,
@@ -57,6 +58,7 @@ function submit(ctx: AppContext, args: Admitted<SubmissionOperation>, protocol: 
     attempt: args.attempt,
     source: args.source,
     include_correlation_id: args.include_correlation_id,
+    rebase: ('rebase' in args && typeof args.rebase === 'boolean' ? args.rebase : null) ?? s.policy?.rebase === true,
   });
 }
 
@@ -70,9 +72,9 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   palimpsest_find_occurrences: (ctx, a) => findOccurrencesQuery(ctx, a),
   palimpsest_observe_scope: (ctx, a, s) => observeScope(ctx, a, s.profile === 'read-only' || s.policy?.mode === 'read_only'),
   palimpsest_submit_observed_operations: (ctx, a) => submitObserved(ctx, a),
-  palimpsest_submit_edits: (ctx, a) => submit(ctx, a, PROTOCOL.tx1),
-  palimpsest_submit_operations: (ctx, a) => submit(ctx, a, PROTOCOL.tx2),
-  palimpsest_submit_replacement: (ctx, a) => submit(ctx, a, PROTOCOL.tx3),
+  palimpsest_submit_edits: (ctx, a, s) => submit(ctx, a, PROTOCOL.tx1, s),
+  palimpsest_submit_operations: (ctx, a, s) => submit(ctx, a, PROTOCOL.tx2, s),
+  palimpsest_submit_replacement: (ctx, a, s) => submit(ctx, a, PROTOCOL.tx3, s),
   palimpsest_preview: (ctx, a) => previewProposal(ctx, a),
   palimpsest_save: (ctx, a) => saveCheckpoint(ctx, a),
   palimpsest_replay: (ctx, a) => replayTargetQuery(ctx, a),
@@ -94,4 +96,5 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   ...CANDIDATE_HANDLERS,
   palimpsest_search_targets: (ctx, a) => searchTargets(ctx, a),
   palimpsest_get_target_activity: (ctx, a) => getTargetActivity(ctx, a),
+  ...UNDO_HANDLERS,
 };

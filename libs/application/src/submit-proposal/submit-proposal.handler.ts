@@ -25,6 +25,7 @@ import { publishAccepted } from './publish-accepted';
 import { enrichRejection, type RejectionEnrichment } from './rejection-enrichment';
 import { submissionResponse } from './submission-response';
 import { OP } from '@palimpsest/core/errors/operation-names.generated';
+import { sinceLookup } from './rebase-lookup';
 
 /** Wire arguments common to the three submission tools (proposal fields vary by format). */
 export interface SubmitProposalInput {
@@ -38,6 +39,8 @@ export interface SubmitProposalInput {
   attempt?: unknown;
   source?: unknown;
   include_correlation_id?: boolean;
+  /** A stale expected_target_version is rebased through the acceptances since it when none touched this change. */
+  rebase?: boolean;
   /**
    * Set by palimpsest_submit_observed_operations: finds the observation under the row lock. Such a
    * submission always takes the locked path (the observation must be read under the lock).
@@ -100,6 +103,7 @@ function commandFor(sub: Submission, lookups: SubmissionFields['lookups'], obser
     parent_attempt_id: input.parent_attempt_id,
     regeneration_attempt: input.attempt,
     source: input.source,
+    ...(input.rebase === true ? { rebase: true } : {}),
     lookups,
   }, observed, sub.strict);
 }
@@ -149,7 +153,10 @@ async function submitOptimistically(ctx: AppContext, sub: Submission): Promise<S
   const head = ctx.contents.optimisticHead(sub.targetId);
   if (!head || isUuid(sub.input.parent_attempt_id) || sub.input.observed) return 'declined';
   const target: TargetRow = { exists: true, ...head };
-  const outcome = decide(commandFor(sub, { keyed: null, parent: null }), target);
+  // A rebase goes through the acceptances between its guard and this head: committed, so they never
+  // change, and the guarded statement commits only if the head is still this one.
+  const since = sub.input.rebase === true ? await sinceLookup(ctx.db, target, sub.input.expected_target_version) : null;
+  const outcome = decide(commandFor(sub, { keyed: null, parent: null, since }), target);
   if (outcome.kind === 'refused') return 'declined'; // the locked path answers refusals
   if (outcome.recoveredAttemptId || outcome.events.length !== 1) return 'declined';
   const done = await commitOptimistically(ctx, commitInput(sub, target, outcome), sub.boundKey, acceptedHash(outcome) !== null);
@@ -163,7 +170,8 @@ async function decideLocked(sub: Submission, tx: Sql, target: Extract<TargetRow,
   const parent = await findParent(tx, sub.input.parent_attempt_id);
   const observed = sub.input.observed ? await sub.input.observed.lookup(tx, target) : undefined;
   sub.observedLookups = observed;
-  return decide(commandFor(sub, { keyed, parent }, observed), target);
+  const since = sub.input.rebase === true ? await sinceLookup(tx, target, sub.input.expected_target_version) : null;
+  return decide(commandFor(sub, { keyed, parent, since }, observed), target);
 }
 
 /**

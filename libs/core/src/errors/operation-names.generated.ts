@@ -41,6 +41,10 @@ export const OP = {
   palimpsest_change_discard: 'palimpsest_change_discard',
   palimpsest_search_targets: 'palimpsest_search_targets',
   palimpsest_get_target_activity: 'palimpsest_get_target_activity',
+  palimpsest_changes_since: 'palimpsest_changes_since',
+  palimpsest_relocate_range: 'palimpsest_relocate_range',
+  palimpsest_undo_attempt: 'palimpsest_undo_attempt',
+  palimpsest_undo_edit: 'palimpsest_undo_edit',
 } as const satisfies { readonly [N in CatalogOperation]: N };
 
 /** The same names as types (declarations only: it merges with the constant). */
@@ -83,4 +87,8 @@ export declare namespace OP {
   export type palimpsest_change_discard = 'palimpsest_change_discard';
   export type palimpsest_search_targets = 'palimpsest_search_targets';
   export type palimpsest_get_target_activity = 'palimpsest_get_target_activity';
+  export type palimpsest_changes_since = 'palimpsest_changes_since';
+  export type palimpsest_relocate_range = 'palimpsest_relocate_range';
+  export type palimpsest_undo_attempt = 'palimpsest_undo_attempt';
+  export type palimpsest_undo_edit = 'palimpsest_undo_edit';
 }

@@ -29,6 +29,8 @@ export interface OwnerPolicy {
   approve: boolean;
   tools: string[] | null;
   require_checks: string[];
+  /** Submissions without a `rebase` argument rebase a stale version guard (default false: refused as stale). */
+  rebase?: boolean;
   /** Example lines of allow/deny entries, checked against the shell parser when the policy loads. */
   examples?: RuleExamples[];
 }
@@ -76,7 +78,7 @@ export const FILES: OwnerPolicy = Object.freeze({ ...ALLOW_ALL, name: 'files', t
 /** Profiles every installation has; a policy file may add others but not redefine these. */
 export const BUILTIN_PROFILES: Readonly<Record<string, OwnerPolicy>> = { full: ALLOW_ALL, 'read-only': READ_ONLY, files: FILES };
 
-const FIELDS = new Set(['mode', 'allow', 'deny', 'shell', 'approve', 'tools', 'require_checks']);
+const FIELDS = new Set(['mode', 'allow', 'deny', 'shell', 'approve', 'tools', 'require_checks', 'rebase']);
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 
@@ -118,6 +120,7 @@ export function parsePolicy(input: unknown, name: string | null = null, where = 
     approve: flag(input, 'approve', problems, where),
     tools,
     require_checks: list(input, 'require_checks', problems, where),
+    ...(flag(input, 'rebase', problems, where) ? { rebase: true } : {}),
     ...(examples.length ? { examples } : {}),
   };
   return problems.length ? { ok: false, problems } : { ok: true, value: policy };

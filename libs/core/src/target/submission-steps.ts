@@ -18,7 +18,8 @@ import {
 } from './request-identity';
 import type { SubmissionCommand } from './target.commands';
 import type { NearMissSource, TargetRefusal } from './target-decision';
-import type { AttemptData, ProposalRejectedData, TargetEvent } from './target.events';
+import type { AttemptData, ProposalRejectedData, RebasedFrom, TargetEvent } from './target.events';
+import { rebaseSubmission } from './submission-rebase';
 import type { ExistingTarget } from './target.state';
 import { summarizeWarnings } from './warnings';
 import type { ObservedProblem } from './observed-problem';
@@ -271,6 +272,12 @@ function decideOnTarget<C extends SubmissionCommand>(
 
   const stale = checkGuardsAgainst(withRuntime.expected_target_version, withRuntime.expected_current_hash, state);
   if (stale) {
+    const guard = { version: withRuntime.expected_target_version, hash: withRuntime.expected_current_hash };
+    const rebase = rebaseSubmission(cmd, state, proposal, stored, runtime, guard);
+    if (rebase?.kind === 'rebased') {
+      const applied: AttemptData = { ...withRuntime, content: rebase.content, content_hash: sha256Hex(rebase.content) };
+      return decision([acceptedEvent(applied, state, rebase.result, rebase.rebased)], rebase.result.text, rebase.result.changed ?? null);
+    }
     return decision([
       rejectedEvent(withRuntime, state, {
         reason: stale.failure_reason,
@@ -282,6 +289,7 @@ function decideOnTarget<C extends SubmissionCommand>(
           expected_current_hash: withRuntime.expected_current_hash,
           current_version: state.version,
           current_hash: state.current_hash,
+          ...(rebase ? rebase.diagnostic : {}),
         },
       }),
     ]);
@@ -307,7 +315,7 @@ function decideOnTarget<C extends SubmissionCommand>(
 }
 
 /** What an acceptance records: the attempt, the versions and hashes, the engine's facts and its effects. */
-function acceptedEvent(attempt: AttemptData, state: ExistingTarget, result: TxSuccess): TargetEvent {
+function acceptedEvent(attempt: AttemptData, state: ExistingTarget, result: TxSuccess, rebased?: RebasedFrom): TargetEvent {
   return {
     type: 'ProposalAccepted',
     data: {
@@ -320,6 +328,7 @@ function acceptedEvent(attempt: AttemptData, state: ExistingTarget, result: TxSu
       annotations: result.annotations,
       warnings: summarizeWarnings(result.warnings),
       effects: result.effects,
+      ...(rebased ? { rebased } : {}),
     },
   };
 }

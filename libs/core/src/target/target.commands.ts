@@ -1,6 +1,7 @@
 import type { BundleObservedData, PublishMode, ScopeObservedData, WorkspaceFileBoundData } from './target.events';
 import type { ProtocolVersion } from '../transaction/transaction.types';
 import type { ObservationLink } from '../transaction/observed-scope';
+import type { EffectStep } from '../rebase/effect-step';
 
 /** Ids and time come in with every command: the core has no clock and no randomness. */
 interface CommandMeta {
@@ -75,10 +76,21 @@ export interface SubmissionFields extends CommandMeta {
   parent_attempt_id?: unknown;
   regeneration_attempt?: unknown;
   source?: unknown;
+  /** A stale expected_target_version may be rebased through the acceptances since it (plain submissions only). */
+  rebase?: boolean;
   lookups: {
     keyed: KeyedAttempt | null;
     parent: ParentAttempt | null;
+    /** With rebase: the acceptances after expected_target_version, read under the row lock. */
+    since?: SinceLookup | null;
   };
+}
+
+/** What the handler read for a rebase: the acceptances after `from_version`, in order, and the hash of that version. */
+export interface SinceLookup {
+  from_version: number;
+  from_hash: string;
+  steps: EffectStep[];
 }
 
 /** A plain submission: tx/1 edits, tx/2 operations or a tx/3 replacement (submit-proposal.decision.ts). */

@@ -76,6 +76,32 @@ export interface ProposalAcceptedV1Data extends AttemptData {
  */
 export interface ProposalAcceptedData extends ProposalAcceptedV1Data {
   effects: TextEffect[];
+  /**
+   * Set when a stale submission (rebase: true) was rebased through the acceptances since its
+   * expected_target_version (schema version 3; absent otherwise). `content` is the record as applied.
+   */
+  rebased?: RebasedFrom;
+}
+
+/** A span of a rebased submission: its range as submitted (at from_version) and as applied. */
+export interface RebasedSpan {
+  change_index: number;
+  from_start: number;
+  from_end: number;
+  start: number;
+  end: number;
+}
+
+/**
+ * What a rebase did: the version the submission was written against, the acceptances it was carried
+ * through (none of which touched its ranges), the moved spans (tx/2; a tx/1 match is found again and
+ * moves with its text) and the SHA-256 of the record as submitted.
+ */
+export interface RebasedFrom {
+  from_version: number;
+  through_attempt_ids: string[];
+  spans: RebasedSpan[];
+  submitted_content_hash: string;
 }
 
 export interface ProposalRejectedData extends AttemptData {
@@ -244,8 +270,13 @@ export const TARGET_EVENT_SCHEMA_VERSIONS: Readonly<Record<TargetEventType, numb
   BundleObserved: 1,
 };
 
-export function targetEventSchemaVersion(type: TargetEventType): number {
-  return TARGET_EVENT_SCHEMA_VERSIONS[type];
+/** A rebased acceptance (with `rebased`) is written as ProposalAccepted version 3; every other as above. */
+export const PROPOSAL_ACCEPTED_REBASED_VERSION = 3;
+
+export function targetEventSchemaVersion(typeOrEvent: TargetEventType | TargetEvent): number {
+  if (typeof typeOrEvent === 'string') return TARGET_EVENT_SCHEMA_VERSIONS[typeOrEvent];
+  if (typeOrEvent.type === 'ProposalAccepted' && typeOrEvent.data.rebased) return PROPOSAL_ACCEPTED_REBASED_VERSION;
+  return TARGET_EVENT_SCHEMA_VERSIONS[typeOrEvent.type];
 }
 
 export function targetStreamId(targetId: string): string {
@@ -275,6 +306,7 @@ export function upcastTargetEvent(type: string, schemaVersion: number, data: unk
     const v1 = data as ProposalAcceptedV1Data;
     return { type: eventType, data: { ...v1, effects: rerunAcceptance(preimage(), v1).effects } };
   }
+  if (eventType === 'ProposalAccepted' && schemaVersion === PROPOSAL_ACCEPTED_REBASED_VERSION) return { type, data } as TargetEvent;
   if (schemaVersion !== TARGET_EVENT_SCHEMA_VERSIONS[eventType]) throw new UnknownEventSchemaError(type, schemaVersion);
   return { type, data } as TargetEvent;
 }

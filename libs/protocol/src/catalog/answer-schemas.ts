@@ -6,6 +6,7 @@ import { WORKSPACE_ANSWERS } from './workspace-answers';
 import { observedAcceptance } from './observed-answers';
 import { READ_MODEL_ANSWERS } from './read-model-answers';
 import { COMMAND_ANSWERS } from './operations/commands.operations';
+import { UNDO_ANSWERS } from './operations/undo.operations';
 
 /**
  * The catalog's word on what each operation's success carries, field by field, beside its result
@@ -447,4 +448,5 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
   palimpsest_change_discard: object({ status: { const: 'ok' }, candidate, released: bool() }),
   ...FILE_READ_ANSWERS,
   ...COMMAND_ANSWERS,
+  ...UNDO_ANSWERS,
 };

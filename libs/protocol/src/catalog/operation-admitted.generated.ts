@@ -36,6 +36,7 @@ export interface OperationAdmitted {
     attempt?: unknown;
     client_request_id?: unknown;
     include_correlation_id?: boolean;
+    rebase?: boolean | null;
     edits?: unknown;
   };
   palimpsest_submit_operations: {
@@ -48,6 +49,7 @@ export interface OperationAdmitted {
     attempt?: unknown;
     client_request_id?: unknown;
     include_correlation_id?: boolean;
+    rebase?: boolean | null;
     operations?: unknown;
   };
   palimpsest_submit_replacement: {
@@ -104,4 +106,8 @@ export interface OperationAdmitted {
   palimpsest_change_discard: OperationParams['palimpsest_change_discard'];
   palimpsest_search_targets: OperationParams['palimpsest_search_targets'];
   palimpsest_get_target_activity: OperationParams['palimpsest_get_target_activity'];
+  palimpsest_changes_since: OperationParams['palimpsest_changes_since'];
+  palimpsest_relocate_range: OperationParams['palimpsest_relocate_range'];
+  palimpsest_undo_attempt: OperationParams['palimpsest_undo_attempt'];
+  palimpsest_undo_edit: OperationParams['palimpsest_undo_edit'];
 }

@@ -589,6 +589,64 @@ export interface OperationAnswers {
     }>;
     projection: Projection;
   };
+  palimpsest_changes_since: {
+    status: "ok";
+    target_file_id: string | null;
+    current_version: number | null;
+    changes: Array<{
+      attempt_id: string;
+      target_file_id: string;
+      path: string | null;
+      version: number;
+      log_sequence: number;
+      time: string;
+      source: string;
+      intent: string | null;
+      effects: Array<{
+        start: number;
+        end: number;
+        inserted: string;
+        inserted_code_points: number;
+        inserted_truncated: boolean;
+      }>;
+    }>;
+    next_position: number | null;
+    complete: boolean;
+  };
+  palimpsest_relocate_range: {
+    status: "ok";
+    target_file_id: string;
+    from: {
+      version: number;
+      start: number;
+      end: number;
+    };
+    version: number;
+    start: number;
+    end: number;
+    relocation: "unchanged" | "moved" | "rewritten" | "deleted";
+    touched_by: Array<{
+      attempt_id: string;
+      version: number;
+    }>;
+  };
+  palimpsest_undo_attempt: {
+    status: "accepted";
+    undone_attempt_id: string;
+    attempt_id: string;
+    target_file_id: string;
+    version: number;
+    current_hash: string;
+  };
+  palimpsest_undo_edit: {
+    status: "accepted";
+    undone_attempt_id: string;
+    attempt_id: string;
+    target_file_id: string;
+    version: number;
+    current_hash: string;
+    path?: string;
+  };
 }
 
 /** A part several answers share. */

@@ -91,6 +91,7 @@ export interface OperationParams {
     attempt?: number | null;
     client_request_id?: string | null;
     include_correlation_id?: boolean;
+    rebase?: boolean | null;
     edits: Array<{
       match: string;
       replace: string;
@@ -112,6 +113,7 @@ export interface OperationParams {
     attempt?: number | null;
     client_request_id?: string | null;
     include_correlation_id?: boolean;
+    rebase?: boolean | null;
     operations: Array<{
       op: "match";
       match: string;
@@ -419,5 +421,28 @@ export interface OperationParams {
     until?: string | null;
     min_position?: number | null;
     max_wait_ms?: number | null;
+  };
+  palimpsest_changes_since: {
+    target_file_id?: string | null;
+    from_version?: number | null;
+    from_position?: number | null;
+    limit?: number | null;
+    max_inserted_code_points?: number | null;
+  };
+  palimpsest_relocate_range: {
+    target_file_id?: string | null;
+    version?: number | null;
+    start?: number | null;
+    end?: number | null;
+    observation_id?: string | null;
+  };
+  palimpsest_undo_attempt: {
+    target_file_id: string;
+    attempt_id: string;
+    client_request_id?: string | null;
+  };
+  palimpsest_undo_edit: {
+    path: string;
+    attempt_id: string;
   };
 }

@@ -176,4 +176,16 @@ export interface OperationResults {
   palimpsest_get_target_activity: {
     status: "ok" | "not_found" | "invalid_argument";
   };
+  palimpsest_changes_since: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
+  palimpsest_relocate_range: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
+  palimpsest_undo_attempt: {
+    status: "accepted" | "rejected" | "partial" | "not_found" | "invalid_argument";
+  };
+  palimpsest_undo_edit: {
+    status: "accepted" | "rejected" | "partial" | "not_found" | "invalid_argument";
+  };
 }

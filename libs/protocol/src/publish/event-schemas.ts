@@ -120,6 +120,35 @@ const PROPOSAL_ACCEPTED_V2: JsonSchema = {
   properties: { ...(PROPOSAL_ACCEPTED_V1.properties as Record<string, JsonSchema>), effects: { type: 'array', items: textEffect } },
 };
 
+/** Version 3: version 2 and, for a stale submission rebased (rebase: true), what the rebase did. Written only then. */
+const PROPOSAL_ACCEPTED_V3: JsonSchema = {
+  ...PROPOSAL_ACCEPTED_V2,
+  $id: id('proposal-accepted', 3),
+  properties: {
+    ...(PROPOSAL_ACCEPTED_V2.properties as Record<string, JsonSchema>),
+    rebased: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'The submission was written against from_version and carried through the acceptances since (none touched its ranges); content is the record as applied.',
+      required: ['from_version', 'through_attempt_ids', 'spans', 'submitted_content_hash'],
+      properties: {
+        from_version: { type: 'integer', minimum: 0 },
+        through_attempt_ids: { type: 'array', items: uuid },
+        spans: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['change_index', 'from_start', 'from_end', 'start', 'end'],
+            properties: Object.fromEntries(['change_index', 'from_start', 'from_end', 'start', 'end'].map((k) => [k, { type: 'integer', minimum: 0 }])),
+          },
+        },
+        submitted_content_hash: sha256,
+      },
+    },
+  },
+};
+
 export const EVENT_SCHEMAS: Record<string, JsonSchema> = {
   TargetInitialized: {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -156,7 +185,7 @@ export const EVENT_SCHEMAS: Record<string, JsonSchema> = {
       initialized_at: timestamp,
     },
   },
-  ProposalAccepted: PROPOSAL_ACCEPTED_V2,
+  ProposalAccepted: PROPOSAL_ACCEPTED_V3,
   ProposalRejected: {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: id('proposal-rejected'),
@@ -255,9 +284,9 @@ export const EVENT_SCHEMAS: Record<string, JsonSchema> = {
   ...commandRunEventSchemas(SCHEMA_BASE),
 };
 
-/** Versions still published beside the current one (read by upcasters, never written). */
+/** Versions still published beside the current one (read by upcasters; ProposalAccepted v2 is still what an acceptance that was not rebased writes). */
 const SUPERSEDED_EVENT_SCHEMAS: Record<string, Record<number, JsonSchema>> = {
-  ProposalAccepted: { 1: PROPOSAL_ACCEPTED_V1 },
+  ProposalAccepted: { 1: PROPOSAL_ACCEPTED_V1, 2: PROPOSAL_ACCEPTED_V2 },
 };
 
 /** The version of each current schema (from its $id). */

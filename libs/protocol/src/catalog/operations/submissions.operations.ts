@@ -24,6 +24,11 @@ const submissionResult = statusResult(SUBMISSION_STATUSES);
 const submissionErrors = [...FAILURE_REASONS, 'not_found', 'invalid_argument', ...SUBMISSION_PUBLICATION_CODES];
 /** Everything else is decided (and audited) by the core for a known target. */
 const edgeFields = ['target_file_id', 'include_correlation_id'];
+const rebasingEdgeFields = [...edgeFields, 'rebase'];
+const rebase = {
+  type: ['boolean', 'null'],
+  description: 'true: a stale expected_target_version is rebased through the changes since when none touched this change\'s ranges (else refused as stale, naming them). Default: the policy\'s (off).',
+};
 
 export const submitEdits = defineOperation({
   name: 'palimpsest_submit_edits',
@@ -36,11 +41,12 @@ export const submitEdits = defineOperation({
     required: ['target_file_id', 'intent', 'edits'],
     properties: {
       ...submissionCommon,
+      rebase,
       edits: { type: 'array', minItems: 1, items: matchEdit, description: 'Ordered exact-match edits (1 or more).' },
     },
   },
   admission: 'audited',
-  edgeFields,
+  edgeFields: rebasingEdgeFields,
   result: submissionResult,
   errors: submissionErrors,
   examples: [
@@ -77,6 +83,7 @@ export const submitOperations = defineOperation({
     required: ['target_file_id', 'intent', 'operations'],
     properties: {
       ...submissionCommon,
+      rebase,
       operations: {
         type: 'array',
         minItems: 1,
@@ -94,7 +101,7 @@ export const submitOperations = defineOperation({
     span_context: { fields: ['expected_before', 'expected_after'], runtime: RUNTIME.spanContext },
   },
   admission: 'audited',
-  edgeFields,
+  edgeFields: rebasingEdgeFields,
   result: submissionResult,
   errors: submissionErrors,
   examples: [

@@ -1,0 +1,81 @@
+import { TargetFold } from '@palimpsest/core/target/target-fold';
+import { targetStreamId, upcastTargetEvent } from '@palimpsest/core/target/target.events';
+import { textOf } from '@palimpsest/core/target/target.state';
+import type { EffectStep } from '@palimpsest/core/rebase/effect-step';
+import type { TextEffect } from '@palimpsest/core/transaction/text-effect';
+import { acceptedEffectsOfTarget, initialTextOf, type AcceptedEffectsRow } from '@palimpsest/projections/accepted-effects.queries';
+import { applyEffects } from '@palimpsest/core/transaction/text-effect';
+import { sha256Hex } from '@palimpsest/core/text/sha256';
+import { AFTER_HASH_MISMATCH, ReplayDivergence } from '@palimpsest/core/target/replay-divergence';
+import type { Sql } from '@palimpsest/store/db';
+import { streamPages } from '@palimpsest/store/read-stream';
+
+/** An acceptance with its effects, whichever schema version recorded it. */
+export type AcceptedEffects = AcceptedEffectsRow & { effects: TextEffect[] };
+
+/** How many acceptances one read of the log takes while walking a history. */
+const PAGE = 500;
+
+/**
+ * The effects of acceptances recorded before effects were (schema version 1): derived once by folding
+ * the stream up to the last of them (upcastTargetEvent runs their recorded runtime on each preimage).
+ */
+async function derivedEffects(sql: Sql, targetId: string, upTo: number): Promise<Map<string, TextEffect[]>> {
+  const fold = new TargetFold();
+  const out = new Map<string, TextEffect[]>();
+  for await (const page of streamPages(sql, targetStreamId(targetId))) {
+    for (const s of page) {
+      const event = upcastTargetEvent(s.type, s.schemaVersion, s.data, () => textOf(fold.state));
+      fold.apply(event);
+      if (event.type === 'ProposalAccepted') {
+        out.set(event.data.attempt_id, event.data.effects);
+        if (event.data.after_version >= upTo) return out;
+      }
+    }
+  }
+  return out;
+}
+
+/** Rows with their effects: version-2 rows as recorded, version-1 rows derived from the stream. */
+export async function withEffects(sql: Sql, rows: AcceptedEffectsRow[]): Promise<AcceptedEffects[]> {
+  const old = rows.filter((r) => r.effects === null);
+  const derived = new Map<string, Map<string, TextEffect[]>>();
+  for (const r of old) {
+    if (!derived.has(r.target_id)) {
+      const upTo = Math.max(...old.filter((o) => o.target_id === r.target_id).map((o) => o.after_version));
+      derived.set(r.target_id, await derivedEffects(sql, r.target_id, upTo));
+    }
+  }
+  return rows.map((r) => ({ ...r, effects: r.effects ?? derived.get(r.target_id)?.get(r.attempt_id) ?? [] }));
+}
+
+/** Every acceptance of a target after `fromVersion` (up to `toVersion` when given), oldest first, as effect steps. */
+export async function effectStepsSince(sql: Sql, targetId: string, fromVersion: number, toVersion: number | null = null): Promise<AcceptedEffects[]> {
+  const out: AcceptedEffects[] = [];
+  for (let after = fromVersion; ; ) {
+    const rows = await acceptedEffectsOfTarget(sql, targetId, { afterVersion: after, afterPosition: null, toVersion }, PAGE);
+    out.push(...(await withEffects(sql, rows)));
+    if (rows.length < PAGE) return out;
+    after = rows[rows.length - 1]!.after_version;
+  }
+}
+
+export const asStep = (r: AcceptedEffects): EffectStep => ({ attempt_id: r.attempt_id, after_version: r.after_version, effects: r.effects });
+
+/**
+ * A target's text at `version` (after that many acceptances): its initial text with the recorded effects
+ * of every acceptance up to it applied in order, the result checked against that version's recorded
+ * hash. Reads the effects only (not the records, nor the rejections). Null when the target never
+ * reached that version.
+ */
+export async function textAtVersion(sql: Sql, targetId: string, version: number): Promise<string | null> {
+  const initial = await initialTextOf(sql, targetId);
+  if (!initial) return null;
+  if (version === 0) return initial.content;
+  const steps = await effectStepsSince(sql, targetId, 0, version);
+  const last = steps[steps.length - 1];
+  if (!last || last.after_version !== version) return null;
+  const text = steps.reduce((t, s) => applyEffects(t, s.effects), initial.content);
+  if (sha256Hex(text) !== last.after_hash) throw new ReplayDivergence(last.attempt_id, AFTER_HASH_MISMATCH);
+  return text;
+}
