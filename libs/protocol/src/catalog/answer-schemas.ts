@@ -6,6 +6,7 @@ import { WORKSPACE_ANSWERS } from './workspace-answers';
 import { observedAcceptance } from './observed-answers';
 import { READ_MODEL_ANSWERS } from './read-model-answers';
 import { COMMAND_ANSWERS } from './operations/commands.operations';
+import { AUDIT_ANSWERS } from './operations/audit.operations';
 
 /**
  * The catalog's word on what each operation's success carries, field by field, beside its result
@@ -34,7 +35,6 @@ const workspaceBinding: JsonSchema = {
   type: ['object', 'null'],
   description: 'The workspace file the target was imported from (from_workspace), or null for a target created from content.',
 };
-
 
 const logSequence = int('Global position of the write: pass as min_position to read it back from an asynchronous read model.');
 
@@ -446,5 +446,5 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
   }, ['base_changes']),
   palimpsest_change_discard: object({ status: { const: 'ok' }, candidate, released: bool() }),
   ...FILE_READ_ANSWERS,
-  ...COMMAND_ANSWERS,
+  ...COMMAND_ANSWERS, ...AUDIT_ANSWERS,
 };

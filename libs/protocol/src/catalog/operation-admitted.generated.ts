@@ -104,4 +104,6 @@ export interface OperationAdmitted {
   palimpsest_change_discard: OperationParams['palimpsest_change_discard'];
   palimpsest_search_targets: OperationParams['palimpsest_search_targets'];
   palimpsest_get_target_activity: OperationParams['palimpsest_get_target_activity'];
+  palimpsest_list_sessions: OperationParams['palimpsest_list_sessions'];
+  palimpsest_session_activity: OperationParams['palimpsest_session_activity'];
 }

@@ -420,4 +420,13 @@ export interface OperationParams {
     min_position?: number | null;
     max_wait_ms?: number | null;
   };
+  palimpsest_list_sessions: {
+    before_position?: number | null;
+    limit?: number | null;
+  };
+  palimpsest_session_activity: {
+    correlation_id: string;
+    after_position?: number | null;
+    limit?: number | null;
+  };
 }

@@ -176,4 +176,10 @@ export interface OperationResults {
   palimpsest_get_target_activity: {
     status: "ok" | "not_found" | "invalid_argument";
   };
+  palimpsest_list_sessions: {
+    status: "ok" | "invalid_argument";
+  };
+  palimpsest_session_activity: {
+    status: "ok" | "invalid_argument";
+  };
 }
