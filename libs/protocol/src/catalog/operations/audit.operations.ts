@@ -19,6 +19,18 @@ export const AUDIT_LIMITS = {
 
 /** What a correlation id may be, on every transport that takes one from its caller: 1-128 of [A-Za-z0-9._:-]. */
 export const CORRELATION_ID_PATTERN = '^[A-Za-z0-9._:-]{1,128}$';
+const CORRELATION_ID = new RegExp(CORRELATION_ID_PATTERN);
+
+/** The HTTP request header that names the caller's session (absent: one id per request), and the response header that answers it. */
+export const CORRELATION_ID_HEADER = 'X-Correlation-Id';
+/** The environment variable that names the session of a CLI invocation or a `palimpsest serve` / `palimpsest mcp` process. */
+export const CORRELATION_ID_ENV = 'PALIMPSEST_CORRELATION_ID';
+/** Where an MCP tool result carries its session's correlation id (`_meta`). */
+export const CORRELATION_ID_META = 'palimpsest/correlation_id';
+
+export function isCorrelationId(value: string): boolean {
+  return CORRELATION_ID.test(value);
+}
 
 const closed = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({
   type: 'object', additionalProperties: false, required, properties,
