@@ -6,6 +6,7 @@ import { CORRELATION_ID_META } from '@palimpsest/protocol/catalog/operations/aud
 import { isolatedStore, runCli } from '../support/cli-process';
 import { HttpClient } from '../support/http-client';
 import { seedTokens, startApi, type ApiProcess } from '../support/http-server';
+import { JsonLinesClient } from '../support/json-lines-client';
 import { connectHttp, connectMcp } from '../support/mcp-client';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
@@ -79,6 +80,27 @@ describe(`one session's edits and command runs under one correlation id, over re
     const bad = await runCli(['call', 'palimpsest_capabilities'], { env: { ...env, PALIMPSEST_CORRELATION_ID: 'not one' } });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('PALIMPSEST_CORRELATION_ID');
+  }, 60_000);
+
+  it('a JSON-lines connection is one session, told on stderr; the same connection reads it back', async () => {
+    writeFileSync(join(dir, 'c.ts'), 'let c = 1;\n');
+    const serve = new JsonLinesClient([], env);
+    try {
+      const edited = await serve.call('edit_file', { path: 'c.ts', oldString: 'let c = 1;', newString: 'let c = 2;' });
+      expect(edited.result).toMatchObject({ status: 'ok' });
+      const ran = await serve.call('run_command', { command: FAILING });
+      expect(ran.result).toMatchObject({ status: 'ok', exitCode: 1 });
+      const session = /palimpsest serve: correlation id ([0-9a-f-]{36})\n/.exec(serve.stderr)?.[1];
+      expect(session).toEqual(expect.any(String));
+      const read = await serve.call('palimpsest_session_activity', { correlation_id: session });
+      expect(read.result.entries.map((e: any) => [e.kind, e.path ?? e.what, e.status, e.exit_code])).toEqual([
+        ['edit', 'c.ts', 'accepted', null],
+        ['command', FAILING, 'exited', 1],
+      ]);
+    } finally {
+      serve.end();
+      expect((await serve.exited).code).toBe(0);
+    }
   }, 60_000);
 });
 
