@@ -2,9 +2,9 @@
 // Pure helpers: they encode JSON-RPC requests and decode responses; the host owns the streams.
 
 export const JSONRPC_VERSION = '2.0';
-export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_observe_scope","palimpsest_submit_observed_operations","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_refresh","palimpsest_workspace_status","grep","list_files","read_file","edit_file","write_file","run_command","start_command","get_command_output","send_command_input","kill_command","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard","palimpsest_search_targets","palimpsest_get_target_activity","palimpsest_changes_since","palimpsest_relocate_range","palimpsest_undo_attempt","palimpsest_undo_edit"] as const;
+export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_observe_scope","palimpsest_submit_observed_operations","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_refresh","palimpsest_workspace_status","grep","list_files","read_file","edit_file","write_file","run_command","start_command","get_command_output","send_command_input","kill_command","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard","palimpsest_search_targets","palimpsest_get_target_activity","palimpsest_changes_since","palimpsest_relocate_range","palimpsest_undo_attempt","palimpsest_undo_edit","palimpsest_list_sessions","palimpsest_session_activity"] as const;
 export type Method = (typeof METHODS)[number];
-export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_status","grep","list_files","read_file","get_command_output","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_search_targets","palimpsest_get_target_activity","palimpsest_changes_since","palimpsest_relocate_range"];
+export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_status","grep","list_files","read_file","get_command_output","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_search_targets","palimpsest_get_target_activity","palimpsest_changes_since","palimpsest_relocate_range","palimpsest_list_sessions","palimpsest_session_activity"];
 
 /** Initialize target: Create a target from text: LF content at version 0, a snapshot, an editing cycle, its source line endings recorded. */
 export type InitializeTargetParams = {
@@ -533,6 +533,19 @@ export type UndoEditParams = {
   attempt_id: string;
 };
 
+/** Recent client sessions: Client sessions that edited or ran commands, the most recently active first: correlation id, edit and command-run counts, first and last time. Paged: pass next_before_position back as before_position. */
+export type ListSessionsParams = {
+  before_position?: number | null;
+  limit?: number | null;
+};
+
+/** One session's edits and command runs: What one client session did, in log order: each edit (path, attempt, accepted or rejected) and each command run (command, run id, exit code, signal or refusal), with times. Paged: pass next_after_position back as after_position. */
+export type SessionActivityParams = {
+  correlation_id: string;
+  after_position?: number | null;
+  limit?: number | null;
+};
+
 export interface ParamsByMethod {
   palimpsest_initialize_target: InitializeTargetParams;
   palimpsest_handle_upload: HandleUploadParams;
@@ -576,6 +589,8 @@ export interface ParamsByMethod {
   palimpsest_relocate_range: RelocateRangeParams;
   palimpsest_undo_attempt: UndoAttemptParams;
   palimpsest_undo_edit: UndoEditParams;
+  palimpsest_list_sessions: ListSessionsParams;
+  palimpsest_session_activity: SessionActivityParams;
 }
 
 export interface Request<M extends Method> { jsonrpc: '2.0'; id: number | string; method: M; params: ParamsByMethod[M] }

@@ -1,8 +1,8 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 
 /** What a browser page on an allowed origin may send, and read back, beyond the CORS-safelisted basics. */
-const REQUEST_HEADERS = ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match', 'Idempotency-Key', 'Last-Event-ID', 'X-Request-Id', 'Mcp-Session-Id', 'Mcp-Protocol-Version'];
-const RESPONSE_HEADERS = ['ETag', 'Location', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id', 'Mcp-Session-Id'];
+const REQUEST_HEADERS = ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match', 'Idempotency-Key', 'Last-Event-ID', 'X-Request-Id', 'X-Correlation-Id', 'Mcp-Session-Id', 'Mcp-Protocol-Version'];
+const RESPONSE_HEADERS = ['ETag', 'Location', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id', 'X-Correlation-Id', 'Mcp-Session-Id'];
 
 /**
  * CORS for the allow-listed origins only (PALIMPSEST_CORS_ORIGINS); nothing at all without one. A

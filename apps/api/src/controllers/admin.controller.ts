@@ -5,6 +5,7 @@ import { decideApproval } from '@palimpsest/application/candidates/approvals/app
 import { dispatchRequest } from '@palimpsest/application/dispatch/dispatch';
 import { resolveProfilePolicy, UnknownProfileError } from '@palimpsest/application/candidates/policy/policy-store';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
+import { CORRELATION_ID_HEADER } from '@palimpsest/protocol/catalog/operations/audit.operations';
 import { migrate } from '@palimpsest/store/migrate';
 import { ApiRuntime } from '../api-runtime';
 import { invalidArgumentError } from '../errors/api-error';
@@ -32,7 +33,9 @@ export class AdminController {
     const policy = body.profile === undefined ? undefined : profilePolicy(body.profile, this.runtime.ctx.candidates.policyFile);
     const release = await this.runtime.limiter.acquire();
     try {
-      void reply.code(200).send(await dispatchRequest(this.runtime.ctx, body.operation, body.args, { readOnly: body.read_only === true, policy }));
+      const correlationId = body.correlation_id ?? this.runtime.ctx.ids.next();
+      reply.header(CORRELATION_ID_HEADER, correlationId);
+      void reply.code(200).send(await dispatchRequest(this.runtime.ctx, body.operation, body.args, { readOnly: body.read_only === true, policy, correlationId }));
     } finally {
       release();
     }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { Allow, ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Allow, ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { CORRELATION_ID_PATTERN } from '@palimpsest/protocol/catalog/operations/audit.operations';
 
 /** Inputs of the /v1/admin routes (what the CLI sends when it goes through a running gateway). */
 export class AdminDispatchRequest {
@@ -23,6 +24,11 @@ export class AdminDispatchRequest {
   @IsString()
   @MaxLength(200)
   profile?: string;
+
+  @ApiPropertyOptional({ pattern: CORRELATION_ID_PATTERN, description: 'The client session the call belongs to (`palimpsest call` and `serve` send theirs); absent: one for this call.' })
+  @IsOptional()
+  @Matches(new RegExp(CORRELATION_ID_PATTERN))
+  correlation_id?: string;
 }
 
 export class AdminTokenRequest {

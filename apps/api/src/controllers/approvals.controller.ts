@@ -2,17 +2,18 @@ import { Controller, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiParam, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { decideApproval, listApprovals } from '@palimpsest/application/candidates/approvals/approvals.handler';
+import { listCommandApprovals } from '@palimpsest/application/candidates/approvals/command-approvals';
 import { ApiRuntime } from '../api-runtime';
 import { withTraceId } from '../errors/api-error';
 import { JsonBody } from '../lifecycle/json-body.pipe';
 import type { AuthenticatedRequest } from '../auth/scope.guard';
-import { ApprovalDecision, ApprovalsQuery } from '../operations/operator.dto';
+import { ApprovalDecision, ApprovalsQuery, CommandApprovalsQuery } from '../operations/operator.dto';
 import { envelopeStatus } from '../routes/http-outcome';
 import { GatewayEndpoint } from '../routes/endpoint.decorators';
 import { STRICT_DTO } from './replay.controller';
 
 /**
- * /v1/approvals (operator): the person's side of owner policies with approve. On the embedded store the
+ * /v1/approvals (operator): the person's side of owner policies with approve, for applies and command runs alike. On the embedded store the
  * CLI cannot open the store while the gateway holds it, so decisions are made here.
  */
 @Controller()
@@ -23,6 +24,14 @@ export class ApprovalsController {
   @ApiResponse({ status: 200, description: '{status: "ok", approvals: [...]}' })
   async list(@Query(STRICT_DTO) query: ApprovalsQuery, @Res() reply: FastifyReply) {
     const approvals = await listApprovals(this.runtime.db, { status: query.status ?? 'pending', limit: query.limit ?? 50 });
+    void reply.code(200).send({ status: 'ok', approvals });
+  }
+
+  /** Command runs (run_command / start_command under approve) waiting for a person; approve / decline below decide them too. */
+  @GatewayEndpoint('approvals_commands')
+  @ApiResponse({ status: 200, description: '{status: "ok", approvals: [...]}' })
+  async commands(@Query(STRICT_DTO) query: CommandApprovalsQuery, @Res() reply: FastifyReply) {
+    const approvals = await listCommandApprovals(this.runtime.db, { status: query.status ?? 'pending', limit: query.limit ?? 50 });
     void reply.code(200).send({ status: 'ok', approvals });
   }
 

@@ -128,7 +128,7 @@ export class McpHttp {
   /** A new session, or null at the cap. */
   private async open(access: McpAccess): Promise<SessionEntry<McpSession> | null> {
     const id = randomUUID();
-    const server = this.server(access);
+    const server = this.server(access, id); // the session's edits and command runs record its id
     const notifier = new SessionNotifier(server, this.runtime.hub, (e) => this.runtime.reportError(e, 'mcp notification'));
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
@@ -160,9 +160,11 @@ export class McpHttp {
     await transport.handleRequest(req, res, body);
   }
 
-  private server(access: McpAccess): Server {
+  /** A server for one session (its Mcp-Session-Id is the correlation id), or for one stateless request (a fresh id). */
+  private server(access: McpAccess, sessionId?: string): Server {
     const { profile, policy } = access;
-    return createMcpServer(this.runtime.ctx, { profile, policy, mode: this.mode, version: this.version, progressMs: this.runtime.config.mcp.progressMs });
+    const { progressMs } = this.runtime.config.mcp;
+    return createMcpServer(this.runtime.ctx, { profile, policy, mode: this.mode, version: this.version, progressMs, ...(sessionId ? { correlationId: sessionId } : {}) });
   }
 
   /** Operation slots and metrics as for the HTTP routes. */

@@ -34,6 +34,23 @@ const CONSUMER: JsonSchema = {
   },
 };
 
+const nullableText: JsonSchema = { type: ['string', 'null'] };
+const COMMAND_APPROVAL: JsonSchema = {
+  type: 'object',
+  required: ['approval_id', 'run_id', 'command', 'rule', 'prompt', 'status', 'requested_at', 'decided_by', 'note'],
+  properties: {
+    approval_id: { type: 'string', description: 'Pass to /v1/approvals/{id}/approve or …/decline.' },
+    run_id: { type: 'string', description: 'The command-run stream.' },
+    command: { type: 'string', description: 'The command line as asked.' },
+    rule: { ...nullableText, description: 'The policy rule that asked for a person.' },
+    prompt: { type: 'string', description: 'What the person is asked.' },
+    status: { enum: ['pending', 'granted', 'declined', 'timed_out'] },
+    requested_at: { type: 'string', description: 'ISO 8601.' },
+    decided_by: nullableText,
+    note: nullableText,
+  },
+};
+
 const HEALTH: JsonSchema = {
   type: 'object',
   description: 'The terminus report.',
@@ -182,6 +199,7 @@ export const GATEWAY_ANSWERS: Record<GatewayRouteName, GatewayAnswer> = {
     mediaType: 'application/json',
     schema: { type: 'object', required: ['status', 'approvals'], properties: { status: { const: 'ok' }, approvals: { type: 'array', items: { $ref: '#/components/schemas/Approval' } } } },
   },
+  approvals_commands: { mediaType: 'application/json', schema: ok({ approvals: { type: 'array', items: COMMAND_APPROVAL } }) },
   approvals_approve: {
     mediaType: 'application/json',
     schema: { type: 'object', required: ['status', 'approval'], properties: { status: { const: 'ok' }, approval: { $ref: '#/components/schemas/Approval' } } },

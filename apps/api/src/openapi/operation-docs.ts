@@ -1,5 +1,6 @@
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiParam, ApiQuery } from '@nestjs/swagger';
 import type { JsonSchema, OperationSpec } from '@palimpsest/protocol/catalog/operation-spec';
+import { CORRELATION_ID_HEADER } from '@palimpsest/protocol/catalog/operations/audit.operations';
 import { guardArgumentOf, keyArgumentOf, pathArgumentOf, type OperationRoute } from '../routes/route-table';
 import { argumentsSchema } from './arguments-schema';
 import { openApiSchema } from './openapi-schema';
@@ -17,7 +18,9 @@ function inputDocs(route: OperationRoute, spec: OperationSpec): MethodDecorator[
 }
 
 function headerDocs(route: OperationRoute, spec: OperationSpec): MethodDecorator[] {
-  const docs: MethodDecorator[] = [];
+  const docs: MethodDecorator[] = [
+    ApiHeader({ name: CORRELATION_ID_HEADER, required: false, description: 'The client session the call belongs to (1-128 of A-Z a-z 0-9 . _ : -): its edits and command runs record it, palimpsest_session_activity reads them back. Absent: one for this request. Answered in the response header.' }),
+  ];
   if (route.method === 'GET') {
     if (route.etag) docs.push(ApiHeader({ name: 'If-None-Match', required: false, description: 'A version\'s entity tag ("3"): 304 while the resource is still at it.' }));
     return docs;

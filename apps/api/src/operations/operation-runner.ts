@@ -4,8 +4,10 @@ import { dispatchRequest } from '@palimpsest/application/dispatch/dispatch';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
 import type { AnyAnswer } from '@palimpsest/protocol/outcome';
+import { CORRELATION_ID_HEADER, isCorrelationId } from '@palimpsest/protocol/catalog/operations/audit.operations';
 import { ApiRuntime } from '../api-runtime';
 import type { AuthenticatedRequest } from '../auth/scope.guard';
+import { invalidArgumentError } from '../errors/api-error';
 import { httpOutcome } from '../routes/http-outcome';
 import { operationArgs } from '../routes/operation-args';
 import { pathArgumentOf, routeOf, type OperationRoute } from '../routes/route-table';
@@ -26,6 +28,8 @@ export class OperationRunner {
   /** `body` is the parsed JSON body of a POST route (its controller reads it with @JsonBody()). */
   async run(operation: OperationName, req: AuthenticatedRequest, reply: FastifyReply, body?: unknown): Promise<void> {
     const route = routeOf(operation);
+    const correlationId = this.correlationOf(operation, req);
+    reply.header(CORRELATION_ID_HEADER, correlationId);
     const args = operationArgs(route, {
       pathId: (req.params as { id?: string }).id,
       query: req.query as Record<string, unknown>,
@@ -36,11 +40,25 @@ export class OperationRunner {
     // Without the write scope a caller runs the read-only profile, as over MCP (accessOf): a write route
     // under the read scope serves only the part of its operation that records nothing.
     const readOnly = req.principal !== undefined && !req.principal.scopes.includes('write');
-    const result = await this.execute(operation, args, { policy: req.principal?.policy, readOnly });
+    const result = await this.execute(operation, args, { policy: req.principal?.policy, readOnly, correlationId });
     send(route, result, req, reply);
   }
 
-  private async execute(operation: OperationName, args: Record<string, unknown>, opts: { policy: OwnerPolicy | undefined; readOnly: boolean }): Promise<AnyAnswer> {
+  /**
+   * The session the call belongs to: the caller's X-Correlation-Id when it sends one (a client that
+   * wants its calls read together sends the same one with each), else a fresh id for this request alone.
+   * Answered in the X-Correlation-Id response header either way.
+   */
+  private correlationOf(operation: OperationName, req: FastifyRequest): string {
+    const given = header(req, CORRELATION_ID_HEADER.toLowerCase());
+    if (given === undefined) return this.runtime.ctx.ids.next();
+    if (!isCorrelationId(given)) {
+      throw invalidArgumentError(operation, 'invalid_correlation_id', `${CORRELATION_ID_HEADER} must be 1 to 128 of A-Z a-z 0-9 . _ : - (one header).`, { argument: CORRELATION_ID_HEADER });
+    }
+    return given;
+  }
+
+  private async execute(operation: OperationName, args: Record<string, unknown>, opts: { policy: OwnerPolicy | undefined; readOnly: boolean; correlationId: string }): Promise<AnyAnswer> {
     const release = await this.runtime.limiter.acquire();
     const started = performance.now();
     let result: AnyAnswer | null = null;

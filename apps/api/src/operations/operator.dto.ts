@@ -56,6 +56,21 @@ export class ApprovalsQuery {
   limit?: number;
 }
 
+export class CommandApprovalsQuery {
+  @ApiPropertyOptional({ enum: ['pending', 'granted', 'declined', 'timed_out', 'all'], default: 'pending' })
+  @IsOptional()
+  @IsIn(['pending', 'granted', 'declined', 'timed_out', 'all'])
+  status?: 'pending' | 'granted' | 'declined' | 'timed_out' | 'all';
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 500, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  limit?: number;
+}
+
 export class ApprovalDecision {
   @ApiPropertyOptional({ maxLength: 2000, description: 'Recorded with the decision.' })
   @IsOptional()

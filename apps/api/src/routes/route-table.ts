@@ -73,6 +73,8 @@ export const OPERATION_ROUTES: readonly OperationRoute[] = [
   { operation: OP.get_command_output, method: 'GET', path: '/v1/commands/:id/output', pathArgument: 'processId', scope: 'read', success: 200 },
   { operation: OP.send_command_input, method: 'POST', path: '/v1/commands/:id/input', pathArgument: 'processId', scope: 'write', success: 200 },
   { operation: OP.kill_command, method: 'POST', path: '/v1/commands/:id/kill', pathArgument: 'processId', scope: 'write', success: 200 },
+  { operation: OP.palimpsest_list_sessions, method: 'GET', path: '/v1/audit/sessions', scope: 'auditor', success: 200 },
+  { operation: OP.palimpsest_session_activity, method: 'GET', path: '/v1/audit/sessions/:id', pathArgument: 'correlation_id', scope: 'auditor', success: 200 },
 ];
 
 export type RouteAccess = Scope | 'public';
@@ -84,6 +86,7 @@ export const GATEWAY_ROUTE_NAMES = [
   'projections_rebuild',
   'projections_rebuild_online',
   'approvals_list',
+  'approvals_commands',
   'approvals_approve',
   'approvals_decline',
   'admin_dispatch',
@@ -116,6 +119,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   { name: 'projections_rebuild', method: 'POST', path: '/v1/projections/rebuild', access: 'operator', summary: 'Drop and rebuild every read model from the events, proving it equal', statuses: [200, 400, 401, 403, 413, 415, 429, 500, 503] },
   { name: 'projections_rebuild_online', method: 'POST', path: '/v1/projections/rebuild-online', access: 'operator', summary: 'Rebuild read models beside the live ones while the service goes on, compare, swap', statuses: [200, 400, 401, 403, 404, 413, 415, 429, 500, 503] },
   { name: 'approvals_list', method: 'GET', path: '/v1/approvals', access: 'operator', summary: 'Applies an owner policy holds for a person (oldest first)', statuses: [200, 400, 401, 403, 429, 500, 503] },
+  { name: 'approvals_commands', method: 'GET', path: '/v1/approvals/commands', access: 'operator', summary: 'Command runs an owner policy holds for a person (oldest first); decided with approve / decline', statuses: [200, 400, 401, 403, 429, 500, 503] },
   { name: 'approvals_approve', method: 'POST', path: '/v1/approvals/:id/approve', access: 'operator', summary: 'Grant a pending approval: the waiting apply proceeds', statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503] },
   { name: 'approvals_decline', method: 'POST', path: '/v1/approvals/:id/decline', access: 'operator', summary: 'Decline a pending approval (final for that candidate version)', statuses: [200, 400, 401, 403, 404, 409, 413, 415, 429, 500, 503] },
   { name: 'admin_dispatch', method: 'POST', path: '/v1/admin/dispatch', access: 'operator', summary: 'Run one catalog operation as `palimpsest call` does (unrestricted token only)', statuses: [200, 400, 401, 403, 413, 415, 429, 500, 503] },

@@ -8,7 +8,7 @@ import {
 } from '@palimpsest/application/candidates/approvals/approvals.handler';
 import type { CandidateAnswer } from '@palimpsest/application/candidates/shared/envelope';
 import type { ApprovalDecided } from '@palimpsest/application/candidates/approvals/approvals.handler';
-import { listCommandApprovals } from '@palimpsest/application/candidates/approvals/command-approvals';
+import { listCommandApprovals, type CommandApprovalRow } from '@palimpsest/application/candidates/approvals/command-approvals';
 import { UsageError } from '../cli-errors';
 import { printJson } from '../runtime';
 import { withStore } from '../store-access';
@@ -67,7 +67,7 @@ export function registerApprovals(program: Command): void {
       if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError('--limit must be an integer from 1 to 500');
       const rows = await withStore({
         local: (ctx) => listCommandApprovals(ctx.db, { status, limit }),
-        gateway: () => Promise.reject(new UsageError('command approvals are listed against the local store only')),
+        gateway: async (gw) => (await gw.send<{ approvals: CommandApprovalRow[] }>('GET', `/v1/approvals/commands?status=${status}&limit=${limit}`)).approvals,
       });
       if (opts.json) return printJson(rows);
       if (rows.length === 0) process.stdout.write(`no ${status === 'all' ? '' : `${status} `}command approvals\n`);

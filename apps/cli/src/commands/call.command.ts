@@ -6,6 +6,7 @@ import { isCallFailure, type Outcome } from '@palimpsest/protocol/outcome';
 import { printJson } from '../runtime';
 import { withStore } from '../store-access';
 import { cliPolicyFile } from '../cli-config';
+import { cliCorrelationId, reportCorrelationId } from '../correlation-id';
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) return '';
@@ -36,10 +37,12 @@ export function registerCall(program: Command): void {
         }
       }
       const readOnly = opts.readOnly || policy?.mode === 'read_only';
+      const correlationId = cliCorrelationId();
       const result = await withStore({
-        local: (ctx) => dispatchRequest(ctx, operation, args, { readOnly, policy }),
-        gateway: (gw) => gw.send<Outcome>('POST', '/v1/admin/dispatch', { operation, args, read_only: readOnly === true, profile: opts.profile }),
+        local: (ctx) => dispatchRequest(ctx, operation, args, { readOnly, policy, correlationId }),
+        gateway: (gw) => gw.send<Outcome>('POST', '/v1/admin/dispatch', { operation, args, read_only: readOnly === true, profile: opts.profile, correlation_id: correlationId }),
       });
+      reportCorrelationId('call', correlationId);
       printJson(result);
       if (isCallFailure(result.status)) process.exitCode = 2;
     });

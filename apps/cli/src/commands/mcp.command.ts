@@ -7,6 +7,7 @@ import { openDb } from '@palimpsest/store/open-db';
 import type { Profile } from '@palimpsest/mcp/mcp-server/tool-list';
 import { resolveProfilePolicy } from '@palimpsest/application/candidates/policy/policy-store';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
+import { cliCorrelationId } from '../correlation-id';
 import { VERSION } from '../cli-errors';
 import { cliConfig, cliEnv } from '../cli-config';
 import type { PalimpsestConfig } from '@palimpsest/composition/palimpsest-config';
@@ -70,7 +71,8 @@ async function serveHere(db: Db, profileName: string, policy: OwnerPolicy, { con
   const mode = responseModeFrom(env);
   const ctx = appContext(db, {}, config);
   await prepareStore(ctx);
-  const server = createMcpServer(ctx, { profile, policy, mode, version: VERSION, progressMs: progressIntervalFrom(env) });
+  // One stdio connection, one client session (PALIMPSEST_CORRELATION_ID names it); each tool result tells it in _meta.
+  const server = createMcpServer(ctx, { profile, policy, mode, version: VERSION, progressMs: progressIntervalFrom(env), correlationId: cliCorrelationId(env) });
   // The asynchronous read models follow the log here too, as in a gateway (off with PALIMPSEST_PROJECTOR=off).
   const projectorConfig = projectorConfigFrom(env);
   const projector = projectorConfig.enabled ? await startProjectorHere(db, projectorConfig) : null;

@@ -6,6 +6,7 @@ import { runJsonLinesSession } from '@palimpsest/mcp/json-lines/json-lines-sessi
 import type { Outcome } from '@palimpsest/protocol/outcome';
 import { withStore } from '../store-access';
 import { cliPolicyFile } from '../cli-config';
+import { cliCorrelationId, reportCorrelationId } from '../correlation-id';
 
 /**
  * `palimpsest serve`: the catalog as JSON-RPC 2.0 over newline-delimited JSON on stdin/stdout.
@@ -24,6 +25,9 @@ export function registerServe(program: Command): void {
     .action(async (opts: { profile: string }) => {
       const policy = resolveProfilePolicy(opts.profile, cliPolicyFile());
       const readOnly = policy.mode === 'read_only';
+      // One connection, one client session: every call on it records this id.
+      const correlationId = cliCorrelationId();
+      reportCorrelationId('serve', correlationId);
       const session = (call: (method: string, params: unknown) => Promise<Outcome>) =>
         runJsonLinesSession({
           input: process.stdin,
@@ -35,8 +39,8 @@ export function registerServe(program: Command): void {
           },
         });
       const end = await withStore({
-        local: (ctx) => session((method, params) => dispatchRequest(ctx, method, params, { readOnly, policy })),
-        gateway: (gw) => session((operation, args) => gw.send<Outcome>('POST', '/v1/admin/dispatch', { operation, args, read_only: readOnly, profile: opts.profile })),
+        local: (ctx) => session((method, params) => dispatchRequest(ctx, method, params, { readOnly, policy, correlationId })),
+        gateway: (gw) => session((operation, args) => gw.send<Outcome>('POST', '/v1/admin/dispatch', { operation, args, read_only: readOnly, profile: opts.profile, correlation_id: correlationId })),
       });
       if (end.reason !== 'eof') process.stderr.write(`palimpsest serve: stopped (${end.reason})\n`);
       process.exitCode = end.exitCode;

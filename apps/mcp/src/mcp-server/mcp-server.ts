@@ -17,6 +17,7 @@ import { presentResult, type ResponseMode } from './response-mode';
 import { instructionsFor } from './instructions';
 import { listTools, type Profile } from './tool-list';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
+import { CORRELATION_ID_META } from '@palimpsest/protocol/catalog/operations/audit.operations';
 
 export interface McpServerOptions {
   profile: Profile;
@@ -26,6 +27,8 @@ export interface McpServerOptions {
   version: string;
   /** Milliseconds between progress notifications while a call waits (the root reads PALIMPSEST_MCP_PROGRESS_MS; default 5 s). */
   progressMs?: number;
+  /** The client session's id, recorded with its edits and command runs (default: a fresh one per server, i.e. per session). */
+  correlationId?: string;
 }
 
 /**
@@ -63,15 +66,16 @@ export function createMcpServer(ctx: AppContext, opts: McpServerOptions): Server
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: structuredClone(tools) }));
   const progressMs = opts.progressMs ?? DEFAULT_PROGRESS_MS;
-  // One server per client session: its edits and command runs share this id on the record.
-  const correlationId = ctx.ids.next();
+  // One server per client session: its edits and command runs share this id on the record, and every
+  // tool result tells it in _meta (palimpsest/correlation_id), for palimpsest_session_activity.
+  const correlationId = opts.correlationId ?? ctx.ids.next();
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
     const token = request.params._meta?.progressToken;
     const progress = token === undefined ? undefined : progressSink(token, progressMs, extra.sendNotification);
     // extra.signal aborts on notifications/cancelled and when the connection closes.
     const result = await dispatchRequest(ctx, name, args ?? {}, { readOnly: opts.profile === 'read-only', policy: opts.policy, progress, signal: extra.signal, correlationId });
-    return toolResult(presentResult(name, result, opts.mode));
+    return { ...toolResult(presentResult(name, result, opts.mode)), _meta: { [CORRELATION_ID_META]: correlationId } };
   });
   return server;
 }

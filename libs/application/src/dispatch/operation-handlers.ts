@@ -38,6 +38,7 @@ import { getCommandOutput } from '../commands/get-command-output/get-command-out
 import { sendCommandInput } from '../commands/send-command-input/send-command-input.handler';
 import { killCommand } from '../commands/kill-command/kill-command.handler';
 import { UNDO_HANDLERS } from '../undo/undo-handlers';
+import { listSessions, sessionActivity } from '../session-audit/session-audit.handler';
 
 /** The caller's policy (approvals on writes), progress sink and cancellation, as change_apply gets them. */
 const writeCaller = (s: HandlerSession) => ({ policy: s.policy ?? null, progress: s.progress, signal: s.signal, correlationId: s.correlationId });
@@ -97,4 +98,6 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   palimpsest_search_targets: (ctx, a) => searchTargets(ctx, a),
   palimpsest_get_target_activity: (ctx, a) => getTargetActivity(ctx, a),
   ...UNDO_HANDLERS,
+  palimpsest_list_sessions: (ctx, a) => listSessions(ctx, a),
+  palimpsest_session_activity: (ctx, a) => sessionActivity(ctx, a),
 };

@@ -45,6 +45,8 @@ export const OP = {
   palimpsest_relocate_range: 'palimpsest_relocate_range',
   palimpsest_undo_attempt: 'palimpsest_undo_attempt',
   palimpsest_undo_edit: 'palimpsest_undo_edit',
+  palimpsest_list_sessions: 'palimpsest_list_sessions',
+  palimpsest_session_activity: 'palimpsest_session_activity',
 } as const satisfies { readonly [N in CatalogOperation]: N };
 
 /** The same names as types (declarations only: it merges with the constant). */
@@ -91,4 +93,6 @@ export declare namespace OP {
   export type palimpsest_relocate_range = 'palimpsest_relocate_range';
   export type palimpsest_undo_attempt = 'palimpsest_undo_attempt';
   export type palimpsest_undo_edit = 'palimpsest_undo_edit';
+  export type palimpsest_list_sessions = 'palimpsest_list_sessions';
+  export type palimpsest_session_activity = 'palimpsest_session_activity';
 }

@@ -7,6 +7,7 @@ import { observedAcceptance } from './observed-answers';
 import { READ_MODEL_ANSWERS } from './read-model-answers';
 import { COMMAND_ANSWERS } from './operations/commands.operations';
 import { UNDO_ANSWERS } from './operations/undo.operations';
+import { AUDIT_ANSWERS } from './operations/audit.operations';
 
 /**
  * The catalog's word on what each operation's success carries, field by field, beside its result
@@ -35,7 +36,6 @@ const workspaceBinding: JsonSchema = {
   type: ['object', 'null'],
   description: 'The workspace file the target was imported from (from_workspace), or null for a target created from content.',
 };
-
 
 const logSequence = int('Global position of the write: pass as min_position to read it back from an asynchronous read model.');
 
@@ -449,4 +449,5 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
   ...FILE_READ_ANSWERS,
   ...COMMAND_ANSWERS,
   ...UNDO_ANSWERS,
+  ...AUDIT_ANSWERS,
 };

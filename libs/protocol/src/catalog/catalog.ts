@@ -20,6 +20,7 @@ import { observeScope, submitObservedOperations } from './operations/scopes.oper
 import { READ_MODEL_OPERATIONS } from './operations/read-models.operations';
 import { COMMAND_OPERATIONS } from './operations/commands.operations';
 import { UNDO_OPERATIONS } from './operations/undo.operations';
+import { AUDIT_OPERATIONS } from './operations/audit.operations';
 
 /**
  * The one list of operations. Order is the order tools are advertised in. Declared `as const`, so
@@ -53,6 +54,7 @@ export const CATALOG = [
   ...CANDIDATE_OPERATIONS,
   ...READ_MODEL_OPERATIONS,
   ...UNDO_OPERATIONS,
+  ...AUDIT_OPERATIONS,
 ] as const satisfies readonly OperationSpec[];
 
 export type OperationName = (typeof CATALOG)[number]['name'];

@@ -110,4 +110,6 @@ export interface OperationAdmitted {
   palimpsest_relocate_range: OperationParams['palimpsest_relocate_range'];
   palimpsest_undo_attempt: OperationParams['palimpsest_undo_attempt'];
   palimpsest_undo_edit: OperationParams['palimpsest_undo_edit'];
+  palimpsest_list_sessions: OperationParams['palimpsest_list_sessions'];
+  palimpsest_session_activity: OperationParams['palimpsest_session_activity'];
 }

@@ -647,6 +647,42 @@ export interface OperationAnswers {
     current_hash: string;
     path?: string;
   };
+  palimpsest_list_sessions: {
+    status: "ok";
+    sessions: Array<{
+      correlation_id: string;
+      edits: number;
+      command_runs: number;
+      first_at: string;
+      last_at: string;
+      first_position: number;
+      last_position: number;
+    }>;
+    next_before_position: number | null;
+  };
+  palimpsest_session_activity: {
+    status: "ok";
+    correlation_id: string;
+    entries: Array<{
+      position: number;
+      kind: "edit" | "command";
+      tool: string | null;
+      what: string;
+      path: string | null;
+      target_file_id: string | null;
+      attempt_id: string | null;
+      run_id: string | null;
+      status: "accepted" | "rejected" | "exited" | "refused" | "killed" | "running" | "awaiting_approval" | "requested";
+      version: number | null;
+      exit_code: number | null;
+      signal: string | null;
+      reason: string | null;
+      duration_ms: number | null;
+      recorded_at: string;
+      ended_at: string | null;
+    }>;
+    next_after_position: number | null;
+  };
 }
 
 /** A part several answers share. */

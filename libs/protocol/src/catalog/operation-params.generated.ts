@@ -445,4 +445,13 @@ export interface OperationParams {
     path: string;
     attempt_id: string;
   };
+  palimpsest_list_sessions: {
+    before_position?: number | null;
+    limit?: number | null;
+  };
+  palimpsest_session_activity: {
+    correlation_id: string;
+    after_position?: number | null;
+    limit?: number | null;
+  };
 }

@@ -188,4 +188,10 @@ export interface OperationResults {
   palimpsest_undo_edit: {
     status: "accepted" | "rejected" | "partial" | "not_found" | "invalid_argument";
   };
+  palimpsest_list_sessions: {
+    status: "ok" | "invalid_argument";
+  };
+  palimpsest_session_activity: {
+    status: "ok" | "invalid_argument";
+  };
 }
