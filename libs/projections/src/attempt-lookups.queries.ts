@@ -9,8 +9,9 @@ import type { Sql } from '@palimpsest/store/db';
 
 export async function findKeyedAttempt(tx: Sql, targetId: string, key: string): Promise<KeyedAttempt | null> {
   const { rows } = await tx.query<KeyedAttempt>(
-    `SELECT a.attempt_id::text AS attempt_id, a.request_fingerprint, a.protocol_version, a.content_hash,
-            a.expected_target_version, a.expected_current_hash, a.parent_attempt_id::text AS parent_attempt_id,
+    `SELECT a.attempt_id::text AS attempt_id, e.data->>'request_fingerprint' AS request_fingerprint, a.protocol_version,
+            a.content_hash, a.expected_target_version, e.data->>'expected_current_hash' AS expected_current_hash,
+            a.parent_attempt_id::text AS parent_attempt_id,
             e.data->>'content' AS content
        FROM attempts a JOIN events e ON e.global_position = a.log_sequence
       WHERE a.target_id = $1 AND a.client_request_id = $2`,
@@ -31,7 +32,8 @@ export async function findParentAttempt(tx: Sql, parentId: string): Promise<Pare
 export async function attemptRow(tx: Sql, attemptId: string): Promise<Record<string, unknown> | null> {
   const { rows } = await tx.query<Record<string, unknown>>(
     `SELECT a.attempt_id::text AS attempt_id, a.log_sequence, a.target_id::text AS target_id, a.status, a.client_request_id,
-            a.before_version, a.before_hash, a.after_version, a.after_hash, a.failure_reason, a.failure_detail,
+            a.before_version, e.data->>'before_hash' AS before_hash, a.after_version, e.data->>'after_hash' AS after_hash,
+            a.failure_reason, a.failure_detail,
             a.failed_change_id, a.validation_stage, a.diagnostic, e.data->'change_facts' AS change_facts
        FROM attempts a JOIN events e ON e.global_position = a.log_sequence WHERE a.attempt_id = $1`,
     [attemptId],

@@ -61,13 +61,16 @@ export async function attemptLogRows(
   if (filter.clientRequestId != null) where.push(`client_request_id = ${p.add(filter.clientRequestId)}`);
   const intentChars = p.add(page.intentChars);
   const { rows } = await sql.query<AttemptLogRow>(
-    `SELECT attempt_id::text AS attempt_id, log_sequence, status, protocol_version, runtime_version, content_hash,
-            content_bytes, request_fingerprint, client_request_id, expected_target_version, expected_current_hash,
-            before_version, after_version, before_hash, after_hash, failure_reason, failure_detail, failed_change_id,
-            validation_stage, parent_attempt_id::text AS parent_attempt_id, regeneration_attempt, source, diagnostic,
-            left(intent, ${intentChars}::int) AS intent, editing_cycle_id::text AS editing_cycle_id, created_at
-       FROM attempts WHERE ${where.join(' AND ')}
-      ORDER BY log_sequence DESC LIMIT ${p.add(page.rows)}`,
+    `SELECT a.attempt_id::text AS attempt_id, a.log_sequence, a.status, a.protocol_version, a.runtime_version, a.content_hash,
+            a.content_bytes, e.data->>'request_fingerprint' AS request_fingerprint, a.client_request_id,
+            a.expected_target_version, e.data->>'expected_current_hash' AS expected_current_hash, a.before_version,
+            a.after_version, e.data->>'before_hash' AS before_hash, e.data->>'after_hash' AS after_hash, a.failure_reason,
+            a.failure_detail, a.failed_change_id, a.validation_stage, a.parent_attempt_id::text AS parent_attempt_id,
+            a.regeneration_attempt, a.source, a.diagnostic, left(a.intent, ${intentChars}::int) AS intent,
+            a.editing_cycle_id::text AS editing_cycle_id, a.created_at
+       FROM (SELECT * FROM attempts WHERE ${where.join(' AND ')} ORDER BY log_sequence DESC LIMIT ${p.add(page.rows)}) a
+       JOIN events e ON e.global_position = a.log_sequence
+      ORDER BY a.log_sequence DESC`,
     p.values,
   );
   return rows;

@@ -8,16 +8,29 @@ import type { ExistingTarget, TargetState } from './target.state';
 type TargetHead = Omit<ExistingTarget, 'content'>;
 
 /**
+ * When a fold checks that the text hashes to an acceptance's after_hash: after each acceptance (replay,
+ * the online rebuild: the default), or only for the text it is left with, when `checkText()` is called
+ * (a rebuild, which stores that text alone: the rest of what it writes comes from the events).
+ */
+export type HashCheck = 'each' | 'last';
+
+/**
  * evolve() over a whole stream, at the cost of its deltas: the same states, the same checks (every
- * acceptance's effects applied and its after_hash verified), the same ReplayDivergence. The text is a
+ * acceptance's effects applied and its after_hash verified; with hashCheck 'last', the text it is left
+ * with), the same ReplayDivergence. The text is a
  * ChunkedText: effects are spliced into the chunks they touch, and the whole text's SHA-256 resumes
  * after the unchanged chunks. The engine never runs here.
  */
 export class TargetFold {
   private head: TargetHead | null = null;
   private text: ChunkedText;
+  /** With hashCheck 'last': the acceptance the text must still be checked against. */
+  private unchecked: { attemptId: string; afterHash: string } | null = null;
 
-  constructor(private readonly chunkUnits = TEXT_CHUNK_UNITS) {
+  constructor(
+    private readonly chunkUnits = TEXT_CHUNK_UNITS,
+    private readonly hashCheck: HashCheck = 'each',
+  ) {
     this.text = ChunkedText.of('', chunkUnits);
   }
 
@@ -72,6 +85,7 @@ export class TargetFold {
           source_line_endings: d.source_line_endings,
         };
         this.text = ChunkedText.of(content, this.chunkUnits);
+        this.unchecked = null;
         const insert = this.text.chunkTexts;
         return before === 0 && insert.length === 0 ? null : { from: 0, deleteCount: before, insert };
       }
@@ -96,6 +110,17 @@ export class TargetFold {
     }
   }
 
+  /**
+   * With hashCheck 'last': throws ReplayDivergence (naming the last acceptance) unless the text hashes to
+   * the last acceptance's after_hash. Which acceptance diverged first, a fold that checks each one says.
+   */
+  checkText(): void {
+    const last = this.unchecked;
+    if (!last) return;
+    if (this.text.sha256() !== last.afterHash) throw new ReplayDivergence(last.attemptId, AFTER_HASH_MISMATCH);
+    this.unchecked = null;
+  }
+
   private require(targetId: string): TargetHead {
     if (!this.head) throw new TargetNotFound(targetId);
     return this.head;
@@ -105,8 +130,10 @@ export class TargetFold {
     if (!Array.isArray(data.effects) || !effectsFit(data.effects, this.text.length)) {
       throw new ReplayDivergence(data.attempt_id, 'the recorded effects do not fit the text they apply to');
     }
-    const splice = spliceEffects(this.text, data.effects, () => this.text.sha256() === data.after_hash);
+    const checked = this.hashCheck === 'each';
+    const splice = spliceEffects(this.text, data.effects, () => !checked || this.text.sha256() === data.after_hash);
     if (splice === RESTORED) throw new ReplayDivergence(data.attempt_id, AFTER_HASH_MISMATCH);
+    if (!checked) this.unchecked = { attemptId: data.attempt_id, afterHash: data.after_hash };
     return splice;
   }
 }

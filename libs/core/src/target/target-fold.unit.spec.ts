@@ -200,3 +200,61 @@ describe('TargetFold.resume', () => {
     );
   });
 });
+
+describe("TargetFold with hashCheck 'last' (what a rebuild stores is the text it ends with)", () => {
+  /** Folds with the text checked only at the end; the divergence it reports, if any. */
+  function foldLast(events: readonly TargetEvent[], chunkUnits: number): { fold: TargetFold; divergence: FoldTrace['divergence'] } {
+    const fold = new TargetFold(chunkUnits, 'last');
+    let i = 0;
+    try {
+      for (; i < events.length; i++) fold.apply(events[i]!);
+      fold.checkText();
+    } catch (err) {
+      if (err instanceof ReplayDivergence) return { fold, divergence: { index: i, attemptId: err.attemptId, message: err.message } };
+      throw err;
+    }
+    return { fold, divergence: null };
+  }
+
+  it('ends in the reference state and chunks, and its text checks out', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.integer({ min: 2, max: 40 }), (seed, chunkUnits) => {
+        const events = history(seed, 40);
+        const reference = referenceFold(events);
+        const { fold, divergence } = foldLast(events, chunkUnits);
+        expect(divergence).toBeNull();
+        expect(fold.state).toEqual(reference.state);
+        expect(fold.chunks).toEqual(fastFoldChunks(events, chunkUnits));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('reports the reference divergence when the last acceptance is tampered with (its after_hash, or its effects)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.boolean(), fc.integer({ min: 2, max: 40 }), (seed, hash, chunkUnits) => {
+        const events = history(seed, 30);
+        const at = events.map((e) => e.type).lastIndexOf('ProposalAccepted');
+        fc.pre(at >= 0);
+        const last = events[at] as Extract<TargetEvent, { type: 'ProposalAccepted' }>;
+        fc.pre(hash || last.data.effects.length > 0);
+        const data = hash
+          ? { ...last.data, after_hash: '0'.repeat(64) }
+          : { ...last.data, effects: last.data.effects.map((x, i) => (i === 0 ? { ...x, inserted: `${x.inserted}Z` } : x)) };
+        const altered = events.map((e, i) => (i === at ? { type: 'ProposalAccepted' as const, data } : e));
+        const reference = referenceFold(altered).divergence;
+        expect(reference).not.toBeNull();
+        const { divergence } = foldLast(altered, chunkUnits);
+        expect(divergence && { attemptId: divergence.attemptId, message: divergence.message }).toEqual({ attemptId: reference!.attemptId, message: reference!.message });
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+/** The chunks the fold that checks every acceptance is left with. */
+function fastFoldChunks(events: readonly TargetEvent[], chunkUnits: number): string[] {
+  const fold = new TargetFold(chunkUnits);
+  for (const e of events) fold.apply(e);
+  return fold.chunks;
+}

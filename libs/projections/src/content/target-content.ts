@@ -51,17 +51,17 @@ export function contentStatements(targetId: string, rewrite: ChunkRewrite | null
       ],
     };
   }
-  const indexes = insert.map((_, i) => from + i);
   const delta = insert.length - deleteCount;
   const before = [
     sql`DELETE FROM target_chunks WHERE target_id = ${targetId} AND chunk_index >= ${from} AND chunk_index < ${from + deleteCount}`,
     sql`UPDATE target_chunks SET chunk_index = chunk_index + ${delta} WHERE target_id = ${targetId} AND chunk_index >= ${from + deleteCount}`,
   ];
-  const inline = insert.length
-    ? [
-        sql`INSERT INTO target_chunks (target_id, chunk_index, body)
-         SELECT ${targetId}::uuid, x.i, x.body FROM unnest(${indexes}::int[], ${insert}::text[]) AS x(i, body)`,
-      ]
-    : [];
-  return { before, inline };
+  return { before, inline: insert.length ? [insertChunksSql(targetId, from, insert)] : [] };
+}
+
+/** The chunks `bodies` stored at indexes `from`, `from + 1`, … (none taken yet). */
+export function insertChunksSql(targetId: string, from: number, bodies: readonly string[]): SqlFragment {
+  const indexes = bodies.map((_, i) => from + i);
+  return sql`INSERT INTO target_chunks (target_id, chunk_index, body)
+    SELECT ${targetId}::uuid, x.i, x.body FROM unnest(${indexes}::int[], ${bodies}::text[]) AS x(i, body)`;
 }

@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { createAppHarness, type AppHarness } from '@palimpsest/application/test-support/app-harness';
+import { AFTER_HASH_MISMATCH, ReplayDivergence } from '@palimpsest/core/target/replay-divergence';
+import { targetStreamId } from '@palimpsest/core/target/target.events';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { rebuildProjections } from './rebuild-projections';
 import { readModelDigests } from './read-model-digest';
@@ -82,5 +85,40 @@ describe(`replay and rebuild on ${describeBackend}`, () => {
   it('refuses to rewrite history: events are append-only', async () => {
     await expect(h.testDb.db.query(`UPDATE events SET data = '{}'::jsonb`)).rejects.toThrow();
     await expect(h.testDb.db.query(`DELETE FROM events`)).rejects.toThrow();
+  });
+});
+
+describe(`rebuild of a log holding a tampered acceptance on ${describeBackend}`, () => {
+  let h: AppHarness;
+  beforeAll(async () => {
+    h = await createAppHarness();
+  });
+  afterAll(() => h.dispose());
+
+  it('fails, naming the first acceptance whose effects do not give its after_hash, though the text is checked only at the end', async () => {
+    const id = await h.target('alpha beta gamma\n');
+    await h.call('palimpsest_submit_edits', { target_file_id: id, intent: 'a', expected_target_version: 0, edits: [{ match: 'beta', replace: 'BETA' }] });
+    const stream = targetStreamId(id);
+    const { rows } = await h.testDb.db.query<{ data: Record<string, any>; schema_version: number }>(
+      `SELECT data, schema_version FROM events WHERE stream_id = $1 AND event_type = 'ProposalAccepted'`,
+      [stream],
+    );
+    const accepted = rows[0]!.data;
+    // Two more acceptances appended behind the store's back: the first inserts a 'Z' its after_hash (the text
+    // at version 1) does not account for, the second changes nothing and records that same hash.
+    const tampered = { ...accepted, attempt_id: randomUUID(), before_version: 1, after_version: 2, before_hash: accepted.after_hash, effects: [{ start: 0, end: 0, inserted: 'Z' }] };
+    const after = { ...accepted, attempt_id: randomUUID(), before_version: 2, after_version: 3, before_hash: accepted.after_hash, effects: [] };
+    for (const [version, data] of [[3, tampered], [4, after]] as const) {
+      await h.testDb.db.query(
+        `INSERT INTO events (stream_id, stream_version, event_type, schema_version, data, recorded_at)
+         VALUES ($1, $2, 'ProposalAccepted', $3, $4::jsonb, now())`,
+        [stream, version, rows[0]!.schema_version, JSON.stringify(data)],
+      );
+    }
+    const failure = await rebuildProjections(h.testDb.db).then(() => null, (error: unknown) => error);
+    expect(failure).toBeInstanceOf(ReplayDivergence);
+    expect(failure).toMatchObject({ attemptId: tampered.attempt_id, reason: AFTER_HASH_MISMATCH });
+    // Nothing was rebuilt: the read models are as they were.
+    expect(await h.call('palimpsest_get_target', { target_file_id: id })).toMatchObject({ version: 1, current_content: 'alpha BETA gamma\n' });
   });
 });

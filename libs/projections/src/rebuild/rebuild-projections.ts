@@ -1,10 +1,13 @@
+import { ReplayDivergence } from '@palimpsest/core/target/replay-divergence';
 import { TargetFold } from '@palimpsest/core/target/target-fold';
+import { TEXT_CHUNK_UNITS } from '@palimpsest/core/text/chunked-text';
 import { upcastTargetEvent } from '@palimpsest/core/target/target.events';
 import { textOf } from '@palimpsest/core/target/target.state';
 import type { Db, Sql } from '@palimpsest/store/db';
 import { streamPages } from '@palimpsest/store/read-stream';
 import { knownEvent } from '@palimpsest/store/inline-projection';
 import { projectKnown, targetProjection } from '../inline-projections';
+import { insertChunksSql } from '../content/target-content';
 import { compareDigests, readModelDigests, type DigestComparison } from './read-model-digest';
 import { CANDIDATE_TABLES } from '../candidates/candidate.projection';
 import { rebuildCandidateStreams } from '../candidates/rebuild-candidates';
@@ -28,20 +31,45 @@ export interface RebuildReport extends DigestComparison {
 
 /**
  * Fold one target stream (the fold replay uses: TargetFold, a page of events at a time) and project
- * each event as it was committed; the stored chunks follow the fold's own layout. Returns the events folded.
+ * each event as it was committed, but for its text: the chunks are written once, at the end, from the
+ * fold's layout, and the text is checked once against the last acceptance's after_hash (every other
+ * column comes from the events themselves). Per event, nothing here grows with the document. A text
+ * that does not check out is folded again, checking each acceptance, to name the first that diverges.
+ * Returns the events folded.
  */
 export async function rebuildStream(tx: Sql, streamId: string): Promise<number> {
-  const fold = new TargetFold();
+  const fold = new TargetFold(TEXT_CHUNK_UNITS, 'last');
   let events = 0;
   for await (const page of streamPages(tx, streamId)) {
     for (const s of page) {
       const event = upcastTargetEvent(s.type, s.schemaVersion, s.data, () => textOf(fold.state));
-      const rewrite = fold.apply(event);
-      await projectKnown(tx, targetProjection, [knownEvent(event, s, { state: fold.state, rewrite })]);
+      fold.apply(event);
+      await projectKnown(tx, targetProjection, [knownEvent(event, s, { state: fold.state, rewrite: null })]);
     }
     events += page.length;
   }
+  const state = fold.state;
+  if (!state.exists) return events;
+  try {
+    fold.checkText();
+  } catch (error) {
+    if (error instanceof ReplayDivergence) await foldCheckingEach(tx, streamId);
+    throw error;
+  }
+  const chunks = fold.chunks;
+  if (chunks.length) {
+    const { text, values } = insertChunksSql(state.target_id, 0, chunks).render();
+    await tx.query(text, values);
+  }
   return events;
+}
+
+/** Folds the stream checking every acceptance's after_hash: throws the first divergence. */
+async function foldCheckingEach(tx: Sql, streamId: string): Promise<void> {
+  const fold = new TargetFold();
+  for await (const page of streamPages(tx, streamId)) {
+    for (const s of page) fold.apply(upcastTargetEvent(s.type, s.schemaVersion, s.data, () => textOf(fold.state)));
+  }
 }
 
 /**
