@@ -111,18 +111,20 @@ describe(`one session's edits and command runs under one correlation id, over re
   let agent: HttpClient;
   let auditor: HttpClient;
   let reader: HttpClient;
+  let reviewed: HttpClient;
   let agentToken: string;
 
   beforeAll(async () => {
     store = await isolatedStore();
     dir = realpathSync(mkdtempSync(join(tmpdir(), 'palimpsest-e2e-session-http-')));
     const env = { ...store.env, PALIMPSEST_WORKSPACE_ROOT: dir };
-    const tokens = await seedTokens(env, { agent: 'read,write,operator', auditor: 'auditor', reader: 'read' });
+    const tokens = await seedTokens(env, { agent: 'read,write,operator', auditor: 'auditor', reader: 'read', reviewed: 'read,write' }, { reviewed: { mode: 'allow_all', approve: true } });
     api = await startApi(env, ['--no-local-token']);
     agentToken = tokens.agent!.token;
     agent = new HttpClient(api.url, agentToken);
     auditor = new HttpClient(api.url, tokens.auditor!.token);
     reader = new HttpClient(api.url, tokens.reader!.token);
+    reviewed = new HttpClient(api.url, tokens.reviewed!.token);
   }, 120_000);
   afterAll(async () => {
     expect((await api.stop()).code).toBe(0);
@@ -179,5 +181,28 @@ describe(`one session's edits and command runs under one correlation id, over re
     expect(approvals.status).toBe(200);
     expect(approvals.body).toEqual({ status: 'ok', approvals: [] });
     expect((await agent.get('/v1/approvals/commands', { status: 'bogus' })).status).toBe(400);
+  }, 60_000);
+
+  it('a command held for a person is listed at /v1/approvals/commands and granted through /v1/approvals/{id}/approve; the session shows it ran', async () => {
+    const headers = { 'x-correlation-id': 'reviewed-1' };
+    const asked = reviewed.post('/v1/commands/runs', { command: 'touch granted-marker' }, { headers });
+    let pending: Record<string, any> | undefined;
+    const deadline = Date.now() + 20_000;
+    while (!pending && Date.now() < deadline) {
+      pending = (await agent.get('/v1/approvals/commands')).body.approvals.find((a: any) => a.command === 'touch granted-marker');
+      if (!pending) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(pending).toMatchObject({ status: 'pending', rule: 'approve: true', run_id: expect.any(String), approval_id: expect.any(String) });
+    expect(existsSync(join(dir, 'granted-marker'))).toBe(false);
+    const waiting = await auditor.get('/v1/audit/sessions/reviewed-1');
+    expect(waiting.body.entries).toEqual([expect.objectContaining({ run_id: pending!.run_id, status: 'awaiting_approval', exit_code: null })]);
+    const granted = await agent.post(`/v1/approvals/${pending!.approval_id}/approve`, { note: 'fine' });
+    expect(granted.status).toBe(200);
+    expect(granted.body).toMatchObject({ status: 'ok', command_approval: { status: 'granted', note: 'fine' } });
+    expect((await asked).body).toMatchObject({ status: 'ok', exitCode: 0, runId: pending!.run_id });
+    expect(existsSync(join(dir, 'granted-marker'))).toBe(true);
+    const ran = await auditor.get('/v1/audit/sessions/reviewed-1');
+    expect(ran.body.entries).toEqual([expect.objectContaining({ run_id: pending!.run_id, status: 'exited', exit_code: 0 })]);
+    expect((await agent.get('/v1/approvals/commands')).body.approvals).toEqual([]);
   }, 60_000);
 });
