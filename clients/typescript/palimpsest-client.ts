@@ -2,9 +2,9 @@
 // Pure helpers: they encode JSON-RPC requests and decode responses; the host owns the streams.
 
 export const JSONRPC_VERSION = '2.0';
-export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_observe_scope","palimpsest_submit_observed_operations","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_refresh","palimpsest_workspace_status","grep","list_files","read_file","edit_file","write_file","run_command","start_command","get_command_output","send_command_input","kill_command","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard","palimpsest_search_targets","palimpsest_get_target_activity"] as const;
+export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_observe_scope","palimpsest_submit_observed_operations","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_refresh","palimpsest_workspace_status","grep","list_files","read_file","edit_file","write_file","run_command","start_command","get_command_output","send_command_input","kill_command","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard","palimpsest_search_targets","palimpsest_get_target_activity","palimpsest_diff_versions","palimpsest_file_history","palimpsest_workspace_as_of"] as const;
 export type Method = (typeof METHODS)[number];
-export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_status","grep","list_files","read_file","get_command_output","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_search_targets","palimpsest_get_target_activity"];
+export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_status","grep","list_files","read_file","get_command_output","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_search_targets","palimpsest_get_target_activity","palimpsest_diff_versions","palimpsest_file_history","palimpsest_workspace_as_of"];
 
 /** Initialize target: Create a target from text: LF content at version 0, a snapshot, an editing cycle, its source line endings recorded. */
 export type InitializeTargetParams = {
@@ -25,15 +25,29 @@ export type HandleUploadParams = {
   from_workspace?: boolean;
 };
 
-/** Get target: Current canonical content, hash, version, active editing cycle and source line endings of a target. */
+/** Get target: Current canonical content, hash, version, active editing cycle and source line endings of a target (as_of: as it was at a version, position or time). */
 export type GetTargetParams = {
   target_file_id: string;
+  as_of?: {
+    version: number;
+  } | {
+    position: number;
+  } | {
+    time: string;
+  };
 };
 
 /** Export target: Export the text with explicit line endings: original_text / canonical_lf (LF), crlf, or original_eol (the recorded uniform upload style). */
 export type ExportTargetParams = {
   target_file_id: string;
   format?: string | null;
+  as_of?: {
+    version: number;
+  } | {
+    position: number;
+  } | {
+    time: string;
+  };
 };
 
 /** Read target slice: Authoritative bounded read by code-point offset (default 4,000, max 8,000 code points) with version, hash and next_start continuation. */
@@ -41,6 +55,13 @@ export type ReadTargetParams = {
   target_file_id: string;
   start?: number;
   length?: number | null;
+  as_of?: {
+    version: number;
+  } | {
+    position: number;
+  } | {
+    time: string;
+  };
 };
 
 /** Read lines: Bounded inclusive range of one-based LF lines. Pages by offset (relative to range_start, pass next_offset back) or next_start (absolute, for palimpsest_read_target). */
@@ -51,6 +72,13 @@ export type ReadLinesParams = {
   offset?: number;
   max_chars?: number | null;
   include_line_starts?: boolean;
+  as_of?: {
+    version: number;
+  } | {
+    position: number;
+  } | {
+    time: string;
+  };
 };
 
 /** Find occurrences: Exact occurrences of text (overlapping ones counted) in the current target, with bounded context and pagination. Indexes are valid for the first edit of a transaction. */
@@ -60,6 +88,13 @@ export type FindOccurrencesParams = {
   context_chars?: number;
   start_occurrence?: number;
   max_results?: number;
+  as_of?: {
+    version: number;
+  } | {
+    position: number;
+  } | {
+    time: string;
+  };
 };
 
 /** Observe a structural scope: Structural scopes (code symbols; Markdown sections, code blocks, table rows; YAML/JSON keys). No symbol_name: discovery (200 candidates at most, nothing recorded). symbol_name: one match is observed (observation_id, first page); none is SCOPE_NOT_FOUND, several AMBIGUOUS_SCOPE_SELECTION. observation_id pages a scope; selections observe 1-32 disjoint scopes. A save or an edit makes an observation stale. */
@@ -293,6 +328,13 @@ export type ReadFileParams = {
   path: string;
   offset?: number;
   limit?: number;
+  as_of?: {
+    version: number;
+  } | {
+    position: number;
+  } | {
+    time: string;
+  };
 };
 
 /** Edit a file (oldString exactly once): Replace the one place in an existing file where oldString matches exactly (matched on LF text; the file keeps its endings). No match or several: refused with ready edit_file calls (one per occurrence, or the closest text): send the one meant. Answers a unified diff: check it. A file changed on disk is never overwritten. An approval policy waits for an operator. FORBIDDEN, APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers: say what was refused and stop. */
@@ -500,6 +542,47 @@ export type GetTargetActivityParams = {
   max_wait_ms?: number | null;
 };
 
+/** Diff two versions: Unified diff of a target between two points of its history (each a version, position or time; to defaults to now), hunks with one-based lines and code-point spans in both texts, and the attempts recorded in between. Bounded: continue with start_hunk = next_hunk and after_sequence = attempts_next. */
+export type DiffVersionsParams = {
+  target_file_id: string;
+  from: {
+    version: number;
+  } | {
+    position: number;
+  } | {
+    time: string;
+  };
+  to?: {
+    version: number;
+  } | {
+    position: number;
+  } | {
+    time: string;
+  };
+  start_hunk?: number;
+  max_chars?: number;
+  attempts_limit?: number;
+  after_sequence?: number;
+};
+
+/** File history: The versions of a workspace file newest first: version, attempt, source (agent, external_disk, undo), time, size in code points and hash. Read one with read_file as_of {version}, compare with palimpsest_diff_versions. Paged: pass next_before_version as before_version. */
+export type FileHistoryParams = {
+  path: string;
+  before_version?: number | null;
+  limit?: number | null;
+};
+
+/** Workspace as of a point: Every bound file's version at one point of the log (a position or a time), all read from the same state of the log, in path order, paged (pass next_cursor as cursor). */
+export type WorkspaceAsOfParams = {
+  as_of: {
+    position: number;
+  } | {
+    time: string;
+  };
+  limit?: number | null;
+  cursor?: string | null;
+};
+
 export interface ParamsByMethod {
   palimpsest_initialize_target: InitializeTargetParams;
   palimpsest_handle_upload: HandleUploadParams;
@@ -539,6 +622,9 @@ export interface ParamsByMethod {
   palimpsest_change_discard: ChangeDiscardParams;
   palimpsest_search_targets: SearchTargetsParams;
   palimpsest_get_target_activity: GetTargetActivityParams;
+  palimpsest_diff_versions: DiffVersionsParams;
+  palimpsest_file_history: FileHistoryParams;
+  palimpsest_workspace_as_of: WorkspaceAsOfParams;
 }
 
 export interface Request<M extends Method> { jsonrpc: '2.0'; id: number | string; method: M; params: ParamsByMethod[M] }

@@ -37,6 +37,9 @@ import { startCommand } from '../commands/start-command/start-command.handler';
 import { getCommandOutput } from '../commands/get-command-output/get-command-output.handler';
 import { sendCommandInput } from '../commands/send-command-input/send-command-input.handler';
 import { killCommand } from '../commands/kill-command/kill-command.handler';
+import { diffVersions } from '../history/diff-versions/diff-versions.handler';
+import { fileHistory } from '../history/file-history/file-history.handler';
+import { workspaceAsOf } from '../history/workspace-as-of/workspace-as-of.handler';
 
 /** The caller's policy (approvals on writes), progress sink and cancellation, as change_apply gets them. */
 const writeCaller = (s: HandlerSession) => ({ policy: s.policy ?? null, progress: s.progress, signal: s.signal, correlationId: s.correlationId });
@@ -94,4 +97,7 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   ...CANDIDATE_HANDLERS,
   palimpsest_search_targets: (ctx, a) => searchTargets(ctx, a),
   palimpsest_get_target_activity: (ctx, a) => getTargetActivity(ctx, a),
+  palimpsest_diff_versions: (ctx, a) => diffVersions(ctx, a),
+  palimpsest_file_history: (ctx, a) => fileHistory(ctx, a),
+  palimpsest_workspace_as_of: (ctx, a) => workspaceAsOf(ctx, a),
 };

@@ -41,6 +41,9 @@ export const OP = {
   palimpsest_change_discard: 'palimpsest_change_discard',
   palimpsest_search_targets: 'palimpsest_search_targets',
   palimpsest_get_target_activity: 'palimpsest_get_target_activity',
+  palimpsest_diff_versions: 'palimpsest_diff_versions',
+  palimpsest_file_history: 'palimpsest_file_history',
+  palimpsest_workspace_as_of: 'palimpsest_workspace_as_of',
 } as const satisfies { readonly [N in CatalogOperation]: N };
 
 /** The same names as types (declarations only: it merges with the constant). */
@@ -83,4 +86,7 @@ export declare namespace OP {
   export type palimpsest_change_discard = 'palimpsest_change_discard';
   export type palimpsest_search_targets = 'palimpsest_search_targets';
   export type palimpsest_get_target_activity = 'palimpsest_get_target_activity';
+  export type palimpsest_diff_versions = 'palimpsest_diff_versions';
+  export type palimpsest_file_history = 'palimpsest_file_history';
+  export type palimpsest_workspace_as_of = 'palimpsest_workspace_as_of';
 }

@@ -6,6 +6,7 @@ import { WORKSPACE_ANSWERS } from './workspace-answers';
 import { observedAcceptance } from './observed-answers';
 import { READ_MODEL_ANSWERS } from './read-model-answers';
 import { COMMAND_ANSWERS } from './operations/commands.operations';
+import { HISTORY_ANSWERS } from './history-answers';
 
 /**
  * The catalog's word on what each operation's success carries, field by field, beside its result
@@ -370,8 +371,7 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
     profiles: array(object({ protocol: str(), runtime: str(), operations: array(str()) })),
     detail: bool('True when every operation of the catalog is listed with its status and codes.'),
   }),
-  ...WORKSPACE_ANSWERS,
-  ...READ_MODEL_ANSWERS,
+  ...WORKSPACE_ANSWERS, ...READ_MODEL_ANSWERS,
   palimpsest_change_propose: object({
     status: { const: 'ok' },
     replayed: bool('True when the same request_id returned the recorded answer.'),
@@ -446,5 +446,5 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
   }, ['base_changes']),
   palimpsest_change_discard: object({ status: { const: 'ok' }, candidate, released: bool() }),
   ...FILE_READ_ANSWERS,
-  ...COMMAND_ANSWERS,
+  ...COMMAND_ANSWERS, ...HISTORY_ANSWERS,
 };

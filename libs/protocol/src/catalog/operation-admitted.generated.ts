@@ -104,4 +104,7 @@ export interface OperationAdmitted {
   palimpsest_change_discard: OperationParams['palimpsest_change_discard'];
   palimpsest_search_targets: OperationParams['palimpsest_search_targets'];
   palimpsest_get_target_activity: OperationParams['palimpsest_get_target_activity'];
+  palimpsest_diff_versions: OperationParams['palimpsest_diff_versions'];
+  palimpsest_file_history: OperationParams['palimpsest_file_history'];
+  palimpsest_workspace_as_of: OperationParams['palimpsest_workspace_as_of'];
 }

@@ -19,15 +19,36 @@ export interface OperationParams {
   };
   palimpsest_get_target: {
     target_file_id: string;
+    as_of?: {
+      version: number;
+    } | {
+      position: number;
+    } | {
+      time: string;
+    };
   };
   palimpsest_export_target: {
     target_file_id: string;
     format?: string | null;
+    as_of?: {
+      version: number;
+    } | {
+      position: number;
+    } | {
+      time: string;
+    };
   };
   palimpsest_read_target: {
     target_file_id: string;
     start?: number;
     length?: number | null;
+    as_of?: {
+      version: number;
+    } | {
+      position: number;
+    } | {
+      time: string;
+    };
   };
   palimpsest_read_lines: {
     target_file_id: string;
@@ -36,6 +57,13 @@ export interface OperationParams {
     offset?: number;
     max_chars?: number | null;
     include_line_starts?: boolean;
+    as_of?: {
+      version: number;
+    } | {
+      position: number;
+    } | {
+      time: string;
+    };
   };
   palimpsest_find_occurrences: {
     target_file_id: string;
@@ -43,6 +71,13 @@ export interface OperationParams {
     context_chars?: number;
     start_occurrence?: number;
     max_results?: number;
+    as_of?: {
+      version: number;
+    } | {
+      position: number;
+    } | {
+      time: string;
+    };
   };
   palimpsest_observe_scope: {
     target_file_id: string;
@@ -244,6 +279,13 @@ export interface OperationParams {
     path: string;
     offset?: number;
     limit?: number;
+    as_of?: {
+      version: number;
+    } | {
+      position: number;
+    } | {
+      time: string;
+    };
   };
   edit_file: {
     path: string;
@@ -419,5 +461,40 @@ export interface OperationParams {
     until?: string | null;
     min_position?: number | null;
     max_wait_ms?: number | null;
+  };
+  palimpsest_diff_versions: {
+    target_file_id: string;
+    from: {
+      version: number;
+    } | {
+      position: number;
+    } | {
+      time: string;
+    };
+    to?: {
+      version: number;
+    } | {
+      position: number;
+    } | {
+      time: string;
+    };
+    start_hunk?: number;
+    max_chars?: number;
+    attempts_limit?: number;
+    after_sequence?: number;
+  };
+  palimpsest_file_history: {
+    path: string;
+    before_version?: number | null;
+    limit?: number | null;
+  };
+  palimpsest_workspace_as_of: {
+    as_of: {
+      position: number;
+    } | {
+      time: string;
+    };
+    limit?: number | null;
+    cursor?: string | null;
   };
 }
