@@ -25,15 +25,14 @@ export type HandleUploadParams = {
   from_workspace?: boolean;
 };
 
-/** Get target: Current canonical content, hash, version, active editing cycle and source line endings of a target (as_of: as it was at a version, position or time). */
+/** Get target: Current canonical content, hash, version, active editing cycle and source line endings of a target. */
 export type GetTargetParams = {
   target_file_id: string;
   as_of?: {
-    version: number;
-  } | {
-    position: number;
-  } | {
-    time: string;
+    version?: number;
+    position?: number;
+    time?: string;
+    [extra: string]: unknown;
   };
 };
 
@@ -42,11 +41,10 @@ export type ExportTargetParams = {
   target_file_id: string;
   format?: string | null;
   as_of?: {
-    version: number;
-  } | {
-    position: number;
-  } | {
-    time: string;
+    version?: number;
+    position?: number;
+    time?: string;
+    [extra: string]: unknown;
   };
 };
 
@@ -56,11 +54,10 @@ export type ReadTargetParams = {
   start?: number;
   length?: number | null;
   as_of?: {
-    version: number;
-  } | {
-    position: number;
-  } | {
-    time: string;
+    version?: number;
+    position?: number;
+    time?: string;
+    [extra: string]: unknown;
   };
 };
 
@@ -73,11 +70,10 @@ export type ReadLinesParams = {
   max_chars?: number | null;
   include_line_starts?: boolean;
   as_of?: {
-    version: number;
-  } | {
-    position: number;
-  } | {
-    time: string;
+    version?: number;
+    position?: number;
+    time?: string;
+    [extra: string]: unknown;
   };
 };
 
@@ -89,11 +85,10 @@ export type FindOccurrencesParams = {
   start_occurrence?: number;
   max_results?: number;
   as_of?: {
-    version: number;
-  } | {
-    position: number;
-  } | {
-    time: string;
+    version?: number;
+    position?: number;
+    time?: string;
+    [extra: string]: unknown;
   };
 };
 
@@ -329,11 +324,10 @@ export type ReadFileParams = {
   offset?: number;
   limit?: number;
   as_of?: {
-    version: number;
-  } | {
-    position: number;
-  } | {
-    time: string;
+    version?: number;
+    position?: number;
+    time?: string;
+    [extra: string]: unknown;
   };
 };
 
@@ -542,22 +536,20 @@ export type GetTargetActivityParams = {
   max_wait_ms?: number | null;
 };
 
-/** Diff two versions: Unified diff of a target between two points of its history (each a version, position or time; to defaults to now), hunks with one-based lines and code-point spans in both texts, and the attempts recorded in between. Bounded: continue with start_hunk = next_hunk and after_sequence = attempts_next. */
+/** Diff versions: Unified diff between two points of a target's history (to: now by default): hunks with lines and code-point spans, and the attempts in between. Paged: next_hunk, attempts_next. */
 export type DiffVersionsParams = {
   target_file_id: string;
   from: {
-    version: number;
-  } | {
-    position: number;
-  } | {
-    time: string;
+    version?: number;
+    position?: number;
+    time?: string;
+    [extra: string]: unknown;
   };
   to?: {
-    version: number;
-  } | {
-    position: number;
-  } | {
-    time: string;
+    version?: number;
+    position?: number;
+    time?: string;
+    [extra: string]: unknown;
   };
   start_hunk?: number;
   max_chars?: number;
@@ -565,19 +557,19 @@ export type DiffVersionsParams = {
   after_sequence?: number;
 };
 
-/** File history: The versions of a workspace file newest first: version, attempt, source (agent, external_disk, undo), time, size in code points and hash. Read one with read_file as_of {version}, compare with palimpsest_diff_versions. Paged: pass next_before_version as before_version. */
+/** File history: A workspace file's versions, newest first: attempt, source (agent, external_disk, undo), time, size. Read one with read_file as_of. Paged: next_before_version. */
 export type FileHistoryParams = {
   path: string;
   before_version?: number | null;
   limit?: number | null;
 };
 
-/** Workspace as of a point: Every bound file's version at one point of the log (a position or a time), all read from the same state of the log, in path order, paged (pass next_cursor as cursor). */
+/** Workspace as of: Every bound file's version at one log position or time, in path order. Paged: next_cursor. */
 export type WorkspaceAsOfParams = {
   as_of: {
-    position: number;
-  } | {
-    time: string;
+    position?: number;
+    time?: string;
+    [extra: string]: unknown;
   };
   limit?: number | null;
   cursor?: string | null;

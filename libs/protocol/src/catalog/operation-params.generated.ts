@@ -20,22 +20,20 @@ export interface OperationParams {
   palimpsest_get_target: {
     target_file_id: string;
     as_of?: {
-      version: number;
-    } | {
-      position: number;
-    } | {
-      time: string;
+      version?: number;
+      position?: number;
+      time?: string;
+      [extra: string]: unknown;
     };
   };
   palimpsest_export_target: {
     target_file_id: string;
     format?: string | null;
     as_of?: {
-      version: number;
-    } | {
-      position: number;
-    } | {
-      time: string;
+      version?: number;
+      position?: number;
+      time?: string;
+      [extra: string]: unknown;
     };
   };
   palimpsest_read_target: {
@@ -43,11 +41,10 @@ export interface OperationParams {
     start?: number;
     length?: number | null;
     as_of?: {
-      version: number;
-    } | {
-      position: number;
-    } | {
-      time: string;
+      version?: number;
+      position?: number;
+      time?: string;
+      [extra: string]: unknown;
     };
   };
   palimpsest_read_lines: {
@@ -58,11 +55,10 @@ export interface OperationParams {
     max_chars?: number | null;
     include_line_starts?: boolean;
     as_of?: {
-      version: number;
-    } | {
-      position: number;
-    } | {
-      time: string;
+      version?: number;
+      position?: number;
+      time?: string;
+      [extra: string]: unknown;
     };
   };
   palimpsest_find_occurrences: {
@@ -72,11 +68,10 @@ export interface OperationParams {
     start_occurrence?: number;
     max_results?: number;
     as_of?: {
-      version: number;
-    } | {
-      position: number;
-    } | {
-      time: string;
+      version?: number;
+      position?: number;
+      time?: string;
+      [extra: string]: unknown;
     };
   };
   palimpsest_observe_scope: {
@@ -280,11 +275,10 @@ export interface OperationParams {
     offset?: number;
     limit?: number;
     as_of?: {
-      version: number;
-    } | {
-      position: number;
-    } | {
-      time: string;
+      version?: number;
+      position?: number;
+      time?: string;
+      [extra: string]: unknown;
     };
   };
   edit_file: {
@@ -465,18 +459,16 @@ export interface OperationParams {
   palimpsest_diff_versions: {
     target_file_id: string;
     from: {
-      version: number;
-    } | {
-      position: number;
-    } | {
-      time: string;
+      version?: number;
+      position?: number;
+      time?: string;
+      [extra: string]: unknown;
     };
     to?: {
-      version: number;
-    } | {
-      position: number;
-    } | {
-      time: string;
+      version?: number;
+      position?: number;
+      time?: string;
+      [extra: string]: unknown;
     };
     start_hunk?: number;
     max_chars?: number;
@@ -490,9 +482,9 @@ export interface OperationParams {
   };
   palimpsest_workspace_as_of: {
     as_of: {
-      position: number;
-    } | {
-      time: string;
+      position?: number;
+      time?: string;
+      [extra: string]: unknown;
     };
     limit?: number | null;
     cursor?: string | null;

@@ -68,7 +68,7 @@ export const readFile = defineOperation({
       path: projectPath('Path relative to the project root. Must stay inside the project.'),
       offset: { description: '1-based line to start reading from. Omit to start at the beginning.', type: 'integer', minimum: 1, maximum: 9007199254740991 },
       limit: { description: 'Maximum number of lines to return. Omit to read to the end.', type: 'integer', minimum: 1, maximum: 9007199254740991 },
-      as_of: { ...asOfParam, description: 'Read the bound file as it was at a version of its target, a log position or a time (palimpsest_file_history lists them).' },
+      as_of: asOfParam,
     },
     required: ['path'],
     additionalProperties: false,

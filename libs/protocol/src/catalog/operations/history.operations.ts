@@ -7,44 +7,43 @@ import { defineOperation, type JsonSchema } from '../operation-spec';
  * effects the log records; none runs an edit engine.
  */
 
-const point = (name: string, schema: JsonSchema, description: string): JsonSchema => ({
-  type: 'object',
-  additionalProperties: false,
-  required: [name],
-  properties: { [name]: { ...schema, description } },
-});
+const version: JsonSchema = { type: 'integer', description: 'Version.' };
+const position: JsonSchema = { type: 'integer', description: 'Log position.' };
+const time: JsonSchema = { type: 'string', description: 'RFC 3339.' };
 
-const versionPoint = point('version', { type: 'integer', minimum: 0 }, 'A version of the target (0: as created).');
-const positionPoint = point('position', { type: 'integer', minimum: 0 }, 'A global log position (log_sequence): the last version at or before it.');
-const timePoint = point('time', { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?([Zz]|[+-]\\d{2}:\\d{2})$' }, 'An RFC 3339 time: the last version written at or before it.');
-
-/** A point in a target's history; the answer carries as_of {version, after_hash, written_at, log_sequence, attempt_id}. */
+/**
+ * A point in a target's history, exactly one of version, position (the last version at or before a global
+ * log position) or time (the last version written at or before it). Kept small, as it is advertised on
+ * every read: the handler checks exactly one key, the counts and the time (invalid_as_of, core/history).
+ */
 export const asOfParam: JsonSchema = {
-  description: 'Read the text as it was: { "version": n }, { "position": p } or { "time": RFC 3339 }. Omit for the current version.',
-  oneOf: [versionPoint, positionPoint, timePoint],
+  type: 'object',
+  description: 'Past point: {"version":n}, {"position":p} or {"time":"RFC 3339"}.',
+  properties: { version, position, time },
 };
 
-/** A point in the whole log (no version: versions are per file). */
+/** A point in the whole log (versions are per file). */
 export const logPointParam: JsonSchema = {
-  description: '{ "position": p } (global log position) or { "time": RFC 3339 }.',
-  oneOf: [positionPoint, timePoint],
+  ...asOfParam,
+  description: '{"position":p} or {"time":"RFC 3339"}.',
+  properties: { position, time },
 };
 
 export const AS_OF_ERRORS = ['invalid_as_of', 'as_of_out_of_range'];
 
 export const diffVersions = defineOperation({
   name: 'palimpsest_diff_versions',
-  title: 'Diff two versions',
+  title: 'Diff versions',
   description:
-    'Unified diff of a target between two points of its history (each a version, position or time; to defaults to now), hunks with one-based lines and code-point spans in both texts, and the attempts recorded in between. Bounded: continue with start_hunk = next_hunk and after_sequence = attempts_next.',
+    'Unified diff between two points of a target\'s history (to: now by default): hunks with lines and code-point spans, and the attempts in between. Paged: next_hunk, attempts_next.',
   readOnly: true,
   params: targetParams({
     from: asOfParam,
-    to: { ...asOfParam, description: 'The later point (default: the current version).' },
-    start_hunk: { type: 'integer', minimum: 0, description: 'First hunk to answer, zero-based (default 0): the previous page\'s next_hunk.' },
-    max_chars: { type: 'integer', minimum: 1, description: 'Code points of hunk lines per page (default 20,000, at most 100,000; at least one hunk).' },
-    attempts_limit: { type: 'integer', minimum: 0, maximum: 200, description: 'Attempts in between per page (default 50, at most 200).' },
-    after_sequence: { type: 'integer', minimum: 0, description: 'Continue the attempts after this log_sequence: the previous page\'s attempts_next.' },
+    to: asOfParam,
+    start_hunk: { type: 'integer', minimum: 0, description: 'A page\'s next_hunk.' },
+    max_chars: { type: 'integer', minimum: 1, description: 'Hunk code points a page (default 20,000).' },
+    attempts_limit: { type: 'integer', minimum: 0, maximum: 200, description: 'Attempts a page (default 50).' },
+    after_sequence: { type: 'integer', minimum: 0, description: 'A page\'s attempts_next.' },
   }, ['from']),
   admission: 'schema',
   result: statusResult(['ok', 'not_found', 'invalid_argument']),
@@ -57,16 +56,16 @@ export const fileHistory = defineOperation({
   name: 'palimpsest_file_history',
   title: 'File history',
   description:
-    'The versions of a workspace file newest first: version, attempt, source (agent, external_disk, undo), time, size in code points and hash. Read one with read_file as_of {version}, compare with palimpsest_diff_versions. Paged: pass next_before_version as before_version.',
+    'A workspace file\'s versions, newest first: attempt, source (agent, external_disk, undo), time, size. Read one with read_file as_of. Paged: next_before_version.',
   readOnly: true,
   params: {
     type: 'object',
     additionalProperties: false,
     required: ['path'],
     properties: {
-      path: { type: 'string', minLength: 1, description: 'Path relative to the project root.' },
-      before_version: { type: ['integer', 'null'], minimum: 0, description: 'Only versions below this one: the previous page\'s next_before_version.' },
-      limit: { type: ['integer', 'null'], minimum: 1, maximum: 200, description: 'Page size: default 50, at most 200.' },
+      path: { type: 'string', minLength: 1, description: 'Path under the root.' },
+      before_version: { type: ['integer', 'null'], minimum: 0, description: 'A page\'s next_before_version.' },
+      limit: { type: ['integer', 'null'], minimum: 1, maximum: 200, description: 'Page size (default 50).' },
     },
   },
   admission: 'schema',
@@ -77,9 +76,8 @@ export const fileHistory = defineOperation({
 
 export const workspaceAsOf = defineOperation({
   name: 'palimpsest_workspace_as_of',
-  title: 'Workspace as of a point',
-  description:
-    'Every bound file\'s version at one point of the log (a position or a time), all read from the same state of the log, in path order, paged (pass next_cursor as cursor).',
+  title: 'Workspace as of',
+  description: 'Every bound file\'s version at one log position or time, in path order. Paged: next_cursor.',
   readOnly: true,
   params: {
     type: 'object',
@@ -87,13 +85,13 @@ export const workspaceAsOf = defineOperation({
     required: ['as_of'],
     properties: {
       as_of: logPointParam,
-      limit: { type: ['integer', 'null'], minimum: 1, maximum: 1000, description: 'Page size: default 100, at most 1000.' },
-      cursor: { type: ['string', 'null'], description: 'Continue after the previous page: pass its next_cursor.' },
+      limit: { type: ['integer', 'null'], minimum: 1, maximum: 1000, description: 'Page size (default 100).' },
+      cursor: { type: ['string', 'null'], description: 'A page\'s next_cursor.' },
     },
   },
   admission: 'schema',
   result: statusResult(['ok', 'invalid_argument']),
-  errors: ['workspace_not_configured', 'invalid_as_of'],
+  errors: ['workspace_not_configured', 'invalid_as_of', 'invalid_cursor'],
   examples: [],
 });
 

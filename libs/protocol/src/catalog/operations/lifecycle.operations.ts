@@ -98,7 +98,7 @@ const targetOnly = targetParams();
 export const getTarget = defineOperation({
   name: 'palimpsest_get_target',
   title: 'Get target',
-  description: 'Current canonical content, hash, version, active editing cycle and source line endings of a target (as_of: as it was at a version, position or time).',
+  description: 'Current canonical content, hash, version, active editing cycle and source line endings of a target.',
   readOnly: true,
   params: targetParams({ as_of: asOfParam }),
   admission: 'schema',
