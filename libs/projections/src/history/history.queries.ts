@@ -24,15 +24,25 @@ const VERSIONS = `
   SELECT a.after_version::int, a.after_hash, a.log_sequence, a.created_at, a.attempt_id::text, a.source
     FROM attempts a WHERE a.target_id = $1 AND a.status = 'accepted'`;
 
+const POINT_COLUMNS = 'v.version, v.after_hash, v.log_sequence::float8 AS log_sequence, v.written_at, v.attempt_id, v.source';
+
 /** The version an as-of point names: that version, or the last one at or before the position or time; null when there is none. */
 export async function versionAt(sql: Sql, targetId: string, asOf: AsOf): Promise<VersionPoint | null> {
-  const [where, value] =
-    'version' in asOf ? ['v.version = $2::int', asOf.version]
-    : 'position' in asOf ? ['v.log_sequence <= $2::bigint', asOf.position]
-    : ['v.written_at <= $2::timestamptz', asOf.time];
+  if ('version' in asOf) {
+    // A named version is one probe of its own index (the acceptance that made it, or the creation).
+    const { rows } = await sql.query<VersionPoint>(
+      asOf.version === 0
+        ? `SELECT ${POINT_COLUMNS} FROM (SELECT 0 AS version, current_hash AS after_hash, log_sequence, created_at AS written_at, NULL::text AS attempt_id, NULL::text AS source
+             FROM target_snapshots WHERE target_id = $1 AND snapshot_reason = 'initial') v`
+        : `SELECT ${POINT_COLUMNS} FROM (SELECT after_version::int AS version, after_hash, log_sequence, created_at AS written_at, attempt_id::text AS attempt_id, source
+             FROM attempts WHERE target_id = $1 AND status = 'accepted' AND after_version = $2::bigint) v`,
+      asOf.version === 0 ? [targetId] : [targetId, asOf.version],
+    );
+    return rows[0] ?? null;
+  }
+  const [where, value] = 'position' in asOf ? ['v.log_sequence <= $2::bigint', asOf.position] : ['v.written_at <= $2::timestamptz', asOf.time];
   const { rows } = await sql.query<VersionPoint>(
-    `SELECT v.version, v.after_hash, v.log_sequence::float8 AS log_sequence, v.written_at, v.attempt_id, v.source
-       FROM (${VERSIONS}) v WHERE ${where} ORDER BY v.version DESC LIMIT 1`,
+    `SELECT ${POINT_COLUMNS} FROM (${VERSIONS}) v WHERE ${where} ORDER BY v.version DESC LIMIT 1`,
     [targetId, value],
   );
   return rows[0] ?? null;
@@ -57,19 +67,22 @@ export async function initialText(sql: Sql, targetId: string): Promise<string | 
   return rows[0]?.content ?? null;
 }
 
-/** An acceptance as the log holds it, for a fold: a version-2 event's effects only; an older one whole (its effects are upcast). */
+/**
+ * An acceptance as the log holds it, for a fold: a version-2 event's effects only, an older one's whole
+ * data (its effects are upcast), as JSON text (parsed by the caller: cheaper than the driver's jsonb).
+ */
 export interface StoredStep {
   version: number;
   after_hash: string;
   schema_version: number;
-  data: Record<string, unknown>;
+  payload: string;
 }
 
 /** The acceptances that made versions (from, to], in order. */
 export async function stepsBetween(sql: Sql, targetId: string, from: number, to: number): Promise<StoredStep[]> {
   const { rows } = await sql.query<StoredStep>(
     `SELECT a.after_version::int AS version, a.after_hash, e.schema_version,
-            CASE WHEN e.schema_version >= 2 THEN jsonb_build_object('effects', e.data->'effects') ELSE e.data END AS data
+            CASE WHEN e.schema_version >= 2 THEN (e.data->'effects')::text ELSE e.data::text END AS payload
        FROM attempts a JOIN events e ON e.global_position = a.log_sequence
       WHERE a.target_id = $1 AND a.status = 'accepted' AND a.after_version > $2::bigint AND a.after_version <= $3::bigint
       ORDER BY a.after_version`,

@@ -26,9 +26,10 @@ export interface TargetAsOf {
 }
 
 function stepOf(s: StoredStep): HistoryStep {
-  if (s.schema_version >= 2) return { version: s.version, after_hash: s.after_hash, effects: s.data.effects as TextEffect[] };
+  const parsed: unknown = JSON.parse(s.payload);
+  if (s.schema_version >= 2) return { version: s.version, after_hash: s.after_hash, effects: parsed as TextEffect[] };
   const effects = (preimage: string): readonly TextEffect[] => {
-    const event = upcastTargetEvent('ProposalAccepted', s.schema_version, s.data, () => preimage);
+    const event = upcastTargetEvent('ProposalAccepted', s.schema_version, parsed, () => preimage);
     return (event.data as ProposalAcceptedData).effects;
   };
   return { version: s.version, after_hash: s.after_hash, effects };
