@@ -29,9 +29,6 @@ export type HandleUploadParams = {
 export type GetTargetParams = {
   target_file_id: string;
   as_of?: {
-    version?: number;
-    position?: number;
-    time?: string;
     [extra: string]: unknown;
   };
 };
@@ -41,9 +38,6 @@ export type ExportTargetParams = {
   target_file_id: string;
   format?: string | null;
   as_of?: {
-    version?: number;
-    position?: number;
-    time?: string;
     [extra: string]: unknown;
   };
 };
@@ -54,9 +48,6 @@ export type ReadTargetParams = {
   start?: number;
   length?: number | null;
   as_of?: {
-    version?: number;
-    position?: number;
-    time?: string;
     [extra: string]: unknown;
   };
 };
@@ -70,9 +61,6 @@ export type ReadLinesParams = {
   max_chars?: number | null;
   include_line_starts?: boolean;
   as_of?: {
-    version?: number;
-    position?: number;
-    time?: string;
     [extra: string]: unknown;
   };
 };
@@ -85,9 +73,6 @@ export type FindOccurrencesParams = {
   start_occurrence?: number;
   max_results?: number;
   as_of?: {
-    version?: number;
-    position?: number;
-    time?: string;
     [extra: string]: unknown;
   };
 };
@@ -324,9 +309,6 @@ export type ReadFileParams = {
   offset?: number;
   limit?: number;
   as_of?: {
-    version?: number;
-    position?: number;
-    time?: string;
     [extra: string]: unknown;
   };
 };
@@ -536,19 +518,13 @@ export type GetTargetActivityParams = {
   max_wait_ms?: number | null;
 };
 
-/** Diff versions: Unified diff between two points of a target's history (to: now by default): hunks with lines and code-point spans, and the attempts in between. Paged: next_hunk, attempts_next. */
+/** Diff versions: Unified diff between two points (to: now by default): hunks with lines and code-point spans, and the attempts between. Paged. */
 export type DiffVersionsParams = {
   target_file_id: string;
   from: {
-    version?: number;
-    position?: number;
-    time?: string;
     [extra: string]: unknown;
   };
   to?: {
-    version?: number;
-    position?: number;
-    time?: string;
     [extra: string]: unknown;
   };
   start_hunk?: number;
@@ -557,18 +533,16 @@ export type DiffVersionsParams = {
   after_sequence?: number;
 };
 
-/** File history: A workspace file's versions, newest first: attempt, source (agent, external_disk, undo), time, size. Read one with read_file as_of. Paged: next_before_version. */
+/** File history: A workspace file's versions, newest first: attempt, source, time, size (read one: read_file as_of). Paged. */
 export type FileHistoryParams = {
   path: string;
   before_version?: number | null;
   limit?: number | null;
 };
 
-/** Workspace as of: Every bound file's version at one log position or time, in path order. Paged: next_cursor. */
+/** Workspace as of: Every bound file's version at one log position or time, in path order. Paged. */
 export type WorkspaceAsOfParams = {
   as_of: {
-    position?: number;
-    time?: string;
     [extra: string]: unknown;
   };
   limit?: number | null;

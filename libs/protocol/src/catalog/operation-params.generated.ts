@@ -20,9 +20,6 @@ export interface OperationParams {
   palimpsest_get_target: {
     target_file_id: string;
     as_of?: {
-      version?: number;
-      position?: number;
-      time?: string;
       [extra: string]: unknown;
     };
   };
@@ -30,9 +27,6 @@ export interface OperationParams {
     target_file_id: string;
     format?: string | null;
     as_of?: {
-      version?: number;
-      position?: number;
-      time?: string;
       [extra: string]: unknown;
     };
   };
@@ -41,9 +35,6 @@ export interface OperationParams {
     start?: number;
     length?: number | null;
     as_of?: {
-      version?: number;
-      position?: number;
-      time?: string;
       [extra: string]: unknown;
     };
   };
@@ -55,9 +46,6 @@ export interface OperationParams {
     max_chars?: number | null;
     include_line_starts?: boolean;
     as_of?: {
-      version?: number;
-      position?: number;
-      time?: string;
       [extra: string]: unknown;
     };
   };
@@ -68,9 +56,6 @@ export interface OperationParams {
     start_occurrence?: number;
     max_results?: number;
     as_of?: {
-      version?: number;
-      position?: number;
-      time?: string;
       [extra: string]: unknown;
     };
   };
@@ -275,9 +260,6 @@ export interface OperationParams {
     offset?: number;
     limit?: number;
     as_of?: {
-      version?: number;
-      position?: number;
-      time?: string;
       [extra: string]: unknown;
     };
   };
@@ -459,15 +441,9 @@ export interface OperationParams {
   palimpsest_diff_versions: {
     target_file_id: string;
     from: {
-      version?: number;
-      position?: number;
-      time?: string;
       [extra: string]: unknown;
     };
     to?: {
-      version?: number;
-      position?: number;
-      time?: string;
       [extra: string]: unknown;
     };
     start_hunk?: number;
@@ -482,8 +458,6 @@ export interface OperationParams {
   };
   palimpsest_workspace_as_of: {
     as_of: {
-      position?: number;
-      time?: string;
       [extra: string]: unknown;
     };
     limit?: number | null;

@@ -7,27 +7,19 @@ import { defineOperation, type JsonSchema } from '../operation-spec';
  * effects the log records; none runs an edit engine.
  */
 
-const version: JsonSchema = { type: 'integer', description: 'Version.' };
-const position: JsonSchema = { type: 'integer', description: 'Log position.' };
-const time: JsonSchema = { type: 'string', description: 'RFC 3339.' };
-
 /**
- * A point in a target's history, exactly one of version, position (the last version at or before a global
- * log position) or time (the last version written at or before it). Kept small, as it is advertised on
- * every read: the handler checks exactly one key, the counts and the time (invalid_as_of, core/history).
+ * A point in a target's history: exactly one of version, position (the last version at or before a global
+ * log position) or time (the last version written at or before an RFC 3339 time). It is advertised on every
+ * read within tools/list's byte budget, so its keys are named in the description and checked by the
+ * handler (invalid_as_of: core/history/text-as-of.ts), not spelled out as nested properties.
  */
 export const asOfParam: JsonSchema = {
   type: 'object',
-  description: 'Past point: {"version":n}, {"position":p} or {"time":"RFC 3339"}.',
-  properties: { version, position, time },
+  description: 'Past point: {version}, {position} or {time: RFC 3339}.',
 };
 
 /** A point in the whole log (versions are per file). */
-export const logPointParam: JsonSchema = {
-  ...asOfParam,
-  description: '{"position":p} or {"time":"RFC 3339"}.',
-  properties: { position, time },
-};
+export const logPointParam: JsonSchema = { type: 'object', description: '{position} or {time: RFC 3339}.' };
 
 export const AS_OF_ERRORS = ['invalid_as_of', 'as_of_out_of_range'];
 
@@ -35,7 +27,7 @@ export const diffVersions = defineOperation({
   name: 'palimpsest_diff_versions',
   title: 'Diff versions',
   description:
-    'Unified diff between two points of a target\'s history (to: now by default): hunks with lines and code-point spans, and the attempts in between. Paged: next_hunk, attempts_next.',
+    'Unified diff between two points (to: now by default): hunks with lines and code-point spans, and the attempts between. Paged.',
   readOnly: true,
   params: targetParams({
     from: asOfParam,
@@ -56,7 +48,7 @@ export const fileHistory = defineOperation({
   name: 'palimpsest_file_history',
   title: 'File history',
   description:
-    'A workspace file\'s versions, newest first: attempt, source (agent, external_disk, undo), time, size. Read one with read_file as_of. Paged: next_before_version.',
+    'A workspace file\'s versions, newest first: attempt, source, time, size (read one: read_file as_of). Paged.',
   readOnly: true,
   params: {
     type: 'object',
@@ -77,7 +69,7 @@ export const fileHistory = defineOperation({
 export const workspaceAsOf = defineOperation({
   name: 'palimpsest_workspace_as_of',
   title: 'Workspace as of',
-  description: 'Every bound file\'s version at one log position or time, in path order. Paged: next_cursor.',
+  description: 'Every bound file\'s version at one log position or time, in path order. Paged.',
   readOnly: true,
   params: {
     type: 'object',
