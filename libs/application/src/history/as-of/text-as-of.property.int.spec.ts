@@ -47,7 +47,7 @@ describe(`text as of a point, against the reference fold, on ${describeBackend}`
     return r.as_of as { version: number; log_sequence: number; written_at: string; after_hash: string };
   }
 
-  it('answers the reference text and its recorded hash at random versions, before and after a rebuild and without snapshots', async () => {
+  it('answers the reference text and its recorded hash at random versions, before and after a rebuild, without snapshots and after a checkpoint', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.string({ unit: fc.constantFrom('x', 'y', '\n', '€', '𝄞'), maxLength: 40 }),
@@ -62,6 +62,8 @@ describe(`text as of a point, against the reference fold, on ${describeBackend}`
           expect(report.equal).toBe(true);
           for (const [i, v] of versions.entries()) expect(await expectAsOf(id, texts, v)).toEqual(before[i]);
           await h.testDb.db.query('DELETE FROM history_snapshots WHERE target_id = $1', [id]);
+          for (const [i, v] of versions.entries()) expect(await expectAsOf(id, texts, v)).toEqual(before[i]);
+          expect((await h.call('palimpsest_save', { target_file_id: id })).status).toBe('saved');
           for (const [i, v] of versions.entries()) expect(await expectAsOf(id, texts, v)).toEqual(before[i]);
         },
       ),
