@@ -6,10 +6,10 @@ import { latestBindingOfPath } from '@palimpsest/projections/workspace-files.que
 import { noWorkspace } from '../file-tool-answers';
 import { behindBytes } from '../shared/behind-disk';
 import { linesOf, type ReadFileAnswer, type ReadFileInput } from './file-lines';
-
-export type { ReadFileAnswer, ReadFileInput } from './file-lines';
 import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import { readFileAsOf } from '../../history/as-of/read-file-as-of';
+
+export type { ReadFileAnswer, ReadFileInput } from './file-lines';
 
 /**
  * read_file (seed 004): lines [offset, offset + limit) of the file as on disk, whole lines within
