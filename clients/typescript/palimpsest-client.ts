@@ -2,9 +2,9 @@
 // Pure helpers: they encode JSON-RPC requests and decode responses; the host owns the streams.
 
 export const JSONRPC_VERSION = '2.0';
-export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_observe_scope","palimpsest_submit_observed_operations","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_refresh","palimpsest_workspace_status","grep","list_files","read_file","edit_file","write_file","run_command","start_command","get_command_output","send_command_input","kill_command","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard","palimpsest_search_targets","palimpsest_get_target_activity","palimpsest_changes_since","palimpsest_relocate_range","palimpsest_undo_attempt","palimpsest_undo_edit","palimpsest_list_sessions","palimpsest_session_activity"] as const;
+export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_observe_scope","palimpsest_submit_observed_operations","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_refresh","palimpsest_workspace_status","grep","list_files","read_file","edit_file","write_file","run_command","start_command","get_command_output","send_command_input","kill_command","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard","palimpsest_search_targets","palimpsest_get_target_activity","palimpsest_changes_since","palimpsest_relocate_range","palimpsest_undo_attempt","palimpsest_undo_edit","palimpsest_list_sessions","palimpsest_session_activity","palimpsest_diff_versions","palimpsest_file_history","palimpsest_workspace_as_of"] as const;
 export type Method = (typeof METHODS)[number];
-export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_status","grep","list_files","read_file","get_command_output","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_search_targets","palimpsest_get_target_activity","palimpsest_changes_since","palimpsest_relocate_range","palimpsest_list_sessions","palimpsest_session_activity"];
+export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_status","grep","list_files","read_file","get_command_output","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_search_targets","palimpsest_get_target_activity","palimpsest_changes_since","palimpsest_relocate_range","palimpsest_list_sessions","palimpsest_session_activity","palimpsest_diff_versions","palimpsest_file_history","palimpsest_workspace_as_of"];
 
 /** Initialize target: Create a target from text: LF content at version 0, a snapshot, an editing cycle, its source line endings recorded. */
 export type InitializeTargetParams = {
@@ -28,12 +28,18 @@ export type HandleUploadParams = {
 /** Get target: Current canonical content, hash, version, active editing cycle and source line endings of a target. */
 export type GetTargetParams = {
   target_file_id: string;
+  as_of?: {
+    [extra: string]: unknown;
+  };
 };
 
 /** Export target: Export the text with explicit line endings: original_text / canonical_lf (LF), crlf, or original_eol (the recorded uniform upload style). */
 export type ExportTargetParams = {
   target_file_id: string;
   format?: string | null;
+  as_of?: {
+    [extra: string]: unknown;
+  };
 };
 
 /** Read target slice: Authoritative bounded read by code-point offset (default 4,000, max 8,000 code points) with version, hash and next_start continuation. */
@@ -41,6 +47,9 @@ export type ReadTargetParams = {
   target_file_id: string;
   start?: number;
   length?: number | null;
+  as_of?: {
+    [extra: string]: unknown;
+  };
 };
 
 /** Read lines: Bounded inclusive range of one-based LF lines. Pages by offset (relative to range_start, pass next_offset back) or next_start (absolute, for palimpsest_read_target). */
@@ -51,6 +60,9 @@ export type ReadLinesParams = {
   offset?: number;
   max_chars?: number | null;
   include_line_starts?: boolean;
+  as_of?: {
+    [extra: string]: unknown;
+  };
 };
 
 /** Find occurrences: Exact occurrences of text (overlapping ones counted) in the current target, with bounded context and pagination. Indexes are valid for the first edit of a transaction. */
@@ -60,6 +72,9 @@ export type FindOccurrencesParams = {
   context_chars?: number;
   start_occurrence?: number;
   max_results?: number;
+  as_of?: {
+    [extra: string]: unknown;
+  };
 };
 
 /** Observe a structural scope: Structural scopes (code symbols; Markdown sections, code blocks, table rows; YAML/JSON keys). No symbol_name: discovery (200 candidates at most, nothing recorded). symbol_name: one match is observed (observation_id, first page); none is SCOPE_NOT_FOUND, several AMBIGUOUS_SCOPE_SELECTION. observation_id pages a scope; selections observe 1-32 disjoint scopes. A save or an edit makes an observation stale. */
@@ -295,6 +310,9 @@ export type ReadFileParams = {
   path: string;
   offset?: number;
   limit?: number;
+  as_of?: {
+    [extra: string]: unknown;
+  };
 };
 
 /** Edit a file (oldString exactly once): Replace the one place in an existing file where oldString matches exactly (matched on LF text; the file keeps its endings). No match or several: refused with ready edit_file calls (one per occurrence, or the closest text): send the one meant. Answers a unified diff: check it. A file changed on disk is never overwritten. An approval policy waits for an operator. FORBIDDEN, APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers: say what was refused and stop. */
@@ -546,6 +564,37 @@ export type SessionActivityParams = {
   limit?: number | null;
 };
 
+/** Diff versions: Unified diff between two points (to: now by default): hunks with lines and code-point spans, and the attempts between. Paged. */
+export type DiffVersionsParams = {
+  target_file_id: string;
+  from: {
+    [extra: string]: unknown;
+  };
+  to?: {
+    [extra: string]: unknown;
+  };
+  start_hunk?: number;
+  max_chars?: number;
+  attempts_limit?: number;
+  after_sequence?: number;
+};
+
+/** File history: A workspace file's versions, newest first: attempt, source, time, size (read one: read_file as_of). Paged. */
+export type FileHistoryParams = {
+  path: string;
+  before_version?: number | null;
+  limit?: number | null;
+};
+
+/** Workspace as of: Every bound file's version at one log position or time, in path order. Paged. */
+export type WorkspaceAsOfParams = {
+  as_of: {
+    [extra: string]: unknown;
+  };
+  limit?: number | null;
+  cursor?: string | null;
+};
+
 export interface ParamsByMethod {
   palimpsest_initialize_target: InitializeTargetParams;
   palimpsest_handle_upload: HandleUploadParams;
@@ -591,6 +640,9 @@ export interface ParamsByMethod {
   palimpsest_undo_edit: UndoEditParams;
   palimpsest_list_sessions: ListSessionsParams;
   palimpsest_session_activity: SessionActivityParams;
+  palimpsest_diff_versions: DiffVersionsParams;
+  palimpsest_file_history: FileHistoryParams;
+  palimpsest_workspace_as_of: WorkspaceAsOfParams;
 }
 
 export interface Request<M extends Method> { jsonrpc: '2.0'; id: number | string; method: M; params: ParamsByMethod[M] }

@@ -10,6 +10,7 @@ import { insertCheckpointSnapshotSql, insertInitialSnapshotSql } from './snapsho
 import { joinSql, raw, sql, type SqlFragment } from '@palimpsest/store/sql-fragment';
 import { insertTargetSql, updateTargetSql } from './target-row.projection';
 import { insertWorkspaceFileSql, refreshWorkspaceFileSql, setWorkspacePublishSql } from './workspace-files.projection';
+import { insertHistorySnapshotSql } from './history/history-snapshots.projection';
 import { consumeObservationSql, insertBundleScopesSql, insertBundleSql, insertScopeObservationSql } from './observations.projection';
 
 /** What the target's writer knows right after an event: the state, and how the stored chunks change (null: the text did not). */
@@ -44,11 +45,13 @@ function rowStatements(pe: ProjectedTargetEvent): SqlFragment[] {
       ];
     case 'ProposalAccepted': {
       const consume = consumeObservationSql(event.data, position);
+      const snapshot = insertHistorySnapshotSql(event.data, stateAfter, position);
       return [
         insertAttemptSql(event, position, recordedAt),
         insertLedgerSql(event.data, position, recordedAt),
         updateTargetSql(stateAfter, streamVersion, position, recordedAt, true),
         ...(consume ? [consume] : []),
+        ...(snapshot ? [snapshot] : []),
       ];
     }
     case 'ProposalRejected':

@@ -44,9 +44,17 @@ function typesOf(schema: JsonSchema): Set<string> {
 
 /**
  * Query strings carry text only: a value becomes a number or boolean when the catalog's schema for
- * that argument admits one and the text spells it exactly. Anything else is passed on unchanged,
+ * that argument admits one and the text spells it exactly, an object when it admits one and the text is JSON. Anything else is passed on unchanged,
  * so admission reports it with its usual code.
  */
+function parsedObject(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
 export function coerceQueryValue(schema: JsonSchema | undefined, raw: unknown): unknown {
   if (typeof raw !== 'string' || !schema) return raw;
   const types = typesOf(schema);
@@ -57,6 +65,7 @@ export function coerceQueryValue(schema: JsonSchema | undefined, raw: unknown): 
   if (types.has('boolean') && (raw === 'true' || raw === 'false')) return raw === 'true';
   if (types.has('null') && !types.has('string') && raw === 'null') return null;
   if (types.has('array')) return raw.split(','); // include=a,b (repeated keys arrive as an array already)
+  if (types.has('object') && raw.startsWith('{')) return parsedObject(raw); // as_of={"version":3}
   return raw;
 }
 

@@ -17,6 +17,8 @@ describe('request → operation arguments', () => {
   it('coerces query text only where the catalog schema admits the type', () => {
     expect(coerceQueryValue({ type: ['integer', 'null'] }, '12')).toBe(12);
     expect(coerceQueryValue({ type: 'integer' }, '1.5')).toBe('1.5');
+    expect(coerceQueryValue({ type: 'object' }, '{"version":3}')).toEqual({ version: 3 });
+    expect(coerceQueryValue({ type: 'object' }, '{not json')).toBe('{not json');
     expect(coerceQueryValue({ type: 'integer' }, '99999999999999999999')).toBe('99999999999999999999');
     expect(coerceQueryValue({ type: 'boolean' }, 'true')).toBe(true);
     expect(coerceQueryValue({ type: 'string' }, 'true')).toBe('true');

@@ -39,6 +39,9 @@ import { sendCommandInput } from '../commands/send-command-input/send-command-in
 import { killCommand } from '../commands/kill-command/kill-command.handler';
 import { UNDO_HANDLERS } from '../undo/undo-handlers';
 import { listSessions, sessionActivity } from '../session-audit/session-audit.handler';
+import { diffVersions } from '../history/diff-versions/diff-versions.handler';
+import { fileHistory } from '../history/file-history/file-history.handler';
+import { workspaceAsOf } from '../history/workspace-as-of/workspace-as-of.handler';
 
 /** The caller's policy (approvals on writes), progress sink and cancellation, as change_apply gets them. */
 const writeCaller = (s: HandlerSession) => ({ policy: s.policy ?? null, progress: s.progress, signal: s.signal, correlationId: s.correlationId });
@@ -100,4 +103,7 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   ...UNDO_HANDLERS,
   palimpsest_list_sessions: (ctx, a) => listSessions(ctx, a),
   palimpsest_session_activity: (ctx, a) => sessionActivity(ctx, a),
+  palimpsest_diff_versions: (ctx, a) => diffVersions(ctx, a),
+  palimpsest_file_history: (ctx, a) => fileHistory(ctx, a),
+  palimpsest_workspace_as_of: (ctx, a) => workspaceAsOf(ctx, a),
 };

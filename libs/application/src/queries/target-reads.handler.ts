@@ -7,18 +7,35 @@ import type { AppContext } from '../app-context';
 import { targetIdOf, notFound, type NotFound } from '../shared/target-lookup';
 import { readTargetRow, type TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import { workspaceBindingOf } from '@palimpsest/projections/workspace-files.queries';
+import { targetAsOf, type AsOfAnswer } from '../history/as-of/text-as-of';
 
-/** Each read is one coherent observation of the target row: no lock, no write. */
+/** A read of the current text, or of the text as of a point (`as_of`: answered beside the read). */
+interface AsOfInput {
+  target_file_id: unknown;
+  as_of?: unknown;
+}
+
+/**
+ * Each read is one coherent observation of the target row: no lock, no write. As of a point, the row is
+ * the one that version had (its text folded from the log) and the answer says which version that was.
+ */
 async function withTarget<R extends { status: string }>(
   ctx: AppContext,
-  targetFileId: unknown,
+  input: AsOfInput,
   read: (t: TargetRow) => R,
-): Promise<R | InvalidArgument | NotFound> {
-  const { id, error } = targetIdOf(targetFileId);
+): Promise<R | (R & { as_of: AsOfAnswer }) | InvalidArgument | NotFound> {
+  const { id, error } = targetIdOf(input.target_file_id);
   if (error) return error;
-  const target = await readTargetRow(ctx.db, id, ctx.contents);
-  if (!target) return notFound(id);
-  return read(target);
+  if (input.as_of === undefined || input.as_of === null) {
+    const target = await readTargetRow(ctx.db, id, ctx.contents);
+    return target ? read(target) : notFound(id);
+  }
+  const found = await targetAsOf(ctx, id, input.as_of);
+  if (found.kind === 'missing') return notFound(id);
+  if (found.kind === 'refused') return { ...found.answer, target_file_id: id };
+  if (found.kind === 'current') return read(found.row);
+  const answer = read(found.value.row);
+  return answer.status === 'ok' ? { ...answer, as_of: found.value.as_of } : answer;
 }
 
 function observed<T extends object>(t: TargetRow, result: Checked<T>) {
@@ -27,11 +44,11 @@ function observed<T extends object>(t: TargetRow, result: Checked<T>) {
 }
 
 /** The binding is written in the append that creates the target (its publication mode too) and never changes, so reading it apart stays coherent. */
-export async function getTarget(ctx: AppContext, input: { target_file_id: unknown }) {
+export async function getTarget(ctx: AppContext, input: AsOfInput) {
   const { id, error } = targetIdOf(input.target_file_id);
   if (error) return error;
   const bound = await workspaceBindingOf(ctx.db, id);
-  return withTarget(ctx, id, (t) => {
+  return withTarget(ctx, { ...input, target_file_id: id }, (t) => {
     return {
       status: 'ok' as const,
       target_file_id: t.target_id,
@@ -47,8 +64,8 @@ export async function getTarget(ctx: AppContext, input: { target_file_id: unknow
   });
 }
 
-export function exportTargetQuery(ctx: AppContext, input: { target_file_id: unknown } & ExportArgs) {
-  return withTarget(ctx, input.target_file_id, (t) => {
+export function exportTargetQuery(ctx: AppContext, input: AsOfInput & ExportArgs) {
+  return withTarget(ctx, input, (t) => {
     const result = exportTarget(t.content, input, { source_line_endings: t.source_line_endings });
     if (!result.ok) return { ...result.error, target_file_id: t.target_id };
     return {
@@ -66,14 +83,14 @@ export function exportTargetQuery(ctx: AppContext, input: { target_file_id: unkn
   });
 }
 
-export function readTargetQuery(ctx: AppContext, input: { target_file_id: unknown } & ReadTargetArgs) {
-  return withTarget(ctx, input.target_file_id, (t) => observed(t, readTargetSlice(t.content, input)));
+export function readTargetQuery(ctx: AppContext, input: AsOfInput & ReadTargetArgs) {
+  return withTarget(ctx, input, (t) => observed(t, readTargetSlice(t.content, input)));
 }
 
-export function readLinesQuery(ctx: AppContext, input: { target_file_id: unknown } & ReadLinesArgs) {
-  return withTarget(ctx, input.target_file_id, (t) => observed(t, readLines(t.content, input)));
+export function readLinesQuery(ctx: AppContext, input: AsOfInput & ReadLinesArgs) {
+  return withTarget(ctx, input, (t) => observed(t, readLines(t.content, input)));
 }
 
-export function findOccurrencesQuery(ctx: AppContext, input: { target_file_id: unknown } & FindOccurrencesArgs) {
-  return withTarget(ctx, input.target_file_id, (t) => observed(t, findOccurrences(t.content, input)));
+export function findOccurrencesQuery(ctx: AppContext, input: AsOfInput & FindOccurrencesArgs) {
+  return withTarget(ctx, input, (t) => observed(t, findOccurrences(t.content, input)));
 }

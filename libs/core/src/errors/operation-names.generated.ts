@@ -47,6 +47,9 @@ export const OP = {
   palimpsest_undo_edit: 'palimpsest_undo_edit',
   palimpsest_list_sessions: 'palimpsest_list_sessions',
   palimpsest_session_activity: 'palimpsest_session_activity',
+  palimpsest_diff_versions: 'palimpsest_diff_versions',
+  palimpsest_file_history: 'palimpsest_file_history',
+  palimpsest_workspace_as_of: 'palimpsest_workspace_as_of',
 } as const satisfies { readonly [N in CatalogOperation]: N };
 
 /** The same names as types (declarations only: it merges with the constant). */
@@ -95,4 +98,7 @@ export declare namespace OP {
   export type palimpsest_undo_edit = 'palimpsest_undo_edit';
   export type palimpsest_list_sessions = 'palimpsest_list_sessions';
   export type palimpsest_session_activity = 'palimpsest_session_activity';
+  export type palimpsest_diff_versions = 'palimpsest_diff_versions';
+  export type palimpsest_file_history = 'palimpsest_file_history';
+  export type palimpsest_workspace_as_of = 'palimpsest_workspace_as_of';
 }

@@ -14,8 +14,9 @@ import { rebuildCandidateStreams } from '../candidates/rebuild-candidates';
 import { PUBLICATION_TABLES } from '../publications/publication.projection';
 import { rebuildPublicationStreams } from '../publications/rebuild-publications';
 import { OBSERVATION_TABLES } from '../observations.projection';
+import { HISTORY_TABLES } from '../history/history-snapshots.projection';
 
-export const READ_MODEL_TABLES = ['targets', 'target_chunks', 'target_snapshots', 'attempts', 'ledger', 'workspace_files', ...OBSERVATION_TABLES, ...CANDIDATE_TABLES, ...PUBLICATION_TABLES] as const;
+export const READ_MODEL_TABLES = ['targets', 'target_chunks', 'target_snapshots', 'attempts', 'ledger', 'workspace_files', ...OBSERVATION_TABLES, ...CANDIDATE_TABLES, ...PUBLICATION_TABLES, ...HISTORY_TABLES] as const;
 
 export interface RebuildProgress {
   done: number;

@@ -8,6 +8,7 @@ import { READ_MODEL_ANSWERS } from './read-model-answers';
 import { COMMAND_ANSWERS } from './operations/commands.operations';
 import { UNDO_ANSWERS } from './operations/undo.operations';
 import { AUDIT_ANSWERS } from './operations/audit.operations';
+import { HISTORY_ANSWERS } from './history-answers';
 
 /**
  * The catalog's word on what each operation's success carries, field by field, beside its result
@@ -371,8 +372,7 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
     profiles: array(object({ protocol: str(), runtime: str(), operations: array(str()) })),
     detail: bool('True when every operation of the catalog is listed with its status and codes.'),
   }),
-  ...WORKSPACE_ANSWERS,
-  ...READ_MODEL_ANSWERS,
+  ...WORKSPACE_ANSWERS, ...READ_MODEL_ANSWERS,
   palimpsest_change_propose: object({
     status: { const: 'ok' },
     replayed: bool('True when the same request_id returned the recorded answer.'),
@@ -446,8 +446,5 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
     ),
   }, ['base_changes']),
   palimpsest_change_discard: object({ status: { const: 'ok' }, candidate, released: bool() }),
-  ...FILE_READ_ANSWERS,
-  ...COMMAND_ANSWERS,
-  ...UNDO_ANSWERS,
-  ...AUDIT_ANSWERS,
+  ...FILE_READ_ANSWERS, ...COMMAND_ANSWERS, ...HISTORY_ANSWERS, ...UNDO_ANSWERS, ...AUDIT_ANSWERS,
 };

@@ -21,6 +21,7 @@ import { READ_MODEL_OPERATIONS } from './operations/read-models.operations';
 import { COMMAND_OPERATIONS } from './operations/commands.operations';
 import { UNDO_OPERATIONS } from './operations/undo.operations';
 import { AUDIT_OPERATIONS } from './operations/audit.operations';
+import { HISTORY_OPERATIONS } from './operations/history.operations';
 
 /**
  * The one list of operations. Order is the order tools are advertised in. Declared `as const`, so
@@ -55,6 +56,7 @@ export const CATALOG = [
   ...READ_MODEL_OPERATIONS,
   ...UNDO_OPERATIONS,
   ...AUDIT_OPERATIONS,
+  ...HISTORY_OPERATIONS,
 ] as const satisfies readonly OperationSpec[];
 
 export type OperationName = (typeof CATALOG)[number]['name'];

@@ -112,4 +112,7 @@ export interface OperationAdmitted {
   palimpsest_undo_edit: OperationParams['palimpsest_undo_edit'];
   palimpsest_list_sessions: OperationParams['palimpsest_list_sessions'];
   palimpsest_session_activity: OperationParams['palimpsest_session_activity'];
+  palimpsest_diff_versions: OperationParams['palimpsest_diff_versions'];
+  palimpsest_file_history: OperationParams['palimpsest_file_history'];
+  palimpsest_workspace_as_of: OperationParams['palimpsest_workspace_as_of'];
 }

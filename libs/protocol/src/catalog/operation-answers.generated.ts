@@ -369,6 +369,14 @@ export interface OperationAnswers {
       version: number;
       disk_version: number;
     };
+    as_of?: {
+      target_file_id: string;
+      version: number;
+      after_hash: string;
+      written_at: string;
+      log_sequence: number;
+      attempt_id?: string | null;
+    };
   };
   edit_file: {
     status: "ok";
@@ -683,6 +691,68 @@ export interface OperationAnswers {
     }>;
     next_after_position: number | null;
   };
+  palimpsest_diff_versions: {
+    status: "ok";
+    target_file_id: string;
+    from: From;
+    to: From;
+    hunks: Array<{
+      header: string;
+      old_start_line: number;
+      old_lines: number;
+      new_start_line: number;
+      new_lines: number;
+      old_start: number;
+      old_end: number;
+      new_start: number;
+      new_end: number;
+      lines: Array<string>;
+    }>;
+    total_hunks: number;
+    next_hunk: number | null;
+    truncated: boolean;
+    attempts: Array<{
+      attempt_id: string;
+      status: string;
+      before_version: number;
+      after_version: number | null;
+      source: string;
+      intent: string | null;
+      log_sequence: number;
+      created_at: string;
+    }>;
+    attempts_next: number | null;
+  };
+  palimpsest_file_history: {
+    status: "ok";
+    path: string;
+    target_file_id: string;
+    versions: Array<{
+      version: number;
+      attempt_id: string | null;
+      source: "created" | "agent" | "external_disk" | "undo";
+      attempt_source: string | null;
+      intent: string | null;
+      written_at: string;
+      log_sequence: number;
+      size: number | null;
+      after_hash: string;
+    }>;
+    next_before_version: number | null;
+  };
+  palimpsest_workspace_as_of: {
+    status: "ok";
+    as_of: Record<string, unknown>;
+    files: Array<{
+      path: string;
+      target_file_id: string;
+      version: number;
+      after_hash: string;
+      written_at: string;
+      log_sequence: number;
+    }>;
+    next_cursor: string | null;
+  };
 }
 
 /** A part several answers share. */
@@ -837,4 +907,13 @@ export type Projection = {
   min_position: number | null;
   min_position_reached: boolean | null;
   waited_ms: number;
+};
+
+/** A part several answers share. */
+export type From = {
+  version: number;
+  after_hash: string;
+  written_at: string;
+  log_sequence: number;
+  attempt_id: string | null;
 };

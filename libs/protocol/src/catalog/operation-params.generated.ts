@@ -19,15 +19,24 @@ export interface OperationParams {
   };
   palimpsest_get_target: {
     target_file_id: string;
+    as_of?: {
+      [extra: string]: unknown;
+    };
   };
   palimpsest_export_target: {
     target_file_id: string;
     format?: string | null;
+    as_of?: {
+      [extra: string]: unknown;
+    };
   };
   palimpsest_read_target: {
     target_file_id: string;
     start?: number;
     length?: number | null;
+    as_of?: {
+      [extra: string]: unknown;
+    };
   };
   palimpsest_read_lines: {
     target_file_id: string;
@@ -36,6 +45,9 @@ export interface OperationParams {
     offset?: number;
     max_chars?: number | null;
     include_line_starts?: boolean;
+    as_of?: {
+      [extra: string]: unknown;
+    };
   };
   palimpsest_find_occurrences: {
     target_file_id: string;
@@ -43,6 +55,9 @@ export interface OperationParams {
     context_chars?: number;
     start_occurrence?: number;
     max_results?: number;
+    as_of?: {
+      [extra: string]: unknown;
+    };
   };
   palimpsest_observe_scope: {
     target_file_id: string;
@@ -246,6 +261,9 @@ export interface OperationParams {
     path: string;
     offset?: number;
     limit?: number;
+    as_of?: {
+      [extra: string]: unknown;
+    };
   };
   edit_file: {
     path: string;
@@ -453,5 +471,30 @@ export interface OperationParams {
     correlation_id: string;
     after_position?: number | null;
     limit?: number | null;
+  };
+  palimpsest_diff_versions: {
+    target_file_id: string;
+    from: {
+      [extra: string]: unknown;
+    };
+    to?: {
+      [extra: string]: unknown;
+    };
+    start_hunk?: number;
+    max_chars?: number;
+    attempts_limit?: number;
+    after_sequence?: number;
+  };
+  palimpsest_file_history: {
+    path: string;
+    before_version?: number | null;
+    limit?: number | null;
+  };
+  palimpsest_workspace_as_of: {
+    as_of: {
+      [extra: string]: unknown;
+    };
+    limit?: number | null;
+    cursor?: string | null;
   };
 }

@@ -194,4 +194,13 @@ export interface OperationResults {
   palimpsest_session_activity: {
     status: "ok" | "invalid_argument";
   };
+  palimpsest_diff_versions: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
+  palimpsest_file_history: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
+  palimpsest_workspace_as_of: {
+    status: "ok" | "invalid_argument";
+  };
 }

@@ -1,4 +1,5 @@
 import { defineOperation, type JsonSchema } from '../operation-spec';
+import { asOfParam } from './history.operations';
 
 /**
  * The read tools of seed 004 (read_file, list_files, grep), under the seed's names so an agent written
@@ -34,7 +35,16 @@ const pendingFile: JsonSchema = {
   required: ['path', 'target_file_id', 'version', 'disk_version'],
   properties: { path: { type: 'string' }, target_file_id: { type: 'string' }, version: int, disk_version: int },
 };
-const readFileExtra: Record<string, JsonSchema> = { pending: { ...pendingFile, description: 'The disk is behind: content is the target text.' } };
+/** A read as of a point: the bound file's version it read, with its recorded hash and time. */
+const asOfRead: JsonSchema = {
+  type: 'object',
+  required: ['target_file_id', 'version', 'after_hash', 'written_at', 'log_sequence'],
+  properties: { target_file_id: { type: 'string' }, version: int, after_hash: { type: 'string' }, written_at: { type: 'string' }, log_sequence: int, attempt_id: { type: ['string', 'null'] } },
+};
+const readFileExtra: Record<string, JsonSchema> = {
+  pending: { ...pendingFile, description: 'The disk is behind: content is the target text.' },
+  as_of: { ...asOfRead, description: 'Read as of a point: the version whose text content is (in the file\'s line endings).' },
+};
 const grepExtra: Record<string, JsonSchema> = { pending: { type: 'array', items: pendingFile, description: 'Files searched in their target text (disk behind).' } };
 
 const PATH_CODES = ['PATH_ESCAPE', 'PATH_INVALID', 'PATH_RESERVED', 'PATH_TOO_LONG', 'PATH_NOT_FOUND', 'PATH_SYMLINK', 'PATH_CHANGED'];
@@ -58,13 +68,14 @@ export const readFile = defineOperation({
       path: projectPath('Path relative to the project root. Must stay inside the project.'),
       offset: { description: '1-based line to start reading from. Omit to start at the beginning.', type: 'integer', minimum: 1, maximum: 9007199254740991 },
       limit: { description: 'Maximum number of lines to return. Omit to read to the end.', type: 'integer', minimum: 1, maximum: 9007199254740991 },
+      as_of: asOfParam,
     },
     required: ['path'],
     additionalProperties: false,
   },
   admission: 'schema',
   result: seedResult(['ok', 'not_found'], readFileOutput, readFileExtra),
-  errors: ['workspace_not_configured', 'invalid_text_encoding', 'file_too_large', 'INVALID_ARGUMENTS', 'PATH_NOT_A_FILE', ...PATH_CODES],
+  errors: ['workspace_not_configured', 'invalid_text_encoding', 'file_too_large', 'INVALID_ARGUMENTS', 'PATH_NOT_A_FILE', 'target_not_bound_to_workspace', 'invalid_as_of', 'as_of_out_of_range', ...PATH_CODES],
   capabilities: { MAX_READ_BYTES: FILE_READ_LIMITS.MAX_READ_BYTES },
   examples: [],
 });

@@ -10,6 +10,7 @@ import {
   UUID_PATTERN,
 } from '../fragments';
 import { defineOperation } from '../operation-spec';
+import { AS_OF_ERRORS, asOfParam } from './history.operations';
 
 const initializeParams = {
   type: 'object',
@@ -99,10 +100,10 @@ export const getTarget = defineOperation({
   title: 'Get target',
   description: 'Current canonical content, hash, version, active editing cycle and source line endings of a target.',
   readOnly: true,
-  params: targetOnly,
+  params: targetParams({ as_of: asOfParam }),
   admission: 'schema',
   result: statusResult(['ok', 'not_found', 'invalid_argument']),
-  errors: ['not_found', 'invalid_target_file_id'],
+  errors: ['not_found', 'invalid_target_file_id', ...AS_OF_ERRORS],
   examples: [],
 });
 
@@ -120,11 +121,12 @@ export const exportTarget = defineOperation({
         type: ['string', 'null'],
         description: 'original_text (default), canonical_lf, crlf or original_eol.',
       },
+      as_of: asOfParam,
     },
   },
   admission: 'schema',
   result: statusResult(['ok', 'not_found', 'invalid_argument']),
-  errors: ['not_found', 'unsupported_export_format', 'original_eol_unrecoverable', 'source_line_endings_unknown'],
+  errors: ['not_found', 'unsupported_export_format', 'original_eol_unrecoverable', 'source_line_endings_unknown', ...AS_OF_ERRORS],
   examples: [],
 });
 

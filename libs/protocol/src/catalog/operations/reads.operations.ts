@@ -1,5 +1,6 @@
 import { EXAMPLE_TARGET_ID, statusResult, targetParams } from '../fragments';
 import { defineOperation } from '../operation-spec';
+import { AS_OF_ERRORS, asOfParam } from './history.operations';
 
 const readResult = statusResult(['ok', 'not_found', 'invalid_argument']);
 
@@ -16,10 +17,11 @@ export const readTarget = defineOperation({
       minimum: 1,
       description: 'Code points to read (default 4,000, clamped to 8,000).',
     },
+    as_of: asOfParam,
   }),
   admission: 'schema',
   result: readResult,
-  errors: ['not_found', 'start_out_of_range', 'invalid_length'],
+  errors: ['not_found', 'start_out_of_range', 'invalid_length', ...AS_OF_ERRORS],
   examples: [{ title: 'Read the first 4,000 code points', params: { target_file_id: EXAMPLE_TARGET_ID, start: 0, length: 4000 } }],
   advertisedExamples: 0,
 });
@@ -43,10 +45,11 @@ export const readLines = defineOperation({
       type: 'boolean',
       description: 'Add line_starts: absolute start offset of each selected line that begins in the page.',
     },
+    as_of: asOfParam,
   }),
   admission: 'schema',
   result: readResult,
-  errors: ['not_found', 'line_out_of_range', 'invalid_line_range', 'offset_out_of_range', 'invalid_max_chars'],
+  errors: ['not_found', 'line_out_of_range', 'invalid_line_range', 'offset_out_of_range', 'invalid_max_chars', ...AS_OF_ERRORS],
   examples: [{ title: 'Read line 1 with its start offset', params: { target_file_id: EXAMPLE_TARGET_ID, start_line: 1, end_line: 1, include_line_starts: true } }],
   advertisedExamples: 0,
 });
@@ -66,10 +69,11 @@ export const findOccurrences = defineOperation({
     },
     start_occurrence: { type: 'integer', minimum: 1, description: '1-based occurrence to start from (default 1).' },
     max_results: { type: 'integer', minimum: 1, description: 'Occurrences per page (default and cap 200).' },
+    as_of: asOfParam,
   }, ['text']),
   admission: 'schema',
   result: readResult,
-  errors: ['not_found', 'empty_text', 'invalid_text_encoding'],
+  errors: ['not_found', 'empty_text', 'invalid_text_encoding', ...AS_OF_ERRORS],
   examples: [{ title: 'Locate every alpha', params: { target_file_id: EXAMPLE_TARGET_ID, text: 'alpha', context_chars: 10 } }],
   advertisedExamples: 0,
 });
