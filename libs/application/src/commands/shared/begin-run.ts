@@ -71,7 +71,7 @@ async function recordEnd(record: RunRecord, p: ManagedProcess): Promise<void> {
  * the process exists, and every process of the run carries the run's id in its environment, so a restart
  * after a crash in this window still finds the run's processes and stops them.
  */
-const START_HELD_MS = 50;
+const START_HELD_MS = 100;
 
 const atRoot = (cwd: string | undefined): boolean => cwd === undefined || cwd.split('/').every((part) => part === '' || part === '.');
 
