@@ -44,7 +44,8 @@ class Spawner {
       this.die();
       rejectReady(new Error('the command spawner exited before it was ready'));
     });
-    child.once('error', (error) => {
+    // A send on a closing channel, a failed start: the spawner is done for, and the service goes on.
+    child.on('error', (error) => {
       this.die();
       rejectReady(error);
     });
@@ -116,7 +117,8 @@ class Spawner {
   async stop(): Promise<void> {
     if (this.dead) return;
     const gone = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
-    this.child.disconnect();
+    if (this.child.connected) this.child.disconnect();
+    else this.child.kill('SIGKILL');
     await gone;
   }
 }
