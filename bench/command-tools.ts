@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBenchDatabase, type BenchDatabase } from './bench-database';
@@ -21,7 +21,8 @@ import { envNumber, nowMs, percentile } from './stats';
  * With DATABASE_URL a fresh PostgreSQL database is created there and dropped after, else PGlite in a
  * temporary directory. Env: BENCH_CMD_ITERATIONS (default 200), BENCH_CMD_WARMUP (default 20),
  * BENCH_CMD_OUTPUT_MB (default 50), BENCH_CMD_OUTPUT_ROUNDS (default 3), BENCH_CMD_SERVER_NODE_ARGS (node
- * options for the server, e.g. --cpu-prof).
+ * options for the server, e.g. --cpu-prof), BENCH_CMD_SPAWNER (0, 1 or both, default both: the server forks
+ * commands itself, through its spawner process, or one server of each in turn; PALIMPSEST_COMMAND_SPAWNER).
  */
 
 const CLI_BIN = join(REPO_ROOT, 'apps', 'cli', 'bin', 'palimpsest.js');
@@ -71,6 +72,20 @@ function spawnDirect(argv: string[], cwd: string): Promise<number> {
   });
 }
 
+/** The server's CPU (ms) with its spawner's, when it runs one (the commands' own CPU is not counted either way). */
+function serverCpuMs(pid: number | null): number {
+  if (!pid) return NaN;
+  let spawner = 0;
+  try {
+    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ').filter(Boolean)) {
+      if (readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('palimpsest-spawner-')) spawner += processCpuMs(Number(child)) || 0;
+    }
+  } catch {
+    // no /proc: the server's own CPU is NaN too
+  }
+  return processCpuMs(pid) + spawner;
+}
+
 const fmt = (ms: number) => ms.toFixed(2);
 const p = (xs: number[], q: number) => percentile([...xs].sort((a, b) => a - b), q);
 
@@ -78,7 +93,7 @@ async function measureRuns(server: Server, dir: string, command: string, iterati
   const argv = command.split(' ');
   const ours: number[] = [];
   const direct: number[] = [];
-  const cpuBefore = processCpuMs(server.pid);
+  const cpuBefore = serverCpuMs(server.pid);
   const pgCpu = postgresCpuSince();
   for (let i = 0; i < warmup + iterations; i++) {
     const order = i % 2 === 0 ? ['mcp', 'direct'] : ['direct', 'mcp'];
@@ -92,7 +107,7 @@ async function measureRuns(server: Server, dir: string, command: string, iterati
     }
   }
   const calls = warmup + iterations;
-  const serverCpu = (processCpuMs(server.pid) - cpuBefore) / calls;
+  const serverCpu = (serverCpuMs(server.pid) - cpuBefore) / calls;
   const pg = pgCpu() / calls;
   const overhead = ours.map((x, i) => x - direct[i]!);
   console.log(
@@ -132,11 +147,14 @@ async function measureOutput(server: Server, dir: string, mb: number, rounds: nu
   const delivered: number[] = [];
   const direct: number[] = [];
   let last = { skipped: 0, calls: 0 };
+  let cpu = 0;
   for (let i = 0; i < rounds; i++) {
     const d = await readDirect(dir, mb);
     if (d.bytes !== mb * MB) throw new Error(`direct read ${d.bytes} bytes, expected ${mb * MB}`);
     direct.push(mbps(d.bytes, d.ms));
+    const cpuBefore = serverCpuMs(server.pid);
     const o = await readThroughTools(server, mb);
+    cpu += serverCpuMs(server.pid) - cpuBefore;
     ours.push(mbps(o.bytes + o.skipped, o.ms));
     delivered.push(mbps(o.bytes, o.ms));
     last = o;
@@ -145,7 +163,7 @@ async function measureOutput(server: Server, dir: string, mb: number, rounds: nu
   console.log(
     `get_command_output on ${mb} MB × ${rounds}: tools ${best(ours).toFixed(1)} MB/s (best; ${ours.map((x) => x.toFixed(1)).join(', ')}; ` +
       `${last.calls} calls, ${last.skipped} bytes skipped in the last; bytes delivered ${best(delivered).toFixed(1)} MB/s); direct pipe ${best(direct).toFixed(1)} MB/s ` +
-      `(${direct.map((x) => x.toFixed(1)).join(', ')}); ratio ${((100 * best(ours)) / best(direct)).toFixed(0)} %`,
+      `(${direct.map((x) => x.toFixed(1)).join(', ')}); ratio ${((100 * best(ours)) / best(direct)).toFixed(0)} %; server CPU ${(cpu / rounds / mb).toFixed(2)} ms/MB`,
   );
 }
 
@@ -156,6 +174,9 @@ async function main(): Promise<void> {
   const warmup = Math.round(envNumber('BENCH_CMD_WARMUP', 20));
   const mb = Math.round(envNumber('BENCH_CMD_OUTPUT_MB', 50));
   const rounds = Math.round(envNumber('BENCH_CMD_OUTPUT_ROUNDS', 3));
+  const spawnerChoice = process.env.BENCH_CMD_SPAWNER || 'both';
+  if (!['0', '1', 'both'].includes(spawnerChoice)) throw new Error(`BENCH_CMD_SPAWNER must be 0, 1 or both; got ${JSON.stringify(spawnerChoice)}`);
+  const spawners = spawnerChoice === 'both' ? ['0', '1'] : [spawnerChoice];
   const tmp = mkdtempSync(join(tmpdir(), 'palimpsest-bench-commands-'));
   const dir = mkdtempSync(join(tmp, 'workspace-'));
   writeFileSync(join(dir, 'writer.js'), WRITER);
@@ -164,11 +185,16 @@ async function main(): Promise<void> {
   try {
     database = adminUrl ? await createBenchDatabase(adminUrl) : undefined;
     const env = { PALIMPSEST_WORKSPACE_ROOT: dir, ...(database ? { DATABASE_URL: database.url } : { DATABASE_URL: '', PALIMPSEST_DATA_DIR: join(tmp, 'pglite') }) };
-    server = await connect(env);
     const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
     console.log(`palimpsest bench:commands — ${database ? 'PostgreSQL' : 'PGlite'}; Node ${process.version}, ${cpus().length} CPUs (load average ${load()}); ${deployed}; warm-up ${warmup}`);
-    for (const command of ['true', 'node -e 0']) await measureRuns(server, dir, command, iterations, warmup);
-    await measureOutput(server, dir, mb, rounds);
+    for (const spawner of spawners) {
+      server = await connect({ ...env, ...(database ? {} : { PALIMPSEST_DATA_DIR: join(tmp, `pglite-${spawner}`) }), PALIMPSEST_COMMAND_SPAWNER: spawner });
+      console.log(spawner === '1' ? 'commands forked by the spawner process (PALIMPSEST_COMMAND_SPAWNER=1; server CPU includes the spawner\'s)' : 'commands forked by the server itself (PALIMPSEST_COMMAND_SPAWNER=0)');
+      for (const command of ['true', 'node -e 0']) await measureRuns(server, dir, command, iterations, warmup);
+      await measureOutput(server, dir, mb, rounds);
+      await server.close().catch(() => undefined);
+      server = undefined;
+    }
     console.log(`load average at the end ${load()}`);
   } finally {
     await server?.close().catch(() => undefined);

@@ -17,7 +17,8 @@ import { keptPaths, readConfig, type PalimpsestConfig } from './palimpsest-confi
 import { CommandRuns } from '@palimpsest/application/commands/shared/command-runs';
 import type { PolicyConfig } from '@palimpsest/core/policy/policy-config';
 import { loadingCommandGate } from '@palimpsest/workspace/shell/loading-command-gate';
-import { ProcessManager } from '@palimpsest/workspace/process/process-manager';
+import { DEFAULT_PROCESS_LIMITS, ProcessManager } from '@palimpsest/workspace/process/process-manager';
+import { commandLauncher } from '@palimpsest/workspace/process/launcher-choice';
 
 /**
  * The one place the application's ports are filled with adapters (the store's, the workspace's, the
@@ -53,7 +54,7 @@ export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = 
 
 /** The command tools at the workspace root, under the owner's policy read at the argument level. */
 const commandRuns = (workspace: WorkspaceRoot | null, policy: PolicyConfig): CommandRuns =>
-  new CommandRuns(workspace ? new ProcessManager(workspace.path) : null, loadingCommandGate(policy));
+  new CommandRuns(workspace ? new ProcessManager(workspace.path, DEFAULT_PROCESS_LIMITS, commandLauncher()) : null, loadingCommandGate(policy));
 
 /** Whatever Palimpsest keeps inside the workspace root is reserved: no tool reaches it. */
 const reserving = (root: WorkspaceRoot | null, config: PalimpsestConfig): WorkspaceRoot | null =>

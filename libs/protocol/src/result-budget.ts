@@ -13,6 +13,7 @@ const NOTES_BYTES = 4096;
 /** Nothing smaller is worth cutting; a few rounds cut the few large values an answer holds. */
 const MIN_CUT_BYTES = 256;
 const MAX_ROUNDS = 16;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** Fields holding a target's text, which palimpsest_read_target continues from a code-point offset. */
 const TARGET_TEXT_FIELDS = new Set(['current_content', 'content', 'text']);
 
@@ -33,8 +34,11 @@ interface Node {
  * own terms (read_file's offset, the attempt log's next_sequence); this catches the rest.
  */
 export function withinResultBytes<A extends AnyAnswer>(outcome: A): A & AnswerNotes {
-  // A JSON text unit is sent as at most 12 bytes (a non-ASCII one, escaped twice): most answers need no count.
-  if (JSON.stringify(outcome).length * 12 + NOTES_BYTES <= MAX_RESULT_BYTES || sentBytes(outcome) <= MAX_RESULT_BYTES) return outcome;
+  // A JSON text unit is sent as at most 12 bytes (a non-ASCII one, escaped twice), a printable ASCII one as
+  // at most 3 (once as itself, at most twice escaped in the text): most answers need no count.
+  const literal = JSON.stringify(outcome);
+  if (literal.length * 12 + NOTES_BYTES <= MAX_RESULT_BYTES || (literal.length * 3 + NOTES_BYTES <= MAX_RESULT_BYTES && PRINTABLE_ASCII.test(literal))) return outcome;
+  if (sentBytes(outcome) <= MAX_RESULT_BYTES) return outcome;
   const answer = structuredClone(outcome);
   const cut: TruncatedField[] = [];
   for (let round = 0; round < MAX_ROUNDS; round++) {

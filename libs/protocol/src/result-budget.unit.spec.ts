@@ -11,6 +11,15 @@ describe('withinResultBytes: every answer within MAX_RESULT_BYTES as sent', () =
     expect(withinResultBytes(small)).toBe(small);
   });
 
+  it('counts no bytes of a printable ASCII answer whose every unit fits thrice, and it does fit', () => {
+    for (const unit of ['a', '"', '\\', '\n']) {
+      const text = unit.repeat(Math.floor((MAX_RESULT_BYTES - 4096) / 3 / JSON.stringify(unit).slice(1, -1).length) - 40);
+      const answer = { status: 'ok' as const, chunk: text };
+      expect(withinResultBytes(answer)).toBe(answer);
+      expect(sentBytes(answer)).toBeLessThanOrEqual(MAX_RESULT_BYTES);
+    }
+  });
+
   it('cuts a target text too large to send, says where, and continues it with palimpsest_read_target', () => {
     const text = '\u0001é𝄞a'.repeat(60_000);
     const r = withinResultBytes({ status: 'ok', target_file_id: TARGET, version: 3, current_content: text, next_actions: [] });

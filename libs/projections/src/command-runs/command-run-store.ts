@@ -39,26 +39,31 @@ export async function loadCommandRun(sql: Sql, runId: string): Promise<LoadedCom
   return { events, streamVersion: stored.length, recordedAt: stored.map((s) => s.recordedAt), metadata: stored.map((s) => s.metadata) };
 }
 
-/** A run whose group was recorded as started and whose end never was: the service died under it. */
+/**
+ * A run the service died under: its group was recorded as started and its end never was, or the policy let
+ * it run and neither its start nor any end was recorded (the start waits a moment to go with the exit):
+ * then `pgid` is null and its processes are found by the run's marker in their environment.
+ */
 export interface UnsettledRun {
   run_id: string;
   command: string;
-  pgid: number;
+  pgid: number | null;
   leader: string | null;
 }
 
 /**
- * The runs a killed service left open, from the log itself (a run's record is its stream): each
- * CommandStarted without a CommandExited or a cleanup's CommandKilled after it.
+ * The runs a killed service left open, from the log itself (a run's record is its stream): each run
+ * started, or let run by the policy, without a CommandExited, a refusal or a cleanup's CommandKilled after it.
  */
 export async function unsettledRuns(sql: Sql): Promise<UnsettledRun[]> {
-  const { rows } = await sql.query<{ run_id: string; command: string; pgid: number; leader: string | null }>(
-    `SELECT s.data->>'run_id' AS run_id, r.data->>'command' AS command, (s.data->>'pgid')::int AS pgid, s.data->>'leader' AS leader
-       FROM events s JOIN events r ON r.stream_id = s.stream_id AND r.event_type = 'CommandRequested'
-      WHERE s.event_type = 'CommandStarted'
-        AND NOT EXISTS (SELECT 1 FROM events e WHERE e.stream_id = s.stream_id
-                          AND (e.event_type = 'CommandExited' OR (e.event_type = 'CommandKilled' AND e.data->>'reason' = 'crash_cleanup')))
-      ORDER BY s.global_position`,
+  const { rows } = await sql.query<{ run_id: string; command: string; pgid: number | null; leader: string | null }>(
+    `SELECT r.data->>'run_id' AS run_id, r.data->>'command' AS command, (s.data->>'pgid')::int AS pgid, s.data->>'leader' AS leader
+       FROM events r LEFT JOIN events s ON s.stream_id = r.stream_id AND s.event_type = 'CommandStarted'
+      WHERE r.event_type = 'CommandRequested'
+        AND (s.stream_id IS NOT NULL OR r.data->'decision'->>'verdict' = 'run')
+        AND NOT EXISTS (SELECT 1 FROM events e WHERE e.stream_id = r.stream_id
+                          AND (e.event_type IN ('CommandExited', 'CommandRefused') OR (e.event_type = 'CommandKilled' AND e.data->>'reason' = 'crash_cleanup')))
+      ORDER BY r.global_position`,
   );
   return rows;
 }

@@ -1,23 +1,23 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, type Hash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { killGroup, processIdentity, type GroupKill } from './process-group';
 import { OutputRing } from './output-ring';
+import type { Launched } from './process-launcher';
 
 /** What to run: an argv run without a shell, or a line handed to /bin/sh -c. */
 export type ProcessExec = { argv: readonly string[] } | { shell: string };
 
 export interface ProcessExit {
-  /** The exit code, or null when a signal ended it. */
+  /** The exit code, or null when a signal ended it (or nothing could say: `lost`). */
   code: number | null;
   signal: NodeJS.Signals | null;
+  /** The spawner that reaped the leader died first: how it ended is unknown (its group was stopped). */
+  lost?: boolean;
   /** Milliseconds from spawn to exit. */
   durationMs: number;
 }
 
 export interface SpawnOptions {
-  cwd: string;
-  /** Keep stdin open for send_command_input (start_command); closed otherwise (run_command). */
-  stdin: boolean;
   /** Ring size of the combined output, and of each stream's tail. */
   ringBytes: number;
   tailBytes: number;
@@ -42,23 +42,25 @@ export class ManagedProcess {
   /** Set when kill() (or a timeout) stopped it: why, and how the group went. */
   killRequest: { reason: string; outcome: Promise<GroupKill> } | null = null;
   killedBy: GroupKill | null = null;
+  /** How the group went once the leader had ended (whatever the leader left running is stopped then). */
+  groupStop: GroupKill | null = null;
   /** SHA-256 of everything each stream wrote (the rings keep only the end). */
   readonly digests = { stdout: createHash('sha256'), stderr: createHash('sha256') };
-  private readonly child: ChildProcess;
+  private readonly launched: Launched;
   private waiters = new Set<() => void>();
 
-  constructor(readonly id: string, readonly exec: ProcessExec, options: SpawnOptions) {
+  constructor(readonly id: string, readonly exec: ProcessExec, options: SpawnOptions, launched: Launched) {
     this.combined = new OutputRing(options.ringBytes);
     this.stdout = new OutputRing(options.tailBytes);
     this.stderr = new OutputRing(options.tailBytes);
-    const [file, args] = 'argv' in exec ? [exec.argv[0], exec.argv.slice(1)] : ['/bin/sh', ['-c', exec.shell]];
-    this.child = spawn(file, args, { cwd: options.cwd, detached: true, stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
-    this.child.stdin?.on('error', () => undefined); // a process that closed its stdin: the write answers, not the service
-    this.child.stdout?.on('data', (chunk: Buffer) => this.record(chunk, this.stdout, this.digests.stdout));
-    this.child.stderr?.on('data', (chunk: Buffer) => this.record(chunk, this.stderr, this.digests.stderr));
+    this.launched = launched;
+    this.launched.stdin?.on('error', () => undefined); // a process that closed its stdin: the write answers, not the service
+    this.launched.stdout?.on('data', (chunk: Buffer) => this.record(chunk, this.stdout, this.digests.stdout));
+    this.launched.stderr?.on('data', (chunk: Buffer) => this.record(chunk, this.stderr, this.digests.stderr));
+    if (launched.failure !== null) this.record(Buffer.from(`${launched.failure}\n`), this.stderr, this.digests.stderr);
+    this.pid = launched.pid;
+    this.identity = launched.identity;
     this.finished = this.track();
-    this.pid = this.child.pid ?? -1;
-    this.identity = this.pid > 0 ? processIdentity(this.pid) : null;
   }
 
   get running(): boolean {
@@ -83,25 +85,19 @@ export class ManagedProcess {
   }
 
   private async track(): Promise<ProcessExit> {
-    const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-      this.child.once('error', (error) => {
-        const message = Buffer.from(`${error.message}\n`);
-        this.record(message, this.stderr, this.digests.stderr);
-        resolve({ code: 127, signal: null });
-      });
-      this.child.once('exit', (code, signal) => resolve({ code, signal }));
-    });
-    if (this.child.pid !== undefined) await killGroup(this.child.pid);
+    const ended = await this.launched.exited;
+    if (this.pid > 0) this.groupStop = await killGroup(this.pid);
     await this.drained();
-    this.exit = { ...ended, durationMs: Date.now() - this.startedAt };
+    this.exit = { code: ended.code, signal: ended.signal, durationMs: Date.now() - this.startedAt, ...(ended.lost ? { lost: true } : {}) };
     this.wake();
     return this.exit;
   }
 
-  /** The pipes close once every writer is gone; the group is stopped, so that is soon. */
+  /** The ends close once every writer is gone; the group is stopped, so that is soon. */
   private drained(): Promise<void> {
-    const streams = [this.child.stdout, this.child.stderr].filter((s) => s !== null && !s.closed);
-    return Promise.all(streams.map((s) => new Promise<void>((resolve) => s!.once('close', () => resolve())))).then(() => undefined);
+    const open = (s: Readable | null): s is Readable => s !== null && !s.closed && !s.destroyed;
+    const streams = [this.launched.stdout, this.launched.stderr].filter(open);
+    return Promise.all(streams.map((s) => new Promise<void>((resolve) => s.once('close', () => resolve())))).then(() => undefined);
   }
 
   /** Resolves when output past `cursor` exists, the process has exited, or `ms` have passed. */
@@ -120,7 +116,7 @@ export class ManagedProcess {
 
   /** Write to stdin; null when stdin is closed (run_command) or the process has ended. */
   async write(data: Buffer): Promise<number | null> {
-    const stdin = this.child.stdin;
+    const stdin = this.launched.stdin;
     if (!this.running || !stdin || stdin.destroyed || !stdin.writable) return null;
     return new Promise((resolve) => stdin.write(data, (error) => resolve(error ? null : data.length)));
   }
@@ -130,8 +126,8 @@ export class ManagedProcess {
    * request is the one recorded (`killRequest`); later ones wait for it.
    */
   async kill(reason = 'kill'): Promise<ProcessExit> {
-    if (this.running && this.child.pid !== undefined && !this.killRequest) {
-      const outcome = killGroup(this.child.pid);
+    if (this.running && this.pid > 0 && !this.killRequest) {
+      const outcome = killGroup(this.pid);
       this.killRequest = { reason, outcome };
       this.killedBy = await outcome;
     }

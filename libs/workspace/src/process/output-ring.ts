@@ -44,23 +44,24 @@ export class OutputRing {
     this.end += chunk.length;
   }
 
-  /** Up to `max` bytes from `cursor` (clamped to what is held; a cursor past the end reads nothing). */
+  /**
+   * Up to `max` bytes from `cursor` (clamped to what is held; a cursor past the end reads nothing). When
+   * they lie in one piece of the ring they are a view of it, valid until the next append: read them at once.
+   */
   read(cursor: number, max: number): RingRead {
     const from = Math.min(Math.max(cursor, this.start), this.end);
     const skipped = Math.max(0, this.start - cursor);
     const to = Math.min(this.end, from + max);
-    const out = Buffer.alloc(to - from);
-    let copied = 0;
-    while (copied < out.length) {
-      const at = (from + copied) % this.capacity;
-      const n = Math.min(out.length - copied, this.capacity - at);
-      this.buffer.copy(out, copied, at, at + n);
-      copied += n;
-    }
+    const at = from % this.capacity;
+    if (at + (to - from) <= this.capacity) return { bytes: this.buffer.subarray(at, at + (to - from)), nextCursor: to, skipped };
+    const out = Buffer.allocUnsafe(to - from);
+    const first = this.capacity - at;
+    this.buffer.copy(out, 0, at, this.capacity);
+    this.buffer.copy(out, first, 0, to - from - first);
     return { bytes: out, nextCursor: to, skipped };
   }
 
-  /** Everything held, oldest first. */
+  /** Everything held, oldest first (a view, as read says). */
   held(): Buffer {
     return this.read(this.start, this.capacity).bytes;
   }

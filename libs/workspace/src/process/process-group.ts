@@ -107,3 +107,32 @@ export function currentBoot(): string | null {
   if (bootId === undefined) bootId = readOr('/proc/sys/kernel/random/boot_id');
   return bootId;
 }
+
+/**
+ * The groups of the processes whose environment holds `name=value` (a run's marker: every process of a
+ * run inherits it), for a restart settling a run that crashed before its start was recorded. Processes
+ * of other users (unreadable environment) are not ours and are passed over.
+ */
+export function groupsMarked(name: string, value: string): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const needle = Buffer.from(`\0${name}=${value}\0`);
+  const groups = new Set<number>();
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let environ: Buffer;
+    try {
+      environ = Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${entry}/environ`), Buffer.from([0])]);
+    } catch {
+      continue;
+    }
+    if (!environ.includes(needle)) continue;
+    const stat = statOf(entry);
+    if (stat && stat.state !== 'Z') groups.add(stat.pgid);
+  }
+  return [...groups];
+}

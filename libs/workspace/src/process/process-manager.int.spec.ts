@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { groupMembers } from './process-group';
 import { DEFAULT_PROCESS_LIMITS, ProcessManager, type RunOutcome } from './process-manager';
 import type { ManagedProcess } from './managed-process';
+import { DirectLauncher, type ProcessLauncher } from './process-launcher';
+import { SpawnerLauncher } from './spawner-launcher';
 
 /** Whether `pid` still runs, as `ps` sees it (a zombie has finished). */
 function running(pid: number): boolean {
@@ -28,12 +30,23 @@ const node = (script: string) => ({ argv: [process.execPath, '-e', script] });
 const line = (i: number) => `${String(i).padStart(8, '0')}\n`;
 const lines = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => line(from + k)).join('');
 
-describe('ProcessManager (real processes)', () => {
+const launchers: [string, () => ProcessLauncher][] = [
+  ['forked by this process', () => new DirectLauncher()],
+  ['forked by the spawner', () => new SpawnerLauncher()],
+];
+
+describe.each(launchers)('ProcessManager (real processes, %s)', (_name, launcher) => {
   let dir: string;
   let manager: ProcessManager;
+  /** The run's process once its start has been answered. */
+  const started = async (id: string): Promise<ManagedProcess> => {
+    await waitFor(() => manager.get(id) !== undefined);
+    return manager.get(id)!;
+  };
+
   beforeEach(() => {
     dir = realpathSync(mkdtempSync(join(tmpdir(), 'palimpsest-processes-')));
-    manager = new ProcessManager(dir);
+    manager = new ProcessManager(dir, DEFAULT_PROCESS_LIMITS, launcher());
   });
   afterEach(async () => {
     await manager.stop();
@@ -49,7 +62,7 @@ describe('ProcessManager (real processes)', () => {
 
   it("kills the whole group at the timeout: sh -c 'sleep 100 & sleep 100' leaves no survivor", async () => {
     const pending = manager.run('t1', { shell: 'sleep 100 & sleep 100' }, 1_000);
-    const leader = manager.get('t1')!;
+    const leader = await started('t1');
     await waitFor(() => groupMembers(leader.pid).length >= 2);
     const members = groupMembers(leader.pid);
     expect(members).toContain(leader.pid);
@@ -64,7 +77,7 @@ describe('ProcessManager (real processes)', () => {
 
   it('SIGKILLs a group that ignores SIGTERM within the grace', async () => {
     const pending = manager.run('t2', { shell: "trap '' TERM; sleep 100 & trap '' TERM; sleep 100" }, 1_000);
-    const leader = manager.get('t2')!;
+    const leader = await started('t2');
     await waitFor(() => groupMembers(leader.pid).length >= 2);
     const members = groupMembers(leader.pid);
     const outcome = (await pending) as RunOutcome;
@@ -74,24 +87,24 @@ describe('ProcessManager (real processes)', () => {
   });
 
   it('refuses the ninth live process, and takes one again once a slot is free', async () => {
-    const started: ManagedProcess[] = [];
+    const live: ManagedProcess[] = [];
     for (let i = 0; i < DEFAULT_PROCESS_LIMITS.maxProcesses; i++) {
-      const s = manager.start(`p${i}`, { argv: ['sleep', '100'] }, true);
+      const s = await manager.start(`p${i}`, { argv: ['sleep', '100'] }, true);
       if (!s.ok) throw new Error(`process ${i} refused`);
-      started.push(s.process);
+      live.push(s.process);
     }
-    expect(manager.start('p8', { argv: ['sleep', '100'] }, true)).toEqual({ ok: false, reason: 'too_many_processes', live: 8 });
+    expect(await manager.start('p8', { argv: ['sleep', '100'] }, true)).toEqual({ ok: false, reason: 'too_many_processes', live: 8 });
     expect(await manager.run('p8r', { argv: ['true'] }, 5_000)).toMatchObject({ ok: false, reason: 'too_many_processes' });
-    await started[0].kill();
-    expect(manager.start('p9', { argv: ['sleep', '100'] }, true).ok).toBe(true);
-    const pids = [...started.map((p) => p.pid), manager.get('p9')!.pid];
+    await live[0].kill();
+    expect((await manager.start('p9', { argv: ['sleep', '100'] }, true)).ok).toBe(true);
+    const pids = [...live.map((p) => p.pid), manager.get('p9')!.pid];
     await manager.stop();
     for (const pid of pids) expect(running(pid)).toBe(false);
   });
 
   it('reads a chatty process by cursor: skipped says what the ring overtook, chunks stay within the limit', async () => {
     const total = 200_000; // 1.8 MB of numbered lines
-    const s = manager.start('c1', node(`const l=(i)=>String(i).padStart(8,'0')+'\\n';let s='';for(let i=0;i<${total};i++)s+=l(i);process.stdout.write(s)`), false);
+    const s = await manager.start('c1', node(`const l=(i)=>String(i).padStart(8,'0')+'\\n';let s='';for(let i=0;i<${total};i++)s+=l(i);process.stdout.write(s)`), false);
     if (!s.ok) throw new Error('refused');
     await s.process.finished;
     const written = total * 9;
@@ -124,7 +137,7 @@ describe('ProcessManager (real processes)', () => {
   });
 
   it('waits (bounded) for new output, takes input, and reports the exit', async () => {
-    const s = manager.start('i1', { shell: 'read x; echo "got $x"' }, true);
+    const s = await manager.start('i1', { shell: 'read x; echo "got $x"' }, true);
     if (!s.ok) throw new Error('refused');
     const began = Date.now();
     const idle = await manager.read(s.process, 0, 300);
@@ -139,8 +152,8 @@ describe('ProcessManager (real processes)', () => {
   });
 
   it('kill stops the whole group of a started process; stop() stops every live group', async () => {
-    const a = manager.start('k1', { shell: 'sleep 100 & sleep 100' }, true);
-    const b = manager.start('k2', { shell: 'sleep 100 & sleep 100' }, true);
+    const a = await manager.start('k1', { shell: 'sleep 100 & sleep 100' }, true);
+    const b = await manager.start('k2', { shell: 'sleep 100 & sleep 100' }, true);
     if (!a.ok || !b.ok) throw new Error('refused');
     await waitFor(() => groupMembers(a.process.pid).length >= 2 && groupMembers(b.process.pid).length >= 2);
     const members = [...groupMembers(a.process.pid), ...groupMembers(b.process.pid)];

@@ -2,6 +2,7 @@ import { killGroupNow } from './process-group';
 import { PROCESS_LIMITS } from './process-limits';
 import { ManagedProcess, type ProcessExec, type ProcessExit } from './managed-process';
 import { utf8Text, utf8Window } from './utf8-window';
+import { DirectLauncher, type ProcessLauncher } from './process-launcher';
 
 export type { ProcessExec, ProcessExit } from './managed-process';
 
@@ -54,7 +55,9 @@ export class ProcessManager {
   private readonly onExit = () => this.killAllNow();
   private hooked = false;
 
-  constructor(readonly root: string, readonly limits: ProcessLimits = DEFAULT_PROCESS_LIMITS) {}
+  /** Starts asked for and not yet answered: they hold a slot. */
+  private starting = 0;
+  constructor(readonly root: string, readonly limits: ProcessLimits = DEFAULT_PROCESS_LIMITS, readonly launcher: ProcessLauncher = new DirectLauncher()) {}
 
   live(): ManagedProcess[] {
     return [...this.processes.values()].filter((p) => p.running);
@@ -64,12 +67,20 @@ export class ProcessManager {
     return this.processes.get(id);
   }
 
-  start(id: string, exec: ProcessExec, stdin: boolean): Started {
-    const live = this.live().length;
+  async start(id: string, exec: ProcessExec, stdin: boolean): Promise<Started> {
+    const live = this.live().length + this.starting;
     if (live >= this.limits.maxProcesses) return { ok: false, reason: 'too_many_processes', live };
     if (!this.hooked) process.on('exit', this.onExit);
     this.hooked = true;
-    const spawned = new ManagedProcess(id, exec, { cwd: this.root, stdin, ringBytes: this.limits.ringBytes, tailBytes: this.limits.outputBytes });
+    const [file, args] = 'argv' in exec ? [exec.argv[0], exec.argv.slice(1)] : ['/bin/sh', ['-c', exec.shell]];
+    this.starting++;
+    let launched;
+    try {
+      launched = await this.launcher.launch({ id, file, args, cwd: this.root, stdin });
+    } finally {
+      this.starting--;
+    }
+    const spawned = new ManagedProcess(id, exec, { ringBytes: this.limits.ringBytes, tailBytes: this.limits.outputBytes }, launched);
     this.processes.set(id, spawned);
     void spawned.finished.then(() => this.forgetOldFinished());
     return { ok: true, process: spawned };
@@ -77,7 +88,7 @@ export class ProcessManager {
 
   /** Run to the end with stdin closed; at `timeoutMs` the whole group is stopped. */
   async run(id: string, exec: ProcessExec, timeoutMs: number): Promise<RunOutcome | Extract<Started, { ok: false }>> {
-    const started = this.start(id, exec, false);
+    const started = await this.start(id, exec, false);
     return started.ok ? runToEnd(started.process, timeoutMs) : started;
   }
 
@@ -101,6 +112,7 @@ export class ProcessManager {
     process.off('exit', this.onExit);
     this.hooked = false;
     await Promise.all(this.live().map((p) => p.kill('service_stop')));
+    await this.launcher.stop();
   }
 
   private killAllNow(): void {

@@ -46,11 +46,16 @@ function digestOf(ring: OutputRing, sha256: string): StreamDigest {
   return { sha256, bytes: ring.written, tail: utf8Text(ring.read(from, COMMAND_TAIL_BYTES).bytes, from > 0) };
 }
 
-/** Records the end of a started run: the kill that stopped it, if one did, then its exit. */
+/**
+ * Records the end of a started run: the kill that stopped it, if one did, then its exit, in one append
+ * (with the start, when the run ended before its start was written). A run whose spawner died under it
+ * has no exit to record: its group was stopped, and that is its last word, as after a crash.
+ */
 async function recordEnd(record: RunRecord, p: ManagedProcess): Promise<void> {
   const exit = await p.finished;
-  if (p.killRequest) await record.record({ type: 'RecordKill', reason: killReason(p.killRequest.reason), outcome: await p.killRequest.outcome });
-  await record.record({
+  if (exit.lost) return record.record({ type: 'RecordKill', reason: 'crash_cleanup', outcome: p.groupStop ?? 'gone' });
+  const kill = p.killRequest ? record.hold({ type: 'RecordKill', reason: killReason(p.killRequest.reason), outcome: await p.killRequest.outcome }, 0) : null;
+  const exited = record.record({
     type: 'RecordExit',
     exit_code: exit.code,
     signal: exit.signal,
@@ -58,7 +63,15 @@ async function recordEnd(record: RunRecord, p: ManagedProcess): Promise<void> {
     stdout: digestOf(p.stdout, p.digests.stdout.digest('hex')),
     stderr: digestOf(p.stderr, p.digests.stderr.digest('hex')),
   });
+  await Promise.all([kill, exited]);
 }
+
+/**
+ * How long a run's start may wait to go with its exit in one append. The request is on the record before
+ * the process exists, and every process of the run carries the run's id in its environment, so a restart
+ * after a crash in this window still finds the run's processes and stops them.
+ */
+const START_HELD_MS = 100;
 
 const atRoot = (cwd: string | undefined): boolean => cwd === undefined || cwd.split('/').every((part) => part === '' || part === '.');
 
@@ -86,7 +99,7 @@ export async function beginRun(ctx: AppContext, session: HandlerSession, tool: C
     if (approval.kind === 'declined') return { kind: 'answer', answer: approvalDeclined(decision.rule, runId) };
     if (approval.kind === 'timeout') return { kind: 'answer', answer: approvalTimeout(decision.rule, runId, approval.waitedMs) };
   }
-  const started = processes.start(runId, decision.exec, tool === OP.start_command);
+  const started = await processes.start(runId, decision.exec, tool === OP.start_command);
   if (!started.ok) {
     await record.record({ type: 'RefuseCommand', code: 'too_many_processes', rule: null, reason: `${started.live} processes are live` });
     return { kind: 'answer', answer: tooManyProcesses(started.live, runId) };
@@ -98,8 +111,11 @@ export async function beginRun(ctx: AppContext, session: HandlerSession, tool: C
     await record.record({ type: 'RefuseCommand', code: 'spawn_failed', rule: null, reason: detail.trim() });
     return { kind: 'answer', answer: spawnFailed(detail, runId) };
   }
-  await record.record({ type: 'RecordStart', pid: p.pid, pgid: p.pid, leader: p.identity });
-  const settled = recordEnd(record, p);
+  const start = { type: 'RecordStart', pid: p.pid, pgid: p.pid, leader: p.identity } as const;
+  // A run a person approved is recorded as started at once (a restart settles only a run the policy let run without a start).
+  const startRecorded = decision.verdict === 'approve' ? record.record(start) : record.hold(start, START_HELD_MS);
+  const settled = Promise.all([startRecorded, recordEnd(record, p)]).then(() => undefined);
+  if (decision.verdict === 'approve') await startRecorded;
   settled.catch((error: unknown) => process.stderr.write(`palimpsest: the end of command run ${runId} was not recorded: ${String(error)}\n`));
   const run: LiveRun = { record, process: p, settled };
   ctx.commands.runs.set(runId, run);

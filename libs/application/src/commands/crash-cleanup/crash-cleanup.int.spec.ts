@@ -1,0 +1,61 @@
+import { execFileSync } from 'node:child_process';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
+import { loadCommandRun } from '@palimpsest/projections/command-runs/command-run-store';
+import { describeBackend } from '@palimpsest/store/test-support/test-db';
+import { groupMembers } from '@palimpsest/workspace/process/process-group';
+import { DirectLauncher } from '@palimpsest/workspace/process/process-launcher';
+import { RunRecord } from '../shared/run-record';
+import { createWorkspaceHarness, type WorkspaceHarness } from '../../test-support/workspace-harness';
+import { settleRunsLeftByACrash } from './crash-cleanup';
+
+function running(pid: number): boolean {
+  try {
+    return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim().startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe(`the restart's cleanup of a run whose start was not yet recorded, on ${describeBackend}`, () => {
+  let h: WorkspaceHarness;
+  beforeAll(async () => {
+    h = await createWorkspaceHarness('palimpsest-crash-cleanup-');
+  });
+  afterAll(() => h.dispose());
+
+  /** A run requested (the policy let it run) and nothing after: the service died before the start went out. */
+  const requested = async (command: string): Promise<string> => {
+    const runId = h.ctx.ids.next();
+    const record = new RunRecord(h.ctx, runId, {});
+    const decision = { verdict: 'run' as const, rule: null, reason: null, argv: null, shell: command };
+    await record.record({ type: 'RequestCommand', tool: OP.start_command, command, timeout_ms: null, decision, caller: { policy: 'full', profile: 'full', correlation_id: null } });
+    return runId;
+  };
+
+  it("finds the run's processes by its marker, stops their group, and settles the run once", async () => {
+    const runId = await requested('sleep 100 & sleep 100');
+    const orphan = await new DirectLauncher().launch({ id: runId, file: '/bin/sh', args: ['-c', 'sleep 100 & sleep 100'], cwd: h.ctx.workspace!.path, stdin: false });
+    orphan.stdout?.resume();
+    orphan.stderr?.resume();
+    await waitFor(() => groupMembers(orphan.pid).length >= 2);
+    const members = groupMembers(orphan.pid);
+    const never = await requested('true'); // requested, then the service died before it ran
+
+    const lines: string[] = [];
+    const settled = await settleRunsLeftByACrash(h.ctx, (line) => lines.push(line));
+    expect(settled).toEqual(expect.arrayContaining([{ run_id: runId, command: 'sleep 100 & sleep 100', outcome: 'terminated' }, { run_id: never, command: 'true', outcome: 'gone' }]));
+    for (const pid of members) expect(running(pid)).toBe(false);
+    expect(lines.find((l) => l.includes(runId))).toMatch(new RegExp(`outcome unknown at crash; its process group ${orphan.pid} was terminated`));
+    expect(lines.find((l) => l.includes(never))).toMatch(/its processes were already gone/);
+    expect((await loadCommandRun(h.ctx.db, runId)).events.map((e) => e.type)).toEqual(['CommandRequested', 'CommandKilled']);
+    expect(await settleRunsLeftByACrash(h.ctx)).toEqual([]);
+  });
+});
