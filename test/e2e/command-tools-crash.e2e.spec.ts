@@ -25,6 +25,8 @@ const childrenOf = (pid: number): number[] => {
   }
 };
 
+const descendantsOf = (pid: number): number[] => childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)]);
+
 async function waitFor(check: () => boolean, ms = 20_000): Promise<void> {
   const until = Date.now() + ms;
   while (!check()) {
@@ -58,7 +60,7 @@ describe(`commands when the service is killed (SIGKILL) while they run, on ${bac
   beforeAll(async () => {
     store = await isolatedStore();
     dir = realpathSync(mkdtempSync(join(tmpdir(), 'palimpsest-e2e-command-crash-')));
-    env = { ...store.env, PALIMPSEST_WORKSPACE_ROOT: dir };
+    env = { ...store.env, PALIMPSEST_WORKSPACE_ROOT: dir, PALIMPSEST_COMMAND_SPAWNER: '0' };
     expect((await runCli(['migrate'], { env })).code).toBe(0);
   });
   afterAll(async () => {
@@ -66,7 +68,7 @@ describe(`commands when the service is killed (SIGKILL) while they run, on ${bac
     await store.dispose();
   });
 
-  it('no orphan survives the restart, and the restart says what happened to each run', async () => {
+  it('forked by the service itself: no orphan survives the restart, and the restart says what happened to each run', async () => {
     const first = await startMcp(env);
     expect(await first.call('run_command', { command: 'node --version' })).toMatchObject({ status: 'ok', exitCode: 0 });
     const a = await first.call('start_command', { command: 'sleep 100' });
@@ -97,5 +99,30 @@ describe(`commands when the service is killed (SIGKILL) while they run, on ${bac
     const third = await startMcp(env);
     await third.client.close();
     expect(third.log()).not.toContain('was running when the service stopped');
+  });
+  it('forked by the spawner (the default): the commands die with the service, and the restart settles each run', async () => {
+    const spawnerEnv = { ...env, PALIMPSEST_COMMAND_SPAWNER: '' };
+    const first = await startMcp(spawnerEnv);
+    const a = await first.call('start_command', { command: 'sleep 100' });
+    const b = await first.call('start_command', { command: 'sleep 150' });
+    void first.call('run_command', { command: 'sleep 200', timeoutMs: 300000 }).catch(() => undefined);
+    await waitFor(() => descendantsOf(first.pid).length === 4); // the spawner and its three commands
+    const commands = descendantsOf(first.pid).filter((pid) => !childrenOf(first.pid).includes(pid));
+    expect(commands).toEqual(expect.arrayContaining([a.pid, b.pid]));
+    process.kill(first.pid, 'SIGKILL');
+    await first.client.close().catch(() => undefined);
+    // No restart needed: the spawner sees its service's channel close and kills every group it started.
+    await waitFor(() => commands.every((pid) => !running(pid)));
+
+    const second = await startMcp(spawnerEnv);
+    try {
+      const lines = second.log().split('\n').filter((l) => l.includes('was running when the service stopped'));
+      expect(lines).toHaveLength(3);
+      for (const command of ['sleep 100', 'sleep 150', 'sleep 200']) {
+        expect(lines.some((l) => l.includes(JSON.stringify(command)) && l.includes('outcome unknown at crash; its processes were already gone'))).toBe(true);
+      }
+    } finally {
+      await second.client.close();
+    }
   });
 });

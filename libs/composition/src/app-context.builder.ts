@@ -48,13 +48,13 @@ export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = 
     workspacePublish: overrides.workspacePublish ?? config.workspacePublish,
     grepTimeoutMs: overrides.grepTimeoutMs ?? config.grepTimeoutMs,
     syncOnSave: overrides.syncOnSave ?? config.syncOnSave,
-    commands: overrides.commands ?? commandRuns(workspace, candidates.policy),
+    commands: overrides.commands ?? commandRuns(workspace, candidates.policy, config),
   };
 }
 
 /** The command tools at the workspace root, under the owner's policy read at the argument level. */
-const commandRuns = (workspace: WorkspaceRoot | null, policy: PolicyConfig): CommandRuns =>
-  new CommandRuns(workspace ? new ProcessManager(workspace.path, DEFAULT_PROCESS_LIMITS, commandLauncher()) : null, loadingCommandGate(policy));
+const commandRuns = (workspace: WorkspaceRoot | null, policy: PolicyConfig, config: PalimpsestConfig): CommandRuns =>
+  new CommandRuns(workspace ? new ProcessManager(workspace.path, DEFAULT_PROCESS_LIMITS, commandLauncher(config.commandLauncher, config.commandEnv)) : null, loadingCommandGate(policy));
 
 /** Whatever Palimpsest keeps inside the workspace root is reserved: no tool reaches it. */
 const reserving = (root: WorkspaceRoot | null, config: PalimpsestConfig): WorkspaceRoot | null =>

@@ -7,6 +7,7 @@ import { storeKeptPaths } from '@palimpsest/store/kept-paths';
 import { readStoreConfig, type Env, type StoreConfig } from '@palimpsest/store/store-config';
 import { grepTimeoutFromEnv } from '@palimpsest/workspace/workspace-grep';
 import { leaseWaitFromEnv } from '@palimpsest/workspace/workspace-lease';
+import { launcherChoiceFromEnv, type LauncherChoice } from '@palimpsest/workspace/process/launcher-choice';
 import { WORKSPACE_ROOT_ENV, type KeptPath } from '@palimpsest/workspace/workspace-root';
 
 /**
@@ -36,6 +37,9 @@ export interface PalimpsestConfig {
   commandPath: string;
   /** PALIMPSEST_PROJECTION_LAG_DEGRADED_S (default 30). */
   projectionLagDegradedS: number;
+  /** PALIMPSEST_COMMAND_SPAWNER (default: the spawner) and the environment a command forked by the service inherits. */
+  commandLauncher: LauncherChoice;
+  commandEnv: Env;
 }
 
 export function readConfig(env: Env, cwd: string): PalimpsestConfig {
@@ -51,6 +55,8 @@ export function readConfig(env: Env, cwd: string): PalimpsestConfig {
     candidates: candidateConfig(env),
     commandPath: env.PATH ?? '/usr/bin:/bin',
     projectionLagDegradedS: lagThresholdFrom(env),
+    commandLauncher: launcherChoiceFromEnv(env),
+    commandEnv: env,
   };
 }
 

@@ -54,8 +54,11 @@ export { launchFailure };
 
 /** Forks this process for each command: simple, but a fork costs in proportion to this process's memory. */
 export class DirectLauncher implements ProcessLauncher {
+  /** `baseEnv`: the environment every command inherits (the service's, as its composition root read it). */
+  constructor(private readonly baseEnv: Readonly<Record<string, string | undefined>>) {}
+
   async launch(r: LaunchRequest): Promise<Launched> {
-    const env = { ...process.env, [RUN_MARKER_VARIABLE]: r.id };
+    const env = { ...this.baseEnv, [RUN_MARKER_VARIABLE]: r.id };
     const child = spawn(r.file, [...r.args], { cwd: r.cwd, env, detached: true, stdio: [r.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
     const exited = new Promise<LeaderExit>((resolve) => {
       child.once('error', () => resolve({ code: 127, signal: null, lost: false }));

@@ -31,7 +31,7 @@ const line = (i: number) => `${String(i).padStart(8, '0')}\n`;
 const lines = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => line(from + k)).join('');
 
 const launchers: [string, () => ProcessLauncher][] = [
-  ['forked by this process', () => new DirectLauncher()],
+  ['forked by this process', () => new DirectLauncher(process.env)],
   ['forked by the spawner', () => new SpawnerLauncher()],
 ];
 

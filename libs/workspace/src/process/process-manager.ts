@@ -2,7 +2,8 @@ import { killGroupNow } from './process-group';
 import { PROCESS_LIMITS } from './process-limits';
 import { ManagedProcess, type ProcessExec, type ProcessExit } from './managed-process';
 import { utf8Text, utf8Window } from './utf8-window';
-import { DirectLauncher, type ProcessLauncher } from './process-launcher';
+import type { ProcessLauncher } from './process-launcher';
+import { SpawnerLauncher } from './spawner-launcher';
 
 export type { ProcessExec, ProcessExit } from './managed-process';
 
@@ -57,7 +58,7 @@ export class ProcessManager {
 
   /** Starts asked for and not yet answered: they hold a slot. */
   private starting = 0;
-  constructor(readonly root: string, readonly limits: ProcessLimits = DEFAULT_PROCESS_LIMITS, readonly launcher: ProcessLauncher = new DirectLauncher()) {}
+  constructor(readonly root: string, readonly limits: ProcessLimits = DEFAULT_PROCESS_LIMITS, readonly launcher: ProcessLauncher = new SpawnerLauncher()) {}
 
   live(): ManagedProcess[] {
     return [...this.processes.values()].filter((p) => p.running);

@@ -73,7 +73,7 @@ describe('commands forked by the spawner (real processes)', () => {
 });
 
 describe.each([
-  ['forked by this process', () => new DirectLauncher()],
+  ['forked by this process', () => new DirectLauncher(process.env)],
   ['forked by the spawner', () => new SpawnerLauncher()],
 ])('the run marker (%s)', (_name, launcher) => {
   it("every process of a run carries the run's id, and its group is found by it", async () => {

@@ -42,7 +42,7 @@ describe(`the restart's cleanup of a run whose start was not yet recorded, on ${
 
   it("finds the run's processes by its marker, stops their group, and settles the run once", async () => {
     const runId = await requested('sleep 100 & sleep 100');
-    const orphan = await new DirectLauncher().launch({ id: runId, file: '/bin/sh', args: ['-c', 'sleep 100 & sleep 100'], cwd: h.ctx.workspace!.path, stdin: false });
+    const orphan = await new DirectLauncher(process.env).launch({ id: runId, file: '/bin/sh', args: ['-c', 'sleep 100 & sleep 100'], cwd: h.ctx.workspace!.path, stdin: false });
     orphan.stdout?.resume();
     orphan.stderr?.resume();
     await waitFor(() => groupMembers(orphan.pid).length >= 2);
