@@ -30,7 +30,7 @@ const common = { transform: { '^.+\\.ts$': swc, '/node_modules/.+\\.js$': swc },
 const EMBEDDED_ONLY = ['cli-through-gateway', 'first-start', 'install-from-tarball', 'mcp-through-gateway', 'reserved-paths-agent', 'stop-on-hangup', 'workspace-root-relay']
   .map((name) => `/test/e2e/${name}\\.e2e\\.spec\\.ts$`);
 // These int suites reach no database (parsers, the workspace's files, the command gate, processes), or
-// PGlite only (the prepared image), whatever DATABASE_URL says: they too belong to the embedded run only
+// PGlite only (the prepared image, the data directory lock), whatever DATABASE_URL says: they too belong to the embedded run only
 // (test/no-database-int-suites.unit.spec.ts holds each to it).
 const NO_DATABASE = require('./test/support/no-database-int-suites.json').map((path) => `/${path.replace(/\./g, '\\.')}$`);
 const onlyOnBackend = process.env.DATABASE_URL ? [...EMBEDDED_ONLY, ...NO_DATABASE] : ['/libs/store/src/postgres/', '/test/e2e/postgres/'];
