@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Db, Sql } from './db';
+import { chainExistingEvents } from './chain-backfill';
+import type { Db, Sql, Tx } from './db';
 import { MigrationChecksumError } from './errors';
 
 /**
@@ -35,6 +36,11 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
   applied_at timestamptz NOT NULL DEFAULT now()
 )`;
 
+/** Steps a migration needs that SQL cannot do, run right after it in its transaction. */
+const AFTER: Record<string, (tx: Tx) => Promise<unknown>> = {
+  '0025_event_chain': (tx) => chainExistingEvents(tx),
+};
+
 interface AppliedRow {
   version: string;
   name: string;
@@ -64,6 +70,7 @@ export async function migrate(db: Db, opts: MigrateOptions = {}): Promise<{ appl
       opts.onProgress?.(file.name);
       try {
         await tx.exec(file.sql);
+        await AFTER[file.name]?.(tx);
       } catch (error) {
         throw new Error(`migration ${file.name} failed: ${(error as Error).message}`, { cause: error });
       }
