@@ -52,3 +52,8 @@ export function normalizedInstant(iso: string): string {
   if (Number.isNaN(date.getTime())) throw new RangeError(`not an instant: ${iso}`);
   return date.toISOString();
 }
+
+/** What an event's leaf in the Merkle log holds: its place in the log and its stream's link (docs/audit-log.md). */
+export function eventLeafData(event: { globalPosition: number; streamId: string; streamVersion: number }, chainHex: string): string {
+  return canonicalJson({ chain: chainHex, position: event.globalPosition, streamId: event.streamId, streamVersion: event.streamVersion });
+}
