@@ -28,3 +28,22 @@ BEGIN
   RETURN links;
 END
 $$;
+
+-- The Merkle log over every event (RFC 9162), in the order the log's consumers read it (readAll:
+-- transaction then position, which is global position order wherever transactions commit in the order
+-- they took their positions): one leaf per event, appended by the audit_log reactor of the projector.
+CREATE TABLE audit_leaves (
+  leaf_index      bigint PRIMARY KEY CHECK (leaf_index >= 0),
+  global_position bigint NOT NULL UNIQUE,
+  leaf_hash       bytea  NOT NULL CHECK (octet_length(leaf_hash) = 32)
+);
+
+-- Where the Merkle log stands: its size, its frontier (the roots of its perfect subtrees, largest
+-- first, from which the root is computed without reading any leaf) and its last signed checkpoint.
+CREATE TABLE audit_log_state (
+  id              boolean PRIMARY KEY DEFAULT true CHECK (id),
+  size            bigint NOT NULL,
+  frontier        bytea[] NOT NULL,
+  checkpoint_size bigint NOT NULL,
+  checkpoint_at   timestamptz
+);

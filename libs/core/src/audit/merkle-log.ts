@@ -148,3 +148,25 @@ export function verifyConsistency(first: number, second: number, firstRoot: Buff
 function isPowerOfTwo(n: number): boolean {
   return n > 0 && (n & (n - 1)) === 0;
 }
+
+/**
+ * The frontier of a tree of `size` leaves: the roots of its perfect subtrees, largest first (one per
+ * bit set in `size`). Enough to append a leaf and to compute the root, without reading any leaf.
+ */
+export function pushToFrontier(frontier: readonly Buffer[], size: number, leaf: Buffer): Buffer[] {
+  const next = [...frontier, leaf];
+  // Each trailing 1 bit of the old size is a perfect subtree of the new leaf's size: they merge.
+  for (let s = size; s % 2 === 1; s = Math.floor(s / 2)) {
+    const right = next.pop()!;
+    const left = next.pop()!;
+    next.push(nodeHash(left, right));
+  }
+  return next;
+}
+
+export function rootOfFrontier(frontier: readonly Buffer[]): Buffer {
+  if (frontier.length === 0) return EMPTY_ROOT;
+  let hash = frontier[frontier.length - 1]!;
+  for (let i = frontier.length - 2; i >= 0; i--) hash = nodeHash(frontier[i]!, hash);
+  return hash;
+}

@@ -1,6 +1,6 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { openCheckpoint, parseVerifierKey, rawPublicKey, signCheckpoint, verifierKey } from './checkpoint-note';
-import { consistencyProof, inclusionProof, leafHash, rootOf, verifyConsistency, verifyInclusion } from './merkle-log';
+import { consistencyProof, inclusionProof, leafHash, pushToFrontier, rootOf, rootOfFrontier, verifyConsistency, verifyInclusion } from './merkle-log';
 
 /** RFC 9162 section 2.1, written here as the RFC states it (recursion on slices), apart from merkle-log.ts. */
 const h = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
@@ -89,5 +89,16 @@ describe('signed checkpoints (C2SP signed note)', () => {
     expect(openCheckpoint(forged, 'palimpsest.example', raw).ok).toBe(false);
     const other = rawPublicKey(generateKeyPairSync('ed25519').publicKey);
     expect(openCheckpoint(signed.note, 'palimpsest.example', other)).toEqual({ ok: false, reason: 'no signature by palimpsest.example' });
+  });
+});
+
+describe('the frontier of the Merkle log', () => {
+  it('gives the root of every prefix from its perfect subtrees alone', () => {
+    let frontier: Buffer[] = [];
+    for (let n = 0; n < leaves.length; n++) {
+      frontier = pushToFrontier(frontier, n, leaves[n]!);
+      expect(frontier).toHaveLength([...(n + 1).toString(2)].filter((b) => b === '1').length);
+      expect(rootOfFrontier(frontier)).toEqual(mth(data.slice(0, n + 1)));
+    }
   });
 });
