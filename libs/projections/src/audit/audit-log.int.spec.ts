@@ -28,11 +28,20 @@ describe(`the Merkle log and its signed checkpoints (${describeBackend})`, () =>
   const signer = auditSigner(generateKeyPairSync('ed25519').privateKey, 'palimpsest.test', 'palimpsest.test/log');
   let clock = new Date('2026-01-01T00:00:00Z');
 
-  /** What the projector's consumer does: batches in readAll order, each in a transaction. */
+  /**
+   * What the projector's consumer does: batches in readAll order, each in a transaction, until every
+   * event is a leaf (on PostgreSQL readAll waits for other sessions of the server: the cluster's xmin).
+   */
   async function catchUp(after: ReadAllCheckpoint | null, batchSize: number): Promise<ReadAllCheckpoint | null> {
+    const deadline = Date.now() + 30_000;
     for (;;) {
       const events = await readAll(db, { after, limit: batchSize });
-      if (events.length === 0) return after;
+      if (events.length === 0) {
+        const { rows } = await db.query<{ behind: boolean }>(`SELECT (SELECT count(*) FROM events) > coalesce((SELECT size FROM audit_log_state), 0) AS behind`);
+        if (!rows[0]!.behind || Date.now() > deadline) return after;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        continue;
+      }
       await db.transaction((tx) => extendAuditLog(tx, events, signer, { everyEvents: 5, everySeconds: 60 }, clock));
       after = checkpointOf(events.at(-1)!);
     }
