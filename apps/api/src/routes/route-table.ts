@@ -64,6 +64,8 @@ export const OPERATION_ROUTES: readonly OperationRoute[] = [
   { operation: OP.palimpsest_change_discard, method: 'POST', path: '/v1/candidates/:id/discard', pathArgument: 'candidate', scope: 'write', success: 200 },
   { operation: OP.palimpsest_search_targets, method: 'GET', path: '/v1/search', scope: 'read', success: 200 },
   { operation: OP.palimpsest_get_target_activity, method: 'GET', path: '/v1/activity', scope: 'read', success: 200 },
+  { operation: OP.palimpsest_prove_event, method: 'GET', path: '/v1/audit/events/:id/proof', pathArgument: 'global_position', scope: 'auditor', success: 200 },
+  { operation: OP.palimpsest_prove_consistency, method: 'GET', path: '/v1/audit/consistency', scope: 'auditor', success: 200 },
   { operation: OP.run_command, method: 'POST', path: '/v1/commands/runs', scope: 'write', success: 200 },
   { operation: OP.start_command, method: 'POST', path: '/v1/commands', scope: 'write', success: 200 },
   { operation: OP.get_command_output, method: 'GET', path: '/v1/commands/:id/output', pathArgument: 'processId', scope: 'read', success: 200 },

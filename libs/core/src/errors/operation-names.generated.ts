@@ -41,6 +41,8 @@ export const OP = {
   palimpsest_change_discard: 'palimpsest_change_discard',
   palimpsest_search_targets: 'palimpsest_search_targets',
   palimpsest_get_target_activity: 'palimpsest_get_target_activity',
+  palimpsest_prove_event: 'palimpsest_prove_event',
+  palimpsest_prove_consistency: 'palimpsest_prove_consistency',
 } as const satisfies { readonly [N in CatalogOperation]: N };
 
 /** The same names as types (declarations only: it merges with the constant). */
@@ -83,4 +85,6 @@ export declare namespace OP {
   export type palimpsest_change_discard = 'palimpsest_change_discard';
   export type palimpsest_search_targets = 'palimpsest_search_targets';
   export type palimpsest_get_target_activity = 'palimpsest_get_target_activity';
+  export type palimpsest_prove_event = 'palimpsest_prove_event';
+  export type palimpsest_prove_consistency = 'palimpsest_prove_consistency';
 }

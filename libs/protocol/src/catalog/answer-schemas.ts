@@ -5,6 +5,7 @@ import { anyObject, array, bool, currentHash, int, nullable, object, sha256, str
 import { WORKSPACE_ANSWERS } from './workspace-answers';
 import { observedAcceptance } from './observed-answers';
 import { READ_MODEL_ANSWERS } from './read-model-answers';
+import { PROOF_ANSWERS } from './operations/proofs.operations';
 import { COMMAND_ANSWERS } from './operations/commands.operations';
 
 /**
@@ -372,6 +373,7 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
   }),
   ...WORKSPACE_ANSWERS,
   ...READ_MODEL_ANSWERS,
+  ...PROOF_ANSWERS,
   palimpsest_change_propose: object({
     status: { const: 'ok' },
     replayed: bool('True when the same request_id returned the recorded answer.'),

@@ -19,6 +19,7 @@ import { editFile, writeFile } from './operations/file-writes.operations';
 import { observeScope, submitObservedOperations } from './operations/scopes.operations';
 import { READ_MODEL_OPERATIONS } from './operations/read-models.operations';
 import { COMMAND_OPERATIONS } from './operations/commands.operations';
+import { PROOF_OPERATIONS } from './operations/proofs.operations';
 
 /**
  * The one list of operations. Order is the order tools are advertised in. Declared `as const`, so
@@ -51,6 +52,7 @@ export const CATALOG = [
   ...COMMAND_OPERATIONS,
   ...CANDIDATE_OPERATIONS,
   ...READ_MODEL_OPERATIONS,
+  ...PROOF_OPERATIONS,
 ] as const satisfies readonly OperationSpec[];
 
 export type OperationName = (typeof CATALOG)[number]['name'];

@@ -104,4 +104,6 @@ export interface OperationAdmitted {
   palimpsest_change_discard: OperationParams['palimpsest_change_discard'];
   palimpsest_search_targets: OperationParams['palimpsest_search_targets'];
   palimpsest_get_target_activity: OperationParams['palimpsest_get_target_activity'];
+  palimpsest_prove_event: OperationParams['palimpsest_prove_event'];
+  palimpsest_prove_consistency: OperationParams['palimpsest_prove_consistency'];
 }

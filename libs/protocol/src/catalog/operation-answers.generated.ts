@@ -589,6 +589,21 @@ export interface OperationAnswers {
     }>;
     projection: Projection;
   };
+  palimpsest_prove_event: {
+    status: "ok";
+    global_position: number;
+    leaf_index: number;
+    tree_size: number;
+    leaf_hash: string;
+    path: Array<string>;
+    checkpoint: Checkpoint;
+  };
+  palimpsest_prove_consistency: {
+    status: "ok";
+    first: Checkpoint;
+    second: Checkpoint;
+    proof: Array<string>;
+  };
 }
 
 /** A part several answers share. */
@@ -743,4 +758,13 @@ export type Projection = {
   min_position: number | null;
   min_position_reached: boolean | null;
   waited_ms: number;
+};
+
+/** A part several answers share. */
+export type Checkpoint = {
+  origin: string;
+  size: number;
+  root: string;
+  note: string;
+  global_position: number;
 };

@@ -420,4 +420,12 @@ export interface OperationParams {
     min_position?: number | null;
     max_wait_ms?: number | null;
   };
+  palimpsest_prove_event: {
+    global_position: number;
+    checkpoint_size?: number | null;
+  };
+  palimpsest_prove_consistency: {
+    first_size: number;
+    second_size?: number | null;
+  };
 }

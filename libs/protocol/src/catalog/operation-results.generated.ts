@@ -176,4 +176,10 @@ export interface OperationResults {
   palimpsest_get_target_activity: {
     status: "ok" | "not_found" | "invalid_argument";
   };
+  palimpsest_prove_event: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
+  palimpsest_prove_consistency: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
 }
