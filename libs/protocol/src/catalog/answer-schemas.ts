@@ -5,7 +5,7 @@ import { anyObject, array, bool, currentHash, int, nullable, object, sha256, str
 import { WORKSPACE_ANSWERS } from './workspace-answers';
 import { observedAcceptance } from './observed-answers';
 import { READ_MODEL_ANSWERS } from './read-model-answers';
-import { PROOF_ANSWERS } from './operations/proofs.operations';
+import { PROOF_ANSWERS } from './proof-answers';
 import { COMMAND_ANSWERS } from './operations/commands.operations';
 
 /**
