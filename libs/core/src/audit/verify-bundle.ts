@@ -76,7 +76,11 @@ export function verifyBundle(bundle: AuditBundle, trusted?: string): AuditReport
 
   // 2. Chains: each stream whole from version 1, every link recomputed.
   const streams = new Map<string, BundleEvent[]>();
-  for (const event of bundle.events) streams.set(event.stream_id, [...(streams.get(event.stream_id) ?? []), event]);
+  for (const event of bundle.events) {
+    const list = streams.get(event.stream_id);
+    if (list) list.push(event);
+    else streams.set(event.stream_id, [event]);
+  }
   report.streams = streams.size;
   const firstBad: AuditFailure[] = [];
   for (const [streamId, events] of streams) {
