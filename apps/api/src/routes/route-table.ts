@@ -94,6 +94,7 @@ export const GATEWAY_ROUTE_NAMES = [
   'metrics',
   'docs',
   'openapi',
+  'audit_key',
 ] as const;
 export type GatewayRouteName = (typeof GATEWAY_ROUTE_NAMES)[number];
 
@@ -126,6 +127,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   { name: 'metrics', method: 'GET', path: '/metrics', access: 'public', summary: 'Prometheus metrics', statuses: [200, 503] },
   { name: 'docs', method: 'GET', path: '/docs', access: 'public', summary: 'Swagger UI over the OpenAPI 3.1 document', statuses: [200] },
   { name: 'openapi', method: 'GET', path: '/docs/openapi.json', access: 'public', summary: 'The OpenAPI 3.1 document', statuses: [200] },
+  { name: 'audit_key', method: 'GET', path: '/.well-known/palimpsest-audit-key', access: 'public', summary: 'The verifier key of the audit log\'s signed checkpoints (404 when the audit log is off)', statuses: [200, 404] },
 ];
 
 const byOperation = new Map(OPERATION_ROUTES.map((r) => [r.operation, r]));
