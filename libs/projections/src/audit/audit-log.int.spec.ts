@@ -3,6 +3,7 @@ import { openCheckpoint } from '@palimpsest/core/audit/checkpoint-note';
 import { eventLeafData } from '@palimpsest/core/audit/event-chain';
 import { verifyConsistency, verifyInclusion } from '@palimpsest/core/audit/merkle-log';
 import { appendToStream } from '@palimpsest/store/append-to-stream';
+import { readStream } from '@palimpsest/store/read-stream';
 import type { Db } from '@palimpsest/store/db';
 import { checkpointOf, readAll, type ReadAllCheckpoint } from '@palimpsest/store/read-all';
 import { sampleEvents, uniqueStreamId } from '@palimpsest/store/test-support/sample-events';
@@ -88,5 +89,23 @@ describe(`the Merkle log and its signed checkpoints (${describeBackend})`, () =>
       const ok = verifyInclusion(index, latest.size, Buffer.from(proof.leaf_hash, 'hex'), proof.path.map((p) => Buffer.from(p, 'hex')), Buffer.from(latest.root, 'hex'));
       expect(ok).toBe(true);
     }
+  });
+
+  it('signs nothing for a batch of checkpoint events alone, however small N is', async () => {
+    const stream = uniqueStreamId('n1');
+    await appendToStream(db, stream, 0, sampleEvents(1));
+    await db
+      .transaction(async (tx) => {
+        const { rows } = await tx.query<{ p: number }>('SELECT max(global_position) AS p FROM events WHERE stream_id = $1', [stream]);
+        const [event] = (await readStream(tx, stream)).filter((e) => e.globalPosition === rows[0]!.p);
+        const policy = { everyEvents: 1, everySeconds: 0 };
+        expect(await extendAuditLog(tx, [event!], signer, policy, clock)).not.toBeNull();
+        const checkpoint = (await readStream(tx, AUDIT_STREAM)).at(-1)!;
+        expect(await extendAuditLog(tx, [checkpoint], signer, policy, clock)).toBeNull();
+        throw new Error('undo');
+      })
+      .catch((error: Error) => {
+        if (error.message !== 'undo') throw error;
+      });
   });
 });

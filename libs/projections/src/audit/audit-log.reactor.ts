@@ -67,7 +67,10 @@ export async function extendAuditLog(tx: Sql, events: readonly StoredEvent[], si
     );
     state.size += events.length;
   }
+  // A batch of checkpoint events alone signs nothing: each checkpoint would otherwise call the next.
+  const news = events.some((e) => e.streamId !== AUDIT_STREAM);
   const due =
+    news &&
     state.size > state.checkpoint_size &&
     (state.size - state.checkpoint_size >= policy.everyEvents || !state.checkpoint_at || now.getTime() - state.checkpoint_at.getTime() >= policy.everySeconds * 1000);
   let signed: SignedCheckpoint | null = null;
