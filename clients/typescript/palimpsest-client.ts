@@ -508,7 +508,7 @@ export type ProveEventParams = {
 
 /** Prove two checkpoints agree: The consistency proof (RFC 9162) that the log at one signed checkpoint is a prefix of the log at a later one: nothing it held was changed, removed or reordered. */
 export type ProveConsistencyParams = {
-  first_size: number;
+  first_size?: number | null;
   second_size?: number | null;
 };
 

@@ -58,9 +58,11 @@ export async function proveEvent(sql: Sql, position: number, checkpointSize: num
   return { global_position: position, leaf_index: leaf.leaf_index, tree_size: checkpoint.size, leaf_hash: leaf.leaf_hash, path, checkpoint };
 }
 
-/** That the checkpoint of size `first` is a prefix of the one of size `second` (latest by default). */
-export async function proveConsistency(sql: Sql, first: number, second: number | null = null): Promise<ConsistencyProof | null> {
-  const [a, b] = [await checkpointOfSize(sql, first), await checkpointOfSize(sql, second)];
+/** That the checkpoint of size `first` (by default the one before) is a prefix of the one of size `second` (latest by default). */
+export async function proveConsistency(sql: Sql, first: number | null, second: number | null = null): Promise<ConsistencyProof | null> {
+  const b = await checkpointOfSize(sql, second);
+  // By default the checkpoint before the later one (the last smaller one).
+  const a = first === null ? ((await checkpoints(sql)).filter((c) => b && c.size < b.size).at(-1) ?? null) : await checkpointOfSize(sql, first);
   if (!a || !b || a.size > b.size) return null;
   const proof = consistencyProof(await leafHashes(sql, b.size), a.size, b.size).map((h) => h.toString('hex'));
   return { first: a, second: b, proof };

@@ -595,14 +595,14 @@ export interface OperationAnswers {
     leaf_index: number;
     tree_size: number;
     leaf_hash: string;
-    path: Array<string>;
+    audit_path: Array<string>;
     checkpoint: Checkpoint;
   };
   palimpsest_prove_consistency: {
     status: "ok";
     first: Checkpoint;
     second: Checkpoint;
-    proof: Array<string>;
+    proof_hashes: Array<string>;
   };
 }
 
@@ -764,7 +764,7 @@ export type Projection = {
 export type Checkpoint = {
   origin: string;
   size: number;
-  root: string;
-  note: string;
+  root_hash: string;
+  signed_note: string;
   global_position: number;
 };

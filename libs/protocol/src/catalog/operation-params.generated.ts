@@ -425,7 +425,7 @@ export interface OperationParams {
     checkpoint_size?: number | null;
   };
   palimpsest_prove_consistency: {
-    first_size: number;
+    first_size?: number | null;
     second_size?: number | null;
   };
 }

@@ -36,9 +36,9 @@ export const proveConsistency = defineOperation({
     'The consistency proof (RFC 9162) that the log at one signed checkpoint is a prefix of the log at a later one: nothing it held was changed, removed or reordered.',
   readOnly: true,
   params: closed({
-    first_size: { type: 'integer', minimum: 1, description: 'The earlier checkpoint\'s size.' },
+    first_size: { type: ['integer', 'null'], minimum: 1, description: 'The earlier checkpoint\'s size (default: the checkpoint before the later one).' },
     second_size: checkpointSize,
-  }, ['first_size']),
+  }),
   admission: 'schema',
   result: statusResult(['ok', 'not_found', 'invalid_argument']),
   errors: ['not_found'],
