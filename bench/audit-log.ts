@@ -98,7 +98,8 @@ async function main(): Promise<void> {
   if (process.env.BENCH_SKIP_DB !== '1') {
     const off = await throughput(false);
     const on = await throughput(true);
-    rows.push(['submits/s, 64 targets, Merkle reactor off', f2(off.perSecond)], ['submits/s, 64 targets, Merkle reactor on', f2(on.perSecond)]);
+    const targets = envNumber('BENCH_TARGETS', 64);
+    rows.push([`submits/s, ${targets} targets, Merkle reactor off`, f2(off.perSecond)], [`submits/s, ${targets} targets, Merkle reactor on`, f2(on.perSecond)]);
     rows.push(['change with the reactor', `${f2(((on.perSecond - off.perSecond) / off.perSecond) * 100)} %`]);
   }
   const count = envNumber('BENCH_EVENTS', 1_000_000);
