@@ -2,9 +2,9 @@
 // Pure helpers: they encode JSON-RPC requests and decode responses; the host owns the streams.
 
 export const JSONRPC_VERSION = '2.0';
-export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_observe_scope","palimpsest_submit_observed_operations","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_refresh","palimpsest_workspace_status","grep","list_files","read_file","edit_file","write_file","run_command","start_command","get_command_output","send_command_input","kill_command","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard","palimpsest_search_targets","palimpsest_get_target_activity","palimpsest_changes_since","palimpsest_relocate_range","palimpsest_undo_attempt","palimpsest_undo_edit","palimpsest_list_sessions","palimpsest_session_activity","palimpsest_diff_versions","palimpsest_file_history","palimpsest_workspace_as_of"] as const;
+export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_observe_scope","palimpsest_submit_observed_operations","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_refresh","palimpsest_workspace_status","grep","list_files","read_file","edit_file","write_file","run_command","start_command","get_command_output","send_command_input","kill_command","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard","palimpsest_search_targets","palimpsest_get_target_activity","palimpsest_changes_since","palimpsest_relocate_range","palimpsest_undo_attempt","palimpsest_undo_edit","palimpsest_list_sessions","palimpsest_session_activity","palimpsest_diff_versions","palimpsest_file_history","palimpsest_workspace_as_of","palimpsest_prove_event","palimpsest_prove_consistency"] as const;
 export type Method = (typeof METHODS)[number];
-export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_status","grep","list_files","read_file","get_command_output","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_search_targets","palimpsest_get_target_activity","palimpsest_changes_since","palimpsest_relocate_range","palimpsest_list_sessions","palimpsest_session_activity","palimpsest_diff_versions","palimpsest_file_history","palimpsest_workspace_as_of"];
+export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_status","grep","list_files","read_file","get_command_output","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_search_targets","palimpsest_get_target_activity","palimpsest_changes_since","palimpsest_relocate_range","palimpsest_list_sessions","palimpsest_session_activity","palimpsest_diff_versions","palimpsest_file_history","palimpsest_workspace_as_of","palimpsest_prove_event","palimpsest_prove_consistency"];
 
 /** Initialize target: Create a target from text: LF content at version 0, a snapshot, an editing cycle, its source line endings recorded. */
 export type InitializeTargetParams = {
@@ -595,6 +595,18 @@ export type WorkspaceAsOfParams = {
   cursor?: string | null;
 };
 
+/** Prove an event is in the log: The audit path (RFC 9162) of the event at a global position to a signed checkpoint of the log: hash the leaf up the path and compare with the checkpoint's root. not_found while no checkpoint covers it yet. */
+export type ProveEventParams = {
+  global_position: number;
+  checkpoint_size?: number | null;
+};
+
+/** Prove two checkpoints agree: The consistency proof (RFC 9162) that the log at one signed checkpoint is a prefix of the log at a later one: nothing it held was changed, removed or reordered. */
+export type ProveConsistencyParams = {
+  first_size?: number | null;
+  second_size?: number | null;
+};
+
 export interface ParamsByMethod {
   palimpsest_initialize_target: InitializeTargetParams;
   palimpsest_handle_upload: HandleUploadParams;
@@ -643,6 +655,8 @@ export interface ParamsByMethod {
   palimpsest_diff_versions: DiffVersionsParams;
   palimpsest_file_history: FileHistoryParams;
   palimpsest_workspace_as_of: WorkspaceAsOfParams;
+  palimpsest_prove_event: ProveEventParams;
+  palimpsest_prove_consistency: ProveConsistencyParams;
 }
 
 export interface Request<M extends Method> { jsonrpc: '2.0'; id: number | string; method: M; params: ParamsByMethod[M] }

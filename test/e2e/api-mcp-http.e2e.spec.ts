@@ -120,7 +120,7 @@ describe(`MCP over Streamable HTTP at /mcp on ${backend}`, () => {
         return tools;
       };
       expect(await list('all')).toEqual(stdioFull);
-      const auditorTools = ['palimpsest_replay', 'palimpsest_get_attempt_log', 'palimpsest_get_manifest_ledger', 'palimpsest_list_sessions', 'palimpsest_session_activity'];
+      const auditorTools = ['palimpsest_replay', 'palimpsest_get_attempt_log', 'palimpsest_get_manifest_ledger', 'palimpsest_list_sessions', 'palimpsest_session_activity', 'palimpsest_prove_event', 'palimpsest_prove_consistency'];
       expect(await list('reader')).toEqual(stdioReadOnly.filter((t) => !auditorTools.includes(t.name))); // the read scope reaches no auditor route
       expect((await list('hidden')).map((t) => t.name)).toEqual(['palimpsest_initialize_target', 'palimpsest_read_target', 'palimpsest_submit_edits']);
     } finally {

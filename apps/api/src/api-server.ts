@@ -18,6 +18,7 @@ import { reconcileAtStart } from '@palimpsest/application/workspace-publication/
 import { settleRunsLeftByACrash } from '@palimpsest/application/commands/crash-cleanup/crash-cleanup';
 import { projectorTransport } from '@palimpsest/projector/projector';
 import { configuredProjector } from '@palimpsest/projector/configured-processors';
+import { auditSigner, loadOrCreateAuditKey } from '@palimpsest/projections/audit/audit-signer';
 import type { ProjectorConfig } from '@palimpsest/projector/projector-config';
 
 export interface RunningApi {
@@ -50,7 +51,8 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
     keepAliveTimeout: 5_000,
     skipMiddie: true, // no Nest or Express middleware: the gateway's own hooks are Fastify hooks
   });
-  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.register(runtime), adapter, {
+  const auditKey = projector.audit ? auditSigner(loadOrCreateAuditKey(projector.audit.keyFile)).verifierKey : null;
+  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.register(runtime, auditKey), adapter, {
     bodyParser: false, // bodies are read after authentication (JsonBodyPipe)
     bufferLogs: true,
   });

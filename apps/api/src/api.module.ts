@@ -4,6 +4,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import { ApiRuntime } from './api-runtime';
 import { ScopeGuard } from './auth/scope.guard';
 import { AdminTokensController } from './controllers/admin-tokens.controller';
+import { AUDIT_VERIFIER_KEY, AuditKeyController } from './controllers/audit-key.controller';
 import { AdminController } from './controllers/admin.controller';
 import { ApprovalsController } from './controllers/approvals.controller';
 import { EventsController } from './controllers/events.controller';
@@ -25,17 +26,20 @@ export const CONTROLLERS = [
   AdminTokensController,
   HealthController,
   MetricsController,
+  AuditKeyController,
 ];
 
 @Module({})
 export class ApiModule {
-  static register(runtime: ApiRuntime): DynamicModule {
+  /** `auditKey`: the verifier key of the audit log's checkpoints, null when it is off. */
+  static register(runtime: ApiRuntime, auditKey: string | null = null): DynamicModule {
     return {
       module: ApiModule,
       imports: [TerminusModule.forRoot({ logger: false })],
       controllers: CONTROLLERS,
       providers: [
         { provide: ApiRuntime, useValue: runtime },
+        { provide: AUDIT_VERIFIER_KEY, useValue: auditKey },
         OperationRunner,
         { provide: APP_GUARD, useClass: ScopeGuard },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

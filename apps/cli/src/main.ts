@@ -13,6 +13,8 @@ import { registerApi } from './commands/api.command';
 import { registerTokens } from './commands/tokens.command';
 import { registerApprovals } from './commands/approvals.command';
 import { registerWorkspace } from './commands/workspace.command';
+import { registerExport } from './commands/export.command';
+import { registerVerify } from './commands/verify.command';
 import { CRASH_POINT_ENV, armCrashPoint } from '@palimpsest/testing/crash-point';
 import { cliEnv } from './cli-config';
 
@@ -38,6 +40,8 @@ export function buildProgram(): Command {
   registerTokens(program);
   registerApprovals(program);
   registerWorkspace(program);
+  registerExport(program);
+  registerVerify(program);
   return program;
 }
 

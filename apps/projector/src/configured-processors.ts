@@ -1,3 +1,4 @@
+import { auditSigner, loadOrCreateAuditKey } from '@palimpsest/projections/audit/audit-signer';
 import type { LogProcessor } from './log-processor';
 import type { ProjectorConfig } from './projector-config';
 import type { ProjectorOptions } from './projector-consumer';
@@ -10,6 +11,9 @@ export function configuredProcessors(config: Pick<ProjectorConfig, 'relay'>, log
 }
 
 /** The projector's options from its configuration (read once by the composition root), with the process's logger and error report. */
-export function configuredProjector(config: ProjectorConfig, logger: RelayLogger, onError?: (error: unknown, processor: string) => void): ProjectorOptions {
-  return { processors: configuredProcessors(config, logger), runner: { batchSize: config.batchSize, ...(onError ? { onError } : {}) } };
+export function configuredProjector(config: Pick<ProjectorConfig, 'relay' | 'batchSize'> & Partial<Pick<ProjectorConfig, 'audit'>>, logger: RelayLogger, onError?: (error: unknown, processor: string) => void): ProjectorOptions {
+  const audit = config.audit ? { signer: auditSigner(loadOrCreateAuditKey(config.audit.keyFile)), policy: config.audit.policy } : undefined;
+  // The verifier key, printed at start: what an auditor checks checkpoints and bundles against.
+  if (audit) logger.info({ verifier_key: audit.signer.verifierKey, key_file: config.audit!.keyFile }, 'audit log: checkpoints signed by');
+  return { processors: configuredProcessors(config, logger), runner: { batchSize: config.batchSize, ...(onError ? { onError } : {}) }, ...(audit ? { audit } : {}) };
 }

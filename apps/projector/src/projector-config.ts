@@ -1,3 +1,4 @@
+import { auditConfigFrom, type AuditConfig } from '@palimpsest/projections/audit/audit-config';
 import { relayConfigFrom, type RelayConfig } from './relay/relay-config';
 
 /** The projector's configuration, read once by the composition root (the process's entry) from its environment. */
@@ -8,15 +9,17 @@ export interface ProjectorConfig {
   batchSize: number;
   /** The NATS relay (PALIMPSEST_NATS_*, docs/relay.md), null when PALIMPSEST_NATS_URL is unset: the relay is off. */
   relay: RelayConfig | null;
+  /** The Merkle log's reactor (PALIMPSEST_AUDIT_*, audit-config.ts), null when off. */
+  audit: AuditConfig | null;
 }
 
 const DEFAULT_BATCH_SIZE = 500;
 
 /** Throws on a malformed value (RangeError, RelayConfigError), so a process refuses to start rather than run misconfigured. */
-export function projectorConfigFrom(env: NodeJS.ProcessEnv): ProjectorConfig {
+export function projectorConfigFrom(env: NodeJS.ProcessEnv, cwd: string = process.cwd()): ProjectorConfig {
   // Off, the rest is not read: a malformed setting of a projector that does not run stops nothing.
-  if (!projectorEnabled(env)) return { enabled: false, batchSize: DEFAULT_BATCH_SIZE, relay: null };
-  return { enabled: true, batchSize: projectorBatchSize(env), relay: relayConfigFrom(env) };
+  if (!projectorEnabled(env)) return { enabled: false, batchSize: DEFAULT_BATCH_SIZE, relay: null, audit: null };
+  return { enabled: true, batchSize: projectorBatchSize(env), relay: relayConfigFrom(env), audit: auditConfigFrom(env, cwd) };
 }
 
 export function projectorEnabled(env: NodeJS.ProcessEnv): boolean {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Db, Sql } from './db';
+import type { Db, Sql, Tx } from './db';
 import { MigrationChecksumError } from './errors';
 
 /**
@@ -35,6 +35,15 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
   applied_at timestamptz NOT NULL DEFAULT now()
 )`;
 
+/**
+ * Steps a migration needs that SQL cannot do, run right after it in its transaction. Loaded only when
+ * their migration runs: openDb's own modules resolve relative paths only (a child process opening a
+ * store from source has no path aliases), and the chain's hashing is libs/core's.
+ */
+const AFTER: Record<string, (tx: Tx) => Promise<unknown>> = {
+  '0025_event_chain': async (tx) => (await import('./chain-backfill')).chainExistingEvents(tx),
+};
+
 interface AppliedRow {
   version: string;
   name: string;
@@ -64,6 +73,7 @@ export async function migrate(db: Db, opts: MigrateOptions = {}): Promise<{ appl
       opts.onProgress?.(file.name);
       try {
         await tx.exec(file.sql);
+        await AFTER[file.name]?.(tx);
       } catch (error) {
         throw new Error(`migration ${file.name} failed: ${(error as Error).message}`, { cause: error });
       }

@@ -26,9 +26,9 @@ describe('a token over MCP sees what its scopes reach over HTTP', () => {
     expect(names).not.toContain('palimpsest_get_attempt_log');
   });
 
-  it('read and write, no auditor: every tool but replay, the attempt log, the ledger and the session audit reads', () => {
+  it('read and write, no auditor: every tool but replay, the attempt log, the ledger, the session audit reads and the audit log\'s proofs', () => {
     const all = listTools('full', 'detailed').map((t) => t.name);
-    expect(all.filter((n) => !tools(principal(['read', 'write'])).includes(n)).sort()).toEqual(['palimpsest_get_attempt_log', 'palimpsest_get_manifest_ledger', 'palimpsest_list_sessions', 'palimpsest_replay', 'palimpsest_session_activity']);
+    expect(all.filter((n) => !tools(principal(['read', 'write'])).includes(n)).sort()).toEqual(['palimpsest_get_attempt_log', 'palimpsest_get_manifest_ledger', 'palimpsest_list_sessions', 'palimpsest_prove_consistency', 'palimpsest_prove_event', 'palimpsest_replay', 'palimpsest_session_activity']);
   });
 
   it("keeps the policy's hidden tools hidden", () => {

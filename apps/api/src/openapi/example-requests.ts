@@ -26,7 +26,8 @@ export type Setup =
   | 'observed_bundle' // … and Guide.Install and Guide.Usage observed as one bundle (EXAMPLE_BUNDLE_ID)
   | 'drifted_file' // the target imported from the workspace file docs/notes.md, which is then edited outside Palimpsest
   | 'started_command' // … and `cat` started at the workspace root (EXAMPLE_PROCESS_ID)
-  | 'answered_command'; // … and `hello` sent to it
+  | 'answered_command' // … and `hello` sent to it
+  | 'audited'; // the submit_edits example accepted, then the audit log caught up and a checkpoint signed
 
 export interface ExampleRequest extends Omit<OperationExample, 'setup'> {
   operation: OperationName;
@@ -45,6 +46,8 @@ const GATEWAY_EXAMPLES: Partial<Record<OperationName, Omit<ExampleRequest, 'oper
   palimpsest_get_attempt_log: { title: 'Newest attempts first', params: { target_file_id: EXAMPLE_TARGET_ID, limit: 10 }, setup: 'edited' },
   palimpsest_get_manifest_ledger: { title: 'The accepted changes', params: { target_file_id: EXAMPLE_TARGET_ID, limit: 10 }, setup: 'edited' },
   palimpsest_capabilities: { title: 'What this runtime supports', params: {}, setup: 'none' },
+  palimpsest_prove_event: { title: 'The audit path of the log\'s first event to the latest signed checkpoint', params: { global_position: 1 }, setup: 'audited' },
+  palimpsest_prove_consistency: { title: 'The latest signed checkpoint extends the one before it', params: {}, setup: 'audited' },
   palimpsest_workspace_refresh: { title: 'Take in an edit made outside Palimpsest', params: { target_file_id: EXAMPLE_TARGET_ID }, setup: 'drifted_file' },
   palimpsest_workspace_status: { title: 'The bound files that drifted', params: { path_prefix: 'docs/', state: 'drifted' }, setup: 'drifted_file' },
   grep: { title: 'Where a word occurs in the Markdown files', params: { pattern: 'gamma', glob: '**/*.md' }, setup: 'drifted_file' },

@@ -79,14 +79,18 @@ function required(operation: OperationName): ExampleRequest {
 }
 
 /** A fresh target and what the request needs done first; the ids it made. */
-async function prepare(call: Call, setup: Setup, n: number, workspace: ExampleWorkspace | null): Promise<Record<string, string>> {
+async function prepare(call: Call, setup: Setup, n: number, workspace: ExampleWorkspace | null, audit: (() => Promise<void>) | null): Promise<Record<string, string>> {
   const content = setup === 'document' || setup === 'observed_document' || setup === 'observed_bundle' ? EXAMPLE_DOCUMENT : EXAMPLE_TEXT;
   const inWorkspace = setup === 'drifted_file' || setup === 'started_command' || setup === 'answered_command';
   const created = inWorkspace ? await driftedFile(call, workspace) : await ok(call, OP.palimpsest_initialize_target, { filename: 'notes.md', content, content_type: 'text/markdown' });
   const ids: Record<string, string> = { [String(created.target_file_id)]: EXAMPLE_TARGET_ID };
   if (workspace) ids[workspace.path] = EXAMPLE_WORKSPACE_ROOT;
   const edit = required(OP.palimpsest_submit_edits).params;
-  if (setup === 'edited') await ok(call, OP.palimpsest_submit_edits, bindIds(edit, ids));
+  if (setup === 'edited' || setup === 'audited') await ok(call, OP.palimpsest_submit_edits, bindIds(edit, ids));
+  if (setup === 'audited') {
+    if (!audit) throw new Error('the audited examples need the audit log: pass its catch-up to runExamples');
+    await audit();
+  }
   if (setup === 'observed_document' || setup === 'observed_bundle') {
     Object.assign(ids, await bindObserved((operation, args) => ok(call, operation as OperationName, args), setup, String(created.target_file_id)));
   }
@@ -124,10 +128,11 @@ function errorBody(operation: OperationName, result: AnyAnswer): { status: numbe
 }
 
 /** Runs every example request against `call`; the answers are written back to the example ids. */
-export async function runExamples(call: Call, workspace: ExampleWorkspace | null = null): Promise<Omit<ExampleRuns, 'gateway'>> {
+/** `audit`: brings the audit log up to the store and signs a checkpoint (the projector's reactor, run to the end). */
+export async function runExamples(call: Call, workspace: ExampleWorkspace | null = null, audit: (() => Promise<void>) | null = null): Promise<Omit<ExampleRuns, 'gateway'>> {
   let n = 0;
   const run = async (request: ExampleRequest) => {
-    const ids = await prepare(call, request.setup, ++n, workspace);
+    const ids = await prepare(call, request.setup, ++n, workspace, audit);
     return writeBack(await call(request.operation, bindIds(request.params, ids)), ids);
   };
   const operations: ExampleRuns['operations'] = {};

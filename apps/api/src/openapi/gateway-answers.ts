@@ -219,6 +219,11 @@ export const GATEWAY_ANSWERS: Record<GatewayRouteName, GatewayAnswer> = {
   admin_migrate: { mediaType: 'application/json', schema: ok({ applied: { type: 'array', items: { type: 'string' }, description: 'Migrations applied now; usually none, the gateway migrated when it opened the store.' } }) },
   docs: { mediaType: 'text/html', schema: { type: 'string', description: 'Swagger UI.' } },
   openapi: { mediaType: 'application/json', schema: { type: 'object', description: 'This document.' } },
+  audit_key: {
+    mediaType: 'text/plain',
+    schema: { type: 'string', description: 'The verifier key of the audit log\'s signed checkpoints: `<name>+<hex key id>+<base64(0x01 ‖ Ed25519 public key)>`.' },
+    example: 'palimpsest+61c31e37+AbIE6YPiOnoW51XHByvNcwznwNsYLqB/EQzyb60DzZt0\n',
+  },
 };
 
 export const APPROVAL_SCHEMA = APPROVAL;

@@ -71,6 +71,8 @@ export const OPERATION_ROUTES: readonly OperationRoute[] = [
   { operation: OP.palimpsest_diff_versions, method: 'POST', path: '/v1/targets/:id/diffs', scope: 'read', success: 200 },
   { operation: OP.palimpsest_file_history, method: 'GET', path: '/v1/files/history', scope: 'read', success: 200 },
   { operation: OP.palimpsest_workspace_as_of, method: 'POST', path: '/v1/workspace/as-of', scope: 'read', success: 200 },
+  { operation: OP.palimpsest_prove_event, method: 'GET', path: '/v1/audit/events/:id/proof', pathArgument: 'global_position', scope: 'auditor', success: 200 },
+  { operation: OP.palimpsest_prove_consistency, method: 'GET', path: '/v1/audit/consistency', scope: 'auditor', success: 200 },
   { operation: OP.run_command, method: 'POST', path: '/v1/commands/runs', scope: 'write', success: 200 },
   { operation: OP.start_command, method: 'POST', path: '/v1/commands', scope: 'write', success: 200 },
   { operation: OP.get_command_output, method: 'GET', path: '/v1/commands/:id/output', pathArgument: 'processId', scope: 'read', success: 200 },
@@ -102,6 +104,7 @@ export const GATEWAY_ROUTE_NAMES = [
   'metrics',
   'docs',
   'openapi',
+  'audit_key',
 ] as const;
 export type GatewayRouteName = (typeof GATEWAY_ROUTE_NAMES)[number];
 
@@ -135,6 +138,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   { name: 'metrics', method: 'GET', path: '/metrics', access: 'public', summary: 'Prometheus metrics', statuses: [200, 503] },
   { name: 'docs', method: 'GET', path: '/docs', access: 'public', summary: 'Swagger UI over the OpenAPI 3.1 document', statuses: [200] },
   { name: 'openapi', method: 'GET', path: '/docs/openapi.json', access: 'public', summary: 'The OpenAPI 3.1 document', statuses: [200] },
+  { name: 'audit_key', method: 'GET', path: '/.well-known/palimpsest-audit-key', access: 'public', summary: 'The verifier key of the audit log\'s signed checkpoints (404 when the audit log is off)', statuses: [200, 404] },
 ];
 
 const byOperation = new Map(OPERATION_ROUTES.map((r) => [r.operation, r]));

@@ -31,6 +31,7 @@ import { writeFile } from '../file-tools/write-file/write-file.handler';
 import { observeScope } from '../observe-scope/observe-scope.handler';
 import { submitObserved } from '../submit-observed/submit-observed.handler';
 import { searchTargets } from '../read-models/search-targets.handler';
+import { proveConsistency, proveEvent } from '../audit/prove.handler';
 import { getTargetActivity } from '../read-models/target-activity.handler';
 import { runCommand } from '../commands/run-command/run-command.handler';
 import { startCommand } from '../commands/start-command/start-command.handler';
@@ -106,4 +107,6 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   palimpsest_diff_versions: (ctx, a) => diffVersions(ctx, a),
   palimpsest_file_history: (ctx, a) => fileHistory(ctx, a),
   palimpsest_workspace_as_of: (ctx, a) => workspaceAsOf(ctx, a),
+  palimpsest_prove_event: (ctx, a) => proveEvent(ctx, a),
+  palimpsest_prove_consistency: (ctx, a) => proveConsistency(ctx, a),
 };

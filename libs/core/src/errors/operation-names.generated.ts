@@ -50,6 +50,8 @@ export const OP = {
   palimpsest_diff_versions: 'palimpsest_diff_versions',
   palimpsest_file_history: 'palimpsest_file_history',
   palimpsest_workspace_as_of: 'palimpsest_workspace_as_of',
+  palimpsest_prove_event: 'palimpsest_prove_event',
+  palimpsest_prove_consistency: 'palimpsest_prove_consistency',
 } as const satisfies { readonly [N in CatalogOperation]: N };
 
 /** The same names as types (declarations only: it merges with the constant). */
@@ -101,4 +103,6 @@ export declare namespace OP {
   export type palimpsest_diff_versions = 'palimpsest_diff_versions';
   export type palimpsest_file_history = 'palimpsest_file_history';
   export type palimpsest_workspace_as_of = 'palimpsest_workspace_as_of';
+  export type palimpsest_prove_event = 'palimpsest_prove_event';
+  export type palimpsest_prove_consistency = 'palimpsest_prove_consistency';
 }

@@ -1,14 +1,10 @@
 import type { OperationName } from './catalog';
 import type { JsonSchema } from './operation-spec';
-import { FILE_READ_ANSWERS } from './operations/file-reads.operations';
 import { anyObject, array, bool, currentHash, int, nullable, object, sha256, str, targetId, version } from './answer-schema-parts';
 import { WORKSPACE_ANSWERS } from './workspace-answers';
 import { observedAcceptance } from './observed-answers';
 import { READ_MODEL_ANSWERS } from './read-model-answers';
-import { COMMAND_ANSWERS } from './operations/commands.operations';
-import { UNDO_ANSWERS } from './operations/undo.operations';
-import { AUDIT_ANSWERS } from './operations/audit.operations';
-import { HISTORY_ANSWERS } from './history-answers';
+import { GROUP_ANSWERS } from './group-answers';
 
 /**
  * The catalog's word on what each operation's success carries, field by field, beside its result
@@ -446,5 +442,5 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
     ),
   }, ['base_changes']),
   palimpsest_change_discard: object({ status: { const: 'ok' }, candidate, released: bool() }),
-  ...FILE_READ_ANSWERS, ...COMMAND_ANSWERS, ...HISTORY_ANSWERS, ...UNDO_ANSWERS, ...AUDIT_ANSWERS,
+  ...GROUP_ANSWERS,
 };

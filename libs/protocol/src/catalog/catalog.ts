@@ -22,6 +22,7 @@ import { COMMAND_OPERATIONS } from './operations/commands.operations';
 import { UNDO_OPERATIONS } from './operations/undo.operations';
 import { AUDIT_OPERATIONS } from './operations/audit.operations';
 import { HISTORY_OPERATIONS } from './operations/history.operations';
+import { PROOF_OPERATIONS } from './operations/proofs.operations';
 
 /**
  * The one list of operations. Order is the order tools are advertised in. Declared `as const`, so
@@ -57,6 +58,7 @@ export const CATALOG = [
   ...UNDO_OPERATIONS,
   ...AUDIT_OPERATIONS,
   ...HISTORY_OPERATIONS,
+  ...PROOF_OPERATIONS,
 ] as const satisfies readonly OperationSpec[];
 
 export type OperationName = (typeof CATALOG)[number]['name'];

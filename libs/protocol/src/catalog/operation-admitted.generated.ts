@@ -115,4 +115,6 @@ export interface OperationAdmitted {
   palimpsest_diff_versions: OperationParams['palimpsest_diff_versions'];
   palimpsest_file_history: OperationParams['palimpsest_file_history'];
   palimpsest_workspace_as_of: OperationParams['palimpsest_workspace_as_of'];
+  palimpsest_prove_event: OperationParams['palimpsest_prove_event'];
+  palimpsest_prove_consistency: OperationParams['palimpsest_prove_consistency'];
 }

@@ -753,6 +753,21 @@ export interface OperationAnswers {
     }>;
     next_cursor: string | null;
   };
+  palimpsest_prove_event: {
+    status: "ok";
+    global_position: number;
+    leaf_index: number;
+    tree_size: number;
+    leaf_hash: string;
+    audit_path: Array<string>;
+    checkpoint: Checkpoint;
+  };
+  palimpsest_prove_consistency: {
+    status: "ok";
+    first: Checkpoint;
+    second: Checkpoint;
+    proof_hashes: Array<string>;
+  };
 }
 
 /** A part several answers share. */
@@ -916,4 +931,13 @@ export type From = {
   written_at: string;
   log_sequence: number;
   attempt_id: string | null;
+};
+
+/** A part several answers share. */
+export type Checkpoint = {
+  origin: string;
+  size: number;
+  root_hash: string;
+  signed_note: string;
+  global_position: number;
 };

@@ -497,4 +497,12 @@ export interface OperationParams {
     limit?: number | null;
     cursor?: string | null;
   };
+  palimpsest_prove_event: {
+    global_position: number;
+    checkpoint_size?: number | null;
+  };
+  palimpsest_prove_consistency: {
+    first_size?: number | null;
+    second_size?: number | null;
+  };
 }

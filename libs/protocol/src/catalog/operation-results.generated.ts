@@ -203,4 +203,10 @@ export interface OperationResults {
   palimpsest_workspace_as_of: {
     status: "ok" | "invalid_argument";
   };
+  palimpsest_prove_event: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
+  palimpsest_prove_consistency: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
 }

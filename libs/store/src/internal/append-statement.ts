@@ -1,5 +1,6 @@
 import type { AppendGuard, AppendSpec, Placement } from '../append-spec';
 import { joinSql, raw, sql, type SqlFragment } from '../sql-fragment';
+import { eventDigest } from '@palimpsest/core/audit/event-chain';
 import type { NewEvent } from '../stored-event';
 
 /**
@@ -48,18 +49,20 @@ export function appendCtes(placed: PlacedAppend, channel: string | null): SqlFra
   const ctes = [
     sql`input${t} AS (
   SELECT ${stream} AS stream_id, e.value AS event, e.ordinality AS ord
-  FROM jsonb_array_elements(${payloadOf(spec.events)}::text::jsonb) WITH ORDINALITY AS e
+  FROM jsonb_array_elements(${payloadOf(spec)}::text::jsonb) WITH ORDINALITY AS e
 )`,
     ...(guard ? [sql`guarded${t} AS MATERIALIZED (${guard})`] : []),
+    sql`links${t} AS (${linksOf(spec, t)})`,
     sql`${inserted} AS (
-  INSERT INTO events (stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at)
+  INSERT INTO events (stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at, chain_hash)
   SELECT input${t}.stream_id,
          ${expected} + input${t}.ord,
          input${t}.event ->> 'type',
          (input${t}.event ->> 'schemaVersion')::integer,
          input${t}.event -> 'data',
          coalesce(input${t}.event -> 'metadata', '{}'::jsonb),
-         (input${t}.event ->> 'recordedAt')::timestamptz
+         (input${t}.event ->> 'recordedAt')::timestamptz,
+         (SELECT links FROM links${t})[input${t}.ord]
   FROM input${t}
   WHERE ${where}
   ORDER BY input${t}.ord
@@ -112,14 +115,31 @@ export function checkedVersion(expectedVersion: number): number {
   return expectedVersion;
 }
 
-function payloadOf(events: NewEvent[]): string {
+/**
+ * The chain links of the append's events (migrations/0025_event_chain.sql), as one bytea[]: the previous
+ * link is read by (stream, expectedVersion), a row no writer changes, in the statement that inserts
+ * after it (the lock or unique index that already serializes the stream's writers serializes this).
+ * When that row is not there the links are NULL, and so is every insert's chain_hash: the version check
+ * inserts nothing then, and the CHECK events_with_chain_hash refuses anything else.
+ */
+function linksOf(spec: PlacedAppend['spec'], t: SqlFragment): SqlFragment {
+  const previous =
+    spec.expectedVersion === 0
+      ? raw(`'\\x${'00'.repeat(32)}'::bytea`)
+      : sql`(SELECT chain_hash FROM events WHERE stream_id = ${spec.streamId}::text AND stream_version = ${spec.expectedVersion}::bigint)`;
+  // One event (the usual append): one sha256, no function call.
+  if (spec.events.length === 1) return sql`SELECT ARRAY[sha256(${previous} || decode((SELECT event ->> 'digest' FROM input${t}), 'hex'))] AS links`;
+  return sql`SELECT palimpsest_chain_links(${previous}, ARRAY(SELECT decode(event ->> 'digest', 'hex') FROM input${t} ORDER BY ord)) AS links`;
+}
+
+/** The events as the statement reads them, each with its digest (computed here, linked in SQL). */
+function payloadOf(spec: PlacedAppend['spec']): string {
   return JSON.stringify(
-    events.map((event) => ({
-      type: event.type,
-      schemaVersion: event.schemaVersion,
-      data: event.data === undefined ? null : event.data,
-      metadata: event.metadata ?? {},
-      recordedAt: event.recordedAt,
-    })),
+    spec.events.map((event, i) => {
+      const data = event.data === undefined ? null : event.data;
+      const metadata = event.metadata ?? {};
+      const digest = eventDigest({ ...event, streamId: spec.streamId, streamVersion: spec.expectedVersion + i + 1, data, metadata });
+      return { type: event.type, schemaVersion: event.schemaVersion, data, metadata, recordedAt: event.recordedAt, digest };
+    }),
   );
 }

@@ -1,0 +1,37 @@
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { exportBundle } from '@palimpsest/application/audit/audit-bundle.use-case';
+import { auditConfigFrom } from '@palimpsest/projections/audit/audit-config';
+import { auditSigner, loadOrCreateAuditKey } from '@palimpsest/projections/audit/audit-signer';
+import { cliEnv } from '../cli-config';
+import { UsageError } from '../cli-errors';
+import { withApp } from '../runtime';
+
+/** The verifier key of the configured audit log, or a UsageError saying how to turn it on. */
+export function configuredVerifierKey(): string {
+  const audit = auditConfigFrom(cliEnv(), process.cwd());
+  if (!audit) throw new UsageError('the audit log is off: set PALIMPSEST_AUDIT=on (or PALIMPSEST_AUDIT_KEY) as the service runs with');
+  return auditSigner(loadOrCreateAuditKey(audit.keyFile)).verifierKey;
+}
+
+/** `palimpsest export`: a verification bundle anyone can check offline with `palimpsest verify <bundle>`. */
+export function registerExport(program: Command): void {
+  program
+    .command('export')
+    .description('Write a verification bundle: events (the whole log, or --target ones), signed checkpoints, proofs, the verifier key')
+    .option('--target <uuid...>', 'only these targets\' streams (each whole)')
+    .option('-o, --output <file>', 'where to write it (default: standard output)')
+    .option('--key', 'print only the verifier key')
+    .action(async (opts: { target?: string[]; output?: string; key?: boolean }) => {
+      const key = configuredVerifierKey();
+      if (opts.key) {
+        process.stdout.write(`${key}\n`);
+        return;
+      }
+      const bundle = await withApp((ctx) => exportBundle(ctx, key, { targets: opts.target }));
+      const text = `${JSON.stringify(bundle)}\n`;
+      if (opts.output) writeFileSync(opts.output, text);
+      else process.stdout.write(text);
+      process.stderr.write(`palimpsest export: ${bundle.events.length} events, ${bundle.checkpoints.length} checkpoints\n`);
+    });
+}

@@ -1,0 +1,126 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { appContext } from '@palimpsest/composition/app-context.builder';
+import { BUNDLE_FORMAT, type AuditBundle, type BundleEvent } from '@palimpsest/core/audit/audit-bundle';
+import { chainLink, eventDigest, eventLeafData, GENESIS_LINK } from '@palimpsest/core/audit/event-chain';
+import { inclusionProof, leafHash, rootOf, verifyInclusion } from '@palimpsest/core/audit/merkle-log';
+import { verifyBundle } from '@palimpsest/core/audit/verify-bundle';
+import { auditSigner } from '@palimpsest/projections/audit/audit-signer';
+import { startProjector } from '@palimpsest/projector/projector';
+import { migrate } from '@palimpsest/store/migrate';
+import { openPostgresDb } from '@palimpsest/store/postgres/pg-db';
+import { createBenchDatabase } from './bench-database';
+import { benchGuard } from './deployed-env';
+import { appThroughput, createTargets, documentOf } from './scenarios';
+import { envNumber, f2, nowMs, table } from './stats';
+
+/**
+ * The tamper-evident log, in one run:
+ *  1. submit throughput on 64 targets (closed loop) with the Merkle log's reactor running beside it, and
+ *     without (the hash chain is written by every append either way: the run of the commit before it is
+ *     the chain-off figure), plus the chain's Node cost per event (canonical JSON + SHA-256);
+ *  2. offline verification of a synthetic bundle of BENCH_EVENTS events (chains, leaves, signed root), events/s;
+ *  3. one inclusion proof verified, at that size.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run build && node dist/bench/audit-log.js
+ *
+ * Env: BENCH_SECONDS (each throughput phase, 20), BENCH_CLIENTS (32), BENCH_TARGETS (64), BENCH_EVENTS
+ * (1000000), BENCH_SKIP_DB=1 (only 2 and 3).
+ */
+
+const signer = auditSigner(generateKeyPairSync('ed25519').privateKey, 'palimpsest.bench', 'palimpsest.bench/log');
+
+async function throughput(withReactor: boolean): Promise<{ perSecond: number; cpu: number }> {
+  const adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) throw new Error('set DATABASE_URL (or BENCH_SKIP_DB=1)');
+  const bench = await createBenchDatabase(adminUrl);
+  const db = await openPostgresDb({ ...benchGuard('postgres'), connectionString: bench.url });
+  const projectorDb = await openPostgresDb({ ...benchGuard('postgres'), connectionString: bench.url });
+  try {
+    await migrate(db);
+    const ctx = appContext(db);
+    const ids = await createTargets(ctx, envNumber('BENCH_TARGETS', 64), documentOf(1024));
+    const projector = withReactor ? await startProjector(projectorDb, { projections: [], audit: { signer, policy: { everyEvents: 1000, everySeconds: 10 } } }) : null;
+    try {
+      const seconds = envNumber('BENCH_SECONDS', 20);
+      const r = await appThroughput(ctx, ids, envNumber('BENCH_CLIENTS', 32), { warmupMs: Math.min(2000, seconds * 200), durationMs: seconds * 1000 });
+      return { perSecond: r.perSecond, cpu: r.clientCpuMsPerOp };
+    } finally {
+      await projector?.close();
+    }
+  } finally {
+    await projectorDb.close();
+    await db.close();
+    await bench.drop();
+  }
+}
+
+/** A bundle of the whole log: `count` events over 64 streams, chained, leaves and one signed checkpoint. */
+function syntheticBundle(count: number): { bundle: AuditBundle; leaves: Buffer[]; chainUsPerEvent: number } {
+  const versions = new Map<string, { version: number; link: string }>();
+  const events: BundleEvent[] = [];
+  const leaves: Buffer[] = [];
+  const started = nowMs();
+  for (let i = 0; i < count; i++) {
+    const streamId = `target-${i % 64}`;
+    const at = versions.get(streamId) ?? { version: 0, link: GENESIS_LINK };
+    const event = {
+      streamId,
+      streamVersion: at.version + 1,
+      type: 'ProposalAccepted',
+      schemaVersion: 2,
+      data: { attempt_id: `a-${i}`, before_version: at.version, after_version: at.version + 1, effects: [{ start: i % 100, end: (i % 100) + 5, inserted: 'lorem' }] },
+      metadata: {},
+      recordedAt: new Date(1_700_000_000_000 + i).toISOString(),
+    };
+    const link = chainLink(at.link, eventDigest(event));
+    versions.set(streamId, { version: event.streamVersion, link });
+    const e: BundleEvent = { global_position: i + 1, stream_id: streamId, stream_version: event.streamVersion, type: event.type, schema_version: 2, data: event.data, metadata: {}, recorded_at: event.recordedAt, chain_hash: link, leaf_index: i };
+    events.push(e);
+    leaves.push(leafHash(eventLeafData({ globalPosition: e.global_position, streamId, streamVersion: e.stream_version }, link)));
+  }
+  const chainUsPerEvent = ((nowMs() - started) * 1000) / count;
+  const checkpoint = signer.sign({ size: count, root: rootOf(leaves) });
+  const bundle: AuditBundle = {
+    format: BUNDLE_FORMAT,
+    verifier_key: signer.verifierKey,
+    scope: { kind: 'log' },
+    events,
+    checkpoints: [{ note: checkpoint.note, global_position: count + 1 }],
+    consistency: [],
+    inclusion: [],
+    leaves: leaves.map((l) => l.toString('hex')),
+  };
+  return { bundle, leaves, chainUsPerEvent };
+}
+
+async function main(): Promise<void> {
+  const rows: string[][] = [];
+  if (process.env.BENCH_SKIP_DB !== '1') {
+    const off = await throughput(false);
+    const on = await throughput(true);
+    const targets = envNumber('BENCH_TARGETS', 64);
+    rows.push([`submits/s, ${targets} targets, Merkle reactor off`, f2(off.perSecond)], [`submits/s, ${targets} targets, Merkle reactor on`, f2(on.perSecond)]);
+    rows.push(['change with the reactor', `${f2(((on.perSecond - off.perSecond) / off.perSecond) * 100)} %`]);
+  }
+  const count = envNumber('BENCH_EVENTS', 1_000_000);
+  const { bundle, leaves, chainUsPerEvent } = syntheticBundle(count);
+  rows.push(['chain + leaf in Node, µs/event (canonical JSON, 2 SHA-256, leaf hash)', f2(chainUsPerEvent)]);
+  const started = nowMs();
+  const report = verifyBundle(bundle);
+  const seconds = (nowMs() - started) / 1000;
+  if (!report.ok) throw new Error(`the synthetic bundle did not verify: ${JSON.stringify(report.failure)}`);
+  rows.push([`offline verify of ${count} events (chains, leaves, signed root), events/s`, f2(count / seconds)]);
+  const index = Math.floor(count / 3);
+  const path = inclusionProof(leaves, index);
+  const root = rootOf(leaves);
+  const reps = 1000;
+  const t0 = nowMs();
+  for (let i = 0; i < reps; i++) if (!verifyInclusion(index, count, leaves[index]!, path, root)) throw new Error('proof did not verify');
+  rows.push([`one inclusion proof verified (${path.length} hashes, ${path.length * 32} bytes), ms`, f2((nowMs() - t0) / reps)]);
+  table('The tamper-evident log', ['measure', 'value'], rows);
+}
+
+void main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,177 @@
+import { openCheckpoint, parseVerifierKey, type SignedCheckpoint } from './checkpoint-note';
+import type { AuditBundle, BundleEvent } from './audit-bundle';
+import { chainLink, eventDigest, eventLeafData, GENESIS_LINK } from './event-chain';
+import { leafHash, rootOf, verifyConsistency, verifyInclusion } from './merkle-log';
+
+/**
+ * Checks a bundle with nothing but itself and its verifier key: every checkpoint's signature, the
+ * consistency of each checkpoint with the next, every chain link of every stream (from version 1, no
+ * version missing), every event's inclusion in the latest checkpoint and, for a bundle of the whole log,
+ * that its leaves are exactly the latest checkpoint's tree. Stops at the first failure, naming it.
+ */
+
+export type AuditFailure =
+  | { kind: 'bundle'; reason: string }
+  | { kind: 'checkpoint'; index: number; size: number | null; reason: string }
+  | { kind: 'event'; global_position: number; stream_id: string; stream_version: number; reason: string }
+  | { kind: 'stream'; stream_id: string; reason: string };
+
+export interface AuditReport {
+  ok: boolean;
+  failure: AuditFailure | null;
+  events: number;
+  streams: number;
+  checkpoints: number;
+  /** Events the latest checkpoint covers (inclusion proven); the rest are too recent for one. */
+  proven: number;
+  /** The latest checkpoint, when there is one. */
+  latest: { size: number; root: string } | null;
+}
+
+/** `trusted`: a checkpoint note the verifier saw before (a log cut back past it shows only against it). */
+export function verifyBundle(bundle: AuditBundle, trusted?: string): AuditReport {
+  const report: AuditReport = { ok: false, failure: null, events: bundle.events?.length ?? 0, streams: 0, checkpoints: bundle.checkpoints?.length ?? 0, proven: 0, latest: null };
+  const fail = (failure: AuditFailure): AuditReport => ({ ...report, failure });
+  if (bundle.format !== 'palimpsest-audit-bundle/1' || !Array.isArray(bundle.events) || !Array.isArray(bundle.checkpoints)) {
+    return fail({ kind: 'bundle', reason: 'not a palimpsest audit bundle' });
+  }
+  let key: { name: string; publicKey: Buffer };
+  try {
+    key = parseVerifierKey(bundle.verifier_key);
+  } catch (error) {
+    return fail({ kind: 'bundle', reason: `verifier key: ${(error as Error).message}` });
+  }
+
+  // 1. Checkpoints: signed by the key, growing, each consistent with the one before.
+  const signed: SignedCheckpoint[] = [];
+  for (const [index, c] of bundle.checkpoints.entries()) {
+    const opened = openCheckpoint(c.note, key.name, key.publicKey);
+    if (!opened.ok) return fail({ kind: 'checkpoint', index, size: sizeInNote(c.note), reason: opened.reason });
+    const previous = signed.at(-1);
+    if (previous && opened.checkpoint.origin !== previous.origin) return fail({ kind: 'checkpoint', index, size: opened.checkpoint.size, reason: 'another log\'s origin' });
+    if (previous && opened.checkpoint.size < previous.size) {
+      return fail({ kind: 'checkpoint', index, size: opened.checkpoint.size, reason: `smaller than the checkpoint before it (${previous.size}): out of order` });
+    }
+    if (previous && opened.checkpoint.size > previous.size) {
+      const proof = bundle.consistency?.find((p) => p.first_size === previous.size && p.second_size === opened.checkpoint.size);
+      if (!proof) return fail({ kind: 'checkpoint', index, size: opened.checkpoint.size, reason: `no consistency proof from ${previous.size}` });
+      if (!verifyConsistency(previous.size, opened.checkpoint.size, previous.root, opened.checkpoint.root, proof.proof.map(hex))) {
+        return fail({ kind: 'checkpoint', index, size: opened.checkpoint.size, reason: `not consistent with checkpoint ${index - 1} (size ${previous.size}): the log was rewritten between them` });
+      }
+    } else if (previous && !opened.checkpoint.root.equals(previous.root)) {
+      return fail({ kind: 'checkpoint', index, size: opened.checkpoint.size, reason: 'same size as the checkpoint before it, another root: a fork' });
+    }
+    signed.push(opened.checkpoint);
+  }
+  const latest = signed.at(-1) ?? null;
+  if (trusted !== undefined) {
+    const opened = openCheckpoint(trusted, key.name, key.publicKey);
+    if (!opened.ok) return fail({ kind: 'bundle', reason: `the checkpoint trusted: ${opened.reason}` });
+    const body = (note: string) => note.slice(0, note.indexOf('\n\n'));
+    if (!signed.some((c) => body(c.note) === body(opened.checkpoint.note))) {
+      return fail({ kind: 'bundle', reason: `the checkpoint trusted (size ${opened.checkpoint.size}) is not in the log: it was truncated or rewritten after it` });
+    }
+  }
+  report.latest = latest ? { size: latest.size, root: latest.root.toString('hex') } : null;
+
+  // 2. Chains: each stream whole from version 1, every link recomputed.
+  const streams = new Map<string, BundleEvent[]>();
+  for (const event of bundle.events) {
+    const list = streams.get(event.stream_id);
+    if (list) list.push(event);
+    else streams.set(event.stream_id, [event]);
+  }
+  report.streams = streams.size;
+  const firstBad: AuditFailure[] = [];
+  for (const [streamId, events] of streams) {
+    const ordered = [...events].sort((a, b) => a.stream_version - b.stream_version);
+    let previous = GENESIS_LINK;
+    for (const [i, event] of ordered.entries()) {
+      const at = { kind: 'event' as const, global_position: event.global_position, stream_id: streamId, stream_version: event.stream_version };
+      if (event.stream_version !== i + 1) {
+        firstBad.push(
+          event.stream_version === i
+            ? { ...at, reason: `a second event at version ${event.stream_version}: one was inserted` }
+            : { ...at, reason: `version ${i + 1} of the stream is missing before it: an event was deleted` },
+        );
+        break;
+      }
+      const link = chainLink(previous, eventDigest(asChained(event)));
+      if (link !== event.chain_hash) {
+        firstBad.push({ ...at, reason: 'its content or place does not match its chain link: the event, or its order in the stream, was altered' });
+        break;
+      }
+      previous = link;
+    }
+  }
+  const earliest = firstBad.sort((a, b) => positionOf(a) - positionOf(b))[0];
+  if (earliest) return fail(earliest);
+
+  // An event the log skipped while it signed one after it was written beside the log, not through it.
+  if (latest) {
+    const lastCovered = Math.max(0, ...bundle.events.filter((e) => e.leaf_index !== null && e.leaf_index < latest.size).map((e) => e.global_position));
+    const skipped = [...bundle.events].sort((x, y) => x.global_position - y.global_position).find((e) => e.leaf_index === null && e.global_position < lastCovered);
+    if (skipped) return fail({ ...eventAt(skipped), reason: 'not in the Merkle log though later events are: written beside the log (in SQL), not through it' });
+  }
+  if (latest && bundle.scope?.kind === 'log') {
+    // 3. The whole log: the signed leaves make the root, and every event is the one signed at its leaf.
+    const list = (bundle.leaves ?? []).slice(0, latest.size).map(hex);
+    if (list.length < latest.size || !rootOf(list).equals(latest.root)) {
+      return fail({ kind: 'bundle', reason: `its leaf hashes do not make the root of the latest checkpoint (size ${latest.size})` });
+    }
+    const covered = new Set<number>();
+    for (const event of [...bundle.events].sort((x, y) => x.global_position - y.global_position)) {
+      if (event.leaf_index === null || event.leaf_index >= latest.size) continue;
+      if (!leafHash(eventLeafData(eventKey(event), event.chain_hash)).equals(list[event.leaf_index]!) || covered.has(event.leaf_index)) {
+        return fail({ ...eventAt(event), reason: `not the event signed at leaf ${event.leaf_index}: altered, moved or inserted after it was signed` });
+      }
+      covered.add(event.leaf_index);
+    }
+    if (covered.size < latest.size) {
+      const missing = Array.from({ length: latest.size }, (_, i) => i).find((i) => !covered.has(i))!;
+      return fail({ kind: 'bundle', reason: `leaf ${missing} of the ${latest.size} the latest checkpoint signed has no event: deleted, or the log truncated` });
+    }
+    report.proven = covered.size;
+  } else if (latest) {
+    // 3. Some streams: each event the latest checkpoint covers is proven a leaf of its tree, where the bundle says.
+    const proofs = new Map((bundle.inclusion ?? []).map((p) => [p.global_position, p]));
+    for (const event of [...bundle.events].sort((a, b) => a.global_position - b.global_position)) {
+      if (event.leaf_index === null || event.leaf_index >= latest.size) continue;
+      const proof = proofs.get(event.global_position);
+      if (!proof || proof.tree_size !== latest.size) return fail({ ...eventAt(event), reason: `no inclusion proof in the checkpoint of size ${latest.size}` });
+      const leaf = leafHash(eventLeafData(eventKey(event), event.chain_hash));
+      if (!verifyInclusion(event.leaf_index, latest.size, leaf, proof.path.map(hex), latest.root)) {
+        return fail({ ...eventAt(event), reason: `not in the signed log at leaf ${event.leaf_index} (checkpoint of size ${latest.size}): altered, moved or inserted after it was signed` });
+      }
+      report.proven++;
+    }
+  }
+  return { ...report, ok: true };
+}
+
+export function describeFailure(failure: AuditFailure): string {
+  switch (failure.kind) {
+    case 'bundle':
+      return failure.reason;
+    case 'checkpoint':
+      return `checkpoint ${failure.index}${failure.size === null ? '' : ` (size ${failure.size})`}: ${failure.reason}`;
+    case 'stream':
+      return `stream ${failure.stream_id}: ${failure.reason}`;
+    case 'event':
+      return `event at position ${failure.global_position} (${failure.stream_id} version ${failure.stream_version}): ${failure.reason}`;
+  }
+}
+
+const hex = (text: string) => Buffer.from(text, 'hex');
+const positionOf = (f: AuditFailure) => (f.kind === 'event' ? f.global_position : 0);
+const eventAt = (e: BundleEvent) => ({ kind: 'event' as const, global_position: e.global_position, stream_id: e.stream_id, stream_version: e.stream_version });
+const eventKey = (e: BundleEvent) => ({ globalPosition: e.global_position, streamId: e.stream_id, streamVersion: e.stream_version });
+
+function asChained(e: BundleEvent) {
+  return { streamId: e.stream_id, streamVersion: e.stream_version, type: e.type, schemaVersion: e.schema_version, data: e.data, metadata: e.metadata, recordedAt: e.recorded_at };
+}
+
+function sizeInNote(note: string): number | null {
+  const size = Number(note.split('\n')[1]);
+  return Number.isSafeInteger(size) ? size : null;
+}

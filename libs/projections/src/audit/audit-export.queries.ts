@@ -1,0 +1,70 @@
+import { BUNDLE_FORMAT, type AuditBundle, type BundleEvent } from '@palimpsest/core/audit/audit-bundle';
+import { consistencyProof, inclusionProof } from '@palimpsest/core/audit/merkle-log';
+import type { Sql } from '@palimpsest/store/db';
+import { checkpoints, leafHashes } from './audit-proofs.queries';
+
+/**
+ * A verification bundle of the store as it is (`palimpsest export`, and `palimpsest verify` on a live
+ * store): the events of the whole log, or of whole streams, each with its chain link and leaf index,
+ * every signed checkpoint with the consistency proofs between successive ones, and for a bundle of
+ * streams an inclusion proof per event (the whole log proves itself: its leaves make the root).
+ */
+export async function exportAuditBundle(sql: Sql, verifierKey: string, streams: string[] | null): Promise<AuditBundle> {
+  const { rows } = await sql.query<Row>(
+    `SELECT e.global_position, e.stream_id, e.stream_version, e.event_type, e.schema_version, e.data, e.metadata, e.recorded_at,
+            encode(e.chain_hash, 'hex') AS chain_hash, l.leaf_index
+     FROM events e LEFT JOIN audit_leaves l ON l.global_position = e.global_position
+     WHERE $1::text[] IS NULL OR e.stream_id = ANY($1::text[])
+     ORDER BY l.leaf_index NULLS LAST, e.global_position`,
+    [streams],
+  );
+  const events: BundleEvent[] = rows.map((row) => ({
+    global_position: row.global_position,
+    stream_id: row.stream_id,
+    stream_version: row.stream_version,
+    type: row.event_type,
+    schema_version: row.schema_version,
+    data: row.data,
+    metadata: row.metadata,
+    recorded_at: (row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at)).toISOString(),
+    chain_hash: row.chain_hash,
+    leaf_index: row.leaf_index,
+  }));
+  const signed = await checkpoints(sql);
+  const latest = signed.at(-1);
+  const leaves = latest ? await leafHashes(sql, latest.size) : [];
+  const hex = (list: Buffer[]) => list.map((h) => h.toString('hex'));
+  const consistency = signed.slice(1).flatMap((c, i) => {
+    const first = signed[i]!.size;
+    return c.size > first ? [{ first_size: first, second_size: c.size, proof: hex(consistencyProof(leaves, first, c.size)) }] : [];
+  });
+  const inclusion =
+    streams && latest
+      ? events
+          .filter((e) => e.leaf_index !== null && e.leaf_index < latest.size)
+          .map((e) => ({ global_position: e.global_position, tree_size: latest.size, path: hex(inclusionProof(leaves, e.leaf_index!, latest.size)) }))
+      : [];
+  return {
+    format: BUNDLE_FORMAT,
+    verifier_key: verifierKey,
+    scope: streams ? { kind: 'streams', streams } : { kind: 'log' },
+    events,
+    checkpoints: signed.map((c) => ({ note: c.note, global_position: c.global_position })),
+    consistency,
+    inclusion,
+    ...(streams ? {} : { leaves: hex(leaves) }),
+  };
+}
+
+interface Row {
+  global_position: number;
+  stream_id: string;
+  stream_version: number;
+  event_type: string;
+  schema_version: number;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  recorded_at: Date | string;
+  chain_hash: string;
+  leaf_index: number | null;
+}
