@@ -23,7 +23,7 @@ export interface AcceptedEffectsRow {
 }
 
 const COLUMNS = `a.attempt_id::text AS attempt_id, a.target_id::text AS target_id, w.path, a.log_sequence,
-  a.before_version, a.after_version, a.before_hash, a.after_hash, a.source, a.intent, a.protocol_version,
+  a.before_version, a.after_version, e.data->>'before_hash' AS before_hash, e.data->>'after_hash' AS after_hash, a.source, a.intent, a.protocol_version,
   to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
   CASE WHEN e.schema_version >= 2 THEN e.data->'effects' END AS effects`;
 

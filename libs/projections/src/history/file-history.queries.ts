@@ -25,7 +25,7 @@ export async function fileVersionsPage(sql: Sql, targetId: string, streamId: str
               (SELECT char_length(e.data->>'content') FROM events e WHERE e.stream_id = $2 AND e.stream_version = 1)::bigint AS delta
          FROM target_snapshots s WHERE s.target_id = $1 AND s.snapshot_reason = 'initial'
        UNION ALL
-       SELECT a.after_version::int, a.attempt_id::text, a.source, left(a.intent, 200), a.after_hash, a.log_sequence, a.created_at,
+       SELECT a.after_version::int, a.attempt_id::text, a.source, left(a.intent, 200), e.data->>'after_hash', a.log_sequence, a.created_at,
               CASE WHEN e.schema_version >= 2 THEN (SELECT COALESCE(sum(char_length(x->>'inserted') - ((x->>'end')::bigint - (x->>'start')::bigint)), 0)
                                                       FROM jsonb_array_elements(e.data->'effects') x) END
          FROM attempts a JOIN events e ON e.global_position = a.log_sequence
@@ -63,8 +63,8 @@ export async function workspaceFilesAsOf(sql: Sql, root: { dev: string; ino: str
        JOIN target_snapshots s ON s.target_id = w.target_id AND s.snapshot_reason = 'initial'
        CROSS JOIN LATERAL (
          SELECT * FROM (
-           SELECT a.after_version::int AS version, a.after_hash, a.log_sequence, a.created_at AS written_at
-             FROM attempts a WHERE a.target_id = w.target_id AND a.status = 'accepted' AND ${cond('a', 'log_sequence', 'created_at')}
+           SELECT a.after_version::int AS version, e.data->>'after_hash' AS after_hash, a.log_sequence, a.created_at AS written_at
+             FROM attempts a JOIN events e ON e.global_position = a.log_sequence WHERE a.target_id = w.target_id AND a.status = 'accepted' AND ${cond('a', 'log_sequence', 'created_at')}
            UNION ALL
            SELECT 0, s.current_hash, s.log_sequence, s.created_at) c
          ORDER BY c.version DESC LIMIT 1) v

@@ -21,8 +21,8 @@ const VERSIONS = `
   SELECT 0 AS version, s.current_hash AS after_hash, s.log_sequence, s.created_at AS written_at, NULL::text AS attempt_id, NULL::text AS source
     FROM target_snapshots s WHERE s.target_id = $1 AND s.snapshot_reason = 'initial'
   UNION ALL
-  SELECT a.after_version::int, a.after_hash, a.log_sequence, a.created_at, a.attempt_id::text, a.source
-    FROM attempts a WHERE a.target_id = $1 AND a.status = 'accepted'`;
+  SELECT a.after_version::int, e.data->>'after_hash', a.log_sequence, a.created_at, a.attempt_id::text, a.source
+    FROM attempts a JOIN events e ON e.global_position = a.log_sequence WHERE a.target_id = $1 AND a.status = 'accepted'`;
 
 const POINT_COLUMNS = 'v.version, v.after_hash, v.log_sequence::float8 AS log_sequence, v.written_at, v.attempt_id, v.source';
 
@@ -34,8 +34,10 @@ export async function versionAt(sql: Sql, targetId: string, asOf: AsOf): Promise
       asOf.version === 0
         ? `SELECT ${POINT_COLUMNS} FROM (SELECT 0 AS version, current_hash AS after_hash, log_sequence, created_at AS written_at, NULL::text AS attempt_id, NULL::text AS source
              FROM target_snapshots WHERE target_id = $1 AND snapshot_reason = 'initial') v`
-        : `SELECT ${POINT_COLUMNS} FROM (SELECT after_version::int AS version, after_hash, log_sequence, created_at AS written_at, attempt_id::text AS attempt_id, source
-             FROM attempts WHERE target_id = $1 AND status = 'accepted' AND after_version = $2::bigint) v`,
+        : `SELECT ${POINT_COLUMNS} FROM (SELECT a.after_version::int AS version, e.data->>'after_hash' AS after_hash, a.log_sequence, a.created_at AS written_at,
+                    a.attempt_id::text AS attempt_id, a.source
+             FROM attempts a JOIN events e ON e.global_position = a.log_sequence
+            WHERE a.target_id = $1 AND a.status = 'accepted' AND a.after_version = $2::bigint) v`,
       asOf.version === 0 ? [targetId] : [targetId, asOf.version],
     );
     return rows[0] ?? null;
@@ -81,7 +83,7 @@ export interface StoredStep {
 /** The acceptances that made versions (from, to], in order. */
 export async function stepsBetween(sql: Sql, targetId: string, from: number, to: number): Promise<StoredStep[]> {
   const { rows } = await sql.query<StoredStep>(
-    `SELECT a.after_version::int AS version, a.after_hash, e.schema_version,
+    `SELECT a.after_version::int AS version, e.data->>'after_hash' AS after_hash, e.schema_version,
             CASE WHEN e.schema_version >= 2 THEN (e.data->'effects')::text ELSE e.data::text END AS payload
        FROM attempts a JOIN events e ON e.global_position = a.log_sequence
       WHERE a.target_id = $1 AND a.status = 'accepted' AND a.after_version > $2::bigint AND a.after_version <= $3::bigint
