@@ -12,6 +12,7 @@ import { OP } from '@palimpsest/core/errors/operation-names.generated';
 export const EXAMPLE_CANDIDATE_ID = '3d9b6f1e-7a2c-4e58-b0d4-6c1f8a9e2b57';
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 export const EXAMPLE_PROCESS_ID = '8c1e4b7a-2f5d-4a96-b3e0-7d9a6c2f1e84';
+export const EXAMPLE_ATTEMPT_ID = '6a2f9c4e-1b7d-4e35-a8c0-9f3e5d1b7a26';
 
 /** What is done to the fresh target before the request runs. */
 export type Setup =
@@ -27,7 +28,9 @@ export type Setup =
   | 'drifted_file' // the target imported from the workspace file docs/notes.md, which is then edited outside Palimpsest
   | 'started_command' // … and `cat` started at the workspace root (EXAMPLE_PROCESS_ID)
   | 'answered_command' // … and `hello` sent to it
-  | 'audited'; // the submit_edits example accepted, then the audit log caught up and a checkpoint signed
+  | 'audited' // the submit_edits example accepted, then the audit log caught up and a checkpoint signed
+  | 'undoable' // as edited, its attempt EXAMPLE_ATTEMPT_ID
+  | 'edited_file'; // as drifted_file, then the edit_file example accepted (its attempt EXAMPLE_ATTEMPT_ID)
 
 export interface ExampleRequest extends Omit<OperationExample, 'setup'> {
   operation: OperationName;
@@ -45,6 +48,8 @@ const GATEWAY_EXAMPLES: Partial<Record<OperationName, Omit<ExampleRequest, 'oper
   palimpsest_replay: { title: 'Replay a target with one accepted edit', params: { target_file_id: EXAMPLE_TARGET_ID }, setup: 'edited' },
   palimpsest_get_attempt_log: { title: 'Newest attempts first', params: { target_file_id: EXAMPLE_TARGET_ID, limit: 10 }, setup: 'edited' },
   palimpsest_get_manifest_ledger: { title: 'The accepted changes', params: { target_file_id: EXAMPLE_TARGET_ID, limit: 10 }, setup: 'edited' },
+  palimpsest_undo_attempt: { title: 'Undo an accepted edit', params: { target_file_id: EXAMPLE_TARGET_ID, attempt_id: EXAMPLE_ATTEMPT_ID }, setup: 'undoable' },
+  palimpsest_undo_edit: { title: 'Undo an edit_file of a workspace file', params: { path: 'docs/notes.md', attempt_id: EXAMPLE_ATTEMPT_ID }, setup: 'edited_file' },
   palimpsest_capabilities: { title: 'What this runtime supports', params: {}, setup: 'none' },
   palimpsest_prove_event: { title: 'The audit path of the log\'s first event to the latest signed checkpoint', params: { global_position: 1 }, setup: 'audited' },
   palimpsest_prove_consistency: { title: 'The latest signed checkpoint extends the one before it', params: {}, setup: 'audited' },

@@ -50,6 +50,13 @@ const writeCaller = (s: HandlerSession) => ({ policy: s.policy ?? null, progress
 /** Exactly one handler per catalog operation: a missing, extra or misspelled one is a compile error. */
 export type OperationHandlers = { [N in OperationName]: OperationHandler<N> };
 
+/** rebase as sent, else the policy's default (only where the tool takes it: never for a whole replacement). */
+function rebaseOf(args: Admitted<SubmissionOperation>, protocol: ProtocolVersion, s: HandlerSession): boolean | undefined {
+  if (protocol === PROTOCOL.tx3) return undefined;
+  if ('rebase' in args && typeof args.rebase === 'boolean') return args.rebase;
+  return s.policy?.rebase === true ? true : undefined;
+}
+
 /** Split submission arguments into the envelope and the proposal fields the caller supplied. */
 function submit(ctx: AppContext, args: Admitted<SubmissionOperation>, protocol: ProtocolVersion, s: HandlerSession): Promise<SubmissionResult> {
   return submitProposal(ctx, {
@@ -63,7 +70,7 @@ function submit(ctx: AppContext, args: Admitted<SubmissionOperation>, protocol: 
     attempt: args.attempt,
     source: args.source,
     include_correlation_id: args.include_correlation_id,
-    rebase: ('rebase' in args && typeof args.rebase === 'boolean' ? args.rebase : null) ?? s.policy?.rebase === true,
+    rebase: rebaseOf(args, protocol, s),
   });
 }
 
