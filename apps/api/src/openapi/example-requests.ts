@@ -50,6 +50,8 @@ const GATEWAY_EXAMPLES: Partial<Record<OperationName, Omit<ExampleRequest, 'oper
   palimpsest_get_manifest_ledger: { title: 'The accepted changes', params: { target_file_id: EXAMPLE_TARGET_ID, limit: 10 }, setup: 'edited' },
   palimpsest_undo_attempt: { title: 'Undo an accepted edit', params: { target_file_id: EXAMPLE_TARGET_ID, attempt_id: EXAMPLE_ATTEMPT_ID }, setup: 'undoable' },
   palimpsest_undo_edit: { title: 'Undo an edit_file of a workspace file', params: { path: 'docs/notes.md', attempt_id: EXAMPLE_ATTEMPT_ID }, setup: 'edited_file' },
+  palimpsest_file_history: { title: 'A workspace file\'s versions, newest first', params: { path: 'docs/notes.md', limit: 10 }, setup: 'edited_file' },
+  palimpsest_workspace_as_of: { title: 'Every bound file as of a log position', params: { as_of: { position: 1 } }, setup: 'edited_file' },
   palimpsest_capabilities: { title: 'What this runtime supports', params: {}, setup: 'none' },
   palimpsest_prove_event: { title: 'The audit path of the log\'s first event to the latest signed checkpoint', params: { global_position: 1 }, setup: 'audited' },
   palimpsest_prove_consistency: { title: 'The latest signed checkpoint extends the one before it', params: {}, setup: 'audited' },
