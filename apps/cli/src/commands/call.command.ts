@@ -2,7 +2,7 @@ import { dispatchRequest } from '@palimpsest/application/dispatch/dispatch';
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
 import type { Command } from 'commander';
 import { resolveProfilePolicy } from '@palimpsest/application/candidates/policy/policy-store';
-import { isCallFailure, type Outcome } from '@palimpsest/protocol/outcome';
+import { isCallFailure } from '@palimpsest/protocol/outcome';
 import { printJson } from '../runtime';
 import { withStore } from '../store-access';
 import { cliPolicyFile } from '../cli-config';
@@ -38,7 +38,7 @@ export function registerCall(program: Command): void {
       const readOnly = opts.readOnly || policy?.mode === 'read_only';
       const result = await withStore({
         local: (ctx) => dispatchRequest(ctx, operation, args, { readOnly, policy }),
-        gateway: (gw) => gw.send<Outcome>('POST', '/v1/admin/dispatch', { operation, args, read_only: readOnly === true, profile: opts.profile }),
+        gateway: (gw) => gw.dispatchRequest(operation, args, { read_only: readOnly === true, profile: opts.profile }),
       });
       printJson(result);
       if (isCallFailure(result.status)) process.exitCode = 2;
