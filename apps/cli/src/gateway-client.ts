@@ -1,4 +1,16 @@
 import type { GatewayAddress } from '@palimpsest/api/lifecycle/gateway-address';
+import { answerErrors, isAnswerOf, isOutcomeOf } from '@palimpsest/protocol/answer-guard';
+import type { OperationName } from '@palimpsest/protocol/catalog/catalog';
+import type { Params, Result } from '@palimpsest/protocol/catalog/operation-types';
+import type { Outcome } from '@palimpsest/protocol/outcome';
+
+/** How `palimpsest call` and `serve` run an operation through the gateway: under the read-only profile, or a named one. */
+export interface DispatchAs {
+  read_only?: boolean;
+  profile?: string;
+  /** The session the call belongs to (the audit reads group by it). */
+  correlation_id?: string;
+}
 
 export interface GatewayAnswer {
   status: number;
@@ -46,6 +58,34 @@ export class GatewayClient {
     const answer = await this.request(method, path, body);
     if (answer.status < 300) return answer.body as T;
     throw this.failure(answer);
+  }
+
+  /**
+   * One catalog operation, run by the gateway as `palimpsest call` runs it here: its answer, read as the
+   * operation's typed Result once it validated against the operation's published answer schema.
+   */
+  async dispatch<N extends OperationName>(operation: N, args: Params<N>, as: DispatchAs = {}): Promise<Result<N>> {
+    const body = await this.dispatched(operation, args, as);
+    if (isAnswerOf(operation, body)) return body;
+    throw this.malformed(operation, body);
+  }
+
+  /** The same for a name and arguments off the command line, unchecked until the gateway answers (the name may be no operation). */
+  async dispatchRequest(operation: string, args: unknown, as: DispatchAs = {}): Promise<Outcome> {
+    const body = await this.dispatched(operation, args, as);
+    if (isOutcomeOf(operation, body)) return body;
+    throw this.malformed(operation, body);
+  }
+
+  private async dispatched(operation: string, args: unknown, as: DispatchAs): Promise<unknown> {
+    const answer = await this.request('POST', '/v1/admin/dispatch', { operation, args, ...as });
+    if (answer.status < 300) return answer.body;
+    throw this.failure(answer);
+  }
+
+  /** An answer that is not one of the operation's: a gateway of another version, or a bug; never read as typed. */
+  private malformed(operation: string, body: unknown): GatewayCallError {
+    return new GatewayCallError(`${this.label} answered ${operation} with what is not one of its answers (${answerErrors(operation, body)})`, 1);
   }
 
   failure(answer: GatewayAnswer): GatewayCallError {

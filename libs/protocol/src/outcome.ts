@@ -15,8 +15,11 @@ export function isOutcomeStatus(value: unknown): value is OutcomeStatus {
   return OUTCOME_STATUSES.some((s) => s === value);
 }
 
+/** Any operation's answer: the union, operation by operation, of each one's typed Result (its success or one of its refusals). */
+export type AnyResult = Result<OperationName>;
+
 /** What dispatch answers: one operation's result, which every transport maps by its status, once. */
-export type Outcome = Result<OperationName>;
+export type Outcome = AnyResult;
 
 /**
  * Any answer through the fields a transport reads of every answer whatever its operation (code,
@@ -26,12 +29,6 @@ export type Outcome = Result<OperationName>;
 export function commonFields(outcome: Outcome): AnyAnswer {
   return outcome;
 }
-
-/**
- * An answer as a transport maps it by status alone (http-outcome.ts): it reads the other fields as JSON
- * it checks, since the answer may come from a gateway or another version. Every Outcome is one.
- */
-export type WireAnswer = { status: OutcomeStatus; [field: string]: unknown };
 
 /** Any operation's answer as code that serves every operation sees it: the fields every answer may carry, typed. */
 export type AnyAnswer = CommonFields<OutcomeStatus> & AnswerNotes & { target_file_id?: string | null };

@@ -1,6 +1,8 @@
 import { CATALOG, type OperationName } from '@palimpsest/protocol/catalog/catalog';
 import { EXAMPLE_TARGET_ID, EXAMPLE_TEXT } from '@palimpsest/protocol/catalog/fragments';
-import type { AnyAnswer, WireAnswer } from '@palimpsest/protocol/outcome';
+import { answerErrors, isAnswerOf } from '@palimpsest/protocol/answer-guard';
+import type { Success } from '@palimpsest/protocol/catalog/operation-types';
+import { commonFields, type AnyResult } from '@palimpsest/protocol/outcome';
 import { httpOutcome } from '../routes/http-outcome';
 import { routeOf } from '../routes/route-table';
 import { bindObserved } from '@palimpsest/protocol/catalog/observed-examples';
@@ -22,7 +24,7 @@ export const EXAMPLE_TRACE_ID = 'req-7c0e1d9a';
 export interface AnswerRun {
   title: string;
   params: Record<string, unknown>;
-  result: AnyAnswer;
+  result: AnyResult;
 }
 
 /** An error answer the document shows, as the gateway sends it: HTTP status and body. */
@@ -45,7 +47,7 @@ export interface ExampleRuns {
   gateway: Record<string, unknown>;
 }
 
-export type Call = (operation: OperationName, args: Record<string, unknown>) => Promise<AnyAnswer>;
+export type Call = (operation: OperationName, args: Record<string, unknown>) => Promise<AnyResult>;
 
 /** The workspace root the examples' context serves, and a way to change a file under it (the run does no IO itself). */
 export interface ExampleWorkspace {
@@ -58,6 +60,8 @@ export const EXAMPLE_WORKSPACE_ROOT = '/srv/workspace';
 const EXAMPLE_FILE = 'docs/notes.md';
 
 const SUCCESS = ['ok', 'accepted', 'saved', 'success', 'observed', 'observed_batch'];
+const isSuccess = <N extends OperationName>(answer: AnyResult, operation: N): answer is Success<N> & AnyResult =>
+  SUCCESS.includes(answer.status) && isAnswerOf(operation, answer);
 
 const rebind = <T>(value: T, from: string, to: string): T => JSON.parse(JSON.stringify(value).split(from).join(to)) as T;
 
@@ -65,10 +69,10 @@ const rebind = <T>(value: T, from: string, to: string): T => JSON.parse(JSON.str
 const writeBack = <T>(value: T, ids: Record<string, string>): T => Object.entries(ids).reduce((v, [real, shown]) => rebind(v, real, shown), value);
 const bindIds = <T>(value: T, ids: Record<string, string>): T => Object.entries(ids).reduce((v, [real, shown]) => rebind(v, shown, real), value);
 
-/** A setup step's answer, read as JSON: the setup picks ids out of it. */
-async function ok(call: Call, operation: OperationName, args: Record<string, unknown>): Promise<WireAnswer> {
+/** A setup step's success, checked against its operation's answer schema: the setup picks ids out of it. */
+async function ok<N extends OperationName>(call: Call, operation: N, args: Record<string, unknown>): Promise<Success<N>> {
   const result = await call(operation, args);
-  if (!SUCCESS.includes(result.status)) throw new Error(`${operation} example setup failed: ${JSON.stringify(result)}`);
+  if (!isSuccess(result, operation)) throw new Error(`${operation} example setup failed: ${answerErrors(operation, result) ?? JSON.stringify(result)}`);
   return result;
 }
 
@@ -83,7 +87,7 @@ async function prepare(call: Call, setup: Setup, n: number, workspace: ExampleWo
   const content = setup === 'document' || setup === 'observed_document' || setup === 'observed_bundle' ? EXAMPLE_DOCUMENT : EXAMPLE_TEXT;
   const inWorkspace = setup === 'drifted_file' || setup === 'started_command' || setup === 'answered_command' || setup === 'edited_file';
   const created = inWorkspace ? await driftedFile(call, workspace) : await ok(call, OP.palimpsest_initialize_target, { filename: 'notes.md', content, content_type: 'text/markdown' });
-  const ids: Record<string, string> = { [String(created.target_file_id)]: EXAMPLE_TARGET_ID };
+  const ids: Record<string, string> = { [created.target_file_id]: EXAMPLE_TARGET_ID };
   if (workspace) ids[workspace.path] = EXAMPLE_WORKSPACE_ROOT;
   const edit = required(OP.palimpsest_submit_edits).params;
   if (setup === 'edited' || setup === 'audited') await ok(call, OP.palimpsest_submit_edits, bindIds(edit, ids));
@@ -94,27 +98,27 @@ async function prepare(call: Call, setup: Setup, n: number, workspace: ExampleWo
   if (setup === 'undoable') ids[String((await ok(call, OP.palimpsest_submit_edits, bindIds(edit, ids))).attempt_id)] = EXAMPLE_ATTEMPT_ID;
   if (setup === 'edited_file') ids[String((await ok(call, OP.edit_file, required(OP.edit_file).params)).attempt_id)] = EXAMPLE_ATTEMPT_ID;
   if (setup === 'observed_document' || setup === 'observed_bundle') {
-    Object.assign(ids, await bindObserved((operation, args) => ok(call, operation as OperationName, args), setup, String(created.target_file_id)));
+    Object.assign(ids, await bindObserved((operation, args) => ok(call, operation as OperationName, args), setup, created.target_file_id));
   }
   if (setup === 'keyed') await ok(call, OP.palimpsest_submit_edits, bindIds({ ...edit, client_request_id: 'example-key-1' }, ids));
   if (setup === 'candidate' || setup === 'checked_candidate' || setup === 'moved_candidate') {
     const propose = { ...required(OP.palimpsest_change_propose).params, request_id: `example-setup-${n}`, checks: [] };
     const proposed = await ok(call, OP.palimpsest_change_propose, bindIds(propose, ids));
-    const candidate = String((proposed.candidate as { id: string }).id);
+    const candidate = proposed.candidate.id;
     ids[candidate] = EXAMPLE_CANDIDATE_ID;
     if (setup === 'checked_candidate') await ok(call, OP.palimpsest_check_run, { candidate, checks: ['utf8'] });
     if (setup === 'moved_candidate') await ok(call, OP.palimpsest_submit_replacement, bindIds(required(OP.palimpsest_submit_replacement).params, ids));
   }
   if (setup === 'started_command' || setup === 'answered_command') {
     const started = await ok(call, OP.start_command, { command: 'cat' });
-    ids[String(started.processId)] = EXAMPLE_PROCESS_ID;
-    if (setup === 'answered_command') await ok(call, OP.send_command_input, { processId: String(started.processId), data: 'hello' });
+    ids[started.processId] = EXAMPLE_PROCESS_ID;
+    if (setup === 'answered_command') await ok(call, OP.send_command_input, { processId: started.processId, data: 'hello' });
   }
   return ids;
 }
 
 /** A target imported from a workspace file that was then edited outside Palimpsest. */
-async function driftedFile(call: Call, workspace: ExampleWorkspace | null): Promise<AnyAnswer> {
+async function driftedFile(call: Call, workspace: ExampleWorkspace | null): Promise<Success<OP.palimpsest_initialize_target>> {
   if (!workspace) throw new Error('the drifted_file examples need a workspace: pass one to runExamples');
   workspace.write(EXAMPLE_FILE, EXAMPLE_TEXT);
   const created = await ok(call, OP.palimpsest_initialize_target, { filename: EXAMPLE_FILE, from_workspace: true, content_type: 'text/markdown' });
@@ -123,9 +127,9 @@ async function driftedFile(call: Call, workspace: ExampleWorkspace | null): Prom
 }
 
 /** The body an error outcome is sent with (operation-runner's send): the answer, its envelope with the trace id. */
-function errorBody(operation: OperationName, result: AnyAnswer): { status: number; body: Record<string, unknown> } {
-  const outcome = httpOutcome(routeOf(operation), result);
-  const error = outcome.error ?? (result.error as object | undefined);
+function errorBody(operation: OperationName, result: AnyResult): { status: number; body: Record<string, unknown> } {
+  const outcome = httpOutcome(routeOf(operation), commonFields(result));
+  const error = outcome.error ?? commonFields(result).error;
   return { status: outcome.status, body: { ...result, error: { ...error, trace_id: EXAMPLE_TRACE_ID } } };
 }
 

@@ -1,7 +1,7 @@
-import { RETRYABLES, type ErrorCode, type NextAction } from '@palimpsest/core/errors/error-model';
+import { RETRYABLES, type ErrorCode } from '@palimpsest/core/errors/error-model';
 import { retryableOf } from '@palimpsest/core/diagnostics/next-actions';
 import { GUARD_FAILURE_REASONS } from '@palimpsest/core/transaction/transaction.types';
-import { unreachable, type WireAnswer } from '@palimpsest/protocol/outcome';
+import { unreachable, type AnyAnswer } from '@palimpsest/protocol/outcome';
 import { envelope, HTTP_STATUSES, httpNextAction, routedEnvelope, type ErrorEnvelope } from '../errors/error-envelope';
 import { specOf, type OperationRoute } from './route-table';
 import { OP } from '@palimpsest/core/errors/operation-names.generated';
@@ -12,8 +12,6 @@ export interface HttpOutcome {
   error?: ErrorEnvelope;
 }
 
-type Fields = Record<string, unknown>;
-
 /** The status an envelope of `code` is answered with: its first (resource_limit's same_request variant: 503). */
 export function envelopeStatus(error: { code?: unknown; retryable?: unknown }): number {
   if (error.code === 'resource_limit' && error.retryable === 'same_request') return 503;
@@ -21,13 +19,16 @@ export function envelopeStatus(error: { code?: unknown; retryable?: unknown }): 
   return statuses?.[0] ?? 500;
 }
 
-const detail = (r: Fields, fallback: string): string => (typeof r.failure_detail === 'string' ? r.failure_detail : fallback);
+const detail = (r: AnyAnswer, fallback: string): string => r.failure_detail ?? fallback;
 
 /** The operation's own next actions (computed once, where it answered), each with its route. */
-const routedActions = (r: Fields) => ((r.next_actions as NextAction[] | undefined) ?? []).map(httpNextAction);
+const routedActions = (r: AnyAnswer) => (r.next_actions ?? []).map(httpNextAction);
 
-/** One mapping of every outcome status to HTTP, exhaustive: a new status fails the type check. */
-export function httpOutcome(route: OperationRoute, result: WireAnswer): HttpOutcome {
+/**
+ * One mapping of every outcome status to HTTP, exhaustive: a new status fails the type check. It reads
+ * only the fields every answer may carry (AnyAnswer: any operation's Result is one, outcome.ts).
+ */
+export function httpOutcome(route: OperationRoute, result: AnyAnswer): HttpOutcome {
   switch (result.status) {
     case 'ok':
     case 'saved':
@@ -54,7 +55,7 @@ export function httpOutcome(route: OperationRoute, result: WireAnswer): HttpOutc
       return invalid(result);
     case 'error': {
       // Candidate operations answer with their own envelope (seed 000): the HTTP status and the routes of its next actions are ours.
-      const own = (result.error ?? {}) as Fields;
+      const own = result.error ?? {};
       return { status: envelopeStatus(own), error: routedEnvelope(own) };
     }
     case 'not_found':
@@ -68,23 +69,24 @@ export function httpOutcome(route: OperationRoute, result: WireAnswer): HttpOutc
 }
 
 /** observe_scope's refusals: a stale or closed observation is a failed precondition, a bundle over its caps a resource limit. */
-function observationRejection(result: WireAnswer): HttpOutcome {
+function observationRejection(result: AnyAnswer): HttpOutcome {
   const code = String(result.code);
   const kind: ErrorCode = code.startsWith('STALE_') || code === 'OBSERVATION_CYCLE_MISMATCH' ? 'precondition_failed' : code === 'BUNDLE_RESPONSE_TOO_LARGE' ? 'resource_limit' : 'invalid_arguments';
   const status = kind === 'precondition_failed' ? 409 : kind === 'resource_limit' ? 413 : 400;
   return { status, error: envelope(kind, code, detail(result, `Rejected: ${code}.`), { next_actions: routedActions(result) }) };
 }
 
-function rejection(result: WireAnswer): HttpOutcome {
+function rejection(result: AnyAnswer): HttpOutcome {
   const reason = String(result.failure_reason);
-  const diagnostic = result.diagnostic as Fields | null | undefined;
+  const diagnostic = result.diagnostic;
   const code: ErrorCode = GUARD_FAILURE_REASONS.has(reason)
     ? 'precondition_failed'
     : diagnostic?.code === 'request_key_conflict'
       ? 'conflict'
       : 'proposal_rejected';
   const own = RETRYABLES.find((r) => r === result.retryable); // what the operation answered, computed where it decided
-  const retryable = code === 'conflict' ? 'none' : (own ?? retryableOf(reason, diagnostic?.retryable as boolean | undefined));
+  const advisory = typeof diagnostic?.retryable === 'boolean' ? diagnostic.retryable : undefined;
+  const retryable = code === 'conflict' ? 'none' : (own ?? retryableOf(reason, advisory));
   return {
     status: code === 'proposal_rejected' ? 422 : 409,
     error: envelope(code, code === 'conflict' ? 'request_key_conflict' : reason, detail(result, `Rejected: ${reason}.`), {
@@ -94,7 +96,7 @@ function rejection(result: WireAnswer): HttpOutcome {
   };
 }
 
-function invalid(result: WireAnswer): HttpOutcome {
+function invalid(result: AnyAnswer): HttpOutcome {
   const code = String(result.code ?? 'invalid_argument');
   const message = detail(result, 'Invalid arguments.');
   const next_actions = routedActions(result);

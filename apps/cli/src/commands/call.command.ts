@@ -2,7 +2,7 @@ import { dispatchRequest } from '@palimpsest/application/dispatch/dispatch';
 import { CATALOG } from '@palimpsest/protocol/catalog/catalog';
 import type { Command } from 'commander';
 import { resolveProfilePolicy } from '@palimpsest/application/candidates/policy/policy-store';
-import { isCallFailure, type Outcome } from '@palimpsest/protocol/outcome';
+import { isCallFailure } from '@palimpsest/protocol/outcome';
 import { printJson } from '../runtime';
 import { withStore } from '../store-access';
 import { cliPolicyFile } from '../cli-config';
@@ -40,7 +40,7 @@ export function registerCall(program: Command): void {
       const correlationId = cliCorrelationId();
       const result = await withStore({
         local: (ctx) => dispatchRequest(ctx, operation, args, { readOnly, policy, correlationId }),
-        gateway: (gw) => gw.send<Outcome>('POST', '/v1/admin/dispatch', { operation, args, read_only: readOnly === true, profile: opts.profile, correlation_id: correlationId }),
+        gateway: (gw) => gw.dispatchRequest(operation, args, { read_only: readOnly === true, profile: opts.profile, correlation_id: correlationId }),
       });
       reportCorrelationId('call', correlationId);
       printJson(result);

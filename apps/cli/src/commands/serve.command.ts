@@ -40,7 +40,7 @@ export function registerServe(program: Command): void {
         });
       const end = await withStore({
         local: (ctx) => session((method, params) => dispatchRequest(ctx, method, params, { readOnly, policy, correlationId })),
-        gateway: (gw) => session((operation, args) => gw.send<Outcome>('POST', '/v1/admin/dispatch', { operation, args, read_only: readOnly, profile: opts.profile, correlation_id: correlationId })),
+        gateway: (gw) => session((operation, args) => gw.dispatchRequest(operation, args, { read_only: readOnly, profile: opts.profile, correlation_id: correlationId })),
       });
       if (end.reason !== 'eof') process.stderr.write(`palimpsest serve: stopped (${end.reason})\n`);
       process.exitCode = end.exitCode;

@@ -21,7 +21,7 @@ export function registerStart(program: Command): void {
       process.stdout.write(`palimpsest: store ${describeStore()}\n`);
       await withStore({
         local: (ctx) => tour((name, args) => dispatch(ctx, name, args)),
-        gateway: (gw) => tour(<N extends OperationName>(operation: N, args: Params<N>) => gw.send<Result<N>>('POST', '/v1/admin/dispatch', { operation, args })),
+        gateway: (gw) => tour(<N extends OperationName>(operation: N, args: Params<N>) => gw.dispatch(operation, args)),
       });
     });
 }

@@ -17,7 +17,7 @@ type FileEntry = Extract<StatusAnswer, { status: 'ok' }>['files'][number];
 function call<N extends OperationName>(operation: N, args: Params<N>): Promise<Result<N>> {
   return withStore({
     local: (ctx) => dispatch(ctx, operation, args),
-    gateway: (gw) => gw.send<Result<N>>('POST', '/v1/admin/dispatch', { operation, args }),
+    gateway: (gw) => gw.dispatch(operation, args),
   });
 }
 

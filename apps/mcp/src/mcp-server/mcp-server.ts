@@ -10,10 +10,10 @@ import type { AppContext } from '@palimpsest/application/app-context';
 import { dispatchRequest } from '@palimpsest/application/dispatch/dispatch';
 import type { ProgressSink } from '@palimpsest/application/dispatch/operation-handler';
 import { hasLoneSurrogate } from '@palimpsest/core/text/code-points';
-import { isRefusal, type WireAnswer } from '@palimpsest/protocol/outcome';
+import { isRefusal } from '@palimpsest/protocol/outcome';
 import { asciiLine } from './ascii-stdio-transport';
 import { DEFAULT_PROGRESS_MS } from './progress-interval';
-import { presentResult, type ResponseMode } from './response-mode';
+import { presentResult, type PresentedAnswer, type ResponseMode } from './response-mode';
 import { instructionsFor } from './instructions';
 import { listTools, type Profile } from './tool-list';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
@@ -35,7 +35,7 @@ export interface McpServerOptions {
  * The result as literal JSON text plus structuredContent. Text that cannot be strict UTF-8 (a lone
  * surrogate) falls back to ASCII escapes for that one result; the parsed value is the same.
  */
-export function toolResult(result: WireAnswer): CallToolResult {
+export function toolResult(result: PresentedAnswer): CallToolResult {
   const literal = JSON.stringify(result);
   const text = hasLoneSurrogate(literal) ? asciiLine(result).trimEnd() : literal;
   return {

@@ -1,6 +1,8 @@
 import { observeScope, submitObservedOperations } from '@palimpsest/protocol/catalog/operations/scopes.operations';
 import { isSubmission } from '@palimpsest/protocol/catalog/operations/submissions.operations';
-import type { Outcome, WireAnswer } from '@palimpsest/protocol/outcome';
+import type { Success } from '@palimpsest/protocol/catalog/operation-types';
+import type { AnyResult, Outcome } from '@palimpsest/protocol/outcome';
+import type { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 const OBSERVED_SUBMISSION = submitObservedOperations.name;
 const OBSERVE_SCOPE = observeScope.name;
@@ -31,12 +33,31 @@ export function compactNote(tool: string): string | null {
   return null;
 }
 
-type Fields = Record<string, unknown>;
+/** What a compact answer says it left out. */
+export type Presentation = { mode: 'compact'; omitted: string[] };
+
+type Observed = Success<OP.palimpsest_observe_scope>;
+type Candidate = NonNullable<Observed['candidates']>[number];
+type CandidateSummary = Pick<Candidate, 'name' | 'kind' | 'parent' | 'start_line' | 'end_line'>;
+type Scope = NonNullable<Observed['scopes']>[number];
+/** An answer that may be an acceptance: a submission's, or a preview's (accepted or rejected). */
+type Accepted = Extract<AnyResult, { status: 'accepted' }> | Extract<AnyResult, { preview: true }>;
+/** T without the fields K, member by member of a union. */
+type Without<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** A compact answer: the detailed one without what it omits, and the presentation note saying what. */
+export type CompactAnswer =
+  | (Omit<Observed, 'candidates'> & { candidates: CandidateSummary[]; presentation: Presentation })
+  | (Omit<Observed, 'scopes'> & { scopes: Scope[]; presentation: Presentation })
+  | (Without<Accepted, 'evidence' | 'groups'> & { presentation: Presentation });
+
+/** What a tool call answers over MCP: the operation's typed result, or its compact presentation. */
+export type PresentedAnswer = AnyResult | CompactAnswer;
 
 /** Each scope of a batch without start, end, max_chars, next_start, start_line and end_line (seed's table). */
 const PAGE_DUPLICATES = ['start', 'end', 'max_chars', 'next_start', 'start_line', 'end_line'];
 
-function compactObservation(result: Outcome): WireAnswer | null {
+function compactObservation(result: Outcome): CompactAnswer | null {
   if (result.status === 'candidates' && Array.isArray(result.candidates) && result.candidates.length > 0) {
     const candidates = result.candidates.map(({ name, kind, parent, start_line, end_line }) => ({ name, kind, parent, start_line, end_line }));
     return { ...result, candidates, presentation: { mode: 'compact', omitted: ['candidate_details'] } };
@@ -48,21 +69,31 @@ function compactObservation(result: Outcome): WireAnswer | null {
   return null;
 }
 
+/** An acceptance without its evidence and (an observed batch's) groups, saying which it left out; null if it had neither. */
+function compactAcceptance(result: Outcome): CompactAnswer | null {
+  if (result.status !== 'accepted') return null;
+  // Seed: omit evidence and groups (an observed batch's summaries) if present; only actual omissions are listed.
+  const omitted = ACCEPTED_OMISSIONS.filter((field) => field in result);
+  if (!omitted.length) return null;
+  const presentation: Presentation = { mode: 'compact', omitted };
+  if (!('evidence' in result)) return { ...result, presentation };
+  const { evidence: _evidence, ...rest } = result;
+  if (!('groups' in rest)) return { ...rest, presentation };
+  const { groups: _groups, ...lean } = rest;
+  return { ...lean, presentation };
+}
+
 /**
  * Compact presentation: accepted submissions drop their per-change evidence (the ledger keeps it) and an
  * observed batch its group summaries,
  * observe_scope's candidates and batches their repeated details, and say so. Failures, diagnostics,
  * single observations and pages, and every other result keep the detailed representation.
  */
-export function presentResult(tool: string, result: Outcome, mode: ResponseMode): WireAnswer {
+export function presentResult(tool: string, result: Outcome, mode: ResponseMode): PresentedAnswer {
   if (mode === 'detailed') return result;
   if (tool === OBSERVE_SCOPE) return compactObservation(result) ?? result;
-  if (!(isSubmission(tool) || tool === OBSERVED_SUBMISSION) || result.status !== 'accepted') return result;
-  // Seed: omit evidence and groups (an observed batch's summaries) if present; only actual omissions are listed.
-  const omitted = ACCEPTED_OMISSIONS.filter((field) => field in result);
-  if (!omitted.length) return result;
-  const rest = Object.fromEntries(Object.entries(result).filter(([k]) => !omitted.includes(k)));
-  return { ...rest, status: result.status, presentation: { mode: 'compact', omitted } };
+  if (!(isSubmission(tool) || tool === OBSERVED_SUBMISSION)) return result;
+  return compactAcceptance(result) ?? result;
 }
 
 const ACCEPTED_OMISSIONS = ['evidence', 'groups'];

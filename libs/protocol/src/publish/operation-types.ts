@@ -1,8 +1,7 @@
-import { ANSWER_SCHEMAS } from '../catalog/answer-schemas';
 import { CATALOG, type OperationName } from '../catalog/catalog';
 import type { JsonSchema, OperationSpec } from '../catalog/operation-spec';
-import { sharedSchemaNames } from './shared-schema-names';
-import { schemaToType, type SchemaNames } from './typescript-client';
+import { answerIndex, answerModules } from './answer-type-files';
+import { schemaToType } from './schema-to-type';
 
 const DIR = 'libs/protocol/src/catalog';
 const HEADER = '// Generated from the operation catalog by `npx palimpsest generate`. Do not edit by hand.';
@@ -41,7 +40,7 @@ export function operationTypeFiles(): Map<string, string> {
       `${DIR}/operation-results.generated.ts`,
       table('OperationResults', 'The answers, as the result schema describes them (status first, the rest per status).', (op) => schemaToType(op.result, '  ', true)),
     ],
-    [`${DIR}/operation-answers.generated.ts`, answersFile()],
+    ...answerFiles(),
     ['libs/core/src/errors/operation-names.generated.ts', namesFile()],
   ]);
 }
@@ -73,19 +72,10 @@ function namesFile(): string {
   ].join('\n');
 }
 
-/** The answers' table, with each part several answers share declared once as a named type. */
-function answersFile(): string {
-  const named = sharedSchemaNames(new Map(CATALOG.map((op) => [`${op.name.replace(/^palimpsest_/, '')}_answer`, ANSWER_SCHEMAS[op.name]])));
+/** The answers' modules (the parts several answers share, the answers in groups) and their index, which declares the table. */
+function answerFiles(): [string, string][] {
+  const answers = answerModules({ header: HEADER, parts: 'operation-answer-parts.generated', group: (n) => `operation-answers-${n}.generated` });
   const doc = 'What each success carries, field by field, as ANSWER_SCHEMAS describes it (answer-schemas.ts).';
-  const body = table('OperationAnswers', doc, (op) => schemaToType(ANSWER_SCHEMAS[op.name], '  ', true, named));
-  return `${body}\n${sharedTypes(named)}`;
-}
-
-function sharedTypes(named: SchemaNames): string {
-  const lines: string[] = [];
-  for (const [schema, name] of named) {
-    const unnamed = new Map([...named].filter(([s]) => s !== schema));
-    lines.push(`/** A part several answers share. */`, `export type ${name} = ${schemaToType(schema, '', true, unnamed)};`, '');
-  }
-  return lines.join('\n');
+  const index = [HEADER, ...answerIndex(answers, 'OperationAnswers', doc)].join('\n');
+  return [...[...answers.files].map(([module, text]): [string, string] => [`${DIR}/${module}.ts`, text]), [`${DIR}/operation-answers.generated.ts`, index]];
 }

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../catalog/operation-spec';
-import type { SchemaNames } from './typescript-client';
+import type { SchemaNames } from './schema-to-type';
 
 const pascal = (key: string) => key.replace(/(^|_)([a-z0-9])/g, (_m, _u, c: string) => c.toUpperCase());
 
