@@ -110,8 +110,9 @@ describe(`rebuild of a log holding a tampered acceptance on ${describeBackend}`,
     const after = { ...accepted, attempt_id: randomUUID(), before_version: 2, after_version: 3, before_hash: accepted.after_hash, effects: [] };
     for (const [version, data] of [[3, tampered], [4, after]] as const) {
       await h.testDb.db.query(
-        `INSERT INTO events (stream_id, stream_version, event_type, schema_version, data, recorded_at)
-         VALUES ($1, $2, 'ProposalAccepted', $3, $4::jsonb, now())`,
+        // Behind the store's back: a 32-byte link of its own (the CHECK wants one), not the stream's chain.
+        `INSERT INTO events (stream_id, stream_version, event_type, schema_version, data, recorded_at, chain_hash)
+         VALUES ($1, $2, 'ProposalAccepted', $3, $4::jsonb, now(), sha256(convert_to($4::text, 'UTF8')))`,
         [stream, version, rows[0]!.schema_version, JSON.stringify(data)],
       );
     }
