@@ -8,7 +8,7 @@ import { schemaToType } from './schema-to-type';
  * Lines a generated module of answer types may hold: under the 450-line cap with room for an operation
  * added before the next `generate` packs the modules again.
  */
-const MODULE_LINES = 360;
+export const MODULE_LINES = 360;
 
 /** palimpsest_submit_edits → SubmitEdits; edit_file → EditFile. */
 export const pascal = (name: string): string =>

@@ -1,6 +1,6 @@
 import { CATALOG, type OperationName } from '../catalog/catalog';
 import type { JsonSchema, OperationSpec } from '../catalog/operation-spec';
-import { answerIndex, answerModules } from './answer-type-files';
+import { answerIndex, answerModules, MODULE_LINES } from './answer-type-files';
 import { schemaToType } from './schema-to-type';
 
 const DIR = 'libs/protocol/src/catalog';
@@ -28,10 +28,44 @@ function table(name: string, doc: string, typeOf: (op: OperationSpec<OperationNa
   return [...lines, '}', ''].join('\n');
 }
 
+/**
+ * A table too long for one module: its operations packed in catalog order into part modules (each an
+ * interface of its own), and the file itself the index that declares the table as their union.
+ */
+function splitTable(file: string, name: string, doc: string, typeOf: (op: OperationSpec<OperationName>) => string): [string, string][] {
+  const parts: string[][] = [];
+  let size = Infinity;
+  for (const op of CATALOG) {
+    const entry = `  ${op.name}: ${typeOf(op)};`;
+    const lines = entry.split('\n').length;
+    if (size + lines > MODULE_LINES) {
+      parts.push([]);
+      size = 5;
+    }
+    parts[parts.length - 1]!.push(entry);
+    size += lines;
+  }
+  if (parts.length === 1) return [[`${DIR}/${file}.ts`, table(name, doc, typeOf)]];
+  const module = (i: number) => `${file.replace(/\.generated$/, '')}-${i + 1}.generated`;
+  const files = parts.map((entries, i): [string, string] => [
+    `${DIR}/${module(i)}.ts`,
+    [HEADER, '', `/** Part ${i + 1} of ${name} (see ${file}.ts). */`, `export interface ${name}Part${i + 1} {`, ...entries, '}', ''].join('\n'),
+  ]);
+  const index = [
+    HEADER,
+    ...parts.map((_, i) => `import type { ${name}Part${i + 1} } from './${module(i)}';`),
+    '',
+    `/** ${doc} */`,
+    `export interface ${name} extends ${parts.map((_, i) => `${name}Part${i + 1}`).join(', ')} {}`,
+    '',
+  ].join('\n');
+  return [...files, [`${DIR}/${file}.ts`, index]];
+}
+
 /** The params, admitted-arguments, result and answer types of every operation, one generated file each (operation-types.ts indexes them). */
 export function operationTypeFiles(): Map<string, string> {
   return new Map([
-    [`${DIR}/operation-params.generated.ts`, table('OperationParams', 'The arguments a caller sends, as the params schema describes them.', (op) => schemaToType(op.params, '  '))],
+    ...splitTable('operation-params.generated', 'OperationParams', 'The arguments a caller sends, as the params schema describes them.', (op) => schemaToType(op.params, '  ')),
     [
       `${DIR}/operation-admitted.generated.ts`,
       table('OperationAdmitted', 'The arguments a handler receives after admission.', admittedType, ["import type { OperationParams } from './operation-params.generated';"]),
