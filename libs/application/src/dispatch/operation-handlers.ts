@@ -70,6 +70,7 @@ function submit(ctx: AppContext, args: Admitted<SubmissionOperation>, protocol: 
     attempt: args.attempt,
     source: args.source,
     include_correlation_id: args.include_correlation_id,
+    session_id: s.correlationId ?? null,
     rebase: rebaseOf(args, protocol, s),
   });
 }
@@ -83,7 +84,7 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   palimpsest_read_lines: (ctx, a) => readLinesQuery(ctx, a),
   palimpsest_find_occurrences: (ctx, a) => findOccurrencesQuery(ctx, a),
   palimpsest_observe_scope: (ctx, a, s) => observeScope(ctx, a, s.profile === 'read-only' || s.policy?.mode === 'read_only'),
-  palimpsest_submit_observed_operations: (ctx, a) => submitObserved(ctx, a),
+  palimpsest_submit_observed_operations: (ctx, a, s) => submitObserved(ctx, { ...a, session_id: s.correlationId ?? null }),
   palimpsest_submit_edits: (ctx, a, s) => submit(ctx, a, PROTOCOL.tx1, s),
   palimpsest_submit_operations: (ctx, a, s) => submit(ctx, a, PROTOCOL.tx2, s),
   palimpsest_submit_replacement: (ctx, a, s) => submit(ctx, a, PROTOCOL.tx3, s),

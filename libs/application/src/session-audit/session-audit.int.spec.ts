@@ -100,4 +100,17 @@ describe(`the audit reads of client sessions (palimpsest_session_activity, palim
     expect(await call('palimpsest_session_activity', { correlation_id: 'a b' })).toMatchObject({ status: 'invalid_argument' });
     expect(await call('palimpsest_session_activity', { correlation_id: a, limit: 201 })).toMatchObject({ status: 'invalid_argument' });
   });
+  it('shows a session\'s submissions and undos beside its file tools; a submission without a session records none', async () => {
+    const c = session();
+    const id = (await call('palimpsest_initialize_target', { filename: 'c.md', content: 'alpha\n' })).target_file_id;
+    const edit = await call('palimpsest_submit_edits', { target_file_id: id, intent: 'shout', expected_target_version: 0, edits: [{ match: 'alpha', replace: 'ALPHA' }] }, { correlationId: c });
+    expect(edit).toMatchObject({ status: 'accepted' });
+    expect(await call('palimpsest_undo_attempt', { target_file_id: id, attempt_id: edit.attempt_id }, { correlationId: c })).toMatchObject({ status: 'accepted' });
+    expect(await call('palimpsest_submit_edits', { target_file_id: id, intent: 'unseen', expected_target_version: 2, edits: [{ match: 'alpha', replace: 'beta' }] })).toMatchObject({ status: 'accepted' });
+    const r = await call('palimpsest_session_activity', { correlation_id: c });
+    expect(r.entries.map((e: any) => [e.kind, e.tool, e.status, e.version, e.target_file_id])).toEqual([
+      ['edit', 'palimpsest_submit_edits', 'accepted', 1, id],
+      ['edit', 'palimpsest_submit_operations', 'accepted', 2, id],
+    ]);
+  });
 });

@@ -22,5 +22,6 @@ export function observedEnvelope(input: SubmitObservedInput): Omit<SubmitProposa
     attempt: input.attempt,
     source: input.source,
     include_correlation_id: input.include_correlation_id,
+    session_id: input.session_id,
   };
 }

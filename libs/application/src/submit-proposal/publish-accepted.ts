@@ -28,6 +28,8 @@ export interface PublishSteps<R> {
   answer: (locked: TargetRow, outcome: Decided, done: Committed) => R;
   /** The same request again, for a refusal the caller clears by resending it. */
   resend: NextAction;
+  /** What the committed events carry beside their data (the command, the caller's session). */
+  metadata: Record<string, unknown>;
 }
 
 /** 'moved': the target moved between the decision and the lock (nothing was written); decide again from the start. */
@@ -38,7 +40,7 @@ export async function publishAccepted<R extends { status: string }>(ctx: AppCont
   const r = await publishChange<never>(ctx, {
     change,
     file: { path: binding.path, baseline: binding.disk_sha256, style: binding.source_line_ending_style },
-    metadata: { command: 'SubmitProposal' },
+    metadata: steps.metadata,
     decideAgain: async (tx, locked) => ({ decision: await steps.decideAgain(tx, locked), decidedAt: change.decidedAt }),
   });
   if (r.kind === 'moved' || r.kind === 'stopped') return 'moved';

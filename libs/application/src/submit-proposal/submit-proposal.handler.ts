@@ -39,6 +39,8 @@ export interface SubmitProposalInput {
   attempt?: unknown;
   source?: unknown;
   include_correlation_id?: boolean;
+  /** The caller's session (its transport's correlation id): recorded with the attempt, read back by the session audit. */
+  session_id?: string | null;
   /** A stale expected_target_version is rebased through the acceptances since it when none touched this change. */
   rebase?: boolean;
   /**
@@ -108,11 +110,17 @@ function commandFor(sub: Submission, lookups: SubmissionFields['lookups'], obser
   }, observed, sub.strict);
 }
 
-const commitInput = (sub: Submission, target: TargetRow, outcome: Decided) => commitOf(target, outcome, sub.now, { command: 'SubmitProposal' });
+const commitInput = (sub: Submission, target: TargetRow, outcome: Decided) => commitOf(target, outcome, sub.now, submissionMetadata(sub.input));
+
+/** What a submission's events carry beside their data: the session only when the caller has one (most carry none). */
+export function submissionMetadata(input: SubmitProposalInput): Record<string, unknown> {
+  if (!input.session_id) return { command: 'SubmitProposal' };
+  return { command: 'SubmitProposal', tool: input.observed?.operation ?? SUBMISSION_TOOL[input.protocol_version], correlation_id: input.session_id };
+}
 
 /** The arguments as the caller sent them (dispatch split them into envelope and proposal). */
 function requestOf(input: SubmitProposalInput): RejectedRequest {
-  const { protocol_version, proposal, attempt, observed, ...envelope } = input;
+  const { protocol_version, proposal, attempt, observed, session_id: _session, ...envelope } = input;
   const args: Record<string, unknown> = {};
   for (const [key, value] of Object.entries({ ...envelope, ...proposal, ...observed?.fields, attempt })) if (value !== undefined) args[key] = value;
   return { operation: observed?.operation ?? SUBMISSION_TOOL[protocol_version], args };
@@ -248,6 +256,7 @@ function submissionPlan(ctx: AppContext, sub: Submission): TargetCommandPlan<Ans
         decideAgain: (tx, locked) => decideLocked(sub, tx, locked),
         answer: (locked, outcome, done) => decidedResponse(sub, locked, outcome, done),
         resend: resent(requestOf(sub.input), 'Send the same request again'),
+        metadata: submissionMetadata(sub.input),
       });
       return published === 'moved' ? 'moved' : { body: published as SubmissionResult, enrichment: null };
     },

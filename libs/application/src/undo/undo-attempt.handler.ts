@@ -40,7 +40,7 @@ function attemptNotFound(targetId: string, attemptId: string) {
  * any write, and otherwise the stale refusal is recorded, naming the later attempts (undo_conflict).
  * The undo is an accepted attempt like any other: undoing it redoes.
  */
-export async function undoAttempt(ctx: AppContext, input: UndoAttemptInput): Promise<UndoResult> {
+export async function undoAttempt(ctx: AppContext, input: UndoAttemptInput, sessionId: string | null = null): Promise<UndoResult> {
   const { id: targetId, error } = targetIdOf(input.target_file_id);
   if (error) return error;
   if (!isUuid(input.attempt_id)) {
@@ -61,6 +61,7 @@ export async function undoAttempt(ctx: AppContext, input: UndoAttemptInput): Pro
     expected_target_version: accepted!.after_version,
     client_request_id: input.client_request_id ?? undefined,
     source: UNDO_SOURCE,
+    session_id: sessionId,
     rebase: true,
   });
   return undoAnswer(answer, targetId, attemptId, accepted!.after_version);

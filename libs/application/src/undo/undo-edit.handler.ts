@@ -13,7 +13,7 @@ export interface UndoEditInput {
  * as the file tools find it (bytes changed on disk are taken in first, as an external change), and the
  * undo is published to it through its journal like any write.
  */
-export async function undoEdit(ctx: AppContext, input: UndoEditInput) {
+export async function undoEdit(ctx: AppContext, input: UndoEditInput, sessionId: string | null = null) {
   const found = await fileTargetOf(ctx, input.path);
   if (found.kind === 'answer') return found.answer;
   if (found.kind === 'absent') {
@@ -25,6 +25,6 @@ export async function undoEdit(ctx: AppContext, input: UndoEditInput) {
       next_actions: [{ operation: OP.list_files, reason: 'See which files exist', params: { path: '.' } }],
     };
   }
-  const answer = await undoAttempt(ctx, { target_file_id: found.row.target_id, attempt_id: input.attempt_id });
+  const answer = await undoAttempt(ctx, { target_file_id: found.row.target_id, attempt_id: input.attempt_id }, sessionId);
   return { ...answer, path: found.path };
 }

@@ -11,6 +11,6 @@ type UndoOperation = (typeof UNDO_OPERATIONS)[number]['name'];
 export const UNDO_HANDLERS: { [N in UndoOperation]: OperationHandler<N> } = {
   palimpsest_changes_since: (ctx, a) => changesSince(ctx, a),
   palimpsest_relocate_range: (ctx, a) => relocateRange(ctx, a),
-  palimpsest_undo_attempt: (ctx, a) => undoAttempt(ctx, a),
-  palimpsest_undo_edit: (ctx, a) => undoEdit(ctx, a),
+  palimpsest_undo_attempt: (ctx, a, s) => undoAttempt(ctx, a, s.correlationId ?? null),
+  palimpsest_undo_edit: (ctx, a, s) => undoEdit(ctx, a, s.correlationId ?? null),
 };
