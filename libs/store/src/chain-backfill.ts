@@ -1,5 +1,6 @@
 import { chainLink, eventDigest, GENESIS_LINK } from '@palimpsest/core/audit/event-chain';
 import type { Tx } from './db';
+import { recordedAtIso, type EventRow } from './stored-event';
 
 /**
  * The step that runs right after migrations/0025_event_chain.sql, in its transaction and under the
@@ -14,7 +15,7 @@ export async function chainExistingEvents(tx: Tx, pageSize = 1000): Promise<numb
   let after = { streamId: '', version: 0 };
   let previous = GENESIS_LINK;
   for (;;) {
-    const { rows } = await tx.query<Row>(
+    const { rows } = await tx.query<EventRow>(
       `SELECT global_position, stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at
        FROM events WHERE (stream_id, stream_version) > ($1::text, $2::bigint)
        ORDER BY stream_id, stream_version LIMIT $3::bigint`,
@@ -25,7 +26,6 @@ export async function chainExistingEvents(tx: Tx, pageSize = 1000): Promise<numb
     const links: string[] = [];
     for (const row of rows) {
       if (row.stream_version === 1) previous = GENESIS_LINK;
-      const recordedAt = (row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at)).toISOString();
       const digest = eventDigest({
         streamId: row.stream_id,
         streamVersion: row.stream_version,
@@ -33,7 +33,7 @@ export async function chainExistingEvents(tx: Tx, pageSize = 1000): Promise<numb
         schemaVersion: row.schema_version,
         data: row.data,
         metadata: row.metadata,
-        recordedAt,
+        recordedAt: recordedAtIso(row.recorded_at),
       });
       previous = chainLink(previous, digest);
       positions.push(row.global_position);
@@ -53,15 +53,4 @@ export async function chainExistingEvents(tx: Tx, pageSize = 1000): Promise<numb
   // A CHECK, not NOT NULL: checked after the table's other constraints (by name), so they keep saying what they refuse.
   await tx.query('ALTER TABLE events ADD CONSTRAINT events_with_chain_hash CHECK (chain_hash IS NOT NULL AND octet_length(chain_hash) = 32)');
   return chained;
-}
-
-interface Row {
-  global_position: number;
-  stream_id: string;
-  stream_version: number;
-  event_type: string;
-  schema_version: number;
-  data: unknown;
-  metadata: Record<string, unknown>;
-  recorded_at: Date | string;
 }

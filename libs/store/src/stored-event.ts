@@ -39,6 +39,12 @@ export interface StoredEventRow {
   recorded_at: Date | string;
 }
 
+/** An events row as read without its transaction id (the chain and the audit export read these columns). */
+export type EventRow = Omit<StoredEventRow, 'transaction_xid'>;
+
+/** recorded_at as both backends give it back (a Date, or text), in UTC with milliseconds. */
+export const recordedAtIso = (value: Date | string): string => (value instanceof Date ? value : new Date(value)).toISOString();
+
 export function toStoredEvent(row: StoredEventRow): StoredEvent {
   return {
     globalPosition: row.global_position,
@@ -48,7 +54,7 @@ export function toStoredEvent(row: StoredEventRow): StoredEvent {
     schemaVersion: row.schema_version,
     data: row.data,
     metadata: row.metadata,
-    recordedAt: (row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at)).toISOString(),
+    recordedAt: recordedAtIso(row.recorded_at),
     transactionXid: row.transaction_xid,
   };
 }

@@ -1,6 +1,7 @@
 import { BUNDLE_FORMAT, type AuditBundle, type BundleEvent } from '@palimpsest/core/audit/audit-bundle';
 import { consistencyProof, inclusionProof } from '@palimpsest/core/audit/merkle-log';
 import type { Sql } from '@palimpsest/store/db';
+import { recordedAtIso, type EventRow } from '@palimpsest/store/stored-event';
 import { checkpoints, leafHashes } from './audit-proofs.queries';
 
 /**
@@ -26,7 +27,7 @@ export async function exportAuditBundle(sql: Sql, verifierKey: string, streams: 
     schema_version: row.schema_version,
     data: row.data,
     metadata: row.metadata,
-    recorded_at: (row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at)).toISOString(),
+    recorded_at: recordedAtIso(row.recorded_at),
     chain_hash: row.chain_hash,
     leaf_index: row.leaf_index,
   }));
@@ -56,15 +57,4 @@ export async function exportAuditBundle(sql: Sql, verifierKey: string, streams: 
   };
 }
 
-interface Row {
-  global_position: number;
-  stream_id: string;
-  stream_version: number;
-  event_type: string;
-  schema_version: number;
-  data: unknown;
-  metadata: Record<string, unknown>;
-  recorded_at: Date | string;
-  chain_hash: string;
-  leaf_index: number | null;
-}
+type Row = EventRow & { chain_hash: string; leaf_index: number | null };
