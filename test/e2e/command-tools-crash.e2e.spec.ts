@@ -5,17 +5,9 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI_BIN, REPO_ROOT, isolatedStore, runCli } from '../support/cli-process';
+import { running } from '@palimpsest/workspace/test-support/process-watch';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
-
-/** Whether `pid` still runs, as `ps` sees it (a zombie has finished). */
-function running(pid: number): boolean {
-  try {
-    return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim().startsWith('Z');
-  } catch {
-    return false;
-  }
-}
 
 const childrenOf = (pid: number): number[] => {
   try {

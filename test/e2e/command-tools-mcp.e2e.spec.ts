@@ -1,26 +1,12 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectPublishedResult } from '@palimpsest/application/file-tools/test-support/published-result';
 import { isolatedStore, runCli } from '../support/cli-process';
 import { connectMcp } from '../support/mcp-client';
+import { running } from '@palimpsest/workspace/test-support/process-watch';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
-
-/** Whether `pid` still runs, as `ps` sees it (a zombie has finished). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim().startsWith('Z');
-  } catch {
-    return false;
-  }
-}
 
 describe(`the command tools over real MCP stdio on ${backend}`, () => {
   let store: Awaited<ReturnType<typeof isolatedStore>>;

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,23 +6,7 @@ import { DEFAULT_PROCESS_LIMITS, ProcessManager, type RunOutcome } from './proce
 import type { ManagedProcess } from './managed-process';
 import { DirectLauncher, type ProcessLauncher } from './process-launcher';
 import { SpawnerLauncher } from './spawner-launcher';
-
-/** Whether `pid` still runs, as `ps` sees it (a zombie has finished). */
-function running(pid: number): boolean {
-  try {
-    return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim().startsWith('Z');
-  } catch {
-    return false; // ps exits 1 when no such process exists
-  }
-}
-
-async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { running, waitFor } from '../test-support/process-watch';
 
 const node = (script: string) => ({ argv: [process.execPath, '-e', script] });
 /** Lines "00000000\n", "00000001\n", …: byte offset o holds the character LINES.charAt(o). */

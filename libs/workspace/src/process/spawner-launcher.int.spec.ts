@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,22 +5,7 @@ import { groupMembers, groupsMarked } from './process-group';
 import { DirectLauncher, RUN_MARKER_VARIABLE } from './process-launcher';
 import { DEFAULT_PROCESS_LIMITS, ProcessManager, type RunOutcome } from './process-manager';
 import { SpawnerLauncher } from './spawner-launcher';
-
-function running(pid: number): boolean {
-  try {
-    return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim().startsWith('Z');
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { running, waitFor } from '../test-support/process-watch';
 
 describe('commands forked by the spawner (real processes)', () => {
   let dir: string;

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import { loadCommandRun } from '@palimpsest/projections/command-runs/command-run-store';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
@@ -7,22 +6,7 @@ import { DirectLauncher } from '@palimpsest/workspace/process/process-launcher';
 import { RunRecord } from '../shared/run-record';
 import { createWorkspaceHarness, type WorkspaceHarness } from '../../test-support/workspace-harness';
 import { settleRunsLeftByACrash } from './crash-cleanup';
-
-function running(pid: number): boolean {
-  try {
-    return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim().startsWith('Z');
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { running, waitFor } from '@palimpsest/workspace/test-support/process-watch';
 
 describe(`the restart's cleanup of a run whose start was not yet recorded, on ${describeBackend}`, () => {
   let h: WorkspaceHarness;
