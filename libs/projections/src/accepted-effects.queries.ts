@@ -74,13 +74,3 @@ export async function acceptedEffectsOf(sql: Sql, attemptId: string): Promise<(A
   );
   return rows[0] ?? null;
 }
-
-/** A target's initial text and hash (its TargetInitialized), or null when there is no such target. */
-export async function initialTextOf(sql: Sql, targetId: string): Promise<{ content: string; current_hash: string } | null> {
-  const { rows } = await sql.query<{ content: string; current_hash: string }>(
-    `SELECT data->>'content' AS content, data->>'current_hash' AS current_hash
-       FROM events WHERE stream_id = $1 AND stream_version = 1 AND event_type = 'TargetInitialized'`,
-    [`target-${targetId}`],
-  );
-  return rows[0] ?? null;
-}

@@ -3,10 +3,7 @@ import { targetStreamId, upcastTargetEvent } from '@palimpsest/core/target/targe
 import { textOf } from '@palimpsest/core/target/target.state';
 import type { EffectStep } from '@palimpsest/core/rebase/effect-step';
 import type { TextEffect } from '@palimpsest/core/transaction/text-effect';
-import { acceptedEffectsOfTarget, initialTextOf, type AcceptedEffectsRow } from '@palimpsest/projections/accepted-effects.queries';
-import { applyEffects } from '@palimpsest/core/transaction/text-effect';
-import { sha256Hex } from '@palimpsest/core/text/sha256';
-import { AFTER_HASH_MISMATCH, ReplayDivergence } from '@palimpsest/core/target/replay-divergence';
+import { acceptedEffectsOfTarget, type AcceptedEffectsRow } from '@palimpsest/projections/accepted-effects.queries';
 import type { Sql } from '@palimpsest/store/db';
 import { streamPages } from '@palimpsest/store/read-stream';
 
@@ -61,21 +58,3 @@ export async function effectStepsSince(sql: Sql, targetId: string, fromVersion: 
 }
 
 export const asStep = (r: AcceptedEffects): EffectStep => ({ attempt_id: r.attempt_id, after_version: r.after_version, effects: r.effects });
-
-/**
- * A target's text at `version` (after that many acceptances): its initial text with the recorded effects
- * of every acceptance up to it applied in order, the result checked against that version's recorded
- * hash. Reads the effects only (not the records, nor the rejections). Null when the target never
- * reached that version.
- */
-export async function textAtVersion(sql: Sql, targetId: string, version: number): Promise<string | null> {
-  const initial = await initialTextOf(sql, targetId);
-  if (!initial) return null;
-  if (version === 0) return initial.content;
-  const steps = await effectStepsSince(sql, targetId, 0, version);
-  const last = steps[steps.length - 1];
-  if (!last || last.after_version !== version) return null;
-  const text = steps.reduce((t, s) => applyEffects(t, s.effects), initial.content);
-  if (sha256Hex(text) !== last.after_hash) throw new ReplayDivergence(last.attempt_id, AFTER_HASH_MISMATCH);
-  return text;
-}

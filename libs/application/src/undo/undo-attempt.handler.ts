@@ -7,7 +7,8 @@ import { acceptedEffectsOf } from '@palimpsest/projections/accepted-effects.quer
 import { inverseFromRecord, type InverseSpan } from '@palimpsest/core/rebase/record-inversion';
 import type { ChangeFact } from '@palimpsest/core/transaction/transaction.types';
 import type { AppContext } from '../app-context';
-import { textAtVersion, withEffects, type AcceptedEffects } from '../changes-since/effect-history';
+import { withEffects, type AcceptedEffects } from '../changes-since/effect-history';
+import { foldTextAt } from '../history/as-of/text-as-of';
 import { targetIdOf } from '../shared/target-lookup';
 import { submitProposal, type SubmissionResult } from '../submit-proposal/submit-proposal.handler';
 
@@ -69,16 +70,15 @@ export async function undoAttempt(ctx: AppContext, input: UndoAttemptInput, sess
 
 /**
  * The inverse as tx/2 spans on the text the attempt made: from its record and facts when they say it
- * (tx/1, tx/2: no history read), else from its effects over its preimage (the initial text and the
- * recorded effects up to it).
+ * (tx/1, tx/2: no history read), else from its effects over its preimage (the text as of the version
+ * before it, folded as every as-of read is).
  */
 async function inverseOf(ctx: AppContext, accepted: AcceptedEffects, recorded: { content: string; change_facts: unknown }): Promise<InverseSpan[]> {
   const record = parseRecord(recorded.content);
   const facts = Array.isArray(recorded.change_facts) ? (recorded.change_facts as ChangeFact[]) : null;
   const fromRecord = record && facts ? inverseFromRecord(accepted.protocol_version, record, facts) : null;
   if (fromRecord) return fromRecord;
-  const preimage = await textAtVersion(ctx.db, accepted.target_id, accepted.before_version);
-  if (preimage === null) throw new Error(`target ${accepted.target_id} never reached version ${accepted.before_version}`);
+  const preimage = await foldTextAt(ctx, accepted.target_id, accepted.before_version);
   const inverse = invertEffects(preimage, accepted.effects);
   // Last first: each span's offsets hold in the buffer the ones before it leave.
   return inverse.map((e, i) => ({ start: e.start, end: e.end, expected_text: accepted.effects[i]!.inserted, replace: e.inserted })).reverse();
