@@ -2,9 +2,11 @@ import { generateKeyPairSync } from 'node:crypto';
 import { appContext } from '@palimpsest/composition/app-context.builder';
 import { BUNDLE_FORMAT, type AuditBundle, type BundleEvent } from '@palimpsest/core/audit/audit-bundle';
 import { chainLink, eventDigest, eventLeafData, GENESIS_LINK } from '@palimpsest/core/audit/event-chain';
-import { inclusionProof, leafHash, rootOf, verifyInclusion } from '@palimpsest/core/audit/merkle-log';
+import { leafHash, rootOf, verifyInclusion } from '@palimpsest/core/audit/merkle-log';
+import { inclusionProof } from '@palimpsest/core/audit/merkle-nodes';
 import { verifyBundle } from '@palimpsest/core/audit/verify-bundle';
 import { auditSigner } from '@palimpsest/projections/audit/audit-signer';
+import { exportAuditBundle } from '@palimpsest/projections/audit/audit-export.queries';
 import { startProjector } from '@palimpsest/projector/projector';
 import { migrate } from '@palimpsest/store/migrate';
 import { openPostgresDb } from '@palimpsest/store/postgres/pg-db';
@@ -18,7 +20,8 @@ import { envNumber, f2, nowMs, table } from './stats';
  *  1. submit throughput on 64 targets (closed loop) with the Merkle log's reactor running beside it, and
  *     without (the hash chain is written by every append either way: the run of the commit before it is
  *     the chain-off figure), plus the chain's Node cost per event (canonical JSON + SHA-256);
- *  2. offline verification of a synthetic bundle of BENCH_EVENTS events (chains, leaves, signed root), events/s;
+ *  2. offline verification of a synthetic bundle of BENCH_EVENTS events (chains, leaves, signed root), events/s,
+ *     and of the run's own log without and with the engines re-run (the replay verifier's rate, apart);
  *  3. one inclusion proof verified, at that size.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run build && node dist/bench/audit-log.js
@@ -29,7 +32,7 @@ import { envNumber, f2, nowMs, table } from './stats';
 
 const signer = auditSigner(generateKeyPairSync('ed25519').privateKey, 'palimpsest.bench', 'palimpsest.bench/log');
 
-async function throughput(withReactor: boolean): Promise<{ perSecond: number; cpu: number }> {
+async function throughput(withReactor: boolean): Promise<{ perSecond: number; cpu: number; bundle: AuditBundle | null }> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) throw new Error('set DATABASE_URL (or BENCH_SKIP_DB=1)');
   const bench = await createBenchDatabase(adminUrl);
@@ -39,11 +42,15 @@ async function throughput(withReactor: boolean): Promise<{ perSecond: number; cp
     await migrate(db);
     const ctx = appContext(db);
     const ids = await createTargets(ctx, envNumber('BENCH_TARGETS', 64), documentOf(1024));
-    const projector = withReactor ? await startProjector(projectorDb, { projections: [], audit: { signer, policy: { everyEvents: 1000, everySeconds: 10 } } }) : null;
+    let projector = withReactor ? await startProjector(projectorDb, { projections: [], audit: { signer, policy: { everyEvents: 1000, everySeconds: 10 } } }) : null;
     try {
       const seconds = envNumber('BENCH_SECONDS', 20);
       const r = await appThroughput(ctx, ids, envNumber('BENCH_CLIENTS', 32), { warmupMs: Math.min(2000, seconds * 200), durationMs: seconds * 1000 });
-      return { perSecond: r.perSecond, cpu: r.clientCpuMsPerOp };
+      await projector?.close();
+      projector = null;
+      // The log the run wrote, real acceptances of 1 KB documents: what the engine re-run is timed on.
+      const bundle = withReactor ? await exportAuditBundle(db, signer.verifierKey, null) : null;
+      return { perSecond: r.perSecond, cpu: r.clientCpuMsPerOp, bundle };
     } finally {
       await projector?.close();
     }
@@ -93,6 +100,23 @@ function syntheticBundle(count: number): { bundle: AuditBundle; leaves: Buffer[]
   return { bundle, leaves, chainUsPerEvent };
 }
 
+/** The same real bundle verified without and with the engines re-run: the replay verifier's own rate, apart. */
+function engineRerun(bundle: AuditBundle): string[][] {
+  const timed = (engines: boolean) => {
+    const t0 = nowMs();
+    const report = verifyBundle(bundle, undefined, { engines });
+    if (!report.ok) throw new Error(`the run's bundle did not verify: ${JSON.stringify(report.failure)}`);
+    return { seconds: (nowMs() - t0) / 1000, report };
+  };
+  const plain = timed(false);
+  const full = timed(true);
+  const n = bundle.events.length;
+  return [
+    [`the run's own log (${n} events, ${full.report.replayed?.acceptances ?? 0} acceptances): verify without the engines, events/s`, f2(n / plain.seconds)],
+    ['the same, the engines re-run over every target stream, events/s', f2(n / full.seconds)],
+  ];
+}
+
 async function main(): Promise<void> {
   const rows: string[][] = [];
   if (process.env.BENCH_SKIP_DB !== '1') {
@@ -101,12 +125,13 @@ async function main(): Promise<void> {
     const targets = envNumber('BENCH_TARGETS', 64);
     rows.push([`submits/s, ${targets} targets, Merkle reactor off`, f2(off.perSecond)], [`submits/s, ${targets} targets, Merkle reactor on`, f2(on.perSecond)]);
     rows.push(['change with the reactor', `${f2(((on.perSecond - off.perSecond) / off.perSecond) * 100)} %`]);
+    if (on.bundle) rows.push(...engineRerun(on.bundle));
   }
   const count = envNumber('BENCH_EVENTS', 1_000_000);
   const { bundle, leaves, chainUsPerEvent } = syntheticBundle(count);
   rows.push(['chain + leaf in Node, µs/event (canonical JSON, 2 SHA-256, leaf hash)', f2(chainUsPerEvent)]);
   const started = nowMs();
-  const report = verifyBundle(bundle);
+  const report = verifyBundle(bundle, undefined, { engines: false });
   const seconds = (nowMs() - started) / 1000;
   if (!report.ok) throw new Error(`the synthetic bundle did not verify: ${JSON.stringify(report.failure)}`);
   rows.push([`offline verify of ${count} events (chains, leaves, signed root), events/s`, f2(count / seconds)]);

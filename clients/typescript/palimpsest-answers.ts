@@ -2,7 +2,7 @@
 import type { InitializeTargetAnswer, SubmitEditsAnswer } from './palimpsest-answer-parts';
 import type { HandleUploadAnswer, GetTargetAnswer, ExportTargetAnswer, ReadTargetAnswer, ReadLinesAnswer, FindOccurrencesAnswer, ObserveScopeAnswer, SubmitObservedOperationsAnswer, SubmitOperationsAnswer, SubmitReplacementAnswer, PreviewAnswer, SaveAnswer, ReplayAnswer, GetAttemptLogAnswer, GetManifestLedgerAnswer, CapabilitiesAnswer, WorkspaceRefreshAnswer } from './palimpsest-answers-1';
 import type { WorkspaceStatusAnswer, GrepAnswer, ListFilesAnswer, ReadFileAnswer, EditFileAnswer, WriteFileAnswer, RunCommandAnswer, StartCommandAnswer, GetCommandOutputAnswer, SendCommandInputAnswer, KillCommandAnswer, ChangeProposeAnswer, EditPlanAnswer, ChangeInspectAnswer, CheckRunAnswer, ChangeApplyAnswer, ChangeDiscardAnswer, SearchTargetsAnswer, GetTargetActivityAnswer, ChangesSinceAnswer } from './palimpsest-answers-2';
-import type { RelocateRangeAnswer, UndoAttemptAnswer, UndoEditAnswer, ListSessionsAnswer, SessionActivityAnswer, DiffVersionsAnswer, FileHistoryAnswer, WorkspaceAsOfAnswer, ProveEventAnswer, ProveConsistencyAnswer } from './palimpsest-answers-3';
+import type { RelocateRangeAnswer, UndoAttemptAnswer, UndoEditAnswer, ListSessionsAnswer, SessionActivityAnswer, DiffVersionsAnswer, FileHistoryAnswer, WorkspaceAsOfAnswer, ProveEventAnswer, ProveConsistencyAnswer, OpenSnapshotAnswer, SnapshotStatusAnswer, ReadSnapshotFileAnswer, NodeFindAnswer, NodeGetAnswer, GraphQueryAnswer, ContextBuildAnswer, ImpactAnalyzeAnswer, ListProjectsAnswer, GetActiveProjectAnswer, SetActiveProjectAnswer } from './palimpsest-answers-3';
 
 export type * from './palimpsest-answer-parts';
 export type * from './palimpsest-answers-1';
@@ -60,6 +60,17 @@ export interface AnswersByMethod {
   palimpsest_workspace_as_of: WorkspaceAsOfAnswer;
   palimpsest_prove_event: ProveEventAnswer;
   palimpsest_prove_consistency: ProveConsistencyAnswer;
+  palimpsest_open_snapshot: OpenSnapshotAnswer;
+  palimpsest_snapshot_status: SnapshotStatusAnswer;
+  palimpsest_read_snapshot_file: ReadSnapshotFileAnswer;
+  palimpsest_node_find: NodeFindAnswer;
+  palimpsest_node_get: NodeGetAnswer;
+  palimpsest_graph_query: GraphQueryAnswer;
+  palimpsest_context_build: ContextBuildAnswer;
+  palimpsest_impact_analyze: ImpactAnalyzeAnswer;
+  list_projects: ListProjectsAnswer;
+  get_active_project: GetActiveProjectAnswer;
+  set_active_project: SetActiveProjectAnswer;
 }
 
 import type { Method } from './palimpsest-client';

@@ -8,9 +8,9 @@ export type * from './palimpsest-answers';
 export type * from './palimpsest-params';
 
 export const JSONRPC_VERSION = '2.0';
-export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_observe_scope","palimpsest_submit_observed_operations","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_refresh","palimpsest_workspace_status","grep","list_files","read_file","edit_file","write_file","run_command","start_command","get_command_output","send_command_input","kill_command","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard","palimpsest_search_targets","palimpsest_get_target_activity","palimpsest_changes_since","palimpsest_relocate_range","palimpsest_undo_attempt","palimpsest_undo_edit","palimpsest_list_sessions","palimpsest_session_activity","palimpsest_diff_versions","palimpsest_file_history","palimpsest_workspace_as_of","palimpsest_prove_event","palimpsest_prove_consistency"] as const;
+export const METHODS = ["palimpsest_initialize_target","palimpsest_handle_upload","palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_observe_scope","palimpsest_submit_observed_operations","palimpsest_submit_edits","palimpsest_submit_operations","palimpsest_submit_replacement","palimpsest_preview","palimpsest_save","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_refresh","palimpsest_workspace_status","grep","list_files","read_file","edit_file","write_file","run_command","start_command","get_command_output","send_command_input","kill_command","palimpsest_change_propose","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_check_run","palimpsest_change_apply","palimpsest_change_discard","palimpsest_search_targets","palimpsest_get_target_activity","palimpsest_changes_since","palimpsest_relocate_range","palimpsest_undo_attempt","palimpsest_undo_edit","palimpsest_list_sessions","palimpsest_session_activity","palimpsest_diff_versions","palimpsest_file_history","palimpsest_workspace_as_of","palimpsest_prove_event","palimpsest_prove_consistency","palimpsest_open_snapshot","palimpsest_snapshot_status","palimpsest_read_snapshot_file","palimpsest_node_find","palimpsest_node_get","palimpsest_graph_query","palimpsest_context_build","palimpsest_impact_analyze","list_projects","get_active_project","set_active_project"] as const;
 export type Method = (typeof METHODS)[number];
-export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_status","grep","list_files","read_file","get_command_output","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_search_targets","palimpsest_get_target_activity","palimpsest_changes_since","palimpsest_relocate_range","palimpsest_list_sessions","palimpsest_session_activity","palimpsest_diff_versions","palimpsest_file_history","palimpsest_workspace_as_of","palimpsest_prove_event","palimpsest_prove_consistency"];
+export const READ_ONLY_METHODS: readonly Method[] = ["palimpsest_get_target","palimpsest_export_target","palimpsest_read_target","palimpsest_read_lines","palimpsest_find_occurrences","palimpsest_preview","palimpsest_replay","palimpsest_get_attempt_log","palimpsest_get_manifest_ledger","palimpsest_capabilities","palimpsest_workspace_status","grep","list_files","read_file","get_command_output","palimpsest_edit_plan","palimpsest_change_inspect","palimpsest_search_targets","palimpsest_get_target_activity","palimpsest_changes_since","palimpsest_relocate_range","palimpsest_list_sessions","palimpsest_session_activity","palimpsest_diff_versions","palimpsest_file_history","palimpsest_workspace_as_of","palimpsest_prove_event","palimpsest_prove_consistency","palimpsest_open_snapshot","palimpsest_snapshot_status","palimpsest_read_snapshot_file","palimpsest_node_find","palimpsest_node_get","palimpsest_graph_query","palimpsest_context_build","palimpsest_impact_analyze","list_projects","get_active_project","set_active_project"];
 
 /** Every status each method answers with (its result schema). */
 export const RESULT_STATUSES = {
@@ -63,6 +63,17 @@ export const RESULT_STATUSES = {
   palimpsest_workspace_as_of: ["ok","invalid_argument"],
   palimpsest_prove_event: ["ok","not_found","invalid_argument"],
   palimpsest_prove_consistency: ["ok","not_found","invalid_argument"],
+  palimpsest_open_snapshot: ["ok","not_found","invalid_argument"],
+  palimpsest_snapshot_status: ["ok","invalid_argument"],
+  palimpsest_read_snapshot_file: ["ok","not_found","invalid_argument"],
+  palimpsest_node_find: ["ok","not_found","invalid_argument"],
+  palimpsest_node_get: ["ok","not_found","invalid_argument"],
+  palimpsest_graph_query: ["ok","not_found","invalid_argument"],
+  palimpsest_context_build: ["ok","not_found","invalid_argument"],
+  palimpsest_impact_analyze: ["ok","not_found","invalid_argument"],
+  list_projects: ["ok","invalid_argument"],
+  get_active_project: ["ok","not_found","invalid_argument"],
+  set_active_project: ["ok","not_found","invalid_argument"],
 } as const satisfies { readonly [M in Method]: readonly string[] };
 export type ResultStatus<M extends Method> = (typeof RESULT_STATUSES)[M][number];
 
@@ -83,8 +94,12 @@ export function request<M extends Method>(id: number | string, method: M, params
 }
 
 /** One NDJSON line for `palimpsest serve`: ASCII-escaped so no line separator can split it. */
+export function encodeLine(message: object): string {
+  return `${JSON.stringify(message).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+}
+
 export function encodeRequest<M extends Method>(req: Request<M>): string {
-  return `${JSON.stringify(req).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+  return encodeLine(req);
 }
 
 /** A result of method M (or of any method): an object whose status is one M answers with. */

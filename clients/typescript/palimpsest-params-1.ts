@@ -290,6 +290,7 @@ export type GrepParams = {
   glob?: string;
   caseInsensitive?: boolean;
   maxResults?: number;
+  project?: string;
 };
 
 /** List files: A directory's shape (the root by default). glob filters (**\/*.ts), recursive walks, respecting .gitignore and skipping .git and node_modules. Entries {path, type, size}, sorted, at most 1,000 (truncated: narrow path or glob). Links are listed, never entered; a file path lists that file alone. */
@@ -297,6 +298,7 @@ export type ListFilesParams = {
   path?: string;
   recursive?: boolean;
   glob?: string;
+  project?: string;
 };
 
 /** Read a file: Read a workspace file as UTF-8 text, as on disk (CRLF kept; pending: target text); grep first, read last. At most 500 KB of whole lines, with totalLines and truncated: continue with offset (1-based line). A path leaving the root is PATH_ESCAPE, a missing file PATH_NOT_FOUND; links are never followed. */
@@ -307,6 +309,7 @@ export type ReadFileParams = {
   as_of?: {
     [extra: string]: unknown;
   };
+  project?: string;
 };
 
 /** Edit a file (oldString exactly once): Replace the one place in an existing file where oldString matches exactly (matched on LF text; the file keeps its endings). No match or several: refused with ready edit_file calls (one per occurrence, or the closest text): send the one meant. Answers a unified diff: check it. A file changed on disk is never overwritten. An approval policy waits for an operator. FORBIDDEN, APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers: say what was refused and stop. */
@@ -316,12 +319,16 @@ export type EditFileParams = {
   newString: string;
   near_line?: number;
   detail?: boolean;
+  project?: string;
+  client_request_id?: string;
 };
 
 /** Write a whole file: Create a file (parents made) or replace one whole; edit an existing file with edit_file. An existing file keeps its line endings and mode, a new one follows the umask; a file that appears or changes meanwhile is kept. Under an approval policy every write waits for an operator. FORBIDDEN, APPROVAL_DECLINED, APPROVAL_TIMEOUT are answers: say what was refused and stop. */
 export type WriteFileParams = {
   path: string;
   content: string;
+  project?: string;
+  client_request_id?: string;
 };
 
 /** Run a command to its end: Run one command that finishes on its own (tests, a build, git status) at the project root, with stdin closed; answers stdout, stderr (the last 200 KB of each) and the exit code. Killed with everything it started after timeoutMs (60 s default, 300 s at most). Prefer one plain command to a chained one: shell syntax (;, &&, |, $(...), quotes) may be refused. FORBIDDEN and APPROVAL_DECLINED are answers: say what was refused and stop; never reshape the command or route around it. */
@@ -329,12 +336,16 @@ export type RunCommandParams = {
   command: string;
   cwd?: string;
   timeoutMs?: number;
+  project?: string;
+  client_request_id?: string;
 };
 
 /** Start a long-running command: Start a command that does not finish on its own (a dev server, a watcher, a REPL) at the project root; answers at once with a processId. Read it with get_command_output, answer it with send_command_input, and kill_command it once done: a project holds at most 8 live processes, so kill what you started. FORBIDDEN and APPROVAL_DECLINED are answers: say what was refused and stop; never reshape the command or route around it. */
 export type StartCommandParams = {
   command: string;
   cwd?: string;
+  project?: string;
+  client_request_id?: string;
 };
 
 /** Read a started command's output: Read a started command's output (stdout and stderr as written) from cursor, at most 100 KB; pass nextCursor back next time. The last 256 KB are kept: skipped says the cursor was overtaken (skippedBytes, how much). waitMs waits (up to 30 s) for new output or the exit, so two calls usually suffice instead of a polling loop. */
@@ -342,16 +353,5 @@ export type GetCommandOutputParams = {
   processId: string;
   cursor?: number;
   waitMs?: number;
-};
-
-/** Send input to a started command: Write to a started command's stdin, exactly as given (a newline appended unless newline is false). Checked by the owner's policy like a command; under an allow list it is refused. FORBIDDEN and APPROVAL_DECLINED are answers: say what was refused and stop; never reshape the command or route around it. */
-export type SendCommandInputParams = {
-  processId: string;
-  data: string;
-  newline?: boolean;
-};
-
-/** Kill a started command and everything it started: Stop a started command and every process it started (SIGTERM, then SIGKILL within 2 s); answers once they are gone. killed is false when it had already ended. */
-export type KillCommandParams = {
-  processId: string;
+  project?: string;
 };

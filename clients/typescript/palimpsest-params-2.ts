@@ -1,5 +1,19 @@
 // Generated from the Palimpsest operation catalog by `npx palimpsest generate`. Do not edit by hand.
 
+/** Send input to a started command: Write to a started command's stdin, exactly as given (a newline appended unless newline is false). Checked by the owner's policy like a command; under an allow list it is refused. FORBIDDEN and APPROVAL_DECLINED are answers: say what was refused and stop; never reshape the command or route around it. */
+export type SendCommandInputParams = {
+  processId: string;
+  data: string;
+  newline?: boolean;
+  project?: string;
+};
+
+/** Kill a started command and everything it started: Stop a started command and every process it started (SIGTERM, then SIGKILL within 2 s); answers once they are gone. killed is false when it had already ended. */
+export type KillCommandParams = {
+  processId: string;
+  project?: string;
+};
+
 /** Propose a candidate change: Stage operations on a private candidate over one or more targets; none changes before palimpsest_change_apply. candidate + expected_candidate_version extend an open one. */
 export type ChangeProposeParams = {
   request_id: string;
@@ -244,3 +258,101 @@ export type ProveConsistencyParams = {
   first_size?: number | null;
   second_size?: number | null;
 };
+
+/** Open a snapshot: Capture the workspace files (latest) or reopen a snapshot: its sha256: handle (same content, same handle), log position, disk changes since. Writes no file. */
+export type OpenSnapshotParams = {
+  snapshot?: string;
+};
+
+/** Snapshot status: The disk against the newest snapshot (unchanged, changed: paths, no_snapshot), the handle of the disk now, the snapshots newest first. */
+export type SnapshotStatusParams = {
+  limit?: number | null;
+};
+
+/** Read a file of a snapshot: A file as a snapshot holds it (from the log), as read_file reads; snapshot.disk names the paths changed on disk since. */
+export type ReadSnapshotFileParams = {
+  snapshot: string;
+  path: string;
+  offset?: number;
+  limit?: number;
+};
+
+/** Find code nodes: Code declarations (TS/JS/Python) by name and kind, in path order, with versions. */
+export type NodeFindParams = {
+  query: string;
+  kind?: string;
+  path?: string;
+  limit?: number;
+  snapshot?: string;
+  limits?: {
+    max_bytes?: number;
+    max_depth?: number;
+    max_items?: number;
+    max_nodes?: number;
+  };
+};
+
+/** Get code nodes: Code nodes by id: signature, range, version (changes with the text: a guard). */
+export type NodeGetParams = {
+  nodes: Array<string>;
+  include?: Array<"edges" | "body">;
+  snapshot?: string;
+  limits?: {
+    max_bytes?: number;
+    max_depth?: number;
+    max_items?: number;
+    max_nodes?: number;
+  };
+};
+
+/** Query the code graph: What code nodes use, or what uses them: edges with kind, layer (declared/resolved) and site; coverage says what is proven. */
+export type GraphQueryParams = {
+  from: Array<string>;
+  mode: "dependencies" | "dependents" | "references" | "paths";
+  to?: Array<string>;
+  layers?: Array<"declared" | "resolved">;
+  edge_kinds?: Array<"calls" | "references" | "imports" | "extends">;
+  transitive?: boolean;
+  cursor?: string;
+  snapshot?: string;
+  limits?: {
+    max_bytes?: number;
+    max_depth?: number;
+    max_items?: number;
+    max_nodes?: number;
+  };
+};
+
+/** Build code context: A bounded slice of code for a task: the focus with its text, callers, callees and tests by purpose. Required items are never cut (insufficient_context). */
+export type ContextBuildParams = {
+  focus: Array<string>;
+  purpose: "understand" | "change_behavior" | "diagnose";
+  expand?: Array<string>;
+  snapshot?: string;
+  limits?: {
+    max_bytes?: number;
+    max_depth?: number;
+    max_items?: number;
+    max_nodes?: number;
+  };
+};
+
+/** Analyze impact: What depends on code nodes, transitively (limits.max_depth), with the test files that reach it. */
+export type ImpactAnalyzeParams = {
+  targets: Array<string>;
+  direction?: "dependents" | "dependencies" | "both";
+  layers?: Array<"declared" | "resolved">;
+  snapshot?: string;
+  limits?: {
+    max_bytes?: number;
+    max_depth?: number;
+    max_items?: number;
+    max_nodes?: number;
+  };
+};
+
+/** List projects: Projects of the connected executors: slug, id, online, and which is active for this client. Choose with set_active_project, or pass project to one call. */
+export type ListProjectsParams = Record<string, never>;
+
+/** Get the active project: The project this client's file and command tools run in; NO_ACTIVE_PROJECT: list the projects and ask the user which. */
+export type GetActiveProjectParams = Record<string, never>;

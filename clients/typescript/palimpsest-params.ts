@@ -1,8 +1,10 @@
 // Generated from the Palimpsest operation catalog by `npx palimpsest generate`. Do not edit by hand.
-import type { InitializeTargetParams, HandleUploadParams, GetTargetParams, ExportTargetParams, ReadTargetParams, ReadLinesParams, FindOccurrencesParams, ObserveScopeParams, SubmitObservedOperationsParams, SubmitEditsParams, SubmitOperationsParams, SubmitReplacementParams, PreviewParams, SaveParams, ReplayParams, GetAttemptLogParams, GetManifestLedgerParams, CapabilitiesParams, WorkspaceRefreshParams, WorkspaceStatusParams, GrepParams, ListFilesParams, ReadFileParams, EditFileParams, WriteFileParams, RunCommandParams, StartCommandParams, GetCommandOutputParams, SendCommandInputParams, KillCommandParams } from './palimpsest-params-1';
-import type { ChangeProposeParams, EditPlanParams, ChangeInspectParams, CheckRunParams, ChangeApplyParams, ChangeDiscardParams, SearchTargetsParams, GetTargetActivityParams, ChangesSinceParams, RelocateRangeParams, UndoAttemptParams, UndoEditParams, ListSessionsParams, SessionActivityParams, DiffVersionsParams, FileHistoryParams, WorkspaceAsOfParams, ProveEventParams, ProveConsistencyParams } from './palimpsest-params-2';
+import type { InitializeTargetParams, HandleUploadParams, GetTargetParams, ExportTargetParams, ReadTargetParams, ReadLinesParams, FindOccurrencesParams, ObserveScopeParams, SubmitObservedOperationsParams, SubmitEditsParams, SubmitOperationsParams, SubmitReplacementParams, PreviewParams, SaveParams, ReplayParams, GetAttemptLogParams, GetManifestLedgerParams, CapabilitiesParams, WorkspaceRefreshParams, WorkspaceStatusParams, GrepParams, ListFilesParams, ReadFileParams, EditFileParams, WriteFileParams, RunCommandParams, StartCommandParams, GetCommandOutputParams } from './palimpsest-params-1';
+import type { SendCommandInputParams, KillCommandParams, ChangeProposeParams, EditPlanParams, ChangeInspectParams, CheckRunParams, ChangeApplyParams, ChangeDiscardParams, SearchTargetsParams, GetTargetActivityParams, ChangesSinceParams, RelocateRangeParams, UndoAttemptParams, UndoEditParams, ListSessionsParams, SessionActivityParams, DiffVersionsParams, FileHistoryParams, WorkspaceAsOfParams, ProveEventParams, ProveConsistencyParams, OpenSnapshotParams, SnapshotStatusParams, ReadSnapshotFileParams, NodeFindParams, NodeGetParams, GraphQueryParams, ContextBuildParams, ImpactAnalyzeParams, ListProjectsParams, GetActiveProjectParams } from './palimpsest-params-2';
+import type { SetActiveProjectParams } from './palimpsest-params-3';
 export type * from './palimpsest-params-1';
 export type * from './palimpsest-params-2';
+export type * from './palimpsest-params-3';
 
 /** The params of each method, as its params schema describes them. */
 export interface ParamsByMethod {
@@ -55,4 +57,15 @@ export interface ParamsByMethod {
   palimpsest_workspace_as_of: WorkspaceAsOfParams;
   palimpsest_prove_event: ProveEventParams;
   palimpsest_prove_consistency: ProveConsistencyParams;
+  palimpsest_open_snapshot: OpenSnapshotParams;
+  palimpsest_snapshot_status: SnapshotStatusParams;
+  palimpsest_read_snapshot_file: ReadSnapshotFileParams;
+  palimpsest_node_find: NodeFindParams;
+  palimpsest_node_get: NodeGetParams;
+  palimpsest_graph_query: GraphQueryParams;
+  palimpsest_context_build: ContextBuildParams;
+  palimpsest_impact_analyze: ImpactAnalyzeParams;
+  list_projects: ListProjectsParams;
+  get_active_project: GetActiveProjectParams;
+  set_active_project: SetActiveProjectParams;
 }

@@ -1,4 +1,5 @@
-import { CallToolResultSchema, LATEST_PROTOCOL_VERSION, LoggingMessageNotificationSchema, type LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, LATEST_PROTOCOL_VERSION, LoggingMessageNotificationSchema, type LoggingMessageNotification, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { servedWithoutExecutors, withoutRelayArguments } from '@palimpsest/protocol/catalog/operations/projects.operations';
 import { isolatedStore } from '../support/cli-process';
 import { HttpClient } from '../support/http-client';
 import { connectHttp, connectMcp, structuredAnswer } from '../support/mcp-client';
@@ -119,9 +120,14 @@ describe(`MCP over Streamable HTTP at /mcp on ${backend}`, () => {
         await client.close();
         return tools;
       };
-      expect(await list('all')).toEqual(stdioFull);
+      // A gateway also lists what its executors' projects add (docs/executors.md); stdio has no executors.
+      const withoutProjects = (tools: Tool[]) =>
+        tools.filter((t) => servedWithoutExecutors(t.name)).map((t) => ({ ...t, inputSchema: withoutRelayArguments(t.name, t.inputSchema) as Tool['inputSchema'] }));
+      const all = await list('all');
+      expect(withoutProjects(all)).toEqual(stdioFull);
+      expect(all.filter((t) => !servedWithoutExecutors(t.name)).map((t) => t.name).sort()).toEqual(['get_active_project', 'list_projects', 'set_active_project']);
       const auditorTools = ['palimpsest_replay', 'palimpsest_get_attempt_log', 'palimpsest_get_manifest_ledger', 'palimpsest_list_sessions', 'palimpsest_session_activity', 'palimpsest_prove_event', 'palimpsest_prove_consistency'];
-      expect(await list('reader')).toEqual(stdioReadOnly.filter((t) => !auditorTools.includes(t.name))); // the read scope reaches no auditor route
+      expect(withoutProjects(await list('reader'))).toEqual(stdioReadOnly.filter((t) => !auditorTools.includes(t.name))); // the read scope reaches no auditor route
       expect((await list('hidden')).map((t) => t.name)).toEqual(['palimpsest_initialize_target', 'palimpsest_read_target', 'palimpsest_submit_edits']);
     } finally {
       await stdioStore.dispose();

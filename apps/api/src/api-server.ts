@@ -20,6 +20,13 @@ import { projectorTransport } from '@palimpsest/projector/projector';
 import { configuredProjector } from '@palimpsest/projector/configured-processors';
 import { auditSigner, loadOrCreateAuditKey } from '@palimpsest/projections/audit/audit-signer';
 import type { ProjectorConfig } from '@palimpsest/projector/projector-config';
+import { ExecutorLink } from './executors/executor-link';
+import type { ExecutorLinkConfig } from './executors/executor-link-config';
+import { registerExecutorMetrics } from './executors/executor-metrics';
+import { ExecutorPresence } from './executors/executor-presence';
+import { ExecutorRelay } from './executors/executor-relay';
+import { relayConfigFrom } from './executors/relay-config';
+import { ActiveProjects } from '@palimpsest/application/relay/active-projects';
 
 export interface RunningApi {
   url: string;
@@ -30,8 +37,8 @@ export interface RunningApi {
 }
 
 /** Builds the Nest application (on Fastify) on an open, migrated store and starts listening. */
-/** `projector`: the in-process projector's configuration, as the root read it (PALIMPSEST_PROJECTOR_BATCH, PALIMPSEST_NATS_URL, …). */
-export async function startApiServer(store: Db, config: ApiConfig, version: string, projector: ProjectorConfig): Promise<RunningApi> {
+/** `projector`: the in-process projector's configuration, as the root read it (PALIMPSEST_PROJECTOR_BATCH, PALIMPSEST_NATS_URL, …); `executors`: the executor link's (docs/executors.md). */
+export async function startApiServer(store: Db, config: ApiConfig, version: string, projector: ProjectorConfig, executors: ExecutorLinkConfig): Promise<RunningApi> {
   const logger = createLogger(config.logLevel, config.logFormat);
   const runtime = new ApiRuntime(store, config, logger);
   const settled = await reconcileAtStart(runtime.ctx);
@@ -52,7 +59,9 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
     skipMiddie: true, // no Nest or Express middleware: the gateway's own hooks are Fastify hooks
   });
   const auditKey = projector.audit ? auditSigner(loadOrCreateAuditKey(projector.audit.keyFile)).verifierKey : null;
-  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.register(runtime, auditKey), adapter, {
+  const presence = new ExecutorPresence();
+  registerExecutorMetrics(runtime.metrics.registry, presence);
+  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.register(runtime, auditKey, presence), adapter, {
     bodyParser: false, // bodies are read after authentication (JsonBodyPipe)
     bufferLogs: true,
   });
@@ -68,6 +77,17 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
     customSiteTitle: 'Palimpsest HTTP API',
   });
   if (config.auth) await runtime.tokens.start();
+  const relay = new ExecutorRelay(runtime.ctx, relayConfigFrom(process.env), runtime.logger);
+  runtime.ctx.relay = { port: relay, active: new ActiveProjects() };
+  const link = new ExecutorLink(presence, executors, {
+    relay,
+    db: runtime.db,
+    tokens: config.auth ? runtime.tokens : null,
+    logger: runtime.logger,
+    draining: () => runtime.tracker.draining,
+    reportError: runtime.reportError,
+  });
+  link.attach(fastify.server);
   // The asynchronous projections follow the log in this process too (the embedded store's owner is
   // their one leader; on PostgreSQL the leases pick one projector among all): off with PALIMPSEST_PROJECTOR=off.
   if (config.projector) {
@@ -80,7 +100,7 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
   const { port } = server.address() as AddressInfo;
   mcp.listening(port);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  return { url: `http://${host}:${port}`, workspaceRoot: runtime.ctx.workspace?.path ?? null, close: () => shutdown(app, runtime, server, mcp) };
+  return { url: `http://${host}:${port}`, workspaceRoot: runtime.ctx.workspace?.path ?? null, close: () => shutdown(app, runtime, server, mcp, link) };
 }
 
 /**
@@ -88,8 +108,9 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
  * anything new with 503 (a clean refusal a client can retry elsewhere), because closing it first
  * would also drop keep-alive sockets whose next request is already on the wire.
  */
-async function shutdown(app: NestFastifyApplication, runtime: ApiRuntime, server: Server, mcp: McpHttp): Promise<{ drained: boolean }> {
+async function shutdown(app: NestFastifyApplication, runtime: ApiRuntime, server: Server, mcp: McpHttp, link: ExecutorLink): Promise<{ drained: boolean }> {
   runtime.tracker.startDraining();
+  await link.close('the gateway is shutting down'); // upgraded sockets are no longer the HTTP server's to close
   runtime.streams.closeAll('server shutting down; reconnect with Last-Event-ID');
   mcp.closeStreams(); // MCP tool calls in progress finish like requests; the sessions end after them
   const drained = await runtime.tracker.settle(runtime.config.shutdownGraceMs);

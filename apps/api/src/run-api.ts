@@ -10,6 +10,7 @@ import { policyLine, workspaceRootLine } from './lifecycle/start-report';
 import { ignoreLostTerminal, STOP_SIGNALS } from './lifecycle/stop-signals';
 import { SCOPES } from './routes/route-table';
 import { projectorConfigFrom } from '@palimpsest/projector/projector-config';
+import { executorLinkConfigFrom } from './executors/executor-link-config';
 
 export interface RunApiOptions extends ApiFlags {
   /** false with --no-local-token. */
@@ -82,6 +83,7 @@ function nextSignal(): Promise<NodeJS.Signals> {
 export async function runApi(opts: RunApiOptions): Promise<void> {
   const env = process.env; // read here, once: everything below is handed its part of the configuration
   const config = apiConfigFrom(env, opts);
+  const executors = executorLinkConfigFrom(env); // a bad heartbeat setting refuses to start, like the rest
   const policy = policyLine(config.app.candidates.policyFile); // an unreadable policy file refuses to start here, before anything listens
   if (!config.auth && !isLoopback(config.host)) {
     throw new Error(`--no-auth is for local development: it is refused on ${config.host}; use a loopback host or tokens`);
@@ -92,7 +94,7 @@ export async function runApi(opts: RunApiOptions): Promise<void> {
   try {
     await migrate(db);
     const token = await localToken(db, config, opts);
-    const api = await startApiServer(db, config, opts.version, projectorConfigFrom(env));
+    const api = await startApiServer(db, config, opts.version, projectorConfigFrom(env), executors);
     const unpublish = await publishAddress(db, api.url, api.workspaceRoot, config, opts.version);
     await banner(db, api.url, api.workspaceRoot, policy, config, opts, token);
     const signal = await stop;

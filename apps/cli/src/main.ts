@@ -15,6 +15,7 @@ import { registerApprovals } from './commands/approvals.command';
 import { registerWorkspace } from './commands/workspace.command';
 import { registerExport } from './commands/export.command';
 import { registerVerify } from './commands/verify.command';
+import { registerConnect } from './commands/connect.command';
 import { CRASH_POINT_ENV, armCrashPoint } from '@palimpsest/testing/crash-point';
 import { cliEnv } from './cli-config';
 
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
   registerWorkspace(program);
   registerExport(program);
   registerVerify(program);
+  registerConnect(program);
   return program;
 }
 

@@ -11,6 +11,12 @@ export interface ConsumerOptions {
   leaseCheckMs: number;
   /** After a failed batch, retry that processor from its checkpoint this much later (default: pollMs). */
   retryMs: number;
+  /**
+   * Woken from idle, wait this long before reading, so appends that come close together (a command run's
+   * request and exit, a publication's start and outcome) are read as one page: one read and one checkpoint
+   * per processor instead of one each. The read models lag the log by this much more at most.
+   */
+  gatherMs: number;
   /** host:pid, as the leader is recorded and shown in status. */
   identity: string;
   onError(error: unknown, processor: string): void;
@@ -21,6 +27,7 @@ export const DEFAULT_CONSUMER_OPTIONS: Omit<ConsumerOptions, 'retryMs'> = {
   pollMs: 1_000,
   leaseRetryMs: 1_000,
   leaseCheckMs: 1_000,
+  gatherMs: 50,
   identity: leaderIdentity(),
   onError: () => undefined,
 };

@@ -13,8 +13,11 @@ import { Wakeup } from './wakeup';
  * leaseRetryMs), reads one page per distinct checkpoint of the processors it leads (readAll, commit-safe
  * order: in step, they share it) and hands it to each of them; a processor whose batch fails gives up
  * its lease and retries from its own checkpoint after a pause, while the others go on. It steps again at once while a page was full,
- * else on a wake-up (LISTEN, or a lost listener connection back) or after pollMs.
+ * else on a wake-up (LISTEN, or a lost listener connection back; then after gatherMs, so close appends
+ * are read together) or after pollMs.
  */
+const gather = (ms: number) => (ms > 0 ? new Promise<void>((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
+
 export class LogConsumer {
   private readonly opts: ConsumerOptions;
   private readonly slots: readonly ProcessorSlot[];
@@ -33,7 +36,7 @@ export class LogConsumer {
     if (new Set(names).size !== names.length) throw new RangeError(`two processors share a name: ${names.join(', ')}`);
     this.opts = consumerOptions(opts);
     this.slots = processors.map((p) => new ProcessorSlot(db, p, this.opts));
-    this.pages = new PageReader(db);
+    this.pages = new PageReader(db, processors.some((p) => p.readsChainLinks === true));
   }
 
   get processors(): readonly RunningProcessor[] {
@@ -82,7 +85,7 @@ export class LogConsumer {
         this.opts.onError(error, 'log consumer'); // a slot reports its own failures: this is a bug, not a batch
         return false;
       });
-      if (!backlog) await this.wakeup.sleep(this.idleMs());
+      if (!backlog && (await this.wakeup.sleep(this.idleMs())) && !this.stopping) await gather(this.opts.gatherMs);
     }
     await this.pages.settle();
     await Promise.all(this.slots.map((s) => s.giveUp()));

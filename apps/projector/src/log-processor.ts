@@ -26,6 +26,8 @@ export interface LogProcessor {
   /** Its checkpoint's key in projection_checkpoints, its leader lease's and its status's name. */
   readonly name: string;
   readonly kind: ConsumerKind;
+  /** Its events carry their chain links (StoredEvent.chainHash): the consumer's pages read them for every processor. */
+  readonly readsChainLinks?: boolean;
   /** Events per batch when not the consumer's. */
   readonly batchSize?: number;
   /** Before the consumer starts (the relay connects to NATS); a throw fails the start. */

@@ -13,7 +13,10 @@ export class PageReader {
   private ahead = new Map<string, Promise<StoredEvent[]>>();
   private next = new Map<string, Promise<StoredEvent[]>>();
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly withChain = false,
+  ) {}
 
   key(after: ReadAllCheckpoint, limit: number): string {
     return keyOf(after, limit);
@@ -23,10 +26,10 @@ export class PageReader {
     const key = keyOf(after, limit);
     const ahead = this.ahead.get(key);
     this.ahead.delete(key);
-    const page = await (ahead ?? readAll(this.db, { after, limit }));
+    const page = await (ahead ?? readAll(this.db, { after, limit, withChain: this.withChain }));
     if (page.length === limit) {
       const to = checkpointOf(page[page.length - 1]!);
-      const next = readAll(this.db, { after: to, limit });
+      const next = readAll(this.db, { after: to, limit, withChain: this.withChain });
       next.catch(() => undefined); // read again when it failed
       this.next.set(keyOf(to, limit), next);
     }

@@ -16,11 +16,14 @@ export interface ProjectorOptions {
   runner?: Partial<ConsumerOptions>;
   /** The Merkle log's reactor (audit-log.reactor.ts), with the key that signs its checkpoints. */
   audit?: { signer: AuditSigner; policy: AuditLogPolicy };
+  /** Processors built on the consumer's store (the git reactor), run after the others. */
+  reactors?: readonly ((db: Db) => LogProcessor)[];
 }
 
 /** The projector's one log consumer: a processor per projection, then the given processors. */
 export function projectorConsumer(db: Db, opts: ProjectorOptions = {}): LogConsumer {
   const projections = (opts.projections ?? ASYNC_PROJECTIONS).map((p) => projectionProcessor(db, p));
   const audit: LogProcessor[] = opts.audit ? [auditLogProcessor(db, opts.audit.signer, opts.audit.policy)] : [];
-  return new LogConsumer(db, [...projections, ...audit, ...(opts.processors ?? [])], opts.runner);
+  const reactors = (opts.reactors ?? []).map((reactor) => reactor(db));
+  return new LogConsumer(db, [...projections, ...audit, ...(opts.processors ?? []), ...reactors], opts.runner);
 }

@@ -8,22 +8,23 @@ export class Wakeup {
     this.waiter?.();
   }
 
-  /** Resolves after `ms`, or at the first fire() (a fire since the last sleep counts). */
-  async sleep(ms: number): Promise<void> {
+  /** Resolves after `ms`, or at the first fire() (a fire since the last sleep counts): true when woken by a fire. */
+  async sleep(ms: number): Promise<boolean> {
     if (this.pending) {
       this.pending = false;
-      return;
+      return true;
     }
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
+    const fired = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => done(false), ms);
       const self = this;
-      function done(): void {
+      function done(woken: boolean): void {
         clearTimeout(timer);
         self.waiter = null;
-        resolve();
+        resolve(woken);
       }
-      this.waiter = done;
+      this.waiter = () => done(true);
     });
     this.pending = false;
+    return fired;
   }
 }

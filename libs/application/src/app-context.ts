@@ -11,6 +11,9 @@ import type { WaitingLeaseProvider } from '@palimpsest/workspace/workspace-lease
 import type { OutlineCache } from './observe-scope/outline-cache';
 import type { PublishMode } from '@palimpsest/core/target/target.events';
 import type { CommandRuns } from './commands/shared/command-runs';
+import type { CodeGraphStates } from './code-graph/project-states';
+import type { ActiveProjects } from './relay/active-projects';
+import type { ProjectRelay } from './relay/project-relay.port';
 
 /**
  * What every handler needs: the database, time and identity, and the ports and settings of the process.
@@ -60,4 +63,11 @@ export interface AppContext {
   syncOnSave: boolean;
   /** The command tools: the workspace's processes, the gate that decides each line, the runs started here. */
   commands: CommandRuns;
+  /** The code graph (parsers and the TypeScript language service behind a port) and the project states it answers from. */
+  codeGraph: CodeGraphStates;
+  /**
+   * A gateway's executors (palimpsest connect): the projects they hold, the relay of file and command tools
+   * to them, and each client's active project. Absent where no executor can connect (stdio, the CLI).
+   */
+  relay?: { port: ProjectRelay; active: ActiveProjects };
 }

@@ -19,6 +19,8 @@ import type { PolicyConfig } from '@palimpsest/core/policy/policy-config';
 import { loadingCommandGate } from '@palimpsest/workspace/shell/loading-command-gate';
 import { DEFAULT_PROCESS_LIMITS, ProcessManager } from '@palimpsest/workspace/process/process-manager';
 import { commandLauncher } from '@palimpsest/workspace/process/launcher-choice';
+import { CodeGraphStates } from '@palimpsest/application/code-graph/project-states';
+import { TreeSitterCodeGraph } from '@palimpsest/structure/graph/code-graph-engine';
 
 /**
  * The one place the application's ports are filled with adapters (the store's, the workspace's, the
@@ -49,6 +51,7 @@ export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = 
     grepTimeoutMs: overrides.grepTimeoutMs ?? config.grepTimeoutMs,
     syncOnSave: overrides.syncOnSave ?? config.syncOnSave,
     commands: overrides.commands ?? commandRuns(workspace, candidates.policy, config),
+    codeGraph: overrides.codeGraph ?? new CodeGraphStates(new TreeSitterCodeGraph()),
   };
 }
 

@@ -121,3 +121,12 @@ export async function latestBindingWithHead(sql: Sql, root: { dev: string; ino: 
   );
   return rows[0] ?? null;
 }
+
+/** Every target bound to a file under a root (each once), in target order: what a workspace's audit bundle holds. */
+export async function targetsBoundUnder(sql: Sql, root: { dev: string; ino: string }): Promise<string[]> {
+  const { rows } = await sql.query<{ target_id: string }>(
+    `SELECT DISTINCT w.target_id::text AS target_id FROM workspace_files w WHERE w.root_dev = $1 AND w.root_ino = $2 ORDER BY 1`,
+    [root.dev, root.ino],
+  );
+  return rows.map((r) => r.target_id);
+}

@@ -15,7 +15,7 @@ export const placeAlone = (spec: GuardedAppendSpec): PlacedAlone => placeAppend(
 
 /** Appends whose shapes are equal make statements with equal text (values are always parameters). */
 export function shapeOf(alone: PlacedAlone): string {
-  return joinSql([alone.guard!, ...alone.alongside], '\n').render().text;
+  return joinSql([alone.guard!, ...alone.alongside], '\n').shape();
 }
 
 type Row = { item: number; global_position: number; stream_version: number };

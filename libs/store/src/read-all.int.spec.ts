@@ -82,6 +82,16 @@ describe(`readAll (${describeBackend})`, () => {
     expect(events.some((e) => e.streamId === stream)).toBe(false);
   });
 
+  it('carries each event\'s chain link when asked, as the events table holds it', async () => {
+    const stream = uniqueStreamId('chained');
+    await appendToStream(store.db, stream, 0, sampleEvents(2));
+    const page = await eventually(() => readAll(store.db, { limit: 10_000, withChain: true }), (read) => read.filter((e) => e.streamId === stream).length === 2, { timeoutMs: 60_000 });
+    const { rows } = await store.db.query<{ p: number; link: string }>(`SELECT global_position AS p, encode(chain_hash, 'hex') AS link FROM events WHERE stream_id = $1`, [stream]);
+    const mine = page.filter((e) => e.streamId === stream);
+    expect(mine.map((e) => e.chainHash)).toEqual(rows.sort((a, b) => a.p - b.p).map((r) => r.link));
+    expect((await readAll(store.db, { limit: 10_000 })).some((e) => 'chainHash' in e)).toBe(false);
+  });
+
   it('refuses a limit that is not a positive integer', async () => {
     await expect(readAll(store.db, { limit: 0 })).rejects.toThrow(RangeError);
   });

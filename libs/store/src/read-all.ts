@@ -11,6 +11,8 @@ export interface ReadAllOptions {
   /** Return only events strictly after this checkpoint; null/absent = from the beginning. */
   after?: ReadAllCheckpoint | null;
   limit: number;
+  /** Each event with its chain link (the Merkle log's leaves are made of it), in the same statement. */
+  withChain?: boolean;
 }
 
 /**
@@ -31,9 +33,10 @@ export async function readAll(db: LogSource, opts: ReadAllOptions): Promise<Stor
     throw new RangeError(`limit must be a positive integer, got ${opts.limit}`);
   }
   const after = opts.after ?? { xid: '0', position: 0 };
-  if (db.kind === 'pglite') return readAllOnPglite(db, after, opts.limit);
-  const { rows } = await db.query<StoredEventRow>(
-    `SELECT ${STORED_EVENT_COLUMNS}
+  const columns = opts.withChain ? `${STORED_EVENT_COLUMNS}, chain_hash` : STORED_EVENT_COLUMNS;
+  if (db.kind === 'pglite') return readAllOnPglite(db, after, opts.limit, columns);
+  const { rows } = await db.query<ChainedRow>(
+    `SELECT ${columns}
      FROM events
      WHERE transaction_xid < pg_snapshot_xmin(pg_current_snapshot())
        AND (transaction_xid, global_position) > ($1::text::xid8, $2::bigint)
@@ -41,7 +44,15 @@ export async function readAll(db: LogSource, opts: ReadAllOptions): Promise<Stor
      LIMIT $3::bigint`,
     [after.xid, after.position, opts.limit],
   );
-  return rows.map(toStoredEvent);
+  return rows.map(toEvent);
+}
+
+type ChainedRow = StoredEventRow & { chain_hash?: Uint8Array | null };
+
+function toEvent(row: ChainedRow): StoredEvent {
+  const event = toStoredEvent(row);
+  if (row.chain_hash) event.chainHash = Buffer.from(row.chain_hash).toString('hex');
+  return event;
 }
 
 /** Where readAll reads: a Db (or anything that says which backend it queries). */
@@ -53,9 +64,9 @@ export type LogSource = Sql & { readonly kind: DbKind };
  * that works there: PGlite 0.5 on wasm32 sorts a bare xid8 column wrongly ('1000' before '766'; its
  * comparison operators are right), so ORDER BY transaction_xid would repeat and skip events.
  */
-async function readAllOnPglite(sql: Sql, after: ReadAllCheckpoint, limit: number): Promise<StoredEvent[]> {
-  const { rows } = await sql.query<StoredEventRow>(
-    `SELECT ${STORED_EVENT_COLUMNS}
+async function readAllOnPglite(sql: Sql, after: ReadAllCheckpoint, limit: number, columns: string): Promise<StoredEvent[]> {
+  const { rows } = await sql.query<ChainedRow>(
+    `SELECT ${columns}
      FROM events
      WHERE transaction_xid < pg_snapshot_xmin(pg_current_snapshot())
        AND global_position > $1::bigint
@@ -63,7 +74,7 @@ async function readAllOnPglite(sql: Sql, after: ReadAllCheckpoint, limit: number
      LIMIT $2::bigint`,
     [after.position, limit],
   );
-  return rows.map(toStoredEvent);
+  return rows.map(toEvent);
 }
 
 /** The checkpoint after `event`, to pass as `after` next time. */

@@ -7,59 +7,64 @@
  *   sql`WITH a AS (${f}) SELECT ${raw('1')}`                        // f's parameters come along
  */
 
-/** A piece of statement text, a parameter's value, or a nested fragment (kept by reference, flattened once at render). */
-type Part = string | { readonly value: unknown } | SqlFragment;
-
 export class SqlFragment {
-  /** Use sql`…`, raw() or joinSql(). */
-  constructor(readonly parts: readonly Part[]) {}
+  /**
+   * Use sql`…`, raw() or joinSql(). `texts` has one more entry than `values`: text, value, text, …, text;
+   * a value that is a fragment is inlined (kept by reference, flattened once at render).
+   */
+  constructor(
+    readonly texts: readonly string[],
+    readonly values: readonly unknown[],
+  ) {}
 
   /** The statement text ($1…$n) and its values, in order. */
   render(): { text: string; values: unknown[] } {
-    const texts: string[] = [];
     const values: unknown[] = [];
-    collect(this, texts, values);
-    // Joined once into a flat string: the prepared-statement cache hashes it, and a cons string would be flattened first.
-    return { text: texts.join(''), values };
+    // Built by concatenation; V8 flattens it once, when the prepared-statement cache first hashes it.
+    return { text: renderInto(this, values), values };
+  }
+
+  /** The statement text with every parameter written `?`: equal for fragments that render equal texts. */
+  shape(): string {
+    let text = this.texts[0]!;
+    for (let i = 0; i < this.values.length; i++) {
+      const value = this.values[i];
+      text += value instanceof SqlFragment ? value.shape() : '?';
+      text += this.texts[i + 1]!;
+    }
+    return text;
   }
 }
 
-function collect(fragment: SqlFragment, texts: string[], values: unknown[]): void {
-  for (const part of fragment.parts) {
-    if (typeof part === 'string') texts.push(part);
-    else if (part instanceof SqlFragment) collect(part, texts, values);
-    else {
-      values.push(part.value);
-      texts.push(`$${values.length}`);
-    }
+function renderInto(fragment: SqlFragment, values: unknown[]): string {
+  const { texts, values: own } = fragment;
+  let text = texts[0]!;
+  for (let i = 0; i < own.length; i++) {
+    const value = own[i];
+    if (value instanceof SqlFragment) text += renderInto(value, values);
+    else text += '$' + values.push(value);
+    text += texts[i + 1]!;
   }
+  return text;
 }
 
 /** Text with `${…}` values as parameters (undefined sent as NULL); a nested fragment is inlined with its own. */
 export function sql(strings: TemplateStringsArray, ...values: unknown[]): SqlFragment {
-  const parts: Part[] = [];
-  for (let i = 0; i < strings.length; i++) {
-    const text = strings[i]!;
-    if (text) parts.push(text);
-    if (i >= values.length) continue;
-    const value = values[i];
-    parts.push(value instanceof SqlFragment ? value : { value: value === undefined ? null : value });
-  }
-  return new SqlFragment(parts);
+  for (let i = 0; i < values.length; i++) if (values[i] === undefined) values[i] = null;
+  return new SqlFragment(strings, values);
 }
 
 /** Trusted text (an identifier, a keyword): never a value from outside. */
-export const raw = (text: string): SqlFragment => new SqlFragment([text]);
+export const raw = (text: string): SqlFragment => new SqlFragment([text], []);
 
 export const EMPTY_SQL = raw('');
 
 export function joinSql(fragments: readonly SqlFragment[], separator = ', '): SqlFragment {
-  const parts: Part[] = [];
-  fragments.forEach((f, i) => {
-    if (i > 0 && separator) parts.push(separator);
-    parts.push(f);
-  });
-  return new SqlFragment(parts);
+  if (fragments.length === 0) return EMPTY_SQL;
+  const texts = [''];
+  for (let i = 1; i < fragments.length; i++) texts.push(separator);
+  texts.push('');
+  return new SqlFragment(texts, fragments);
 }
 
 /** A JSON value as a jsonb parameter (null and undefined as SQL NULL). */

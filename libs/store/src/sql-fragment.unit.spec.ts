@@ -16,4 +16,12 @@ describe('sql fragments', () => {
     const id = sql`${'t'}::uuid`;
     expect(sql`${id} = ${id}`.render()).toEqual({ text: '$1::uuid = $2::uuid', values: ['t', 't'] });
   });
+
+  it('gives fragments that render equal texts one shape, whatever their values', () => {
+    const of = (v: unknown, w: unknown) => sql`WITH ${joinSql([sql`a AS (${v})`, sql`b AS (${w})`])} SELECT ${raw('1')}`;
+    expect(of(1, 'x').shape()).toBe('WITH a AS (?), b AS (?) SELECT 1');
+    expect(of(2, null).shape()).toBe(of(1, 'x').shape());
+    expect(sql`SELECT ${raw('2')}`.shape()).not.toBe(sql`SELECT ${raw('1')}`.shape());
+    expect(joinSql([]).render()).toEqual({ text: '', values: [] });
+  });
 });

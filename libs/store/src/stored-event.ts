@@ -21,6 +21,8 @@ export interface StoredEvent {
   recordedAt: string;
   /** The xid8 of the appending transaction, as decimal text. */
   transactionXid: string;
+  /** The stream's chain link at this event (lowercase hex), when the read asked for it (readAll's `withChain`). */
+  chainHash?: string;
 }
 
 /** SELECT list matching StoredEventRow; `events` must be the table (or an alias of it). */

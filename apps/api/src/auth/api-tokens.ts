@@ -126,6 +126,12 @@ export async function findActiveToken(sql: Sql, secret: string): Promise<(ApiTok
   return rows.length ? { ...toToken(rows[0]), secret_sha256: hash } : null;
 }
 
+/** Whether the token with this secret hash exists and is not revoked. */
+export async function isTokenActive(sql: Sql, secretSha256: string): Promise<boolean> {
+  const { rows } = await sql.query(`SELECT 1 FROM api_tokens WHERE secret_sha256 = $1 AND revoked_at IS NULL`, [secretSha256]);
+  return rows.length > 0;
+}
+
 export async function touchToken(sql: Sql, tokenId: string): Promise<void> {
   await sql.query(`UPDATE api_tokens SET last_used_at = now() WHERE token_id = $1`, [tokenId]);
 }

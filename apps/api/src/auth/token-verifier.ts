@@ -41,6 +41,7 @@ export class TokenVerifier {
   private trusting = true;
   /** Counts gaps: a lookup that started before one must not fill the cache after it. */
   private generation = 0;
+  private readonly revocationListeners = new Set<(hash: string | null) => void>();
 
   constructor(
     private readonly db: Db,
@@ -51,13 +52,27 @@ export class TokenVerifier {
   async start(): Promise<void> {
     this.unlisten = await this.db.listen(
       TOKENS_CHANNEL,
-      (hash) => this.cache.delete(hash),
+      (hash) => {
+        this.cache.delete(hash);
+        for (const listener of this.revocationListeners) listener(hash);
+      },
       (gap) => {
         this.generation++;
         this.cache.clear();
         this.trusting = gap === 'resumed';
+        if (gap === 'resumed') for (const listener of this.revocationListeners) listener(null);
       },
     );
+  }
+
+  /**
+   * Tells `listener` of each revoked or deleted token's secret hash as the announcement arrives, and
+   * (null) when the listener connection is back after a gap in which announcements may have been missed.
+   * Long-lived connections (executors) hold a token past one request; this is how they learn of it.
+   */
+  onRevocation(listener: (hash: string | null) => void): () => void {
+    this.revocationListeners.add(listener);
+    return () => this.revocationListeners.delete(listener);
   }
 
   async stop(): Promise<void> {

@@ -3,7 +3,7 @@ import { ApiRuntime } from '../api-runtime';
 import type { AuthenticatedRequest } from '../auth/scope.guard';
 import { isUnrestricted } from '../auth/unrestricted';
 import { gatewayError } from '../errors/api-error';
-import { SCOPES } from '../routes/route-table';
+import { CALLER_SCOPES } from '../routes/route-table';
 
 /**
  * The /v1/admin routes do what a CLI command does with the store in hand (create tokens, run any
@@ -20,7 +20,7 @@ function assertAdmin(runtime: ApiRuntime, req: AuthenticatedRequest): void {
     403,
     'permission_denied',
     'admin_token_required',
-    `The /v1/admin routes need a token with every scope (${SCOPES.join(', ')}) and no owner policy; the token "${principal?.name ?? ''}" is narrower.`,
+    `The /v1/admin routes need a token with every scope (${CALLER_SCOPES.join(', ')}) and no owner policy; the token "${principal?.name ?? ''}" is narrower.`,
   );
 }
 

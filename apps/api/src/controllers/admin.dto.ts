@@ -37,7 +37,7 @@ export class AdminTokenRequest {
   @MaxLength(200)
   name!: string;
 
-  @ApiProperty({ type: [String], description: 'read, write, operator, auditor' })
+  @ApiProperty({ type: [String], description: 'read, write, operator, auditor, executor' })
   @IsArray()
   @ArrayMaxSize(10)
   @IsString({ each: true })

@@ -5,6 +5,7 @@ import type { FastifyReply } from 'fastify';
 import { pendingMigrations } from '@palimpsest/store/migrate';
 import { projectorStatus } from '@palimpsest/application/queries/projector-status.handler';
 import { ApiRuntime } from '../api-runtime';
+import { ExecutorPresence } from '../executors/executor-presence';
 import { gatewayError } from '../errors/api-error';
 import { GatewayEndpoint } from '../routes/endpoint.decorators';
 
@@ -37,6 +38,8 @@ function downReport(report: TerminusReport, traceId: string): TerminusReport {
  * gateway serves every request (only asynchronous read models are stale), so a load balancer keeps it.
  * A database that does not answer at all is reported down after HEALTH_TIMEOUT_MS: a load balancer's
  * probe gets its answer in about a second, not after the store's own (longer) statement bounds.
+ * info.executors lists the executors connected now (`palimpsest connect`, docs/executors.md); it is
+ * always up, since the gateway serves without any.
  */
 const HEALTH_TIMEOUT_MS = 900;
 
@@ -46,10 +49,11 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
     private readonly runtime: ApiRuntime,
+    private readonly executors: ExecutorPresence,
   ) {}
 
   @GatewayEndpoint('health', [503])
-  @ApiResponse({ status: 200, description: 'Terminus report: status ok (degraded: an asynchronous consumer lags past the threshold), info.database, info.migrations, info.projections.' })
+  @ApiResponse({ status: 200, description: 'Terminus report: status ok (degraded: an asynchronous consumer lags past the threshold), info.database, info.migrations, info.projections, info.executors.' })
   @ApiResponse({ status: 503, description: 'Terminus report with status error; under error, the failing indicators beside the envelope fields (code unavailable, reason, message, retryable, trace_id). While shutting down: an ErrorBody.' })
   async check(@Res() reply: FastifyReply) {
     const { db } = this.runtime;
@@ -80,6 +84,7 @@ export class HealthController {
               return { degraded: status === 'degraded', ...projections };
             })
             .withTimeout(HEALTH_TIMEOUT_MS),
+        () => this.indicators.check('executors').up(this.executors.report()),
       ]);
       const degraded = (report.info?.projections as { degraded?: boolean } | undefined)?.degraded === true;
       void reply.code(200).send(degraded ? { ...report, status: 'degraded' } : report);

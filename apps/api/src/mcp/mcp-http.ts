@@ -164,7 +164,7 @@ export class McpHttp {
   private server(access: McpAccess, sessionId?: string): Server {
     const { profile, policy } = access;
     const { progressMs } = this.runtime.config.mcp;
-    return createMcpServer(this.runtime.ctx, { profile, policy, mode: this.mode, version: this.version, progressMs, ...(sessionId ? { correlationId: sessionId } : {}) });
+    return createMcpServer(this.runtime.ctx, { profile, policy, mode: this.mode, version: this.version, progressMs, executors: true, ...(sessionId ? { correlationId: sessionId } : {}) });
   }
 
   /** Operation slots and metrics as for the HTTP routes. */

@@ -22,7 +22,7 @@ export const BEARER_SCHEME = {
   type: 'http',
   scheme: 'bearer',
   description:
-    'An opaque Palimpsest token (pal_…), not a JWT: create one with `palimpsest tokens create --scopes read,write` (scopes read, write, operator, auditor), or use the local token the gateway prints at start on the embedded store. Send it as `Authorization: Bearer pal_…`.',
+    'An opaque Palimpsest token (pal_…), not a JWT: create one with `palimpsest tokens create --scopes read,write` (scopes read, write, operator, auditor; executor for `palimpsest connect`), or use the local token the gateway prints at start on the embedded store. Send it as `Authorization: Bearer pal_…`.',
 };
 
 function operationAt(document: OpenApiDocumentShape, path: string, method: string): OperationObject {

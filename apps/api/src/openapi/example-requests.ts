@@ -30,7 +30,15 @@ export type Setup =
   | 'answered_command' // … and `hello` sent to it
   | 'audited' // the submit_edits example accepted, then the audit log caught up and a checkpoint signed
   | 'undoable' // as edited, its attempt EXAMPLE_ATTEMPT_ID
-  | 'edited_file'; // as drifted_file, then the edit_file example accepted (its attempt EXAMPLE_ATTEMPT_ID)
+  | 'edited_file' // as drifted_file, then the edit_file example accepted (its attempt EXAMPLE_ATTEMPT_ID)
+  | 'code_files'; // as drifted_file, then EXAMPLE_CODE written with write_file (src/greet.ts and src/app.ts)
+
+/** The code the code graph's examples read (the 'code_files' setup). */
+export const EXAMPLE_CODE: Record<string, string> = {
+  'src/greet.ts': 'export function greet(name: string): string {\n  return `hello ${name}`;\n}\n',
+  'src/app.ts': "import { greet } from './greet';\n\nexport function main(): string {\n  return greet('app');\n}\n",
+};
+const GREET_NODE = 'function:src/greet.ts#greet';
 
 export interface ExampleRequest extends Omit<OperationExample, 'setup'> {
   operation: OperationName;
@@ -55,6 +63,11 @@ const GATEWAY_EXAMPLES: Partial<Record<OperationName, Omit<ExampleRequest, 'oper
   palimpsest_capabilities: { title: 'What this runtime supports', params: {}, setup: 'none' },
   palimpsest_prove_event: { title: 'The audit path of the log\'s first event to the latest signed checkpoint', params: { global_position: 1 }, setup: 'audited' },
   palimpsest_prove_consistency: { title: 'The latest signed checkpoint extends the one before it', params: {}, setup: 'audited' },
+  palimpsest_node_find: { title: 'Functions named like greet', params: { query: 'greet', kind: 'function' }, setup: 'code_files' },
+  palimpsest_node_get: { title: 'A function\'s signature and version', params: { nodes: [GREET_NODE] }, setup: 'code_files' },
+  palimpsest_graph_query: { title: 'What uses a function', params: { from: [GREET_NODE], mode: 'dependents' }, setup: 'code_files' },
+  palimpsest_context_build: { title: 'The context to change a function\'s behaviour', params: { focus: [GREET_NODE], purpose: 'change_behavior' }, setup: 'code_files' },
+  palimpsest_impact_analyze: { title: 'What a change to a function would affect', params: { targets: [GREET_NODE] }, setup: 'code_files' },
   palimpsest_workspace_refresh: { title: 'Take in an edit made outside Palimpsest', params: { target_file_id: EXAMPLE_TARGET_ID }, setup: 'drifted_file' },
   palimpsest_workspace_status: { title: 'The bound files that drifted', params: { path_prefix: 'docs/', state: 'drifted' }, setup: 'drifted_file' },
   grep: { title: 'Where a word occurs in the Markdown files', params: { pattern: 'gamma', glob: '**/*.md' }, setup: 'drifted_file' },
@@ -67,6 +80,9 @@ const GATEWAY_EXAMPLES: Partial<Record<OperationName, Omit<ExampleRequest, 'oper
   send_command_input: { title: 'Answer a started process', params: { processId: EXAMPLE_PROCESS_ID, data: 'hello' }, setup: 'started_command' },
   get_command_output: { title: 'Read what it wrote, waiting up to a second for it', params: { processId: EXAMPLE_PROCESS_ID, cursor: 0, waitMs: 1000 }, setup: 'answered_command' },
   kill_command: { title: 'Stop it and everything it started', params: { processId: EXAMPLE_PROCESS_ID }, setup: 'started_command' },
+  list_projects: { title: 'The projects of the connected executors, and this client\'s choice', params: {}, setup: 'none' },
+  get_active_project: { title: 'The project this client works in', params: {}, setup: 'none' },
+  set_active_project: { title: 'Work in the project named site', params: { project: 'site' }, setup: 'none' },
   palimpsest_observe_scope: { title: 'Select one section exactly (a recorded observation)', params: { target_file_id: EXAMPLE_TARGET_ID, symbol_name: 'Guide.Install', kind: 'section' }, setup: 'document' },
   palimpsest_change_inspect: { title: 'The proposed change, span by span', params: { candidate: EXAMPLE_CANDIDATE_ID }, setup: 'candidate' },
   palimpsest_check_run: { title: 'Run the utf8 check', params: { candidate: EXAMPLE_CANDIDATE_ID, checks: ['utf8'] }, setup: 'candidate' },
@@ -75,7 +91,9 @@ const GATEWAY_EXAMPLES: Partial<Record<OperationName, Omit<ExampleRequest, 'oper
     params: { candidate: EXAMPLE_CANDIDATE_ID, expected_candidate_version: 1, request_id: 'example-apply-1' },
     setup: 'checked_candidate',
   },
-  palimpsest_change_discard: { title: 'Discard an open candidate', params: { candidate: EXAMPLE_CANDIDATE_ID }, setup: 'candidate' },
+  palimpsest_change_discard: { title: 'Discard an open candidate', params: { candidate: EXAMPLE_CANDIDATE_ID }, setup: 'candidate' },  palimpsest_open_snapshot: { title: 'Capture the files on disk now', params: {}, setup: 'none' },
+  palimpsest_snapshot_status: { title: 'The disk against the newest snapshot, and the snapshots', params: {}, setup: 'edited_file' },
+  palimpsest_read_snapshot_file: { title: 'A file of the snapshot of the files on disk now', params: { snapshot: 'latest', path: 'docs/notes.md' }, setup: 'edited_file' },
 };
 
 /** The example the document shows for an operation: the catalog's first, else the gateway's own (setups apply to both). */

@@ -6,7 +6,7 @@ import { commonFields, type AnyResult } from '@palimpsest/protocol/outcome';
 import { httpOutcome } from '../routes/http-outcome';
 import { routeOf } from '../routes/route-table';
 import { bindObserved } from '@palimpsest/protocol/catalog/observed-examples';
-import { ALTERNATE_REQUESTS, ERROR_REQUESTS, EXAMPLE_ATTEMPT_ID, EXAMPLE_CANDIDATE_ID, EXAMPLE_DOCUMENT, EXAMPLE_PROCESS_ID, exampleOf, type ExampleRequest, type Setup } from './example-requests';
+import { ALTERNATE_REQUESTS, ERROR_REQUESTS, EXAMPLE_ATTEMPT_ID, EXAMPLE_CANDIDATE_ID, EXAMPLE_CODE, EXAMPLE_DOCUMENT, EXAMPLE_PROCESS_ID, exampleOf, type ExampleRequest, type Setup } from './example-requests';
 import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /**
@@ -85,7 +85,7 @@ function required(operation: OperationName): ExampleRequest {
 /** A fresh target and what the request needs done first; the ids it made. */
 async function prepare(call: Call, setup: Setup, n: number, workspace: ExampleWorkspace | null, audit: (() => Promise<void>) | null): Promise<Record<string, string>> {
   const content = setup === 'document' || setup === 'observed_document' || setup === 'observed_bundle' ? EXAMPLE_DOCUMENT : EXAMPLE_TEXT;
-  const inWorkspace = setup === 'drifted_file' || setup === 'started_command' || setup === 'answered_command' || setup === 'edited_file';
+  const inWorkspace = setup === 'drifted_file' || setup === 'started_command' || setup === 'answered_command' || setup === 'edited_file' || setup === 'code_files';
   const created = inWorkspace ? await driftedFile(call, workspace) : await ok(call, OP.palimpsest_initialize_target, { filename: 'notes.md', content, content_type: 'text/markdown' });
   const ids: Record<string, string> = { [created.target_file_id]: EXAMPLE_TARGET_ID };
   if (workspace) ids[workspace.path] = EXAMPLE_WORKSPACE_ROOT;
@@ -96,6 +96,7 @@ async function prepare(call: Call, setup: Setup, n: number, workspace: ExampleWo
     await audit();
   }
   if (setup === 'undoable') ids[String((await ok(call, OP.palimpsest_submit_edits, bindIds(edit, ids))).attempt_id)] = EXAMPLE_ATTEMPT_ID;
+  if (setup === 'code_files') for (const [path, content] of Object.entries(EXAMPLE_CODE)) await ok(call, OP.write_file, { path, content });
   if (setup === 'edited_file') ids[String((await ok(call, OP.edit_file, required(OP.edit_file).params)).attempt_id)] = EXAMPLE_ATTEMPT_ID;
   if (setup === 'observed_document' || setup === 'observed_bundle') {
     Object.assign(ids, await bindObserved((operation, args) => ok(call, operation as OperationName, args), setup, created.target_file_id));

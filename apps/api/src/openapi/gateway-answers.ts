@@ -127,7 +127,7 @@ const TOKEN: JsonSchema = {
   properties: {
     token_id: { type: 'string' },
     name: { type: 'string' },
-    scopes: { type: 'array', items: { enum: ['read', 'write', 'operator', 'auditor'] } },
+    scopes: { type: 'array', items: { enum: ['read', 'write', 'operator', 'auditor', 'executor'] } },
     policy: { type: ['object', 'null'], description: 'The owner policy stored with the token; null: only its scopes restrict it.' },
     created_at: { type: 'string' },
     revoked_at: { type: ['string', 'null'] },

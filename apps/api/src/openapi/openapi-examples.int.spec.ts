@@ -1,8 +1,11 @@
+import { ActiveProjects } from '@palimpsest/application/relay/active-projects';
+import { PROJECT_OPERATIONS } from '@palimpsest/protocol/catalog/operations/projects.operations';
 import { createPrivateKey } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { extendAuditLog } from '@palimpsest/projections/audit/audit-log.reactor';
 import { auditSigner } from '@palimpsest/projections/audit/audit-signer';
 import type { Db } from '@palimpsest/store/db';
+import type { StoredEvent } from '@palimpsest/store/stored-event';
 import { checkpointOf, readAll, type ReadAllCheckpoint } from '@palimpsest/store/read-all';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -33,31 +36,48 @@ function mask(value: unknown, key = ''): unknown {
   return value;
 }
 
-/** The projector's audit log reactor run until every event is a leaf, signing a checkpoint each time (a fixed key). */
+/**
+ * The projector's audit log reactor run until every event is a leaf, signing a checkpoint each time (a fixed
+ * key). Each step waits until the consumer sees every event written so far and extends the log with all of
+ * them at once: on PostgreSQL readAll sees nothing above the server's xmin, which a transaction of another
+ * database (another test on the same server) holds back, and a page cut there signed one more checkpoint
+ * than the examples record, moving every later position.
+ */
 function auditCatchUp(db: Db): () => Promise<void> {
   const seed = Buffer.alloc(32, 7);
   const key = createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' });
   const signer = auditSigner(key, 'palimpsest.example', 'palimpsest.example/log');
   let after: ReadAllCheckpoint | null = null;
   return async () => {
-    const deadline = Date.now() + 30_000;
     for (;;) {
-      const events = await readAll(db, { after, limit: 1000 });
-      if (events.length > 0) {
-        await db.transaction((tx) => extendAuditLog(tx, events, signer, { everyEvents: 1_000_000, everySeconds: 0 }, new Date()));
-        after = checkpointOf(events.at(-1)!);
-        continue;
-      }
-      const { rows } = await db.query<{ behind: boolean }>('SELECT (SELECT count(*) FROM events) > coalesce((SELECT size FROM audit_log_state), 0) AS behind');
-      if (!rows[0]!.behind || Date.now() > deadline) return;
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      const { rows } = await db.query<{ last: string | null }>('SELECT max(global_position) AS last FROM events');
+      const last = Number(rows[0]!.last ?? 0);
+      if ((after?.position ?? 0) >= last) return;
+      const events = await readThrough(db, after, last);
+      await db.transaction((tx) => extendAuditLog(tx, events, signer, { everyEvents: 1_000_000, everySeconds: 0 }, new Date()));
+      after = checkpointOf(events.at(-1)!);
     }
   };
+}
+
+/** Every event after `after` up to position `last`, waiting for the ones the consumer cannot see yet. */
+async function readThrough(db: Db, after: ReadAllCheckpoint | null, last: number): Promise<StoredEvent[]> {
+  const events: StoredEvent[] = [];
+  while ((events.at(-1)?.globalPosition ?? after?.position ?? 0) < last) {
+    const page = await readAll(db, { after: events.length > 0 ? checkpointOf(events.at(-1)!) : after, limit: 1000 });
+    if (page.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    events.push(...page.filter((e) => e.globalPosition <= last));
+  }
+  return events;
 }
 
 function write(runs: ExampleRuns): void {
   writeFileSync(GENERATED, `${JSON.stringify(runs, null, 2)}\n`);
 }
+
+
+const EXAMPLE_PROJECT = { id: 'prj_4f1c0b2e9a7d46e8b3c5d1a2f0e9c8b7', slug: 'site', online: true };
+const EXAMPLE_CLIENT = 'example-client';
 
 // The OpenAPI document's examples are the answers of a real run: rerun it and compare, so they cannot go stale.
 describe(`the OpenAPI examples are real answers on ${describeBackend}`, () => {
@@ -74,7 +94,11 @@ describe(`the OpenAPI examples are real answers on ${describeBackend}`, () => {
       mkdirSync(dirname(join(dir, path)), { recursive: true });
       writeFileSync(join(dir, path), text);
     };
-    const operations = await runExamples((name, args) => dispatch(ctx, name, args), { path: dir, write: writeFile }, auditCatchUp(h.testDb.db));
+    // One executor's project, chosen by the client the project examples run as (the relay itself is not run here).
+    ctx.relay = { port: { projects: () => [EXAMPLE_PROJECT], call: () => Promise.reject(new Error('no relayed call in the examples')) }, active: new ActiveProjects() };
+    ctx.relay.active.set(EXAMPLE_CLIENT, EXAMPLE_PROJECT.id);
+    const asClient = (name: string) => (PROJECT_OPERATIONS.some((op) => op.name === name) ? { correlationId: EXAMPLE_CLIENT } : {});
+    const operations = await runExamples((name, args) => dispatch(ctx, name, args, asClient(name)), { path: dir, write: writeFile }, auditCatchUp(h.testDb.db));
     runs = { ...operations, errors: [...operations.errors, ...(await gatewayRefusals())], gateway: await operatorAnswers(h.ctx) };
     if (process.env.UPDATE_OPENAPI_EXAMPLES) write(runs);
   }, 120_000);

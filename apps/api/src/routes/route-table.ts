@@ -9,7 +9,13 @@ import { OP } from '@palimpsest/core/errors/operation-names.generated';
  * read from here. Nothing in this file may import Nest: tests and the CLI load it directly.
  */
 
-export const SCOPES = ['read', 'write', 'operator', 'auditor'] as const;
+/** What a caller of the routes may do; a token with all of these and no owner policy is unrestricted (auth/unrestricted.ts). */
+export const CALLER_SCOPES = ['read', 'write', 'operator', 'auditor'] as const;
+/**
+ * Every scope a token may carry: the callers' and `executor`, which opens no route and lets a machine
+ * connect to /v1/executors/connect as an executor (docs/executors.md).
+ */
+export const SCOPES = [...CALLER_SCOPES, 'executor'] as const;
 export type Scope = (typeof SCOPES)[number];
 export type HttpMethod = 'GET' | 'POST';
 
@@ -73,13 +79,24 @@ export const OPERATION_ROUTES: readonly OperationRoute[] = [
   { operation: OP.palimpsest_workspace_as_of, method: 'POST', path: '/v1/workspace/as-of', scope: 'read', success: 200 },
   { operation: OP.palimpsest_prove_event, method: 'GET', path: '/v1/audit/events/:id/proof', pathArgument: 'global_position', scope: 'auditor', success: 200 },
   { operation: OP.palimpsest_prove_consistency, method: 'GET', path: '/v1/audit/consistency', scope: 'auditor', success: 200 },
+  { operation: OP.palimpsest_node_find, method: 'POST', path: '/v1/code/nodes/find', scope: 'read', success: 200 },
+  { operation: OP.palimpsest_node_get, method: 'POST', path: '/v1/code/nodes/get', scope: 'read', success: 200 },
+  { operation: OP.palimpsest_graph_query, method: 'POST', path: '/v1/code/graph', scope: 'read', success: 200 },
+  { operation: OP.palimpsest_context_build, method: 'POST', path: '/v1/code/context', scope: 'read', success: 200 },
+  { operation: OP.palimpsest_impact_analyze, method: 'POST', path: '/v1/code/impact', scope: 'read', success: 200 },
   { operation: OP.run_command, method: 'POST', path: '/v1/commands/runs', scope: 'write', success: 200 },
   { operation: OP.start_command, method: 'POST', path: '/v1/commands', scope: 'write', success: 200 },
   { operation: OP.get_command_output, method: 'GET', path: '/v1/commands/:id/output', pathArgument: 'processId', scope: 'read', success: 200 },
   { operation: OP.send_command_input, method: 'POST', path: '/v1/commands/:id/input', pathArgument: 'processId', scope: 'write', success: 200 },
   { operation: OP.kill_command, method: 'POST', path: '/v1/commands/:id/kill', pathArgument: 'processId', scope: 'write', success: 200 },
+  { operation: OP.list_projects, method: 'GET', path: '/v1/projects', scope: 'read', success: 200 },
+  { operation: OP.get_active_project, method: 'GET', path: '/v1/projects/active', scope: 'read', success: 200 },
+  { operation: OP.set_active_project, method: 'POST', path: '/v1/projects/active', scope: 'read', success: 200 },
   { operation: OP.palimpsest_list_sessions, method: 'GET', path: '/v1/audit/sessions', scope: 'auditor', success: 200 },
   { operation: OP.palimpsest_session_activity, method: 'GET', path: '/v1/audit/sessions/:id', pathArgument: 'correlation_id', scope: 'auditor', success: 200 },
+  { operation: OP.palimpsest_open_snapshot, method: 'POST', path: '/v1/snapshots', scope: 'read', success: 200 },
+  { operation: OP.palimpsest_snapshot_status, method: 'GET', path: '/v1/snapshots', scope: 'read', success: 200 },
+  { operation: OP.palimpsest_read_snapshot_file, method: 'GET', path: '/v1/snapshots/files/content', scope: 'read', success: 200 },
 ];
 
 export type RouteAccess = Scope | 'public';

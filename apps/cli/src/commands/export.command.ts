@@ -1,11 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { exportBundle } from '@palimpsest/application/audit/audit-bundle.use-case';
+import { exportBundle, NoWorkspaceError } from '@palimpsest/application/audit/audit-bundle.use-case';
+import { WORKSPACE_ROOT_ENV } from '@palimpsest/workspace/workspace-root';
 import { auditConfigFrom } from '@palimpsest/projections/audit/audit-config';
 import { auditSigner, loadOrCreateAuditKey } from '@palimpsest/projections/audit/audit-signer';
 import { cliEnv } from '../cli-config';
 import { UsageError } from '../cli-errors';
 import { withApp } from '../runtime';
+import { applyWorkspaceOption } from '../workspace-option';
 
 /** The verifier key of the configured audit log, or a UsageError saying how to turn it on. */
 export function configuredVerifierKey(): string {
@@ -18,17 +20,21 @@ export function configuredVerifierKey(): string {
 export function registerExport(program: Command): void {
   program
     .command('export')
-    .description('Write a verification bundle: events (the whole log, or --target ones), signed checkpoints, proofs, the verifier key')
+    .description('Write a verification bundle: events (the whole log, --target ones or a --workspace\'s), signed checkpoints, proofs, the verifier key')
     .option('--target <uuid...>', 'only these targets\' streams (each whole)')
+    .option('--workspace [dir]', `every target bound to a file of the workspace (the configured one, or <dir>; env ${WORKSPACE_ROOT_ENV})`)
     .option('-o, --output <file>', 'where to write it (default: standard output)')
     .option('--key', 'print only the verifier key')
-    .action(async (opts: { target?: string[]; output?: string; key?: boolean }) => {
+    .action(async (opts: { target?: string[]; workspace?: string | true; output?: string; key?: boolean }) => {
+      if (typeof opts.workspace === 'string') applyWorkspaceOption(opts.workspace, cliEnv(), process.cwd());
       const key = configuredVerifierKey();
       if (opts.key) {
         process.stdout.write(`${key}\n`);
         return;
       }
-      const bundle = await withApp((ctx) => exportBundle(ctx, key, { targets: opts.target }));
+      const bundle = await withApp((ctx) => exportBundle(ctx, key, { targets: opts.target, workspace: opts.workspace !== undefined })).catch((error: unknown) => {
+        throw error instanceof NoWorkspaceError ? new UsageError(error.message) : error;
+      });
       const text = `${JSON.stringify(bundle)}\n`;
       if (opts.output) writeFileSync(opts.output, text);
       else process.stdout.write(text);

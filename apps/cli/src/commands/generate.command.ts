@@ -8,7 +8,7 @@ export const RELEASE_LOCK = 'schemas/released.lock.json';
 const VERSIONED_SCHEMA = /^schemas\/.+\.v\d+\.json$/;
 
 /**
- * Writes everything generated from the catalog: schemas/, docs/operations.md and the TypeScript client.
+ * Writes everything generated from the catalog: schemas/, docs/operations.md and the TypeScript, Python and Rust clients.
  * `--release` pins the versioned schema files; a pinned file that would change is refused.
  */
 export function registerGenerate(program: Command): void {

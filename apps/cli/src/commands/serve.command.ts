@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { resolveProfilePolicy } from '@palimpsest/application/candidates/policy/policy-store';
 import { dispatchRequest } from '@palimpsest/application/dispatch/dispatch';
-import { catalogAvailability } from '@palimpsest/mcp/json-lines/catalog-methods';
+import { withProtocolMethods } from '@palimpsest/mcp/json-lines/protocol-methods';
 import { runJsonLinesSession } from '@palimpsest/mcp/json-lines/json-lines-session';
+import { operationOfMethod } from '@palimpsest/protocol/protocol-methods/workspace-methods';
 import type { Outcome } from '@palimpsest/protocol/outcome';
 import { withStore } from '../store-access';
 import { cliPolicyFile } from '../cli-config';
@@ -32,8 +33,7 @@ export function registerServe(program: Command): void {
         runJsonLinesSession({
           input: process.stdin,
           output: process.stdout,
-          availability: catalogAvailability(policy),
-          call,
+          ...withProtocolMethods(policy, (m, p) => call(operationOfMethod(m), p)),
           onInternalError: (method, err) => {
             process.stderr.write(`palimpsest serve: ${method} failed: ${err instanceof Error ? err.message : String(err)}\n`);
           },

@@ -15,7 +15,7 @@ export function registerTokens(program: Command): void {
   tokens
     .command('create')
     .description('Create a token and print it once (it cannot be shown again)')
-    .requiredOption('--scopes <list>', 'comma-separated: read, write, operator, auditor')
+    .requiredOption('--scopes <list>', 'comma-separated: read, write, operator, auditor, executor (for palimpsest connect)')
     .option('--name <name>', 'a label for people and logs', 'api token')
     .option('--policy <json|@file>', 'an owner policy for this token, as JSON or @path to a JSON file (docs/candidates.md)')
     .option('--json', 'print {"token", "token_id", "name", "scopes", "policy", "created_at"}')

@@ -6,6 +6,7 @@ import { describeFailure, verifyBundle, type AuditReport } from '@palimpsest/cor
 import { UsageError } from '../cli-errors';
 import { withApp } from '../runtime';
 import { configuredVerifierKey } from './export.command';
+import { verifyGit } from './verify-git';
 
 /**
  * `palimpsest verify <bundle>`: checks a bundle with no database and no service; without a bundle, the
@@ -18,7 +19,12 @@ export function registerVerify(program: Command): void {
     .argument('[bundle]', 'a file written by `palimpsest export`; absent: the live store')
     .option('--key <verifier-key>', 'the verifier key to trust (default: the bundle\'s own; pass the one the service printed)')
     .option('--checkpoint <file>', 'a signed checkpoint seen before: a log cut back past it fails')
-    .action(async (file: string | undefined, opts: { key?: string; checkpoint?: string }) => {
+    .option('--git <dir>', 'check the commits the git reactor made in the repository at this workspace root against the live store, instead')
+    .action(async (file: string | undefined, opts: { key?: string; checkpoint?: string; git?: string }) => {
+      if (opts.git !== undefined) {
+        if (file) throw new UsageError('--git checks the live store: give no bundle with it');
+        return verifyGit(opts.git, opts.key);
+      }
       const trusted = opts.checkpoint ? readFileSync(opts.checkpoint, 'utf8') : undefined;
       let report: AuditReport;
       if (file) {

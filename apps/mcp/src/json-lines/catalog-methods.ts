@@ -3,6 +3,7 @@ import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { findOperation } from '@palimpsest/protocol/catalog/catalog';
 import { servedReadOnly } from '@palimpsest/protocol/catalog/operation-spec';
 import type { MethodAvailability } from './json-lines-session';
+import { operationOfMethod } from '@palimpsest/protocol/protocol-methods/workspace-methods';
 
 /**
  * Method names are the catalog's operation names, nothing else. The session's owner policy (a built-in
@@ -10,7 +11,7 @@ import type { MethodAvailability } from './json-lines-session';
  */
 export function catalogAvailability(policy: OwnerPolicy): (method: string) => MethodAvailability {
   return (method) => {
-    const op = findOperation(method);
+    const op = findOperation(operationOfMethod(method));
     if (op === undefined) return 'unknown';
     const refused = operationRefusal(policy, { name: op.name, readOnly: servedReadOnly(op) });
     if (!refused) return 'available';

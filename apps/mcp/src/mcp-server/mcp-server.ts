@@ -16,6 +16,7 @@ import { DEFAULT_PROGRESS_MS } from './progress-interval';
 import { presentResult, type PresentedAnswer, type ResponseMode } from './response-mode';
 import { instructionsFor } from './instructions';
 import { listTools, type Profile } from './tool-list';
+import { registerProtocolResources } from './protocol-resources';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { CORRELATION_ID_META } from '@palimpsest/protocol/catalog/operations/audit.operations';
 
@@ -29,6 +30,8 @@ export interface McpServerOptions {
   progressMs?: number;
   /** The client session's id, recorded with its edits and command runs (default: a fresh one per server, i.e. per session). */
   correlationId?: string;
+  /** Executors can connect (a gateway): the project tools and the `project` argument are listed. */
+  executors?: boolean;
 }
 
 /**
@@ -59,12 +62,13 @@ function progressSink(progressToken: ProgressToken, everyMs: number, send: SendN
 }
 
 export function createMcpServer(ctx: AppContext, opts: McpServerOptions): Server {
-  const tools = listTools(opts.profile, opts.mode, opts.policy);
+  const tools = listTools(opts.profile, opts.mode, opts.policy, opts.executors ?? false);
   const server = new Server(
     { name: 'palimpsest', version: opts.version },
-    { capabilities: { tools: {} }, instructions: instructionsFor(tools.map((t) => t.name), opts.policy) },
+    { capabilities: { tools: {}, resources: {} }, instructions: instructionsFor(tools.map((t) => t.name), opts.policy) },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: structuredClone(tools) }));
+  registerProtocolResources(server, opts.profile, opts.policy);
   const progressMs = opts.progressMs ?? DEFAULT_PROGRESS_MS;
   // One server per client session: its edits and command runs share this id on the record, and every
   // tool result tells it in _meta (palimpsest/correlation_id), for palimpsest_session_activity.
@@ -74,7 +78,9 @@ export function createMcpServer(ctx: AppContext, opts: McpServerOptions): Server
     const token = request.params._meta?.progressToken;
     const progress = token === undefined ? undefined : progressSink(token, progressMs, extra.sendNotification);
     // extra.signal aborts on notifications/cancelled and when the connection closes.
-    const result = await dispatchRequest(ctx, name, args ?? {}, { readOnly: opts.profile === 'read-only', policy: opts.policy, progress, signal: extra.signal, correlationId });
+    // The client's name from its initialize request (clientInfo.name), recorded with its edits.
+    const client = server.getClientVersion()?.name;
+    const result = await dispatchRequest(ctx, name, args ?? {}, { readOnly: opts.profile === 'read-only', policy: opts.policy, progress, signal: extra.signal, correlationId, ...(client ? { client } : {}) });
     return { ...toolResult(presentResult(name, result, opts.mode)), _meta: { [CORRELATION_ID_META]: correlationId } };
   });
   return server;

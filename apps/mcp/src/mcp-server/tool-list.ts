@@ -5,6 +5,7 @@ import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { operationRefusal } from '@palimpsest/core/policy/policy-decisions';
 import { advertisedSchema } from './advertised-schema';
 import { compactNote, type ResponseMode } from './response-mode';
+import { servedWithoutExecutors, withoutRelayArguments } from '@palimpsest/protocol/catalog/operations/projects.operations';
 
 export type Profile = 'full' | 'read-only';
 
@@ -39,10 +40,10 @@ function titleAddsToName(op: OperationSpec): boolean {
  * idempotent unless said; the destructive and idempotent hints mean nothing on a read-only one), and the
  * display name is the tool's title (MCP 2025-06-18), not repeated in annotations.
  */
-export function listTools(profile: Profile, mode: ResponseMode, policy?: OwnerPolicy): Tool[] {
-  const visible = (op: OperationSpec) => (profile === 'full' || servedReadOnly(op)) && (!policy || operationRefusal(policy, { name: op.name, readOnly: servedReadOnly(op) }) === null);
+export function listTools(profile: Profile, mode: ResponseMode, policy?: OwnerPolicy, executors = false): Tool[] {
+  const visible = (op: OperationSpec) => (profile === 'full' || servedReadOnly(op)) && (!policy || operationRefusal(policy, { name: op.name, readOnly: servedReadOnly(op) }) === null) && (executors || servedWithoutExecutors(op.name));
   return CATALOG.filter(visible).map((op) => {
-    const inputSchema: Record<string, unknown> = advertisedSchema(op.params);
+    const inputSchema: Record<string, unknown> = advertisedSchema(executors ? op.params : withoutRelayArguments(op.name, op.params));
     // One example a tool (one a form) teaches its shape; the rest are in the reference and the published schemas.
     // An operation that advertises none (advertisedExamples: 0) sends no empty list: it says nothing and costs bytes.
     const examples = op.examples.slice(0, op.advertisedExamples ?? 1).map((e) => e.params);

@@ -19,7 +19,7 @@ const policyOf = (s: HandlerSession): OwnerPolicy => s.policy ?? (s.profile === 
  * The caller's owner policy (absent: the session's profile decides) gates checks and approvals.
  */
 export const CANDIDATE_HANDLERS: { [N in CandidateOperation]: OperationHandler<N> } = {
-  palimpsest_change_propose: (ctx, a, s) => proposeChange(ctx, a, policyOf(s)),
+  palimpsest_change_propose: (ctx, a, s) => proposeChange(ctx, { ...a, session_id: s.correlationId ?? null }, policyOf(s)),
   palimpsest_edit_plan: (ctx, a, s) => editPlan(ctx, a, policyOf(s)),
   palimpsest_change_inspect: (ctx, a) => inspectChange(ctx, a),
   palimpsest_check_run: (ctx, a, s) => checkRun(ctx, a, policyOf(s)),

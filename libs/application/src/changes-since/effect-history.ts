@@ -33,8 +33,11 @@ async function derivedEffects(sql: Sql, targetId: string, upTo: number): Promise
   return out;
 }
 
+/** What withEffects needs of a row to find its effects. */
+type EffectsOf = Pick<AcceptedEffectsRow, 'attempt_id' | 'target_id' | 'after_version' | 'effects'>;
+
 /** Rows with their effects: version-2 rows as recorded, version-1 rows derived from the stream. */
-export async function withEffects(sql: Sql, rows: AcceptedEffectsRow[]): Promise<AcceptedEffects[]> {
+export async function withEffects<R extends EffectsOf>(sql: Sql, rows: R[]): Promise<(R & { effects: TextEffect[] })[]> {
   const old = rows.filter((r) => r.effects === null);
   const derived = new Map<string, Map<string, TextEffect[]>>();
   for (const r of old) {
@@ -57,4 +60,4 @@ export async function effectStepsSince(sql: Sql, targetId: string, fromVersion: 
   }
 }
 
-export const asStep = (r: AcceptedEffects): EffectStep => ({ attempt_id: r.attempt_id, after_version: r.after_version, effects: r.effects });
+export const asStep = (r: Pick<AcceptedEffects, 'attempt_id' | 'after_version' | 'effects'>): EffectStep => ({ attempt_id: r.attempt_id, after_version: r.after_version, effects: r.effects });

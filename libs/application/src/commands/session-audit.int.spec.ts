@@ -5,6 +5,7 @@ import { loadCommandRun } from '@palimpsest/projections/command-runs/command-run
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { dispatchRequest } from '../dispatch/dispatch';
 import { expectPublishedResult } from '../file-tools/test-support/published-result';
+import { edit } from '../candidates/test-support/candidate-harness';
 import { createWorkspaceHarness, type WorkspaceHarness } from '../test-support/workspace-harness';
 
 describe(`one session's edits and command runs share its correlation id, on ${describeBackend}`, () => {
@@ -38,5 +39,24 @@ describe(`one session's edits and command runs share its correlation id, on ${de
     expect(rows.some((r) => r.stream_id.includes(other.runId))).toBe(false);
     const requested = (await loadCommandRun(h.ctx.db, ran.runId)).events[0];
     expect(requested.data).toMatchObject({ caller: { correlation_id: session } });
+  });
+
+  it("a candidate's proposal and its apply to a workspace file are in the session that made them", async () => {
+    const session = h.ctx.ids.next();
+    writeFileSync(join(h.dir, 'b.ts'), 'const b = 1;\n');
+    const target = (await call('palimpsest_initialize_target', { filename: 'b.ts', from_workspace: true }, h.ctx.ids.next())).target_file_id;
+    const proposed = await call('palimpsest_change_propose', { request_id: 'session-prop', base: [{ target_file_id: target, version: 0 }], operations: [edit(target, 'b = 1', 'b = 2')] }, session);
+    const candidate = proposed.candidate.id;
+    expect(await call('palimpsest_change_apply', { candidate, expected_candidate_version: 1, request_id: 'session-apply' }, session)).toMatchObject({ status: 'ok' });
+
+    const rows = await sessionActivity(h.ctx.db, session);
+    expect(rows.map((r) => [r.tool, r.event_type])).toEqual(
+      expect.arrayContaining([
+        ['palimpsest_change_propose', 'CandidateProposed'],
+        ['palimpsest_change_apply', 'ProposalAccepted'],
+        ['palimpsest_change_apply', 'CandidateApplied'],
+      ]),
+    );
+    expect(rows.find((r) => r.event_type === 'ProposalAccepted')?.stream_id).toContain(target);
   });
 });

@@ -13,6 +13,8 @@ import { withMeantCall } from './admission-retry';
 import { admissionEnvelope, isEnvelopeOperation } from '../candidates/shared/envelope';
 import type { HandlerSession, OperationHandler, ProgressSink } from './operation-handler';
 import { OPERATION_HANDLERS } from './operation-handlers';
+import { withCallerClient } from '../shared/session-metadata';
+import { isRelayedTool, routeToProject } from '../relay/route-to-project';
 
 export interface DispatchOptions {
   /** Profile: a read-only session refuses every write operation. */
@@ -25,6 +27,8 @@ export interface DispatchOptions {
   signal?: AbortSignal;
   /** The client session's id, recorded with its edits and command runs. */
   correlationId?: string;
+  /** The client's name (MCP clientInfo.name), recorded with its edits. */
+  client?: string;
 }
 
 /**
@@ -64,7 +68,10 @@ async function answer(ctx: AppContext, name: string, args: unknown, opts: Dispat
   if (opts.progress) session.progress = opts.progress;
   if (opts.signal) session.signal = opts.signal;
   if (opts.correlationId) session.correlationId = opts.correlationId;
-  return run(ctx, spec, args ?? {}, session);
+  if (opts.client) session.client = opts.client;
+  if (!isRelayedTool(spec.name)) return run(ctx, spec, args ?? {}, session);
+  const route = await routeToProject(ctx, spec.name, (args ?? {}) as Record<string, unknown>, session);
+  return 'answer' in route ? route.answer : run(ctx, spec, route.local, session);
 }
 
 function readOnlyRefusal(name: string): Outcome {
@@ -74,5 +81,5 @@ function readOnlyRefusal(name: string): Outcome {
 /** Admission has checked `args` against the operation's schema: this is where they take its type. */
 function run<N extends OperationName>(ctx: AppContext, spec: OperationSpec<N>, args: unknown, session: HandlerSession): Promise<Result<N>> {
   const handler: OperationHandler<N> = OPERATION_HANDLERS[spec.name];
-  return handler(ctx, args as Admitted<N>, session);
+  return withCallerClient(session.client, () => handler(ctx, args as Admitted<N>, session));
 }

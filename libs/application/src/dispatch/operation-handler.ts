@@ -26,6 +26,8 @@ export interface HandlerSession {
   progress?: ProgressSink;
   /** The client session's id (an MCP connection): the edits and command runs of one session record it, so an audit reads them together. */
   correlationId?: string;
+  /** The client's name (MCP clientInfo.name): every event the call writes records it (session-metadata.ts). */
+  client?: string;
   /** Aborted when the caller cancels the call (MCP notifications/cancelled): a write not yet made is not made. */
   signal?: AbortSignal;
 }

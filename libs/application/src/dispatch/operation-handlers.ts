@@ -43,6 +43,10 @@ import { listSessions, sessionActivity } from '../session-audit/session-audit.ha
 import { diffVersions } from '../history/diff-versions/diff-versions.handler';
 import { fileHistory } from '../history/file-history/file-history.handler';
 import { workspaceAsOf } from '../history/workspace-as-of/workspace-as-of.handler';
+import { SNAPSHOT_HANDLERS } from '../snapshots/snapshot-handlers';
+import { graphQuery, impactAnalyze, nodeFind, nodeGet } from '../code-graph/code-graph.handler';
+import { contextBuild } from '../code-graph/context-build.handler';
+import { getActiveProject, listProjects, setActiveProject } from '../relay/projects.handler';
 
 /** The caller's policy (approvals on writes), progress sink and cancellation, as change_apply gets them. */
 const writeCaller = (s: HandlerSession) => ({ policy: s.policy ?? null, progress: s.progress, signal: s.signal, correlationId: s.correlationId });
@@ -117,4 +121,13 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   palimpsest_workspace_as_of: (ctx, a) => workspaceAsOf(ctx, a),
   palimpsest_prove_event: (ctx, a) => proveEvent(ctx, a),
   palimpsest_prove_consistency: (ctx, a) => proveConsistency(ctx, a),
+  ...SNAPSHOT_HANDLERS,
+  palimpsest_node_find: (ctx, a) => nodeFind(ctx, a),
+  palimpsest_node_get: (ctx, a) => nodeGet(ctx, a),
+  palimpsest_graph_query: (ctx, a) => graphQuery(ctx, a),
+  palimpsest_impact_analyze: (ctx, a) => impactAnalyze(ctx, a),
+  palimpsest_context_build: (ctx, a) => contextBuild(ctx, a),
+  list_projects: (ctx, a, s) => listProjects(ctx, a, s),
+  get_active_project: (ctx, a, s) => getActiveProject(ctx, a, s),
+  set_active_project: (ctx, a, s) => setActiveProject(ctx, a, s),
 };

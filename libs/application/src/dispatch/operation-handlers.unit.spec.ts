@@ -11,7 +11,7 @@ describe('the operation catalog drives dispatch', () => {
   it('uses unique names with the palimpsest_ prefix (seed 004\'s file tools keep their own names)', () => {
     const names = CATALOG.map((op) => op.name);
     expect(new Set(names).size).toBe(names.length);
-    const seed004 = new Set(['read_file', 'list_files', 'grep', 'edit_file', 'write_file', 'run_command', 'start_command', 'get_command_output', 'send_command_input', 'kill_command']);
+    const seed004 = new Set(['read_file', 'list_files', 'grep', 'edit_file', 'write_file', 'run_command', 'start_command', 'get_command_output', 'send_command_input', 'kill_command', 'list_projects', 'get_active_project', 'set_active_project']);
     for (const name of names.filter((n) => !seed004.has(n))) expect(name).toMatch(/^palimpsest_[a-z_]+$/);
   });
 

@@ -25,7 +25,8 @@ import { publishAccepted } from './publish-accepted';
 import { enrichRejection, type RejectionEnrichment } from './rejection-enrichment';
 import { submissionResponse } from './submission-response';
 import { OP } from '@palimpsest/core/errors/operation-names.generated';
-import { sinceLookup } from './rebase-lookup';
+import { sinceLookup, type KnownSteps } from './rebase-lookup';
+import { sessionMetadata } from '../shared/session-metadata';
 
 /** Wire arguments common to the three submission tools (proposal fields vary by format). */
 export interface SubmitProposalInput {
@@ -43,6 +44,8 @@ export interface SubmitProposalInput {
   session_id?: string | null;
   /** A stale expected_target_version is rebased through the acceptances since it when none touched this change. */
   rebase?: boolean;
+  /** Set by an undo: the acceptances since expected_target_version it read with the attempt (see KnownSteps). */
+  knownSteps?: KnownSteps | null;
   /**
    * Set by palimpsest_submit_observed_operations: finds the observation under the row lock. Such a
    * submission always takes the locked path (the observation must be read under the lock).
@@ -114,8 +117,7 @@ const commitInput = (sub: Submission, target: TargetRow, outcome: Decided) => co
 
 /** What a submission's events carry beside their data: the session only when the caller has one (most carry none). */
 export function submissionMetadata(input: SubmitProposalInput): Record<string, unknown> {
-  if (!input.session_id) return { command: 'SubmitProposal' };
-  return { command: 'SubmitProposal', tool: input.observed?.operation ?? SUBMISSION_TOOL[input.protocol_version], correlation_id: input.session_id };
+  return sessionMetadata({ command: 'SubmitProposal' }, input.observed?.operation ?? SUBMISSION_TOOL[input.protocol_version], input.session_id);
 }
 
 /** The arguments as the caller sent them (dispatch split them into envelope and proposal). */
@@ -163,7 +165,7 @@ async function submitOptimistically(ctx: AppContext, sub: Submission): Promise<S
   const target: TargetRow = { exists: true, ...head };
   // A rebase goes through the acceptances between its guard and this head: committed, so they never
   // change, and the guarded statement commits only if the head is still this one.
-  const since = sub.input.rebase === true ? await sinceLookup(ctx.db, target, sub.input.expected_target_version) : null;
+  const since = sub.input.rebase === true ? await sinceLookup(ctx.db, target, sub.input.expected_target_version, sub.input.knownSteps ?? undefined) : null;
   const outcome = decide(commandFor(sub, { keyed: null, parent: null, since }), target);
   if (outcome.kind === 'refused') return 'declined'; // the locked path answers refusals
   if (outcome.recoveredAttemptId || outcome.events.length !== 1) return 'declined';
@@ -178,7 +180,7 @@ async function decideLocked(sub: Submission, tx: Sql, target: Extract<TargetRow,
   const parent = await findParent(tx, sub.input.parent_attempt_id);
   const observed = sub.input.observed ? await sub.input.observed.lookup(tx, target) : undefined;
   sub.observedLookups = observed;
-  const since = sub.input.rebase === true ? await sinceLookup(tx, target, sub.input.expected_target_version) : null;
+  const since = sub.input.rebase === true ? await sinceLookup(tx, target, sub.input.expected_target_version, sub.input.knownSteps ?? undefined) : null;
   return decide(commandFor(sub, { keyed, parent, since }, observed), target);
 }
 

@@ -3,11 +3,13 @@ import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/i
 import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import { isUuid } from '@palimpsest/core/target/request-identity';
 import { PROTOCOL } from '@palimpsest/core/transaction/transaction.types';
-import { acceptedEffectsOf } from '@palimpsest/projections/accepted-effects.queries';
+import { acceptedAttemptAndLater, type EffectStepRow } from '@palimpsest/projections/accepted-effects.queries';
+import { knownSteps, REBASE_MAX_STEPS } from '../submit-proposal/rebase-lookup';
+import type { TextEffect } from '@palimpsest/core/transaction/text-effect';
 import { inverseFromRecord, type InverseSpan } from '@palimpsest/core/rebase/record-inversion';
 import type { ChangeFact } from '@palimpsest/core/transaction/transaction.types';
 import type { AppContext } from '../app-context';
-import { withEffects, type AcceptedEffects } from '../changes-since/effect-history';
+import { withEffects } from '../changes-since/effect-history';
 import { foldTextAt } from '../history/as-of/text-as-of';
 import { targetIdOf } from '../shared/target-lookup';
 import { submitProposal, type SubmissionResult } from '../submit-proposal/submit-proposal.handler';
@@ -48,8 +50,9 @@ export async function undoAttempt(ctx: AppContext, input: UndoAttemptInput, sess
     return invalidArgument('invalid_attempt_id', 'attempt_id must be a UUID.', { argument: 'attempt_id' });
   }
   const attemptId = input.attempt_id.toLowerCase();
-  const row = await acceptedEffectsOf(ctx.db, attemptId);
-  if (!row || row.target_id !== targetId) return attemptNotFound(targetId, attemptId);
+  const read = await acceptedAttemptAndLater(ctx.db, attemptId, REBASE_MAX_STEPS);
+  if (!read || read.attempt.target_id !== targetId) return attemptNotFound(targetId, attemptId);
+  const row = read.attempt;
   const [accepted] = await withEffects(ctx.db, [row]);
   const operations = (await inverseOf(ctx, accepted!, row)).map((op, i) => ({ op: 'span', change_id: `undo_${String(i + 1).padStart(3, '0')}`, ...op }));
   if (operations.length === 0) {
@@ -64,6 +67,7 @@ export async function undoAttempt(ctx: AppContext, input: UndoAttemptInput, sess
     source: UNDO_SOURCE,
     session_id: sessionId,
     rebase: true,
+    knownSteps: knownSteps(row.after_version, await withEffects(ctx.db, read.later)),
   });
   return undoAnswer(answer, targetId, attemptId, accepted!.after_version);
 }
@@ -73,7 +77,7 @@ export async function undoAttempt(ctx: AppContext, input: UndoAttemptInput, sess
  * (tx/1, tx/2: no history read), else from its effects over its preimage (the text as of the version
  * before it, folded as every as-of read is).
  */
-async function inverseOf(ctx: AppContext, accepted: AcceptedEffects, recorded: { content: string; change_facts: unknown }): Promise<InverseSpan[]> {
+async function inverseOf(ctx: AppContext, accepted: EffectStepRow & { effects: TextEffect[] }, recorded: { content: string; change_facts: unknown }): Promise<InverseSpan[]> {
   const record = parseRecord(recorded.content);
   const facts = Array.isArray(recorded.change_facts) ? (recorded.change_facts as ChangeFact[]) : null;
   const fromRecord = record && facts ? inverseFromRecord(accepted.protocol_version, record, facts) : null;

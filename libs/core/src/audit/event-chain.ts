@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { canonicalJson } from './canonical-json';
+import { hash } from 'node:crypto';
+import { canonicalJson } from '../transaction/record-codec';
 
 /**
  * The hash chain of a stream. An event's digest is SHA-256 of the UTF-8 canonical JSON of the event as
@@ -25,29 +25,48 @@ export const GENESIS_LINK = '0'.repeat(64);
 
 /** The canonical text an event's digest is taken of. */
 export function eventCanonicalText(event: ChainedEvent): string {
-  return canonicalJson({
-    data: event.data === undefined ? null : event.data,
-    metadata: event.metadata,
-    recordedAt: normalizedInstant(event.recordedAt),
-    schemaVersion: event.schemaVersion,
-    streamId: event.streamId,
-    streamVersion: event.streamVersion,
-    type: event.type,
-  });
+  return eventCanonicalTextOf(event, canonicalJson(event.data === undefined ? null : event.data), canonicalJson(event.metadata));
+}
+
+/**
+ * The same text for an event whose data and metadata are already written as canonical JSON, so a
+ * writer that sends those texts encodes each payload once: the members in canonical order, by hand.
+ */
+export function eventCanonicalTextOf(event: Omit<ChainedEvent, 'data' | 'metadata'>, dataJson: string, metadataJson: string): string {
+  return (
+    `{"data":${dataJson},"metadata":${metadataJson},"recordedAt":${JSON.stringify(normalizedInstant(event.recordedAt))},` +
+    `"schemaVersion":${canonicalJson(event.schemaVersion)},"streamId":${JSON.stringify(event.streamId)},` +
+    `"streamVersion":${canonicalJson(event.streamVersion)},"type":${JSON.stringify(event.type)}}`
+  );
 }
 
 /** Lowercase hex SHA-256 of the event's canonical text. */
 export function eventDigest(event: ChainedEvent): string {
-  return createHash('sha256').update(eventCanonicalText(event), 'utf8').digest('hex');
+  return digestOfText(eventCanonicalText(event));
 }
+
+/** Lowercase hex SHA-256 of a canonical text's UTF-8. */
+export function digestOfText(canonicalText: string): string {
+  return hash('sha256', canonicalText, 'hex');
+}
+
+/** previous ‖ digest, written in place (one-shot hashing of one buffer: verification hashes a million of them). */
+const linkInput = Buffer.alloc(64);
 
 /** SHA-256(previous ‖ digest), both 32 bytes given as hex. */
 export function chainLink(previousHex: string, digestHex: string): string {
-  return createHash('sha256').update(Buffer.from(previousHex, 'hex')).update(Buffer.from(digestHex, 'hex')).digest('hex');
+  linkInput.write(previousHex, 0, 32, 'hex');
+  linkInput.write(digestHex, 32, 32, 'hex');
+  return hash('sha256', linkInput, 'hex');
 }
+
+/** UTC with milliseconds on a day every month has (Date rolls a 30 February over into March). */
+const UTC_MILLIS = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|1\d|2[0-8])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
 
 /** An instant as the store gives it back: UTC, milliseconds (a finer fraction is cut, as Date cuts it). */
 export function normalizedInstant(iso: string): string {
+  // What the store and the clock write already (the append's common case): Date would give it back unchanged.
+  if (UTC_MILLIS.test(iso)) return iso;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) throw new RangeError(`not an instant: ${iso}`);
   return date.toISOString();
@@ -55,5 +74,6 @@ export function normalizedInstant(iso: string): string {
 
 /** What an event's leaf in the Merkle log holds: its place in the log and its stream's link (docs/audit-log.md). */
 export function eventLeafData(event: { globalPosition: number; streamId: string; streamVersion: number }, chainHex: string): string {
-  return canonicalJson({ chain: chainHex, position: event.globalPosition, streamId: event.streamId, streamVersion: event.streamVersion });
+  // Its members in canonical order, by hand (a hex link needs no escaping; the numbers are integers).
+  return `{"chain":${JSON.stringify(chainHex)},"position":${canonicalJson(event.globalPosition)},"streamId":${JSON.stringify(event.streamId)},"streamVersion":${canonicalJson(event.streamVersion)}}`;
 }

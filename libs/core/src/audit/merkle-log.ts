@@ -1,38 +1,85 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 
 /**
  * The Merkle tree of RFC 9162 (Certificate Transparency 2.0, section 2.1) over a list of leaves:
  * leaf hash SHA-256(0x00 ‖ data), node hash SHA-256(0x01 ‖ left ‖ right), the left subtree of n leaves
- * holding the largest power of two below n. Proofs are made from the leaves' hashes and checked with the
+ * holding the largest power of two below n. Proofs are made in merkle-nodes.ts and checked here with the
  * RFC's own verification algorithms (2.1.3.2 and 2.1.4.2). Hashes are 32-byte Buffers.
  */
 
 const EMPTY_ROOT = createHash('sha256').digest();
 
+/**
+ * Hashes are taken one-shot into a string and turned into a Buffer after: Node's crypto.hash answers a
+ * 'binary' (latin1) string in under half the time of a 'buffer' (measured: 0.5 against 1.5 µs for 65 bytes).
+ * A hash given as a string is lowercase hex (64 characters) or latin1 (32): its length says which.
+ */
+type HashInput = Buffer | string;
+
+const toBuffer = (binary: string) => Buffer.from(binary, 'latin1');
+
+/** 0x00 ‖ data, written in place; grown when a leaf's data is longer. */
+let leafInput = Buffer.alloc(1024);
+
+function leafHashText(data: Buffer | string, encoding: 'binary' | 'hex'): string {
+  const length = 1 + (typeof data === 'string' ? Buffer.byteLength(data) : data.length);
+  if (length > leafInput.length) leafInput = Buffer.alloc(Math.max(length, leafInput.length * 2));
+  leafInput[0] = 0;
+  if (typeof data === 'string') leafInput.write(data, 1, 'utf8');
+  else data.copy(leafInput, 1);
+  return hash('sha256', leafInput.subarray(0, length), encoding);
+}
+
 export function leafHash(data: Buffer | string): Buffer {
-  return createHash('sha256').update(Buffer.from([0])).update(data).digest();
+  return toBuffer(leafHashText(data, 'binary'));
+}
+
+/** The leaf hash as lowercase hex, as a bundle lists it. */
+export function leafHashHex(data: Buffer | string): string {
+  return leafHashText(data, 'hex');
+}
+
+/** 0x01 ‖ left ‖ right, written in place: one-shot hashing of one buffer (a tree of n leaves has n - 1 nodes). */
+const nodeInput = Buffer.alloc(65, 1);
+
+function put(at: number, h: HashInput): void {
+  if (typeof h !== 'string') h.copy(nodeInput, at);
+  else nodeInput.write(h, at, 32, h.length === 64 ? 'hex' : 'latin1');
+}
+
+function nodeHashBinary(left: HashInput, right: HashInput): string {
+  put(1, left);
+  put(33, right);
+  return hash('sha256', nodeInput, 'binary');
 }
 
 export function nodeHash(left: Buffer, right: Buffer): Buffer {
-  return createHash('sha256').update(Buffer.from([1])).update(left).update(right).digest();
+  return toBuffer(nodeHashBinary(left, right));
 }
 
-/** The root of leaves[from, to), built bottom up with a stack of perfect subtrees (one pass, no recursion). */
-export function rootOf(leaves: readonly Buffer[], from = 0, to = leaves.length): Buffer {
+/**
+ * The root of leaves[from, to), built bottom up with a stack of perfect subtrees (one pass, no recursion).
+ * Leaves are Buffers, or lowercase hex as a bundle lists them.
+ */
+export function rootOf(leaves: readonly Buffer[] | readonly string[], from = 0, to = leaves.length): Buffer {
   if (to <= from) return EMPTY_ROOT;
-  const stack: { hash: Buffer; size: number }[] = [];
+  const hashes: HashInput[] = [];
+  const sizes: number[] = [];
   for (let i = from; i < to; i++) {
-    let top = { hash: leaves[i]!, size: 1 };
-    while (stack.length > 0 && stack[stack.length - 1]!.size === top.size) {
-      const left = stack.pop()!;
-      top = { hash: nodeHash(left.hash, top.hash), size: left.size * 2 };
+    let top: HashInput = leaves[i]!;
+    let size = 1;
+    while (sizes.length > 0 && sizes[sizes.length - 1] === size) {
+      sizes.pop();
+      top = nodeHashBinary(hashes.pop()!, top);
+      size *= 2;
     }
-    stack.push(top);
+    hashes.push(top);
+    sizes.push(size);
   }
   // Unequal subtrees join right to left: that is the RFC's split at the largest power of two.
-  let hash = stack.pop()!.hash;
-  while (stack.length > 0) hash = nodeHash(stack.pop()!.hash, hash);
-  return hash;
+  let root = hashes.pop()!;
+  while (hashes.length > 0) root = nodeHashBinary(hashes.pop()!, root);
+  return typeof root !== 'string' ? root : Buffer.from(root, root.length === 64 ? 'hex' : 'latin1');
 }
 
 /** The largest power of two strictly below n (n ≥ 2). */
@@ -40,49 +87,6 @@ export function splitOf(n: number): number {
   let k = 1;
   while (k * 2 < n) k *= 2;
   return k;
-}
-
-/** The audit path of leaf `index` in the tree of the first `size` leaves (RFC 9162 2.1.3.1), leaf side first. */
-export function inclusionProof(leaves: readonly Buffer[], index: number, size = leaves.length): Buffer[] {
-  if (!(index >= 0 && index < size && size <= leaves.length)) throw new RangeError(`no leaf ${index} in a tree of ${size}`);
-  const path: Buffer[] = [];
-  let [from, to, m] = [0, size, index];
-  const above: Buffer[] = [];
-  while (to - from > 1) {
-    const k = splitOf(to - from);
-    if (m < k) {
-      above.push(rootOf(leaves, from + k, to));
-      to = from + k;
-    } else {
-      above.push(rootOf(leaves, from, from + k));
-      from += k;
-      m -= k;
-    }
-  }
-  for (let i = above.length - 1; i >= 0; i--) path.push(above[i]!);
-  return path;
-}
-
-/** The consistency proof between the trees of the first `first` and `second` leaves (RFC 9162 2.1.4.1). */
-export function consistencyProof(leaves: readonly Buffer[], first: number, second = leaves.length): Buffer[] {
-  if (!(first >= 0 && first <= second && second <= leaves.length)) throw new RangeError(`no consistency from ${first} to ${second}`);
-  if (first === 0 || first === second) return [];
-  const above: Buffer[] = [];
-  let [from, to, m, whole] = [0, second, first, true];
-  while (m !== to - from) {
-    const k = splitOf(to - from);
-    if (m <= k) {
-      above.push(rootOf(leaves, from + k, to));
-      to = from + k;
-    } else {
-      above.push(rootOf(leaves, from, from + k));
-      from += k;
-      m -= k;
-      whole = false;
-    }
-  }
-  if (!whole) above.push(rootOf(leaves, from, to));
-  return above.reverse();
 }
 
 /** RFC 9162 2.1.3.2: does `path` prove leaf `index` (hash `leaf`) in the tree of `size` leaves with `root`? */
@@ -149,17 +153,26 @@ function isPowerOfTwo(n: number): boolean {
   return n > 0 && (n & (n - 1)) === 0;
 }
 
+/** A node of the tree: the perfect subtree of 2^level leaves from leaf index·2^level (level 0: a leaf). */
+export interface MerkleNode {
+  level: number;
+  index: number;
+  hash: Buffer;
+}
+
 /**
  * The frontier of a tree of `size` leaves: the roots of its perfect subtrees, largest first (one per
- * bit set in `size`). Enough to append a leaf and to compute the root, without reading any leaf.
+ * bit set in `size`). Enough to append a leaf and to compute the root, without reading any leaf. Pushing
+ * a leaf completes one node per trailing 1 bit of `size`; `completed`, when given, receives them.
  */
-export function pushToFrontier(frontier: readonly Buffer[], size: number, leaf: Buffer): Buffer[] {
+export function pushToFrontier(frontier: readonly Buffer[], size: number, leaf: Buffer, completed?: MerkleNode[]): Buffer[] {
   const next = [...frontier, leaf];
-  // Each trailing 1 bit of the old size is a perfect subtree of the new leaf's size: they merge.
-  for (let s = size; s % 2 === 1; s = Math.floor(s / 2)) {
+  for (let level = 1, s = size; s % 2 === 1; level++, s = Math.floor(s / 2)) {
     const right = next.pop()!;
     const left = next.pop()!;
-    next.push(nodeHash(left, right));
+    const hash = nodeHash(left, right);
+    completed?.push({ level, index: Math.floor(size / 2 ** level), hash });
+    next.push(hash);
   }
   return next;
 }

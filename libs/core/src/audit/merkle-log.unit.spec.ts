@@ -1,6 +1,7 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { openCheckpoint, parseVerifierKey, rawPublicKey, signCheckpoint, verifierKey } from './checkpoint-note';
-import { consistencyProof, inclusionProof, leafHash, pushToFrontier, rootOf, rootOfFrontier, verifyConsistency, verifyInclusion } from './merkle-log';
+import { leafHash, leafHashHex, pushToFrontier, rootOf, rootOfFrontier, verifyConsistency, verifyInclusion, type MerkleNode } from './merkle-log';
+import { consistencyPath, consistencyProof, inclusionPath, inclusionProof, nodesOf } from './merkle-nodes';
 
 /** RFC 9162 section 2.1, written here as the RFC states it (recursion on slices), apart from merkle-log.ts. */
 const h = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
@@ -28,12 +29,23 @@ describe('the Merkle log (RFC 9162)', () => {
     for (let n = 1; n <= data.length; n++) {
       const root = rootOf(leaves, 0, n);
       expect(root).toEqual(mth(data.slice(0, n)));
+      expect(rootOf(hex(leaves), 0, n)).toEqual(root); // a bundle's leaves, as lowercase hex
       for (let m = 0; m < n; m++) {
         const proof = inclusionProof(leaves, m, n);
         expect(hex(proof)).toEqual(hex(path(m, data.slice(0, n))));
         expect(verifyInclusion(m, n, leaves[m]!, proof, root)).toBe(true);
       }
     }
+  });
+
+  it('hashes a leaf of any length, as a Buffer or as hex', () => {
+    for (const d of [Buffer.alloc(0), Buffer.from('é'), Buffer.alloc(5000, 7)]) {
+      expect(leafHash(d)).toEqual(h(Buffer.from([0]), d));
+      expect(leafHashHex(d)).toBe(h(Buffer.from([0]), d).toString('hex'));
+    }
+    const utf8 = Buffer.from('é'.repeat(900)); // a text longer in UTF-8 than in characters
+    expect(leafHash('é'.repeat(900))).toEqual(h(Buffer.from([0]), utf8));
+    expect(leafHashHex('é'.repeat(900))).toBe(h(Buffer.from([0]), utf8).toString('hex'));
   });
 
   it('has the consistency proofs of the RFC between every two sizes, and verifies them', () => {
@@ -100,5 +112,43 @@ describe('the frontier of the Merkle log', () => {
       expect(frontier).toHaveLength([...(n + 1).toString(2)].filter((b) => b === '1').length);
       expect(rootOfFrontier(frontier)).toEqual(mth(data.slice(0, n + 1)));
     }
+  });
+});
+
+describe('proofs from the stored nodes', () => {
+  it('records every node the frontier completes, and proofs made from those nodes are the RFC paths', () => {
+    const stored = new Map<string, Buffer>(leaves.map((leaf, i) => [`0:${i}`, leaf]));
+    let frontier: Buffer[] = [];
+    for (let n = 0; n < leaves.length; n++) {
+      const completed: MerkleNode[] = [];
+      frontier = pushToFrontier(frontier, n, leaves[n]!, completed);
+      for (const node of completed) {
+        const width = 2 ** node.level;
+        expect(node.hash).toEqual(mth(data.slice(node.index * width, (node.index + 1) * width)));
+        stored.set(`${node.level}:${node.index}`, node.hash);
+      }
+    }
+    const lookup = (level: number, index: number) => stored.get(`${level}:${index}`) ?? Buffer.alloc(0);
+    for (let size = 1; size <= leaves.length; size++) {
+      const root = mth(data.slice(0, size));
+      for (let index = 0; index < size; index++) {
+        const path = inclusionPath(index, size, lookup);
+        expect(path).toEqual(inclusionProof(leaves, index, size));
+        expect(verifyInclusion(index, size, leaves[index]!, path, root)).toBe(true);
+      }
+      for (let first = 1; first < size; first++) {
+        const proof = consistencyPath(first, size, lookup);
+        expect(proof).toEqual(consistencyProof(leaves, first, size));
+        expect(verifyConsistency(first, size, mth(data.slice(0, first)), root, proof)).toBe(true);
+      }
+    }
+  });
+
+  it('lists the nodes a proof reads: O(log² n) of them, never the leaves of the whole tree', () => {
+    const size = 1_000_000;
+    const reads = nodesOf((node) => inclusionPath(777_777, size, node));
+    expect(reads.length).toBeLessThanOrEqual(Math.ceil(Math.log2(size)) ** 2);
+    expect(nodesOf((node) => consistencyPath(654_321, size, node)).length).toBeLessThanOrEqual(Math.ceil(Math.log2(size)) ** 2);
+    expect(reads.every((r) => (r.index + 1) * 2 ** r.level <= size)).toBe(true);
   });
 });

@@ -1,13 +1,15 @@
 import { openCheckpoint, parseVerifierKey, type SignedCheckpoint } from './checkpoint-note';
 import type { AuditBundle, BundleEvent } from './audit-bundle';
 import { chainLink, eventDigest, eventLeafData, GENESIS_LINK } from './event-chain';
-import { leafHash, rootOf, verifyConsistency, verifyInclusion } from './merkle-log';
+import { leafHash, leafHashHex, rootOf, verifyConsistency, verifyInclusion } from './merkle-log';
+import { rerunEngines, type EngineRerun } from './verify-engines';
 
 /**
  * Checks a bundle with nothing but itself and its verifier key: every checkpoint's signature, the
  * consistency of each checkpoint with the next, every chain link of every stream (from version 1, no
  * version missing), every event's inclusion in the latest checkpoint and, for a bundle of the whole log,
- * that its leaves are exactly the latest checkpoint's tree. Stops at the first failure, naming it.
+ * that its leaves are exactly the latest checkpoint's tree; then the recorded engines re-run over every
+ * target stream (the replay verifier, offline). Stops at the first failure, naming it.
  */
 
 export type AuditFailure =
@@ -26,10 +28,17 @@ export interface AuditReport {
   proven: number;
   /** The latest checkpoint, when there is one. */
   latest: { size: number; root: string } | null;
+  /** The replay verifier's re-run of every target stream, when it ran (after every other check passed). */
+  replayed?: EngineRerun;
+}
+
+export interface VerifyOptions {
+  /** Re-run the recorded engines over every target stream (default true). */
+  engines?: boolean;
 }
 
 /** `trusted`: a checkpoint note the verifier saw before (a log cut back past it shows only against it). */
-export function verifyBundle(bundle: AuditBundle, trusted?: string): AuditReport {
+export function verifyBundle(bundle: AuditBundle, trusted?: string, { engines = true }: VerifyOptions = {}): AuditReport {
   const report: AuditReport = { ok: false, failure: null, events: bundle.events?.length ?? 0, streams: 0, checkpoints: bundle.checkpoints?.length ?? 0, proven: 0, latest: null };
   const fail = (failure: AuditFailure): AuditReport => ({ ...report, failure });
   if (bundle.format !== 'palimpsest-audit-bundle/1' || !Array.isArray(bundle.events) || !Array.isArray(bundle.checkpoints)) {
@@ -82,9 +91,11 @@ export function verifyBundle(bundle: AuditBundle, trusted?: string): AuditReport
     else streams.set(event.stream_id, [event]);
   }
   report.streams = streams.size;
+  let sortedByPosition: readonly BundleEvent[] | null = null;
+  const byPosition = () => (sortedByPosition ??= inPositionOrder(bundle.events));
   const firstBad: AuditFailure[] = [];
-  for (const [streamId, events] of streams) {
-    const ordered = [...events].sort((a, b) => a.stream_version - b.stream_version);
+  const byVersion = new Map([...streams].map(([id, events]) => [id, inVersionOrder(events)]));
+  for (const [streamId, ordered] of byVersion) {
     let previous = GENESIS_LINK;
     for (const [i, event] of ordered.entries()) {
       const at = { kind: 'event' as const, global_position: event.global_position, stream_id: streamId, stream_version: event.stream_version };
@@ -109,33 +120,39 @@ export function verifyBundle(bundle: AuditBundle, trusted?: string): AuditReport
 
   // An event the log skipped while it signed one after it was written beside the log, not through it.
   if (latest) {
-    const lastCovered = Math.max(0, ...bundle.events.filter((e) => e.leaf_index !== null && e.leaf_index < latest.size).map((e) => e.global_position));
-    const skipped = [...bundle.events].sort((x, y) => x.global_position - y.global_position).find((e) => e.leaf_index === null && e.global_position < lastCovered);
+    // A loop, not Math.max(...list): a million arguments overflow the stack.
+    let lastCovered = 0;
+    for (const e of bundle.events) if (e.leaf_index !== null && e.leaf_index < latest.size && e.global_position > lastCovered) lastCovered = e.global_position;
+    const skipped = byPosition().find((e) => e.leaf_index === null && e.global_position < lastCovered);
     if (skipped) return fail({ ...eventAt(skipped), reason: 'not in the Merkle log though later events are: written beside the log (in SQL), not through it' });
   }
   if (latest && bundle.scope?.kind === 'log') {
     // 3. The whole log: the signed leaves make the root, and every event is the one signed at its leaf.
-    const list = (bundle.leaves ?? []).slice(0, latest.size).map(hex);
+    const list = (bundle.leaves ?? []).slice(0, latest.size);
+    const malformed = list.findIndex((leaf) => typeof leaf !== 'string' || !LOWERCASE_HASH.test(leaf));
+    if (malformed >= 0) return fail({ kind: 'bundle', reason: `leaf ${malformed} is not a hash in lowercase hex` });
     if (list.length < latest.size || !rootOf(list).equals(latest.root)) {
       return fail({ kind: 'bundle', reason: `its leaf hashes do not make the root of the latest checkpoint (size ${latest.size})` });
     }
-    const covered = new Set<number>();
-    for (const event of [...bundle.events].sort((x, y) => x.global_position - y.global_position)) {
+    const covered = new Uint8Array(latest.size);
+    let coveredCount = 0;
+    for (const event of byPosition()) {
       if (event.leaf_index === null || event.leaf_index >= latest.size) continue;
-      if (!leafHash(eventLeafData(eventKey(event), event.chain_hash)).equals(list[event.leaf_index]!) || covered.has(event.leaf_index)) {
+      if (leafHashHex(eventLeafData(eventKey(event), event.chain_hash)) !== list[event.leaf_index] || covered[event.leaf_index] === 1) {
         return fail({ ...eventAt(event), reason: `not the event signed at leaf ${event.leaf_index}: altered, moved or inserted after it was signed` });
       }
-      covered.add(event.leaf_index);
+      covered[event.leaf_index] = 1;
+      coveredCount++;
     }
-    if (covered.size < latest.size) {
-      const missing = Array.from({ length: latest.size }, (_, i) => i).find((i) => !covered.has(i))!;
+    if (coveredCount < latest.size) {
+      const missing = covered.indexOf(0);
       return fail({ kind: 'bundle', reason: `leaf ${missing} of the ${latest.size} the latest checkpoint signed has no event: deleted, or the log truncated` });
     }
-    report.proven = covered.size;
+    report.proven = coveredCount;
   } else if (latest) {
     // 3. Some streams: each event the latest checkpoint covers is proven a leaf of its tree, where the bundle says.
     const proofs = new Map((bundle.inclusion ?? []).map((p) => [p.global_position, p]));
-    for (const event of [...bundle.events].sort((a, b) => a.global_position - b.global_position)) {
+    for (const event of byPosition()) {
       if (event.leaf_index === null || event.leaf_index >= latest.size) continue;
       const proof = proofs.get(event.global_position);
       if (!proof || proof.tree_size !== latest.size) return fail({ ...eventAt(event), reason: `no inclusion proof in the checkpoint of size ${latest.size}` });
@@ -146,7 +163,11 @@ export function verifyBundle(bundle: AuditBundle, trusted?: string): AuditReport
       report.proven++;
     }
   }
-  return { ...report, ok: true };
+  if (!engines) return { ...report, ok: true };
+  // 4. The recorded engines reproduce every effect and after_hash.
+  const { rerun, failure } = rerunEngines(byVersion);
+  report.replayed = rerun;
+  return failure ? fail(failure) : { ...report, ok: true };
 }
 
 export function describeFailure(failure: AuditFailure): string {
@@ -163,6 +184,15 @@ export function describeFailure(failure: AuditFailure): string {
 }
 
 const hex = (text: string) => Buffer.from(text, 'hex');
+const LOWERCASE_HASH = /^[0-9a-f]{64}$/;
+
+/** The events in `key` order: as they are when they already are (an export's usually are), else sorted (a copy). */
+function ordered(events: readonly BundleEvent[], key: (e: BundleEvent) => number): readonly BundleEvent[] {
+  for (let i = 1; i < events.length; i++) if (key(events[i - 1]!) > key(events[i]!)) return [...events].sort((a, b) => key(a) - key(b));
+  return events;
+}
+const inVersionOrder = (events: readonly BundleEvent[]) => ordered(events, (e) => e.stream_version);
+const inPositionOrder = (events: readonly BundleEvent[]) => ordered(events, (e) => e.global_position);
 const positionOf = (f: AuditFailure) => (f.kind === 'event' ? f.global_position : 0);
 const eventAt = (e: BundleEvent) => ({ kind: 'event' as const, global_position: e.global_position, stream_id: e.stream_id, stream_version: e.stream_version });
 const eventKey = (e: BundleEvent) => ({ globalPosition: e.global_position, streamId: e.stream_id, streamVersion: e.stream_version });

@@ -52,6 +52,17 @@ export const OP = {
   palimpsest_workspace_as_of: 'palimpsest_workspace_as_of',
   palimpsest_prove_event: 'palimpsest_prove_event',
   palimpsest_prove_consistency: 'palimpsest_prove_consistency',
+  palimpsest_open_snapshot: 'palimpsest_open_snapshot',
+  palimpsest_snapshot_status: 'palimpsest_snapshot_status',
+  palimpsest_read_snapshot_file: 'palimpsest_read_snapshot_file',
+  palimpsest_node_find: 'palimpsest_node_find',
+  palimpsest_node_get: 'palimpsest_node_get',
+  palimpsest_graph_query: 'palimpsest_graph_query',
+  palimpsest_context_build: 'palimpsest_context_build',
+  palimpsest_impact_analyze: 'palimpsest_impact_analyze',
+  list_projects: 'list_projects',
+  get_active_project: 'get_active_project',
+  set_active_project: 'set_active_project',
 } as const satisfies { readonly [N in CatalogOperation]: N };
 
 /** The same names as types (declarations only: it merges with the constant). */
@@ -105,4 +116,15 @@ export declare namespace OP {
   export type palimpsest_workspace_as_of = 'palimpsest_workspace_as_of';
   export type palimpsest_prove_event = 'palimpsest_prove_event';
   export type palimpsest_prove_consistency = 'palimpsest_prove_consistency';
+  export type palimpsest_open_snapshot = 'palimpsest_open_snapshot';
+  export type palimpsest_snapshot_status = 'palimpsest_snapshot_status';
+  export type palimpsest_read_snapshot_file = 'palimpsest_read_snapshot_file';
+  export type palimpsest_node_find = 'palimpsest_node_find';
+  export type palimpsest_node_get = 'palimpsest_node_get';
+  export type palimpsest_graph_query = 'palimpsest_graph_query';
+  export type palimpsest_context_build = 'palimpsest_context_build';
+  export type palimpsest_impact_analyze = 'palimpsest_impact_analyze';
+  export type list_projects = 'list_projects';
+  export type get_active_project = 'get_active_project';
+  export type set_active_project = 'set_active_project';
 }

@@ -76,6 +76,11 @@ type AttemptDetails = {
   correlation_id?: string;
 };
 
+/** A call relayed to an executor that did not answer in time: whether it ran there is not known yet. */
+type RelayDetails = {
+  outcome?: 'applied' | 'not_applied' | 'unknown';
+};
+
 /** A command tool's refusal: the policy rule that decided, and the run it was recorded on. */
 type CommandDetails = {
   rule?: string;
@@ -95,7 +100,7 @@ type MatchDetails = {
  * reading a field no refusal carries does not compile. Type aliases, not interfaces, so an answer stays
  * assignable to Record<string, unknown> where it is printed as JSON.
  */
-export type RefusalDetails = ArgumentDetails & RangeDetails & TargetDetails & AttemptDetails & MatchDetails & CommandDetails & {
+export type RefusalDetails = ArgumentDetails & RangeDetails & TargetDetails & AttemptDetails & MatchDetails & CommandDetails & RelayDetails & {
   next_actions?: NextAction[];
   diagnostic?: Record<string, unknown> | null;
   /** A preview's refusal: advisory, nothing was recorded. */

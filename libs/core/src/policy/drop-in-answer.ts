@@ -12,6 +12,7 @@ export const DROP_IN_TOOLS: readonly string[] = Object.freeze([OP.read_file, OP.
 export const DROP_IN_CODES = [
   'TOOL_TIMEOUT', 'CANCELLED', 'PATH_ESCAPE', 'PATH_NOT_FOUND', 'TOOL_FAILED', 'INVALID_ARGUMENTS',
   'FORBIDDEN', 'APPROVAL_DECLINED', 'APPROVAL_TIMEOUT', 'INTERNAL_ERROR',
+  'LOCAL_EXECUTOR_OFFLINE', 'UNKNOWN_PROJECT', 'NO_ACTIVE_PROJECT', 'UNKNOWN_TOOL',
 ] as const;
 export type DropInCode = (typeof DROP_IN_CODES)[number];
 

@@ -1,9 +1,9 @@
 // Hashing is deterministic computation, not I/O: node:crypto's digest is the one node:* import core allows.
 import { createHash, type Hash } from 'node:crypto';
 
-/** Lowercase hex SHA-256 of the UTF-8 encoding of `text`. */
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+/** Lowercase hex SHA-256 of the UTF-8 encoding of `text`, or of bytes as they are. */
+export function sha256Hex(data: string | Uint8Array): string {
+  return (typeof data === 'string' ? createHash('sha256').update(data, 'utf8') : createHash('sha256').update(data)).digest('hex');
 }
 
 export const SHA256_HEX = /^[0-9a-f]{64}$/;

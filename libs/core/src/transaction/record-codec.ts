@@ -1,47 +1,115 @@
 /**
- * Deterministic JSON for stored records and fingerprints: object keys sorted by UTF-16 code unit
- * order, no whitespace, arrays in order, strings written exactly as JSON.stringify writes them
- * (literal non-ASCII, escaped lone surrogates).
+ * Deterministic JSON: the one canonical writer for stored records, fingerprints and event digests
+ * (RFC 8785's JSON Canonicalization Scheme on the values JSON.stringify can write). Object members
+ * sorted by their names' UTF-16 code units, no whitespace, arrays in order, strings and numbers
+ * written exactly as JSON.stringify writes them (literal non-ASCII, escaped lone surrogates), members
+ * whose value is undefined, a function or a symbol left out (null inside an array), `toJSON` honoured.
+ * A value JSON cannot hold (a non-finite number, a bigint, an undefined top level) is a TypeError
+ * naming its path: a stored record must never change meaning on the way out.
  */
 export function canonicalJson(value: unknown): string {
-  const out = encode(value, '$');
-  if (out === undefined) throw new TypeError('canonicalJson: the top-level value is not representable in JSON');
-  return out;
+  try {
+    const out = encode(value);
+    if (out !== undefined) return out;
+  } catch (error) {
+    if (error !== UNREPRESENTABLE) throw error;
+  }
+  throw new TypeError(`canonicalJson: ${unrepresentablePath(value, '$')} is not representable in JSON`);
 }
 
-function encode(value: unknown, path: string): string | undefined {
-  if (value === null) return 'null';
+const UNREPRESENTABLE = new Error('unrepresentable');
+
+function encode(input: unknown): string | undefined {
+  const value = jsonValueOf(input);
   switch (typeof value) {
     case 'string':
-    case 'boolean':
-      return JSON.stringify(value);
+      return quoted(value);
     case 'number':
-      // A non-finite number would silently become null; a stored record must never change meaning.
-      if (!Number.isFinite(value)) throw new TypeError(`canonicalJson: ${path} is not a finite number`);
+      if (value - value !== 0) throw UNREPRESENTABLE;
       return JSON.stringify(value);
-    case 'undefined':
-    case 'function':
-    case 'symbol':
-      return undefined;
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      if (value === null) return 'null';
+      return Array.isArray(value) ? encodeArray(value) : encodeObject(value as Record<string, unknown>);
     case 'bigint':
-      throw new TypeError(`canonicalJson: ${path} is a bigint`);
+      throw UNREPRESENTABLE;
     default:
-      return Array.isArray(value) ? encodeArray(value, path) : encodeObject(value as Record<string, unknown>, path);
+      return undefined;
   }
 }
 
-function encodeArray(items: readonly unknown[], path: string): string {
-  const parts = items.map((item, i) => encode(item, `${path}[${i}]`) ?? 'null');
-  return `[${parts.join(',')}]`;
+function encodeArray(items: readonly unknown[]): string {
+  let out = '[';
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) out += ',';
+    out += encode(items[i]) ?? 'null';
+  }
+  return out + ']';
 }
 
-function encodeObject(obj: Record<string, unknown>, path: string): string {
-  const parts: string[] = [];
-  for (const key of Object.keys(obj).sort()) {
-    const encoded = encode(obj[key], `${path}.${key}`);
-    if (encoded !== undefined) parts.push(`${JSON.stringify(key)}:${encoded}`);
+function encodeObject(object: Record<string, unknown>): string {
+  const keys = Object.keys(object);
+  if (!inOrder(keys)) keys.sort();
+  let out = '{';
+  for (const key of keys) {
+    const encoded = encode(object[key]);
+    if (encoded === undefined) continue;
+    out += out.length === 1 ? quotedKey(key) : ',' + quotedKey(key);
+    out += ':' + encoded;
   }
-  return `{${parts.join(',')}}`;
+  return out + '}';
+}
+
+/** A string needs JSON.stringify only when it holds a quote, a backslash, a control or a surrogate unit. */
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+const quoted = (text: string): string => (ESCAPED.test(text) ? JSON.stringify(text) : '"' + text + '"');
+
+/** Member names repeat from event to event: each is quoted once (up to a bound, then every time). */
+const quotedKeys = new Map<string, string>();
+function quotedKey(key: string): string {
+  let q = quotedKeys.get(key);
+  if (q === undefined) {
+    q = quoted(key);
+    if (quotedKeys.size < 4096) quotedKeys.set(key, q);
+  }
+  return q;
+}
+
+/** Whether the keys already sort as Array.prototype.sort (UTF-16 code units) would sort them. */
+function inOrder(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1] > keys[i]) return false;
+  return true;
+}
+
+function jsonValueOf(value: unknown): unknown {
+  if (value !== null && typeof value === 'object') {
+    const toJSON: unknown = Reflect.get(value, 'toJSON');
+    if (typeof toJSON === 'function') return Reflect.apply(toJSON, value, []);
+  }
+  return value;
+}
+
+/** Where the first value JSON cannot hold sits (walked again only when encoding failed). */
+function unrepresentablePath(input: unknown, path: string): string {
+  const value = jsonValueOf(input);
+  if (value === null || typeof value !== 'object') return path;
+  const entries: [string, unknown][] = Array.isArray(value)
+    ? value.map((item, i) => [`${path}[${i}]`, item])
+    : Object.keys(value).map((key) => [`${path}.${key}`, Reflect.get(value, key)]);
+  for (const [childPath, child] of entries) {
+    if (!isRepresentable(child)) return unrepresentablePath(child, childPath);
+  }
+  return path;
+}
+
+function isRepresentable(value: unknown): boolean {
+  try {
+    encode(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -17,6 +17,11 @@ export interface AsyncProjection {
   readonly version: number;
   /** The tables this projection owns (and only it writes), in dependency order. */
   readonly tables: readonly string[];
+  /**
+   * The events it follows (Emmett's canHandle); absent: every event. A batch with none of them moves the
+   * checkpoint alone, in one statement, without opening a transaction for `apply`.
+   */
+  canHandle?(event: StoredEvent): boolean;
   /** Brings the tables up to the batch (events in readAll order; skip types it does not follow). */
   apply(tx: Sql, events: readonly StoredEvent[]): Promise<void>;
 }

@@ -1,8 +1,8 @@
 import { BUNDLE_FORMAT, type AuditBundle, type BundleEvent } from '@palimpsest/core/audit/audit-bundle';
-import { consistencyProof, inclusionProof } from '@palimpsest/core/audit/merkle-log';
+import { consistencyPath, inclusionPath, type NodeLookup } from '@palimpsest/core/audit/merkle-nodes';
 import type { Sql } from '@palimpsest/store/db';
 import { recordedAtIso, type EventRow } from '@palimpsest/store/stored-event';
-import { checkpoints, leafHashes } from './audit-proofs.queries';
+import { checkpoints, fromStoredNodes, leafHashes, type StoredProof } from './audit-proofs.queries';
 
 /**
  * A verification bundle of the store as it is (`palimpsest export`, and `palimpsest verify` on a live
@@ -33,18 +33,18 @@ export async function exportAuditBundle(sql: Sql, verifierKey: string, streams: 
   }));
   const signed = await checkpoints(sql);
   const latest = signed.at(-1);
-  const leaves = latest ? await leafHashes(sql, latest.size) : [];
+  // The whole log carries its leaves (they make the root); a bundle of streams carries a proof per event.
+  const leaves = latest && !streams ? await leafHashes(sql, latest.size) : [];
   const hex = (list: Buffer[]) => list.map((h) => h.toString('hex'));
-  const consistency = signed.slice(1).flatMap((c, i) => {
-    const first = signed[i]!.size;
-    return c.size > first ? [{ first_size: first, second_size: c.size, proof: hex(consistencyProof(leaves, first, c.size)) }] : [];
-  });
-  const inclusion =
-    streams && latest
-      ? events
-          .filter((e) => e.leaf_index !== null && e.leaf_index < latest.size)
-          .map((e) => ({ global_position: e.global_position, tree_size: latest.size, path: hex(inclusionProof(leaves, e.leaf_index!, latest.size)) }))
-      : [];
+  const steps = signed.slice(1).flatMap((c, i) => (c.size > signed[i]!.size ? [{ first_size: signed[i]!.size, second_size: c.size }] : []));
+  const covered = streams && latest ? events.filter((e) => e.leaf_index !== null && e.leaf_index < latest.size) : [];
+  const proofs: StoredProof[] = [
+    ...steps.map((step) => (node: NodeLookup) => consistencyPath(step.first_size, step.second_size, node)),
+    ...covered.map((e) => (node: NodeLookup) => inclusionPath(e.leaf_index!, latest!.size, node)),
+  ];
+  const made = await fromStoredNodes(sql, proofs);
+  const consistency = steps.map((step, i) => ({ ...step, proof: hex(made[i]!) }));
+  const inclusion = covered.map((e, i) => ({ global_position: e.global_position, tree_size: latest!.size, path: hex(made[steps.length + i]!) }));
   return {
     format: BUNDLE_FORMAT,
     verifier_key: verifierKey,

@@ -1,10 +1,12 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { openCheckpoint } from '@palimpsest/core/audit/checkpoint-note';
 import { eventLeafData } from '@palimpsest/core/audit/event-chain';
 import { verifyConsistency, verifyInclusion } from '@palimpsest/core/audit/merkle-log';
 import { appendToStream } from '@palimpsest/store/append-to-stream';
 import { readStream } from '@palimpsest/store/read-stream';
-import type { Db } from '@palimpsest/store/db';
+import type { Db, Sql } from '@palimpsest/store/db';
 import { checkpointOf, readAll, type ReadAllCheckpoint } from '@palimpsest/store/read-all';
 import { sampleEvents, uniqueStreamId } from '@palimpsest/store/test-support/sample-events';
 import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
@@ -56,9 +58,9 @@ describe(`the Merkle log and its signed checkpoints (${describeBackend})`, () =>
 
   it('signs checkpoints every N leaves and after T seconds, each a prefix of the next, each event provable', async () => {
     const streams = [uniqueStreamId('a'), uniqueStreamId('b'), uniqueStreamId('c')];
-    for (const [i, s] of streams.entries()) await appendToStream(db, s, 0, sampleEvents(3 + i));
+    for (const [i, s] of streams.entries()) await appendToStream(db, s, 0, sampleEvents(13 + i));
     let at = await catchUp(null, 4);
-    await appendToStream(db, streams[0]!, 3, sampleEvents(1, 4));
+    await appendToStream(db, streams[0]!, 13, sampleEvents(1, 14));
     clock = new Date(clock.getTime() + 61_000);
     at = await catchUp(at, 4);
 
@@ -89,6 +91,27 @@ describe(`the Merkle log and its signed checkpoints (${describeBackend})`, () =>
       const ok = verifyInclusion(index, latest.size, Buffer.from(proof.leaf_hash, 'hex'), proof.path.map((p) => Buffer.from(p, 'hex')), Buffer.from(latest.root, 'hex'));
       expect(ok).toBe(true);
     }
+  });
+
+  it("stores the inner nodes the leaves complete, the same the migration computes from the leaves of an older log", async () => {
+    const nodes = async (sql: Sql) =>
+      (await sql.query<{ n: string }>(`SELECT level || ':' || node_index || ':' || encode(hash, 'hex') AS n FROM audit_nodes ORDER BY level, node_index`)).rows.map((r) => r.n);
+    const kept = await nodes(db);
+    const { rows } = await db.query<{ size: number }>('SELECT size FROM audit_log_state');
+    const size = Number(rows[0]!.size);
+    const expected = Array.from({ length: 59 }, (_, l) => Math.floor(size / 2 ** (l + 4))).reduce((a, b) => a + b, 0);
+    expect(kept).toHaveLength(expected);
+    const migration = readFileSync(join(__dirname, '../../../../migrations/0028_audit_nodes.sql'), 'utf8');
+    await db
+      .transaction(async (tx) => {
+        await tx.query('DELETE FROM audit_nodes');
+        await tx.exec(migration.slice(migration.indexOf('DO $$')));
+        expect(await nodes(tx)).toEqual(kept);
+        throw new Error('undo');
+      })
+      .catch((error: Error) => {
+        if (error.message !== 'undo') throw error;
+      });
   });
 
   it('signs nothing for a batch of checkpoint events alone, however small N is', async () => {

@@ -1,5 +1,5 @@
 import { eventLeafData } from '@palimpsest/core/audit/event-chain';
-import { leafHash, pushToFrontier, rootOfFrontier } from '@palimpsest/core/audit/merkle-log';
+import { leafHash, pushToFrontier, rootOfFrontier, type MerkleNode } from '@palimpsest/core/audit/merkle-log';
 import type { SignedCheckpoint } from '@palimpsest/core/audit/checkpoint-note';
 import { appendToStream } from '@palimpsest/store/append-to-stream';
 import type { Db, Sql } from '@palimpsest/store/db';
@@ -17,6 +17,12 @@ import type { AuditSigner } from './audit-signer';
 export const AUDIT_LOG_PROCESSOR = 'audit_log';
 export const AUDIT_STREAM = 'audit-log';
 export const CHECKPOINT_EVENT = 'LogCheckpointSigned';
+
+/**
+ * The lowest level of inner node audit_nodes holds: a subtree of fewer than 2^4 leaves is hashed from its
+ * leaves when a proof needs it (at most 8 leaves read), which keeps the table at one row per 16 leaves.
+ */
+export const STORED_NODE_LEVEL = 4;
 
 export interface AuditLogPolicy {
   everyEvents: number;
@@ -45,28 +51,16 @@ interface State {
 /** Extends the log with `events` (readAll order) in `tx`; the checkpoint it signed, if it signed one. */
 export async function extendAuditLog(tx: Sql, events: readonly StoredEvent[], signer: AuditSigner, policy: AuditLogPolicy, now: Date): Promise<SignedCheckpoint | null> {
   const state = await stateOf(tx);
-  if (events.length > 0) {
-    const { rows } = await tx.query<{ global_position: number; link: string }>(
-      `SELECT global_position, encode(chain_hash, 'hex') AS link FROM events WHERE global_position = ANY($1::bigint[])`,
-      [events.map((e) => e.globalPosition)],
-    );
-    const links = new Map(rows.map((row) => [row.global_position, row.link]));
-    const hashes: string[] = [];
-    for (const event of events) {
-      const link = links.get(event.globalPosition);
-      if (!link) throw new Error(`event ${event.globalPosition} has no chain link`);
-      const leaf = leafHash(eventLeafData(event, link));
-      state.frontier = pushToFrontier(state.frontier, state.size + hashes.length, leaf);
-      hashes.push(leaf.toString('hex'));
-    }
-    await tx.query(
-      `INSERT INTO audit_leaves (leaf_index, global_position, leaf_hash)
-       SELECT $1::bigint + l.ord - 1, l.position, decode(l.hash, 'hex')
-       FROM unnest($2::bigint[], $3::text[]) WITH ORDINALITY AS l(position, hash, ord)`,
-      [state.size, events.map((e) => e.globalPosition), hashes],
-    );
-    state.size += events.length;
+  const from = state.size;
+  const links = await chainLinksOf(tx, events);
+  const hashes: string[] = [];
+  const nodes: MerkleNode[] = [];
+  for (const [i, event] of events.entries()) {
+    const leaf = leafHash(eventLeafData(event, links[i]!));
+    state.frontier = pushToFrontier(state.frontier, state.size + i, leaf, nodes);
+    hashes.push(leaf.toString('hex'));
   }
+  state.size += events.length;
   // A batch of checkpoint events alone signs nothing: each checkpoint would otherwise call the next.
   const news = events.some((e) => e.streamId !== AUDIT_STREAM);
   const due =
@@ -82,12 +76,54 @@ export async function extendAuditLog(tx: Sql, events: readonly StoredEvent[], si
     state.checkpoint_size = state.size;
     state.checkpoint_at = now;
   }
-  await tx.query(
-    `INSERT INTO audit_log_state (id, size, frontier, checkpoint_size, checkpoint_at) VALUES (true, $1, $2::text[]::bytea[], $3, $4)
-     ON CONFLICT (id) DO UPDATE SET size = EXCLUDED.size, frontier = EXCLUDED.frontier, checkpoint_size = EXCLUDED.checkpoint_size, checkpoint_at = EXCLUDED.checkpoint_at`,
-    [state.size, state.frontier.map((h) => `\\x${h.toString('hex')}`), state.checkpoint_size, state.checkpoint_at],
-  );
+  await writeLeaves(tx, from, events, hashes, nodes.filter((n) => n.level >= STORED_NODE_LEVEL), state);
   return signed;
+}
+
+/** Each event's chain link: carried by the page when the consumer read it (readsChainLinks), else read here. */
+async function chainLinksOf(tx: Sql, events: readonly StoredEvent[]): Promise<string[]> {
+  if (events.every((e) => e.chainHash !== undefined)) return events.map((e) => e.chainHash!);
+  const { rows } = await tx.query<{ global_position: number; link: string }>(
+    `SELECT global_position, encode(chain_hash, 'hex') AS link FROM events WHERE global_position = ANY($1::bigint[])`,
+    [events.map((e) => e.globalPosition)],
+  );
+  const links = new Map(rows.map((row) => [row.global_position, row.link]));
+  return events.map((e) => {
+    const link = links.get(e.globalPosition);
+    if (!link) throw new Error(`event ${e.globalPosition} has no chain link`);
+    return link;
+  });
+}
+
+/**
+ * The batch's leaves from index `from` on, the inner nodes they completed (what proofs read instead of
+ * every leaf) and the log's new state, in one statement.
+ */
+async function writeLeaves(tx: Sql, from: number, events: readonly StoredEvent[], hashes: string[], nodes: readonly MerkleNode[], state: State): Promise<void> {
+  await tx.query(
+    `WITH leaves AS (
+       INSERT INTO audit_leaves (leaf_index, global_position, leaf_hash)
+       SELECT $1::bigint + l.ord - 1, l.position, decode(l.hash, 'hex')
+       FROM unnest($2::bigint[], $3::text[]) WITH ORDINALITY AS l(position, hash, ord)
+     ), nodes AS (
+       INSERT INTO audit_nodes (level, node_index, hash) SELECT n.level, n.node_index, decode(n.hash, 'hex')
+       FROM unnest($4::smallint[], $5::bigint[], $6::text[]) AS n(level, node_index, hash)
+     )
+     INSERT INTO audit_log_state (id, size, frontier, checkpoint_size, checkpoint_at) VALUES (true, $7, $8::text[]::bytea[], $9, $10)
+     ON CONFLICT (id) DO UPDATE SET size = EXCLUDED.size, frontier = EXCLUDED.frontier, checkpoint_size = EXCLUDED.checkpoint_size, checkpoint_at = EXCLUDED.checkpoint_at`,
+    [
+      from,
+      events.map((e) => e.globalPosition),
+      hashes,
+      nodes.map((n) => n.level),
+      nodes.map((n) => n.index),
+      nodes.map((n) => n.hash.toString('hex')),
+      state.size,
+      state.frontier.map((h) => `\\x${h.toString('hex')}`),
+      state.checkpoint_size,
+      state.checkpoint_at,
+    ],
+  );
 }
 
 async function stateOf(tx: Sql): Promise<State> {
@@ -110,6 +146,7 @@ export function auditLogProcessor(db: Db, signer: AuditSigner, policy: AuditLogP
   return {
     name: AUDIT_LOG_PROCESSOR,
     kind: 'projection' as const,
+    readsChainLinks: true,
     async handle(events: readonly StoredEvent[], batch: AuditBatch): Promise<void> {
       await db.transaction(async (tx) => {
         await extendAuditLog(tx, events, signer, policy, clock());

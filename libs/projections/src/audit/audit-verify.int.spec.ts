@@ -124,6 +124,12 @@ describe(`verifying the audit log (${describeBackend})`, () => {
     expect(failureOf(b)).toMatch(new RegExp(`(leaf ${size - 2} of the ${size} the latest checkpoint signed has no event: deleted, or the log truncated|version \\d+ of the stream is missing)`));
   });
 
+  it('names a leaf not written in lowercase hex', () => {
+    const b = copy(log);
+    b.leaves![1] = b.leaves![1]!.toUpperCase();
+    expect(failureOf(b)).toMatch(/leaf 1 is not a hash in lowercase hex/);
+  });
+
   describe('the live store', () => {
     /** Tampers in SQL (the append-only trigger off, as someone with the database could), verifies, undoes. */
     async function tampered(change: (tx: Sql) => Promise<unknown>, trusted?: string): Promise<string> {

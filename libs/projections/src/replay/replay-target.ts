@@ -1,8 +1,7 @@
 import { ReplayDivergence } from '@palimpsest/core/target/target.decider';
-import { TargetFold } from '@palimpsest/core/target/target-fold';
-import { ReplayCheck } from '@palimpsest/core/target/replay-check';
-import { targetStreamId, upcastTargetEvent } from '@palimpsest/core/target/target.events';
-import { textOf, type TargetState } from '@palimpsest/core/target/target.state';
+import { TargetReplay } from '@palimpsest/core/target/target-replay';
+import { targetStreamId } from '@palimpsest/core/target/target.events';
+import type { TargetState } from '@palimpsest/core/target/target.state';
 import { sha256Hex } from '@palimpsest/core/text/sha256';
 import type { Sql } from '@palimpsest/store/db';
 import { streamPages } from '@palimpsest/store/read-stream';
@@ -34,33 +33,20 @@ export interface Reconstruction {
   divergence: ReplayDivergence | null;
 }
 
-/**
- * Fold a target's stream from its initial snapshot (TargetFold: each acceptance's effects applied, its
- * after_hash checked) and, before each acceptance is folded, re-run its recorded profile on the text it
- * applied to: the engine must reproduce the recorded effects (a tampered effect is a divergence) and the
- * after_hash. Events are read a page at a time and not kept.
- */
+/** A target's stream through the replay verifier (TargetReplay), read a page at a time and not kept. */
 export async function reconstructTarget(sql: Sql, targetId: string): Promise<Reconstruction> {
-  const fold = new TargetFold();
-  let accepted = 0;
-  const checks = new ReplayCheck();
+  const replay = new TargetReplay();
   for await (const page of streamPages(sql, targetStreamId(targetId))) {
     for (const s of page) {
       try {
-        const before = fold.state;
-        let rerun = true;
-        const event = upcastTargetEvent(s.type, s.schemaVersion, s.data, () => ((rerun = false), textOf(before)));
-        // A version-1 acceptance's effects were just derived by running its engine: that run was the check.
-        checks.check(event, before, rerun, fold.buffer);
-        fold.apply(event);
-        if (event.type === 'ProposalAccepted') accepted++;
+        replay.step(s);
       } catch (err) {
-        if (err instanceof ReplayDivergence) return { state: fold.state, accepted, divergence: err };
+        if (err instanceof ReplayDivergence) return { state: replay.state, accepted: replay.accepted, divergence: err };
         throw err;
       }
     }
   }
-  return { state: fold.state, accepted, divergence: null };
+  return { state: replay.state, accepted: replay.accepted, divergence: null };
 }
 
 /** Compare the reconstruction with the materialized row. Reports divergence; never repairs. */

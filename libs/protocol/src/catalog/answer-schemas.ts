@@ -5,6 +5,7 @@ import { WORKSPACE_ANSWERS } from './workspace-answers';
 import { observedAcceptance } from './observed-answers';
 import { READ_MODEL_ANSWERS } from './read-model-answers';
 import { GROUP_ANSWERS } from './group-answers';
+import { PROJECT_ANSWERS } from './operations/projects.operations';
 
 /**
  * The catalog's word on what each operation's success carries, field by field, beside its result
@@ -369,6 +370,7 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
     detail: bool('True when every operation of the catalog is listed with its status and codes.'),
   }),
   ...WORKSPACE_ANSWERS, ...READ_MODEL_ANSWERS,
+  ...PROJECT_ANSWERS,
   palimpsest_change_propose: object({
     status: { const: 'ok' },
     replayed: bool('True when the same request_id returned the recorded answer.'),

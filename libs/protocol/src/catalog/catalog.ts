@@ -23,6 +23,9 @@ import { UNDO_OPERATIONS } from './operations/undo.operations';
 import { AUDIT_OPERATIONS } from './operations/audit.operations';
 import { HISTORY_OPERATIONS } from './operations/history.operations';
 import { PROOF_OPERATIONS } from './operations/proofs.operations';
+import { SNAPSHOT_OPERATIONS } from './operations/snapshots.operations';
+import { CODE_GRAPH_OPERATIONS } from './operations/code-graph.operations';
+import { PROJECT_OPERATIONS, relayable } from './operations/projects.operations';
 
 /**
  * The one list of operations. Order is the order tools are advertised in. Declared `as const`, so
@@ -49,16 +52,19 @@ export const CATALOG = [
   capabilities,
   workspaceRefresh,
   workspaceStatus,
-  ...FILE_READ_OPERATIONS,
-  editFile,
-  writeFile,
-  ...COMMAND_OPERATIONS,
+  ...FILE_READ_OPERATIONS.map(relayable),
+  relayable(editFile),
+  relayable(writeFile),
+  ...COMMAND_OPERATIONS.map(relayable),
   ...CANDIDATE_OPERATIONS,
   ...READ_MODEL_OPERATIONS,
   ...UNDO_OPERATIONS,
   ...AUDIT_OPERATIONS,
   ...HISTORY_OPERATIONS,
   ...PROOF_OPERATIONS,
+  ...SNAPSHOT_OPERATIONS,
+  ...CODE_GRAPH_OPERATIONS,
+  ...PROJECT_OPERATIONS,
 ] as const satisfies readonly OperationSpec[];
 
 export type OperationName = (typeof CATALOG)[number]['name'];

@@ -117,4 +117,15 @@ export interface OperationAdmitted {
   palimpsest_workspace_as_of: OperationParams['palimpsest_workspace_as_of'];
   palimpsest_prove_event: OperationParams['palimpsest_prove_event'];
   palimpsest_prove_consistency: OperationParams['palimpsest_prove_consistency'];
+  palimpsest_open_snapshot: OperationParams['palimpsest_open_snapshot'];
+  palimpsest_snapshot_status: OperationParams['palimpsest_snapshot_status'];
+  palimpsest_read_snapshot_file: OperationParams['palimpsest_read_snapshot_file'];
+  palimpsest_node_find: OperationParams['palimpsest_node_find'];
+  palimpsest_node_get: OperationParams['palimpsest_node_get'];
+  palimpsest_graph_query: OperationParams['palimpsest_graph_query'];
+  palimpsest_context_build: OperationParams['palimpsest_context_build'];
+  palimpsest_impact_analyze: OperationParams['palimpsest_impact_analyze'];
+  list_projects: OperationParams['list_projects'];
+  get_active_project: OperationParams['get_active_project'];
+  set_active_project: OperationParams['set_active_project'];
 }

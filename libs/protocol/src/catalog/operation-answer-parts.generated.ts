@@ -171,3 +171,93 @@ export type Checkpoint = {
   signed_note: string;
   global_position: number;
 };
+
+/** A part several answers share. */
+export type Disk = {
+  state: "unchanged" | "changed";
+  changed_paths: Array<ChangedPathsItem>;
+  changed_total: number;
+  latest: string;
+};
+
+/** A part several answers share. */
+export type ChangedPathsItem = {
+  path: string;
+  change: "modified" | "deleted" | "added";
+};
+
+/** A part several answers share. */
+export type Snapshot = {
+  id: string;
+  files: number;
+};
+
+/** A part several answers share. */
+export type Coverage = {
+  completeness: "complete" | "partial" | "unknown";
+  exhaustive: boolean;
+  gaps: Array<{
+    reason: "dynamic_call" | "unresolved_import" | "declared_only_language" | "parse_error";
+    site: {
+      path: string;
+      line: number;
+      column: number;
+    } | null;
+    detail: string;
+  }>;
+};
+
+/** A part several answers share. */
+export type Truncation = {
+  truncated: boolean;
+  limits: {
+    max_bytes: number;
+    max_depth: number;
+    max_items: number;
+    max_nodes: number;
+  };
+  used: {
+    bytes: number;
+  };
+  omissions: Array<{
+    reason: "max_bytes" | "max_items" | "max_nodes" | "max_depth" | "limit";
+    part: string;
+    count: number;
+    node_ids: Array<string>;
+  }>;
+  continuation: string | null;
+};
+
+/** A part several answers share. */
+export type NodesItem = {
+  id: string;
+  kind: "module" | "function" | "class" | "method" | "variable" | "interface" | "type" | "enum";
+  name: string;
+  path: string;
+  version: string;
+};
+
+/** A part several answers share. */
+export type Start = {
+  path: string;
+  line: number;
+  column: number;
+};
+
+/** A part several answers share. */
+export type EdgesItem = {
+  from: string;
+  kind: "calls" | "references" | "imports" | "extends";
+  to: string;
+  layer: "declared" | "resolved";
+  depth: number;
+  site: Start;
+};
+
+/** A part several answers share. */
+export type ProjectsItem = {
+  id: string;
+  slug: string;
+  online: boolean;
+  active: boolean;
+};

@@ -1,5 +1,5 @@
 // Generated from the operation catalog by `npx palimpsest generate`. Do not edit by hand.
-import type { From, Checkpoint } from './operation-answer-parts.generated';
+import type { From, Checkpoint, Disk, ChangedPathsItem, Snapshot, Coverage, Truncation, NodesItem, Start, EdgesItem, ProjectsItem } from './operation-answer-parts.generated';
 
 /** What a success of palimpsest_relocate_range carries. */
 export type RelocateRangeAnswer = {
@@ -166,4 +166,190 @@ export type ProveConsistencyAnswer = {
   first: Checkpoint;
   second: Checkpoint;
   proof_hashes: Array<string>;
+};
+
+/** What a success of palimpsest_open_snapshot carries. */
+export type OpenSnapshotAnswer = {
+  status: "ok";
+  snapshot: {
+    id: string;
+    log_sequence: number;
+    captured_at: string;
+    files: number;
+    total_bytes: number;
+    disk: Disk;
+  };
+  recorded: boolean;
+  root: string;
+};
+
+/** What a success of palimpsest_snapshot_status carries. */
+export type SnapshotStatusAnswer = {
+  status: "ok";
+  state: "unchanged" | "changed" | "no_snapshot";
+  latest: string;
+  latest_recorded: boolean;
+  disk: {
+    state: "unchanged" | "changed";
+    changed_paths: Array<ChangedPathsItem>;
+    changed_total: number;
+    latest: string;
+  } | null;
+  snapshots: Array<{
+    id: string;
+    log_sequence: number;
+    captured_at: string;
+    files: number;
+    total_bytes: number;
+  }>;
+  total: number;
+  root: string;
+};
+
+/** What a success of palimpsest_read_snapshot_file carries. */
+export type ReadSnapshotFileAnswer = {
+  status: "ok";
+  path: string;
+  content: string;
+  truncated: boolean;
+  totalLines: number;
+  file: {
+    sha256: string;
+    source: "log" | "disk";
+    target_file_id: string | null;
+    version: number | null;
+  };
+  snapshot: {
+    id: string;
+    log_sequence: number;
+    disk: Disk;
+  };
+};
+
+/** What a success of palimpsest_node_find carries. */
+export type NodeFindAnswer = {
+  status: "ok";
+  snapshot: Snapshot;
+  coverage: Coverage;
+  truncation: Truncation;
+  nodes: Array<NodesItem>;
+  matches: Array<{
+    node: string;
+    reasons: Array<"name" | "id">;
+  }>;
+};
+
+/** What a success of palimpsest_node_get carries. */
+export type NodeGetAnswer = {
+  status: "ok";
+  snapshot: Snapshot;
+  coverage: Coverage;
+  truncation: Truncation;
+  nodes: Array<{
+    node: NodesItem;
+    qualified_name: string;
+    language: string;
+    layers: Array<string>;
+    range: {
+      start: Start;
+      end: Start;
+    };
+    signature: string;
+    body?: string;
+    edges?: Array<{
+      direction: "incoming" | "outgoing";
+      kind: string;
+      layer: string;
+      node: string;
+      site: Start;
+    }>;
+  }>;
+};
+
+/** What a success of palimpsest_graph_query carries. */
+export type GraphQueryAnswer = {
+  status: "ok";
+  snapshot: Snapshot;
+  coverage: Coverage;
+  truncation: Truncation;
+  traversed: {
+    direction: "outgoing" | "incoming";
+    edge_kinds: Array<string>;
+    layers: Array<string>;
+  };
+  nodes: Array<NodesItem>;
+  edges: Array<EdgesItem>;
+  paths?: Array<{
+    from: string;
+    to: string;
+    nodes: Array<string>;
+  }>;
+  boundaries: Array<{
+    kind: "external_module" | "unresolved_name";
+    from: string;
+    name: string;
+    module: string | null;
+    site: Start;
+  }>;
+};
+
+/** What a success of palimpsest_context_build carries. */
+export type ContextBuildAnswer = {
+  status: "ok";
+  snapshot: Snapshot;
+  coverage: Coverage;
+  truncation: Truncation;
+  purpose: "understand" | "change_behavior" | "diagnose";
+  items: Array<{
+    node: NodesItem;
+    depth: number;
+    required: boolean;
+    reasons: Array<{
+      kind: "focus" | "expand" | "caller" | "callee" | "test";
+      text: string;
+      via?: string;
+    }>;
+    signature: string;
+    body?: string;
+  }>;
+  edges: Array<EdgesItem>;
+};
+
+/** What a success of palimpsest_impact_analyze carries. */
+export type ImpactAnalyzeAnswer = {
+  status: "ok";
+  snapshot: Snapshot;
+  coverage: Coverage;
+  truncation: Truncation;
+  impacted: Array<{
+    node: NodesItem;
+    depth: number;
+    from: string;
+    edge_kind: string;
+    layer: string;
+    site: Start;
+  }>;
+  tests: Array<{
+    path: string;
+    reaches: Array<string>;
+  }>;
+};
+
+/** What a success of list_projects carries. */
+export type ListProjectsAnswer = {
+  status: "ok";
+  projects: Array<ProjectsItem>;
+  active: string | null;
+};
+
+/** What a success of get_active_project carries. */
+export type GetActiveProjectAnswer = {
+  status: "ok";
+  project: ProjectsItem;
+};
+
+/** What a success of set_active_project carries. */
+export type SetActiveProjectAnswer = {
+  status: "ok";
+  project: ProjectsItem;
 };

@@ -2,7 +2,7 @@
 import type { InitializeTargetAnswer, SubmitEditsAnswer } from './operation-answer-parts.generated';
 import type { HandleUploadAnswer, GetTargetAnswer, ExportTargetAnswer, ReadTargetAnswer, ReadLinesAnswer, FindOccurrencesAnswer, ObserveScopeAnswer, SubmitObservedOperationsAnswer, SubmitOperationsAnswer, SubmitReplacementAnswer, PreviewAnswer, SaveAnswer, ReplayAnswer, GetAttemptLogAnswer, GetManifestLedgerAnswer, CapabilitiesAnswer, WorkspaceRefreshAnswer } from './operation-answers-1.generated';
 import type { WorkspaceStatusAnswer, GrepAnswer, ListFilesAnswer, ReadFileAnswer, EditFileAnswer, WriteFileAnswer, RunCommandAnswer, StartCommandAnswer, GetCommandOutputAnswer, SendCommandInputAnswer, KillCommandAnswer, ChangeProposeAnswer, EditPlanAnswer, ChangeInspectAnswer, CheckRunAnswer, ChangeApplyAnswer, ChangeDiscardAnswer, SearchTargetsAnswer, GetTargetActivityAnswer, ChangesSinceAnswer } from './operation-answers-2.generated';
-import type { RelocateRangeAnswer, UndoAttemptAnswer, UndoEditAnswer, ListSessionsAnswer, SessionActivityAnswer, DiffVersionsAnswer, FileHistoryAnswer, WorkspaceAsOfAnswer, ProveEventAnswer, ProveConsistencyAnswer } from './operation-answers-3.generated';
+import type { RelocateRangeAnswer, UndoAttemptAnswer, UndoEditAnswer, ListSessionsAnswer, SessionActivityAnswer, DiffVersionsAnswer, FileHistoryAnswer, WorkspaceAsOfAnswer, ProveEventAnswer, ProveConsistencyAnswer, OpenSnapshotAnswer, SnapshotStatusAnswer, ReadSnapshotFileAnswer, NodeFindAnswer, NodeGetAnswer, GraphQueryAnswer, ContextBuildAnswer, ImpactAnalyzeAnswer, ListProjectsAnswer, GetActiveProjectAnswer, SetActiveProjectAnswer } from './operation-answers-3.generated';
 
 export type * from './operation-answer-parts.generated';
 export type * from './operation-answers-1.generated';
@@ -60,4 +60,15 @@ export interface OperationAnswers {
   palimpsest_workspace_as_of: WorkspaceAsOfAnswer;
   palimpsest_prove_event: ProveEventAnswer;
   palimpsest_prove_consistency: ProveConsistencyAnswer;
+  palimpsest_open_snapshot: OpenSnapshotAnswer;
+  palimpsest_snapshot_status: SnapshotStatusAnswer;
+  palimpsest_read_snapshot_file: ReadSnapshotFileAnswer;
+  palimpsest_node_find: NodeFindAnswer;
+  palimpsest_node_get: NodeGetAnswer;
+  palimpsest_graph_query: GraphQueryAnswer;
+  palimpsest_context_build: ContextBuildAnswer;
+  palimpsest_impact_analyze: ImpactAnalyzeAnswer;
+  list_projects: ListProjectsAnswer;
+  get_active_project: GetActiveProjectAnswer;
+  set_active_project: SetActiveProjectAnswer;
 }

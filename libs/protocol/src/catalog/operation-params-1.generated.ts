@@ -251,11 +251,13 @@ export interface OperationParamsPart1 {
     glob?: string;
     caseInsensitive?: boolean;
     maxResults?: number;
+    project?: string;
   };
   list_files: {
     path?: string;
     recursive?: boolean;
     glob?: string;
+    project?: string;
   };
   read_file: {
     path: string;
@@ -264,6 +266,7 @@ export interface OperationParamsPart1 {
     as_of?: {
       [extra: string]: unknown;
     };
+    project?: string;
   };
   edit_file: {
     path: string;
@@ -271,87 +274,42 @@ export interface OperationParamsPart1 {
     newString: string;
     near_line?: number;
     detail?: boolean;
+    project?: string;
+    client_request_id?: string;
   };
   write_file: {
     path: string;
     content: string;
+    project?: string;
+    client_request_id?: string;
   };
   run_command: {
     command: string;
     cwd?: string;
     timeoutMs?: number;
+    project?: string;
+    client_request_id?: string;
   };
   start_command: {
     command: string;
     cwd?: string;
+    project?: string;
+    client_request_id?: string;
   };
   get_command_output: {
     processId: string;
     cursor?: number;
     waitMs?: number;
+    project?: string;
   };
   send_command_input: {
     processId: string;
     data: string;
     newline?: boolean;
+    project?: string;
   };
   kill_command: {
     processId: string;
-  };
-  palimpsest_change_propose: {
-    request_id: string;
-    base: Array<{
-      target_file_id: string;
-      version: number;
-    }>;
-    operations: Array<{
-      kind: "edit";
-      target_file_id: string;
-      handle?: string;
-      match: string;
-      replace: string;
-      occurrence_index?: number | null;
-      anchor_before?: string | null;
-      anchor_after?: string | null;
-      rationale?: string | null;
-      risk?: "low" | "medium" | "high" | null;
-    } | {
-      kind: "match";
-      target_file_id: string;
-      handle?: string;
-      match: string;
-      replace: string;
-      occurrence_index?: number | null;
-      anchor_before?: string | null;
-      anchor_after?: string | null;
-      rationale?: string | null;
-      risk?: "low" | "medium" | "high" | null;
-    } | {
-      kind: "span";
-      target_file_id: string;
-      handle?: string;
-      start?: number;
-      end?: number;
-      range?: {
-        handle: string;
-      };
-      expected_text?: string;
-      replace: string;
-      expected_before?: string | null;
-      expected_after?: string | null;
-      rationale?: string | null;
-      risk?: "low" | "medium" | "high" | null;
-    } | {
-      kind: "replace_all";
-      target_file_id: string;
-      handle?: string;
-      replacement: string;
-      rationale?: string | null;
-      risk?: "low" | "medium" | "high" | null;
-    }>;
-    intent?: string | null;
-    candidate?: string;
-    expected_candidate_version?: number;
-    checks?: Array<string>;
+    project?: string;
   };
 }

@@ -2,6 +2,62 @@
 
 /** Part 2 of OperationParams (see operation-params.generated.ts). */
 export interface OperationParamsPart2 {
+  palimpsest_change_propose: {
+    request_id: string;
+    base: Array<{
+      target_file_id: string;
+      version: number;
+    }>;
+    operations: Array<{
+      kind: "edit";
+      target_file_id: string;
+      handle?: string;
+      match: string;
+      replace: string;
+      occurrence_index?: number | null;
+      anchor_before?: string | null;
+      anchor_after?: string | null;
+      rationale?: string | null;
+      risk?: "low" | "medium" | "high" | null;
+    } | {
+      kind: "match";
+      target_file_id: string;
+      handle?: string;
+      match: string;
+      replace: string;
+      occurrence_index?: number | null;
+      anchor_before?: string | null;
+      anchor_after?: string | null;
+      rationale?: string | null;
+      risk?: "low" | "medium" | "high" | null;
+    } | {
+      kind: "span";
+      target_file_id: string;
+      handle?: string;
+      start?: number;
+      end?: number;
+      range?: {
+        handle: string;
+      };
+      expected_text?: string;
+      replace: string;
+      expected_before?: string | null;
+      expected_after?: string | null;
+      rationale?: string | null;
+      risk?: "low" | "medium" | "high" | null;
+    } | {
+      kind: "replace_all";
+      target_file_id: string;
+      handle?: string;
+      replacement: string;
+      rationale?: string | null;
+      risk?: "low" | "medium" | "high" | null;
+    }>;
+    intent?: string | null;
+    candidate?: string;
+    expected_candidate_version?: number;
+    checks?: Array<string>;
+  };
   palimpsest_edit_plan: {
     base: Array<{
       target_file_id: string;
@@ -152,5 +208,86 @@ export interface OperationParamsPart2 {
   palimpsest_prove_consistency: {
     first_size?: number | null;
     second_size?: number | null;
+  };
+  palimpsest_open_snapshot: {
+    snapshot?: string;
+  };
+  palimpsest_snapshot_status: {
+    limit?: number | null;
+  };
+  palimpsest_read_snapshot_file: {
+    snapshot: string;
+    path: string;
+    offset?: number;
+    limit?: number;
+  };
+  palimpsest_node_find: {
+    query: string;
+    kind?: string;
+    path?: string;
+    limit?: number;
+    snapshot?: string;
+    limits?: {
+      max_bytes?: number;
+      max_depth?: number;
+      max_items?: number;
+      max_nodes?: number;
+    };
+  };
+  palimpsest_node_get: {
+    nodes: Array<string>;
+    include?: Array<"edges" | "body">;
+    snapshot?: string;
+    limits?: {
+      max_bytes?: number;
+      max_depth?: number;
+      max_items?: number;
+      max_nodes?: number;
+    };
+  };
+  palimpsest_graph_query: {
+    from: Array<string>;
+    mode: "dependencies" | "dependents" | "references" | "paths";
+    to?: Array<string>;
+    layers?: Array<"declared" | "resolved">;
+    edge_kinds?: Array<"calls" | "references" | "imports" | "extends">;
+    transitive?: boolean;
+    cursor?: string;
+    snapshot?: string;
+    limits?: {
+      max_bytes?: number;
+      max_depth?: number;
+      max_items?: number;
+      max_nodes?: number;
+    };
+  };
+  palimpsest_context_build: {
+    focus: Array<string>;
+    purpose: "understand" | "change_behavior" | "diagnose";
+    expand?: Array<string>;
+    snapshot?: string;
+    limits?: {
+      max_bytes?: number;
+      max_depth?: number;
+      max_items?: number;
+      max_nodes?: number;
+    };
+  };
+  palimpsest_impact_analyze: {
+    targets: Array<string>;
+    direction?: "dependents" | "dependencies" | "both";
+    layers?: Array<"declared" | "resolved">;
+    snapshot?: string;
+    limits?: {
+      max_bytes?: number;
+      max_depth?: number;
+      max_items?: number;
+      max_nodes?: number;
+    };
+  };
+  list_projects: Record<string, never>;
+  get_active_project: Record<string, never>;
+  set_active_project: {
+    project: string;
   };
 }

@@ -209,4 +209,37 @@ export interface OperationResults {
   palimpsest_prove_consistency: {
     status: "ok" | "not_found" | "invalid_argument";
   };
+  palimpsest_open_snapshot: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
+  palimpsest_snapshot_status: {
+    status: "ok" | "invalid_argument";
+  };
+  palimpsest_read_snapshot_file: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
+  palimpsest_node_find: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
+  palimpsest_node_get: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
+  palimpsest_graph_query: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
+  palimpsest_context_build: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
+  palimpsest_impact_analyze: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
+  list_projects: {
+    status: "ok" | "invalid_argument";
+  };
+  get_active_project: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
+  set_active_project: {
+    status: "ok" | "not_found" | "invalid_argument";
+  };
 }

@@ -4,6 +4,8 @@ import { candidateEventSchemas } from './candidate-event-schemas';
 import { publicationEventSchemas } from './publication-event-schemas';
 import { observationEventSchemas } from './observation-event-schemas';
 import { commandRunEventSchemas } from './command-run-event-schemas';
+import { snapshotEventSchemas } from './snapshot-event-schemas';
+import { relayEventSchemas } from '../executor/relay-event-schemas';
 
 /**
  * JSON Schemas (2020-12) of the target stream's event payloads (EVENT_SCHEMAS: the version each type is
@@ -282,6 +284,8 @@ export const EVENT_SCHEMAS: Record<string, JsonSchema> = {
   ...publicationEventSchemas(SCHEMA_BASE),
   ...observationEventSchemas(SCHEMA_BASE),
   ...commandRunEventSchemas(SCHEMA_BASE),
+  ...snapshotEventSchemas(SCHEMA_BASE),
+  ...relayEventSchemas(SCHEMA_BASE),
 };
 
 /** Versions still published beside the current one (read by upcasters; ProposalAccepted v2 is still what an acceptance that was not rebased writes). */

@@ -1,6 +1,7 @@
 import type { AppendGuard, AppendSpec, Placement } from '../append-spec';
 import { joinSql, raw, sql, type SqlFragment } from '../sql-fragment';
-import { eventDigest } from '@palimpsest/core/audit/event-chain';
+import { digestOfText, eventCanonicalTextOf } from '@palimpsest/core/audit/event-chain';
+import { canonicalJson } from '@palimpsest/core/transaction/record-codec';
 import type { NewEvent } from '../stored-event';
 
 /**
@@ -132,14 +133,21 @@ function linksOf(spec: PlacedAppend['spec'], t: SqlFragment): SqlFragment {
   return sql`SELECT palimpsest_chain_links(${previous}, ARRAY(SELECT decode(event ->> 'digest', 'hex') FROM input${t} ORDER BY ord)) AS links`;
 }
 
-/** The events as the statement reads them, each with its digest (computed here, linked in SQL). */
+/**
+ * The events as the statement reads them, each with its digest (computed here, linked in SQL). Data and
+ * metadata are written once, as canonical JSON, for both the statement and the digest.
+ */
 function payloadOf(spec: PlacedAppend['spec']): string {
-  return JSON.stringify(
-    spec.events.map((event, i) => {
-      const data = event.data === undefined ? null : event.data;
-      const metadata = event.metadata ?? {};
-      const digest = eventDigest({ ...event, streamId: spec.streamId, streamVersion: spec.expectedVersion + i + 1, data, metadata });
-      return { type: event.type, schemaVersion: event.schemaVersion, data, metadata, recordedAt: event.recordedAt, digest };
-    }),
-  );
+  let out = '[';
+  spec.events.forEach((event, i) => {
+    const data = canonicalJson(event.data === undefined ? null : event.data);
+    const metadata = canonicalJson(event.metadata ?? {});
+    const chained = { ...event, streamId: spec.streamId, streamVersion: spec.expectedVersion + i + 1 };
+    const digest = digestOfText(eventCanonicalTextOf(chained, data, metadata));
+    out +=
+      (i > 0 ? ',' : '') +
+      `{"type":${JSON.stringify(event.type)},"schemaVersion":${canonicalJson(event.schemaVersion)},"data":${data},` +
+      `"metadata":${metadata},"recordedAt":${JSON.stringify(event.recordedAt)},"digest":"${digest}"}`;
+  });
+  return out + ']';
 }

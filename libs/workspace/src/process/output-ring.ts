@@ -11,14 +11,20 @@ export interface RingRead {
   skipped: number;
 }
 
+/** The first allocation of a ring that is written to; it doubles up to its capacity. */
+const FIRST_BYTES = 4096;
+
 export class OutputRing {
-  private readonly buffer: Buffer;
+  /**
+   * Grows with what is written until it holds `capacity` bytes (a run that writes little, or nothing, never
+   * allocates the whole ring: two 256 KB buffers a run were most of the service's garbage). Until it is
+   * full the ring has not wrapped, so a byte's place in it is its absolute offset.
+   */
+  private buffer = Buffer.alloc(0);
   /** Absolute offset one past the last byte written. */
   private end = 0;
 
-  constructor(readonly capacity: number) {
-    this.buffer = Buffer.alloc(capacity);
-  }
+  constructor(readonly capacity: number) {}
 
   /** Bytes written since the start. */
   get written(): number {
@@ -33,6 +39,7 @@ export class OutputRing {
   append(chunk: Buffer): void {
     const kept = chunk.length > this.capacity ? chunk.subarray(chunk.length - this.capacity) : chunk;
     const from = this.end + chunk.length - kept.length;
+    this.reserve(from + kept.length);
     let at = from % this.capacity;
     let copied = 0;
     while (copied < kept.length) {
@@ -42,6 +49,15 @@ export class OutputRing {
       at = (at + n) % this.capacity;
     }
     this.end += chunk.length;
+  }
+
+  /** Room for absolute offsets below `upTo`: the whole ring once it would wrap. */
+  private reserve(upTo: number): void {
+    if (this.buffer.length === this.capacity || upTo <= this.buffer.length) return;
+    const size = upTo >= this.capacity ? this.capacity : Math.min(this.capacity, Math.max(upTo, FIRST_BYTES, this.buffer.length * 2));
+    const grown = Buffer.alloc(size);
+    this.buffer.copy(grown, 0, 0, this.end);
+    this.buffer = grown;
   }
 
   /**

@@ -22,4 +22,22 @@ describe('OutputRing', () => {
     expect(ring.held()).toEqual(text(4, 5));
     expect(ring.read(2, 2)).toEqual({ bytes: text(2, 5), nextCursor: 7, skipped: 3 });
   });
+
+  it('grows with what is written, and holds the same bytes as a whole ring would through every size of chunk', () => {
+    const capacity = 20_000;
+    const ring = new OutputRing(capacity);
+    expect(ring.held()).toEqual(Buffer.alloc(0));
+    let all = Buffer.alloc(0);
+    let seed = 7;
+    for (let i = 0; i < 200; i++) {
+      seed = (seed * 48271) % 2147483647;
+      const chunk = Buffer.from(Array.from({ length: seed % 900 }, (_, j) => (i + j) % 251));
+      ring.append(chunk);
+      all = Buffer.concat([all, chunk]);
+      expect(ring.held()).toEqual(all.subarray(Math.max(0, all.length - capacity)));
+      const cursor = Math.max(0, all.length - 1500);
+      expect(ring.read(cursor, 1000).bytes).toEqual(all.subarray(Math.max(cursor, all.length - capacity), Math.max(cursor, all.length - capacity) + 1000));
+    }
+    expect(all.length).toBeGreaterThan(capacity * 3);
+  });
 });

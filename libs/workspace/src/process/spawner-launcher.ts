@@ -72,12 +72,12 @@ class Spawner {
     if (this.dead) return Promise.resolve(launchFailure('the command spawner is not running'));
     if (this.pool.length < 3) this.fill(3 - this.pool.length);
     const ends = this.pool.splice(0, 3);
-    this.fill();
     return new Promise<Launched>((started) => {
       let exit: (e: LeaderExit) => void = () => undefined;
       const exited = new Promise<LeaderExit>((resolve) => (exit = resolve));
       this.pending.set(r.id, { ends, stdin: r.stdin, started: (l) => started({ ...l, exited }), exit });
       this.child.send({ t: 'spawn', id: r.id, file: r.file, args: r.args, cwd: r.cwd, stdin: r.stdin });
+      if (!this.dead) this.fill(); // after the spawn is on its way: the pool's connects are not the command's wait
     });
   }
 

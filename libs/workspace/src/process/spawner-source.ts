@@ -28,7 +28,8 @@ function identity(pid) {
     return boot ? boot + ':' + stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] : null;
   } catch { return null; }
 }
-const send = (m) => { if (process.connected) process.send(m); };
+// A send racing the service's exit fails with EPIPE: the callback takes it, where an 'error' event would crash.
+const send = (m) => { if (process.connected) process.send(m, () => {}); };
 function launch(m, ends) {
   let child;
   try {

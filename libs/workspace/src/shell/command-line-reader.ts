@@ -146,8 +146,27 @@ function read(parser: Parser, line: string): ParsedCommandLine {
   }
 }
 
-/** The shell parser port over tree-sitter-bash; resolves once the grammar is loaded. */
+/** Lines whose reading is kept: agents run the same few commands (the tests, the build, git status) again and again. */
+const KEPT_READINGS = 256;
+
+/** The shell parser port over tree-sitter-bash; resolves once the grammar is loaded. Readings are pure, so the last ones are kept. */
 export async function createShellParser(): Promise<ShellParser> {
   const parser = await bashParser();
-  return { parse: (line) => read(parser, line) };
+  const kept = new Map<string, ParsedCommandLine>();
+  return {
+    parse(line) {
+      const known = kept.get(line);
+      if (known) {
+        kept.delete(line);
+        kept.set(line, known);
+        return copyOf(known);
+      }
+      const reading = read(parser, line);
+      kept.set(line, reading);
+      if (kept.size > KEPT_READINGS) kept.delete(kept.keys().next().value!);
+      return copyOf(reading);
+    },
+  };
 }
+
+const copyOf = (r: ParsedCommandLine): ParsedCommandLine => (r.kind === 'argv' ? { kind: 'argv', argv: [...r.argv] } : { ...r });

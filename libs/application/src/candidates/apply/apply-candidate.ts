@@ -4,6 +4,7 @@ import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { AppContext } from '../../app-context';
 import type { CallerWait, ProgressSink } from '../../dispatch/operation-handler';
 import { applyOnce, type ApplyInput, type ApplyStep } from './apply-once';
+import { applyArgs } from './apply-decision';
 import { StreamWaiter } from './approval-wait';
 import { withdrawApproval } from './withdraw-approval';
 import type { FileToCreate } from './created-files';
@@ -81,7 +82,7 @@ function approvalTimeout(input: ApplyInput, approvalId: string, waitedMs: number
         {
           operation: OP.palimpsest_change_apply,
           reason: 'Resend this exact request, with the same request_id, once an operator has decided',
-          params: { ...input },
+          params: applyArgs(input),
         },
       ],
     }),

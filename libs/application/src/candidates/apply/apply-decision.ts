@@ -7,6 +7,8 @@ import { applyFingerprint } from '@palimpsest/core/candidate/input-fingerprint';
 import { writes, type CandidateState, type ExistingCandidate } from '@palimpsest/core/candidate/candidate.state';
 import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { commitCandidateEvents } from '../shared/candidate-store';
+import { sessionMetadata, withoutSession } from '../../shared/session-metadata';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import { eventAt, findRequest, lockRequestId } from '@palimpsest/projections/candidates/candidate.queries';
 import type { TargetRow } from '@palimpsest/projections/content/target-row.queries';
 import type { Sql } from '@palimpsest/store/db';
@@ -28,6 +30,8 @@ export interface ApplyInput {
   expected_candidate_version: number;
   request_id: string;
   require_checks?: string[];
+  /** The caller's session (set by the handler from the transport, never from the arguments): recorded with the apply's events. */
+  session_id?: string | null;
 }
 
 /** What one apply attempt did: the apply on the record, a refusal (recorded when the decision records one), or an approval awaited. */
@@ -82,13 +86,20 @@ export function acceptedOf(at: LockedApply): AcceptedApply | null {
   return { candidate: at.loaded.state, applied: event.data };
 }
 
+/** The arguments as the caller sent them, for a next action that repeats them. */
+export const applyArgs = (input: ApplyInput): Omit<ApplyInput, 'session_id'> => withoutSession(input);
+
+/** An apply's events: the command, its own fields, and the caller's session when it has one. */
+export const applyMetadata = (input: ApplyInput, fields: Record<string, unknown>): Record<string, unknown> =>
+  sessionMetadata({ command: 'ApplyCandidate', ...fields }, OP.palimpsest_change_apply, input.session_id);
+
 /** Record the decision in its transaction; an accepted apply writes every target with the candidate's events. */
 export async function recordDecision(tx: StoreTx, commit: CommitTargetEvents, at: LockedApply, input: ApplyInput): Promise<ApplyStep> {
   const { d } = at;
   if (d.kind === 'replayed') return { kind: 'applied', record: await appliedRecord(tx, await eventAt(tx, d.request.log_sequence), true) };
   const accepted = acceptedOf(at);
-  if (accepted) await writeTargets(commit, accepted.candidate, accepted.applied, at.locked);
-  await commitCandidateEvents(tx, at.id, at.loaded, d.events, at.now, { command: 'ApplyCandidate', request_id: input.request_id });
+  if (accepted) await writeTargets(commit, accepted.candidate, accepted.applied, at.locked, new Map(), input.session_id);
+  await commitCandidateEvents(tx, at.id, at.loaded, d.events, at.now, applyMetadata(input, { request_id: input.request_id }));
   if (d.kind === 'refused') return { kind: 'refused', refusal: d.refusal };
   if (d.kind === 'awaiting_approval') return { kind: 'awaiting', approval_id: d.approval_id };
   return { kind: 'applied', record: await appliedRecord(tx, d.events[0], false, at.observed) };

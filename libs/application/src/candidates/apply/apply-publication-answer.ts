@@ -3,7 +3,7 @@ import type { NextAction } from '@palimpsest/core/errors/error-model';
 import type { FileToPublish } from '../../workspace-publication/publication-files';
 import { workspaceRefreshAction, workspaceStatusAction } from '../../workspace-publication/publication-answers';
 import type { PublishResult } from '../../workspace-publication/publish-files';
-import type { ApplyInput } from './apply-decision';
+import { applyArgs, type ApplyInput } from './apply-decision';
 import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /**
@@ -15,7 +15,7 @@ import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 type Failure = Exclude<PublishResult<unknown>, { kind: 'published' } | { kind: 'stopped' }>;
 
-const sameApply = (input: ApplyInput, reason: string): NextAction => ({ operation: OP.palimpsest_change_apply, reason, params: { ...input } });
+const sameApply = (input: ApplyInput, reason: string): NextAction => ({ operation: OP.palimpsest_change_apply, reason, params: applyArgs(input) });
 const status = (path: string): NextAction => workspaceStatusAction(path);
 const refresh = (targetId: string): NextAction => workspaceRefreshAction(targetId, "Take the file's bytes on disk into its target (recorded as source external_disk)");
 

@@ -9,7 +9,7 @@ import type { AppContext } from '../../app-context';
 import { fileBytesOf } from '../../workspace-publication/file-bytes';
 import type { FileToPublish } from '../../workspace-publication/publication-files';
 import { publishFiles } from '../../workspace-publication/publish-files';
-import { acceptedOf, recordDecision, type AcceptedApply, type ApplyInput, type ApplyStep, type LockedApply } from './apply-decision';
+import { acceptedOf, applyArgs, applyMetadata, recordDecision, type AcceptedApply, type ApplyInput, type ApplyStep, type LockedApply } from './apply-decision';
 import { applyPublicationRefusal } from './apply-publication-answer';
 import { bindingsOfCreated, fileToCreate, type FileToCreate } from './created-files';
 import { appliedRecord } from './receipt';
@@ -89,9 +89,9 @@ export async function publishApply(ctx: AppContext, input: ApplyInput, plan: Pub
             const i = plan.files.findIndex((f) => f.target_id === c.target_id && f.replaced_sha256 === null);
             return i < 0 ? [] : [{ ...c, identity: identities[i]! }];
           });
-          await writeTargets(commit, accepted.candidate, accepted.applied, at.locked, bindingsOfCreated(ctx.workspace, created, at.now, ctx.workspacePublish));
+          await writeTargets(commit, accepted.candidate, accepted.applied, at.locked, bindingsOfCreated(ctx.workspace, created, at.now, ctx.workspacePublish), input.session_id);
           const events = at.d.kind === 'accepted' ? at.d.events : [];
-          await commitCandidateEvents(tx, at.id, at.loaded, events, at.now, { command: 'ApplyCandidate', request_id: input.request_id });
+          await commitCandidateEvents(tx, at.id, at.loaded, events, at.now, applyMetadata(input, { request_id: input.request_id }));
           return { kind: 'applied', event: events[0], observed: at.observed };
         },
       };
@@ -124,7 +124,7 @@ async function unknownFilesOf(ctx: AppContext, journals: { journal_id: string; p
 function diverged(input: ApplyInput): ApplyStep {
   const r = refusal('internal', 'apply_diverged', `Candidate ${input.candidate} decided differently under its locks than when its files were prepared; nothing was written. Send the same request again.`, {
     target: { candidate: input.candidate, request_id: input.request_id },
-    next_actions: [{ operation: OP.palimpsest_change_apply, reason: 'Send the same request again, with the same request_id', params: { ...input } }],
+    next_actions: [{ operation: OP.palimpsest_change_apply, reason: 'Send the same request again, with the same request_id', params: applyArgs(input) }],
   });
   return { kind: 'refused', refusal: r };
 }

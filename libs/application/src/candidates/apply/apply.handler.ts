@@ -8,6 +8,6 @@ import { appliedAnswer } from './receipt';
 
 /** change_apply: the apply (apply-candidate.ts: the attempt, the approval wait), answered as its receipt or the envelope. */
 export async function applyChange(ctx: AppContext, input: ApplyInput, policy: OwnerPolicy, caller: CallerWait = {}): Promise<ApplyAnswer> {
-  const outcome = await applyCandidate(ctx, input, policy, caller);
+  const outcome = await applyCandidate(ctx, { ...input, session_id: caller.correlationId ?? null }, policy, caller);
   return outcome.kind === 'applied' ? appliedAnswer(outcome.record) : errorResult(outcome.refusal);
 }

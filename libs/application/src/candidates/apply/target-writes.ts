@@ -12,6 +12,8 @@ import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../../app-context';
 import type { CommitTargetEvents } from '../../shared/commit-events';
 import { commitDecided } from '../../shared/target-pipeline/target-pipeline';
+import { sessionMetadata } from '../../shared/session-metadata';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import { plainSubmission } from '@palimpsest/core/target/target.commands';
 import type { Decided } from '../../shared/target-refusals';
 import { candidateThatWrote } from '@palimpsest/projections/candidates/candidate-targets.queries';
@@ -111,11 +113,19 @@ export function resultText(c: ExistingCandidate, applied: CandidateAppliedData, 
 }
 
 /** Submit each written target's record through the target decider and commit it with the target's projections (and any events recorded with it: a created file's binding). */
-export async function writeTargets(commit: CommitTargetEvents, c: ExistingCandidate, applied: CandidateAppliedData, locked: Map<string, TargetRow>, withRecord: ReadonlyMap<string, TargetEvent[]> = new Map()): Promise<void> {
+export async function writeTargets(
+  commit: CommitTargetEvents,
+  c: ExistingCandidate,
+  applied: CandidateAppliedData,
+  locked: Map<string, TargetRow>,
+  withRecord: ReadonlyMap<string, TargetEvent[]> = new Map(),
+  sessionId: string | null = null,
+): Promise<void> {
   for (const t of applied.targets) {
     const row = locked.get(t.target_id) as TargetRow;
     const decided = decideTargetWrite(c, applied, t, row);
     const outcome = { ...decided, events: [...decided.events, ...(withRecord.get(t.target_id) ?? [])] };
-    await commitDecided({ commit }, row, outcome, applied.applied_at, { command: 'ApplyCandidate', candidate_id: c.candidate_id, receipt_id: applied.receipt_id });
+    const metadata = sessionMetadata({ command: 'ApplyCandidate', candidate_id: c.candidate_id, receipt_id: applied.receipt_id }, OP.palimpsest_change_apply, sessionId);
+    await commitDecided({ commit }, row, outcome, applied.applied_at, metadata);
   }
 }

@@ -11,6 +11,8 @@ import { expiresAt } from '../shared/candidate-config';
 import { commitCandidateEvents, lockAndLoad, type LoadedCandidate } from '../shared/candidate-store';
 import { baseContents, observeTarget } from '../shared/target-texts';
 import { baseEntries, type ProposeInput } from './propose-input';
+import { sessionMetadata } from '../../shared/session-metadata';
+import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /**
  * A proposal on the record — recorded now, or `replayed`: an earlier call with the same request_id
@@ -39,7 +41,7 @@ export async function proposeCandidate(ctx: AppContext, input: ProposeInput): Pr
       return decide({ ...cmd, lookups }, loaded.state);
     },
     commit: async ({ loaded }, decision, tx) => {
-      if (decision.kind !== 'replayed') await commitCandidateEvents(tx, cmd.candidate_id, loaded, decision.events, cmd.now, { command: 'ProposeCandidate' });
+      if (decision.kind !== 'replayed') await commitCandidateEvents(tx, cmd.candidate_id, loaded, decision.events, cmd.now, sessionMetadata({ command: 'ProposeCandidate' }, OP.palimpsest_change_propose, input.session_id));
       return decision;
     },
   });

@@ -4,7 +4,7 @@ import type { OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import type { Params } from '@palimpsest/protocol/catalog/operation-types';
 import type { AppContext } from '../../app-context';
 import { editPlan } from '../plan/edit-plan.handler';
-import type { ProposeInput } from './propose-input';
+import { proposeArgs, type ProposeInput } from './propose-input';
 import { OP } from '@palimpsest/core/errors/operation-names.generated';
 
 /**
@@ -33,7 +33,7 @@ function refreshedBase(input: ProposeInput, r: Refusal): ProposeInput | null {
   if (!moved.length) return null;
   const now = new Map(moved.map((m) => [m.target_file_id.toLowerCase(), m.current_version]));
   const base = input.base.map((b) => ({ ...b, version: now.get(b.target_file_id.toLowerCase()) ?? b.version }));
-  return { ...input, base, request_id: derivedId(input.request_id, `base-${base.map((b) => b.version).join('.')}`) };
+  return { ...proposeArgs(input), base, request_id: derivedId(input.request_id, `base-${base.map((b) => b.version).join('.')}`) };
 }
 
 function occurrenceChoices(input: ProposeInput, r: Refusal): { args: ProposeInput; listed: Listed }[] {
@@ -44,7 +44,7 @@ function occurrenceChoices(input: ProposeInput, r: Refusal): { args: ProposeInpu
   const { anchor_before: _before, anchor_after: _after, ...rest } = op;
   return found.map((listed) => {
     const operations = input.operations.map((o, i) => (i === index ? { ...rest, occurrence_index: listed.occurrence_index } : o));
-    return { args: { ...input, operations, request_id: derivedId(input.request_id, `occurrence-${listed.occurrence_index}`) }, listed };
+    return { args: { ...proposeArgs(input), operations, request_id: derivedId(input.request_id, `occurrence-${listed.occurrence_index}`) }, listed };
   });
 }
 

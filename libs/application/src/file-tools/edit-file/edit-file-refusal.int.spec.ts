@@ -151,7 +151,8 @@ describe(`edit_file refusals: lean, and one more call lands on ${describeBackend
       }),
       { numRuns: 25 },
     );
-  });
+    // 25 runs take 3-7 s alone; the whole suite on two cores (gateways, executors and Chromium beside it) stretched one past 60 s.
+  }, 180_000);
 
   it('stays within the budget with a long path and long lines, and gives the full diagnostic on request', async () => {
     const path = `${'deep/'.repeat(20)}notes.md`;

@@ -12,6 +12,7 @@ import { enrichRejection } from '../../submit-proposal/rejection-enrichment';
 import type { FileTarget } from './file-target';
 import { publicationRefusal, type Written } from './write-answers';
 import { OP } from '@palimpsest/core/errors/operation-names.generated';
+import { callerClientMetadata } from '../../shared/session-metadata';
 
 /**
  * One guarded change of a bound file by a file tool: a tx/1 edit (edit_file) or a tx/3 whole replacement
@@ -96,7 +97,7 @@ export function guardedPlan<A>(ctx: AppContext, t: Bound, change: GuardedChange,
       if (d.kind === 'refused') return { kind: 'answer', answer: { kind: 'answer', answer: refusalAnswer(d.refusal) } };
       const accepted = acceptedChange(d, locked, attemptId, now);
       if (accepted) return { kind: 'effect', change: accepted };
-      await commitDecided(unit, locked, d, now, { command: 'SubmitProposal', tool: change.tool, correlation_id: change.correlation_id ?? null });
+      await commitDecided(unit, locked, d, now, { command: 'SubmitProposal', tool: change.tool, correlation_id: change.correlation_id ?? null, ...callerClientMetadata() });
       return { kind: 'answer', answer: { kind: 'rejected', before: locked, rejection: recordedRejection(d, locked, change, now) } };
     },
     effect,
@@ -117,7 +118,7 @@ async function publishGuarded(ctx: AppContext, t: Bound, change: GuardedChange, 
   const r = await publishChange<Declined>(ctx, {
     change: accepted,
     file: { path: t.path, baseline: t.baseline, style: t.bound_style },
-    metadata: { command: 'SubmitProposal', tool: change.tool, correlation_id: change.correlation_id ?? null },
+    metadata: { command: 'SubmitProposal', tool: change.tool, correlation_id: change.correlation_id ?? null, ...callerClientMetadata() },
     decideAgain: async (_tx, locked, c) => {
       const at = ctx.clock.now();
       return { decision: decide(guardedCommand(c.on, change, c.attemptId, at), locked), decidedAt: at };

@@ -12,6 +12,8 @@ interface Count {
   retries: number;
 }
 
+const counted = (e: StoredEvent): boolean => e.type === 'ProposalAccepted' || e.type === 'ProposalRejected';
+
 /**
  * Attempt counts per target and minute (and over everything), from ProposalAccepted and ProposalRejected:
  * the same events the inline attempt log records, so the counts match it. A batch is summed in memory
@@ -21,6 +23,7 @@ export const activityProjection: AsyncProjection = {
   name: 'activity',
   version: 1,
   tables: ['activity_minutes', 'activity_totals'],
+  canHandle: counted,
   async apply(tx: Sql, events: readonly StoredEvent[]): Promise<void> {
     const counts = countsOf(events);
     if (counts.length === 0) return;
@@ -47,7 +50,7 @@ export const activityProjection: AsyncProjection = {
 function countsOf(events: readonly StoredEvent[]): Count[] {
   const byKey = new Map<string, Count>();
   for (const e of events) {
-    if (e.type !== 'ProposalAccepted' && e.type !== 'ProposalRejected') continue;
+    if (!counted(e)) continue;
     const status = e.type === 'ProposalAccepted' ? 'accepted' : 'rejected';
     const count: Count = {
       targetId: String(e.data.target_id),

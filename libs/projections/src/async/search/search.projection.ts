@@ -22,6 +22,7 @@ export const searchProjection: AsyncProjection = {
   name: 'search',
   version: 2,
   tables: ['search_documents'],
+  canHandle: isTargetEvent,
   async apply(tx: Sql, events: readonly StoredEvent[]): Promise<void> {
     const batch = events.filter(isTargetEvent);
     if (batch.length === 0) return;

@@ -1,0 +1,105 @@
+import type { AppContext } from '@palimpsest/application/app-context';
+import { dispatchRequest } from '@palimpsest/application/dispatch/dispatch';
+import { narrowPolicy } from '@palimpsest/application/relay/narrow-policy';
+import { loadRelayCall, recordAnswered, recordSent, requestDigest } from '@palimpsest/application/relay/relay-record';
+import { appContext } from '@palimpsest/composition/app-context.builder';
+import { readConfig } from '@palimpsest/composition/palimpsest-config';
+import type { ExecutorToolErrorCode, ToolCallMessage, ToolResult, ToolResultMessage } from '@palimpsest/protocol/executor/executor-messages';
+import { openDb } from '@palimpsest/store/open-db';
+import { prepareStore } from '../runtime';
+import type { LocalProject } from './connect-projects';
+
+/** A project opened here: its own embedded store and workspace root, and the machine owner's policy for it. */
+interface OpenProject {
+  project: LocalProject;
+  ctx: AppContext;
+}
+
+const failed = (code: ExecutorToolErrorCode, message: string): ToolResult => ({ ok: false, error: { code, message } });
+
+/**
+ * The executor's side of the relay: each project runs Palimpsest's own file and command tools against
+ * its directory, with an embedded store of its own (`<dir>/.palimpsest/data`, which no tool reaches),
+ * under the hosted policy narrowed by the local one. Every call is on that store's record by request id
+ * before it runs and with its answer: a request id seen before is answered from the record, never run again.
+ */
+export class LocalExecutor {
+  private readonly open = new Map<string, OpenProject>();
+  private readonly running = new Map<string, { answer: Promise<ToolResultMessage>; abort: AbortController }>();
+
+  /** Opens every project's store (migrated, a crash's leftovers settled) before the link announces them. */
+  static async start(projects: LocalProject[], env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<LocalExecutor> {
+    const executor = new LocalExecutor();
+    for (const project of projects) {
+      const started = Date.now();
+      executor.open.set(project.id, await openProject(project, env));
+      log(`project ${project.slug} ready (its store opened in ${Date.now() - started} ms)`);
+    }
+    return executor;
+  }
+
+  /** The answer to a tool.call: from the record when its request id was seen, else by running it once. */
+  perform(message: ToolCallMessage): Promise<ToolResultMessage> {
+    const seen = this.running.get(message.requestId);
+    if (seen) return seen.answer;
+    const abort = new AbortController();
+    const answer = this.performOnce(message, abort.signal).finally(() => this.running.delete(message.requestId));
+    this.running.set(message.requestId, { answer, abort });
+    return answer;
+  }
+
+  cancel(requestId: string): void {
+    this.running.get(requestId)?.abort.abort();
+  }
+
+  async close(): Promise<void> {
+    for (const { ctx } of this.open.values()) {
+      await ctx.commands.stop().catch(() => undefined);
+      await ctx.wakes.close();
+      await ctx.db.close();
+    }
+  }
+
+  private async performOnce(message: ToolCallMessage, signal: AbortSignal): Promise<ToolResultMessage> {
+    const started = Date.now();
+    const reply = (result: ToolResult): ToolResultMessage => ({ type: 'tool.result', requestId: message.requestId, durationMs: Date.now() - started, result });
+    const open = this.open.get(message.projectId);
+    if (!open) return reply(failed('UNKNOWN_PROJECT', `this executor holds no project ${message.projectId}`));
+    const args = message.arguments;
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) return reply(failed('INVALID_ARGUMENTS', 'arguments must be an object'));
+    const { ctx, project } = open;
+    const recorded = await loadRelayCall(ctx, message.requestId);
+    if (recorded.answered) return reply({ ok: true, value: recorded.answered.answer });
+    if (recorded.sent) return reply(failed('INTERNAL_ERROR', 'this executor stopped while it ran this call before; whether it applied is unknown (see the project\'s record)'));
+    if (Date.now() > message.expiresAt) return reply(failed('TOOL_TIMEOUT', 'the call\'s deadline passed before it reached this executor'));
+    const sent = {
+      key: message.requestId,
+      request_id: message.requestId,
+      project_id: message.projectId,
+      device_id: '',
+      tool: message.tool,
+      request_sha256: requestDigest(message.tool, message.projectId, args as Record<string, unknown>),
+      arguments: args as Record<string, unknown>,
+      correlation_id: null,
+      client: message.client?.name ?? null,
+      issued_at: new Date(message.issuedAt).toISOString(),
+      expires_at: new Date(message.expiresAt).toISOString(),
+    };
+    await recordSent(ctx, sent);
+    const policy = narrowPolicy(message.policy ?? null, project.policy, project.slug);
+    const answer = await dispatchRequest(ctx, message.tool, args, { policy, signal, correlationId: message.requestId, ...(message.client?.name ? { client: message.client.name } : {}) });
+    await recordAnswered(ctx, sent, { request_id: message.requestId, result: 'ok', status: String(answer.status), duration_ms: Date.now() - started, answer, answered_at: new Date().toISOString() });
+    return reply({ ok: true, value: answer });
+  }
+}
+
+
+/** The project's own store and root, whatever this process's DATABASE_URL or PALIMPSEST_DATA_DIR say. */
+async function openProject(project: LocalProject, env: NodeJS.ProcessEnv): Promise<OpenProject> {
+  const { DATABASE_URL: _url, PALIMPSEST_DATA_DIR: _dir, ...rest } = env;
+  const config = readConfig({ ...rest, PALIMPSEST_WORKSPACE_ROOT: project.root }, project.root);
+  const db = await openDb({ onProgress: () => undefined }, config.store);
+  const ctx = appContext(db, {}, config);
+  await prepareStore(ctx);
+  return { project, ctx };
+}

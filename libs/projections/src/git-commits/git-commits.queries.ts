@@ -1,0 +1,81 @@
+import type { LineEndingStyle } from '@palimpsest/core/text/canonical-text';
+import { targetStreamId } from '@palimpsest/core/target/target.events';
+import type { Sql } from '@palimpsest/store/db';
+import { AUDIT_STREAM, CHECKPOINT_EVENT, type CheckpointEventData } from '../audit/audit-log.reactor';
+
+/** Where a bound target's file is: its workspace path under the root (dev, ino), with the line endings it was bound with. */
+export interface FileBinding {
+  target_id: string;
+  path: string;
+  root_dev: string;
+  root_ino: string;
+  source_line_ending_style: LineEndingStyle;
+}
+
+/** The bindings of those of `targetIds` that are bound to a workspace file. */
+export async function bindingsOf(sql: Sql, targetIds: readonly string[]): Promise<Map<string, FileBinding>> {
+  if (targetIds.length === 0) return new Map();
+  const { rows } = await sql.query<FileBinding>(
+    `SELECT target_id::text AS target_id, path, root_dev, root_ino, source_line_ending_style FROM workspace_files WHERE target_id = ANY($1::uuid[])`,
+    [targetIds],
+  );
+  return new Map(rows.map((r) => [r.target_id, r]));
+}
+
+/** The latest signed checkpoint of the audit log (size, hex root and note), or null before the first. */
+export async function latestCheckpoint(sql: Sql): Promise<CheckpointEventData | null> {
+  const { rows } = await sql.query<{ data: CheckpointEventData }>(
+    `SELECT data FROM events WHERE stream_id = $1 AND event_type = $2 ORDER BY stream_version DESC LIMIT 1`,
+    [AUDIT_STREAM, CHECKPOINT_EVENT],
+  );
+  return rows[0]?.data ?? null;
+}
+
+/** The signed checkpoints of the log of a size (one, unless the log was forked). */
+export async function checkpointsOfSize(sql: Sql, size: number): Promise<CheckpointEventData[]> {
+  const { rows } = await sql.query<{ data: CheckpointEventData }>(
+    `SELECT data FROM events WHERE stream_id = $1 AND event_type = $2 AND (data->>'size')::bigint = $3`,
+    [AUDIT_STREAM, CHECKPOINT_EVENT, size],
+  );
+  return rows.map((r) => r.data);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** One acceptance of an attempt, as its event in the log records it. */
+export interface AttemptAcceptance {
+  target_id: string;
+  before_version: number;
+  after_version: number;
+}
+
+/** The acceptances the log records for an attempt (none when the log has no accepted attempt of that id). */
+export async function acceptancesOfAttempt(sql: Sql, attemptId: string): Promise<AttemptAcceptance[]> {
+  if (!UUID.test(attemptId)) return [];
+  const { rows: attempts } = await sql.query<{ target_id: string }>(
+    `SELECT target_id::text AS target_id FROM attempts WHERE attempt_id = $1::uuid`,
+    [attemptId.toLowerCase()],
+  );
+  if (attempts.length === 0) return [];
+  const { rows } = await sql.query<AttemptAcceptance>(
+    `SELECT data->>'target_id' AS target_id, (data->>'before_version')::int AS before_version, (data->>'after_version')::int AS after_version
+       FROM events WHERE stream_id = ANY($1::text[]) AND event_type = 'ProposalAccepted' AND data->>'attempt_id' = $2
+      ORDER BY global_position`,
+    [attempts.map((a) => targetStreamId(a.target_id)), attemptId.toLowerCase()],
+  );
+  return rows;
+}
+
+/**
+ * A consumer seen for the first time starts at the log's last committed event (commit-safe order), not at
+ * its beginning: commits publish what is accepted from the opt-in on, not the history before it. A
+ * consumer with a checkpoint keeps it; on an empty log nothing is written (the consumer starts at 0).
+ */
+export async function startAtLogHead(sql: Sql, consumer: string): Promise<void> {
+  await sql.query(
+    `INSERT INTO projection_checkpoints (projection, last_xid, last_position)
+     SELECT $1, transaction_xid, global_position FROM events ORDER BY transaction_xid DESC, global_position DESC LIMIT 1
+     ON CONFLICT (projection) DO NOTHING`,
+    [consumer],
+  );
+}
