@@ -60,6 +60,19 @@ export type ChangesItem = {
 };
 
 /** A part several answers share. */
+export type Rebased = {
+  from_version: number;
+  through_attempts: number;
+  spans: Array<{
+    change_index: number;
+    from_start: number;
+    from_end: number;
+    start: number;
+    end: number;
+  }>;
+};
+
+/** A part several answers share. */
 export type WorkspaceSync = {
   synced_path: string;
   disk_sha256: string;
@@ -94,6 +107,7 @@ export type SubmitEditsAnswer = {
   deduplicated: boolean;
   client_request_id: string | null;
   correlation_id?: string;
+  rebased?: Rebased;
   workspace_sync?: WorkspaceSync;
 };
 

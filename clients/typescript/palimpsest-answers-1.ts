@@ -1,5 +1,5 @@
 // Generated from the Palimpsest operation catalog by `npx palimpsest generate`. Do not edit by hand.
-import type { InitializeTargetAnswer, SourceLineEndings, Workspace, Validity, Evidence, ChangesItem, WorkspaceSync, SubmitEditsAnswer } from './palimpsest-answer-parts';
+import type { InitializeTargetAnswer, SourceLineEndings, Workspace, Validity, Evidence, ChangesItem, Rebased, WorkspaceSync, SubmitEditsAnswer } from './palimpsest-answer-parts';
 
 /** What a success of palimpsest_handle_upload carries. */
 export type HandleUploadAnswer = InitializeTargetAnswer;
@@ -166,6 +166,7 @@ export type SubmitObservedOperationsAnswer = {
   deduplicated: boolean;
   client_request_id: string | null;
   correlation_id?: string;
+  rebased?: Rebased;
   workspace_sync?: WorkspaceSync;
   before_version?: number;
   observation_bundle_id?: string;

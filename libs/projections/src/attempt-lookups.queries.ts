@@ -34,7 +34,8 @@ export async function attemptRow(tx: Sql, attemptId: string): Promise<Record<str
     `SELECT a.attempt_id::text AS attempt_id, a.log_sequence, a.target_id::text AS target_id, a.status, a.client_request_id,
             a.before_version, e.data->>'before_hash' AS before_hash, a.after_version, e.data->>'after_hash' AS after_hash,
             a.failure_reason, a.failure_detail,
-            a.failed_change_id, a.validation_stage, a.diagnostic, e.data->'change_facts' AS change_facts
+            a.failed_change_id, a.validation_stage, a.diagnostic, e.data->'change_facts' AS change_facts,
+            e.data->'rebased' AS rebased
        FROM attempts a JOIN events e ON e.global_position = a.log_sequence WHERE a.attempt_id = $1`,
     [attemptId],
   );

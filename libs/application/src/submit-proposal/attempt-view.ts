@@ -1,4 +1,4 @@
-import type { ProposalAcceptedData, ProposalRejectedData, WarningSummary } from '@palimpsest/core/target/target.events';
+import type { ProposalAcceptedData, ProposalRejectedData, RebasedFrom, WarningSummary } from '@palimpsest/core/target/target.events';
 import type { ChangeFact } from '@palimpsest/core/transaction/transaction.types';
 
 /** One attempt as a response needs it, whether it was just decided or recovered from the log. */
@@ -20,6 +20,8 @@ export interface AttemptView {
   diagnostic: Record<string, unknown> | null;
   warnings: WarningSummary | null;
   change_facts: ChangeFact[] | null;
+  /** A stale submission carried through the acceptances since its version (rebase: true); null otherwise. */
+  rebased: RebasedFrom | null;
 }
 
 export function viewOfAccepted(d: ProposalAcceptedData): AttemptView {
@@ -40,6 +42,7 @@ export function viewOfAccepted(d: ProposalAcceptedData): AttemptView {
     diagnostic: null,
     warnings: d.warnings,
     change_facts: d.change_facts,
+    rebased: d.rebased ?? null,
   };
 }
 
@@ -61,6 +64,7 @@ export function viewOfRejected(d: ProposalRejectedData): AttemptView {
     diagnostic: d.diagnostic,
     warnings: null,
     change_facts: null,
+    rebased: null,
   };
 }
 
@@ -84,5 +88,6 @@ export function viewOfRow(r: Record<string, any>): AttemptView {
     diagnostic: accepted ? null : r.diagnostic,
     warnings: accepted ? r.diagnostic : null,
     change_facts: r.change_facts,
+    rebased: r.rebased ?? null,
   };
 }

@@ -33,6 +33,7 @@ describe(`rebase: true on ${describeBackend}`, () => {
       operations: [{ op: 'span', start: 11, end: 15, expected_text: 'beta', replace: 'BETA' }],
     });
     expect(answer).toMatchObject({ status: 'accepted', version: 3 });
+    expect(answer.rebased).toEqual({ from_version: 0, through_attempts: 2, spans: [{ change_index: 1, from_start: 11, from_end: 15, start: 21, end: 25 }] });
     expect((await h.call('palimpsest_get_target', { target_file_id: id })).current_content).toBe('ALPHA, a longer line\nBETA line\ngamma line\ndelta line\n');
     const event = await acceptedEvent(answer.attempt_id);
     expect(event.schema_version).toBe(3);
@@ -44,9 +45,34 @@ describe(`rebase: true on ${describeBackend}`, () => {
 
   it('accepts tx/1 edits found again outside every range changed since', async () => {
     const { id } = await movedTarget();
-    const answer = await h.call('palimpsest_submit_edits', { target_file_id: id, intent: 'beta', expected_target_version: 0, rebase: true, edits: [{ match: 'beta', replace: 'BETA' }] });
-    expect(answer).toMatchObject({ status: 'accepted', version: 3 });
+    const args = { target_file_id: id, intent: 'beta', expected_target_version: 0, rebase: true, client_request_id: 'rebased-once', edits: [{ match: 'beta', replace: 'BETA' }] };
+    const answer = await h.call('palimpsest_submit_edits', args);
+    expect(answer).toMatchObject({ status: 'accepted', version: 3, rebased: { from_version: 0, through_attempts: 2, spans: [] } });
     expect((await acceptedEvent(answer.attempt_id)).data.rebased).toMatchObject({ from_version: 0, spans: [] });
+    // The same key again: the recorded outcome, rebase included.
+    expect(await h.call('palimpsest_submit_edits', args)).toMatchObject({ deduplicated: true, attempt_id: answer.attempt_id, rebased: answer.rebased });
+  });
+
+  it('rebases a tx/2 mixing spans and matches: spans move, matches are found again, both outside what changed', async () => {
+    const { id } = await movedTarget();
+    const answer = await h.call('palimpsest_submit_operations', {
+      target_file_id: id, intent: 'mixed', expected_target_version: 0, rebase: true,
+      operations: [
+        { op: 'match', match: 'beta', replace: 'BETA' },
+        { op: 'span', start: 16, end: 20, expected_text: 'line', replace: 'LINE' },
+      ],
+    });
+    expect(answer).toMatchObject({ status: 'accepted', version: 3, rebased: { from_version: 0, spans: [{ change_index: 2, from_start: 16, from_end: 20, start: 26, end: 30 }] } });
+    expect((await h.call('palimpsest_get_target', { target_file_id: id })).current_content).toBe('ALPHA, a longer line\nBETA LINE\ngamma line\ndelta line\n');
+    const applied = JSON.parse((await acceptedEvent(answer.attempt_id)).data.content).operations;
+    expect(applied).toMatchObject([{ op: 'match', match: 'beta' }, { op: 'span', start: 26, end: 30 }]);
+    expect(await h.call('palimpsest_replay', { target_file_id: id })).toMatchObject({ status: 'success' });
+    // A match that now meets a later change stays stale, whatever its spans do.
+    const stale = await h.call('palimpsest_submit_operations', {
+      target_file_id: id, intent: 'mixed', expected_target_version: 1, rebase: true,
+      operations: [{ op: 'match', match: 'delta', replace: 'D' }, { op: 'span', start: 0, end: 5, expected_text: 'ALPHA', replace: 'A' }],
+    });
+    expect(stale).toMatchObject({ status: 'rejected', failure_reason: 'target_version_mismatch' });
   });
 
   it('refuses as stale, naming the attempt, a change whose range a later acceptance wrote', async () => {
@@ -75,5 +101,9 @@ describe(`rebase: true on ${describeBackend}`, () => {
     expect(byPolicy.status).toBe('accepted');
     const optedOut = await h.call('palimpsest_submit_edits', { ...args, expected_target_version: 1, rebase: false, edits: [{ match: 'gamma', replace: 'G' }] });
     expect(optedOut.status).toBe('rejected');
+    // A submission on the current version is not rebased, and its answer says nothing of it.
+    const current = await h.call('palimpsest_submit_edits', { ...args, expected_target_version: 3, rebase: true, edits: [{ match: 'gamma', replace: 'G' }] });
+    expect(current).toMatchObject({ status: 'accepted', version: 4 });
+    expect(current.rebased).toBeUndefined();
   });
 });

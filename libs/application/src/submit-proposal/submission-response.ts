@@ -48,6 +48,7 @@ export function submissionResponse(view: AttemptView, o: ResponseOptions): Submi
       ...(view.warnings ?? NO_WARNINGS),
       validity: validity(view),
       evidence: { changes: view.change_facts ?? [] },
+      ...(view.rebased ? { rebased: { from_version: view.rebased.from_version, through_attempts: view.rebased.through_attempt_ids.length, spans: view.rebased.spans } } : {}),
       ...tail(o),
     };
   }

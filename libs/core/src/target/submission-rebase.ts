@@ -15,7 +15,7 @@ import type { ExistingTarget } from './target.state';
  * Safe rebase of a stale submission (rebase: true): carried through the acceptances since its
  * expected_target_version when none of them touched what it changes. tx/2 spans move by what changed
  * before them and must not meet any later effect (their context included); tx/1 (and tx/2 match)
- * changes are found again on the current text; either way every range the change writes must lie
+ * changes, alone or beside spans, are found again on the current text; either way every range the change writes must lie
  * outside — not even against — every range written since. Otherwise it stays stale, naming the writers.
  */
 export type RebaseOutcome =
@@ -51,7 +51,6 @@ export function rebaseSubmission(
   if (!read.ok || read.body.protocol === PROTOCOL.tx3) return { kind: 'stale', diagnostic: named(everyone) };
   const changes: readonly PlannedChange[] = read.body.changes;
   const spans = changes.filter((c): c is SpanChange => c.kind === 'span');
-  if (spans.length > 0 && spans.length < changes.length) return { kind: 'stale', diagnostic: { rebase: 'mixed_spans_and_matches' } };
 
   let record = stored;
   const moved: RebasedFrom['spans'] = [];
@@ -65,9 +64,14 @@ export function rebaseSubmission(
     }));
     const rebased = rebaseSpans(input, since.steps);
     if (rebased.kind === 'conflict') return { kind: 'stale', diagnostic: named(rebased.conflicts) };
-    const ops = (stored.operations as Record<string, unknown>[]).map((op, i) => ({ ...op, start: rebased.moves[i]!.to.start, end: rebased.moves[i]!.to.end }));
+    // Moves come in the spans' order; a tx/2 mixing spans and matches keeps its matches as written, to be found again below.
+    const moveOf = new Map(rebased.moves.map((m, i) => [spans[i]!.change_index, m]));
+    const ops = (stored.operations as Record<string, unknown>[]).map((op, i) => {
+      const m = moveOf.get(i + 1);
+      return m ? { ...op, start: m.to.start, end: m.to.end } : op;
+    });
     record = { ...stored, operations: ops };
-    for (const m of rebased.moves) moved.push({ change_index: m.change_index, from_start: m.from.start, from_end: m.from.end, start: m.to.start, end: m.to.end });
+    for (const [changeIndex, m] of moveOf) moved.push({ change_index: changeIndex, from_start: m.from.start, from_end: m.from.end, start: m.to.start, end: m.to.end });
   }
   const result = applyProposal({ protocol_version: proposal.protocol_version, runtime_version: runtime, record }, state.content, {
     observedVersion: state.version,

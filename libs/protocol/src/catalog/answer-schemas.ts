@@ -84,6 +84,15 @@ const warnings = {
   warnings_truncated: bool(),
 };
 
+const rebased = object({
+  from_version: int('The version the submission was written against.'),
+  through_attempts: int('Acceptances it was carried through (none touched its ranges); palimpsest_get_attempt_log names them.'),
+  spans: array(
+    object({ change_index: int(), from_start: int(), from_end: int(), start: int(), end: int() }),
+    'Each change\'s range as submitted (from_start, from_end) and as applied (start, end), in code points.',
+  ),
+});
+
 const accepted = object(
   {
     status: { const: 'accepted' },
@@ -102,6 +111,7 @@ const accepted = object(
     deduplicated: bool('True when this is the recorded outcome of an earlier identical request (same client_request_id).'),
     client_request_id: nullable(str()),
     correlation_id: str('Fresh UUIDv4, with include_correlation_id (never stored).'),
+    rebased: { ...rebased, description: 'Present when a stale submission was rebased (rebase: true) and applied at a later version.' },
     workspace_sync: object({
       synced_path: str('The bound file the change was published to, relative to the workspace root.'),
       disk_sha256: sha256('SHA-256 of the bytes installed: the file\'s baseline from now on.'),
@@ -112,7 +122,7 @@ const accepted = object(
       journal: object({ id: str('The publication journal.'), state: { const: 'committed' } }),
     }, ['cleanup_error']),
   },
-  ['correlation_id', 'workspace_sync'],
+  ['correlation_id', 'rebased', 'workspace_sync'],
 );
 
 const observedAccepted = observedAcceptance(accepted);

@@ -1,6 +1,10 @@
 import type { JsonSchema } from './operation-spec';
 import { array, int, object, str } from './answer-schema-parts';
 
+/** What an acceptance may leave out stays optional in the observed one. */
+const optionalOf = (schema: JsonSchema): string[] =>
+  Object.keys(schema.properties as Record<string, JsonSchema>).filter((key) => !(schema.required as string[]).includes(key));
+
 /** An observed submission's acceptance; a batch's also says its bundle, versions and groups. */
 export function observedAcceptance(accepted: JsonSchema): JsonSchema {
   return object(
@@ -23,6 +27,6 @@ export function observedAcceptance(accepted: JsonSchema): JsonSchema {
         'Batch: one summary per group, in the order sent.',
       ),
     },
-    ['correlation_id', 'workspace_sync', 'before_version', 'observation_bundle_id', 'group_count', 'change_count', 'groups'],
+    [...optionalOf(accepted), 'before_version', 'observation_bundle_id', 'group_count', 'change_count', 'groups'],
   );
 }
