@@ -4,6 +4,7 @@ import { assertChannelName, type Db, type DbSession, type ListenGap, type QueryR
 import { INT8_ARRAY_OID, INT8_OID, mapInt8Array, parseInt8 } from '../int8';
 import { TransactionGuard, transactionHandle } from '../transaction-guard';
 import { Checkout, refusedByServer } from './pg-checkout';
+import { parseHosts, PrimaryFinder } from './pg-hosts';
 import { PgListener } from './pg-listener';
 import { poolMaxFromEnv, timeoutsFromEnv, type PostgresTimeouts } from './pg-settings';
 
@@ -82,8 +83,13 @@ class PostgresDb implements Db {
     this.guard = new TransactionGuard(options.transactionGuard ?? true);
     this.timeouts = { ...timeoutsFromEnv(DEFAULTS), ...options.timeouts };
     const t = this.timeouts;
+    // Several servers named (a primary and its standbys): every connection goes to the writable one.
+    const hosts = parseHosts(options.connectionString);
+    const connectionString = hosts?.base ?? options.connectionString;
+    const stream = hosts ? new PrimaryFinder(hosts, { connectionTimeoutMillis: t.connectTimeoutMs }).stream() : undefined;
     this.pool = new pg.Pool({
-      connectionString: options.connectionString,
+      connectionString,
+      ...(stream ? { stream } : {}),
       max: options.poolMax ?? poolMaxFromEnv(DEFAULTS),
       connectionTimeoutMillis: t.connectTimeoutMs,
       statement_timeout: t.statementTimeoutMs,
@@ -95,7 +101,7 @@ class PostgresDb implements Db {
       types: int8AsNumber,
     });
     this.pool.on('error', (error) => this.onError(error));
-    this.listener = new PgListener(options.connectionString, t, (error) => this.onError(error));
+    this.listener = new PgListener({ connectionString, ...(stream ? { stream } : {}) }, t, (error) => this.onError(error));
   }
 
   async query<R = any>(text: string, params?: unknown[]): Promise<QueryResult<R>> {

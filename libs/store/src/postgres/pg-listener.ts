@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import createSubscriber, { type Subscriber } from 'pg-listen';
 import type { ListenGap } from '../db';
 import type { PostgresTimeouts } from './pg-settings';
@@ -28,7 +29,8 @@ export class PgListener {
   private closing = false;
 
   constructor(
-    private readonly connectionString: string,
+    /** Where to connect: the URI, and the socket factory that picks the primary among several servers. */
+    private readonly target: { connectionString: string; stream?: () => Socket },
     private readonly timeouts: PostgresTimeouts,
     private readonly onError: (error: Error) => void,
   ) {}
@@ -94,7 +96,7 @@ export class PgListener {
   private connect(): Promise<Subscriber> {
     const subscriber = createSubscriber(
       {
-        connectionString: this.connectionString,
+        ...this.target,
         application_name: 'palimpsest-listen',
         connectionTimeoutMillis: this.timeouts.connectTimeoutMs,
         query_timeout: CHECK_TIMEOUT_MS,
