@@ -253,6 +253,7 @@ export type GetAttemptLogParams = {
   client_request_id?: string | null;
   include_content?: boolean;
   detail?: boolean;
+  min_position?: number | null;
 };
 
 /** Manifest ledger: Accepted changes, oldest-first within the newest page. By default only the active editing cycle; include_previous_cycles adds cycles closed by palimpsest_save. */
@@ -261,6 +262,7 @@ export type GetManifestLedgerParams = {
   include_previous_cycles?: boolean;
   limit?: number | null;
   before_sequence?: number | null;
+  min_position?: number | null;
 };
 
 /** Capabilities: The session manifest: callable operations and their error codes, limits, workspace root. */

@@ -179,6 +179,7 @@ export type ChangesSinceParams = {
   from_position?: number | null;
   limit?: number | null;
   max_inserted_code_points?: number | null;
+  min_position?: number | null;
 };
 
 /** Relocate a range to the current version: Where a code-point range read at one version is now: moved (same text, new offsets), unchanged, rewritten (an accepted change touched it: the range spans what replaced it) or deleted, with the attempts that touched it. Give target, version, start and end, or an observation_id (its scope and version). */
@@ -236,6 +237,7 @@ export type FileHistoryParams = {
   path: string;
   before_version?: number | null;
   limit?: number | null;
+  min_position?: number | null;
 };
 
 /** Workspace as of: Every bound file's version at one log position or time, in path order. Paged. */
@@ -353,6 +355,3 @@ export type ImpactAnalyzeParams = {
 
 /** List projects: Projects of the connected executors: slug, id, online, and which is active for this client. Choose with set_active_project, or pass project to one call. */
 export type ListProjectsParams = Record<string, never>;
-
-/** Get the active project: The project this client's file and command tools run in; NO_ACTIVE_PROJECT: list the projects and ask the user which. */
-export type GetActiveProjectParams = Record<string, never>;

@@ -32,12 +32,14 @@ export class ApiRuntime {
     store: Db,
     readonly config: ApiConfig,
     readonly logger: Logger,
+    /** A streaming replica for the reads that tolerate staleness (PALIMPSEST_READ_REPLICA_URL), if any. */
+    replica?: Db,
   ) {
     this.db = new InstrumentedDb(store, (seconds) => this.metrics.transactionDone(seconds));
     this.metrics = new ApiMetrics(this.db, config.app.store.postgres.poolMax, () => ({ active: this.limiter.active, queued: this.limiter.queued, streams: this.streams.size }));
     registerProjectionMetrics(this.metrics.registry, this.db, config.projectionLagDegradedS);
     registerActivityMetrics(this.metrics.registry, this.db);
-    this.ctx = appContext(this.db, { appends: new AppendBatcher(this.db, { observer: this.metrics.commits }) }, config.app);
+    this.ctx = appContext(this.db, { appends: new AppendBatcher(this.db, { observer: this.metrics.commits }), ...(replica ? { replica } : {}) }, config.app);
     this.limiter = new AdmissionLimiter(config, () => this.metrics.saturated.inc());
     this.hub = new EventHub(this.db);
     this.streams = new EventStreams(this.db, this.hub, { heartbeatMs: config.sseHeartbeatMs, maxStreams: config.sseMaxStreams }, (e) =>

@@ -38,9 +38,9 @@ export interface RunningApi {
 
 /** Builds the Nest application (on Fastify) on an open, migrated store and starts listening. */
 /** `projector`: the in-process projector's configuration, as the root read it (PALIMPSEST_PROJECTOR_BATCH, PALIMPSEST_NATS_URL, …); `executors`: the executor link's (docs/executors.md). */
-export async function startApiServer(store: Db, config: ApiConfig, version: string, projector: ProjectorConfig, executors: ExecutorLinkConfig): Promise<RunningApi> {
+export async function startApiServer(store: Db, config: ApiConfig, version: string, projector: ProjectorConfig, executors: ExecutorLinkConfig, replica?: Db): Promise<RunningApi> {
   const logger = createLogger(config.logLevel, config.logFormat);
-  const runtime = new ApiRuntime(store, config, logger);
+  const runtime = new ApiRuntime(store, config, logger, replica);
   const settled = await reconcileAtStart(runtime.ctx);
   if (settled.settled || settled.busy) logger.info(settled, 'workspace: interrupted publications settled at start');
   await settleRunsLeftByACrash(runtime.ctx, (line) => logger.warn(line));

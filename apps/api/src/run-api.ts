@@ -1,7 +1,7 @@
 import type { Db } from '@palimpsest/store/db';
 import { migrate } from '@palimpsest/store/migrate';
 import { assertPortFree } from './lifecycle/port-check';
-import { openDb } from '@palimpsest/store/open-db';
+import { openDb, openReadReplica } from '@palimpsest/store/open-db';
 import { createToken, deleteTokensNamed, listTokens, revokeTokensNamed } from './auth/api-tokens';
 import { startApiServer } from './api-server';
 import { apiConfigFrom, isLoopback, type ApiConfig, type ApiFlags } from './config/api-config';
@@ -51,6 +51,7 @@ async function publishAddress(db: Db, url: string, workspaceRoot: string | null,
 async function banner(db: Db, url: string, workspaceRoot: string | null, policy: string, config: ApiConfig, opts: RunApiOptions, token: string | null): Promise<void> {
   const lines = [
     `palimpsest api ${opts.version}: store ${opts.storeLabel}`,
+    ...(config.app.store.readReplicaUrl ? ['palimpsest api reads search, activity, attempt logs, ledgers and history from the read replica (PALIMPSEST_READ_REPLICA_URL)'] : []),
     `palimpsest api ${workspaceRootLine(workspaceRoot, 'palimpsest api')}`,
     `palimpsest api ${policy}`,
     `palimpsest api listening on ${url}  (OpenAPI ${url}/docs, health ${url}/health, metrics ${url}/metrics)`,
@@ -91,10 +92,12 @@ export async function runApi(opts: RunApiOptions): Promise<void> {
   await assertPortFree(config.host, config.port);
   const stop = nextSignal(); // listening before start-up, so an early signal still shuts down cleanly
   const db = await openDb({}, config.app.store);
+  let replica: Db | null = null;
   try {
     await migrate(db);
+    replica = await openReadReplica(config.app.store);
     const token = await localToken(db, config, opts);
-    const api = await startApiServer(db, config, opts.version, projectorConfigFrom(env), executors);
+    const api = await startApiServer(db, config, opts.version, projectorConfigFrom(env), executors, replica ?? undefined);
     const unpublish = await publishAddress(db, api.url, api.workspaceRoot, config, opts.version);
     await banner(db, api.url, api.workspaceRoot, policy, config, opts, token);
     const signal = await stop;
@@ -103,6 +106,7 @@ export async function runApi(opts: RunApiOptions): Promise<void> {
     const { drained } = await api.close();
     say(drained ? 'palimpsest api: stopped' : 'palimpsest api: stopped; requests still running at the deadline were cut off');
   } finally {
+    await replica?.close();
     await db.close();
   }
 }

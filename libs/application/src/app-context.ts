@@ -70,4 +70,9 @@ export interface AppContext {
    * to them, and each client's active project. Absent where no executor can connect (stdio, the CLI).
    */
   relay?: { port: ProjectRelay; active: ActiveProjects };
+  /**
+   * A streaming replica of the database (PALIMPSEST_READ_REPLICA_URL) for the reads that tolerate
+   * staleness (read-models/replica-reads.ts); absent: every read goes to `db`.
+   */
+  replica?: Db;
 }

@@ -52,6 +52,7 @@ export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = 
     syncOnSave: overrides.syncOnSave ?? config.syncOnSave,
     commands: overrides.commands ?? commandRuns(workspace, candidates.policy, config),
     codeGraph: overrides.codeGraph ?? new CodeGraphStates(new TreeSitterCodeGraph()),
+    ...(overrides.replica ? { replica: overrides.replica } : {}),
   };
 }
 

@@ -14,6 +14,11 @@ const postgres = async (connectionString: string, config: StoreConfig) =>
   });
 const pglite = async (opts: PgliteDbOptions) => (await import('./pglite/pglite-db')).openPgliteDb(opts);
 
+/** The streaming replica the configuration names (PALIMPSEST_READ_REPLICA_URL), or null. Reads only: no migrate. */
+export function openReadReplica(config: StoreConfig): Promise<Db | null> {
+  return config.readReplicaUrl ? postgres(config.readReplicaUrl, config) : Promise.resolve(null);
+}
+
 export interface OpenDbOptions {
   /** PostgreSQL connection string; wins over everything else. */
   databaseUrl?: string;

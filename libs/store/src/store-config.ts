@@ -20,6 +20,8 @@ export const DEFAULT_DATA_PARENT = '.palimpsest';
 export interface StoreConfig {
   /** DATABASE_URL: PostgreSQL when set. */
   databaseUrl: string | null;
+  /** PALIMPSEST_READ_REPLICA_URL: a streaming replica of that database for the reads that tolerate staleness. */
+  readReplicaUrl: string | null;
   /** The embedded store's data directory (absolute): PALIMPSEST_DATA_DIR, else `<cwd>/.palimpsest/data`. */
   dataDir: string;
   /** Whether PALIMPSEST_DATA_DIR chose it (the default's parent is made with a .gitignore). */
@@ -43,8 +45,12 @@ export function embeddedDataDirOf(env: Env, cwd: string): string {
 
 /** Parses the store's variables; an invalid value throws (the process refuses to start). */
 export function readStoreConfig(env: Env, cwd: string): StoreConfig {
+  if (env.PALIMPSEST_READ_REPLICA_URL && !env.DATABASE_URL) {
+    throw new Error('PALIMPSEST_READ_REPLICA_URL names a replica of the PostgreSQL database in DATABASE_URL: set DATABASE_URL too (the embedded store has no replica)');
+  }
   return {
     databaseUrl: env.DATABASE_URL || null,
+    readReplicaUrl: env.PALIMPSEST_READ_REPLICA_URL || null,
     dataDir: embeddedDataDirOf(env, cwd),
     dataDirGiven: Boolean(env.PALIMPSEST_DATA_DIR),
     cwd,

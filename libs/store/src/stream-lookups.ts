@@ -50,3 +50,9 @@ export async function streamStarts(sql: Sql, opts: { prefix: string; after: numb
   );
   return rows.map((r) => ({ streamId: r.stream_id, globalPosition: Number(r.global_position) }));
 }
+
+/** Whether the event at `position` is in this database: a replica has replayed the write that made it. */
+export async function holdsPosition(sql: Sql, position: number): Promise<boolean> {
+  const { rows } = await sql.query<{ held: boolean }>('SELECT EXISTS (SELECT 1 FROM events WHERE global_position = $1::bigint) AS held', [position]);
+  return rows[0]?.held === true;
+}

@@ -31,6 +31,7 @@ import { writeFile } from '../file-tools/write-file/write-file.handler';
 import { observeScope } from '../observe-scope/observe-scope.handler';
 import { submitObserved } from '../submit-observed/submit-observed.handler';
 import { searchTargets } from '../read-models/search-targets.handler';
+import { onReplica, showingWrite } from '../read-models/replica-reads';
 import { proveConsistency, proveEvent } from '../audit/prove.handler';
 import { getTargetActivity } from '../read-models/target-activity.handler';
 import { runCommand } from '../commands/run-command/run-command.handler';
@@ -95,8 +96,8 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   palimpsest_preview: (ctx, a) => previewProposal(ctx, a),
   palimpsest_save: (ctx, a) => saveCheckpoint(ctx, a),
   palimpsest_replay: (ctx, a) => replayTargetQuery(ctx, a),
-  palimpsest_get_attempt_log: (ctx, a) => getAttemptLog(ctx, a),
-  palimpsest_get_manifest_ledger: (ctx, a) => getManifestLedger(ctx, a),
+  palimpsest_get_attempt_log: async (ctx, a) => getAttemptLog(await showingWrite(ctx, a), a),
+  palimpsest_get_manifest_ledger: async (ctx, a) => getManifestLedger(await showingWrite(ctx, a), a),
   palimpsest_capabilities: async (ctx, a, session) => capabilitiesManifest(session, ctx.workspace, a.detail === true, ctx.grepTimeoutMs),
   palimpsest_workspace_refresh: (ctx, a) => refreshWorkspaceFile(ctx, a),
   palimpsest_workspace_status: (ctx, a) => workspaceStatus(ctx, a),
@@ -111,13 +112,13 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   send_command_input: (ctx, a, s) => sendCommandInput(ctx, a, s),
   kill_command: (ctx, a) => killCommand(ctx, a),
   ...CANDIDATE_HANDLERS,
-  palimpsest_search_targets: (ctx, a) => searchTargets(ctx, a),
-  palimpsest_get_target_activity: (ctx, a) => getTargetActivity(ctx, a),
+  palimpsest_search_targets: (ctx, a) => searchTargets(onReplica(ctx), a),
+  palimpsest_get_target_activity: (ctx, a) => getTargetActivity(onReplica(ctx), a),
   ...UNDO_HANDLERS,
   palimpsest_list_sessions: (ctx, a) => listSessions(ctx, a),
   palimpsest_session_activity: (ctx, a) => sessionActivity(ctx, a),
   palimpsest_diff_versions: (ctx, a) => diffVersions(ctx, a),
-  palimpsest_file_history: (ctx, a) => fileHistory(ctx, a),
+  palimpsest_file_history: async (ctx, a) => fileHistory(await showingWrite(ctx, a), a),
   palimpsest_workspace_as_of: (ctx, a) => workspaceAsOf(ctx, a),
   palimpsest_prove_event: (ctx, a) => proveEvent(ctx, a),
   palimpsest_prove_consistency: (ctx, a) => proveConsistency(ctx, a),

@@ -110,6 +110,13 @@ export const beforeSequence: JsonSchema = {
 
 /** Results are open objects: the status field says which shape follows. */
 /** Admission can refuse any call, so every result may be an invalid_argument. */
+/** Reads a gateway may serve from a replica: a write's log_sequence they must show (else the primary answers). */
+export const readYourWrites: JsonSchema = {
+  type: ['integer', 'null'],
+  minimum: 1,
+  description: 'A write\'s log_sequence the answer must include (read-your-writes on a replica).',
+};
+
 export const statusResult = (statuses: string[]): JsonSchema => ({
   type: 'object',
   required: ['status'],

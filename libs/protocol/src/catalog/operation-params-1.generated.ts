@@ -224,12 +224,14 @@ export interface OperationParamsPart1 {
     client_request_id?: string | null;
     include_content?: boolean;
     detail?: boolean;
+    min_position?: number | null;
   };
   palimpsest_get_manifest_ledger: {
     target_file_id: string;
     include_previous_cycles?: boolean;
     limit?: number | null;
     before_sequence?: number | null;
+    min_position?: number | null;
   };
   palimpsest_capabilities: {
     detail?: boolean;

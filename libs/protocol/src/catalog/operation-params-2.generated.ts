@@ -150,6 +150,7 @@ export interface OperationParamsPart2 {
     from_position?: number | null;
     limit?: number | null;
     max_inserted_code_points?: number | null;
+    min_position?: number | null;
   };
   palimpsest_relocate_range: {
     target_file_id?: string | null;
@@ -193,6 +194,7 @@ export interface OperationParamsPart2 {
     path: string;
     before_version?: number | null;
     limit?: number | null;
+    min_position?: number | null;
   };
   palimpsest_workspace_as_of: {
     as_of: {

@@ -1,4 +1,4 @@
-import { EXAMPLE_TARGET_ID, statusResult, targetParams } from '../fragments';
+import { EXAMPLE_TARGET_ID, readYourWrites, statusResult, targetParams } from '../fragments';
 import { defineOperation, type JsonSchema } from '../operation-spec';
 
 /**
@@ -58,6 +58,7 @@ export const fileHistory = defineOperation({
       path: { type: 'string', minLength: 1, description: 'Path under the root.' },
       before_version: { type: ['integer', 'null'], minimum: 0, description: 'A page\'s next_before_version.' },
       limit: { type: ['integer', 'null'], minimum: 1, maximum: 200, description: 'Page size (default 50).' },
+      min_position: readYourWrites,
     },
   },
   admission: 'schema',

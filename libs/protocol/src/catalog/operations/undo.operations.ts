@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../operation-spec';
 import { defineOperation } from '../operation-spec';
-import { EXAMPLE_TARGET_ID, statusResult, targetFileId, UUID_PATTERN } from '../fragments';
+import { EXAMPLE_TARGET_ID, readYourWrites, statusResult, targetFileId, UUID_PATTERN } from '../fragments';
 import { array, bool, int, nullable, object, str, targetId, version } from '../answer-schema-parts';
 
 /**
@@ -30,6 +30,7 @@ export const changesSince = defineOperation({
     from_position: { type: ['integer', 'null'], minimum: 0, maximum: MAX_POSITION, description: 'Changes after this global log position (log_sequence, next_position).' },
     limit: { type: ['integer', 'null'], minimum: 1, maximum: CHANGES_SINCE_MAX_LIMIT, description: 'Attempts per page (default 50, max 200).' },
     max_inserted_code_points: { type: ['integer', 'null'], minimum: 0, maximum: CHANGES_SINCE_MAX_INSERTED, description: 'Inserted text kept per effect (default 200, max 10,000); longer is cut and marked.' },
+    min_position: readYourWrites,
   }),
   admission: 'schema',
   result: statusResult(['ok', 'not_found', 'invalid_argument']),
