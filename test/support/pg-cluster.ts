@@ -33,13 +33,14 @@ const BIN = (() => {
   return join('/usr/lib/postgresql', versions.at(-1)!, 'bin');
 })();
 
-function postgresUser(): { uid: number; gid: number } {
+/** The servers run as `postgres` when the tests run as root (which initdb refuses), else as the tests' own user. */
+function postgresUser(): { uid: number; gid: number } | null {
+  if (process.getuid?.() !== 0) return null;
   return { uid: Number(execFileSync('id', ['-u', 'postgres']).toString()), gid: Number(execFileSync('id', ['-g', 'postgres']).toString()) };
 }
 
 function asPostgres(tool: string, args: string[]): string {
-  const { uid, gid } = postgresUser();
-  const r = spawnSync(join(BIN, tool), args, { uid, gid, cwd: '/tmp', env: { PATH: process.env.PATH, LC_ALL: 'C.UTF-8' }, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(join(BIN, tool), args, { ...postgresUser(), cwd: '/tmp', env: { PATH: process.env.PATH, LC_ALL: 'C.UTF-8' }, encoding: 'utf8', timeout: 120_000 });
   if (r.status !== 0) throw new Error(`${tool} ${args.join(' ')} failed (${r.status}): ${r.stderr}${r.stdout}`);
   return r.stdout;
 }
@@ -88,9 +89,9 @@ function configure(dir: string, port: number, extra: string[]): void {
 }
 
 export async function startCluster(): Promise<PgCluster> {
-  const { uid, gid } = postgresUser();
+  const user = postgresUser();
   const root = mkdtempSync(join(tmpdir(), 'palimpsest-pg-cluster-'));
-  chownSync(root, uid, gid);
+  if (user) chownSync(root, user.uid, user.gid);
   const [primaryPort, standbyPort] = [await freePort(), await freePort()];
   const primaryDir = join(root, 'primary');
   const standbyDir = join(root, 'standby');
