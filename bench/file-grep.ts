@@ -55,7 +55,7 @@ async function workerStartMs(samples: number): Promise<number[]> {
     const w = new Worker(GREP_WORKER_SOURCE, { eval: true });
     await new Promise<void>((done) => {
       w.once('message', () => done());
-      w.postMessage({ pattern: 'x', flags: '', remaining: 1, maxLineChars: 10, files: [] });
+      w.postMessage({ pattern: 'x', flags: '', literals: [], remaining: 1, maxLineChars: 10, buffer: new SharedArrayBuffer(0), files: [] });
     });
     out.push(nowMs() - t);
     await w.terminate();
