@@ -153,7 +153,7 @@ export async function grepWorkspace(root: WorkspaceRoot, req: GrepRequest): Prom
   const worker = acquire();
   const channel = new WorkerChannel(worker, deadline);
   try {
-    const outcome = await searchFiles(sources.files, channel, req, compiled.flags, deadline);
+    const outcome = await searchFiles(root, sources.files, channel, req, compiled.flags, deadline);
     if (outcome.kind === 'timeout') void worker.terminate();
     else release(worker);
     return outcome;
@@ -166,10 +166,8 @@ export async function grepWorkspace(root: WorkspaceRoot, req: GrepRequest): Prom
   }
 }
 
-/** A file to search: it puts its bytes in the call's batches, or nothing when it is skipped. */
-interface Source {
-  readInto(batches: Batches): void;
-}
+/** A file to search: one the walk listed (read when its turn comes), or the file the call names, already read. */
+type Source = WalkedEntry | { path: string; bytes: Buffer };
 
 type Sources = { kind: 'files'; files: Iterable<Source>; close(): void } | { kind: 'refused'; refusal: WorkspacePathRefusal };
 
@@ -204,18 +202,20 @@ function readListed(root: WorkspaceRoot, entry: WalkedEntry, batches: Batches): 
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile() || stats.size > MAX_GREP_FILE_BYTES) return;
-    batches.add(entry.path, stats.size, (into, at, size) => {
-      let filled = 0;
-      for (let n = 1; filled < size && n > 0; filled += n) n = readSync(fd, into, at + filled, size - filled, filled);
-      return filled;
-    });
+    batches.add(entry.path, stats.size, fd);
   } finally {
     closeSync(fd);
   }
 }
 
-function* filesOf(root: WorkspaceRoot, entries: Iterable<WalkedEntry>): Generator<Source, void, void> {
-  for (const entry of entries) if (entry.type === 'file') yield { readInto: (batches) => readListed(root, entry, batches) };
+/** The bytes of a source into the batches (nothing when it is skipped). */
+function readSource(root: WorkspaceRoot, source: Source, batches: Batches): void {
+  if ('dirFd' in source) readListed(root, source, batches);
+  else batches.add(source.path, source.bytes.length, source.bytes);
+}
+
+function* filesOf(entries: Iterable<WalkedEntry>): Generator<Source, void, void> {
+  for (const entry of entries) if (entry.type === 'file') yield entry;
 }
 
 /**
@@ -225,24 +225,19 @@ function* filesOf(root: WorkspaceRoot, entries: Iterable<WalkedEntry>): Generato
  */
 function sourcesOf(root: WorkspaceRoot, req: GrepRequest): Sources {
   const walk = walkWorkspace(root, req.path, { recursive: true, glob: req.glob, sizes: false });
-  if (walk.kind === 'walk') return { kind: 'files', files: filesOf(root, walk.entries), close: () => walk.entries.return() };
+  if (walk.kind === 'walk') return { kind: 'files', files: filesOf(walk.entries), close: () => walk.entries.return() };
   if (walk.refusal.code !== 'PATH_NOT_FOUND' || req.path === undefined) return walk;
   const file = readWorkspaceFileUpTo(root, req.path, MAX_GREP_FILE_BYTES);
   if (file.kind === 'refused') return file.refusal.code === 'PATH_NOT_A_FILE' ? walk : file;
-  const { path, bytes } = file;
-  const source: Source = {
-    readInto: (batches) => {
-      if (bytes) batches.add(path, bytes.length, copyOf(bytes));
-    },
-  };
-  return { kind: 'files', files: [source], close: () => undefined };
+  return { kind: 'files', files: file.bytes ? [{ path: file.path, bytes: file.bytes }] : [], close: () => undefined };
 }
 
-/** A fill for Batches.add that copies bytes already in memory. */
-const copyOf = (bytes: Uint8Array) => (into: Buffer, at: number): number => {
-  into.set(bytes, at);
-  return bytes.length;
-};
+/** Read up to `size` bytes of the file `fd` into `into` from `at` (fewer when it shrank meanwhile): how many were read. */
+function readAt(fd: number, into: Buffer, at: number, size: number): number {
+  let filled = 0;
+  for (let n = 1; filled < size && n > 0; filled += n) n = readSync(fd, into, at + filled, size - filled, filled);
+  return filled;
+}
 
 /** Files packed in one shared buffer, for one message to the worker. */
 interface Batch {
@@ -278,17 +273,19 @@ class Batches {
   constructor(private readonly substitute: GrepRequest['substitute']) {}
 
   /**
-   * Add the file at `path` of at most `size` bytes, which `fill` writes into `into` from `at` (it answers
-   * how many it wrote). The bytes to search are then the substitute's, when it has one.
+   * Add the file at `path` of at most `size` bytes, read from the descriptor `from` or copied from the
+   * bytes `from`. The bytes to search are then the substitute's, when it has one.
    */
-  add(path: string, size: number, fill: (into: Buffer, at: number, size: number) => number, substituted = false): void {
+  add(path: string, size: number, from: number | Uint8Array, substituted = false): void {
     const batch = this.room(size);
     const start = batch.used;
-    const written = fill(batch.bytes, start, size);
+    let written = size;
+    if (typeof from === 'number') written = readAt(from, batch.bytes, start, size);
+    else batch.bytes.set(from, start);
     if (this.substitute && !substituted) {
       const read = batch.bytes.subarray(start, start + written);
       const other = this.substitute(path, read);
-      if (other !== read) return this.add(path, other.length, copyOf(other), true);
+      if (other !== read) return this.add(path, other.length, other, true);
     }
     batch.used = start + written;
     batch.files.push({ path, start, end: batch.used });
@@ -335,7 +332,7 @@ class Gathered {
  * the reading of one overlaps the search of the one before. Each batch may return up to maxResults (and
  * says when it had more); answers are taken in order, so the matches are the first in walk order.
  */
-async function searchFiles(sources: Iterable<Source>, channel: WorkerChannel, req: GrepRequest, flags: string, deadline: number): Promise<GrepOutcome> {
+async function searchFiles(root: WorkspaceRoot, sources: Iterable<Source>, channel: WorkerChannel, req: GrepRequest, flags: string, deadline: number): Promise<GrepOutcome> {
   const gathered = new Gathered(req.maxResults);
   const inFlight: { batch: Batch; answer: Promise<GrepBatchResult | 'timeout'> }[] = [];
   const timeout: GrepOutcome = { kind: 'timeout', budgetMs: req.timeoutMs };
@@ -359,7 +356,7 @@ async function searchFiles(sources: Iterable<Source>, channel: WorkerChannel, re
         gathered.truncated = true;
         break;
       }
-      source.readInto(batches);
+      readSource(root, source, batches);
       if (Date.now() >= deadline) batches.seal();
       while (batches.sealed.length > 0 && !gathered.truncated) {
         post(batches.sealed.shift()!);

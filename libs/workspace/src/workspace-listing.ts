@@ -60,7 +60,35 @@ const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
 interface Rules {
   /** The directory the rules were read in, relative to the root ('' for the root), with a trailing `/`. */
   base: string;
-  rules: Ignore;
+  rules: ParsedRules;
+}
+
+/** A .gitignore's rules, parsed; `ignore` remembers its answer for every path it was asked about. */
+interface ParsedRules {
+  ignore: Ignore;
+  /** Paths asked about so far (at most what its memory holds). */
+  asked: number;
+}
+
+/**
+ * Parsed rules by their text, the most recently used last: a walk that meets the same .gitignore again
+ * (the next grep or listing of the tree) asks rules that already know most of its paths, a lookup
+ * instead of a match of every rule. Bounded: RULES_KEPT texts of at most RULES_TEXT_CHARS, each
+ * remembering at most RULES_PATHS paths before it is parsed afresh.
+ */
+const RULES_KEPT = 8;
+const RULES_TEXT_CHARS = 64 * 1024;
+const RULES_PATHS = 50_000;
+const parsedRules = new Map<string, ParsedRules>();
+
+function rulesOf(text: string): ParsedRules {
+  const kept = parsedRules.get(text);
+  parsedRules.delete(text);
+  const rules = kept && kept.asked < RULES_PATHS ? kept : { ignore: ignore().add(text), asked: 0 };
+  if (text.length > RULES_TEXT_CHARS) return rules;
+  parsedRules.set(text, rules);
+  if (parsedRules.size > RULES_KEPT) parsedRules.delete(parsedRules.keys().next().value!);
+  return rules;
 }
 
 /** The start directory's components: `path` undefined is the root; anything else follows the path rules (`.`, `src/`, `a/..` included). */
@@ -75,7 +103,7 @@ function readRules(root: WorkspaceRoot, dirFd: number, base: string): Rules | nu
   const opened = openNode(root.handlePath(dirFd, '.gitignore'), 'file', { shown: JSON.stringify(`${base}.gitignore`) });
   if (opened.kind !== 'opened') return null;
   try {
-    return { base, rules: ignore().add(readFileSync(opened.fd, 'utf8')) };
+    return { base, rules: rulesOf(readFileSync(opened.fd, 'utf8')) };
   } finally {
     closeSync(opened.fd);
   }
@@ -98,7 +126,11 @@ function ancestorRules(root: WorkspaceRoot, components: string[]): Rules[] {
 }
 
 function ignored(stack: readonly Rules[], path: string, isDirectory: boolean): boolean {
-  return stack.some(({ base, rules }) => path.startsWith(base) && rules.ignores(path.slice(base.length) + (isDirectory ? '/' : '')));
+  return stack.some(({ base, rules }) => {
+    if (!path.startsWith(base)) return false;
+    rules.asked++;
+    return rules.ignore.ignores(path.slice(base.length) + (isDirectory ? '/' : ''));
+  });
 }
 
 const typeOf = (d: Dirent): ListedType | null => (d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'directory' : d.isFile() ? 'file' : null);
