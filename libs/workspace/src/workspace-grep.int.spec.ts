@@ -141,3 +141,32 @@ describe('grepWorkspace: the literal fast path, the batch buffers and hostile fi
     expect(seen).not.toContain('a/huge.log');
   });
 });
+
+describe('grepWorkspace after a .gitignore changes', () => {
+  it('honours the new rules at the next call (rules are kept by their text, never by their file)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'palimpsest-grep-rules-'));
+    const root = openWorkspaceRoot(dir);
+    try {
+      for (const name of ['a', 'b', 'c']) {
+        mkdirSync(join(dir, name));
+        writeFileSync(join(dir, name, 'x.txt'), 'hit\n');
+      }
+      const paths = async () => {
+        const outcome = await grepWorkspace(root, request({}));
+        return outcome.kind === 'done' ? outcome.matches.map((m) => m.path) : outcome.kind;
+      };
+      writeFileSync(join(dir, '.gitignore'), 'a/\n');
+      expect(await paths()).toEqual(['b/x.txt', 'c/x.txt']);
+      expect(await paths()).toEqual(['b/x.txt', 'c/x.txt']);
+      writeFileSync(join(dir, '.gitignore'), 'b/\n');
+      expect(await paths()).toEqual(['a/x.txt', 'c/x.txt']);
+      writeFileSync(join(dir, 'c', '.gitignore'), 'x.txt\n');
+      expect(await paths()).toEqual(['a/x.txt']);
+      writeFileSync(join(dir, '.gitignore'), 'a/\n');
+      expect(await paths()).toEqual(['b/x.txt']);
+    } finally {
+      root.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -63,32 +63,41 @@ interface Rules {
   rules: ParsedRules;
 }
 
-/** A .gitignore's rules, parsed; `ignore` remembers its answer for every path it was asked about. */
+/** A .gitignore's rules, parsed, and the answers they gave, by path. */
 interface ParsedRules {
+  text: string;
   ignore: Ignore;
-  /** Paths asked about so far (at most what its memory holds). */
-  asked: number;
+  answers: Map<string, boolean>;
 }
 
 /**
  * Parsed rules by their text, the most recently used last: a walk that meets the same .gitignore again
- * (the next grep or listing of the tree) asks rules that already know most of its paths, a lookup
- * instead of a match of every rule. Bounded: RULES_KEPT texts of at most RULES_TEXT_CHARS, each
- * remembering at most RULES_PATHS paths before it is parsed afresh.
+ * (the next grep or listing of the tree) finds most of its answers already given, a lookup instead of a
+ * match of every rule. Bounded: RULES_KEPT texts of at most RULES_TEXT_CHARS; rules that gave
+ * RULES_PATHS answers are no longer kept (the walk using them goes on with them, the next parses afresh).
  */
 const RULES_KEPT = 8;
 const RULES_TEXT_CHARS = 64 * 1024;
-const RULES_PATHS = 50_000;
+const RULES_PATHS = 20_000;
 const parsedRules = new Map<string, ParsedRules>();
 
 function rulesOf(text: string): ParsedRules {
-  const kept = parsedRules.get(text);
+  const rules = parsedRules.get(text) ?? { text, ignore: ignore().add(text), answers: new Map<string, boolean>() };
   parsedRules.delete(text);
-  const rules = kept && kept.asked < RULES_PATHS ? kept : { ignore: ignore().add(text), asked: 0 };
   if (text.length > RULES_TEXT_CHARS) return rules;
   parsedRules.set(text, rules);
   if (parsedRules.size > RULES_KEPT) parsedRules.delete(parsedRules.keys().next().value!);
   return rules;
+}
+
+/** Whether `rules` ignore `path` (relative to their directory; a directory's with a trailing `/`). */
+function ignoredBy(rules: ParsedRules, path: string): boolean {
+  let answer = rules.answers.get(path);
+  if (answer !== undefined) return answer;
+  answer = rules.ignore.ignores(path);
+  if (rules.answers.size < RULES_PATHS) rules.answers.set(path, answer);
+  else if (parsedRules.get(rules.text) === rules) parsedRules.delete(rules.text);
+  return answer;
 }
 
 /** The start directory's components: `path` undefined is the root; anything else follows the path rules (`.`, `src/`, `a/..` included). */
@@ -126,11 +135,7 @@ function ancestorRules(root: WorkspaceRoot, components: string[]): Rules[] {
 }
 
 function ignored(stack: readonly Rules[], path: string, isDirectory: boolean): boolean {
-  return stack.some(({ base, rules }) => {
-    if (!path.startsWith(base)) return false;
-    rules.asked++;
-    return rules.ignore.ignores(path.slice(base.length) + (isDirectory ? '/' : ''));
-  });
+  return stack.some(({ base, rules }) => path.startsWith(base) && ignoredBy(rules, path.slice(base.length) + (isDirectory ? '/' : '')));
 }
 
 const typeOf = (d: Dirent): ListedType | null => (d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'directory' : d.isFile() ? 'file' : null);
