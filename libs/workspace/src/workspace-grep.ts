@@ -10,12 +10,14 @@ import { readWorkspaceFileUpTo } from './workspace-file-reader';
 /**
  * grep over the workspace (seed 004). The files are chosen by the recursive listing's rules
  * (workspace-listing.ts: .gitignore, .git and node_modules skipped, links never followed) and read here,
- * through the root's handle; their text is searched in a worker thread, a batch at a time, so the
- * caller's regular expression never runs on the event loop. The whole call has one time budget: at the
- * deadline the worker is terminated (V8 interrupts a backtracking regex) and the call answers timeout.
+ * each by one open in the directory handle the walk holds (readListed), into buffers shared with a
+ * worker thread; the worker searches them a batch at a time (looking for the pattern's required literals
+ * first, workspace-grep.literal.ts), so the caller's regular expression never runs on the event loop.
+ * The whole call has one time budget: at the deadline the worker is terminated (V8 interrupts a
+ * backtracking regex) and the call answers timeout.
  *
- * Workers are kept in a small idle pool: starting one costs a few milliseconds (bench/file-grep.ts
- * prints it), a pooled one is ready at once, and a worker that timed out is never reused.
+ * Workers are kept in a small idle pool: starting one costs 20 to 50 ms here (bench/file-grep.ts prints
+ * it), a pooled one is ready at once, and a worker that timed out is never reused.
  */
 
 export const DEFAULT_GREP_TIMEOUT_MS = 1000;
