@@ -14,8 +14,9 @@ import { envNumber, f2, nowMs, percentile, table } from './stats';
  * grep over MCP stdio (`palimpsest mcp --profile files`, PGlite, the tool call a host makes, JSON-RPC
  * round trip included) beside ripgrep spawned on the same generated tree with the same pattern, each
  * run a full scan (the pattern matches fewer than 200 lines, so neither stops early). Also prints the
- * same search in this process without the transport (grepWorkspace), and what starting a grep worker
- * thread costs, the reason grep keeps a small idle pool.
+ * same search in this process without the transport (grepWorkspace) with the CPU time it takes (all
+ * threads of this process: on a machine shared with other jobs it says more than the wall time), and
+ * what starting a grep worker thread costs, the reason grep keeps a small idle pool.
  *
  *   npm run build && node dist/bench/file-grep.js       (FILE_GREP_FILES=5000 FILE_GREP_RUNS=15)
  */
@@ -55,7 +56,7 @@ async function workerStartMs(samples: number): Promise<number[]> {
     const w = new Worker(GREP_WORKER_SOURCE, { eval: true });
     await new Promise<void>((done) => {
       w.once('message', () => done());
-      w.postMessage({ pattern: 'x', flags: '', remaining: 1, maxLineChars: 10, files: [] });
+      w.postMessage({ pattern: 'x', flags: '', literals: [], remaining: 1, maxLineChars: 10, buffer: new SharedArrayBuffer(0), files: [] });
     });
     out.push(nowMs() - t);
     await w.terminate();
@@ -84,6 +85,7 @@ async function main(): Promise<void> {
     const ours: number[] = [];
     const theirs: number[] = [];
     const inProcess: number[] = [];
+    const inProcessCpu: number[] = [];
     const root = openWorkspaceRoot(tree);
     let ourCount = -1;
     let rgCount = -1;
@@ -99,24 +101,29 @@ async function main(): Promise<void> {
       if (rg.status !== 0) throw new Error(`rg exited ${rg.status}: ${rg.stderr}`);
       rgCount = rg.stdout.trimEnd().split('\n').length;
       t = nowMs();
+      const cpu = process.cpuUsage();
       const direct = await grepWorkspace(root, { pattern: PATTERN, caseInsensitive: false, maxResults: 200, timeoutMs: 30_000 });
       const directMs = nowMs() - t;
+      const directCpu = process.cpuUsage(cpu);
       if (direct.kind !== 'done' || direct.matches.length !== ourCount) throw new Error(`in-process grep: ${JSON.stringify(direct).slice(0, 300)}`);
       if (i === 0) continue; // warm-up: page cache, pooled worker, SDK validators
       ours.push(ourMs);
       theirs.push(rgMs);
       inProcess.push(directMs);
+      inProcessCpu.push((directCpu.user + directCpu.system) / 1000);
     }
     if (ourCount !== rgCount) throw new Error(`different answers: grep ${ourCount} matches, rg ${rgCount}`);
     ours.sort((a, b) => a - b);
     theirs.sort((a, b) => a - b);
     inProcess.sort((a, b) => a - b);
+    inProcessCpu.sort((a, b) => a - b);
     root.close();
     const starts = (await workerStartMs(10)).sort((a, b) => a - b);
     console.log(`palimpsest bench file-grep — ${files} files (${runs} runs after one warm-up), pattern /${PATTERN}/, ${ourCount} matches each; node ${process.version}; ${spawnSync(RG, ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0]}`);
     table('grep over MCP stdio vs ripgrep (ms)', ['tool', 'p50', 'p90', 'min'], [
       ['grep (palimpsest mcp, PGlite)', f2(percentile(ours, 50)), f2(percentile(ours, 90)), f2(ours[0]!)],
       ['grepWorkspace in this process (no transport)', f2(percentile(inProcess, 50)), f2(percentile(inProcess, 90)), f2(inProcess[0]!)],
+      ['  its CPU time (user + system, all threads)', f2(percentile(inProcessCpu, 50)), f2(percentile(inProcessCpu, 90)), f2(inProcessCpu[0]!)],
       ['rg (spawned per search)', f2(percentile(theirs, 50)), f2(percentile(theirs, 90)), f2(theirs[0]!)],
     ]);
     console.log(`ratio grep / rg at p50: ${f2(percentile(ours, 50) / percentile(theirs, 50))}×`);

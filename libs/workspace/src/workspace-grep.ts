@@ -1,33 +1,38 @@
-import { closeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
+import { requiredLiterals } from './workspace-grep.literal';
 import { GREP_WORKER_SOURCE, type GrepBatch, type GrepBatchFile, type GrepBatchResult, type GrepMatch } from './workspace-grep.worker';
 import { walkWorkspace, type WalkedEntry } from './workspace-listing';
 import type { WorkspaceRoot } from './workspace-root';
-import { readOpenedUpTo, readWorkspaceFileUpTo } from './workspace-file-reader';
-import { openNode } from './workspace-walk';
+import { readWorkspaceFileUpTo } from './workspace-file-reader';
 
 /**
  * grep over the workspace (seed 004). The files are chosen by the recursive listing's rules
  * (workspace-listing.ts: .gitignore, .git and node_modules skipped, links never followed) and read here,
- * through the root's handle; their text is searched in a worker thread, a batch at a time, so the
- * caller's regular expression never runs on the event loop. The whole call has one time budget: at the
- * deadline the worker is terminated (V8 interrupts a backtracking regex) and the call answers timeout.
+ * each by one open in the directory handle the walk holds (readListed), into buffers shared with a
+ * worker thread; the worker searches them a batch at a time (looking for the pattern's required literals
+ * first, workspace-grep.literal.ts), so the caller's regular expression never runs on the event loop.
+ * The whole call has one time budget: at the deadline the worker is terminated (V8 interrupts a
+ * backtracking regex) and the call answers timeout.
  *
- * Workers are kept in a small idle pool: starting one costs a few milliseconds (bench/file-grep.ts
- * prints it), a pooled one is ready at once, and a worker that timed out is never reused.
+ * Workers are kept in a small idle pool: starting one costs 20 to 50 ms here (bench/file-grep.ts prints
+ * it), a pooled one is ready at once, and a worker that timed out is never reused.
  */
 
 export const DEFAULT_GREP_TIMEOUT_MS = 1000;
 export const GREP_TIMEOUT_ENV = 'PALIMPSEST_GREP_TIMEOUT_MS';
 /** A matched line is returned cut to this many UTF-16 units (and an ellipsis). */
 export const MAX_GREP_LINE_CHARS = 500;
-/** Files larger than this are not searched (their size is known from the listing before any read). */
+/** Files larger than this are not searched (their size is known from fstat before any read). */
 export const MAX_GREP_FILE_BYTES = 16 * 1024 * 1024;
 /** The walk stops after this many files searched (truncated). */
 export const MAX_GREP_FILES = 100_000;
-const BATCH_BYTES = 1 << 20;
+/** A batch holds up to this many files, in one shared buffer of SLOT_BYTES (a larger file has a buffer of its own). */
 const BATCH_FILES = 128;
+const SLOT_BYTES = 512 * 1024;
+/** Free batch buffers kept for the next batches and calls (3 MiB at most). */
+const MAX_FREE_SLOTS = 6;
 const MAX_IDLE_WORKERS = 2;
 
 export interface GrepRequest {
@@ -140,17 +145,6 @@ class WorkerChannel {
   }
 }
 
-/** The bytes of a walked file, read through its directory's handle; null when it is no longer a plain file or is too large. */
-function readEntry(root: WorkspaceRoot, entry: WalkedEntry): Uint8Array | null {
-  const opened = openNode(root.handlePath(entry.dirFd, entry.name), 'file', { shown: JSON.stringify(entry.path) });
-  if (opened.kind !== 'opened') return null;
-  try {
-    return readOpenedUpTo(opened.fd, Number(opened.stats.size), MAX_GREP_FILE_BYTES);
-  } finally {
-    closeSync(opened.fd);
-  }
-}
-
 /** Search the workspace: matches in walk order, at most maxResults, truncated when there were more or a cap stopped the walk. */
 export async function grepWorkspace(root: WorkspaceRoot, req: GrepRequest): Promise<GrepOutcome> {
   const deadline = Date.now() + req.timeoutMs;
@@ -161,7 +155,7 @@ export async function grepWorkspace(root: WorkspaceRoot, req: GrepRequest): Prom
   const worker = acquire();
   const channel = new WorkerChannel(worker, deadline);
   try {
-    const outcome = await searchFiles(sources.files, channel, req, compiled.flags, deadline);
+    const outcome = await searchFiles(root, sources.files, channel, req, compiled.flags, deadline);
     if (outcome.kind === 'timeout') void worker.terminate();
     else release(worker);
     return outcome;
@@ -174,21 +168,56 @@ export async function grepWorkspace(root: WorkspaceRoot, req: GrepRequest): Prom
   }
 }
 
-interface Source {
-  path: string;
-  read(): Uint8Array | null;
-}
+/** A file to search: one the walk listed (read when its turn comes), or the file the call names, already read. */
+type Source = WalkedEntry | { path: string; bytes: Buffer };
 
 type Sources = { kind: 'files'; files: Iterable<Source>; close(): void } | { kind: 'refused'; refusal: WorkspacePathRefusal };
 
-function* filesOf(root: WorkspaceRoot, entries: Iterable<WalkedEntry>, substitute: GrepRequest['substitute']): Generator<Source, void, void> {
-  for (const entry of entries) {
-    if (entry.type !== 'file') continue;
-    yield { path: entry.path, read: () => {
-      const bytes = readEntry(root, entry);
-      return bytes && substitute ? substitute(entry.path, bytes) : bytes;
-    } };
+/**
+ * How a listed file is opened: by its name inside the directory handle the walk holds, never following a
+ * link (O_NOFOLLOW), and without blocking should the name have become a FIFO since it was listed.
+ */
+const LISTED_FILE_OPEN = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+/**
+ * Why the open of a listed file fails when the name changed since the listing: removed (ENOENT), a link
+ * now (ELOOP), a socket now (ENXIO), its directory no longer one (ENOTDIR). The file is skipped, as a
+ * listing made a moment later would skip it.
+ */
+const CHANGED_SINCE_LISTED = new Set(['ENOENT', 'ELOOP', 'ENXIO', 'ENOTDIR']);
+
+/**
+ * Read a file the walk listed into the batches. The walk's listing said it is a regular file; the open
+ * refuses a link put in its place since, and the opened descriptor's fstat decides: searched only when it
+ * is a regular file of at most MAX_GREP_FILE_BYTES (anything else swapped in is closed unread), and at
+ * most the size fstat gave is read. One open, one fstat, the reads and one close: the listing's type
+ * stands in for the lstat a named read makes (workspace-walk.ts), since the answer to a file that changed
+ * is the same either way, skipping it.
+ */
+function readListed(root: WorkspaceRoot, entry: WalkedEntry, batches: Batches): void {
+  let fd: number;
+  try {
+    fd = openSync(root.handlePath(entry.dirFd, entry.name), LISTED_FILE_OPEN);
+  } catch (e) {
+    if (CHANGED_SINCE_LISTED.has((e as NodeJS.ErrnoException).code ?? '')) return;
+    throw e;
   }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile() || stats.size > MAX_GREP_FILE_BYTES) return;
+    batches.add(entry.path, stats.size, fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The bytes of a source into the batches (nothing when it is skipped). */
+function readSource(root: WorkspaceRoot, source: Source, batches: Batches): void {
+  if ('dirFd' in source) readListed(root, source, batches);
+  else batches.add(source.path, source.bytes.length, source.bytes);
+}
+
+function* filesOf(entries: Iterable<WalkedEntry>): Generator<Source, void, void> {
+  for (const entry of entries) if (entry.type === 'file') yield entry;
 }
 
 /**
@@ -198,12 +227,92 @@ function* filesOf(root: WorkspaceRoot, entries: Iterable<WalkedEntry>, substitut
  */
 function sourcesOf(root: WorkspaceRoot, req: GrepRequest): Sources {
   const walk = walkWorkspace(root, req.path, { recursive: true, glob: req.glob, sizes: false });
-  if (walk.kind === 'walk') return { kind: 'files', files: filesOf(root, walk.entries, req.substitute), close: () => walk.entries.return() };
+  if (walk.kind === 'walk') return { kind: 'files', files: filesOf(walk.entries), close: () => walk.entries.return() };
   if (walk.refusal.code !== 'PATH_NOT_FOUND' || req.path === undefined) return walk;
   const file = readWorkspaceFileUpTo(root, req.path, MAX_GREP_FILE_BYTES);
   if (file.kind === 'refused') return file.refusal.code === 'PATH_NOT_A_FILE' ? walk : file;
-  const bytes = file.bytes && req.substitute ? req.substitute(file.path, file.bytes) : file.bytes;
-  return { kind: 'files', files: [{ path: file.path, read: () => bytes }], close: () => undefined };
+  return { kind: 'files', files: file.bytes ? [{ path: file.path, bytes: file.bytes }] : [], close: () => undefined };
+}
+
+/** Read up to `size` bytes of the file `fd` into `into` from `at` (fewer when it shrank meanwhile): how many were read. */
+function readAt(fd: number, into: Buffer, at: number, size: number): number {
+  let filled = 0;
+  for (let n = 1; filled < size && n > 0; filled += n) n = readSync(fd, into, at + filled, size - filled, filled);
+  return filled;
+}
+
+/** Files packed in one shared buffer, for one message to the worker. */
+interface Batch {
+  buffer: SharedArrayBuffer;
+  bytes: Buffer;
+  used: number;
+  files: GrepBatchFile[];
+}
+
+/**
+ * Batch buffers: shared with the worker (a message carries a reference, neither a copy nor a transfer,
+ * which both cost more than reading the files), and reused once the worker has answered for them.
+ */
+const freeSlots: SharedArrayBuffer[] = [];
+
+function slot(size: number): SharedArrayBuffer {
+  return size <= SLOT_BYTES ? (freeSlots.pop() ?? new SharedArrayBuffer(SLOT_BYTES)) : new SharedArrayBuffer(size);
+}
+
+/** A buffer the worker answered for (a worker stopped at the deadline returns none: it may still have read them). */
+function freeSlot(buffer: SharedArrayBuffer): void {
+  if (buffer.byteLength === SLOT_BYTES && freeSlots.length < MAX_FREE_SLOTS) freeSlots.push(buffer);
+}
+
+/**
+ * The batches a call fills: the current one takes files until BATCH_FILES of them, or until the next does
+ * not fit in its buffer; then it is sealed, ready to post.
+ */
+class Batches {
+  private current: Batch | null = null;
+  readonly sealed: Batch[] = [];
+
+  constructor(private readonly substitute: GrepRequest['substitute']) {}
+
+  /**
+   * Add the file at `path` of at most `size` bytes, read from the descriptor `from` or copied from the
+   * bytes `from`. The bytes to search are then the substitute's, when it has one.
+   */
+  add(path: string, size: number, from: number | Uint8Array, substituted = false): void {
+    const batch = this.room(size);
+    const start = batch.used;
+    let written = size;
+    if (typeof from === 'number') written = readAt(from, batch.bytes, start, size);
+    else batch.bytes.set(from, start);
+    if (this.substitute && !substituted) {
+      const read = batch.bytes.subarray(start, start + written);
+      const other = this.substitute(path, read);
+      if (other !== read) return this.add(path, other.length, other, true);
+    }
+    batch.used = start + written;
+    batch.files.push({ path, start, end: batch.used });
+    if (batch.files.length >= BATCH_FILES) this.seal();
+  }
+
+  /** The current batch, sealed and ready to post (when it holds a file). */
+  seal(): void {
+    if (this.current && this.current.files.length > 0) this.sealed.push(this.current);
+    else if (this.current) freeSlot(this.current.buffer);
+    this.current = null;
+  }
+
+  /** Batches not posted (the call stopped early): their buffers are free again. */
+  release(): void {
+    this.seal();
+    for (const batch of this.sealed.splice(0)) freeSlot(batch.buffer);
+  }
+
+  private room(size: number): Batch {
+    if (this.current && this.current.bytes.length - this.current.used < size) this.seal();
+    if (this.current) return this.current;
+    const buffer = slot(size);
+    return (this.current = { buffer, bytes: Buffer.from(buffer), used: 0, files: [] });
+  }
 }
 
 /** The matches gathered so far; truncated once a batch held more than fit. */
@@ -225,40 +334,52 @@ class Gathered {
  * the reading of one overlaps the search of the one before. Each batch may return up to maxResults (and
  * says when it had more); answers are taken in order, so the matches are the first in walk order.
  */
-async function searchFiles(sources: Iterable<Source>, channel: WorkerChannel, req: GrepRequest, flags: string, deadline: number): Promise<GrepOutcome> {
+async function searchFiles(root: WorkspaceRoot, sources: Iterable<Source>, channel: WorkerChannel, req: GrepRequest, flags: string, deadline: number): Promise<GrepOutcome> {
   const gathered = new Gathered(req.maxResults);
-  const inFlight: Promise<GrepBatchResult | 'timeout'>[] = [];
+  const inFlight: { batch: Batch; answer: Promise<GrepBatchResult | 'timeout'> }[] = [];
   const timeout: GrepOutcome = { kind: 'timeout', budgetMs: req.timeoutMs };
-  let files: GrepBatchFile[] = [];
-  let bytes = 0;
-  let searched = 0;
-  const post = () => {
-    inFlight.push(channel.post({ pattern: req.pattern, flags, remaining: req.maxResults, maxLineChars: MAX_GREP_LINE_CHARS, files }));
-    files = [];
-    bytes = 0;
+  const literals = requiredLiterals(req.pattern);
+  const batches = new Batches(req.substitute);
+  const post = (batch: Batch) => {
+    const answer = channel.post({ pattern: req.pattern, flags, literals, remaining: req.maxResults, maxLineChars: MAX_GREP_LINE_CHARS, buffer: batch.buffer, files: batch.files });
+    inFlight.push({ batch, answer });
   };
-  for (const source of sources) {
-    if (searched++ === MAX_GREP_FILES) {
-      gathered.truncated = true;
-      break;
+  /** The oldest batch's answer; its buffer is free again once answered. */
+  const answered = async (): Promise<GrepBatchResult | 'timeout'> => {
+    const { batch, answer } = inFlight.shift()!;
+    const result = await answer;
+    if (result !== 'timeout') freeSlot(batch.buffer);
+    return result;
+  };
+  let searched = 0;
+  try {
+    for (const source of sources) {
+      if (searched++ === MAX_GREP_FILES) {
+        gathered.truncated = true;
+        break;
+      }
+      readSource(root, source, batches);
+      if (Date.now() >= deadline) batches.seal();
+      while (batches.sealed.length > 0 && !gathered.truncated) {
+        post(batches.sealed.shift()!);
+        if (inFlight.length < 2) continue;
+        const result = await answered();
+        if (result === 'timeout') return timeout;
+        gathered.take(result);
+      }
+      if (gathered.truncated) break;
     }
-    const content = source.read();
-    if (content === null) continue;
-    files.push({ path: source.path, bytes: content });
-    bytes += content.length;
-    if (files.length < BATCH_FILES && bytes < BATCH_BYTES && Date.now() < deadline) continue;
-    post();
-    if (inFlight.length < 2) continue;
-    const result = await inFlight.shift()!;
-    if (result === 'timeout') return timeout;
-    gathered.take(result);
-    if (gathered.truncated) break;
+    if (!gathered.truncated) {
+      batches.seal();
+      for (const batch of batches.sealed.splice(0)) post(batch);
+    }
+    while (inFlight.length > 0) {
+      const result = await answered();
+      if (result === 'timeout') return timeout;
+      if (!gathered.truncated) gathered.take(result);
+    }
+    return { kind: 'done', matches: gathered.matches, truncated: gathered.truncated };
+  } finally {
+    batches.release();
   }
-  if (files.length > 0 && !gathered.truncated) post();
-  for (const pending of inFlight) {
-    const result = await pending;
-    if (result === 'timeout') return timeout;
-    if (!gathered.truncated) gathered.take(result);
-  }
-  return { kind: 'done', matches: gathered.matches, truncated: gathered.truncated };
 }

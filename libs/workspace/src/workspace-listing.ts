@@ -60,7 +60,44 @@ const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
 interface Rules {
   /** The directory the rules were read in, relative to the root ('' for the root), with a trailing `/`. */
   base: string;
-  rules: Ignore;
+  rules: ParsedRules;
+}
+
+/** A .gitignore's rules, parsed, and the answers they gave, by path. */
+interface ParsedRules {
+  text: string;
+  ignore: Ignore;
+  answers: Map<string, boolean>;
+}
+
+/**
+ * Parsed rules by their text, the most recently used last: a walk that meets the same .gitignore again
+ * (the next grep or listing of the tree) finds most of its answers already given, a lookup instead of a
+ * match of every rule. Bounded: RULES_KEPT texts of at most RULES_TEXT_CHARS; rules that gave
+ * RULES_PATHS answers are no longer kept (the walk using them goes on with them, the next parses afresh).
+ */
+const RULES_KEPT = 8;
+const RULES_TEXT_CHARS = 64 * 1024;
+const RULES_PATHS = 20_000;
+const parsedRules = new Map<string, ParsedRules>();
+
+function rulesOf(text: string): ParsedRules {
+  const rules = parsedRules.get(text) ?? { text, ignore: ignore().add(text), answers: new Map<string, boolean>() };
+  parsedRules.delete(text);
+  if (text.length > RULES_TEXT_CHARS) return rules;
+  parsedRules.set(text, rules);
+  if (parsedRules.size > RULES_KEPT) parsedRules.delete(parsedRules.keys().next().value!);
+  return rules;
+}
+
+/** Whether `rules` ignore `path` (relative to their directory; a directory's with a trailing `/`). */
+function ignoredBy(rules: ParsedRules, path: string): boolean {
+  let answer = rules.answers.get(path);
+  if (answer !== undefined) return answer;
+  answer = rules.ignore.ignores(path);
+  if (rules.answers.size < RULES_PATHS) rules.answers.set(path, answer);
+  else if (parsedRules.get(rules.text) === rules) parsedRules.delete(rules.text);
+  return answer;
 }
 
 /** The start directory's components: `path` undefined is the root; anything else follows the path rules (`.`, `src/`, `a/..` included). */
@@ -75,7 +112,7 @@ function readRules(root: WorkspaceRoot, dirFd: number, base: string): Rules | nu
   const opened = openNode(root.handlePath(dirFd, '.gitignore'), 'file', { shown: JSON.stringify(`${base}.gitignore`) });
   if (opened.kind !== 'opened') return null;
   try {
-    return { base, rules: ignore().add(readFileSync(opened.fd, 'utf8')) };
+    return { base, rules: rulesOf(readFileSync(opened.fd, 'utf8')) };
   } finally {
     closeSync(opened.fd);
   }
@@ -98,7 +135,7 @@ function ancestorRules(root: WorkspaceRoot, components: string[]): Rules[] {
 }
 
 function ignored(stack: readonly Rules[], path: string, isDirectory: boolean): boolean {
-  return stack.some(({ base, rules }) => path.startsWith(base) && rules.ignores(path.slice(base.length) + (isDirectory ? '/' : '')));
+  return stack.some(({ base, rules }) => path.startsWith(base) && ignoredBy(rules, path.slice(base.length) + (isDirectory ? '/' : '')));
 }
 
 const typeOf = (d: Dirent): ListedType | null => (d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'directory' : d.isFile() ? 'file' : null);
