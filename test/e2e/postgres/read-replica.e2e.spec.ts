@@ -36,7 +36,7 @@ describe('reads from a streaming replica', () => {
     target = created.body.target_file_id;
   }, 180_000);
   afterAll(async () => {
-    await standby?.end();
+    await standby?.end().catch(() => undefined);
     await api?.stop('SIGKILL');
     await cluster?.dispose();
   });
@@ -93,5 +93,14 @@ describe('reads from a streaming replica', () => {
     await expect(standby.query(`INSERT INTO events (stream_id) VALUES ('x')`)).rejects.toThrow(/read-only transaction/);
     const r = await http.post(`/v1/targets/${target}/edits`, { intent: 'write', edits: [{ match: 'one', replace: 'ONE' }] }, { headers: { 'if-match': '"3"' } });
     expect(r.body).toMatchObject({ status: 'accepted', version: 4 });
+  });
+
+  it('a replica that is down leaves its reads to the primary', async () => {
+    await standby.end().catch(() => undefined);
+    cluster.standby.kill();
+    // Commits would now wait for the synchronous standby: this test only reads.
+    expect(await attemptIds()).toHaveLength(4); // every attempt, the last write's too: the primary's answer
+    expect((await http.get('/v1/search', { query: 'four' })).body.hits).toHaveLength(1);
+    expect((await http.get('/v1/changes', { target_file_id: target, from_version: 0 })).body.changes).toHaveLength(4);
   });
 });

@@ -6,28 +6,39 @@ export const REPLICA_WAIT_MS = 250;
 const POLL_MS = 20;
 
 /**
- * The asynchronous read models (search, activity) on the replica when there is one: their min_position
- * rule reads the projection's checkpoint, which the replica holds as it holds the rows it covers.
+ * The asynchronous read models (search, activity) read on the replica when there is one: their
+ * min_position rule reads the projection's checkpoint, which the replica holds with the rows it covers.
+ * A replica that fails the read (down, cut off) leaves it to the primary: reads are safe to ask twice.
  */
-export function onReplica(ctx: AppContext): AppContext {
-  return ctx.replica ? { ...ctx, db: ctx.replica } : ctx;
+export function onReplica<T>(ctx: AppContext, read: (ctx: AppContext) => Promise<T>): Promise<T> {
+  const replica = ctx.replica;
+  if (!replica) return read(ctx);
+  return read({ ...ctx, db: replica }).catch(() => read(ctx));
 }
 
 /**
- * The inline read models and history (attempt log, ledger, changes, a file's history) on the replica when
- * it shows the caller's write (`min_position`, a log_sequence the caller got): waiting for its replay at
- * most REPLICA_WAIT_MS, else on the primary, which always does. Without min_position the replica answers
- * as far as it has come.
+ * The inline read models and history (attempt log, ledger, changes, a file's history) read on the replica
+ * when it shows the caller's write (`min_position`, a log_sequence the caller got), waiting for its replay
+ * at most REPLICA_WAIT_MS; else on the primary, which always does. Without min_position the replica
+ * answers as far as it has come. A replica that fails leaves the read to the primary.
  */
-export async function showingWrite(ctx: AppContext, input: { min_position?: number | null }): Promise<AppContext> {
+export async function showingWrite<T>(ctx: AppContext, input: { min_position?: number | null }, read: (ctx: AppContext) => Promise<T>): Promise<T> {
   const replica = ctx.replica;
-  if (!replica) return ctx;
+  if (!replica) return read(ctx);
   const position = input.min_position ?? null;
-  if (position === null) return { ...ctx, db: replica };
+  try {
+    if (position !== null && !(await replayed(replica, position))) return read(ctx);
+  } catch {
+    return read(ctx);
+  }
+  return onReplica(ctx, read);
+}
+
+async function replayed(replica: NonNullable<AppContext['replica']>, position: number): Promise<boolean> {
   const deadline = performance.now() + REPLICA_WAIT_MS;
   for (;;) {
-    if (await holdsPosition(replica, position)) return { ...ctx, db: replica };
-    if (performance.now() >= deadline) return ctx;
+    if (await holdsPosition(replica, position)) return true;
+    if (performance.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
