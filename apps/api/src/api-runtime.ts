@@ -1,5 +1,6 @@
 import { type AppContext } from '@palimpsest/application/app-context';
 import { appContext } from '@palimpsest/composition/app-context.builder';
+import { ReadReplica } from '@palimpsest/application/read-models/read-replica';
 import { AppendBatcher } from '@palimpsest/store/append-batcher';
 import type { Db } from '@palimpsest/store/db';
 import type { Logger } from 'pino';
@@ -39,7 +40,7 @@ export class ApiRuntime {
     this.metrics = new ApiMetrics(this.db, config.app.store.postgres.poolMax, () => ({ active: this.limiter.active, queued: this.limiter.queued, streams: this.streams.size }));
     registerProjectionMetrics(this.metrics.registry, this.db, config.projectionLagDegradedS);
     registerActivityMetrics(this.metrics.registry, this.db);
-    this.ctx = appContext(this.db, { appends: new AppendBatcher(this.db, { observer: this.metrics.commits }), ...(replica ? { replica } : {}) }, config.app);
+    this.ctx = appContext(this.db, { appends: new AppendBatcher(this.db, { observer: this.metrics.commits }), ...(replica ? { replica: new ReadReplica(replica) } : {}) }, config.app);
     this.limiter = new AdmissionLimiter(config, () => this.metrics.saturated.inc());
     this.hub = new EventHub(this.db);
     this.streams = new EventStreams(this.db, this.hub, { heartbeatMs: config.sseHeartbeatMs, maxStreams: config.sseMaxStreams }, (e) =>

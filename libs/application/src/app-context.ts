@@ -14,6 +14,7 @@ import type { CommandRuns } from './commands/shared/command-runs';
 import type { CodeGraphStates } from './code-graph/project-states';
 import type { ActiveProjects } from './relay/active-projects';
 import type { ProjectRelay } from './relay/project-relay.port';
+import type { ReadReplica } from './read-models/read-replica';
 
 /**
  * What every handler needs: the database, time and identity, and the ports and settings of the process.
@@ -74,5 +75,5 @@ export interface AppContext {
    * A streaming replica of the database (PALIMPSEST_READ_REPLICA_URL) for the reads that tolerate
    * staleness (read-models/replica-reads.ts); absent: every read goes to `db`.
    */
-  replica?: Db;
+  replica?: ReadReplica;
 }

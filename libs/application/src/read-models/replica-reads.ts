@@ -1,3 +1,4 @@
+import type { Db } from '@palimpsest/store/db';
 import { holdsPosition } from '@palimpsest/store/stream-lookups';
 import type { AppContext } from '../app-context';
 
@@ -12,8 +13,11 @@ const POLL_MS = 20;
  */
 export function onReplica<T>(ctx: AppContext, read: (ctx: AppContext) => Promise<T>): Promise<T> {
   const replica = ctx.replica;
-  if (!replica) return read(ctx);
-  return read({ ...ctx, db: replica }).catch(() => read(ctx));
+  if (!replica?.usable) return read(ctx);
+  return read({ ...ctx, db: replica.db }).catch(() => {
+    replica.failed();
+    return read(ctx);
+  });
 }
 
 /**
@@ -24,17 +28,18 @@ export function onReplica<T>(ctx: AppContext, read: (ctx: AppContext) => Promise
  */
 export async function showingWrite<T>(ctx: AppContext, input: { min_position?: number | null }, read: (ctx: AppContext) => Promise<T>): Promise<T> {
   const replica = ctx.replica;
-  if (!replica) return read(ctx);
+  if (!replica?.usable) return read(ctx);
   const position = input.min_position ?? null;
   try {
-    if (position !== null && !(await replayed(replica, position))) return read(ctx);
+    if (position !== null && !(await replayed(replica.db, position))) return read(ctx);
   } catch {
+    replica.failed();
     return read(ctx);
   }
   return onReplica(ctx, read);
 }
 
-async function replayed(replica: NonNullable<AppContext['replica']>, position: number): Promise<boolean> {
+async function replayed(replica: Db, position: number): Promise<boolean> {
   const deadline = performance.now() + REPLICA_WAIT_MS;
   for (;;) {
     if (await holdsPosition(replica, position)) return true;
