@@ -2,6 +2,7 @@ import { isolatedStore } from '../../support/cli-process';
 import { readEventLog } from '../../support/crash-recovery';
 import { HttpClient, type HttpAnswer } from '../../support/http-client';
 import { seedTokens, startApi, type ApiProcess } from '../../support/http-server';
+import { SseReader } from '../../support/http-sse';
 
 const CLIENTS = 64;
 const TARGETS = 200;
@@ -46,6 +47,8 @@ describe('two gateways on one PostgreSQL database', () => {
   const known = new Map<string, number>();
   const jobs: Job[] = [];
   let sameKeyAccepted = 0;
+  /** Keyed acceptances outside the rounds' jobs. */
+  let extraAccepted = 0;
 
   beforeAll(async () => {
     store = await isolatedStore();
@@ -154,6 +157,33 @@ describe('two gateways on one PostgreSQL database', () => {
     expect({ version, markers: markersIn(text).length }).toEqual({ version: sameKeyAccepted, markers: sameKeyAccepted });
   }, 60_000);
 
+  it('a live event stream held on one gateway shows a write made through the other; a candidate proposed on one applies through the other', async () => {
+    const target = await create('across', gateways[0]!);
+    const stream = await SseReader.open(`${gateways[0]!.api.url}/v1/targets/${target}/events`, { token });
+    expect(stream.status).toBe(200);
+    expect(await stream.nextEvent()).toMatchObject({ event: 'TargetInitialized' });
+    const written = await submit(gateways[1]!, { client: 0, target, marker: 'streamed', keys: [], lost: 0 }, 'across-1', 0);
+    expect(written.body).toMatchObject({ status: 'accepted', version: 1 });
+    const event = await stream.nextEvent();
+    stream.close();
+    expect({ event: event!.event, attempt: JSON.parse(event!.data).data.attempt_id }).toEqual({ event: 'ProposalAccepted', attempt: written.body.attempt_id });
+
+    const proposal = {
+      base: [{ target_file_id: target, version: 1 }],
+      operations: [{ kind: 'edit', target_file_id: target, match: SLOTS[1], replace: `${SLOTS[1]}candidate,` }],
+    };
+    const proposed = await gateways[0]!.http.post('/v1/candidates', proposal, { headers: { 'idempotency-key': 'across-propose' } });
+    expect(proposed.body).toMatchObject({ status: 'ok', candidate: { version: 1, state: 'open' } });
+    const applied = await gateways[1]!.http.post(`/v1/candidates/${proposed.body.candidate.id}/apply`, {}, { headers: { 'if-match': '"1"', 'idempotency-key': 'across-apply' } });
+    expect(applied.body.receipt).toMatchObject({ outcome: 'applied' });
+    // The same key on the first gateway: the recorded receipt, not a second apply.
+    const again = await gateways[0]!.http.post(`/v1/candidates/${proposed.body.candidate.id}/apply`, {}, { headers: { 'if-match': '"1"', 'idempotency-key': 'across-apply' } });
+    expect({ replayed: again.body.replayed, receipt: again.body.receipt?.receipt_id }).toEqual({ replayed: true, receipt: applied.body.receipt.receipt_id });
+    const { text, version } = await textOf(target);
+    expect({ markers: markersIn(text).sort(), version }).toEqual({ markers: ['candidate', 'streamed'], version: 2 });
+    extraAccepted += 1; // the streamed write; the candidate's apply records no ProposalAccepted keyed by a request
+  }, 60_000);
+
   it(`${CLIENTS} clients on one target, half on each gateway: every marker once, each version one marker`, async () => {
     const target = await create('one', gateways[1]!);
     const round = Array.from({ length: CLIENTS * JOBS_ON_ONE }, (_, n): Job => ({ client: n % CLIENTS, target, marker: `o${n}`, keys: [], lost: 0 }));
@@ -204,6 +234,6 @@ describe('two gateways on one PostgreSQL database', () => {
     // Each job's accepted key is the one the log accepted: its marker's one attempt.
     const accepted = new Set(acceptedKeys);
     expect(jobs.filter((j) => !accepted.has(j.accepted!.key)).map((j) => j.accepted!.key)).toEqual([]);
-    expect(accepted.size).toBe(jobs.length + sameKeyAccepted); // the rounds' markers and the same-key test's acceptances
+    expect(accepted.size).toBe(jobs.length + sameKeyAccepted + extraAccepted); // the rounds' markers, the same-key test's acceptances and the rest
   }, 60_000);
 });
