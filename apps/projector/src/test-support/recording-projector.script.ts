@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const db = await openDb({}, readStoreConfig(env, process.cwd()));
   const projector = await startProjector(db, {
     projections: [recordingProjection(env.PROJECTOR_TEST_NAME!, env.PROJECTOR_TEST_TABLE!)],
-    runner: { batchSize: Number(env.PROJECTOR_TEST_BATCH || 50), pollMs: 50, leaseRetryMs: 200, leaseCheckMs: 200 },
+    runner: { batchSize: Number(env.PROJECTOR_TEST_BATCH || 50), pollMs: 50, leaseRetryMs: 200, leasePeriodMs: Number(env.PROJECTOR_TEST_LEASE_MS || 3_000) },
   });
   let stopping = false;
   const stop = async (code: number) => {
