@@ -75,10 +75,11 @@ class EmbeddedLeases implements ShardLeases {
 }
 
 /**
- * PostgreSQL: the consumer is a member (projector_members) on a session it holds for its life, renewed
- * with its leases every third of the lease period on that session; a lease it held that the renewal does
- * not find again was taken over. A broken session (or a member row gone) loses every lease here at once:
- * others may already take them (its backend is gone), and it registers again on its next acquire.
+ * PostgreSQL: the consumer is a member (projector_members) on a session it holds for its life (its
+ * backend is the proof it is up), renewed with its leases every third of the lease period; a lease it
+ * held that the renewal does not find again was taken over. A broken session, a failed renewal (the
+ * store closing, the server gone) or a member row gone loses every lease here at once and gives the
+ * session back: others may take them, and it registers again on its next balance.
  */
 class PostgresLeases implements ShardLeases {
   private readonly member: string;
@@ -151,11 +152,12 @@ class PostgresLeases implements ShardLeases {
 
   private async renew(): Promise<void> {
     const session = this.session;
-    if (!session) return;
+    if (!session || this.backendPid === null) return;
     const before = new Map(this.held); // committed before the renewal reads: an acquire during it is not judged by it
     let still: HeldShard[] | null = null;
     try {
-      still = await renewMember(session, this.member, this.opts.leasePeriodMs);
+      await session.query('SELECT 1'); // the backend others see is still this member's
+      still = await renewMember(this.db, this.member, this.opts.leasePeriodMs, this.backendPid);
     } catch (error) {
       this.opts.onError(error, 'shard leases');
     }

@@ -55,7 +55,8 @@ describe(`shard leases and the fenced checkpoint (${describeBackend})`, () => {
     // x stops renewing: after its lease period the shard is free, and the takeover is a new token.
     const [taken] = await eventually(() => acquireShards(db, 'y-expired', 'host:y', [shard], 1, LONG), (t) => t.length === 1, { timeoutMs: 5_000 });
     expect(taken).toEqual({ shard, token: '2' });
-    expect(await renewMember(x, 'x-expired', 200)).toEqual([]); // x learns it holds nothing
+    const { rows } = await x.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    expect(await renewMember(db, 'x-expired', 200, rows[0]!.pid)).toEqual([]); // x learns it holds nothing
 
     expect(await batch(db, shard, held!.token, 2)).toBe('fenced');
     expect(await writes(db, shard)).toEqual([1]); // the stale batch's write rolled back with it

@@ -42,22 +42,22 @@ export async function registerMember(session: Sql, member: string, holder: strin
 }
 
 /**
- * The heartbeat, on the member's session: extends the member and every lease it still holds by one lease
- * period. Null when the member is no longer registered from this session (register again); else the
+ * The heartbeat: extends the member and every lease it still holds by one lease period. Null when the
+ * member is no longer registered with the session backend `backendPid` (register again); else the
  * leases it holds (one it believed it held and that is missing was taken over).
  */
-export async function renewMember(session: Sql, member: string, periodMs: number): Promise<HeldShard[] | null> {
-  const { rows } = await session.query<{ registered: boolean; held: HeldShard[] }>(
+export async function renewMember(sql: Sql, member: string, periodMs: number, backendPid: number): Promise<HeldShard[] | null> {
+  const { rows } = await sql.query<{ registered: boolean; held: HeldShard[] }>(
     `WITH me AS (
        UPDATE projector_members SET expires_at = now() + ${ms('$2')}
-        WHERE member = $1 AND backend_pid = pg_backend_pid() RETURNING member
+        WHERE member = $1 AND backend_pid = $3 RETURNING member
      ), renewed AS (
        UPDATE projector_shard_leases l SET expires_at = now() + ${ms('$2')}
          FROM me WHERE l.member = me.member RETURNING l.shard, l.token::text AS token
      )
      SELECT EXISTS (SELECT 1 FROM me) AS registered,
             COALESCE((SELECT json_agg(json_build_object('shard', shard, 'token', token)) FROM renewed), '[]'::json) AS held`,
-    [member, periodMs],
+    [member, periodMs, backendPid],
   );
   return rows[0]!.registered ? rows[0]!.held : null;
 }
