@@ -76,7 +76,7 @@ describe(`projector processes killed mid-batch (${describeBackend})`, () => {
   }
 
   it(`applies every event exactly once after ${KILLS} SIGKILLs between a batch's apply and its commit`, async () => {
-    const writers = testDb ? startWriters(testDb.db) : null;
+    const writers = testDb ? startWriters(testDb.db, appendToStream) : null;
     if (!testDb) {
       await withEmbedded(async (db) => {
         await createRecordingTable(db, TABLE);
@@ -106,7 +106,7 @@ describe(`projector processes killed mid-batch (${describeBackend})`, () => {
       expect(await eventually(leaderOf, (l) => l === first.identity)).toBe(first.identity);
       const standby = spawn();
       await standby.ready;
-      const writers = startWriters(db);
+      const writers = startWriters(db, appendToStream);
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(await leaderOf()).toBe(first.identity); // the standby waits while the leader lives
 

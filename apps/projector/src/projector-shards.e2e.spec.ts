@@ -96,7 +96,7 @@ describe(`projector shards across processes (${describeBackend})`, () => {
       const spread = await eventually(() => leases(db), (rows) => ledBy(rows, a) === SHARDS / 2 && ledBy(rows, b) === SHARDS / 2);
       expect([ledBy(spread, a), ledBy(spread, b)]).toEqual([SHARDS / 2, SHARDS / 2]);
 
-      const writers = startWriters(db);
+      const writers = startWriters(db, appendToStream);
       // Both process under load: every shard has moved its checkpoint past a first batch.
       const moving = await eventually(
         () => db.query<{ n: string }>(`SELECT count(*) AS n FROM projection_checkpoints WHERE projection = ANY($1::text[]) AND last_position > 0`, [shardNames]),
