@@ -14,9 +14,14 @@ export interface HeldShard {
 
 const ms = (name: string) => `(${name}::bigint * interval '1 millisecond')`;
 
-/** A member is live while its heartbeat holds and the backend of its session is still connected. */
+/**
+ * A member is live while its heartbeat holds and the backend of its session is still connected (its pid
+ * and start time: a pid reused by a later backend does not count). A role without pg_read_all_stats sees
+ * no backend_start of another role's sessions: then the pid alone counts.
+ */
 const LIVE_MEMBER = `m.expires_at > now()
-  AND EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = m.backend_pid AND a.backend_start = m.backend_start)`;
+  AND EXISTS (SELECT 1 FROM pg_stat_activity a
+               WHERE a.pid = m.backend_pid AND (a.backend_start = m.backend_start OR a.backend_start IS NULL))`;
 
 /**
  * Records the member on its own session (whose backend proves it is alive), creates the lease rows of its
