@@ -21,7 +21,7 @@ export function configuredReactors(git: GitCommitsConfig | null = gitCommitsConf
 
 /** The projector's options from its configuration (read once by the composition root), with the process's logger and error report. */
 export function configuredProjector(
-  config: Pick<ProjectorConfig, 'relay' | 'batchSize'> & Partial<Pick<ProjectorConfig, 'audit'>> & { git?: GitCommitsConfig | null },
+  config: Pick<ProjectorConfig, 'relay' | 'batchSize'> & Partial<Pick<ProjectorConfig, 'audit' | 'leasePeriodMs'>> & { git?: GitCommitsConfig | null },
   logger: RelayLogger,
   onError?: (error: unknown, processor: string) => void,
 ): ProjectorOptions {
@@ -29,5 +29,5 @@ export function configuredProjector(
   // The verifier key, printed at start: what an auditor checks checkpoints and bundles against.
   if (audit) logger.info({ verifier_key: audit.signer.verifierKey, key_file: config.audit!.keyFile }, 'audit log: checkpoints signed by');
   const reactors = configuredReactors(config.git);
-  return { processors: configuredProcessors(config, logger), reactors, runner: { batchSize: config.batchSize, ...(onError ? { onError } : {}) }, ...(audit ? { audit } : {}) };
+  return { processors: configuredProcessors(config, logger), reactors, runner: { batchSize: config.batchSize, ...(config.leasePeriodMs ? { leasePeriodMs: config.leasePeriodMs } : {}), ...(onError ? { onError } : {}) }, ...(audit ? { audit } : {}) };
 }

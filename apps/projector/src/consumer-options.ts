@@ -5,10 +5,13 @@ export interface ConsumerOptions {
   batchSize: number;
   /** Idle: look at the log this often even without a wake-up (a lost NOTIFY, another machine's writers). */
   pollMs: number;
-  /** Not the leader of a processor: try its lease again this often. */
+  /** Leading fewer shards than its share: try to take more this often (and give up those over it). */
   leaseRetryMs: number;
-  /** Leading: check that a lease's connection is still there at most this often. */
-  leaseCheckMs: number;
+  /**
+   * PostgreSQL: a shard lease lasts this long unless renewed (every third of it). A process that stops
+   * renewing (hung, cut off) loses its shards after it; one that dies loses them at once (its backend ends).
+   */
+  leasePeriodMs: number;
   /** After a failed batch, retry that processor from its checkpoint this much later (default: pollMs). */
   retryMs: number;
   /**
@@ -26,7 +29,7 @@ export const DEFAULT_CONSUMER_OPTIONS: Omit<ConsumerOptions, 'retryMs'> = {
   batchSize: 500,
   pollMs: 1_000,
   leaseRetryMs: 1_000,
-  leaseCheckMs: 1_000,
+  leasePeriodMs: 10_000,
   gatherMs: 50,
   identity: leaderIdentity(),
   onError: () => undefined,

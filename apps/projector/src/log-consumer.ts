@@ -4,13 +4,15 @@ import { EVENTS_CHANNEL } from '@palimpsest/store/events-channel';
 import { consumerOptions, type ConsumerOptions } from './consumer-options';
 import type { LogProcessor } from './log-processor';
 import { PageReader } from './page-reader';
+import { shardLeases, type ShardLeases } from './leader-lease';
 import { ProcessorSlot, type RunningProcessor } from './processor-slot';
 import { Wakeup } from './wakeup';
 
 /**
- * The one follower of the event log (Emmett's consumer with its processors): it owns the leader leases,
- * the checkpoints and the wake-up. Each step it tries the leases it does not hold (at most every
- * leaseRetryMs), reads one page per distinct checkpoint of the processors it leads (readAll, commit-safe
+ * The one follower of the event log (Emmett's consumer with its processors): it owns the shard leases
+ * (a shard is a processor), the checkpoints and the wake-up. At most every leaseRetryMs it balances its
+ * leases: it takes free shards up to its fair share among the consumers that are up and gives up those
+ * over it (leader-lease.ts). Each step it reads one page per distinct checkpoint of the processors it leads (readAll, commit-safe
  * order: in step, they share it) and hands it to each of them; a processor whose batch fails gives up
  * its lease and retries from its own checkpoint after a pause, while the others go on. It steps again at once while a page was full,
  * else on a wake-up (LISTEN, or a lost listener connection back; then after gatherMs, so close appends
@@ -26,6 +28,9 @@ export class LogConsumer {
   private loop: Promise<void> | null = null;
   private unlisten: (() => Promise<void>) | null = null;
   private stopping = false;
+  private readonly leases: ShardLeases;
+  /** performance.now() of the next balance of the leases. */
+  private balanceAt = 0;
 
   constructor(
     private readonly db: Db,
@@ -35,7 +40,8 @@ export class LogConsumer {
     const names = processors.map((p) => p.name);
     if (new Set(names).size !== names.length) throw new RangeError(`two processors share a name: ${names.join(', ')}`);
     this.opts = consumerOptions(opts);
-    this.slots = processors.map((p) => new ProcessorSlot(db, p, this.opts));
+    this.leases = shardLeases(db, names, this.opts);
+    this.slots = processors.map((p) => new ProcessorSlot(db, p, this.opts, this.leases));
     this.pages = new PageReader(db, processors.some((p) => p.readsChainLinks === true));
   }
 
@@ -54,11 +60,15 @@ export class LogConsumer {
       }
       const wake = () => this.wakeup.fire();
       this.unlisten = await this.db.listen(EVENTS_CHANNEL, wake, (gap) => gap === 'resumed' && wake());
+      await this.leases.start();
     } catch (error) {
+      await this.unlisten?.().catch(() => undefined);
+      this.unlisten = null;
       for (const processor of opened) await processor.close?.().catch(() => undefined);
       throw error;
     }
     this.stopping = false;
+    this.balanceAt = 0;
     this.loop = this.run();
   }
 
@@ -72,6 +82,7 @@ export class LogConsumer {
     const unlisten = this.unlisten;
     this.unlisten = null;
     await unlisten?.();
+    await this.leases.stop();
     for (const { processor } of this.slots) await processor.close?.();
   }
 
@@ -94,6 +105,7 @@ export class LogConsumer {
   /** One batch for every processor ready; true when a page was full (a backlog: step again at once). */
   private async step(): Promise<boolean> {
     const now = performance.now();
+    if (now >= this.balanceAt || this.slots.some((slot) => slot.retryDue)) await this.balance(now);
     const ready = await Promise.all(this.slots.map((s) => s.ready(now)));
     const groups = new Map<string, ProcessorSlot[]>();
     this.slots.forEach((slot, i) => {
@@ -120,11 +132,36 @@ export class LogConsumer {
     return page.length === batchSize && group.some((slot) => slot.checkpoint !== null);
   }
 
-  /** Until the next poll of a processor led, or the next retry of one paused or standing by. */
+  /**
+   * Leads up to its fair share of the shards (leases.share: shards / consumers up, when all run the same
+   * processors): gives up those over it (the last ones, between batches, so a newcomer takes them at
+   * once), then takes free ones among the slots not pausing. Never throws (a failure is retried at the
+   * next balance).
+   */
+  private async balance(now: number): Promise<void> {
+    this.balanceAt = now + this.opts.leaseRetryMs;
+    try {
+      const share = await this.leases.share();
+      const leading = this.slots.filter((slot) => slot.leading);
+      for (const slot of leading.slice(share)) await slot.giveUp();
+      const wanting = this.slots.filter((slot) => slot.wantsLease(now));
+      const room = share - Math.min(share, leading.length);
+      if (room === 0 || wanting.length === 0) return;
+      const taken = await this.leases.acquire(wanting.map((slot) => slot.name), room);
+      const byName = new Map(this.slots.map((slot) => [slot.name, slot]));
+      await Promise.all(taken.map((lease) => byName.get(lease.shard)!.lead(lease)));
+    } catch (error) {
+      this.opts.onError(error, 'shard leases');
+    }
+  }
+
+  /** Until the next poll, the next balance while a shard is not led here, or the next retry of one paused. */
   private idleMs(): number {
     const now = performance.now();
     let wait = this.opts.pollMs;
-    for (const slot of this.slots) if (!(slot.leading && slot.retryAt <= now)) wait = Math.min(wait, Math.max(0, slot.retryAt - now));
+    for (const slot of this.slots) {
+      if (!slot.leading) wait = Math.min(wait, Math.max(0, (slot.retryAt > now ? slot.retryAt : this.balanceAt) - now));
+    }
     return wait;
   }
 }

@@ -9,8 +9,9 @@ export interface ProcessorBatch {
   readonly to: ReadAllCheckpoint;
   /**
    * Moves the processor's checkpoint from `from` to `to`, compare-and-set, on `sql` (default: the
-   * consumer's store). Throws CheckpointMoved when another instance moved it first, so a transaction
-   * holding the batch's writes rolls back.
+   * consumer's store). Throws CheckpointMoved when another instance moved it first, and LeaseFenced
+   * when this instance's shard lease was taken over (PostgreSQL), so a transaction holding the batch's
+   * writes rolls back.
    */
   commit(sql?: Sql): Promise<void>;
 }
@@ -46,5 +47,15 @@ export interface LogProcessor {
 export class CheckpointMoved extends Error {
   constructor(processor: string) {
     super(`the checkpoint of ${processor} was moved by another instance`);
+  }
+}
+
+/**
+ * The processor's shard lease was taken over (its fencing token is no longer the lease's): the checkpoint
+ * update was refused, and the batch must not count (a projection's writes roll back with it).
+ */
+export class LeaseFenced extends Error {
+  constructor(processor: string, token: string) {
+    super(`${processor}: fenced (lease token ${token} was taken over); the batch rolled back and its checkpoint did not move`);
   }
 }

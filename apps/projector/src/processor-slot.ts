@@ -1,13 +1,13 @@
 import type { ConsumerStatus } from '@palimpsest/projections/async/async-projection.port';
 import { recordLeader, recordLeaderState, recordStopped, type LeaderState } from '@palimpsest/projections/async/consumer-leases';
-import { advanceCheckpoint, loadCheckpoint } from '@palimpsest/projections/async/projection-checkpoints';
+import { advanceCheckpoint, advanceFencedCheckpoint, loadCheckpoint } from '@palimpsest/projections/async/projection-checkpoints';
 import { consumerStatusOf } from '@palimpsest/application/queries/projector-status.handler';
 import type { Db } from '@palimpsest/store/db';
 import { checkpointOf, type ReadAllCheckpoint } from '@palimpsest/store/read-all';
 import type { StoredEvent } from '@palimpsest/store/stored-event';
 import type { ConsumerOptions } from './consumer-options';
-import { tryLeaderLease, type LeaderLease } from './leader-lease';
-import { CheckpointMoved, type LogProcessor, type ProcessorBatch } from './log-processor';
+import type { ShardLease, ShardLeases } from './leader-lease';
+import { CheckpointMoved, LeaseFenced, type LogProcessor, type ProcessorBatch } from './log-processor';
 
 /** A processor as its consumer runs it, for status and tests. */
 export interface RunningProcessor {
@@ -19,23 +19,24 @@ export interface RunningProcessor {
 }
 
 /**
- * What the consumer keeps per processor: its leader lease (one per processor, so processes running
- * different processors each lead theirs), its checkpoint as last committed, its recorded state, and
- * when it may next be tried (a standby's lease retry, a failed batch's pause).
+ * What the consumer keeps per processor (one shard): its lease (given by the consumer, which balances
+ * the shards across the processes that are up), its checkpoint as last committed, its recorded state,
+ * and when it may next be tried (a failed batch's pause).
  */
 export class ProcessorSlot implements RunningProcessor {
-  private lease: LeaderLease | null = null;
+  private lease: ShardLease | null = null;
   private state: LeaderState | null = null;
-  private leaseCheckedAt = 0;
+  private paused = false;
   /** Null until loaded on lead, and again after a failure (reloaded: another instance may have moved it). */
   checkpoint: ReadAllCheckpoint | null = null;
-  /** performance.now() before which the slot is not tried. */
+  /** performance.now() before which the slot is not tried (nor offered a lease). */
   retryAt = 0;
 
   constructor(
     private readonly db: Db,
     readonly processor: LogProcessor,
     private readonly opts: ConsumerOptions,
+    private readonly leases: ShardLeases,
   ) {}
 
   get name(): string {
@@ -54,17 +55,44 @@ export class ProcessorSlot implements RunningProcessor {
     return this.processor.batchSize ?? this.opts.batchSize;
   }
 
+  /** A failed batch gave up its lease: it wants it back as soon as its pause ends (not at the next balance). */
+  get retryDue(): boolean {
+    return this.paused && performance.now() >= this.retryAt;
+  }
+
+  /** Not leading and not pausing: the consumer may give it a lease (then it stands by until the next balance). */
+  wantsLease(now: number): boolean {
+    if (this.lease !== null || now < this.retryAt) return false;
+    this.paused = false;
+    return true;
+  }
+
   status(): Promise<ConsumerStatus> {
     return consumerStatusOf(this.db, { name: this.name, kind: this.kind }, this.opts.identity);
   }
 
-  /** Leads, is not pausing and knows its checkpoint: ready for a batch. Never throws. */
-  async ready(now: number): Promise<boolean> {
-    if (now < this.retryAt) return false;
+  /** Starts leading with `lease` (just acquired): recorded for status. Never throws. */
+  async lead(lease: ShardLease): Promise<void> {
     try {
-      if (this.lease && now - this.leaseCheckedAt > this.opts.leaseCheckMs) await this.dropLeaseIfLost(now);
-      if (!this.lease && !(await this.acquire(now))) {
-        this.retryAt = now + this.opts.leaseRetryMs; // a standby ignores wake-ups: the leader follows them
+      await recordLeader(this.db, this.name, this.kind, this.opts.identity, lease.backendPid);
+    } catch (error) {
+      await this.leases.release(lease).catch(() => undefined);
+      this.opts.onError(error, this.name);
+      this.retryAt = performance.now() + this.opts.retryMs;
+      return;
+    }
+    this.lease = lease;
+    this.paused = false;
+    this.state = 'running';
+    this.processor.leading?.(true);
+  }
+
+  /** Leads (its lease not found taken over), is not pausing and knows its checkpoint: ready for a batch. Never throws. */
+  async ready(now: number): Promise<boolean> {
+    if (now < this.retryAt || !this.lease) return false;
+    try {
+      if (!this.leases.holds(this.lease)) {
+        this.dropped(); // taken over, or not renewed: another instance may lead it now
         return false;
       }
       if (!this.checkpoint) {
@@ -91,15 +119,16 @@ export class ProcessorSlot implements RunningProcessor {
 
   /**
    * A failed batch (or the read of its page, or its checkpoint): reports it (unless another instance moved
-   * the checkpoint: it leads now) and gives up the lease, so a standby may take over; this instance tries
-   * again from the checkpoint after retryMs. The other processors are not paused.
+   * the checkpoint: it leads now) and gives up the lease, so another instance may take over; this one
+   * tries again from the checkpoint after retryMs. The other processors are not paused.
    */
   async fail(error: unknown): Promise<void> {
     if (!(error instanceof CheckpointMoved)) {
-      if (this.processor.failed) this.processor.failed(error);
+      if (this.processor.failed && !(error instanceof LeaseFenced)) this.processor.failed(error);
       else this.opts.onError(error, this.name);
     }
     this.retryAt = performance.now() + this.opts.retryMs;
+    this.paused = true;
     await this.giveUp(() => undefined); // its connection may be what failed
   }
 
@@ -109,53 +138,36 @@ export class ProcessorSlot implements RunningProcessor {
     this.dropped();
     if (!lease) return;
     try {
-      await recordStopped(lease.sql, this.name, this.opts.identity);
+      await recordStopped(this.db, this.name, this.opts.identity);
     } catch (error) {
       onError(error);
     } finally {
-      await lease.release().catch(onError);
+      await this.leases.release(lease).catch(onError);
     }
   }
 
   private async commitBatch(events: readonly StoredEvent[], from: ReadAllCheckpoint): Promise<ReadAllCheckpoint> {
     const to = checkpointOf(events[events.length - 1]!);
+    const token = this.lease!.token;
     let committed = false;
     const batch: ProcessorBatch = {
       from,
       to,
       commit: async (sql = this.db) => {
         if (committed) throw new Error(`${this.name} committed its batch twice`);
-        if (!(await advanceCheckpoint(sql, this.name, from, to, events.length))) throw new CheckpointMoved(this.name);
+        if (token === null) {
+          if (!(await advanceCheckpoint(sql, this.name, from, to, events.length))) throw new CheckpointMoved(this.name);
+        } else {
+          const outcome = await advanceFencedCheckpoint(sql, this.name, from, to, events.length, token);
+          if (outcome === 'fenced') throw new LeaseFenced(this.name, token);
+          if (outcome === 'moved') throw new CheckpointMoved(this.name);
+        }
         committed = true;
       },
     };
     await this.processor.handle(events, batch);
     if (!committed) throw new Error(`${this.name} handled a batch without committing its checkpoint`);
     return to;
-  }
-
-  private async acquire(now: number): Promise<boolean> {
-    const lease = await tryLeaderLease(this.db, this.name);
-    if (!lease) return false;
-    try {
-      await recordLeader(lease.sql, this.name, this.kind, this.opts.identity, lease.onLeaseSession);
-    } catch (error) {
-      await lease.release();
-      throw error;
-    }
-    this.lease = lease;
-    this.state = 'running';
-    this.leaseCheckedAt = now;
-    this.processor.leading?.(true);
-    return true;
-  }
-
-  private async dropLeaseIfLost(now: number): Promise<void> {
-    this.leaseCheckedAt = now;
-    if (!this.lease || (await this.lease.alive())) return;
-    const lease = this.lease;
-    this.dropped();
-    await lease.release();
   }
 
   private dropped(): void {
@@ -167,7 +179,7 @@ export class ProcessorSlot implements RunningProcessor {
 
   private async enter(state: LeaderState): Promise<void> {
     if (this.state === state || !this.lease) return;
-    await recordLeaderState(this.lease.sql, this.name, this.opts.identity, state);
+    await recordLeaderState(this.db, this.name, this.opts.identity, state);
     this.state = state;
   }
 }

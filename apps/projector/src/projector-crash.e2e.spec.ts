@@ -10,6 +10,7 @@ import { eventually } from '@palimpsest/store/test-support/eventually';
 import { sampleEvents, uniqueStreamId } from '@palimpsest/store/test-support/sample-events';
 import { createTestDb, databaseUrlOf, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
 import { spawnRecordingProjector, type ProjectorProcess } from './test-support/projector-process';
+import { startWriters } from './test-support/writers';
 import { auditRecording, createRecordingTable } from './test-support/recording.projection';
 
 const NAME = 'test-crash';
@@ -17,30 +18,6 @@ const TABLE = 'recorded_crash';
 /** Each kill costs a process start (seconds on a loaded machine; PGlite's open is the slower). */
 const KILLS = describeBackend === 'postgres' ? 5 : 4;
 const CLEAN = { skipped: [], duplicated: [], outOfOrder: [] };
-
-/** Writers that append to 8 streams, a few events at a time, until stopped (PostgreSQL: beside the projectors). */
-function startWriters(db: Db): { stop(): Promise<number> } {
-  let running = true;
-  let appended = 0;
-  const writer = async (w: number) => {
-    const stream = uniqueStreamId(`crash-${w}`);
-    for (let version = 0; running; ) {
-      const count = 1 + ((version + w) % 3);
-      await appendToStream(db, stream, version, sampleEvents(count, version + 1));
-      version += count;
-      appended += count;
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  };
-  const all = Promise.all(Array.from({ length: 8 }, (_, w) => writer(w)));
-  return {
-    async stop() {
-      running = false;
-      await all;
-      return appended;
-    },
-  };
-}
 
 /** Waits for the process to die at its crash point; SIGKILLs it from outside when it has not 3 s after it started. */
 async function crashed(projector: ProjectorProcess): Promise<NodeJS.Signals | null> {
@@ -99,7 +76,7 @@ describe(`projector processes killed mid-batch (${describeBackend})`, () => {
   }
 
   it(`applies every event exactly once after ${KILLS} SIGKILLs between a batch's apply and its commit`, async () => {
-    const writers = testDb ? startWriters(testDb.db) : null;
+    const writers = testDb ? startWriters(testDb.db, appendToStream) : null;
     if (!testDb) {
       await withEmbedded(async (db) => {
         await createRecordingTable(db, TABLE);
@@ -129,7 +106,7 @@ describe(`projector processes killed mid-batch (${describeBackend})`, () => {
       expect(await eventually(leaderOf, (l) => l === first.identity)).toBe(first.identity);
       const standby = spawn();
       await standby.ready;
-      const writers = startWriters(db);
+      const writers = startWriters(db, appendToStream);
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(await leaderOf()).toBe(first.identity); // the standby waits while the leader lives
 

@@ -26,7 +26,6 @@ export class NatsRelay {
       batchSize,
       pollMs: pollIntervalMs,
       leaseRetryMs: pollIntervalMs,
-      leaseCheckMs: pollIntervalMs,
       retryMs: RETRY_AFTER_ERROR_MS,
       identity: this.processor.holder,
     });

@@ -37,11 +37,17 @@ export interface ProjectorProcess {
   readonly identity: string;
   readonly ready: Promise<void>;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+  /** What it printed so far. */
+  stdout(): string;
+  stderr(): string;
   kill(signal: NodeJS.Signals): void;
 }
 
 /** A real projector process running the recording projection `name` into `table`. */
-export function spawnRecordingProjector(storeEnv: NodeJS.ProcessEnv, test: { name: string; table: string; batch?: number; crashAt?: number; exitWhenCaughtUp?: boolean }): ProjectorProcess {
+export function spawnRecordingProjector(
+  storeEnv: NodeJS.ProcessEnv,
+  test: { name: string; table: string; batch?: number; crashAt?: number; exitWhenCaughtUp?: boolean; shards?: number; leaseMs?: number; stopAt?: number },
+): ProjectorProcess {
   const child = spawn(process.execPath, ['-e', HOOK], {
     cwd: REPO_ROOT,
     env: {
@@ -52,6 +58,9 @@ export function spawnRecordingProjector(storeEnv: NodeJS.ProcessEnv, test: { nam
       PROJECTOR_TEST_BATCH: String(test.batch ?? 50),
       PALIMPSEST_CRASH_POINT: test.crashAt ? `projector.after_apply@${test.crashAt}` : '',
       EXIT_WHEN_CAUGHT_UP: test.exitWhenCaughtUp ? '1' : '',
+      PROJECTOR_TEST_SHARDS: String(test.shards ?? ''),
+      PROJECTOR_TEST_LEASE_MS: String(test.leaseMs ?? ''),
+      PROJECTOR_TEST_STOP_AT: String(test.stopAt ?? ''),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -60,8 +69,8 @@ export function spawnRecordingProjector(storeEnv: NodeJS.ProcessEnv, test: { nam
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((done) =>
     child.on('close', (code, signal) => done({ code, signal, stderr })),
   );
+  let out = '';
   const ready = new Promise<void>((done, fail) => {
-    let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       if (out.includes('ready\n')) done();
@@ -69,5 +78,5 @@ export function spawnRecordingProjector(storeEnv: NodeJS.ProcessEnv, test: { nam
     void exited.then(({ code, signal }) => fail(new Error(`projector exited (${code ?? signal}) before it was ready:\n${stderr}`)));
   });
   ready.catch(() => undefined);
-  return { identity: `${hostname()}:${child.pid}`, ready, exited, kill: (signal) => void child.kill(signal) };
+  return { identity: `${hostname()}:${child.pid}`, ready, exited, stdout: () => out, stderr: () => stderr, kill: (signal) => void child.kill(signal) };
 }

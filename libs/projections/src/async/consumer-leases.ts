@@ -5,28 +5,23 @@ import type { ConsumerStatus } from './async-projection.port';
 export type ConsumerKind = ConsumerStatus['kind'];
 export type LeaderState = Exclude<ConsumerStatus['state'], 'stopped'>;
 
-/** The advisory lease's name for a consumer (libs/store/src/advisory-lease.ts namedLockKey). */
-export function consumerLeaseName(consumer: string): string {
-  return `consumer:${consumer}`;
-}
-
 /** This process as a leader is named in status: host:pid. */
 export function leaderIdentity(): string {
   return `${hostname()}:${process.pid}`;
 }
 
 /**
- * Records that this process leads `consumer` (migration 0016). On PostgreSQL run it on the lease's own
- * session: its backend pid is what status checks against pg_locks, so a dead leader names nobody.
+ * Records that this process leads `consumer` (migration 0016), with the backend of its member session on
+ * PostgreSQL (shard-leases.ts: status names a leader only while its shard lease and that member live).
  */
-export async function recordLeader(sql: Sql, consumer: string, kind: ConsumerKind, holder: string, onLeaseSession: boolean): Promise<void> {
+export async function recordLeader(sql: Sql, consumer: string, kind: ConsumerKind, holder: string, backendPid: number | null): Promise<void> {
   await sql.query(
     `INSERT INTO consumer_leases (consumer, kind, holder, backend_pid, state, acquired_at, updated_at)
-     VALUES ($1, $2, $3, CASE WHEN $4::boolean THEN pg_backend_pid() END, 'running', now(), now())
+     VALUES ($1, $2, $3, $4, 'running', now(), now())
      ON CONFLICT (consumer) DO UPDATE
        SET kind = EXCLUDED.kind, holder = EXCLUDED.holder, backend_pid = EXCLUDED.backend_pid,
            state = 'running', acquired_at = now(), updated_at = now()`,
-    [consumer, kind, holder, onLeaseSession],
+    [consumer, kind, holder, backendPid],
   );
 }
 

@@ -2,7 +2,8 @@ import type { DbKind, Sql } from '@palimpsest/store/db';
 import { isRebuildingHere, rebuildLockName } from '../rebuild/online/rebuild-lock';
 import { namedLockKey } from '@palimpsest/store/advisory-lease';
 import type { ConsumerStatus } from './async-projection.port';
-import { consumerLeaseName, type ConsumerKind } from './consumer-leases';
+import type { ConsumerKind } from './consumer-leases';
+import { LIVE_SHARD_LEASE } from './shard-leases';
 
 export interface ConsumerRef {
   name: string;
@@ -17,7 +18,7 @@ interface StatusRow {
   lag_events: number;
   lag_seconds: number | string | null;
   holder: string | null;
-  backend_pid: number | null;
+  lease_live: boolean;
   state: ConsumerStatus['state'] | null;
 }
 
@@ -25,8 +26,8 @@ interface StatusRow {
  * Where every asynchronous consumer stands: `consumers` (the registered projections, even before their
  * first run), then any other consumer that has ever led (the relay). Lag counts the committed events
  * after the checkpoint in commit order, and dates the oldest of them; the leader is the recorded
- * holder only while its lease is alive (PostgreSQL: its backend holds the advisory lock; the embedded
- * store: the holder is `self`, the one process that can open it).
+ * holder only while its lease is alive (PostgreSQL: its shard lease is unexpired, held by it, and its
+ * member's backend is connected; the embedded store: the holder is `self`, the one process that can open it).
  */
 export async function consumerStatuses(sql: Sql, backend: DbKind, consumers: readonly ConsumerRef[], self: string): Promise<ConsumerStatus[]> {
   const { rows } = await sql.query<StatusRow>(
@@ -38,7 +39,8 @@ export async function consumerStatuses(sql: Sql, backend: DbKind, consumers: rea
      SELECT c.name, c.kind, COALESCE(cp.last_xid, '0'::xid8)::text AS xid, COALESCE(cp.last_position, 0) AS position,
             lag.events AS lag_events,
             GREATEST(0, EXTRACT(EPOCH FROM clock_timestamp() - lag.oldest)) AS lag_seconds,
-            l.holder, l.backend_pid, l.state
+            l.holder, l.state,
+            EXISTS (SELECT 1 FROM projector_shard_leases s WHERE s.shard = c.name AND s.holder = l.holder AND ${LIVE_SHARD_LEASE}) AS lease_live
        FROM listed c
        LEFT JOIN projection_checkpoints cp ON cp.projection = c.name
        LEFT JOIN consumer_leases l ON l.consumer = c.name
@@ -54,7 +56,7 @@ export async function consumerStatuses(sql: Sql, backend: DbKind, consumers: rea
   // An online rebuild holds its lease (PostgreSQL) or runs in this process, the embedded store's owner.
   const rebuilding = (name: string) => (rebuildKeys ? rebuildKeys.has(namedLockKey(rebuildLockName(name))) : isRebuildingHere(name));
   return rows.map((row) => {
-    const live = row.holder !== null && (alive ? alive.has(`${row.backend_pid}:${namedLockKey(consumerLeaseName(row.name))}`) : row.holder === self);
+    const live = row.holder !== null && (backend === 'postgres' ? row.lease_live : row.holder === self);
     return {
       name: row.name,
       kind: row.kind,

@@ -36,6 +36,41 @@ export async function advanceCheckpoint(sql: Sql, name: string, from: ReadAllChe
   return rows.length === 1;
 }
 
+export type FencedAdvance = 'advanced' | 'moved' | 'fenced';
+
+/**
+ * advanceCheckpoint for the holder of a shard lease (shard-leases.ts): the checkpoint moves only while the
+ * lease of `name` still carries `token`. The lease row is locked FOR SHARE until the caller's transaction
+ * ends, so a takeover (which increments the token) waits for this batch or skips the shard, and a batch
+ * of a holder whose lease was taken over sees the new token and is refused: 'fenced', and the caller's
+ * transaction must roll back what it applied. 'moved' as advanceCheckpoint's false.
+ */
+export async function advanceFencedCheckpoint(
+  sql: Sql,
+  name: string,
+  from: ReadAllCheckpoint,
+  to: ReadAllCheckpoint,
+  handled: number,
+  token: string,
+): Promise<FencedAdvance> {
+  const { rows } = await sql.query<{ leased: boolean; advanced: boolean }>(
+    `WITH fence AS (
+       SELECT 1 FROM projector_shard_leases WHERE shard = $1 AND token = $7::bigint FOR SHARE
+     ), advanced AS (
+       UPDATE projection_checkpoints
+          SET last_xid = $4::text::xid8, last_position = $5::bigint,
+              events_handled = events_handled + $6::bigint, updated_at = now()
+        WHERE projection = $1 AND last_xid = $2::text::xid8 AND last_position = $3::bigint
+          AND EXISTS (SELECT 1 FROM fence)
+        RETURNING 1
+     )
+     SELECT EXISTS (SELECT 1 FROM fence) AS leased, EXISTS (SELECT 1 FROM advanced) AS advanced`,
+    [name, from.xid, from.position, to.xid, to.position, handled, token],
+  );
+  const row = rows[0]!;
+  return !row.leased ? 'fenced' : row.advanced ? 'advanced' : 'moved';
+}
+
 /** Puts a consumer back at the beginning of the log (its tables are the caller's to empty). */
 export async function resetCheckpoint(sql: Sql, name: string): Promise<void> {
   await sql.query(
