@@ -27,8 +27,11 @@ const common = { transform: { '^.+\\.ts$': swc, '/node_modules/.+\\.js$': swc },
 // networks) belong to the PostgreSQL run only. These suites pin every process they start to an embedded
 // data directory (DATABASE_URL=''), whatever the run's DATABASE_URL: with it set they would repeat the
 // embedded run on PGlite, so they belong to the embedded run only.
-const EMBEDDED_ONLY = ['cli-through-gateway', 'first-start', 'install-from-tarball', 'mcp-through-gateway', 'reserved-paths-agent', 'stop-on-hangup', 'workspace-root-relay']
-  .map((name) => `/test/e2e/${name}\\.e2e\\.spec\\.ts$`);
+// cli-no-store: its processes answer before they open a store (and it checks they created none).
+const EMBEDDED_ONLY = [
+  'cli-no-store', 'cli-through-gateway', 'first-start', 'install-from-tarball', 'mcp-through-gateway', 'reserved-paths-agent',
+  'stop-on-hangup', 'workspace-root-relay', 'workspace-status-gateway',
+].map((name) => `/test/e2e/${name}\\.e2e\\.spec\\.ts$`);
 // These int suites reach no database (parsers, the workspace's files, the command gate, processes), or
 // PGlite only (the prepared image, the data directory lock), whatever DATABASE_URL says: they too belong to the embedded run only
 // (test/no-database-int-suites.unit.spec.ts holds each to it).

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GATEWAY_CREDENTIAL_NAME, gatewayFilePath, readGatewayAddress } from '@palimpsest/api/lifecycle/gateway-address';
 import { CLI_BIN, REPO_ROOT, runCli, type CliResult } from '../support/cli-process';
+import { HttpClient } from '../support/http-client';
 import { startApi, type ApiProcess } from '../support/http-server';
 
 /**
@@ -129,6 +130,8 @@ describe('CLI commands while a gateway holds the embedded data directory', () =>
 
   it('an apply waiting for approval through the gateway is approved or declined by the operator through it too', async () => {
     const env = held;
+    const address = readGatewayAddress(env.PALIMPSEST_DATA_DIR!)!;
+    const gateway = new HttpClient(address.url, address.token);
     const call = async (operation: string, args: unknown, extra: string[] = []) => {
       const r = await runCli(['call', operation, ...extra, '--args', JSON.stringify(args)], { env });
       return { code: r.code, out: JSON.parse(r.stdout) };
@@ -138,12 +141,14 @@ describe('CLI commands while a gateway holds the embedded data directory', () =>
       const proposed = await call('palimpsest_change_propose', { request_id: `p-${verb}`, base: [{ target_file_id: target, version: 0 }], operations: [{ kind: 'replace_all', target_file_id: target, replacement: `${verb}d\n` }] });
       const candidate = proposed.out.candidate.id as string;
       const applying = call('palimpsest_change_apply', { candidate, expected_candidate_version: 1, request_id: `a-${verb}` }, ['--profile', 'reviewed']);
-      let waiting: { approval_id: string; candidate: string } | undefined;
-      for (let i = 0; i < 100 && !waiting; i++) {
-        const listed = await runCli(['approvals', 'list', '--json'], { env });
-        expect(listed.code).toBe(0);
-        waiting = (JSON.parse(listed.stdout) as { approval_id: string; candidate: string }[]).find((a) => a.candidate === candidate);
-      }
+      // Wait for the apply to be held, looking through the gateway's own route (one request a look, where
+      // each look through the CLI would be a process); then the operator lists it through the CLI.
+      const pending = async () => ((await gateway.get('/v1/approvals')).body?.approvals as { candidate: string }[] | undefined)?.some((a) => a.candidate === candidate);
+      for (let i = 0; i < 600 && !(await pending()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      const listed = await runCli(['approvals', 'list', '--json'], { env });
+      expect(listed.code).toBe(0);
+      const waiting = (JSON.parse(listed.stdout) as { approval_id: string; candidate: string }[]).find((a) => a.candidate === candidate);
+      expect(waiting).toBeDefined();
       const decided = await runCli(['approvals', verb, waiting!.approval_id, '--by', 'ops', '--note', 'e2e'], { env });
       expect({ code: decided.code, out: JSON.parse(decided.stdout) }).toMatchObject({
         code: 0,

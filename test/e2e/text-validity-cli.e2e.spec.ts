@@ -1,5 +1,6 @@
 import { isolatedStore, runCli } from '../support/cli-process';
 import { ISSUE_EXAMPLES, assertNoInternalErrors, hostileFixture, type TransportCall } from '../support/hostile-text-driver';
+import { withServe } from '../support/workspace-process';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 
@@ -25,7 +26,8 @@ describe(`palimpsest call: hostile text in arguments never exits 1 (${backend})`
   afterAll(() => store?.dispose());
 
   it('answers a NUL request key with the recorded rejection (exit 0), and hostile text anywhere never exits 1', async () => {
-    const f = await hostileFixture(call);
+    // The fixture (two targets, a candidate) is set up in one `palimpsest serve` process, not one process a call.
+    const f = await withServe(store.env, (serve) => hostileFixture(async (name, args) => ({ answer: await serve(name, args), internal: null })));
     const key = await call('palimpsest_submit_edits', {
       target_file_id: f.target, intent: 'rename', expected_target_version: f.version, client_request_id: 'req\u0000',
       edits: [{ match: 'beta', replace: 'gamma' }],

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CRASH_POINT_ENV, type CrashPointName } from '@palimpsest/testing/crash-point';
 import { isolatedStore, runCli } from '../support/cli-process';
-import { callCli, checkpointCount, eventLog, journalsOf, settleKilledClient, sha256, strayFiles } from '../support/workspace-process';
+import { callCli, checkpointCount, eventLog, journalsOf, settleKilledClient, sha256, strayFiles, withServe } from '../support/workspace-process';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 
@@ -85,11 +85,12 @@ describe(`palimpsest_save killed at every crash point of its publication, on ${b
     else expect(outcome).toMatchObject({ reconciled: true, state: 'rolled_back', reason: 'interrupted', files: [{ path: 'crash.md', disk_sha256: sha256(onDisk), outcome: 'not_applied' }] });
     expect(checkpointCount(settledLog, id)).toBe(checkpoints); // the checkpoint commits with the outcome, which never did
 
-    const replay = await runCli(['replay', id], { env });
-    expect(JSON.parse(replay.stdout)).toMatchObject({ status: 'success', materialized_state_matches: true });
-
-    const resent = await callCli(env, 'palimpsest_save', { target_file_id: id, sync_workspace: true });
-    expect(resent.json).toMatchObject({ status: 'saved', workspace_sync: { synced_path: 'crash.md', disk_sha256: sha256(next), publication: 'installed', durability: 'confirmed', journal: { state: 'committed' } } });
+    // The replay (what `palimpsest replay` dispatches) and the resent save, in one process.
+    await withServe(env, async (call) => {
+      expect(await call('palimpsest_replay', { target_file_id: id })).toMatchObject({ status: 'success', materialized_state_matches: true });
+      const resent = await call('palimpsest_save', { target_file_id: id, sync_workspace: true });
+      expect(resent).toMatchObject({ status: 'saved', workspace_sync: { synced_path: 'crash.md', disk_sha256: sha256(next), publication: 'installed', durability: 'confirmed', journal: { state: 'committed' } } });
+    });
     expect(file().toString()).toBe(next);
     expect(strayFiles(dir)).toEqual([]);
     const after = await eventLog(env);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CRASH_POINT_ENV } from '@palimpsest/testing/crash-point';
 import { isolatedStore, runCli } from '../support/cli-process';
-import { callCli, checkpointCount, eventLog, journalsOf, settleKilledClient, sha256, strayFiles } from '../support/workspace-process';
+import { callCli, checkpointCount, eventLog, journalsOf, settleKilledClient, sha256, strayFiles, withServe } from '../support/workspace-process';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 
@@ -35,10 +35,12 @@ describe(`palimpsest_save never overwrites a file another process edited, on ${b
 
   async function imported(path: string, bytes: string, next: string): Promise<string> {
     writeFileSync(join(dir, path), bytes);
-    const id = (await callCli(env, 'palimpsest_initialize_target', { filename: path, from_workspace: true })).json.target_file_id;
-    const replaced = await callCli(env, 'palimpsest_submit_replacement', { target_file_id: id, intent: 'rewrite', expected_target_version: 0, replacement: next });
-    expect(replaced.json.status).toBe('accepted');
-    return id;
+    return withServe(env, async (call) => {
+      const id = (await call('palimpsest_initialize_target', { filename: path, from_workspace: true })).target_file_id;
+      const replaced = await call('palimpsest_submit_replacement', { target_file_id: id, intent: 'rewrite', expected_target_version: 0, replacement: next });
+      expect(replaced.status).toBe('accepted');
+      return id as string;
+    });
   }
 
   beforeAll(async () => {
@@ -93,11 +95,12 @@ describe(`palimpsest_save never overwrites a file another process edited, on ${b
     expect(refreshed.json).toMatchObject({ status: 'refreshed', version: 2, disk_sha256: sha256('edited during the publication\n') });
     const closed = journalsOf(await eventLog(env), id)[0]!.events.map((e) => e.event_type);
     expect(closed).toEqual(['PublicationStarted', 'PublicationFailed', 'PublicationResolved']);
-    const after = await callCli(env, 'palimpsest_workspace_status', { path_prefix: 'during.md' });
-    expect(after.json.files).toEqual([expect.objectContaining({ state: 'in_sync', journal: null })]);
-
-    expect((await callCli(env, 'palimpsest_submit_replacement', { target_file_id: id, intent: 'rewrite', expected_target_version: 2, replacement: 'd3\n' })).json.status).toBe('accepted');
-    expect((await callCli(env, 'palimpsest_save', { target_file_id: id, sync_workspace: true })).json).toMatchObject({ status: 'saved', workspace_sync: { disk_sha256: sha256('d3\n') } });
+    await withServe(env, async (call) => {
+      const after = await call('palimpsest_workspace_status', { path_prefix: 'during.md' });
+      expect(after.files).toEqual([expect.objectContaining({ state: 'in_sync', journal: null })]);
+      expect((await call('palimpsest_submit_replacement', { target_file_id: id, intent: 'rewrite', expected_target_version: 2, replacement: 'd3\n' })).status).toBe('accepted');
+      expect(await call('palimpsest_save', { target_file_id: id, sync_workspace: true })).toMatchObject({ status: 'saved', workspace_sync: { disk_sha256: sha256('d3\n') } });
+    });
     expect(file('during.md')).toBe('d3\n');
   }, 120_000);
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { waitForNoSessions, readEventLog, type LoggedEvent } from './crash-recovery';
 import { runCli, type CliResult } from './cli-process';
+import { JsonLinesClient } from './json-lines-client';
 
 /** What the workspace e2e specs share: a CLI call in a workspace, the journal events of a target, stray publication files. */
 
@@ -21,6 +22,30 @@ export async function callCli(env: NodeJS.ProcessEnv, operation: string, args: u
     throw new Error(`${operation} printed no JSON (code ${r.code}, signal ${r.signal}):\n${r.stdout}\n${r.stderr}`);
   }
   return { ...r, json };
+}
+
+/**
+ * Calls in one `palimpsest serve` process, in the order `steps` makes them: for the steps a test sets up or
+ * reads back, each of which `callCli` would start a process for. `call` resolves to the operation's answer
+ * (the JSON-RPC result, or a refusal's error data, which is what `palimpsest call` prints). The process ends
+ * at EOF (exit 0) before this resolves: an embedded store is free again.
+ */
+export async function withServe<T>(env: NodeJS.ProcessEnv, steps: (call: (operation: string, args: unknown) => Promise<Record<string, any>>) => Promise<T>): Promise<T> {
+  const serve = new JsonLinesClient([], env);
+  try {
+    const value = await steps(async (operation, args) => {
+      const response = await serve.call(operation, args);
+      const answer = response.result ?? response.error?.data;
+      if (!answer) throw new Error(`${operation} answered no result: ${JSON.stringify(response)}\n${serve.stderr}`);
+      return answer;
+    });
+    serve.end();
+    const { code, signal } = await serve.exited;
+    if (code !== 0) throw new Error(`palimpsest serve exited ${code ?? signal}:\n${serve.stderr}`);
+    return value;
+  } finally {
+    serve.kill();
+  }
 }
 
 /** After a client was killed: on PostgreSQL, wait until its sessions (and the locks they held) are gone. */
