@@ -92,7 +92,7 @@ describe(`executor relay under link faults (palimpsest api ⇄ proxy ⇄ palimps
 
   beforeAll(async () => {
     // eslint-disable-next-line no-console
-    console.log(`executor relay faults: seed ${SEED} (RELAY_FAULT_SEED=${SEED} repeats this schedule)`);
+    console.log(`executor relay faults: seed ${SEED} (RELAY_FAULT_SEED=${SEED} repeats the call mix and the sequence of faults; where they land depends on timing)`);
     store = await isolatedStore();
     tokens = await seedTokens(store.env, { site: 'executor', raw: 'executor', agent: 'read,write' });
     api = await startApi(
