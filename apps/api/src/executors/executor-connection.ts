@@ -43,8 +43,11 @@ export class ExecutorConnection implements RelayEndpoint {
   readonly id = randomUUID();
   private helloed = false;
   private readonly pending = new Map<string, Pending>();
+  /** Request ids sent on this connection whose answer has not come: a result past its wait (the caller was answered "unknown") is late, not hostile. */
+  private readonly asked = new Set<string>();
   private closed = false;
-  private readonly silence: NodeJS.Timeout;
+  private silence: NodeJS.Timeout;
+  private heardAt = Date.now();
 
   constructor(
     private readonly ws: WebSocket,
@@ -52,7 +55,7 @@ export class ExecutorConnection implements RelayEndpoint {
     private readonly ctx: ConnectionContext,
     private readonly remote: string,
   ) {
-    this.silence = setTimeout(() => this.close('heartbeat_timeout', `nothing received for ${ctx.config.heartbeatTimeoutMs} ms`), ctx.config.heartbeatTimeoutMs);
+    this.silence = setTimeout(() => this.silent(), ctx.config.heartbeatTimeoutMs);
     ws.on('message', (data, isBinary) => this.receive(data, isBinary));
     ws.on('error', (error) => this.ctx.logger.warn({ err: error, connection: this.id, remote }, 'executor link: socket error'));
     ws.on('close', (code, reason) => {
@@ -105,7 +108,19 @@ export class ExecutorConnection implements RelayEndpoint {
         resolve: (m) => (done(), resolve(m)),
         reject: (e) => (done(), reject(e)),
       });
+      this.asked.add(message.requestId);
       this.sendMessage(message);
+    });
+  }
+
+  /** The silence timer fired: what arrived while this process was busy is read first (one turn of the loop), then judged. */
+  private silent(): void {
+    setImmediate(() => {
+      if (this.closed) return;
+      const limit = this.ctx.config.heartbeatTimeoutMs;
+      const quiet = Date.now() - this.heardAt;
+      if (quiet < limit) this.silence = setTimeout(() => this.silent(), limit - quiet);
+      else this.close('heartbeat_timeout', `nothing received for ${limit} ms`);
     });
   }
 
@@ -122,7 +137,7 @@ export class ExecutorConnection implements RelayEndpoint {
 
   private receive(data: RawData, isBinary: boolean): void {
     if (this.closed) return;
-    this.silence.refresh();
+    this.heardAt = Date.now();
     if (isBinary) return this.close('invalid_message', 'binary frames are not part of the protocol');
     const text = Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8');
     const parsed = parseExecutorMessage(text);
@@ -146,6 +161,14 @@ export class ExecutorConnection implements RelayEndpoint {
   /** A result for a call in flight on this connection; anything else closes this connection alone. */
   private toolResult(message: ToolResultMessage): void {
     const pending = this.pending.get(message.requestId);
+    const late = !pending && this.asked.has(message.requestId);
+    this.asked.delete(message.requestId);
+    if (late) {
+      // Its caller stopped waiting (the deadline passed, a cancel went out): the call stays in doubt on the
+      // record, and sending its key again asks the executor, which answers from its own record.
+      this.ctx.logger.info({ connection: this.id, request_id: message.requestId }, 'executor link: a tool.result after its caller stopped waiting; left to the next send of its key');
+      return;
+    }
     if (!pending) return this.close('out_of_order', `tool.result for ${message.requestId}, a call this gateway never sent`);
     if (message.result.ok && !isAnswerOf(pending.tool, message.result.value)) {
       return this.close('invalid_message', `tool.result for ${message.requestId}: the value is not an answer of ${pending.tool}`);
@@ -160,8 +183,9 @@ export class ExecutorConnection implements RelayEndpoint {
     }
     const repeated = firstRepeated(message.projects.map((p) => p.id)) ?? firstRepeated(message.projects.map((p) => p.slug));
     if (repeated !== null) return this.close('invalid_hello', `project ${JSON.stringify(repeated)} is named twice`);
-    const taken = this.ctx.relay.heldElsewhere(message.deviceId, message.projects);
-    if (taken !== null) return this.close('invalid_hello', `project ${JSON.stringify(taken)} is held by another executor connected now`);
+    const holder = { deviceId: message.deviceId, tokenId: this.auth.tokenId, tokenHash: this.auth.tokenHash };
+    const taken = this.ctx.relay.heldElsewhere(holder, message.projects);
+    if (taken !== null) return this.close('invalid_hello', taken);
     const existing = this.ctx.presence.byDevice(message.deviceId);
     if (existing && existing.tokenId !== this.auth.tokenId) return this.close('device_in_use', `device ${message.deviceId} is connected under another token`);
     if (existing) this.ctx.closeOther(existing.connectionId, 'replaced', 'the same device connected again');
@@ -178,7 +202,7 @@ export class ExecutorConnection implements RelayEndpoint {
       lastHeartbeatAt: null,
     });
     this.helloed = true;
-    this.ctx.relay.online(this, message.deviceId, message.projects);
+    this.ctx.relay.online(this, holder, message.projects);
     this.sendMessage({ type: 'hello.ack', serverTime: now, heartbeatIntervalMs: this.ctx.config.heartbeatIntervalMs });
     const projects = message.projects.map((p) => p.slug);
     this.ctx.logger.info({ connection: this.id, remote: this.remote, device: message.deviceId, token: this.auth.tokenName, projects }, 'executor link: executor connected');

@@ -111,6 +111,8 @@ export class ExecutorLink {
       if (hash === null) void this.closeIfRevoked(connection, held);
       else if (held === hash) connection.close('token_revoked', 'the token was revoked');
     }
+    // Its connections are closed by now: the projects they held may be announced under another token.
+    if (hash !== null) this.deps.relay.release(hash);
   }
 
   private async closeIfRevoked(connection: ExecutorConnection, hash: string): Promise<void> {

@@ -47,6 +47,7 @@ class LoopbackLink implements RelayEndpoint {
 }
 
 const PROJECT = { id: 'prj_site', slug: 'site' };
+const HOLDER = { deviceId: 'dev_1', tokenId: null, tokenHash: null };
 
 describe('the executor relay on the gateway: project choice, the record by idempotency key, a link lost mid-call', () => {
   let gateway: AppHarness;
@@ -73,7 +74,7 @@ describe('the executor relay on the gateway: project choice, the record by idemp
 
   it('asks for a project until one is chosen or named, per client session', async () => {
     expect(await call('list_projects', {})).toEqual({ status: 'ok', projects: [], active: null });
-    relay.online(new LoopbackLink(executor), 'dev_1', [PROJECT]);
+    relay.online(new LoopbackLink(executor), HOLDER, [PROJECT]);
     expect(await call('read_file', { path: 'notes.txt' })).toMatchObject({ code: 'NO_ACTIVE_PROJECT', answer: 'NO_ACTIVE_PROJECT', retryable: 'none' });
     expect(await call('read_file', { path: 'notes.txt', project: 'site' })).toMatchObject({ status: 'ok', content: 'one\n' });
     expect(await call('set_active_project', { project: 'prj_site' })).toMatchObject({ status: 'ok', project: { slug: 'site', active: true } });
@@ -96,11 +97,11 @@ describe('the executor relay on the gateway: project choice, the record by idemp
   it('waits for an executor whose link dropped mid-call, sends the same request again, and gets the recorded answer', async () => {
     const link = new LoopbackLink(executor);
     link.cutAfterNext = true;
-    relay.online(link, 'dev_1', [PROJECT]);
+    relay.online(link, HOLDER, [PROJECT]);
     const answer = call('edit_file', { path: 'notes.txt', oldString: 'two', newString: 'two!', client_request_id: 'k-cut' });
     await new Promise((r) => setTimeout(r, 100));
     relay.offline(link);
-    relay.online(new LoopbackLink(executor), 'dev_1', [PROJECT]);
+    relay.online(new LoopbackLink(executor), HOLDER, [PROJECT]);
     expect(await answer).toMatchObject({ status: 'ok' });
     expect(text()).toBe('one two!\n'); // once, though sent twice
   });
@@ -108,13 +109,13 @@ describe('the executor relay on the gateway: project choice, the record by idemp
   it('answers LOCAL_EXECUTOR_OFFLINE with the outcome unknown past the deadline, and settles the key when the executor is back', async () => {
     const link = new LoopbackLink(executor);
     link.cutAfterNext = true;
-    relay.online(link, 'dev_1', [PROJECT]);
+    relay.online(link, HOLDER, [PROJECT]);
     const args = { path: 'notes.txt', oldString: 'two!', newString: 'two?', client_request_id: 'k-doubt' };
     const answer = await call('edit_file', args);
     expect(answer).toMatchObject({ code: 'LOCAL_EXECUTOR_OFFLINE', outcome: 'unknown', client_request_id: 'k-doubt' });
     relay.offline(link);
     expect(await call('read_file', { path: 'notes.txt' })).toMatchObject({ code: 'LOCAL_EXECUTOR_OFFLINE' }); // offline: answered at once
-    relay.online(new LoopbackLink(executor), 'dev_1', [PROJECT]);
+    relay.online(new LoopbackLink(executor), HOLDER, [PROJECT]);
     expect(await call('edit_file', args)).toMatchObject({ status: 'ok' });
     expect(text()).toBe('one two?\n');
     expect(await recorded('RelayCallAnswered')).toBe(await recorded('RelayCallSent'));

@@ -9,10 +9,18 @@ import type { Logger } from 'pino';
 import { DeadlinePassed, LinkLost, type RelayEndpoint } from './relay-endpoint';
 import { relayDeadlineMs, type RelayConfig } from './relay-config';
 
-interface Held {
+/** Who announced a project: the device its hello names and the token its connection was opened with. */
+export interface Holder {
+  deviceId: string;
+  /** null with --no-auth. */
+  tokenId: string | null;
+  /** SHA-256 of the token's secret, as revocations announce it (null with --no-auth). */
+  tokenHash: string | null;
+}
+
+interface Held extends Holder {
   id: string;
   slug: string;
-  deviceId: string;
   /** The connection holding it now, or null while its executor is away. */
   endpoint: RelayEndpoint | null;
 }
@@ -40,20 +48,34 @@ export class ExecutorRelay implements ProjectRelay {
     return [...this.held.values()].map((h) => ({ id: h.id, slug: h.slug, online: h.endpoint !== null }));
   }
 
-  /** A project of `projects` (by id or name) that another device's executor holds online now, or null. */
-  heldElsewhere(deviceId: string, projects: ExecutorProject[]): string | null {
+  /**
+   * Why `holder` may not announce `projects`, or null. A project id stays bound to the device and token
+   * that first announced it, online or away: while its executor is away its callers wait for it, and
+   * another executor saying hello with that id (device ids and project ids are public in /health) must
+   * not receive their calls nor answer them. A name (slug) is refused only while another device holds it online.
+   */
+  heldElsewhere(holder: Holder, projects: ExecutorProject[]): string | null {
+    for (const p of projects) {
+      const h = this.held.get(p.id);
+      if (h && (h.deviceId !== holder.deviceId || h.tokenId !== holder.tokenId)) return `project ${JSON.stringify(p.slug)} (${p.id}) belongs to another executor (another device or token)`;
+    }
     for (const h of this.held.values()) {
-      if (h.endpoint === null || h.endpoint.gone || h.deviceId === deviceId) continue;
-      const clash = projects.find((p) => p.id === h.id || p.slug === h.slug);
-      if (clash) return clash.slug;
+      if (h.endpoint === null || h.endpoint.gone || h.deviceId === holder.deviceId) continue;
+      const clash = projects.find((p) => p.slug === h.slug);
+      if (clash) return `project ${JSON.stringify(clash.slug)} is held by another executor connected now`;
     }
     return null;
   }
 
   /** An executor said hello: its projects are online through this endpoint. */
-  online(endpoint: RelayEndpoint, deviceId: string, projects: ExecutorProject[]): void {
-    for (const p of projects) this.held.set(p.id, { id: p.id, slug: p.slug, deviceId, endpoint });
+  online(endpoint: RelayEndpoint, holder: Holder, projects: ExecutorProject[]): void {
+    for (const p of projects) this.held.set(p.id, { id: p.id, slug: p.slug, deviceId: holder.deviceId, tokenId: holder.tokenId, tokenHash: holder.tokenHash, endpoint });
     for (const wake of [...this.returned]) wake();
+  }
+
+  /** A revoked token's projects are released: another token may announce them (their waiting callers learn the outcome is unknown at their deadlines). */
+  release(tokenHash: string): void {
+    for (const [id, h] of this.held) if (h.tokenHash === tokenHash && h.endpoint === null) this.held.delete(id);
   }
 
   /** An executor's connection ended: its projects wait for it to come back. */
@@ -74,14 +96,30 @@ export class ExecutorRelay implements ProjectRelay {
     const digest = requestDigest(call.tool, call.projectId, call.arguments);
     let state = await loadRelayCall(this.ctx, key);
     if (!state.sent) {
+      // Nothing of this key left the gateway: with its executor away it is refused, and certainly not applied.
+      if (!this.isOnline(call.projectId)) return this.refuseOffline(call);
       const sent = this.sentEvent(key, call, digest);
       if (!(await recordSent(this.ctx, sent))) state = await loadRelayCall(this.ctx, key);
-      else state = { sent, answered: null, version: 1 };
+      else return this.deliver(sent, call, Date.parse(sent.expires_at));
     }
     const sent = state.sent!;
     if (sent.request_sha256 !== digest) return keyConflict(call.tool, key);
     if (state.answered) return state.answered.answer;
-    return this.deliver(sent, call);
+    // In doubt: sent before and never answered. It is asked again under the same request id and the answer
+    // waited for afresh: the executor answers from its record, or runs it only if it never got it and the
+    // call's own deadline (expiresAt, unchanged) has not passed, or says it did not.
+    return this.deliver(sent, call, Math.max(Date.parse(sent.expires_at), Date.now() + relayDeadlineMs(this.config, call.tool, call.arguments)));
+  }
+
+  private isOnline(projectId: string): boolean {
+    const endpoint = this.held.get(projectId)?.endpoint ?? null;
+    return endpoint !== null && !endpoint.gone;
+  }
+
+  private refuseOffline(call: RelayCall): Outcome {
+    const h = this.held.get(call.projectId);
+    const project = { id: call.projectId, slug: h?.slug ?? call.projectId, online: false };
+    return executorOffline(call.tool, project, undefined, 'LOCAL_EXECUTOR_OFFLINE', { outcome: 'not_applied', ...(call.key ? { client_request_id: call.key } : {}) });
   }
 
   private sentEvent(key: string, call: RelayCall, digest: string): RelayCallSent {
@@ -101,9 +139,8 @@ export class ExecutorRelay implements ProjectRelay {
     };
   }
 
-  /** Sends (again, after a lost link) until an answer comes or the deadline passes. */
-  private async deliver(sent: RelayCallSent, call: RelayCall): Promise<Outcome> {
-    const deadline = Date.parse(sent.expires_at);
+  /** Sends (again, after a lost link) until an answer comes or `deadline` (how long the caller waits) passes. */
+  private async deliver(sent: RelayCallSent, call: RelayCall, deadline: number): Promise<Outcome> {
     const message: ToolCallMessage = {
       type: 'tool.call',
       requestId: sent.request_id,
@@ -113,7 +150,7 @@ export class ExecutorRelay implements ProjectRelay {
       ...(call.client ? { client: { name: call.client } } : {}),
       ...(call.policy ? { policy: { mode: call.policy.mode, allow: call.policy.allow, deny: call.policy.deny, shell: call.policy.shell, approve: call.policy.approve, tools: executorTools(call.policy.tools) } } : {}),
       issuedAt: Date.parse(sent.issued_at),
-      expiresAt: deadline,
+      expiresAt: Date.parse(sent.expires_at),
     };
     for (;;) {
       const endpoint = await this.endpointFor(sent.project_id, deadline);
@@ -149,6 +186,8 @@ export class ExecutorRelay implements ProjectRelay {
 
   private async answered(sent: RelayCallSent, message: ToolResultMessage): Promise<Outcome> {
     const answer = answerOf(sent, message);
+    // An executor that cannot say whether the call ran leaves it in doubt: not recorded, so that sending the key again asks again.
+    if (!message.result.ok && message.result.error.code === 'INTERNAL_ERROR') return answer;
     const recorded = await recordAnswered(this.ctx, sent, {
       request_id: sent.request_id,
       result: message.result.ok ? 'ok' : message.result.error.code,
@@ -172,11 +211,14 @@ export class ExecutorRelay implements ProjectRelay {
  * A tool.result as the caller's answer: ok carries the executor's own answer (the connection checked it
  * is an answer of that tool, isAnswerOf); an error is the protocol's code and message.
  */
-export function answerOf(_sent: RelayCallSent, message: ToolResultMessage): Outcome {
+export function answerOf(sent: RelayCallSent, message: ToolResultMessage): Outcome {
   const { result } = message;
   if (!result.ok) {
     const retryable = result.error.code === 'TOOL_TIMEOUT' ? 'same_request' : 'none';
-    return { status: 'invalid_argument', code: result.error.code, answer: result.error.code, retryable, failure_detail: result.error.message } as Outcome;
+    // Every refusal an executor sends is of a call it did not run (unknown project, bad arguments, past its
+    // deadline), except INTERNAL_ERROR: it could not say.
+    const outcome = result.error.code === 'INTERNAL_ERROR' ? 'unknown' : 'not_applied';
+    return { status: 'invalid_argument', code: result.error.code, answer: result.error.code, retryable, failure_detail: result.error.message, outcome, client_request_id: sent.key } as Outcome;
   }
   return result.value as Outcome;
 }

@@ -13,10 +13,12 @@ describe('what an executor\'s tool.result may answer', () => {
     for (const value of [null, 42, 'ok', [], {}]) expect(isAnswerOf('read_file', value)).toBe(false);
   });
 
-  it('an error is the protocol\'s code as the answer, retryable only for a timeout', () => {
+  it('an error is the protocol\'s code as the answer, retryable only for a timeout, and says whether the call ran', () => {
     expect(answerOf(sent, { type: 'tool.result', requestId: 'rq_1', durationMs: 3, result: { ok: false, error: { code: 'PATH_ESCAPE', message: 'outside' } } })).toEqual({
-      status: 'invalid_argument', code: 'PATH_ESCAPE', answer: 'PATH_ESCAPE', retryable: 'none', failure_detail: 'outside',
+      status: 'invalid_argument', code: 'PATH_ESCAPE', answer: 'PATH_ESCAPE', retryable: 'none', failure_detail: 'outside', outcome: 'not_applied', client_request_id: 'k',
     });
+    // Only an executor that could not say leaves the outcome unknown.
+    expect(answerOf(sent, { type: 'tool.result', requestId: 'rq_1', durationMs: 3, result: { ok: false, error: { code: 'INTERNAL_ERROR', message: 'killed' } } })).toMatchObject({ outcome: 'unknown' });
     expect(answerOf(sent, { type: 'tool.result', requestId: 'rq_1', durationMs: 3, result: { ok: false, error: { code: 'TOOL_TIMEOUT', message: 'slow' } } })).toMatchObject({ retryable: 'same_request' });
     expect(answerOf(sent, { type: 'tool.result', requestId: 'rq_1', durationMs: 3, result: { ok: true, value: { status: 'ok' } } })).toEqual({ status: 'ok' });
   });

@@ -1,13 +1,15 @@
 import type { AppContext } from '@palimpsest/application/app-context';
 import { dispatchRequest } from '@palimpsest/application/dispatch/dispatch';
 import { narrowPolicy } from '@palimpsest/application/relay/narrow-policy';
-import { loadRelayCall, recordAnswered, recordSent, requestDigest } from '@palimpsest/application/relay/relay-record';
+import { loadRelayCall, recordAnswered, recordSent, requestDigest, type RelayCallAnswered } from '@palimpsest/application/relay/relay-record';
 import { appContext } from '@palimpsest/composition/app-context.builder';
 import { readConfig } from '@palimpsest/composition/palimpsest-config';
 import type { ExecutorToolErrorCode, ToolCallMessage, ToolResult, ToolResultMessage } from '@palimpsest/protocol/executor/executor-messages';
+import type { Outcome } from '@palimpsest/protocol/outcome';
 import { openDb } from '@palimpsest/store/open-db';
 import { prepareStore } from '../runtime';
 import type { LocalProject } from './connect-projects';
+import { RECONCILED_TOOLS, recordedWrite } from './connect-reconcile';
 
 /** A project opened here: its own embedded store and workspace root, and the machine owner's policy for it. */
 interface OpenProject {
@@ -69,9 +71,7 @@ export class LocalExecutor {
     if (typeof args !== 'object' || args === null || Array.isArray(args)) return reply(failed('INVALID_ARGUMENTS', 'arguments must be an object'));
     const { ctx, project } = open;
     const recorded = await loadRelayCall(ctx, message.requestId);
-    if (recorded.answered) return reply({ ok: true, value: recorded.answered.answer });
-    if (recorded.sent) return reply(failed('INTERNAL_ERROR', 'this executor stopped while it ran this call before; whether it applied is unknown (see the project\'s record)'));
-    if (Date.now() > message.expiresAt) return reply(failed('TOOL_TIMEOUT', 'the call\'s deadline passed before it reached this executor'));
+    if (recorded.answered) return reply(fromRecord(recorded.answered));
     const sent = {
       key: message.requestId,
       request_id: message.requestId,
@@ -85,14 +85,32 @@ export class LocalExecutor {
       issued_at: new Date(message.issuedAt).toISOString(),
       expires_at: new Date(message.expiresAt).toISOString(),
     };
-    await recordSent(ctx, sent);
+    const settle = async (result: ToolResult): Promise<ToolResultMessage> => {
+      const answer = result.ok ? (result.value as Outcome) : ({ status: 'invalid_argument', code: result.error.code, failure_detail: result.error.message } as Outcome);
+      await recordAnswered(ctx, sent, { request_id: message.requestId, result: result.ok ? 'ok' : result.error.code, status: String(answer.status), duration_ms: Date.now() - started, answer, answered_at: new Date().toISOString() });
+      return reply(result);
+    };
+    if (recorded.sent) {
+      // Started before and never answered: this process was killed in the middle, or the run threw.
+      if (!RECONCILED_TOOLS.has(message.tool)) return reply(failed('INTERNAL_ERROR', 'this executor stopped while it ran this call before; whether it applied is unknown (see the project\'s record)'));
+      const applied = await recordedWrite(ctx, message.requestId, message.tool);
+      if (applied) return settle({ ok: true, value: applied });
+      // It did not apply: it runs now as if it came for the first time (within its deadline).
+    }
+    // Refused past its deadline, and on the record as refused: a later send of it is refused the same, never run.
+    if (!recorded.sent) await recordSent(ctx, sent);
+    if (Date.now() > message.expiresAt) return settle(failed('TOOL_TIMEOUT', 'the call\'s deadline passed before it reached this executor; it did not run'));
     const policy = narrowPolicy(message.policy ?? null, project.policy, project.slug);
     const answer = await dispatchRequest(ctx, message.tool, args, { policy, signal, correlationId: message.requestId, ...(message.client?.name ? { client: message.client.name } : {}) });
-    await recordAnswered(ctx, sent, { request_id: message.requestId, result: 'ok', status: String(answer.status), duration_ms: Date.now() - started, answer, answered_at: new Date().toISOString() });
-    return reply({ ok: true, value: answer });
+    return settle({ ok: true, value: answer });
   }
 }
 
+/** A recorded answer as it was sent: the tool's answer, or the refusal's code and message. */
+function fromRecord(answered: RelayCallAnswered): ToolResult {
+  if (answered.result === 'ok') return { ok: true, value: answered.answer };
+  return failed(answered.result as ExecutorToolErrorCode, String((answered.answer as { failure_detail?: unknown }).failure_detail ?? answered.result));
+}
 
 /** The project's own store and root, whatever this process's DATABASE_URL or PALIMPSEST_DATA_DIR say. */
 async function openProject(project: LocalProject, env: NodeJS.ProcessEnv): Promise<OpenProject> {

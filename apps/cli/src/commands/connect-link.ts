@@ -70,6 +70,7 @@ export class ExecutorClient {
       this.socket = ws;
       let heartbeat: NodeJS.Timeout | undefined;
       let silence: NodeJS.Timeout | undefined;
+      let heardAt = Date.now();
       let end: LinkEnd = { final: false, why: 'connection closed' };
       const send = (message: ExecutorMessage) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(message));
       const refuse = (why: string, final: boolean) => {
@@ -97,12 +98,20 @@ export class ExecutorClient {
           this.log(`connected to ${this.url} as ${this.hello.deviceId}, projects ${this.hello.projects.map((p) => p.slug).join(', ')} (heartbeat every ${every} ms)`);
           clearInterval(heartbeat);
           heartbeat = setInterval(() => send({ type: 'heartbeat', at: Date.now() }), every);
-          silence = setTimeout(() => {
-            end = { final: false, why: `nothing from the gateway for ${SILENT_INTERVALS * every} ms` };
-            ws.terminate(); // a gateway that says nothing would not answer a close either
-          }, SILENT_INTERVALS * every);
+          const limit = SILENT_INTERVALS * every;
+          const check = () => {
+            // Fired after this process was busy: what arrived meanwhile is read first (one turn of the loop), then judged.
+            setImmediate(() => {
+              const quiet = Date.now() - heardAt;
+              if (quiet < limit) return void (silence = setTimeout(check, limit - quiet));
+              end = { final: false, why: `nothing from the gateway for ${limit} ms` };
+              ws.terminate(); // a gateway that says nothing would not answer a close either
+            });
+          };
+          clearTimeout(silence);
+          silence = setTimeout(check, limit);
         }
-        silence?.refresh();
+        heardAt = Date.now();
         this.answer(message, send);
       });
       ws.on('error', (error) => (end = { ...end, why: end.why === 'connection closed' ? error.message : end.why }));

@@ -2,7 +2,7 @@ import type { Outcome } from '@palimpsest/protocol/outcome';
 import { RELAYED_TOOLS } from '@palimpsest/protocol/catalog/operations/projects.operations';
 import type { AppContext } from '../app-context';
 import type { HandlerSession } from '../dispatch/operation-handler';
-import { executorOffline, noActiveProject, unknownProject } from './project-refusals';
+import { noActiveProject, unknownProject } from './project-refusals';
 import type { RelayedTool, RelayProject } from './project-relay.port';
 
 const RELAYED: ReadonlySet<string> = new Set(RELAYED_TOOLS);
@@ -30,7 +30,8 @@ export async function routeToProject(ctx: AppContext, tool: RelayedTool, args: R
   if (given === null) return !ctx.workspace && known.length > 0 ? { answer: noActiveProject(tool) } : { local: rest };
   const project = findProject(known, given);
   if (!relay || !project) return { answer: unknownProject(tool, given, known) };
-  if (!project.online) return { answer: executorOffline(tool, project) };
+  // Offline or not, the relay answers: a key it sent before has a recorded answer or an outcome in doubt,
+  // and only a call never sent is refused LOCAL_EXECUTOR_OFFLINE (not applied).
   return { answer: await relay.port.call({
     projectId: project.id,
     tool,

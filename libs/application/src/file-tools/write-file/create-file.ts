@@ -23,7 +23,7 @@ type Absent = Extract<FileTarget, { kind: 'absent' }>;
  * installed file (InitializeTarget + WorkspaceFileBound with the staged inode's identity and the bytes'
  * hash), and commits with PublicationCompleted.
  */
-export async function createFile(ctx: AppContext, t: Absent, content: string): Promise<Result<OP.write_file>> {
+export async function createFile(ctx: AppContext, t: Absent, content: string, correlationId: string | null = null): Promise<Result<OP.write_file>> {
   const targetId = ctx.ids.next();
   const bytes = Buffer.from(content, 'utf8');
   const sha = createHash('sha256').update(bytes).digest('hex');
@@ -49,7 +49,7 @@ export async function createFile(ctx: AppContext, t: Absent, content: string): P
         );
         const d = decide(command, initialTargetState);
         if (d.kind === 'refused' || !d.state.exists) throw new Error(`write_file: the new target for ${t.path} was refused`);
-        await commit(newTargetCommit(targetId, d, now, { command: 'InitializeTarget', tool: OP.write_file }));
+        await commit(newTargetCommit(targetId, d, now, { command: 'InitializeTarget', tool: OP.write_file, ...(correlationId ? { correlation_id: correlationId } : {}) }));
         return { kind: 'created' as const, version: d.state.version, current_hash: d.state.current_hash };
       },
     }),

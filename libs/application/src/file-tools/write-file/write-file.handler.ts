@@ -27,7 +27,7 @@ export async function writeFile(ctx: AppContext, input: WriteFileInput, caller?:
   if (t.kind === 'answer') return t.answer;
   if (t.kind === 'absent') {
     if (textDefect(input.content)) return invalidArgument('invalid_text_encoding', 'content must be valid UTF-8 text without NUL characters or unpaired surrogates.', { argument: 'content' });
-    return needsApproval(caller) ? approvedCreate(ctx, t, input.content, caller) : createFile(ctx, t, input.content);
+    return needsApproval(caller) ? approvedCreate(ctx, t, input.content, caller) : createFile(ctx, t, input.content, caller?.correlationId ?? null);
   }
   const change: GuardedChange = { tool: OP.write_file, protocol: PROTOCOL.tx3, proposal: { intent: `write_file ${t.path}`, replacement: input.content }, correlation_id: caller?.correlationId ?? null };
   const outcome = needsApproval(caller) ? await approvedWrite(ctx, t, change, { kind: 'replace_all', replacement: input.content }, caller) : await guardedWrite(ctx, t, change);

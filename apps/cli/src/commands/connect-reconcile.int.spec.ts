@@ -1,0 +1,47 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { dispatchRequest } from '@palimpsest/application/dispatch/dispatch';
+import { createWorkspaceHarness, type WorkspaceHarness } from '@palimpsest/application/test-support/workspace-harness';
+import { recordedWrite } from './connect-reconcile';
+
+/**
+ * What an executor answers for a write it started and never answered (killed after the write committed):
+ * the tool's own answer, rebuilt from the project's record by the request id the write committed with.
+ */
+describe('a relayed write settled from the project\'s record', () => {
+  let ws: WorkspaceHarness;
+  const run = (tool: string, args: Record<string, unknown>, requestId: string) => dispatchRequest(ws.ctx, tool, args, { correlationId: requestId });
+
+  beforeAll(async () => {
+    ws = await createWorkspaceHarness('palimpsest-reconcile-');
+    writeFileSync(join(ws.dir, 'notes.txt'), 'one\nEND\n');
+  });
+
+  afterAll(async () => {
+    await ws?.dispose();
+  });
+
+  it('answers an applied edit_file and write_file as the tool answered them', async () => {
+    // A first touch binds the file in a transaction of its own, which the rebuilt answer does not report.
+    const first = await run('edit_file', { path: 'notes.txt', oldString: 'one', newString: 'one!' }, 'rq_first');
+    expect(first).toMatchObject({ status: 'ok', bound_now: true });
+    expect(await recordedWrite(ws.ctx, 'rq_first', 'edit_file')).toEqual({ ...first, bound_now: false });
+    const edited = await run('edit_file', { path: 'notes.txt', oldString: 'END', newString: 'two\nEND' }, 'rq_edit');
+    expect(edited).toMatchObject({ status: 'ok', bound_now: false });
+    expect(await recordedWrite(ws.ctx, 'rq_edit', 'edit_file')).toEqual(edited);
+
+    const created = await run('write_file', { path: 'new/file.txt', content: 'fresh\r\n' }, 'rq_create');
+    expect(created).toMatchObject({ status: 'ok', created: true });
+    expect(await recordedWrite(ws.ctx, 'rq_create', 'write_file')).toEqual(created);
+
+    const replaced = await run('write_file', { path: 'notes.txt', content: 'whole\n' }, 'rq_replace');
+    expect(replaced).toMatchObject({ status: 'ok', created: false });
+    expect(await recordedWrite(ws.ctx, 'rq_replace', 'write_file')).toEqual(replaced);
+  });
+
+  it('finds nothing for a write that did not apply: refused, or never run', async () => {
+    expect(await run('edit_file', { path: 'notes.txt', oldString: 'absent', newString: 'x' }, 'rq_refused')).toMatchObject({ status: 'rejected' });
+    expect(await recordedWrite(ws.ctx, 'rq_refused', 'edit_file')).toBeNull();
+    expect(await recordedWrite(ws.ctx, 'rq_never', 'write_file')).toBeNull();
+  });
+});
