@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { EXECUTOR_MAX_MESSAGE_BYTES } from '@palimpsest/protocol/executor/executor-protocol';
 import { openDb } from '@palimpsest/store/open-db';
-import { isolatedStore } from '../support/cli-process';
-import { rawLink, startConnect, waitFor, type ConnectProcess, type RawLink } from '../support/executor-link-client';
-import { startFaultProxy, type Fault, type FaultProxy } from '../support/fault-proxy';
-import { HttpClient } from '../support/http-client';
-import { seedTokens, startApi, type ApiProcess } from '../support/http-server';
+import { isolatedStore } from '../../support/cli-process';
+import { rawLink, startConnect, waitFor, type ConnectProcess, type RawLink } from '../../support/executor-link-client';
+import { startFaultProxy, type Fault, type FaultProxy } from '../../support/fault-proxy';
+import { HttpClient } from '../../support/http-client';
+import { seedTokens, startApi, type ApiProcess } from '../../support/http-server';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 const INTERVAL_MS = 500;
