@@ -217,6 +217,26 @@ function* walkChild(root: WorkspaceRoot, dirFd: number, name: string, path: stri
   }
 }
 
+/** What a cache of a file's contents keys on: it changes when the file is written or replaced. */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
+
+/**
+ * The stamp of a file the walk yields, read while the walk is at it (through its directory's handle: no
+ * link followed on the way), or null when it is gone or no longer a file.
+ */
+export function fileStamp(root: WorkspaceRoot, entry: WalkedEntry): FileStamp | null {
+  try {
+    const stats = lstatSync(root.handlePath(entry.dirFd, entry.name));
+    return stats.isFile() ? { size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The size of a file listed in `dirFd`, or undefined when it is gone or no longer a file. */
 function sizeOf(root: WorkspaceRoot, dirFd: number, name: string): number | undefined {
   try {

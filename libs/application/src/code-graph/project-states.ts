@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
-import { lstat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { sha256Hex } from '@palimpsest/core/text/sha256';
 import type { CodeGraphEngine, CodeGraphView, GraphNode, ProjectState } from '@palimpsest/core/structure/code-graph.port';
 import { readWorkspaceFileBounded } from '@palimpsest/workspace/workspace-file-reader';
-import { walkWorkspace } from '@palimpsest/workspace/workspace-listing';
+import { fileStamp, walkWorkspace, type FileStamp } from '@palimpsest/workspace/workspace-listing';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 
 /**
@@ -20,12 +18,8 @@ export interface NamedState {
   state: ProjectState;
 }
 
-interface Stamp {
-  size: number;
-  mtimeMs: number;
-  ino: number;
-  hash: string;
-}
+/** A file's stamp and the hash of the bytes read under it. */
+type Stamp = FileStamp & { hash: string };
 
 const KEPT_STATES = 16;
 
@@ -47,15 +41,20 @@ export class CodeGraphStates {
   async latest(root: WorkspaceRoot): Promise<NamedState> {
     const walk = walkWorkspace(root, undefined, { recursive: true, sizes: false });
     if (walk.kind === 'refused') throw new Error(`the workspace root cannot be walked: ${walk.refusal.code}`);
-    const paths: string[] = [];
+    // Stamped while the walk holds each directory: one lstat per file, no second trip through the thread pool.
+    const files: { path: string; stamp: FileStamp }[] = [];
     try {
-      for (const entry of walk.entries) if (entry.type === 'file' && this.engine.languageOf(entry.path)) paths.push(entry.path);
+      for (const entry of walk.entries) {
+        if (entry.type !== 'file' || !this.engine.languageOf(entry.path)) continue;
+        const stamp = fileStamp(root, entry);
+        if (stamp) files.push({ path: entry.path, stamp });
+      }
     } finally {
       walk.entries.return();
     }
     const state = new Map<string, string>();
-    for (const path of paths) {
-      const hash = await this.hashOf(root, path);
+    for (const { path, stamp } of files) {
+      const hash = await this.hashOf(root, path, stamp);
       if (hash) state.set(path, hash);
     }
     return this.remember(state);
@@ -106,10 +105,8 @@ export class CodeGraphStates {
     return lines.join('\n');
   }
 
-  private async hashOf(root: WorkspaceRoot, path: string): Promise<string | null> {
-    // lstat: a stamp never follows a link put in the file's place (the read below refuses it anyway).
-    const s = await lstat(join(root.path, path)).catch(() => null);
-    if (!s || !s.isFile()) return null;
+  /** `s`: the file's stamp from the walk (an lstat: never a link put in the file's place; the read below refuses one anyway). */
+  private async hashOf(root: WorkspaceRoot, path: string, s: FileStamp): Promise<string | null> {
     const known = this.stamps.get(path);
     if (known && known.size === s.size && known.mtimeMs === s.mtimeMs && known.ino === s.ino) return known.hash;
     const bytes = await bytesOf(root, path);
