@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXECUTOR_MAX_MESSAGE_BYTES } from '@palimpsest/protocol/executor/executor-protocol';
-import { isolatedStore } from '../support/cli-process';
+import { isolatedStore, runCli } from '../support/cli-process';
 import { rawLink, startConnect, waitFor, type ConnectProcess, type RawLink } from '../support/executor-link-client';
 import { HttpClient } from '../support/http-client';
 import { seedTokens, startApi, type ApiProcess } from '../support/http-server';
@@ -73,7 +73,15 @@ describe(`executor link (palimpsest connect to palimpsest api) on ${backend}`, (
     const metrics = (await http.get('/metrics', undefined, { token: null })).text;
     expect(metrics).toMatch(/^palimpsest_executors_connected 2$/m);
     expect(metrics).toMatch(/^palimpsest_executor_projects 2$/m);
+    expect(metrics).toMatch(/^palimpsest_relay_calls_in_flight 0$/m);
     expect(executors.map((e) => e.stderr())).toEqual([expect.stringContaining('connected to ws://'), expect.stringContaining('connected to ws://')]);
+    // `palimpsest projects` asks the gateway: both executors, each with its project.
+    const listed = await runCli(['projects', '--gateway', api.url, '--json'], { env: store.env });
+    expect(listed.code).toBe(0);
+    const slugs = (JSON.parse(listed.stdout) as { projects: { slug: string }[] }[]).map((e) => e.projects.map((p) => p.slug)).flat().sort();
+    expect(slugs).toEqual(['docs', 'site']);
+    const refused = await runCli(['projects', '--gateway', 'not a url'], { env: store.env });
+    expect({ code: refused.code, stderr: refused.stderr }).toEqual({ code: 2, stderr: expect.stringContaining('--gateway must be') });
   });
 
   it('refuses hostile clients one by one, each with its reason, while the executors stay connected', async () => {

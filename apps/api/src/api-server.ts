@@ -60,7 +60,6 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
   });
   const auditKey = projector.audit ? auditSigner(loadOrCreateAuditKey(projector.audit.keyFile)).verifierKey : null;
   const presence = new ExecutorPresence();
-  registerExecutorMetrics(runtime.metrics.registry, presence);
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.register(runtime, auditKey, presence), adapter, {
     bodyParser: false, // bodies are read after authentication (JsonBodyPipe)
     bufferLogs: true,
@@ -78,6 +77,7 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
   });
   if (config.auth) await runtime.tokens.start();
   const relay = new ExecutorRelay(runtime.ctx, relayConfigFrom(process.env), runtime.logger);
+  registerExecutorMetrics(runtime.metrics.registry, presence, relay);
   runtime.ctx.relay = { port: relay, active: new ActiveProjects() };
   const link = new ExecutorLink(presence, executors, {
     relay,

@@ -16,6 +16,7 @@ import { registerWorkspace } from './commands/workspace.command';
 import { registerExport } from './commands/export.command';
 import { registerVerify } from './commands/verify.command';
 import { registerConnect } from './commands/connect.command';
+import { registerProjects } from './commands/projects.command';
 import { CRASH_POINT_ENV, armCrashPoint } from '@palimpsest/testing/crash-point';
 import { cliEnv } from './cli-config';
 
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
   registerExport(program);
   registerVerify(program);
   registerConnect(program);
+  registerProjects(program);
   return program;
 }
 

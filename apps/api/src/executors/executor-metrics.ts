@@ -1,8 +1,8 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { ExecutorPresence } from './executor-presence';
 
-/** Gauges of the executor registry, read at each scrape. */
-export function registerExecutorMetrics(registry: Registry, presence: ExecutorPresence): void {
+/** Gauges of the executor registry and the relay, read at each scrape. */
+export function registerExecutorMetrics(registry: Registry, presence: ExecutorPresence, relay: { readonly callsInFlight: number }): void {
   new Gauge({
     name: 'palimpsest_executors_connected',
     help: 'Executors (palimpsest connect) connected to this gateway that said hello',
@@ -17,6 +17,14 @@ export function registerExecutorMetrics(registry: Registry, presence: ExecutorPr
     registers: [registry],
     collect() {
       this.set(presence.projectCount);
+    },
+  });
+  new Gauge({
+    name: 'palimpsest_relay_calls_in_flight',
+    help: 'Relayed tool calls sent to an executor and not answered yet (a call waiting for its executor to come back included)',
+    registers: [registry],
+    collect() {
+      this.set(relay.callsInFlight);
     },
   });
 }

@@ -101,8 +101,10 @@ describe('the executor relay on the gateway: project choice, the record by idemp
     const answer = call('edit_file', { path: 'notes.txt', oldString: 'two', newString: 'two!', client_request_id: 'k-cut' });
     await new Promise((r) => setTimeout(r, 100));
     relay.offline(link);
+    expect(relay.callsInFlight).toBe(1); // waiting for its executor: /metrics counts it
     relay.online(new LoopbackLink(executor), HOLDER, [PROJECT]);
     expect(await answer).toMatchObject({ status: 'ok' });
+    expect(relay.callsInFlight).toBe(0);
     expect(text()).toBe('one two!\n'); // once, though sent twice
   });
 

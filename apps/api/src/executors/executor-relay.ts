@@ -44,6 +44,11 @@ export class ExecutorRelay implements ProjectRelay {
     private readonly logger: Logger,
   ) {}
 
+  /** Calls sent (or waiting for their executor) and not answered yet: /metrics shows it. */
+  get callsInFlight(): number {
+    return this.inFlight.size;
+  }
+
   projects(): RelayProject[] {
     return [...this.held.values()].map((h) => ({ id: h.id, slug: h.slug, online: h.endpoint !== null }));
   }
