@@ -18,3 +18,5 @@ export function object(properties: Record<string, JsonSchema>, optional: string[
 export const targetId = str('Target UUID.');
 export const version = int('The target version (0 at creation, +1 per accepted change).');
 export const currentHash = sha256('SHA-256 of the canonical LF text at that version.');
+
+export const logSequence = int('Global position of the write: pass as min_position to read it back from an asynchronous read model.');

@@ -1,8 +1,8 @@
 import type { OperationName } from './catalog';
 import type { JsonSchema } from './operation-spec';
-import { anyObject, array, bool, currentHash, int, nullable, object, sha256, str, targetId, version } from './answer-schema-parts';
+import { anyObject, array, bool, currentHash, int, logSequence, nullable, object, sha256, str, targetId, version } from './answer-schema-parts';
+import { acceptedAnswer, observedAcceptedAnswer, previewAnswer } from './submission-answers';
 import { WORKSPACE_ANSWERS } from './workspace-answers';
-import { observedAcceptance } from './observed-answers';
 import { READ_MODEL_ANSWERS } from './read-model-answers';
 import { GROUP_ANSWERS } from './group-answers';
 import { PROJECT_ANSWERS } from './operations/projects.operations';
@@ -35,8 +35,6 @@ const workspaceBinding: JsonSchema = {
   description: 'The workspace file the target was imported from (from_workspace), or null for a target created from content.',
 };
 
-const logSequence = int('Global position of the write: pass as min_position to read it back from an asynchronous read model.');
-
 const targetState = object(
   {
     status: { const: 'ok' },
@@ -54,99 +52,6 @@ const targetState = object(
 );
 
 const readHead = { target_file_id: targetId, version, current_hash: currentHash };
-
-const changeFact = object(
-  {
-    change_id: str(),
-    change_index: int('1-based position in the transaction.'),
-    span_start: int('Code points, in the text before the change.'),
-    span_end: int(),
-    matched_chars: int(),
-    replacement_chars: int(),
-    matched_sha256: sha256('SHA-256 of the replaced text.'),
-    replacement_sha256: sha256('SHA-256 of the replacement.'),
-    operation: str(),
-  },
-  ['operation'],
-);
-
-const validity = object({
-  protocol_valid: bool(),
-  transaction_valid: bool(),
-  task_correct: str('Not evaluated by the engine.'),
-  semantic: str('Not evaluated by the engine.'),
-});
-
-const warnings = {
-  warnings: array(str(), 'Warning codes.'),
-  warning_details: array(anyObject),
-  warning_count: int(),
-  warnings_truncated: bool(),
-};
-
-const rebased = object({
-  from_version: int('The version the submission was written against.'),
-  through_attempts: int('Acceptances it was carried through (none touched its ranges); palimpsest_get_attempt_log names them.'),
-  spans: array(
-    object({ change_index: int(), from_start: int(), from_end: int(), start: int(), end: int() }),
-    'Each change\'s range as submitted (from_start, from_end) and as applied (start, end), in code points.',
-  ),
-});
-
-const accepted = object(
-  {
-    status: { const: 'accepted' },
-    target_file_id: targetId,
-    before_hash: sha256('Hash the proposal was decided on.'),
-    after_hash: sha256('Hash after the change.'),
-    version: int('The new version.'),
-    current_version: int(),
-    current_hash: currentHash,
-    attempt_id: str('The recorded attempt (palimpsest_get_attempt_log).'),
-    log_sequence: logSequence,
-    manifest_entries_added: int('Ledger entries this change added.'),
-    ...warnings,
-    validity,
-    evidence: object({ changes: array(changeFact) }),
-    deduplicated: bool('True when this is the recorded outcome of an earlier identical request (same client_request_id).'),
-    client_request_id: nullable(str()),
-    correlation_id: str('Fresh UUIDv4, with include_correlation_id (never stored).'),
-    rebased: { ...rebased, description: 'Present when a stale submission was rebased (rebase: true) and applied at a later version.' },
-    workspace_sync: object({
-      synced_path: str('The bound file the change was published to, relative to the workspace root.'),
-      disk_sha256: sha256('SHA-256 of the bytes installed: the file\'s baseline from now on.'),
-      bytes_written: int(),
-      content_eol: str('The line endings written (the file\'s recorded style).'),
-      publication: { const: 'installed' },
-      durability: { enum: ['confirmed', 'uncertain'] },
-      journal: object({ id: str('The publication journal.'), state: { const: 'committed' } }),
-    }, ['cleanup_error']),
-  },
-  ['correlation_id', 'rebased', 'workspace_sync'],
-);
-
-const observedAccepted = observedAcceptance(accepted);
-
-const preview = object(
-  {
-    status: { enum: ['accepted', 'rejected'], description: 'What submitting this proposal now would answer (advisory).' },
-    preview: { const: true },
-    advisory: { const: true },
-    target_file_id: targetId,
-    stage: str('Where the evaluation ended.'),
-    validity,
-    current_version: int(),
-    current_hash: currentHash,
-    before_version: int(),
-    before_hash: sha256('Hash the proposal was evaluated on.'),
-    after_hash: nullable(sha256('Hash the text would have (null when rejected).')),
-    change_facts: array(changeFact),
-    failure_reason: str('When rejected: why.'),
-    diagnostic: nullable(anyObject),
-  },
-  // A guard refused before evaluation (malformed or stale expected version or hash) answers rejected without the evaluation's fields.
-  ['stage', 'validity', 'before_version', 'before_hash', 'after_hash', 'change_facts', 'failure_reason', 'diagnostic'],
-);
 
 const page = (entry: JsonSchema) => ({
   status: { const: 'ok' },
@@ -317,11 +222,11 @@ export const ANSWER_SCHEMAS: { [N in OperationName]: JsonSchema } = {
     truncated: bool(),
     next_occurrence_index: nullable(int()),
   }),
-  palimpsest_submit_edits: accepted,
-  palimpsest_submit_operations: accepted,
-  palimpsest_submit_observed_operations: observedAccepted,
-  palimpsest_submit_replacement: accepted,
-  palimpsest_preview: preview,
+  palimpsest_submit_edits: acceptedAnswer,
+  palimpsest_submit_operations: acceptedAnswer,
+  palimpsest_submit_observed_operations: observedAcceptedAnswer,
+  palimpsest_submit_replacement: acceptedAnswer,
+  palimpsest_preview: previewAnswer,
   palimpsest_save: object(
     {
       status: { const: 'saved' },
