@@ -148,7 +148,7 @@ describe('CLI commands while a gateway holds the embedded data directory', () =>
       const listed = await runCli(['approvals', 'list', '--json'], { env });
       expect(listed.code).toBe(0);
       const waiting = (JSON.parse(listed.stdout) as { approval_id: string; candidate: string }[]).find((a) => a.candidate === candidate);
-      expect(waiting).toBeDefined();
+      expect(waiting).toMatchObject({ candidate, approval_id: expect.stringMatching(/\S/) });
       const decided = await runCli(['approvals', verb, waiting!.approval_id, '--by', 'ops', '--note', 'e2e'], { env });
       expect({ code: decided.code, out: JSON.parse(decided.stdout) }).toMatchObject({
         code: 0,
