@@ -229,8 +229,13 @@ export interface FileStamp {
  * link followed on the way), or null when it is gone or no longer a file.
  */
 export function fileStamp(root: WorkspaceRoot, entry: WalkedEntry): FileStamp | null {
+  return stampIn(root, entry.dirFd, entry.name);
+}
+
+/** The stamp of `name` in `dirFd` when it is a file (lstat: never a link), else null. */
+function stampIn(root: WorkspaceRoot, dirFd: number, name: string): FileStamp | null {
   try {
-    const stats = lstatSync(root.handlePath(entry.dirFd, entry.name));
+    const stats = lstatSync(root.handlePath(dirFd, name));
     return stats.isFile() ? { size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino } : null;
   } catch {
     return null;
@@ -239,10 +244,5 @@ export function fileStamp(root: WorkspaceRoot, entry: WalkedEntry): FileStamp | 
 
 /** The size of a file listed in `dirFd`, or undefined when it is gone or no longer a file. */
 function sizeOf(root: WorkspaceRoot, dirFd: number, name: string): number | undefined {
-  try {
-    const stats = lstatSync(root.handlePath(dirFd, name));
-    return stats.isFile() ? stats.size : undefined;
-  } catch {
-    return undefined;
-  }
+  return stampIn(root, dirFd, name)?.size;
 }

@@ -2,9 +2,8 @@ import { hasReached } from '@palimpsest/projections/async/projection-checkpoints
 import { projectionFreshness } from '@palimpsest/projections/async/projection-freshness.queries';
 import { MIN_POSITION_MAX_WAIT_MS } from '@palimpsest/protocol/catalog/operations/read-models.operations';
 import type { AppContext } from '../app-context';
+import { pollUntil } from './poll-until';
 
-/** How often a min_position read looks at the checkpoint again while it waits. */
-export const MIN_POSITION_POLL_MS = 20;
 
 export interface FreshnessInput {
   min_position?: number | null;
@@ -21,8 +20,6 @@ export interface ProjectionReport {
   waited_ms: number;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Read-your-writes for an asynchronous read model: with min_position, waits until the projection has
  * handled that position (polling its checkpoint, at most max_wait_ms, capped at 5 s), then reports where
@@ -33,13 +30,7 @@ export async function awaitProjection(ctx: AppContext, name: string, input: Fres
   const budget = Math.min(input.max_wait_ms ?? MIN_POSITION_MAX_WAIT_MS, MIN_POSITION_MAX_WAIT_MS);
   const started = performance.now();
   let reached: boolean | null = null;
-  if (minPosition !== null) {
-    reached = await hasReached(ctx.db, name, minPosition);
-    while (!reached && performance.now() - started < budget) {
-      await sleep(Math.min(MIN_POSITION_POLL_MS, Math.max(1, budget - (performance.now() - started))));
-      reached = await hasReached(ctx.db, name, minPosition);
-    }
-  }
+  if (minPosition !== null) reached = await pollUntil(() => hasReached(ctx.db, name, minPosition), budget);
   const waited = Math.round(performance.now() - started);
   const { checkpoint_position, behind_by_events } = await projectionFreshness(ctx.db, name);
   return {

@@ -1,10 +1,10 @@
 import type { Db } from '@palimpsest/store/db';
 import { holdsPosition } from '@palimpsest/store/stream-lookups';
 import type { AppContext } from '../app-context';
+import { pollUntil } from './poll-until';
 
 /** How long a read waits for the replica to replay the write it must show before the primary answers it. */
 export const REPLICA_WAIT_MS = 250;
-const POLL_MS = 20;
 
 /**
  * The asynchronous read models (search, activity) read on the replica when there is one: their
@@ -39,11 +39,6 @@ export async function showingWrite<T>(ctx: AppContext, input: { min_position?: n
   return onReplica(ctx, read);
 }
 
-async function replayed(replica: Db, position: number): Promise<boolean> {
-  const deadline = performance.now() + REPLICA_WAIT_MS;
-  for (;;) {
-    if (await holdsPosition(replica, position)) return true;
-    if (performance.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
+function replayed(replica: Db, position: number): Promise<boolean> {
+  return pollUntil(() => holdsPosition(replica, position), REPLICA_WAIT_MS);
 }
