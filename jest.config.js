@@ -29,7 +29,7 @@ const common = { transform: { '^.+\\.ts$': swc, '/node_modules/.+\\.js$': swc },
 // embedded run on PGlite, so they belong to the embedded run only.
 // cli-no-store: its processes answer before they open a store (and it checks they created none).
 const EMBEDDED_ONLY = [
-  'cli-no-store', 'cli-through-gateway', 'first-start', 'install-from-tarball', 'mcp-through-gateway', 'reserved-paths-agent',
+  'cli-no-store', 'cli-through-gateway', 'first-start', 'install-from-tarball', 'mcp-through-gateway', 'pglite-wasm-tier', 'reserved-paths-agent',
   'stop-on-hangup', 'workspace-root-relay', 'workspace-status-gateway',
 ].map((name) => `/test/e2e/${name}\\.e2e\\.spec\\.ts$`);
 // These int suites reach no database (parsers, the workspace's files, the command gate, processes), or

@@ -22,6 +22,7 @@ Environment:
   PALIMPSEST_PG_*_MS           PostgreSQL timeouts (README: "When the database misbehaves")
   PALIMPSEST_PGLITE_SHARED_BUFFERS  the embedded store's shared_buffers (default 32MB)
   PALIMPSEST_PGLITE_IMAGE      off: a fresh data directory runs initdb instead of copying the prepared image
+  PALIMPSEST_PGLITE_WASM       baseline (default: less memory) or optimized: the tier V8 compiles the embedded PostgreSQL at
   PALIMPSEST_MCP_STATELESS     1: /mcp without sessions (load-balanced gateways); PALIMPSEST_MCP_* in the README
   PALIMPSEST_CORRELATION_ID    the client session a call, serve or mcp process records its edits and runs under
 

@@ -63,5 +63,5 @@ export function openDb(opts: OpenDbOptions, config: StoreConfig = readStoreConfi
   const sharedBuffers = config.pgliteSharedBuffers;
   const problem = sharedBuffers === undefined ? undefined : sharedBuffersProblem(sharedBuffers);
   if (problem) return Promise.reject(new Error(`PALIMPSEST_PGLITE_SHARED_BUFFERS ${problem}`));
-  return pglite({ ...embedded, sharedBuffers, image: config.pgliteImage, transactionGuard: config.transactionGuard.pglite });
+  return pglite({ ...embedded, sharedBuffers, image: config.pgliteImage, wasmTier: config.pgliteWasm, transactionGuard: config.transactionGuard.pglite });
 }

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { timeoutsFromEnv, poolMaxFromEnv, type PostgresTimeouts } from './postgres/pg-settings';
 import { IMAGE_ENV } from './pglite/pglite-image';
+import { isWasmTier, WASM_TIERS, type WasmTier } from './pglite/wasm-tier';
 import { transactionGuardEnabled } from './transaction-guard';
 
 /** The process's environment as the parsers read it (a plain record: tests pass their own). */
@@ -32,6 +33,8 @@ export interface StoreConfig {
   pgliteSharedBuffers: string | undefined;
   /** PALIMPSEST_PGLITE_IMAGE: `off`, another image directory, or undefined for the built one. */
   pgliteImage: string | undefined;
+  /** PALIMPSEST_PGLITE_WASM: which WebAssembly tier compiles the embedded PostgreSQL (wasm-tier.ts). */
+  pgliteWasm: WasmTier | undefined;
   /** PALIMPSEST_TRANSACTION_GUARD with NODE_ENV, per backend (transaction-guard.ts). */
   transactionGuard: { postgres: boolean; pglite: boolean };
   /** PALIMPSEST_PG_POOL_MAX and PALIMPSEST_PG_*_MS (pg-settings.ts). */
@@ -56,7 +59,14 @@ export function readStoreConfig(env: Env, cwd: string): StoreConfig {
     cwd,
     pgliteSharedBuffers: env.PALIMPSEST_PGLITE_SHARED_BUFFERS || undefined,
     pgliteImage: env[IMAGE_ENV] || undefined,
+    pgliteWasm: wasmTierOf(env.PALIMPSEST_PGLITE_WASM),
     transactionGuard: { postgres: transactionGuardEnabled(env, 'postgres'), pglite: transactionGuardEnabled(env, 'pglite') },
     postgres: { poolMax: poolMaxFromEnv(env), timeouts: timeoutsFromEnv(env) },
   };
+}
+
+function wasmTierOf(value: string | undefined): WasmTier | undefined {
+  if (!value) return undefined;
+  if (isWasmTier(value)) return value;
+  throw new Error(`PALIMPSEST_PGLITE_WASM must be one of ${WASM_TIERS.join(', ')}, got ${JSON.stringify(value)}: baseline (the default) keeps memory low, optimized lets V8 recompile hot code`);
 }

@@ -8,6 +8,7 @@ import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
 import { finishFirstStart, startFirstStart, type FirstStart } from './first-start';
 import { loadPglite, localError, toHostRealm, toLocalRealm } from './pglite-module';
 import { sharedBuffersProblem } from './shared-buffers';
+import { compiledAt, type WasmTier } from './wasm-tier';
 
 export type PgliteDbOptions = ({ dataDir: string } | { memory: true; /** A dump (dumpPgliteDataDir) to start from instead of initdb. */ loadDataDir?: Blob }) & {
   /** Told what a first start is doing, one line at a time (creating, restoring, migrating, ready). */
@@ -20,6 +21,8 @@ export type PgliteDbOptions = ({ dataDir: string } | { memory: true; /** A dump 
   image?: string;
   /** The transaction guard (transaction-guard.ts); default on. */
   transactionGuard?: boolean;
+  /** Which WebAssembly tier compiles PostgreSQL (wasm-tier.ts); default `baseline`. */
+  wasmTier?: WasmTier;
 };
 
 /**
@@ -54,11 +57,13 @@ export async function openPgliteDb(options: PgliteDbOptions): Promise<Db> {
     const first: FirstStart | undefined = fresh ? startFirstStart(dataDir, options.onProgress, options.useImage ?? true, options.image) : undefined;
     // int8[] uses the element parser, so overriding OID 20 covers arrays too.
     const { PGlite, crossRealm } = loadPglite();
-    const pg = await PGlite.create(dataDir ?? 'memory://', {
-      ...('loadDataDir' in options && options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-      parsers: { [INT8_OID]: parseInt8 },
-      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`],
-    });
+    const pg = await compiledAt(options.wasmTier ?? 'baseline', () =>
+      PGlite.create(dataDir ?? 'memory://', {
+        ...('loadDataDir' in options && options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+        parsers: { [INT8_OID]: parseInt8 },
+        startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`],
+      }),
+    );
     // PGlite issues a bare BEGIN; make its isolation level explicit for this (only) session.
     await pg.exec(`SET default_transaction_isolation = 'read committed'`);
     db = new PgliteDb(pg, crossRealm ? hostRealmBridge : sameRealm, options.transactionGuard ?? true, () => {
