@@ -1,9 +1,12 @@
 // Hashing is deterministic computation, not I/O: node:crypto's digest is the one node:* import core allows.
-import { createHash, type Hash } from 'node:crypto';
+import { createHash, hash, type Hash } from 'node:crypto';
 
-/** Lowercase hex SHA-256 of the UTF-8 encoding of `text`, or of bytes as they are. */
+/**
+ * Lowercase hex SHA-256 of the UTF-8 encoding of `text`, or of bytes as they are. One-shot (crypto.hash):
+ * a submit takes several, and a Hash object costs about 3 µs more each.
+ */
 export function sha256Hex(data: string | Uint8Array): string {
-  return (typeof data === 'string' ? createHash('sha256').update(data, 'utf8') : createHash('sha256').update(data)).digest('hex');
+  return hash('sha256', data, 'hex');
 }
 
 export const SHA256_HEX = /^[0-9a-f]{64}$/;
