@@ -1,7 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { appContext } from '@palimpsest/composition/app-context.builder';
 import { createToken } from '@palimpsest/api/auth/api-tokens';
@@ -9,8 +6,9 @@ import { SCOPES } from '@palimpsest/api/routes/route-table';
 import { migrate } from '@palimpsest/store/migrate';
 import { openPostgresDb } from '@palimpsest/store/postgres/pg-db';
 import { createBenchDatabase, serverFacts } from './bench-database';
+import { cannon, createTargets, startGateway, type Gateway } from './http-gateway';
 import { asDeployed, benchGuard } from './deployed-env';
-import { appThroughput, assignTargets, documentOf, marker, rawEdit, rawSetup } from './scenarios';
+import { appThroughput, assignTargets, documentOf, rawEdit, rawSetup } from './scenarios';
 import { postgresCpuSince, processCpuMs } from './process-cpu';
 import { nowMs, runClosedLoop, summarize } from './stats';
 
@@ -32,7 +30,6 @@ const CONNECTIONS = env('BENCH_HTTP_CONNECTIONS', 32);
 const TARGETS = env('BENCH_TARGETS', 64);
 const WARMUP = env('BENCH_WARMUP_SECONDS', 2);
 const ROUNDS = env('BENCH_HTTP_ROUNDS', 2);
-const CLI = join(__dirname, '..', '..', 'apps', 'cli', 'bin', 'palimpsest.js');
 
 interface Row {
   path: string;
@@ -53,61 +50,6 @@ function cpuWindow(gatewayPid?: number) {
     parts.push(`bench process ${per((bench.user + bench.system) / 1000)}`);
     return `CPU ms/op: ${parts.join(', ')}`;
   };
-}
-
-function startGateway(databaseUrl: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [CLI, 'api', '--port', '0'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PALIMPSEST_PG_POOL_MAX: String(CONNECTIONS), LOG_LEVEL: process.env.BENCH_HTTP_LOG_LEVEL ?? 'info' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  return new Promise((resolve, reject) => {
-    child.stderr!.on('data', (d) => {
-      stderr += d;
-      const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
-      if (url) resolve({ url, child });
-    });
-    child.once('exit', (code) => reject(new Error(`palimpsest api exited ${code}: ${stderr}`)));
-  });
-}
-
-/**
- * Every request takes a target no other request is working on (64 targets, 32 connections) and submits at
- * the version its last answer named, so a submit is rejected only when a previous run left a version
- * behind (at most one per target, and that answer carries the current version). autocannon's per-request
- * context does not identify a connection, so the target is read back from each answer instead.
- */
-async function cannon(url: string, token: string, ids: string[], seconds: number, versions: Map<string, number>) {
-  const free = [...ids];
-  let accepted = 0;
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (req) => {
-          const id = free.shift()!;
-          const v = versions.get(id)!;
-          return {
-            ...req,
-            path: `/v1/targets/${id}/edits`,
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'if-match': `"${v}"` },
-            body: JSON.stringify({ intent: 'bench', edits: [{ match: marker(v), replace: marker(v + 1) }] }),
-          };
-        },
-        onResponse: (status, body) => {
-          const answer = JSON.parse(body) as { status?: string; target_file_id?: string; current_version?: number };
-          if (status === 200 && answer.status === 'accepted') accepted++;
-          if (!answer.target_file_id) return;
-          if (typeof answer.current_version === 'number') versions.set(answer.target_file_id, answer.current_version);
-          free.push(answer.target_file_id);
-        },
-      },
-    ],
-  });
-  return { result, accepted };
 }
 
 async function rawRow(pool: pg.Pool, seconds: number): Promise<Row> {
@@ -134,23 +76,10 @@ async function rawRow(pool: pg.Pool, seconds: number): Promise<Row> {
   return { path: 'raw SQL (pg, same statements shape)', perSecond: window.perSecond, p50: s.p50, p99: s.p99, note: `committed tx/s; ${cpu(samples.length)}` };
 }
 
-async function createTargets(url: string, token: string): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < TARGETS; i++) {
-    const r = await fetch(`${url}/v1/targets`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ filename: `bench-${i}.md`, content: documentOf(1024) }),
-    });
-    ids.push(((await r.json()) as { target_file_id: string }).target_file_id);
-  }
-  return ids;
-}
-
-async function httpRow(gateway: { url: string; child: ChildProcess }, token: string, ids: string[], versions: Map<string, number>): Promise<Row> {
-  await cannon(gateway.url, token, ids, WARMUP, versions);
+async function httpRow(gateway: Gateway, token: string, ids: string[], versions: Map<string, number>): Promise<Row> {
+  await cannon(gateway.url, token, ids, WARMUP, versions, CONNECTIONS);
   const cpu = cpuWindow(gateway.child.pid);
-  const { result, accepted } = await cannon(gateway.url, token, ids, SECONDS, versions);
+  const { result, accepted } = await cannon(gateway.url, token, ids, SECONDS, versions, CONNECTIONS);
   return {
     path: 'HTTP: autocannon → palimpsest api',
     perSecond: result.requests.average,
@@ -184,12 +113,12 @@ async function main(): Promise<void> {
   const db = await openPostgresDb({ ...benchGuard('postgres'), connectionString: bench.url, poolMax: CONNECTIONS, onError: () => undefined });
   const pool = new pg.Pool({ connectionString: bench.url, max: CONNECTIONS });
   pool.on('error', () => undefined);
-  let gateway: { url: string; child: ChildProcess } | undefined;
+  let gateway: Gateway | undefined;
   try {
     await migrate(db);
     const { token } = await createToken(db, { name: 'bench', scopes: [...SCOPES] });
-    gateway = await startGateway(bench.url);
-    const ids = await createTargets(gateway.url, token);
+    gateway = await startGateway(bench.url, CONNECTIONS);
+    const ids = await createTargets(gateway.url, token, TARGETS);
     const versions = new Map(ids.map((id) => [id, 0]));
     const ctx = appContext(db);
     for (let round = 1; round <= ROUNDS; round++) {
