@@ -3,6 +3,7 @@ import { appContext } from '@palimpsest/composition/app-context.builder';
 import { ReadReplica } from '@palimpsest/application/read-models/read-replica';
 import { AppendBatcher } from '@palimpsest/store/append-batcher';
 import type { Db } from '@palimpsest/store/db';
+import type { OpenedReplica } from '@palimpsest/store/open-db';
 import type { Logger } from 'pino';
 import { TokenVerifier } from './auth/token-verifier';
 import type { ApiConfig } from './config/api-config';
@@ -34,13 +35,13 @@ export class ApiRuntime {
     readonly config: ApiConfig,
     readonly logger: Logger,
     /** A streaming replica for the reads that tolerate staleness (PALIMPSEST_READ_REPLICA_URL), if any. */
-    replica?: Db,
+    replica?: OpenedReplica,
   ) {
     this.db = new InstrumentedDb(store, (seconds) => this.metrics.transactionDone(seconds));
     this.metrics = new ApiMetrics(this.db, config.app.store.postgres.poolMax, () => ({ active: this.limiter.active, queued: this.limiter.queued, streams: this.streams.size }));
     registerProjectionMetrics(this.metrics.registry, this.db, config.projectionLagDegradedS);
     registerActivityMetrics(this.metrics.registry, this.db);
-    this.ctx = appContext(this.db, { appends: new AppendBatcher(this.db, { observer: this.metrics.commits }), ...(replica ? { replica: new ReadReplica(replica) } : {}) }, config.app);
+    this.ctx = appContext(this.db, { appends: new AppendBatcher(this.db, { observer: this.metrics.commits }), ...(replica ? { replica: new ReadReplica(replica.db, replica.unreachable !== null) } : {}) }, config.app);
     this.limiter = new AdmissionLimiter(config, () => this.metrics.saturated.inc());
     this.hub = new EventHub(this.db);
     this.streams = new EventStreams(this.db, this.hub, { heartbeatMs: config.sseHeartbeatMs, maxStreams: config.sseMaxStreams }, (e) =>

@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { Db } from '@palimpsest/store/db';
+import type { OpenedReplica } from '@palimpsest/store/open-db';
 import { ApiModule } from './api.module';
 import { ApiRuntime } from './api-runtime';
 import type { ApiConfig } from './config/api-config';
@@ -38,7 +39,7 @@ export interface RunningApi {
 
 /** Builds the Nest application (on Fastify) on an open, migrated store and starts listening. */
 /** `projector`: the in-process projector's configuration, as the root read it (PALIMPSEST_PROJECTOR_BATCH, PALIMPSEST_NATS_URL, …); `executors`: the executor link's (docs/executors.md). */
-export async function startApiServer(store: Db, config: ApiConfig, version: string, projector: ProjectorConfig, executors: ExecutorLinkConfig, replica?: Db): Promise<RunningApi> {
+export async function startApiServer(store: Db, config: ApiConfig, version: string, projector: ProjectorConfig, executors: ExecutorLinkConfig, replica?: OpenedReplica): Promise<RunningApi> {
   const logger = createLogger(config.logLevel, config.logFormat);
   const runtime = new ApiRuntime(store, config, logger, replica);
   const settled = await reconcileAtStart(runtime.ctx);

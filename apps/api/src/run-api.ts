@@ -1,7 +1,7 @@
 import type { Db } from '@palimpsest/store/db';
 import { migrate } from '@palimpsest/store/migrate';
 import { assertPortFree } from './lifecycle/port-check';
-import { openDb, openReadReplica } from '@palimpsest/store/open-db';
+import { openDb, openReadReplica, type OpenedReplica } from '@palimpsest/store/open-db';
 import { createToken, deleteTokensNamed, listTokens, revokeTokensNamed } from './auth/api-tokens';
 import { startApiServer } from './api-server';
 import { apiConfigFrom, isLoopback, type ApiConfig, type ApiFlags } from './config/api-config';
@@ -48,10 +48,10 @@ async function publishAddress(db: Db, url: string, workspaceRoot: string | null,
 }
 
 /** Written in one piece, so a reader that waits for "listening on" also has the token line. */
-async function banner(db: Db, url: string, workspaceRoot: string | null, policy: string, config: ApiConfig, opts: RunApiOptions, token: string | null): Promise<void> {
+async function banner(db: Db, url: string, workspaceRoot: string | null, policy: string, config: ApiConfig, opts: RunApiOptions, token: string | null, replica: OpenedReplica | null): Promise<void> {
   const lines = [
     `palimpsest api ${opts.version}: store ${opts.storeLabel}`,
-    ...(config.app.store.readReplicaUrl ? ['palimpsest api reads search, activity, attempt logs, ledgers and history from the read replica (PALIMPSEST_READ_REPLICA_URL)'] : []),
+    ...(replica ? [replicaLine(replica)] : []),
     `palimpsest api ${workspaceRootLine(workspaceRoot, 'palimpsest api')}`,
     `palimpsest api ${policy}`,
     `palimpsest api listening on ${url}  (OpenAPI ${url}/docs, health ${url}/health, metrics ${url}/metrics)`,
@@ -65,6 +65,13 @@ async function banner(db: Db, url: string, workspaceRoot: string | null, policy:
     lines.push('no active API tokens: create one with `palimpsest tokens create --scopes read,write`');
   }
   say(lines.join('\n'));
+}
+
+function replicaLine(replica: OpenedReplica): string {
+  const reads = 'search, activity, attempt logs, ledgers and history';
+  return replica.unreachable === null
+    ? `palimpsest api reads ${reads} from the read replica (PALIMPSEST_READ_REPLICA_URL)`
+    : `palimpsest api: the read replica (PALIMPSEST_READ_REPLICA_URL) does not answer (${replica.unreachable}): the primary serves ${reads} until it does`;
 }
 
 function nextSignal(): Promise<NodeJS.Signals> {
@@ -92,21 +99,21 @@ export async function runApi(opts: RunApiOptions): Promise<void> {
   await assertPortFree(config.host, config.port);
   const stop = nextSignal(); // listening before start-up, so an early signal still shuts down cleanly
   const db = await openDb({}, config.app.store);
-  let replica: Db | null = null;
+  let replica: OpenedReplica | null = null;
   try {
     await migrate(db);
     replica = await openReadReplica(config.app.store);
     const token = await localToken(db, config, opts);
     const api = await startApiServer(db, config, opts.version, projectorConfigFrom(env), executors, replica ?? undefined);
     const unpublish = await publishAddress(db, api.url, api.workspaceRoot, config, opts.version);
-    await banner(db, api.url, api.workspaceRoot, policy, config, opts, token);
+    await banner(db, api.url, api.workspaceRoot, policy, config, opts, token, replica);
     const signal = await stop;
     say(`palimpsest api: ${signal}: finishing in-flight requests (up to ${config.shutdownGraceMs} ms)`);
     await unpublish(); // new CLI commands wait for the lock instead of reaching a gateway that is going away
     const { drained } = await api.close();
     say(drained ? 'palimpsest api: stopped' : 'palimpsest api: stopped; requests still running at the deadline were cut off');
   } finally {
-    await replica?.close();
+    await replica?.db.close();
     await db.close();
   }
 }

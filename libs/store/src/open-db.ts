@@ -5,8 +5,9 @@ import { sharedBuffersProblem } from './pglite/shared-buffers';
 import { readStoreConfig, type StoreConfig } from './store-config';
 
 // Each backend's driver loads only when it is chosen (a CLI process starts faster by what it skips).
-const postgres = async (connectionString: string, config: StoreConfig) =>
+const postgres = async (connectionString: string, config: StoreConfig, probe = true) =>
   (await import('./postgres/pg-db')).openPostgresDb({
+    probe,
     connectionString,
     poolMax: config.postgres.poolMax,
     timeouts: config.postgres.timeouts,
@@ -15,8 +16,25 @@ const postgres = async (connectionString: string, config: StoreConfig) =>
 const pglite = async (opts: PgliteDbOptions) => (await import('./pglite/pglite-db')).openPgliteDb(opts);
 
 /** The streaming replica the configuration names (PALIMPSEST_READ_REPLICA_URL), or null. Reads only: no migrate. */
-export function openReadReplica(config: StoreConfig): Promise<Db | null> {
-  return config.readReplicaUrl ? postgres(config.readReplicaUrl, config) : Promise.resolve(null);
+/** The read replica as opened at start: `unreachable` says why it did not answer then (its reads go to the primary until it does). */
+export interface OpenedReplica {
+  db: Db;
+  unreachable: string | null;
+}
+
+/**
+ * PALIMPSEST_READ_REPLICA_URL's pool, or null without one. A replica that does not answer at start does
+ * not stop the gateway: only reads that tolerate staleness go to it, and the primary serves them meanwhile.
+ */
+export async function openReadReplica(config: StoreConfig): Promise<OpenedReplica | null> {
+  if (!config.readReplicaUrl) return null;
+  const db = await postgres(config.readReplicaUrl, config, false);
+  try {
+    await db.query('SELECT 1');
+    return { db, unreachable: null };
+  } catch (error) {
+    return { db, unreachable: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 export interface OpenDbOptions {

@@ -17,6 +17,8 @@ describe('reads from a streaming replica', () => {
   let http: HttpClient;
   let standby: pg.Client;
   let target: string;
+  let env: NodeJS.ProcessEnv;
+  let token: string;
 
   beforeAll(async () => {
     cluster = await startCluster();
@@ -24,8 +26,8 @@ describe('reads from a streaming replica', () => {
     await admin.connect();
     await admin.query(`CREATE DATABASE ${DATABASE}`);
     await admin.end();
-    const env = { DATABASE_URL: cluster.primary.uri(DATABASE), PALIMPSEST_READ_REPLICA_URL: cluster.standby.uri(DATABASE) };
-    const token = (await seedTokens(env, { all: 'read,write,operator,auditor' })).all!.token;
+    env = { DATABASE_URL: cluster.primary.uri(DATABASE), PALIMPSEST_READ_REPLICA_URL: cluster.standby.uri(DATABASE) };
+    token = (await seedTokens(env, { all: 'read,write,operator,auditor' })).all!.token;
     api = await startApi(env, ['--no-local-token']);
     expect(api.stderr()).toContain('from the read replica');
     http = new HttpClient(api.url, token);
@@ -102,5 +104,23 @@ describe('reads from a streaming replica', () => {
     expect(await attemptIds()).toHaveLength(4); // every attempt, the last write's too: the primary's answer
     expect((await http.get('/v1/search', { query: 'four' })).body.hits).toHaveLength(1);
     expect((await http.get('/v1/changes', { target_file_id: target, from_version: 0 })).body.changes).toHaveLength(4);
+  });
+
+  it('a gateway started while the replica is down starts anyway, says so, and serves those reads from the primary', async () => {
+    // The standby is gone for good: the operator lets the primary commit without it (a start writes).
+    const admin = new pg.Client({ connectionString: cluster.primary.uri('postgres') });
+    await admin.connect();
+    await admin.query(`ALTER SYSTEM SET synchronous_standby_names = ''`);
+    await admin.query('SELECT pg_reload_conf()');
+    await admin.end();
+    const late = await startApi(env, ['--no-local-token']);
+    try {
+      expect(late.stderr()).toMatch(/the read replica \(PALIMPSEST_READ_REPLICA_URL\) does not answer \(.+\): the primary serves search, activity, attempt logs, ledgers and history until it does/);
+      const client = new HttpClient(late.url, token);
+      expect(((await client.get(`/v1/targets/${target}/attempts`)).body.entries as unknown[]).length).toBe(4);
+      expect((await client.get('/v1/search', { query: 'four' })).body.hits).toHaveLength(1);
+    } finally {
+      await late.stop();
+    }
   });
 });

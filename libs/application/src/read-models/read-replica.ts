@@ -7,7 +7,13 @@ export const REPLICA_PAUSE_MS = 5_000;
 export class ReadReplica {
   private restUntil = 0;
 
-  constructor(readonly db: Db) {}
+  /** `resting`: it did not answer at start, so the primary serves its reads until the first pause is over. */
+  constructor(
+    readonly db: Db,
+    resting = false,
+  ) {
+    if (resting) this.failed();
+  }
 
   get usable(): boolean {
     return performance.now() >= this.restUntil;

@@ -20,6 +20,8 @@ export interface PostgresDbOptions {
   onError?: (error: Error) => void;
   /** The transaction guard (transaction-guard.ts); default on (the root passes PALIMPSEST_TRANSACTION_GUARD / NODE_ENV). */
   transactionGuard?: boolean;
+  /** false: open the pool without asking the server first (a read replica may be down at start). Default true. */
+  probe?: boolean;
 }
 
 
@@ -60,6 +62,7 @@ const defaultOnError = (error: Error): void => {
 
 export async function openPostgresDb(options: PostgresDbOptions): Promise<Db> {
   const db = new PostgresDb(options);
+  if (options.probe === false) return db;
   try {
     await db.query('SELECT 1');
   } catch (error) {
