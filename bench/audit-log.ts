@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { appContext } from '@palimpsest/composition/app-context.builder';
 import { BUNDLE_FORMAT, type AuditBundle, type BundleEvent } from '@palimpsest/core/audit/audit-bundle';
+import { inCanonicalMemberOrder } from '@palimpsest/core/audit/canonical-payload';
 import { chainLink, eventDigest, eventLeafData, GENESIS_LINK } from '@palimpsest/core/audit/event-chain';
 import { leafHash, rootOf, verifyInclusion } from '@palimpsest/core/audit/merkle-log';
 import { inclusionProof } from '@palimpsest/core/audit/merkle-nodes';
@@ -75,7 +76,8 @@ function syntheticBundle(count: number): { bundle: AuditBundle; leaves: Buffer[]
       streamVersion: at.version + 1,
       type: 'ProposalAccepted',
       schemaVersion: 2,
-      data: { attempt_id: `a-${i}`, before_version: at.version, after_version: at.version + 1, effects: [{ start: i % 100, end: (i % 100) + 5, inserted: 'lorem' }] },
+      // As `palimpsest export` writes a payload: its members in canonical order.
+      data: inCanonicalMemberOrder({ attempt_id: `a-${i}`, before_version: at.version, after_version: at.version + 1, effects: [{ start: i % 100, end: (i % 100) + 5, inserted: 'lorem' }] }),
       metadata: {},
       recordedAt: new Date(1_700_000_000_000 + i).toISOString(),
     };
