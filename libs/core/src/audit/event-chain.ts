@@ -1,6 +1,5 @@
 import { hash } from 'node:crypto';
 import { canonicalJson } from '../transaction/record-codec';
-import { payloadJson } from './canonical-payload';
 
 /**
  * The hash chain of a stream. An event's digest is SHA-256 of the UTF-8 canonical JSON of the event as
@@ -26,7 +25,7 @@ export const GENESIS_LINK = '0'.repeat(64);
 
 /** The canonical text an event's digest is taken of. */
 export function eventCanonicalText(event: ChainedEvent): string {
-  return eventCanonicalTextOf(event, payloadJson(event.data === undefined ? null : event.data), payloadJson(event.metadata));
+  return eventCanonicalTextOf(event, canonicalJson(event.data === undefined ? null : event.data), canonicalJson(event.metadata));
 }
 
 /**

@@ -1,6 +1,6 @@
+import { canonicalJson } from '../transaction/record-codec';
 import { openCheckpoint, parseVerifierKey, type SignedCheckpoint } from './checkpoint-note';
 import type { AuditBundle, BundleEvent } from './audit-bundle';
-import { payloadJson } from './canonical-payload';
 import { chainLinkOfText, eventCanonicalTextOf, eventLeafData, GENESIS_LINK } from './event-chain';
 import { leafHash, leafHashHex, rootOf, verifyConsistency, verifyInclusion } from './merkle-log';
 import { rerunEngines, type EngineRerun } from './verify-engines';
@@ -214,7 +214,7 @@ const eventKey = (e: BundleEvent) => ({ globalPosition: e.global_position, strea
 /** The text the event's digest covers (eventCanonicalText of the event as stored), without a copy of the event. */
 function canonicalTextOf(e: BundleEvent): string {
   const meta = { streamId: e.stream_id, streamVersion: e.stream_version, type: e.type, schemaVersion: e.schema_version, recordedAt: e.recorded_at };
-  return eventCanonicalTextOf(meta, payloadJson(e.data === undefined ? null : e.data), payloadJson(e.metadata));
+  return eventCanonicalTextOf(meta, canonicalJson(e.data === undefined ? null : e.data), canonicalJson(e.metadata));
 }
 
 function sizeInNote(note: string): number | null {

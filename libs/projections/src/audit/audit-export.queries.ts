@@ -26,7 +26,7 @@ export async function exportAuditBundle(sql: Sql, verifierKey: string, streams: 
     stream_version: row.stream_version,
     type: row.event_type,
     schema_version: row.schema_version,
-    // In canonical member order, as the digest covers them: a verifier then encodes them natively (payloadJson).
+    // In canonical member order, as the digest covers them: the verifier's encoder then sorts nothing.
     data: inCanonicalMemberOrder(row.data),
     metadata: inCanonicalMemberOrder(row.metadata),
     recorded_at: recordedAtIso(row.recorded_at),
