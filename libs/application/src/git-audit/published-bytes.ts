@@ -18,8 +18,8 @@ export async function publishedBytesAt(ctx: AppContext, binding: FileBinding, ve
 }
 
 /**
- * The same bytes from the log alone, for a verifier: the text folded from the events, encoded with the
- * line-ending record the log held at the acceptance (fileRecordAt), never the read models' current row.
+ * The same bytes for a verifier: the text folded at that version, encoded with the line-ending record the
+ * log's events held at the acceptance (fileRecordAt), never the read models' current row.
  */
 export async function loggedBytesAt(ctx: AppContext, targetId: string, version: number, record: LoggedFileRecord): Promise<Buffer> {
   const text = await foldTextAt(ctx, targetId, version);
