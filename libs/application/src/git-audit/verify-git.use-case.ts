@@ -1,10 +1,10 @@
 import { openCheckpoint, parseVerifierKey } from '@palimpsest/core/audit/checkpoint-note';
-import { acceptancesOfAttempt, bindingsOf, checkpointsOfSize } from '@palimpsest/projections/git-commits/git-commits.queries';
+import { acceptancesOfAttempt, checkpointsOfSize, fileRecordAt, type LoggedFileRecord } from '@palimpsest/projections/git-commits/git-commits.queries';
 import { blobAt, changedPaths, openGitRepo } from '@palimpsest/workspace/git/git-repo';
 import { trailerCommits } from '@palimpsest/workspace/git/git-trailer-log';
 import { formatRange, parseAttemptTrailers, type AttemptTrailers } from '@palimpsest/workspace/git/git-trailers';
 import type { AppContext } from '../app-context';
-import { publishedBytesAt } from './published-bytes';
+import { loggedBytesAt } from './published-bytes';
 
 /** What `palimpsest verify --git` found of one commit carrying the attempt trailers. */
 export interface GitCommitCheck {
@@ -24,7 +24,7 @@ export interface GitVerifyReport {
 /**
  * Every commit reachable from HEAD of the repository holding `dir` (the workspace root) that carries the
  * attempt trailers, checked against the log: the attempt accepted exactly the trailer's ranges, the
- * commit changes no other file than theirs, each file's blob is byte for byte the target's text at the range's end as published, and the checkpoint the
+ * commit changes no other file than theirs, each file's blob is byte for byte the target's text at the range's end as published (in the line endings the log recorded as of the acceptance), and the checkpoint the
  * trailer names is a signed checkpoint of the log whose signature verifies under `verifierKey`.
  */
 export async function verifyGitCommits(ctx: AppContext, dir: string, verifierKey: string | null): Promise<GitVerifyReport> {
@@ -50,17 +50,23 @@ async function failureOf(ctx: AppContext, top: string, prefix: string, commit: s
   const inLog = logged.map((a) => formatRange({ targetId: a.target_id, from: a.before_version, to: a.after_version })).sort();
   const inTrailer = t.events.map(formatRange).sort();
   if (inLog.join(' ') !== inTrailer.join(' ')) return `attempt ${t.attemptId} accepted ${inLog.join(', ')} in the log; the trailer says ${inTrailer.join(', ')}`;
-  const bindings = await bindingsOf(ctx.db, t.events.map((r) => r.targetId));
-  const named = new Set(t.events.map((r) => bindings.get(r.targetId)).flatMap((b) => (b ? [`${prefix}${b.path}`] : [])));
+  // Each file's path and line endings as the log held them at its acceptance: a record changed later changes nothing here.
+  const records = new Map<string, LoggedFileRecord | null>();
+  for (const a of logged) records.set(a.target_id, await fileRecordAt(ctx.db, a.target_id, a.global_position));
+  const pathOf = (targetId: string) => {
+    const binding = records.get(targetId)?.binding;
+    return binding ? `${prefix}${binding.path}` : null;
+  };
+  const named = new Set(t.events.flatMap((r) => pathOf(r.targetId) ?? []));
   const stray = (await changedPaths(top, commit)).filter((p) => !named.has(p));
   if (stray.length > 0) return `the commit changes ${stray.join(', ')}, which no Palimpsest-Events trailer names`;
   for (const range of t.events) {
-    const binding = bindings.get(range.targetId);
-    if (!binding) return `target ${range.targetId} is bound to no workspace file`;
-    const path = `${prefix}${binding.path}`;
+    const record = records.get(range.targetId);
+    const path = pathOf(range.targetId);
+    if (!record || !path) return `target ${range.targetId} was bound to no workspace file when the attempt was accepted`;
     const blob = await blobAt(top, commit, path);
     if (!blob) return `${path} is not in the commit`;
-    const expected = await publishedBytesAt(ctx, binding, range.to);
+    const expected = await loggedBytesAt(ctx, range.targetId, range.to, record);
     if (!blob.equals(expected)) return `${path} differs from the log's text of target ${range.targetId} at version ${range.to}`;
   }
   return t.checkpoint ? checkpointFailure(ctx, t.checkpoint, verifierKey) : null;

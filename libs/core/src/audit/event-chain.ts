@@ -35,10 +35,13 @@ export function eventCanonicalText(event: ChainedEvent): string {
 export function eventCanonicalTextOf(event: Omit<ChainedEvent, 'data' | 'metadata'>, dataJson: string, metadataJson: string): string {
   return (
     `{"data":${dataJson},"metadata":${metadataJson},"recordedAt":${JSON.stringify(normalizedInstant(event.recordedAt))},` +
-    `"schemaVersion":${canonicalJson(event.schemaVersion)},"streamId":${JSON.stringify(event.streamId)},` +
-    `"streamVersion":${canonicalJson(event.streamVersion)},"type":${JSON.stringify(event.type)}}`
+    `"schemaVersion":${numberJson(event.schemaVersion)},"streamId":${JSON.stringify(event.streamId)},` +
+    `"streamVersion":${numberJson(event.streamVersion)},"type":${JSON.stringify(event.type)}}`
   );
 }
+
+/** A finite number is written as canonicalJson writes it (JSON.stringify's form, which String gives); anything else is its business. */
+const numberJson = (n: number): string => (typeof n === 'number' && Number.isFinite(n) ? String(n) : canonicalJson(n));
 
 /** Lowercase hex SHA-256 of the event's canonical text. */
 export function eventDigest(event: ChainedEvent): string {
@@ -60,6 +63,13 @@ export function chainLink(previousHex: string, digestHex: string): string {
   return hash('sha256', linkInput, 'hex');
 }
 
+/** SHA-256(previous ‖ SHA-256(canonical text)): the digest is taken as a binary string and written in place (no hex between). */
+export function chainLinkOfText(previousHex: string, canonicalText: string): string {
+  linkInput.write(previousHex, 0, 32, 'hex');
+  linkInput.write(hash('sha256', canonicalText, 'binary'), 32, 32, 'latin1');
+  return hash('sha256', linkInput, 'hex');
+}
+
 /** UTC with milliseconds on a day every month has (Date rolls a 30 February over into March). */
 const UTC_MILLIS = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|1\d|2[0-8])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
 
@@ -75,5 +85,5 @@ export function normalizedInstant(iso: string): string {
 /** What an event's leaf in the Merkle log holds: its place in the log and its stream's link (docs/audit-log.md). */
 export function eventLeafData(event: { globalPosition: number; streamId: string; streamVersion: number }, chainHex: string): string {
   // Its members in canonical order, by hand (a hex link needs no escaping; the numbers are integers).
-  return `{"chain":${JSON.stringify(chainHex)},"position":${canonicalJson(event.globalPosition)},"streamId":${JSON.stringify(event.streamId)},"streamVersion":${canonicalJson(event.streamVersion)}}`;
+  return `{"chain":${JSON.stringify(chainHex)},"position":${numberJson(event.globalPosition)},"streamId":${JSON.stringify(event.streamId)},"streamVersion":${numberJson(event.streamVersion)}}`;
 }

@@ -1,6 +1,7 @@
+import { canonicalJson } from '../transaction/record-codec';
 import { openCheckpoint, parseVerifierKey, type SignedCheckpoint } from './checkpoint-note';
 import type { AuditBundle, BundleEvent } from './audit-bundle';
-import { chainLink, eventDigest, eventLeafData, GENESIS_LINK } from './event-chain';
+import { chainLinkOfText, eventCanonicalTextOf, eventLeafData, GENESIS_LINK } from './event-chain';
 import { leafHash, leafHashHex, rootOf, verifyConsistency, verifyInclusion } from './merkle-log';
 import { rerunEngines, type EngineRerun } from './verify-engines';
 
@@ -97,19 +98,19 @@ export function verifyBundle(bundle: AuditBundle, trusted?: string, { engines = 
   const byVersion = new Map([...streams].map(([id, events]) => [id, inVersionOrder(events)]));
   for (const [streamId, ordered] of byVersion) {
     let previous = GENESIS_LINK;
-    for (const [i, event] of ordered.entries()) {
-      const at = { kind: 'event' as const, global_position: event.global_position, stream_id: streamId, stream_version: event.stream_version };
+    for (let i = 0; i < ordered.length; i++) {
+      const event = ordered[i]!;
       if (event.stream_version !== i + 1) {
         firstBad.push(
           event.stream_version === i
-            ? { ...at, reason: `a second event at version ${event.stream_version}: one was inserted` }
-            : { ...at, reason: `version ${i + 1} of the stream is missing before it: an event was deleted` },
+            ? { ...eventAt(event), reason: `a second event at version ${event.stream_version}: one was inserted` }
+            : { ...eventAt(event), reason: `version ${i + 1} of the stream is missing before it: an event was deleted` },
         );
         break;
       }
-      const link = chainLink(previous, eventDigest(asChained(event)));
+      const link = chainLinkOfText(previous, canonicalTextOf(event));
       if (link !== event.chain_hash) {
-        firstBad.push({ ...at, reason: 'its content or place does not match its chain link: the event, or its order in the stream, was altered' });
+        firstBad.push({ ...eventAt(event), reason: 'its content or place does not match its chain link: the event, or its order in the stream, was altered' });
         break;
       }
       previous = link;
@@ -128,27 +129,9 @@ export function verifyBundle(bundle: AuditBundle, trusted?: string, { engines = 
   }
   if (latest && bundle.scope?.kind === 'log') {
     // 3. The whole log: the signed leaves make the root, and every event is the one signed at its leaf.
-    const list = (bundle.leaves ?? []).slice(0, latest.size);
-    const malformed = list.findIndex((leaf) => typeof leaf !== 'string' || !LOWERCASE_HASH.test(leaf));
-    if (malformed >= 0) return fail({ kind: 'bundle', reason: `leaf ${malformed} is not a hash in lowercase hex` });
-    if (list.length < latest.size || !rootOf(list).equals(latest.root)) {
-      return fail({ kind: 'bundle', reason: `its leaf hashes do not make the root of the latest checkpoint (size ${latest.size})` });
-    }
-    const covered = new Uint8Array(latest.size);
-    let coveredCount = 0;
-    for (const event of byPosition()) {
-      if (event.leaf_index === null || event.leaf_index >= latest.size) continue;
-      if (leafHashHex(eventLeafData(eventKey(event), event.chain_hash)) !== list[event.leaf_index] || covered[event.leaf_index] === 1) {
-        return fail({ ...eventAt(event), reason: `not the event signed at leaf ${event.leaf_index}: altered, moved or inserted after it was signed` });
-      }
-      covered[event.leaf_index] = 1;
-      coveredCount++;
-    }
-    if (coveredCount < latest.size) {
-      const missing = covered.indexOf(0);
-      return fail({ kind: 'bundle', reason: `leaf ${missing} of the ${latest.size} the latest checkpoint signed has no event: deleted, or the log truncated` });
-    }
-    report.proven = coveredCount;
+    const whole = checkWholeLog(bundle.leaves, latest, byPosition());
+    if ('failure' in whole) return fail(whole.failure);
+    report.proven = whole.proven;
   } else if (latest) {
     // 3. Some streams: each event the latest checkpoint covers is proven a leaf of its tree, where the bundle says.
     const proofs = new Map((bundle.inclusion ?? []).map((p) => [p.global_position, p]));
@@ -168,6 +151,37 @@ export function verifyBundle(bundle: AuditBundle, trusted?: string, { engines = 
   const { rerun, failure } = rerunEngines(byVersion);
   report.replayed = rerun;
   return failure ? fail(failure) : { ...report, ok: true };
+}
+
+/**
+ * The leaves of a whole-log bundle against the latest checkpoint, and each event against its leaf. A leaf
+ * an event's own hash matches is lowercase hex by construction, so the leaves are read for their form
+ * only when something fails: a malformed leaf is named first, as the reason behind the rest.
+ */
+function checkWholeLog(leaves: readonly unknown[] | undefined, latest: SignedCheckpoint, events: readonly BundleEvent[]): { failure: AuditFailure } | { proven: number } {
+  const list = (leaves ?? []).slice(0, latest.size);
+  const failing = (otherwise: AuditFailure) => {
+    const malformed = list.findIndex((leaf) => typeof leaf !== 'string' || !LOWERCASE_HASH.test(leaf));
+    return { failure: malformed >= 0 ? { kind: 'bundle' as const, reason: `leaf ${malformed} is not a hash in lowercase hex` } : otherwise };
+  };
+  const shaped = list.every((leaf) => typeof leaf === 'string' && leaf.length === 64);
+  if (!shaped || list.length < latest.size || !rootOf(list as string[]).equals(latest.root)) {
+    return failing({ kind: 'bundle', reason: `its leaf hashes do not make the root of the latest checkpoint (size ${latest.size})` });
+  }
+  const covered = new Uint8Array(latest.size);
+  let proven = 0;
+  for (const event of events) {
+    if (event.leaf_index === null || event.leaf_index >= latest.size) continue;
+    if (leafHashHex(eventLeafData(eventKey(event), event.chain_hash)) !== list[event.leaf_index] || covered[event.leaf_index] === 1) {
+      return failing({ ...eventAt(event), reason: `not the event signed at leaf ${event.leaf_index}: altered, moved or inserted after it was signed` });
+    }
+    covered[event.leaf_index] = 1;
+    proven++;
+  }
+  if (proven < latest.size) {
+    return failing({ kind: 'bundle', reason: `leaf ${covered.indexOf(0)} of the ${latest.size} the latest checkpoint signed has no event: deleted, or the log truncated` });
+  }
+  return { proven };
 }
 
 export function describeFailure(failure: AuditFailure): string {
@@ -197,8 +211,10 @@ const positionOf = (f: AuditFailure) => (f.kind === 'event' ? f.global_position 
 const eventAt = (e: BundleEvent) => ({ kind: 'event' as const, global_position: e.global_position, stream_id: e.stream_id, stream_version: e.stream_version });
 const eventKey = (e: BundleEvent) => ({ globalPosition: e.global_position, streamId: e.stream_id, streamVersion: e.stream_version });
 
-function asChained(e: BundleEvent) {
-  return { streamId: e.stream_id, streamVersion: e.stream_version, type: e.type, schemaVersion: e.schema_version, data: e.data, metadata: e.metadata, recordedAt: e.recorded_at };
+/** The text the event's digest covers (eventCanonicalText of the event as stored), without a copy of the event. */
+function canonicalTextOf(e: BundleEvent): string {
+  const meta = { streamId: e.stream_id, streamVersion: e.stream_version, type: e.type, schemaVersion: e.schema_version, recordedAt: e.recorded_at };
+  return eventCanonicalTextOf(meta, canonicalJson(e.data === undefined ? null : e.data), canonicalJson(e.metadata));
 }
 
 function sizeInNote(note: string): number | null {

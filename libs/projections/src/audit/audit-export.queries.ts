@@ -1,4 +1,5 @@
 import { BUNDLE_FORMAT, type AuditBundle, type BundleEvent } from '@palimpsest/core/audit/audit-bundle';
+import { inCanonicalMemberOrder } from '@palimpsest/core/audit/canonical-payload';
 import { consistencyPath, inclusionPath, type NodeLookup } from '@palimpsest/core/audit/merkle-nodes';
 import type { Sql } from '@palimpsest/store/db';
 import { recordedAtIso, type EventRow } from '@palimpsest/store/stored-event';
@@ -25,8 +26,9 @@ export async function exportAuditBundle(sql: Sql, verifierKey: string, streams: 
     stream_version: row.stream_version,
     type: row.event_type,
     schema_version: row.schema_version,
-    data: row.data,
-    metadata: row.metadata,
+    // In canonical member order, as the digest covers them: the verifier's encoder then sorts nothing.
+    data: inCanonicalMemberOrder(row.data),
+    metadata: inCanonicalMemberOrder(row.metadata),
     recorded_at: recordedAtIso(row.recorded_at),
     chain_hash: row.chain_hash,
     leaf_index: row.leaf_index,

@@ -1,4 +1,4 @@
-import type { LineEndingStyle } from '@palimpsest/core/text/canonical-text';
+import type { LineEndingStyle, SourceLineEndings } from '@palimpsest/core/text/canonical-text';
 import { targetStreamId } from '@palimpsest/core/target/target.events';
 import type { Sql } from '@palimpsest/store/db';
 import { AUDIT_STREAM, CHECKPOINT_EVENT, type CheckpointEventData } from '../audit/audit-log.reactor';
@@ -47,6 +47,8 @@ export interface AttemptAcceptance {
   target_id: string;
   before_version: number;
   after_version: number;
+  /** The acceptance event's place in the log. */
+  global_position: number;
 }
 
 /** The acceptances the log records for an attempt (none when the log has no accepted attempt of that id). */
@@ -58,7 +60,8 @@ export async function acceptancesOfAttempt(sql: Sql, attemptId: string): Promise
   );
   if (attempts.length === 0) return [];
   const { rows } = await sql.query<AttemptAcceptance>(
-    `SELECT data->>'target_id' AS target_id, (data->>'before_version')::int AS before_version, (data->>'after_version')::int AS after_version
+    `SELECT data->>'target_id' AS target_id, (data->>'before_version')::int AS before_version, (data->>'after_version')::int AS after_version,
+            global_position::float8 AS global_position
        FROM events WHERE stream_id = ANY($1::text[]) AND event_type = 'ProposalAccepted' AND data->>'attempt_id' = $2
       ORDER BY global_position`,
     [attempts.map((a) => targetStreamId(a.target_id)), attemptId.toLowerCase()],
@@ -78,4 +81,28 @@ export async function startAtLogHead(sql: Sql, consumer: string): Promise<void> 
      ON CONFLICT (projection) DO NOTHING`,
     [consumer],
   );
+}
+
+/** A target's line-ending record and file binding as the log held them at a position (not as the read models hold them now). */
+export interface LoggedFileRecord {
+  source_line_endings: SourceLineEndings | null;
+  /** Its last WorkspaceFileBound up to the position; null when it was bound to no file then. */
+  binding: { path: string; source_line_ending_style: LineEndingStyle } | null;
+}
+
+/** The record of `targetId` from its own events at or before `position`; null when the target did not exist then. */
+export async function fileRecordAt(sql: Sql, targetId: string, position: number): Promise<LoggedFileRecord | null> {
+  const { rows } = await sql.query<{ event_type: string; endings: SourceLineEndings | null; path: string | null; style: LineEndingStyle | null }>(
+    `SELECT event_type, data->'source_line_endings' AS endings, data->>'path' AS path, data->>'source_line_ending_style' AS style
+       FROM events WHERE stream_id = $1 AND event_type IN ('TargetInitialized', 'WorkspaceFileBound') AND global_position <= $2
+      ORDER BY stream_version`,
+    [targetStreamId(targetId), position],
+  );
+  const initialized = rows.find((r) => r.event_type === 'TargetInitialized');
+  if (!initialized) return null;
+  const bound = rows.filter((r) => r.event_type === 'WorkspaceFileBound').at(-1);
+  return {
+    source_line_endings: initialized.endings ?? null,
+    binding: bound?.path && bound.style ? { path: bound.path, source_line_ending_style: bound.style } : null,
+  };
 }
