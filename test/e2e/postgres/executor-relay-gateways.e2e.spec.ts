@@ -1,0 +1,69 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isolatedStore } from '../../support/cli-process';
+import { startConnect, waitFor, type ConnectProcess } from '../../support/executor-link-client';
+import { HttpClient } from '../../support/http-client';
+import { seedTokens, startApi, type ApiProcess } from '../../support/http-server';
+
+type Listed = { slug: string; online: boolean };
+
+/**
+ * Two real `palimpsest api` gateways on one PostgreSQL database and a real `palimpsest connect` connected
+ * to the first: a client of the second sees the project online and calls it there, the call handed over
+ * through the database to the gateway holding the executor, answered once on the shared record.
+ */
+describe('executor relay across two gateways on one PostgreSQL database', () => {
+  let store: Awaited<ReturnType<typeof isolatedStore>>;
+  let a: ApiProcess;
+  let b: ApiProcess;
+  let onA: HttpClient;
+  let onB: HttpClient;
+  let root: string;
+  let site: string;
+  let executor: ConnectProcess;
+  const listed = async (http: HttpClient) => (await http.get('/v1/projects')).body.projects as Listed[];
+
+  beforeAll(async () => {
+    store = await isolatedStore();
+    const tokens = await seedTokens(store.env, { site: 'executor', agent: 'read,write' });
+    [a, b] = await Promise.all([startApi(store.env, ['--no-local-token']), startApi(store.env, ['--no-local-token'])]);
+    onA = new HttpClient(a.url, tokens.agent!.token);
+    onB = new HttpClient(b.url, tokens.agent!.token);
+    root = mkdtempSync(join(tmpdir(), 'palimpsest-relay-gateways-'));
+    site = mkdtempSync(join(root, 'site-'));
+    writeFileSync(join(site, 'notes.txt'), 'alpha\n');
+    executor = startConnect(a.url, tokens.site!.token, { site });
+    await waitFor(() => Promise.resolve(executor.stderr()), (s) => /project site ready/.test(s) && /connected to/.test(s), 60_000, 'the executor connected to the first gateway');
+  }, 120_000);
+
+  afterAll(async () => {
+    await executor?.stop();
+    await a?.stop();
+    await b?.stop();
+    await store?.dispose();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('lists the project online on the other gateway and answers its calls there, once per key', async () => {
+    expect(await waitFor(() => listed(onB), (l) => l.some((p) => p.slug === 'site' && p.online), 15_000, 'the second gateway sees the project')).toEqual([
+      { id: expect.stringMatching(/^prj_/), slug: 'site', online: true, active: false },
+    ]);
+    const edit = { project: 'site', path: 'notes.txt', oldString: 'alpha', newString: 'beta', client_request_id: 'across-1' };
+    const edited = (await onB.post('/v1/files/edit', edit)).body;
+    expect(edited).toMatchObject({ status: 'ok', replacements: 1 });
+    expect(readFileSync(join(site, 'notes.txt'), 'utf8')).toBe('beta\n');
+    // The same key, on either gateway, answers the recorded answer and applies nothing again.
+    expect((await onB.post('/v1/files/edit', edit)).body).toEqual(edited);
+    expect((await onA.post('/v1/files/edit', edit)).body).toEqual(edited);
+    expect(readFileSync(join(site, 'notes.txt'), 'utf8')).toBe('beta\n');
+    expect((await onB.get('/v1/files/content', { project: 'site', path: 'notes.txt' })).body).toMatchObject({ status: 'ok', content: 'beta\n' });
+    expect((await onB.post('/v1/commands/runs', { project: 'site', command: 'cat notes.txt' })).body).toMatchObject({ status: 'ok', exitCode: 0, stdout: 'beta\n' });
+  });
+
+  it('stops listing it on the other gateway once its executor is gone', async () => {
+    await executor.stop();
+    await waitFor(() => listed(onB), (l) => !l.some((p) => p.online), 15_000, 'the second gateway sees the project gone');
+    expect((await onB.post('/v1/files/edit', { project: 'site', path: 'notes.txt', oldString: 'beta', newString: 'gamma' })).body).toMatchObject({ code: 'UNKNOWN_PROJECT' });
+  });
+});
