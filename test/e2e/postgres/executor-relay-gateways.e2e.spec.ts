@@ -7,6 +7,8 @@ import { HttpClient } from '../../support/http-client';
 import { seedTokens, startApi, type ApiProcess } from '../../support/http-server';
 
 type Listed = { slug: string; online: boolean };
+/** A relayed file call's deadline here: how long a call handed to a gateway that died is waited for. */
+const RELAY_TIMEOUT_MS = 3_000;
 
 /**
  * Two real `palimpsest api` gateways on one PostgreSQL database and a real `palimpsest connect` connected
@@ -22,18 +24,21 @@ describe('executor relay across two gateways on one PostgreSQL database', () => 
   let root: string;
   let site: string;
   let executor: ConnectProcess;
+  let siteToken: string;
   const listed = async (http: HttpClient) => (await http.get('/v1/projects')).body.projects as Listed[];
 
   beforeAll(async () => {
     store = await isolatedStore();
     const tokens = await seedTokens(store.env, { site: 'executor', agent: 'read,write' });
-    [a, b] = await Promise.all([startApi(store.env, ['--no-local-token']), startApi(store.env, ['--no-local-token'])]);
+    const env = { ...store.env, PALIMPSEST_RELAY_TIMEOUT_MS: String(RELAY_TIMEOUT_MS) };
+    [a, b] = await Promise.all([startApi(env, ['--no-local-token']), startApi(env, ['--no-local-token'])]);
     onA = new HttpClient(a.url, tokens.agent!.token);
     onB = new HttpClient(b.url, tokens.agent!.token);
     root = mkdtempSync(join(tmpdir(), 'palimpsest-relay-gateways-'));
     site = mkdtempSync(join(root, 'site-'));
     writeFileSync(join(site, 'notes.txt'), 'alpha\n');
-    executor = startConnect(a.url, tokens.site!.token, { site });
+    siteToken = tokens.site!.token;
+    executor = startConnect(a.url, siteToken, { site });
     await waitFor(() => Promise.resolve(executor.stderr()), (s) => /project site ready/.test(s) && /connected to/.test(s), 60_000, 'the executor connected to the first gateway');
   }, 120_000);
 
@@ -66,4 +71,17 @@ describe('executor relay across two gateways on one PostgreSQL database', () => 
     await waitFor(() => listed(onB), (l) => !l.some((p) => p.online), 15_000, 'the second gateway sees the project gone');
     expect((await onB.post('/v1/files/edit', { project: 'site', path: 'notes.txt', oldString: 'beta', newString: 'gamma' })).body).toMatchObject({ code: 'UNKNOWN_PROJECT' });
   });
+
+  it('answers a call handed to a gateway that was killed with the outcome unknown by its deadline, and stops listing its projects', async () => {
+    executor = startConnect(a.url, siteToken, { site });
+    await waitFor(() => listed(onB), (l) => l.some((p) => p.slug === 'site' && p.online), 60_000, 'the second gateway sees the project again');
+    await a.stop('SIGKILL');
+    const started = Date.now();
+    const answer = (await onB.post('/v1/files/edit', { project: 'site', path: 'notes.txt', oldString: 'beta', newString: 'gamma', client_request_id: 'across-dead-1' })).body;
+    expect(answer).toMatchObject({ code: 'LOCAL_EXECUTOR_OFFLINE', outcome: 'unknown', client_request_id: 'across-dead-1' });
+    expect(Date.now() - started).toBeLessThan(RELAY_TIMEOUT_MS + 10_000);
+    // Its presence lapses without renewal.
+    await waitFor(() => listed(onB), (l) => l.length === 0, 40_000, 'the killed gateway\'s projects lapsed');
+    await executor.stop();
+  }, 90_000);
 });
