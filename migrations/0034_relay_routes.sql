@@ -7,6 +7,9 @@ CREATE TABLE relay_presence (
   project_id  text PRIMARY KEY,
   slug        text NOT NULL,
   gateway     text NOT NULL,
+  -- who announced it (a project id stays bound to its device and token across gateways too)
+  device_id   text NOT NULL,
+  token_id    text,
   expires_at  timestamptz NOT NULL
 );
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isolatedStore } from '../../support/cli-process';
-import { startConnect, waitFor, type ConnectProcess } from '../../support/executor-link-client';
+import { rawLink, startConnect, waitFor, type ConnectProcess } from '../../support/executor-link-client';
 import { HttpClient } from '../../support/http-client';
 import { seedTokens, startApi, type ApiProcess } from '../../support/http-server';
 
@@ -25,11 +25,13 @@ describe('executor relay across two gateways on one PostgreSQL database', () => 
   let site: string;
   let executor: ConnectProcess;
   let siteToken: string;
+  let rawToken: string;
   const listed = async (http: HttpClient) => (await http.get('/v1/projects')).body.projects as Listed[];
 
   beforeAll(async () => {
     store = await isolatedStore();
-    const tokens = await seedTokens(store.env, { site: 'executor', agent: 'read,write' });
+    const tokens = await seedTokens(store.env, { site: 'executor', raw: 'executor', agent: 'read,write' });
+    rawToken = tokens.raw!.token;
     const env = { ...store.env, PALIMPSEST_RELAY_TIMEOUT_MS: String(RELAY_TIMEOUT_MS) };
     [a, b] = await Promise.all([startApi(env, ['--no-local-token']), startApi(env, ['--no-local-token'])]);
     onA = new HttpClient(a.url, tokens.agent!.token);
@@ -64,6 +66,14 @@ describe('executor relay across two gateways on one PostgreSQL database', () => 
     expect(readFileSync(join(site, 'notes.txt'), 'utf8')).toBe('beta\n');
     expect((await onB.get('/v1/files/content', { project: 'site', path: 'notes.txt' })).body).toMatchObject({ status: 'ok', content: 'beta\n' });
     expect((await onB.post('/v1/commands/runs', { project: 'site', command: 'cat notes.txt' })).body).toMatchObject({ status: 'ok', exitCode: 0, stdout: 'beta\n' });
+
+    // Another executor token cannot announce that project id on the other gateway to take its calls.
+    const [held] = await listed(onB);
+    const thief = await rawLink(`${b.url.replace(/^http/, 'ws')}/v1/executors/connect`, rawToken);
+    if (!('ws' in thief)) throw new Error(`upgrade refused: ${thief.status}`);
+    thief.send({ type: 'hello', protocolVersion: 1, deviceId: 'dev_thief', cliVersion: 'raw', platform: 'test', projects: [{ id: (held as Listed & { id: string }).id, slug: 'loot' }] });
+    expect(await thief.closed).toEqual({ code: 4422, reason: expect.stringMatching(/^invalid_hello: project "loot" \(prj_\w+\) belongs to another executor \(on another gateway\)$/) });
+    expect(await listed(onB)).toEqual([{ id: (held as Listed & { id: string }).id, slug: 'site', online: true, active: false }]);
   });
 
   it('stops listing it on the other gateway once its executor is gone', async () => {

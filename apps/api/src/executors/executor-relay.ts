@@ -7,6 +7,7 @@ import { EXECUTOR_TOOL_NAMES, type ExecutorProject, type ExecutorToolName, type 
 import type { Outcome } from '@palimpsest/protocol/outcome';
 import type { Logger } from 'pino';
 import { DeadlinePassed, LinkLost, type RelayEndpoint } from './relay-endpoint';
+import type { HeldProject } from '@palimpsest/store/relay-routes';
 import type { RelayPeers } from './relay-peers';
 import { relayDeadlineMs, type RelayConfig } from './relay-config';
 
@@ -62,8 +63,8 @@ export class ExecutorRelay implements ProjectRelay {
   }
 
   /** The projects whose executor is connected here now. */
-  heldOnline(): { id: string; slug: string }[] {
-    return [...this.held.values()].filter((h) => h.endpoint !== null && !h.endpoint.gone).map(({ id, slug }) => ({ id, slug }));
+  heldOnline(): HeldProject[] {
+    return [...this.held.values()].filter((h) => h.endpoint !== null && !h.endpoint.gone).map(({ id, slug, deviceId, tokenId }) => ({ id, slug, deviceId, tokenId }));
   }
 
   /** This gateway's projects, and those online through another gateway on the same database (callable here: handed over). */
@@ -84,6 +85,8 @@ export class ExecutorRelay implements ProjectRelay {
     for (const p of projects) {
       const h = this.held.get(p.id);
       if (h && (h.deviceId !== holder.deviceId || h.tokenId !== holder.tokenId)) return `project ${JSON.stringify(p.slug)} (${p.id}) belongs to another executor (another device or token)`;
+      const there = this.peers?.projects().find((r) => r.project_id === p.id);
+      if (there && (there.device_id !== holder.deviceId || there.token_id !== holder.tokenId)) return `project ${JSON.stringify(p.slug)} (${p.id}) belongs to another executor (on another gateway)`;
     }
     for (const h of this.held.values()) {
       if (h.endpoint === null || h.endpoint.gone || h.deviceId === holder.deviceId) continue;

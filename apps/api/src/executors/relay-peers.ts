@@ -4,7 +4,7 @@ import type { RelayCall } from '@palimpsest/application/relay/project-relay.port
 import type { Outcome } from '@palimpsest/protocol/outcome';
 import type { Db } from '@palimpsest/store/db';
 import {
-  answerHanded, dropHanded, handedAnswer, handedCall, handOver, notifyRelay, projectsElsewhere, syncProjects, type ProjectPresence,
+  answerHanded, dropHanded, handedAnswer, handedCall, handOver, notifyRelay, pendingHanded, projectsElsewhere, syncProjects, type HeldProject, type ProjectPresence,
 } from '@palimpsest/store/relay-routes';
 
 const CHANNEL = 'palimpsest_relay';
@@ -28,6 +28,8 @@ export class RelayPeers {
   readonly gateway = randomUUID();
   private elsewhere: ProjectPresence[] = [];
   private readonly waiting = new Map<string, () => void>();
+  /** Handed-over calls being answered here now (a late NOTIFY and the periodic look must not both take one). */
+  private readonly serving = new Set<string>();
   private unlisten: (() => Promise<void>) | null = null;
   private timer: NodeJS.Timeout | null = null;
   /** Presence writes one after another, so that a later one always wins. */
@@ -37,7 +39,7 @@ export class RelayPeers {
     private readonly db: Db,
     private readonly logger: Logger,
     /** The projects held online here now. */
-    private readonly held: () => { id: string; slug: string }[],
+    private readonly held: () => HeldProject[],
     private readonly serve: (call: RelayCall) => Promise<Outcome>,
   ) {}
 
@@ -104,6 +106,8 @@ export class RelayPeers {
 
   /** A call another gateway handed to this one: answered as any call of this gateway's own. */
   private async answer(id: string): Promise<void> {
+    if (this.serving.has(id)) return;
+    this.serving.add(id);
     await this.quietly('answer a handed-over call', async () => {
       const call = (await handedCall(this.db, id, this.gateway)) as HandedCall | null;
       if (!call) return;
@@ -111,14 +115,18 @@ export class RelayPeers {
       await answerHanded(this.db, id, answer);
       await notifyRelay(this.db, `answer:${id}`);
     });
+    this.serving.delete(id);
   }
 
   private async tick(): Promise<void> {
     await this.write(this.held, false);
     await this.refresh();
+    await this.quietly('look for handed-over calls', async () => {
+      for (const id of await pendingHanded(this.db, this.gateway)) void this.answer(id);
+    });
   }
 
-  private write(held: () => { id: string; slug: string }[], announce: boolean): Promise<void> {
+  private write(held: () => HeldProject[], announce: boolean): Promise<void> {
     this.writes = this.writes.then(() =>
       this.quietly('write presence', async () => {
         await syncProjects(this.db, this.gateway, held(), PRESENCE_TTL_MS);
