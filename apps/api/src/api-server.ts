@@ -26,6 +26,7 @@ import type { ExecutorLinkConfig } from './executors/executor-link-config';
 import { registerExecutorMetrics } from './executors/executor-metrics';
 import { ExecutorPresence } from './executors/executor-presence';
 import { ExecutorRelay } from './executors/executor-relay';
+import { RelayPeers } from './executors/relay-peers';
 import { relayConfigFrom } from './executors/relay-config';
 import { ActiveProjects } from '@palimpsest/application/relay/active-projects';
 
@@ -78,6 +79,9 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
   });
   if (config.auth) await runtime.tokens.start();
   const relay = new ExecutorRelay(runtime.ctx, relayConfigFrom(process.env), runtime.logger);
+  const peers = new RelayPeers(runtime.db, runtime.logger, () => relay.heldOnline(), (call) => relay.call(call));
+  relay.attachPeers(peers);
+  await peers.start();
   registerExecutorMetrics(runtime.metrics.registry, presence, relay);
   runtime.ctx.relay = { port: relay, active: new ActiveProjects() };
   const link = new ExecutorLink(presence, executors, {

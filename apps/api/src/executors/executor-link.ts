@@ -63,6 +63,7 @@ export class ExecutorLink {
     const deadline = Date.now() + graceMs;
     while ([...this.connections.values()].some((c) => !c.isClosed) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     this.wss.close();
+    await this.deps.relay.close();
   }
 
   private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {

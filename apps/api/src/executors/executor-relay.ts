@@ -7,6 +7,8 @@ import { EXECUTOR_TOOL_NAMES, type ExecutorProject, type ExecutorToolName, type 
 import type { Outcome } from '@palimpsest/protocol/outcome';
 import type { Logger } from 'pino';
 import { DeadlinePassed, LinkLost, type RelayEndpoint } from './relay-endpoint';
+import type { HeldProject } from '@palimpsest/store/relay-routes';
+import type { RelayPeers } from './relay-peers';
 import { relayDeadlineMs, type RelayConfig } from './relay-config';
 
 /** Who announced a project: the device its hello names and the token its connection was opened with. */
@@ -37,6 +39,8 @@ export class ExecutorRelay implements ProjectRelay {
   private readonly held = new Map<string, Held>();
   private readonly inFlight = new Map<string, Promise<Outcome>>();
   private readonly returned = new Set<() => void>();
+  /** The other gateways on the same database (null on an embedded store, or until attached). */
+  private peers: RelayPeers | null = null;
 
   constructor(
     private readonly ctx: AppContext,
@@ -49,8 +53,26 @@ export class ExecutorRelay implements ProjectRelay {
     return this.inFlight.size;
   }
 
+  attachPeers(peers: RelayPeers): void {
+    this.peers = peers;
+  }
+
+  /** The gateway stops: its projects are withdrawn from the other gateways' view. */
+  async close(): Promise<void> {
+    await this.peers?.close();
+  }
+
+  /** The projects whose executor is connected here now. */
+  heldOnline(): HeldProject[] {
+    return [...this.held.values()].filter((h) => h.endpoint !== null && !h.endpoint.gone).map(({ id, slug, deviceId, tokenId }) => ({ id, slug, deviceId, tokenId }));
+  }
+
+  /** This gateway's projects, and those online through another gateway on the same database (callable here: handed over). */
   projects(): RelayProject[] {
-    return [...this.held.values()].map((h) => ({ id: h.id, slug: h.slug, online: h.endpoint !== null }));
+    const here = [...this.held.values()].map((h) => ({ id: h.id, slug: h.slug, online: h.endpoint !== null }));
+    const elsewhere = (this.peers?.projects() ?? []).filter((p) => !this.isOnline(p.project_id));
+    const there = new Set(elsewhere.map((p) => p.project_id));
+    return [...here.filter((p) => !there.has(p.id)), ...elsewhere.map((p) => ({ id: p.project_id, slug: p.slug, online: true }))];
   }
 
   /**
@@ -63,6 +85,8 @@ export class ExecutorRelay implements ProjectRelay {
     for (const p of projects) {
       const h = this.held.get(p.id);
       if (h && (h.deviceId !== holder.deviceId || h.tokenId !== holder.tokenId)) return `project ${JSON.stringify(p.slug)} (${p.id}) belongs to another executor (another device or token)`;
+      const there = this.peers?.projects().find((r) => r.project_id === p.id);
+      if (there && (there.device_id !== holder.deviceId || there.token_id !== holder.tokenId)) return `project ${JSON.stringify(p.slug)} (${p.id}) belongs to another executor (on another gateway)`;
     }
     for (const h of this.held.values()) {
       if (h.endpoint === null || h.endpoint.gone || h.deviceId === holder.deviceId) continue;
@@ -76,25 +100,42 @@ export class ExecutorRelay implements ProjectRelay {
   online(endpoint: RelayEndpoint, holder: Holder, projects: ExecutorProject[]): void {
     for (const p of projects) this.held.set(p.id, { id: p.id, slug: p.slug, deviceId: holder.deviceId, tokenId: holder.tokenId, tokenHash: holder.tokenHash, endpoint });
     for (const wake of [...this.returned]) wake();
+    this.peers?.changed();
   }
 
   /** A revoked token's projects are released: another token may announce them (their waiting callers learn the outcome is unknown at their deadlines). */
   release(tokenHash: string): void {
     for (const [id, h] of this.held) if (h.tokenHash === tokenHash && h.endpoint === null) this.held.delete(id);
+    this.peers?.changed();
   }
 
   /** An executor's connection ended: its projects wait for it to come back. */
   offline(endpoint: RelayEndpoint): void {
     for (const h of this.held.values()) if (h.endpoint === endpoint) h.endpoint = null;
+    this.peers?.changed();
   }
 
   call(call: RelayCall): Promise<Outcome> {
     const key = call.key ?? `gw_${this.ctx.ids.next()}`;
     const running = this.inFlight.get(key);
     if (running) return running;
-    const answer = this.callOnce(key, call).finally(() => this.inFlight.delete(key));
+    const there = this.isOnline(call.projectId) ? undefined : this.peers?.projects().find((p) => p.project_id === call.projectId);
+    const answer = (there ? this.handOver(key, call, there.gateway, there.slug) : this.callOnce(key, call)).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, answer);
     return answer;
+  }
+
+  /**
+   * A call for a project whose executor is connected to another gateway: handed to it and answered there,
+   * on the shared record under the same key. Past the call's deadline without an answer, its outcome is unknown.
+   */
+  private async handOver(key: string, call: RelayCall, gateway: string, slug: string): Promise<Outcome> {
+    const { signal: _signal, ...handed } = call;
+    const deadline = Date.now() + relayDeadlineMs(this.config, call.tool, call.arguments) + HAND_OVER_SLACK_MS;
+    const answer = await this.peers!.forward({ ...handed, key }, gateway, deadline);
+    if (answer) return answer;
+    const project = { id: call.projectId, slug, online: false };
+    return executorOffline(call.tool, project, 'its executor is connected to another gateway, which did not answer before the call\'s deadline; whether it ran is unknown', 'LOCAL_EXECUTOR_OFFLINE', { outcome: 'unknown', client_request_id: key });
   }
 
   private async callOnce(key: string, call: RelayCall): Promise<Outcome> {
@@ -211,6 +252,9 @@ export class ExecutorRelay implements ProjectRelay {
     return executorOffline(sent.tool, offline, `${detail}; whether it ran is unknown`, code, { outcome: 'unknown', client_request_id: sent.key });
   }
 }
+
+/** How much longer than the call's own deadline a handed-over call is waited for: the other gateway answers past it. */
+const HAND_OVER_SLACK_MS = 2_000;
 
 /**
  * A tool.result as the caller's answer: ok carries the executor's own answer (the connection checked it

@@ -9,7 +9,7 @@ import type { Outcome } from '@palimpsest/protocol/outcome';
 import { openDb } from '@palimpsest/store/open-db';
 import { prepareStore } from '../runtime';
 import type { LocalProject } from './connect-projects';
-import { RECONCILED_TOOLS, recordedWrite } from './connect-reconcile';
+import { COMMAND_TOOLS, READ_TOOLS, RECONCILED_TOOLS, recordedRun, recordedWrite } from './connect-reconcile';
 
 /** A project opened here: its own embedded store and workspace root, and the machine owner's policy for it. */
 interface OpenProject {
@@ -92,10 +92,10 @@ export class LocalExecutor {
     };
     if (recorded.sent) {
       // Started before and never answered: this process was killed in the middle, or the run threw.
-      if (!RECONCILED_TOOLS.has(message.tool)) return reply(failed('INTERNAL_ERROR', 'this executor stopped while it ran this call before; whether it applied is unknown (see the project\'s record)'));
-      const applied = await recordedWrite(ctx, message.requestId, message.tool);
-      if (applied) return settle({ ok: true, value: applied });
-      // It did not apply: it runs now as if it came for the first time (within its deadline).
+      const settled = await settledFromRecord(ctx, message, args as Record<string, unknown>, project.slug);
+      if (settled === 'unknown') return reply(failed('INTERNAL_ERROR', 'this executor stopped while it ran this call before; whether it applied is unknown (see the project\'s record)'));
+      if (settled) return settle({ ok: true, value: settled });
+      // It did not apply (or changes nothing): it runs now as if it came for the first time (within its deadline).
     }
     // Refused past its deadline, and on the record as refused: a later send of it is refused the same, never run.
     if (!recorded.sent) await recordSent(ctx, sent);
@@ -104,6 +104,17 @@ export class LocalExecutor {
     const answer = await dispatchRequest(ctx, message.tool, args, { policy, signal, correlationId: message.requestId, ...(message.client?.name ? { client: message.client.name } : {}) });
     return settle({ ok: true, value: answer });
   }
+}
+
+/**
+ * A call started before and never answered (this process was killed in the middle, or the run threw):
+ * the answer its record gives, null when it did not apply (or changes nothing) and runs now, 'unknown'
+ * when the record cannot say (input sent to a process, a kill).
+ */
+async function settledFromRecord(ctx: AppContext, message: ToolCallMessage, args: Record<string, unknown>, slug: string): Promise<Outcome | null | 'unknown'> {
+  if (RECONCILED_TOOLS.has(message.tool)) return recordedWrite(ctx, message.requestId, message.tool);
+  if (COMMAND_TOOLS.has(message.tool)) return recordedRun(ctx, message.requestId, message.tool, args, slug);
+  return READ_TOOLS.has(message.tool) ? null : 'unknown';
 }
 
 /** A recorded answer as it was sent: the tool's answer, or the refusal's code and message. */

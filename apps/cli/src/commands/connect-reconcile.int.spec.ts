@@ -22,13 +22,27 @@ describe('a relayed write settled from the project\'s record', () => {
   });
 
   it('answers an applied edit_file and write_file as the tool answered them', async () => {
-    // A first touch binds the file in a transaction of its own, which the rebuilt answer does not report.
+    // A first touch binds the file (a transaction of its own before the edit's): the rebuilt answer says so.
     const first = await run('edit_file', { path: 'notes.txt', oldString: 'one', newString: 'one!' }, 'rq_first');
-    expect(first).toMatchObject({ status: 'ok', bound_now: true });
-    expect(await recordedWrite(ws.ctx, 'rq_first', 'edit_file')).toEqual({ ...first, bound_now: false });
+    expect(first).toMatchObject({ status: 'ok', bound_now: true, external_attempt_id: null });
+    expect(await recordedWrite(ws.ctx, 'rq_first', 'edit_file')).toEqual(first);
     const edited = await run('edit_file', { path: 'notes.txt', oldString: 'END', newString: 'two\nEND' }, 'rq_edit');
-    expect(edited).toMatchObject({ status: 'ok', bound_now: false });
+    expect(edited).toMatchObject({ status: 'ok', bound_now: false, external_attempt_id: null });
     expect(await recordedWrite(ws.ctx, 'rq_edit', 'edit_file')).toEqual(edited);
+    // A change made outside is taken in first (its own attempt): the rebuilt answer names that attempt.
+    writeFileSync(join(ws.dir, 'notes.txt'), 'one!\ntwo\noutside\nEND\n');
+    const over = await run('edit_file', { path: 'notes.txt', oldString: 'outside', newString: 'inside' }, 'rq_over');
+    expect(over).toMatchObject({ status: 'ok', bound_now: false, external_attempt_id: expect.any(String) });
+    expect(await recordedWrite(ws.ctx, 'rq_over', 'edit_file')).toEqual(over);
+    // write_file over an outside change, and a first touch of an existing file by write_file.
+    writeFileSync(join(ws.dir, 'notes.txt'), 'changed outside\n');
+    const overwritten = await run('write_file', { path: 'notes.txt', content: 'whole again\n' }, 'rq_overwrite');
+    expect(overwritten).toMatchObject({ status: 'ok', created: false, external_attempt_id: expect.any(String) });
+    expect(await recordedWrite(ws.ctx, 'rq_overwrite', 'write_file')).toEqual(overwritten);
+    writeFileSync(join(ws.dir, 'untouched.txt'), 'old\n');
+    const bound = await run('write_file', { path: 'untouched.txt', content: 'new\n' }, 'rq_bind_write');
+    expect(bound).toMatchObject({ status: 'ok', created: false, bound_now: true });
+    expect(await recordedWrite(ws.ctx, 'rq_bind_write', 'write_file')).toEqual(bound);
 
     const created = await run('write_file', { path: 'new/file.txt', content: 'fresh\r\n' }, 'rq_create');
     expect(created).toMatchObject({ status: 'ok', created: true });
