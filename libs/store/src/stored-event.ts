@@ -23,6 +23,8 @@ export interface StoredEvent {
   transactionXid: string;
   /** The stream's chain link at this event (lowercase hex), when the read asked for it (readAll's `withChain`). */
   chainHash?: string;
+  /** Present when the event was read from an archived part of the log (palimpsest_archive). */
+  archived?: true;
 }
 
 /** SELECT list matching StoredEventRow; `events` must be the table (or an alias of it). */
@@ -39,7 +41,16 @@ export interface StoredEventRow {
   metadata: Record<string, unknown>;
   transaction_xid: string;
   recorded_at: Date | string;
+  /** Selected by the reads that include the archive (EVENTS_AND_ARCHIVE). */
+  archived?: boolean;
 }
+
+/**
+ * The log with its archived epochs (migrations/0034_partitioned_log.sql), as a FROM item with the
+ * columns of events and `archived`. With nothing archived the second branch is `WHERE false` and the
+ * planner drops it. While an epoch is being archived its rows come from both branches: drop repeats.
+ */
+export const EVENTS_AND_ARCHIVE = `(SELECT *, false AS archived FROM events UNION ALL SELECT *, true AS archived FROM events_archive)`;
 
 /** An events row as read without its transaction id (the chain and the audit export read these columns). */
 export type EventRow = Omit<StoredEventRow, 'transaction_xid'>;
@@ -58,5 +69,6 @@ export function toStoredEvent(row: StoredEventRow): StoredEvent {
     metadata: row.metadata,
     recordedAt: recordedAtIso(row.recorded_at),
     transactionXid: row.transaction_xid,
+    ...(row.archived ? { archived: true as const } : {}),
   };
 }
