@@ -38,9 +38,14 @@ export async function epochsBefore(sql: Sql, bound: ArchiveBound): Promise<numbe
   return out;
 }
 
-/** Archives every attached epoch wholly before `bound`, oldest first; returns what was archived. */
+/**
+ * Finishes any archive that was interrupted, then archives every attached epoch wholly before `bound`,
+ * oldest first; returns what was archived (the finished ones included).
+ */
 export async function archiveBefore(db: Db, bound: ArchiveBound): Promise<ArchivedPartition[]> {
   const done: ArchivedPartition[] = [];
+  const { rows } = await db.query<{ epoch: number }>('SELECT epoch FROM log_archives WHERE detached_at IS NULL ORDER BY epoch');
+  for (const { epoch } of rows) done.push(await archiveEpoch(db, Number(epoch)));
   for (const epoch of await epochsBefore(db, bound)) done.push(await archiveEpoch(db, epoch));
   return done;
 }
@@ -103,14 +108,17 @@ async function recordArchive(db: Db, epoch: number): Promise<void> {
        ON CONFLICT (stream_id) DO UPDATE
          SET last_version = excluded.last_version, last_chain_hash = excluded.last_chain_hash, last_position = excluded.last_position`,
     );
-    await replaceArchiveView(tx, [...(await archivedTables(tx)), table]);
+    await replaceArchiveView(tx, await archivedTables(tx));
   });
 }
 
-/** The tables of the epochs archived before, where they are now. */
+/** The table of every epoch in log_archives (this one included), where it is now: attached, or moved. */
 async function archivedTables(sql: Sql): Promise<string[]> {
-  const { rows } = await sql.query<{ table_name: string }>('SELECT table_name FROM log_archives WHERE detached_at IS NOT NULL ORDER BY epoch');
-  return rows.map((r) => r.table_name);
+  const { rows } = await sql.query<{ t: string }>(
+    `SELECT coalesce(to_regclass('palimpsest_archive.events_e' || epoch), to_regclass('public.events_e' || epoch))::text AS t
+       FROM log_archives ORDER BY epoch`,
+  );
+  return rows.map((r) => r.t);
 }
 
 const ARCHIVE_COLUMNS = `global_position, stream_id, stream_version, event_type, schema_version, data, metadata,

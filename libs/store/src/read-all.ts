@@ -1,5 +1,5 @@
 import type { DbKind, Sql } from './db';
-import { EVENTS_AND_ARCHIVE, STORED_EVENT_COLUMNS, toStoredEvent, type StoredEvent, type StoredEventRow } from './stored-event';
+import { EVENTS_AND_ARCHIVE, STORED_EVENT_COLUMNS, toStoredEvent, withoutRepeats, type StoredEvent, type StoredEventRow } from './stored-event';
 
 /** Where an async consumer stands: the (transactionXid, globalPosition) of the last event it handled. */
 export interface ReadAllCheckpoint {
@@ -45,11 +45,6 @@ export async function readAll(db: LogSource, opts: ReadAllOptions): Promise<Stor
     [after.xid, after.position, opts.limit],
   );
   return withoutRepeats(rows.map(toEvent));
-}
-
-/** An epoch being archived is read from both branches of EVENTS_AND_ARCHIVE: its repeats are adjacent in log order. */
-function withoutRepeats(events: StoredEvent[]): StoredEvent[] {
-  return events.filter((e, i) => i === 0 || events[i - 1]!.globalPosition !== e.globalPosition);
 }
 
 type ChainedRow = StoredEventRow & { chain_hash?: Uint8Array | null };

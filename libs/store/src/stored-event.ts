@@ -52,6 +52,10 @@ export interface StoredEventRow {
  */
 export const EVENTS_AND_ARCHIVE = `(SELECT *, false AS archived FROM events UNION ALL SELECT *, true AS archived FROM events_archive)`;
 
+/** Events read from EVENTS_AND_ARCHIVE in log order, each once (an epoch being archived comes from both branches, its repeats adjacent). */
+export const withoutRepeats = (events: StoredEvent[]): StoredEvent[] =>
+  events.filter((e, i) => i === 0 || events[i - 1]!.globalPosition !== e.globalPosition);
+
 /** An events row as read without its transaction id (the chain and the audit export read these columns). */
 export type EventRow = Omit<StoredEventRow, 'transaction_xid'>;
 
