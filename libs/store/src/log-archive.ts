@@ -63,7 +63,7 @@ export async function archiveEpoch(db: Db, epoch: number): Promise<ArchivedParti
   const archived = `palimpsest_archive.${table}`;
   const finished = await archiveRow(db, epoch);
   if (finished?.detached_at) return toArchived(finished);
-  if (!finished) await recordArchive(db, epoch);
+  if (!finished) await beginArchive(db, epoch);
   await detach(db, table);
   return db.transaction(async (tx) => {
     const moved = await tx.query(`SELECT 1 FROM pg_tables WHERE schemaname = 'palimpsest_archive' AND tablename = $1`, [table]);
@@ -78,7 +78,11 @@ async function archiveRow(sql: Sql, epoch: number): Promise<ArchiveRow | null> {
   return rows[0] ?? null;
 }
 
-async function recordArchive(db: Db, epoch: number): Promise<void> {
+/**
+ * Step 1 of archiveEpoch alone (an archive interrupted after it is where this leaves the log): the epoch is
+ * recorded and read from both events and events_archive until archiveEpoch or archiveBefore finishes it.
+ */
+export async function beginArchive(db: Db, epoch: number): Promise<void> {
   const table = epochTable(epoch);
   await db.transaction(async (tx) => {
     // Taken before the checks: two archivers, or an archive and a roll, run one after the other.

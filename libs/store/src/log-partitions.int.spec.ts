@@ -1,7 +1,7 @@
 import { chainLink, eventDigest, GENESIS_LINK } from '@palimpsest/core/audit/event-chain';
 import { appendToStream } from '@palimpsest/store/append-to-stream';
 import { StreamVersionConflictError } from '@palimpsest/store/errors';
-import { archiveBefore, archiveEpoch, LogArchiveRefusedError } from '@palimpsest/store/log-archive';
+import { archiveBefore, archiveEpoch, beginArchive, LogArchiveRefusedError } from '@palimpsest/store/log-archive';
 import { attachedEpochs, currentEpoch, listLogPartitions, rollLog } from '@palimpsest/store/log-partitions';
 import { readAll } from '@palimpsest/store/read-all';
 import { readStream } from '@palimpsest/store/read-stream';
@@ -146,6 +146,30 @@ describe(`the partitioned log (${describeBackend})`, () => {
     let previous = GENESIS_LINK;
     const expected = (await readStream(store.db, dormant)).map((e) => (previous = chainLink(previous, eventDigest(e))));
     expect(chain.rows.map((r) => r.link)).toEqual(expected);
+  });
+
+  it('while an epoch is half archived every read gives its events once, and the next archive finishes it', async () => {
+    const stream = uniqueStreamId();
+    await appendToStream(store.db, stream, 0, sampleEvents(2));
+    const epoch = await currentEpoch(store.db);
+    await rollLog(store.db);
+    for (const older of (await attachedEpochs(store.db)).filter((e) => e < epoch)) await archiveEpoch(store.db, older);
+    await appendToStream(store.db, stream, 2, [sampleEvent(3)]);
+    const before = await wholeLog(store.db);
+
+    await beginArchive(store.db, epoch);
+    expect(await attachedEpochs(store.db)).toContain(epoch);
+    expect(await wholeLog(store.db)).toEqual(before);
+    expect((await readStream(store.db, stream)).map((e) => e.streamVersion)).toEqual([1, 2, 3]);
+    expect((await listLogPartitions(store.db)).archived.find((a) => a.epoch === epoch)?.detachedAt).toBeNull();
+
+    const finished = await archiveBefore(store.db, { beforePosition: 1 });
+    expect(finished.map((a) => a.epoch)).toEqual([epoch]);
+    expect(finished[0]!.detachedAt).not.toBeNull();
+    expect(await attachedEpochs(store.db)).not.toContain(epoch);
+    expect((await wholeLog(store.db)).map((e) => e.globalPosition)).toEqual(before.map((e) => e.globalPosition));
+    const events = await readStream(store.db, stream);
+    expect(events.map((e) => [e.streamVersion, e.archived === true])).toEqual([[1, true], [2, true], [3, false]]);
   });
 
   it('refuses to archive the current epoch or out of order, saying what to do', async () => {

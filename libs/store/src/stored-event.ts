@@ -52,9 +52,19 @@ export interface StoredEventRow {
  */
 export const EVENTS_AND_ARCHIVE = `(SELECT *, false AS archived FROM events UNION ALL SELECT *, true AS archived FROM events_archive)`;
 
-/** Events read from EVENTS_AND_ARCHIVE in log order, each once (an epoch being archived comes from both branches, its repeats adjacent). */
-export const withoutRepeats = (events: StoredEvent[]): StoredEvent[] =>
-  events.filter((e, i) => i === 0 || events[i - 1]!.globalPosition !== e.globalPosition);
+/**
+ * Events read from EVENTS_AND_ARCHIVE in log order, each once: an epoch being archived comes from both
+ * branches, its repeats adjacent; the attached copy is kept, so an event says `archived` once it is.
+ */
+export function withoutRepeats(events: StoredEvent[]): StoredEvent[] {
+  const out: StoredEvent[] = [];
+  for (const e of events) {
+    const last = out[out.length - 1];
+    if (last?.globalPosition !== e.globalPosition) out.push(e);
+    else if (last.archived && !e.archived) out[out.length - 1] = e;
+  }
+  return out;
+}
 
 /** An events row as read without its transaction id (the chain and the audit export read these columns). */
 export type EventRow = Omit<StoredEventRow, 'transaction_xid'>;
