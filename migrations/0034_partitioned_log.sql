@@ -70,6 +70,12 @@ BEGIN
 END
 $$;
 ALTER TABLE events_e0 ALTER COLUMN global_position DROP IDENTITY;
+DO $$
+BEGIN
+  -- The old sequence is gone: the new one takes its name (created while it existed, it was named ..._seq1).
+  EXECUTE format('ALTER SEQUENCE %s RENAME TO events_global_position_seq', pg_get_serial_sequence('events', 'global_position'));
+END
+$$;
 ALTER TABLE events ATTACH PARTITION events_e0 FOR VALUES IN (0);
 
 -- Partitioned indexes: each partition's matching index is attached (epoch 0's already exist).

@@ -54,7 +54,8 @@ export const EVENTS_AND_ARCHIVE = `(SELECT *, false AS archived FROM events UNIO
 
 /**
  * Events read from EVENTS_AND_ARCHIVE in log order, each once: an epoch being archived comes from both
- * branches, its repeats adjacent; the attached copy is kept, so an event says `archived` once it is.
+ * branches, its repeats adjacent; within one read the attached copy is kept (across pages of readAll,
+ * whichever copy a page ends with).
  */
 export function withoutRepeats(events: StoredEvent[]): StoredEvent[] {
   const out: StoredEvent[] = [];
