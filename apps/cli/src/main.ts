@@ -17,6 +17,7 @@ import { registerExport } from './commands/export.command';
 import { registerVerify } from './commands/verify.command';
 import { registerConnect } from './commands/connect.command';
 import { registerProjects } from './commands/projects.command';
+import { registerLog } from './commands/log.command';
 import { CRASH_POINT_ENV, armCrashPoint } from '@palimpsest/testing/crash-point';
 import { cliEnv } from './cli-config';
 
@@ -46,6 +47,7 @@ export function buildProgram(): Command {
   registerVerify(program);
   registerConnect(program);
   registerProjects(program);
+  registerLog(program);
   return program;
 }
 

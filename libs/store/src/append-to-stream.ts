@@ -3,6 +3,7 @@ import { EVENTS_CHANNEL } from './events-channel';
 import type { AppendGuard, RidingWrites } from './append-spec';
 import { appendSql, checkedVersion, ONLY_APPEND, placeAppend } from './internal/append-statement';
 import { StreamVersionConflictError } from './errors';
+import { isStreamVersionConstraint } from './log-partitions';
 import type { NewEvent } from './stored-event';
 
 export interface AppendResult {
@@ -53,5 +54,5 @@ export async function appendToStream(
 export function isStreamVersionViolation(error: unknown): boolean {
   const e = error as { code?: unknown; constraint?: unknown } | undefined;
   if (e?.code === '40001' || e?.code === '55P03') return true;
-  return e?.code === '23505' && (e.constraint === undefined || e.constraint === 'events_stream_version_unique');
+  return e?.code === '23505' && (e.constraint === undefined || isStreamVersionConstraint(e.constraint));
 }

@@ -1,5 +1,5 @@
 import type { DbKind, Sql } from './db';
-import { STORED_EVENT_COLUMNS, toStoredEvent, type StoredEvent, type StoredEventRow } from './stored-event';
+import { EVENTS_AND_ARCHIVE, STORED_EVENT_COLUMNS, toStoredEvent, withoutRepeats, type StoredEvent, type StoredEventRow } from './stored-event';
 
 /** Where an async consumer stands: the (transactionXid, globalPosition) of the last event it handled. */
 export interface ReadAllCheckpoint {
@@ -26,25 +26,25 @@ export interface ReadAllOptions {
  * Checkpoint with the last event's (transactionXid, globalPosition) and every event is seen exactly once.
  *
  * On PostgreSQL xmin is cluster-wide: any long write transaction, in any database of the server,
- * delays (never loses) events until it ends.
+ * delays (never loses) events until it ends. Archived epochs are read too (each such event says `archived`).
  */
 export async function readAll(db: LogSource, opts: ReadAllOptions): Promise<StoredEvent[]> {
   if (!Number.isSafeInteger(opts.limit) || opts.limit < 1) {
     throw new RangeError(`limit must be a positive integer, got ${opts.limit}`);
   }
   const after = opts.after ?? { xid: '0', position: 0 };
-  const columns = opts.withChain ? `${STORED_EVENT_COLUMNS}, chain_hash` : STORED_EVENT_COLUMNS;
+  const columns = `${opts.withChain ? `${STORED_EVENT_COLUMNS}, chain_hash` : STORED_EVENT_COLUMNS}, archived`;
   if (db.kind === 'pglite') return readAllOnPglite(db, after, opts.limit, columns);
   const { rows } = await db.query<ChainedRow>(
     `SELECT ${columns}
-     FROM events
+     FROM ${EVENTS_AND_ARCHIVE} AS events
      WHERE transaction_xid < pg_snapshot_xmin(pg_current_snapshot())
        AND (transaction_xid, global_position) > ($1::text::xid8, $2::bigint)
      ORDER BY transaction_xid, global_position
      LIMIT $3::bigint`,
     [after.xid, after.position, opts.limit],
   );
-  return rows.map(toEvent);
+  return withoutRepeats(rows.map(toEvent));
 }
 
 type ChainedRow = StoredEventRow & { chain_hash?: Uint8Array | null };
@@ -67,14 +67,14 @@ export type LogSource = Sql & { readonly kind: DbKind };
 async function readAllOnPglite(sql: Sql, after: ReadAllCheckpoint, limit: number, columns: string): Promise<StoredEvent[]> {
   const { rows } = await sql.query<ChainedRow>(
     `SELECT ${columns}
-     FROM events
+     FROM ${EVENTS_AND_ARCHIVE} AS events
      WHERE transaction_xid < pg_snapshot_xmin(pg_current_snapshot())
        AND global_position > $1::bigint
      ORDER BY global_position
      LIMIT $2::bigint`,
     [after.position, limit],
   );
-  return rows.map(toEvent);
+  return withoutRepeats(rows.map(toEvent));
 }
 
 /** The checkpoint after `event`, to pass as `after` next time. */

@@ -23,6 +23,8 @@ export interface StoredEvent {
   transactionXid: string;
   /** The stream's chain link at this event (lowercase hex), when the read asked for it (readAll's `withChain`). */
   chainHash?: string;
+  /** Present when the event was read from an archived part of the log (palimpsest_archive). */
+  archived?: true;
 }
 
 /** SELECT list matching StoredEventRow; `events` must be the table (or an alias of it). */
@@ -39,6 +41,31 @@ export interface StoredEventRow {
   metadata: Record<string, unknown>;
   transaction_xid: string;
   recorded_at: Date | string;
+  /** Selected by the reads that include the archive (EVENTS_AND_ARCHIVE). */
+  archived?: boolean;
+}
+
+/**
+ * The log with its archived epochs (migrations/0034_partitioned_log.sql), as a FROM item with the
+ * columns of events and `archived`. With nothing archived the second branch is `WHERE false` and the
+ * planner drops it. While an epoch is being archived its rows come from both branches: drop repeats.
+ * A migration adding a column to events must add it to the archived tables and to events_archive as well.
+ */
+export const EVENTS_AND_ARCHIVE = `(SELECT *, false AS archived FROM events UNION ALL SELECT *, true AS archived FROM events_archive)`;
+
+/**
+ * Events read from EVENTS_AND_ARCHIVE in log order, each once: an epoch being archived comes from both
+ * branches, its repeats adjacent; within one read the attached copy is kept (across pages of readAll,
+ * whichever copy a page ends with).
+ */
+export function withoutRepeats(events: StoredEvent[]): StoredEvent[] {
+  const out: StoredEvent[] = [];
+  for (const e of events) {
+    const last = out[out.length - 1];
+    if (last?.globalPosition !== e.globalPosition) out.push(e);
+    else if (last.archived && !e.archived) out[out.length - 1] = e;
+  }
+  return out;
 }
 
 /** An events row as read without its transaction id (the chain and the audit export read these columns). */
@@ -58,5 +85,6 @@ export function toStoredEvent(row: StoredEventRow): StoredEvent {
     metadata: row.metadata,
     recordedAt: recordedAtIso(row.recorded_at),
     transactionXid: row.transaction_xid,
+    ...(row.archived ? { archived: true as const } : {}),
   };
 }

@@ -1,13 +1,17 @@
 import type { Sql } from './db';
+import { EVENTS_AND_ARCHIVE } from './stored-event';
 
 /**
  * Questions about streams that the gateway asks of the log itself (not of a read model): whether a
  * stream exists, where a subscriber resumes, which streams began after a position.
  */
 
-/** Whether the stream has a first event (one indexed lookup on the unique (stream_id, stream_version) index). */
+/** Whether the stream has a first event, attached or archived (indexed lookups). */
 export async function streamExists(sql: Sql, streamId: string): Promise<boolean> {
-  const { rows } = await sql.query('SELECT 1 FROM events WHERE stream_id = $1 AND stream_version = 1', [streamId]);
+  const { rows } = await sql.query(
+    'SELECT 1 FROM events WHERE stream_id = $1 AND stream_version = 1 UNION ALL SELECT 1 FROM archived_streams WHERE stream_id = $1 LIMIT 1',
+    [streamId],
+  );
   return rows.length > 0;
 }
 
@@ -24,7 +28,10 @@ export async function streamExists(sql: Sql, streamId: string): Promise<boolean>
 export async function versionAtPosition(sql: Sql, streamId: string, position: number): Promise<number> {
   if (position <= 0) return 0;
   const { rows } = await sql.query<{ v: number }>(
-    'SELECT coalesce(max(stream_version), 0)::bigint AS v FROM events WHERE stream_id = $1 AND global_position <= $2',
+    `SELECT coalesce(max(stream_version),
+       (SELECT max(stream_version) FROM events_archive WHERE stream_id = $1 AND global_position <= $2
+           AND EXISTS (SELECT 1 FROM archived_streams WHERE stream_id = $1)), 0)::bigint AS v
+       FROM events WHERE stream_id = $1 AND global_position <= $2`,
     [streamId, position],
   );
   return Number(rows[0]?.v ?? 0);
@@ -43,7 +50,7 @@ export interface StreamStart {
  */
 export async function streamStarts(sql: Sql, opts: { prefix: string; after: number; limit: number }): Promise<StreamStart[]> {
   const { rows } = await sql.query<{ stream_id: string; global_position: number }>(
-    `SELECT stream_id, global_position FROM events
+    `SELECT DISTINCT ON (global_position) stream_id, global_position FROM ${EVENTS_AND_ARCHIVE} AS events
       WHERE stream_version = 1 AND stream_id LIKE $3 || '%' AND global_position > $1
       ORDER BY global_position LIMIT $2`,
     [opts.after, opts.limit, opts.prefix],
@@ -53,6 +60,6 @@ export async function streamStarts(sql: Sql, opts: { prefix: string; after: numb
 
 /** Whether the event at `position` is in this database: a replica has replayed the write that made it. */
 export async function holdsPosition(sql: Sql, position: number): Promise<boolean> {
-  const { rows } = await sql.query<{ held: boolean }>('SELECT EXISTS (SELECT 1 FROM events WHERE global_position = $1::bigint) AS held', [position]);
+  const { rows } = await sql.query<{ held: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${EVENTS_AND_ARCHIVE} AS events WHERE global_position = $1::bigint) AS held`, [position]);
   return rows[0]?.held === true;
 }

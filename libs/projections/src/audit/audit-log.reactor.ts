@@ -3,7 +3,8 @@ import { leafHash, pushToFrontier, rootOfFrontier, type MerkleNode } from '@pali
 import type { SignedCheckpoint } from '@palimpsest/core/audit/checkpoint-note';
 import { appendToStream } from '@palimpsest/store/append-to-stream';
 import type { Db, Sql } from '@palimpsest/store/db';
-import type { StoredEvent } from '@palimpsest/store/stored-event';
+import { EVENTS_AND_ARCHIVE, type StoredEvent } from '@palimpsest/store/stored-event';
+import { currentStreamVersion } from '@palimpsest/store/stream-version';
 import type { AuditSigner } from './audit-signer';
 
 /**
@@ -71,8 +72,7 @@ export async function extendAuditLog(tx: Sql, events: readonly StoredEvent[], si
   if (due) {
     signed = signer.sign({ size: state.size, root: rootOfFrontier(state.frontier) });
     const data: CheckpointEventData = { origin: signed.origin, size: signed.size, root: signed.root.toString('hex'), note: signed.note };
-    const { rows } = await tx.query<{ v: number }>('SELECT coalesce(max(stream_version), 0) AS v FROM events WHERE stream_id = $1', [AUDIT_STREAM]);
-    await appendToStream(tx, AUDIT_STREAM, rows[0]!.v, [{ type: CHECKPOINT_EVENT, schemaVersion: 1, data, recordedAt: now.toISOString() }], { notifyChannel: null });
+    await appendToStream(tx, AUDIT_STREAM, await currentStreamVersion(tx, AUDIT_STREAM), [{ type: CHECKPOINT_EVENT, schemaVersion: 1, data, recordedAt: now.toISOString() }], { notifyChannel: null });
     state.checkpoint_size = state.size;
     state.checkpoint_at = now;
   }
@@ -84,7 +84,7 @@ export async function extendAuditLog(tx: Sql, events: readonly StoredEvent[], si
 async function chainLinksOf(tx: Sql, events: readonly StoredEvent[]): Promise<string[]> {
   if (events.every((e) => e.chainHash !== undefined)) return events.map((e) => e.chainHash!);
   const { rows } = await tx.query<{ global_position: number; link: string }>(
-    `SELECT global_position, encode(chain_hash, 'hex') AS link FROM events WHERE global_position = ANY($1::bigint[])`,
+    `SELECT global_position, encode(chain_hash, 'hex') AS link FROM ${EVENTS_AND_ARCHIVE} AS events WHERE global_position = ANY($1::bigint[])`,
     [events.map((e) => e.globalPosition)],
   );
   const links = new Map(rows.map((row) => [row.global_position, row.link]));

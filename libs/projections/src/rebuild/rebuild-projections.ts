@@ -5,6 +5,7 @@ import { upcastTargetEvent } from '@palimpsest/core/target/target.events';
 import { textOf } from '@palimpsest/core/target/target.state';
 import type { Db, Sql } from '@palimpsest/store/db';
 import { streamPages } from '@palimpsest/store/read-stream';
+import { EVENTS_AND_ARCHIVE } from '@palimpsest/store/stored-event';
 import { knownEvent } from '@palimpsest/store/inline-projection';
 import { projectKnown, targetProjection } from '../inline-projections';
 import { insertChunksSql } from '../content/target-content';
@@ -88,7 +89,9 @@ export async function rebuildProjections(
     const before = await readModelDigests(tx);
     await tx.query(`TRUNCATE ${READ_MODEL_TABLES.join(', ')}`);
     const { rows } = await tx.query(
-      `SELECT stream_id FROM events WHERE stream_version = 1 AND stream_id LIKE 'target-%' ORDER BY global_position`,
+      // Archived targets too (their first event may be in the archive, and read twice while it is being detached).
+      `SELECT stream_id FROM ${EVENTS_AND_ARCHIVE} AS events WHERE stream_version = 1 AND stream_id LIKE 'target-%'
+        GROUP BY stream_id ORDER BY min(global_position)`,
     );
     let events = 0;
     for (let i = 0; i < rows.length; i++) {

@@ -44,7 +44,8 @@ export function appendCtes(placed: PlacedAppend, channel: string | null): SqlFra
   const inserted = insertedCte(slot);
   const stream = sql`${spec.streamId}::text`;
   const expected = sql`${checkedVersion(spec.expectedVersion)}::bigint`;
-  const atVersion = sql`(SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = ${stream}) = ${expected}`;
+  // A stream whose events are all archived goes on from its archived head (read only then: coalesce is lazy).
+  const atVersion = sql`(SELECT coalesce(max(stream_version), (SELECT last_version FROM archived_streams WHERE stream_id = ${stream}), 0) FROM events WHERE stream_id = ${stream}) = ${expected}`;
   const where = guard ? sql`palimpsest_expect(EXISTS (SELECT 1 FROM guarded${t}) AND ${atVersion}, 'stream moved: the guarded row changed')` : atVersion;
   // The stream id is the statement's first parameter ($1 of a lone append), as it always was: the input CTE names it first.
   const ctes = [
@@ -120,6 +121,7 @@ export function checkedVersion(expectedVersion: number): number {
  * The chain links of the append's events (migrations/0025_event_chain.sql), as one bytea[]: the previous
  * link is read by (stream, expectedVersion), a row no writer changes, in the statement that inserts
  * after it (the lock or unique index that already serializes the stream's writers serializes this).
+ * A previous event that is archived links from archived_streams (it is always that stream's archived head).
  * When that row is not there the links are NULL, and so is every insert's chain_hash: the version check
  * inserts nothing then, and the CHECK events_with_chain_hash refuses anything else.
  */
@@ -127,7 +129,8 @@ function linksOf(spec: PlacedAppend['spec'], t: SqlFragment): SqlFragment {
   const previous =
     spec.expectedVersion === 0
       ? raw(`'\\x${'00'.repeat(32)}'::bytea`)
-      : sql`(SELECT chain_hash FROM events WHERE stream_id = ${spec.streamId}::text AND stream_version = ${spec.expectedVersion}::bigint)`;
+      : sql`coalesce((SELECT chain_hash FROM events WHERE stream_id = ${spec.streamId}::text AND stream_version = ${spec.expectedVersion}::bigint),
+           (SELECT last_chain_hash FROM archived_streams WHERE stream_id = ${spec.streamId}::text AND last_version = ${spec.expectedVersion}::bigint))`;
   // One event (the usual append): one sha256, no function call.
   if (spec.events.length === 1) return sql`SELECT ARRAY[sha256(${previous} || decode((SELECT event ->> 'digest' FROM input${t}), 'hex'))] AS links`;
   return sql`SELECT palimpsest_chain_links(${previous}, ARRAY(SELECT decode(event ->> 'digest', 'hex') FROM input${t} ORDER BY ord)) AS links`;

@@ -1,6 +1,6 @@
 import type { DbKind, Sql } from '@palimpsest/store/db';
 import { readAll, type ReadAllCheckpoint } from '@palimpsest/store/read-all';
-import { STORED_EVENT_COLUMNS, toStoredEvent, type StoredEvent, type StoredEventRow } from '@palimpsest/store/stored-event';
+import { EVENTS_AND_ARCHIVE, STORED_EVENT_COLUMNS, toStoredEvent, withoutRepeats, type StoredEvent, type StoredEventRow } from '@palimpsest/store/stored-event';
 
 /**
  * The rebuild's reads of the log, in one order per backend. PostgreSQL: readAll's (transaction id,
@@ -28,16 +28,16 @@ export async function readLog(sql: Sql, read: LogRead): Promise<StoredEvent[]> {
   if (read.gapSafe && upTo === null) return readAll({ query: (text, params) => sql.query(text, params), kind: read.kind }, { after: read.after, limit: read.limit });
   if (read.kind === 'pglite') {
     const { rows } = await sql.query<StoredEventRow>(
-      `SELECT ${STORED_EVENT_COLUMNS} FROM events
+      `SELECT ${STORED_EVENT_COLUMNS} FROM ${EVENTS_AND_ARCHIVE} AS events
         WHERE global_position > $1::bigint AND ($2::bigint IS NULL OR global_position <= $2::bigint)
         ORDER BY global_position LIMIT $3::bigint`,
       [read.after.position, upTo?.position ?? null, read.limit],
     );
-    return rows.map(toStoredEvent);
+    return withoutRepeats(rows.map(toStoredEvent));
   }
   const { rows } = await sql.query<StoredEventRow>(
     `SELECT ${STORED_EVENT_COLUMNS}
-       FROM events
+       FROM ${EVENTS_AND_ARCHIVE} AS events
       WHERE (transaction_xid, global_position) > ($1::text::xid8, $2::bigint)
         AND ($3::text IS NULL OR (transaction_xid, global_position) <= ($3::text::xid8, $4::bigint))
         AND ($6::boolean IS NOT TRUE OR transaction_xid < pg_snapshot_xmin(pg_current_snapshot()))
@@ -45,7 +45,7 @@ export async function readLog(sql: Sql, read: LogRead): Promise<StoredEvent[]> {
       LIMIT $5::bigint`,
     [read.after.xid, read.after.position, upTo?.xid ?? null, upTo?.position ?? 0, read.limit, read.gapSafe],
   );
-  return rows.map(toStoredEvent);
+  return withoutRepeats(rows.map(toStoredEvent));
 }
 
 /** Whether checkpoint a is before b in the backend's log order (readLog's). */
