@@ -1,7 +1,7 @@
 import type { Db, Sql } from './db';
 
 /**
- * The partitions of the event log (migrations/0034_partitioned_log.sql): one per epoch, the newest
+ * The partitions of the event log (migrations/0035_partitioned_log.sql): one per epoch, the newest
  * taking every append. Rolling moves appends to a new epoch; archiving (log-archive.ts) detaches an old one.
  */
 

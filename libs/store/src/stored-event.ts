@@ -46,7 +46,7 @@ export interface StoredEventRow {
 }
 
 /**
- * The log with its archived epochs (migrations/0034_partitioned_log.sql), as a FROM item with the
+ * The log with its archived epochs (migrations/0035_partitioned_log.sql), as a FROM item with the
  * columns of events and `archived`. With nothing archived the second branch is `WHERE false` and the
  * planner drops it. While an epoch is being archived its rows come from both branches: drop repeats.
  * A migration adding a column to events must add it to the archived tables and to events_archive as well.
