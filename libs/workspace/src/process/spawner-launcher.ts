@@ -6,8 +6,11 @@ import { join } from 'node:path';
 import { launchFailure, RUN_MARKER_VARIABLE, type Launched, type LaunchRequest, type LeaderExit, type ProcessLauncher } from './process-launcher';
 import { SPAWNER_SOURCE } from './spawner-source';
 
-/** Connections kept open to the spawner ahead of need: three per command, so two commands start without waiting for one. */
+/** Connections kept open to the spawner ahead of need: up to three per command, so two commands start without waiting for one. */
 const POOL = 6;
+
+/** The ends a command takes from the pool, in connection order: stdin (start_command only), stdout, stderr. */
+const endsFor = (stdin: boolean): number => (stdin ? 3 : 2);
 
 type SpawnerMessage =
   | { t: 'ready' }
@@ -70,8 +73,9 @@ class Spawner {
 
   launch(r: LaunchRequest): Promise<Launched> {
     if (this.dead) return Promise.resolve(launchFailure('the command spawner is not running'));
-    if (this.pool.length < 3) this.fill(3 - this.pool.length);
-    const ends = this.pool.splice(0, 3);
+    const n = endsFor(r.stdin);
+    if (this.pool.length < n) this.fill(n - this.pool.length);
+    const ends = this.pool.splice(0, n);
     return new Promise<Launched>((started) => {
       let exit: (e: LeaderExit) => void = () => undefined;
       const exited = new Promise<LeaderExit>((resolve) => (exit = resolve));
@@ -84,16 +88,15 @@ class Spawner {
   private receive(m: Exclude<SpawnerMessage, { t: 'ready' }>): void {
     const p = this.pending.get(m.id);
     if (!p) return;
-    const [stdin, stdout, stderr] = p.ends;
+    const [stdin, stdout, stderr] = p.stdin ? p.ends : [null, ...p.ends];
     if (m.t === 'failed') {
       this.pending.delete(m.id);
       for (const end of p.ends) end.destroy();
       p.started(launchFailure(m.message));
       p.exit({ code: 127, signal: null, lost: false });
     } else if (m.t === 'spawned') {
-      if (!p.stdin) stdin.destroy();
-      else stdin.resume(); // nothing is read back from a command's stdin; keep the end from buffering
-      p.started({ pid: m.pid, identity: m.identity, failure: null, stdin: p.stdin ? stdin : null, stdout, stderr });
+      stdin?.resume(); // nothing is read back from a command's stdin; keep the end from buffering
+      p.started({ pid: m.pid, identity: m.identity, failure: null, stdin: stdin ?? null, stdout: stdout ?? null, stderr: stderr ?? null });
     } else {
       this.pending.delete(m.id);
       p.exit({ code: m.code, signal: m.signal, lost: false });

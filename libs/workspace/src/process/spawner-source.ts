@@ -7,8 +7,8 @@
  *   spawner → service  { t: 'ready' } | { t: 'spawned', id, pid, identity } | { t: 'failed', id, message } | { t: 'exit', id, code, signal }
  *
  * Output does not pass through it: it listens on a unix socket in a private directory, the service keeps
- * connections open to it in advance, and each command gets three of them (in connection order on both
- * sides) as its stdin, stdout and stderr; the spawner closes its ends at once, never reading them, so the
+ * connections open to it in advance, and each command gets three of them (two without stdin, which then
+ * reads /dev/null), in connection order on both sides, as its stdin, stdout and stderr; the spawner closes its ends at once, never reading them, so the
  * command writes straight to the service. It reaps the leaders and reports their exit. When the service
  * goes (its channel closes, even after a SIGKILL) it SIGKILLs every group it started, then exits.
  */
@@ -33,7 +33,7 @@ const send = (m) => { if (process.connected) process.send(m, () => {}); };
 function launch(m, ends) {
   let child;
   try {
-    child = spawn(m.file, m.args, { cwd: m.cwd, env: { ...process.env, [marker]: m.id }, detached: true, stdio: [m.stdin ? ends[0] : 'ignore', ends[1], ends[2]] });
+    child = spawn(m.file, m.args, { cwd: m.cwd, env: { ...process.env, [marker]: m.id }, detached: true, stdio: m.stdin ? ends : ['ignore', ...ends] });
   } catch (error) {
     for (const end of ends) end.destroy();
     return send({ t: 'failed', id: m.id, message: String(error && error.message) });
@@ -48,7 +48,7 @@ function launch(m, ends) {
   });
 }
 function flush() {
-  while (waiting.length > 0 && accepted.length >= 3) launch(waiting.shift(), accepted.splice(0, 3));
+  while (waiting.length > 0 && accepted.length >= (waiting[0].stdin ? 3 : 2)) { const m = waiting.shift(); launch(m, accepted.splice(0, m.stdin ? 3 : 2)); }
 }
 const server = net.createServer({ pauseOnConnect: true }, (end) => { accepted.push(end); flush(); });
 process.on('message', (m) => { if (m && m.t === 'spawn') { waiting.push(m); flush(); } });
