@@ -20,7 +20,8 @@ import { envNumber, nowMs, percentile } from './stats';
  *
  * With DATABASE_URL a fresh PostgreSQL database is created there and dropped after, else PGlite in a
  * temporary directory. Env: BENCH_CMD_ITERATIONS (default 200), BENCH_CMD_WARMUP (default 20),
- * BENCH_CMD_OUTPUT_MB (default 50), BENCH_CMD_OUTPUT_ROUNDS (default 3), BENCH_CMD_SERVER_NODE_ARGS (node
+ * BENCH_CMD_OUTPUT_MB (default 50), BENCH_CMD_OUTPUT_ROUNDS (default 3; 0 skips the output measure),
+ * BENCH_CMD_COMMANDS (the run_command lines, comma-separated, default `true,node -e 0`), BENCH_CMD_SERVER_NODE_ARGS (node
  * options for the server, e.g. --cpu-prof), BENCH_CMD_SPAWNER (0, 1 or both, default both: the server forks
  * commands itself, through its spawner process, or one server of each in turn; PALIMPSEST_COMMAND_SPAWNER).
  */
@@ -174,6 +175,7 @@ async function main(): Promise<void> {
   const warmup = Math.round(envNumber('BENCH_CMD_WARMUP', 20));
   const mb = Math.round(envNumber('BENCH_CMD_OUTPUT_MB', 50));
   const rounds = Math.round(envNumber('BENCH_CMD_OUTPUT_ROUNDS', 3));
+  const commands = (process.env.BENCH_CMD_COMMANDS || 'true,node -e 0').split(',').map((c) => c.trim()).filter(Boolean);
   const spawnerChoice = process.env.BENCH_CMD_SPAWNER || 'both';
   if (!['0', '1', 'both'].includes(spawnerChoice)) throw new Error(`BENCH_CMD_SPAWNER must be 0, 1 or both; got ${JSON.stringify(spawnerChoice)}`);
   const spawners = spawnerChoice === 'both' ? ['0', '1'] : [spawnerChoice];
@@ -190,8 +192,8 @@ async function main(): Promise<void> {
     for (const spawner of spawners) {
       server = await connect({ ...env, ...(database ? {} : { PALIMPSEST_DATA_DIR: join(tmp, `pglite-${spawner}`) }), PALIMPSEST_COMMAND_SPAWNER: spawner });
       console.log(spawner === '1' ? 'commands forked by the spawner process (PALIMPSEST_COMMAND_SPAWNER=1; server CPU includes the spawner\'s)' : 'commands forked by the server itself (PALIMPSEST_COMMAND_SPAWNER=0)');
-      for (const command of ['true', 'node -e 0']) await measureRuns(server, dir, command, iterations, warmup);
-      await measureOutput(server, dir, mb, rounds);
+      for (const command of commands) await measureRuns(server, dir, command, iterations, warmup);
+      if (rounds > 0) await measureOutput(server, dir, mb, rounds);
       await server.close().catch(() => undefined);
       server = undefined;
     }
