@@ -58,7 +58,7 @@ export class DirectLauncher implements ProcessLauncher {
   constructor(private readonly baseEnv: Readonly<Record<string, string | undefined>>) {}
 
   async launch(r: LaunchRequest): Promise<Launched> {
-    const env = { ...this.baseEnv, [RUN_MARKER_VARIABLE]: r.id };
+    const env = { ...this.baseEnv, PWD: r.cwd, [RUN_MARKER_VARIABLE]: r.id }; // PWD names its directory, as a shell would set it
     const child = spawn(r.file, [...r.args], { cwd: r.cwd, env, detached: true, stdio: [r.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
     const exited = new Promise<LeaderExit>((resolve) => {
       child.once('error', () => resolve({ code: 127, signal: null, lost: false }));

@@ -71,6 +71,8 @@ describe.each([
       await waitFor(() => groupMembers(s.process.pid).length >= 2);
       expect(groupsMarked(RUN_MARKER_VARIABLE, 'run-2')).toEqual([s.process.pid]);
       expect(groupsMarked(RUN_MARKER_VARIABLE, 'run-')).toEqual([]);
+      // No shell in between: PWD is what the environment says, and it names the command's directory, not the service's.
+      expect(((await manager.run('run-3', { argv: ['printenv', 'PWD'] }, 5_000)) as RunOutcome).stdout).toBe(`${dir}\n`);
     } finally {
       await manager.stop();
       rmSync(dir, { recursive: true, force: true });

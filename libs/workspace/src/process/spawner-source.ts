@@ -33,7 +33,7 @@ const send = (m) => { if (process.connected) process.send(m, () => {}); };
 function launch(m, ends) {
   let child;
   try {
-    child = spawn(m.file, m.args, { cwd: m.cwd, env: { ...process.env, [marker]: m.id }, detached: true, stdio: m.stdin ? ends : ['ignore', ...ends] });
+    child = spawn(m.file, m.args, { cwd: m.cwd, env: { ...process.env, PWD: m.cwd, [marker]: m.id }, detached: true, stdio: m.stdin ? ends : ['ignore', ...ends] });
   } catch (error) {
     for (const end of ends) end.destroy();
     return send({ t: 'failed', id: m.id, message: String(error && error.message) });
