@@ -42,7 +42,11 @@ const truncation = object({
   continuation: nullable(str('Pass as cursor for the next page (graph_query).')),
 });
 
-const snapshot = object({ id: str('sha256:<root> over the paths and content hashes of the indexed files.'), files: int() });
+const snapshot = object({
+  id: str('The workspace snapshot handle (palimpsest_open_snapshot, palimpsest_snapshot_status) of the files answered from.'),
+  log_sequence: int('The log position of its capture: an as_of read at it reads the same files.'),
+  files: int('Code files indexed.'),
+});
 
 const envelope = (fields: Record<string, JsonSchema>, optional: string[] = []) => object({ status: { const: 'ok' }, snapshot, coverage, truncation, ...fields }, optional);
 

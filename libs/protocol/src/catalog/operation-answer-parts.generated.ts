@@ -203,6 +203,7 @@ export type ChangedPathsItem = {
 /** A part several answers share. */
 export type Snapshot = {
   id: string;
+  log_sequence: number;
   files: number;
 };
 
