@@ -62,14 +62,18 @@ describe(`code graph answers name the workspace snapshot they answer from, on ${
     expect(inSnapshot.content).toBe(asOf.content);
     expect(inSnapshot.content).toContain(main.nodes[0].body);
     expect(main.nodes[0].body).toContain("shout('app')");
-    expect(main.snapshot).toEqual(edited.snapshot);
+    expect(main.snapshot).toEqual({ ...edited.snapshot, disk: { state: 'unchanged', changed_paths: [], changed_total: 0, latest: edited.snapshot.id } });
   });
 
   it('a process that never indexed them answers earlier snapshots from the log; one whose bytes are gone is snapshot_expired', async () => {
     expect(await call('edit_file', { path: 'src/app.ts', oldString: "return shout('app');", newString: "return greet('again');" })).toMatchObject({ status: 'ok' });
     const cold = on(appContext(h.testDb.db, { workspace: h.root }));
     // src/app.ts as it was at `edited` is only in the log now (its target's version then).
-    expect(await cold('palimpsest_graph_query', { from: [GREET], mode: 'dependents', snapshot: edited.snapshot.id }, true)).toEqual(edited);
+    const then = await cold('palimpsest_graph_query', { from: [GREET], mode: 'dependents', snapshot: edited.snapshot.id }, true);
+    const { disk, ...snapshot } = then.snapshot;
+    expect({ ...then, snapshot, truncation: { ...then.truncation, used: edited.truncation.used } }).toEqual(edited);
+    // A read of a handle says how the disk differs from it now (as a snapshot read does).
+    expect(disk).toEqual({ state: 'changed', changed_paths: [{ path: 'src/app.ts', change: 'modified' }], changed_total: 1, latest: (await cold('palimpsest_snapshot_status')).latest });
     // src/extra.ts was never edited through Palimpsest: once it changes on disk, what held it is gone (for a process that had not read it).
     put('src/extra.ts', "export const extra = 'changed outside';\n");
     expect(await on(appContext(h.testDb.db, { workspace: h.root }))('palimpsest_graph_query', { from: [GREET], mode: 'dependents', snapshot: first.snapshot.id }, true)).toMatchObject({ status: 'not_found', code: 'snapshot_expired', failure_detail: expect.stringContaining('src/extra.ts') });

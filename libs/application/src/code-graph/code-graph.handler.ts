@@ -8,6 +8,8 @@ import { SnapshotTextUnavailable, type NamedState } from './project-states';
 import type { RecordedSnapshot } from '@palimpsest/projections/workspace-snapshots/workspace-snapshot.queries';
 import { readDisk, recordCapture } from '../snapshots/capture-snapshot';
 import { snapshotBytes } from '../snapshots/snapshot-bytes';
+import { diskFiles } from '../snapshots/disk-files';
+import { diskStateOf, type DiskState } from '../snapshots/disk-state';
 import { findSnapshot, isLatest, type SnapshotUnknown } from '../snapshots/snapshot-lookup';
 import { walk, type WalkedEdge } from './graph-walk';
 
@@ -28,7 +30,7 @@ export interface NotFound {
   next_actions: [];
 }
 
-type Opened = { named: NamedState; view: CodeGraphView; logSequence: number };
+type Opened = { named: NamedState; view: CodeGraphView; logSequence: number; disk: DiskState | null };
 type Unopened = InvalidArgument | NotFound | SnapshotUnknown;
 
 const ALL_LAYERS: GraphLayer[] = ['declared', 'resolved'];
@@ -42,14 +44,18 @@ export async function openState(ctx: AppContext, snapshot: string | undefined): 
   const root = ctx.workspace;
   if (!root) return workspaceNotConfigured('the code graph indexes the files under the workspace root');
   let recorded: RecordedSnapshot;
+  let disk: DiskState | null = null;
   if (isLatest(snapshot)) {
-    const disk = await readDisk(ctx, root);
-    if (!disk.ok) return disk.answer;
-    recorded = (await recordCapture(ctx, root, disk.capture)).snapshot;
+    const now = await readDisk(ctx, root);
+    if (!now.ok) return now.answer;
+    recorded = (await recordCapture(ctx, root, now.capture)).snapshot;
   } else {
     const found = await findSnapshot(ctx, root, snapshot!);
     if (!found.ok) return found.answer;
     recorded = found.snapshot;
+    const now = await diskFiles(root);
+    if (!now.ok) return now.answer;
+    disk = diskStateOf(recorded.data.files, now.files);
   }
   const { data, position } = recorded;
   const named = ctx.codeGraph.ofFiles(data.snapshot, data.files);
@@ -59,7 +65,7 @@ export async function openState(ctx: AppContext, snapshot: string | undefined): 
     return read ? read.bytes.toString('utf8') : null;
   };
   try {
-    return { named, view: await ctx.codeGraph.view(root, named, fallback), logSequence: position };
+    return { named, view: await ctx.codeGraph.view(root, named, fallback), logSequence: position, disk };
   } catch (error) {
     if (!(error instanceof SnapshotTextUnavailable)) throw error;
     return {
@@ -83,7 +89,7 @@ export function unknownNodes(view: CodeGraphView, ids: readonly string[]): NotFo
 
 export const summaryOf = (n: GraphNode): GraphNodeSummary => ({ id: n.id, kind: n.kind, name: n.name, path: n.path, version: n.version });
 
-export const snapshotOf = ({ named, logSequence }: Opened) => ({ id: named.id, log_sequence: logSequence, files: named.state.size });
+export const snapshotOf = ({ named, logSequence, disk }: Opened) => ({ id: named.id, log_sequence: logSequence, files: named.state.size, ...(disk ? { disk } : {}) });
 
 export async function nodeFind(ctx: AppContext, input: CommonInput & { query: string; kind?: string; path?: string; limit?: number }) {
   const opened = await openState(ctx, input.snapshot);

@@ -1,6 +1,7 @@
 import type { OperationName } from './catalog';
 import type { JsonSchema } from './operation-spec';
 import { array, bool, int, nullable, object, str } from './answer-schema-parts';
+import { diskState } from './snapshot-answers';
 
 /** The answers of the code graph operations (beside answer-schemas.ts). */
 
@@ -46,7 +47,8 @@ const snapshot = object({
   id: str('The workspace snapshot handle (palimpsest_open_snapshot, palimpsest_snapshot_status) of the files answered from.'),
   log_sequence: int('The log position of its capture: an as_of read at it reads the same files.'),
   files: int('Code files indexed.'),
-});
+  disk: { ...diskState, description: 'Reads of a handle: how the disk differs from the snapshot now.' },
+}, ['disk']);
 
 const envelope = (fields: Record<string, JsonSchema>, optional: string[] = []) => object({ status: { const: 'ok' }, snapshot, coverage, truncation, ...fields }, optional);
 
