@@ -100,6 +100,7 @@ export type SubmitObservedOperationsParams = {
   client_request_id?: string | null;
   include_correlation_id?: boolean;
   observation_id?: string;
+  expected_node_version?: string;
   operations?: Array<{
     [extra: string]: unknown;
   }>;

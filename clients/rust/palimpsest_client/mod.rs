@@ -167,7 +167,7 @@ pub const METHODS: &[Method] = &[
         required: &["target_file_id", "intent", "edits"], allowed: &["target_file_id", "intent", "expected_target_version", "expected_current_hash", "source", "parent_attempt_id", "attempt", "client_request_id", "include_correlation_id", "rebase", "edits"],
         statuses: &["accepted", "rejected", "partial", "invalid_argument", "not_found"], success: &["accepted"] },
     Method { name: "palimpsest_submit_observed_operations", protocol: false, read_only: false,
-        required: &["target_file_id", "intent"], allowed: &["target_file_id", "intent", "expected_target_version", "expected_current_hash", "source", "parent_attempt_id", "attempt", "client_request_id", "include_correlation_id", "observation_id", "operations", "observation_bundle_id", "groups"],
+        required: &["target_file_id", "intent"], allowed: &["target_file_id", "intent", "expected_target_version", "expected_current_hash", "source", "parent_attempt_id", "attempt", "client_request_id", "include_correlation_id", "observation_id", "expected_node_version", "operations", "observation_bundle_id", "groups"],
         statuses: &["accepted", "rejected", "partial", "invalid_argument", "not_found"], success: &["accepted"] },
     Method { name: "palimpsest_submit_operations", protocol: false, read_only: false,
         required: &["target_file_id", "intent", "operations"], allowed: &["target_file_id", "intent", "expected_target_version", "expected_current_hash", "source", "parent_attempt_id", "attempt", "client_request_id", "include_correlation_id", "rebase", "operations"],

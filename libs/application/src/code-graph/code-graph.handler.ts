@@ -4,7 +4,13 @@ import type { Success } from '@palimpsest/protocol/catalog/operation-types';
 import type { AppContext } from '../app-context';
 import { workspaceNotConfigured } from '../shared/workspace-not-configured';
 import { capped, coverageOf, fitAnswer, limitsOf, type Limits } from './answer-budget';
-import type { NamedState } from './project-states';
+import { SnapshotTextUnavailable, type NamedState } from './project-states';
+import type { RecordedSnapshot } from '@palimpsest/projections/workspace-snapshots/workspace-snapshot.queries';
+import { readDisk, recordCapture } from '../snapshots/capture-snapshot';
+import { snapshotBytes } from '../snapshots/snapshot-bytes';
+import { diskFiles } from '../snapshots/disk-files';
+import { diskStateOf, type DiskState } from '../snapshots/disk-state';
+import { findSnapshot, isLatest, type SnapshotUnknown } from '../snapshots/snapshot-lookup';
 import { walk, type WalkedEdge } from './graph-walk';
 
 /**
@@ -24,20 +30,52 @@ export interface NotFound {
   next_actions: [];
 }
 
-type Opened = { named: NamedState; view: CodeGraphView };
+type Opened = { named: NamedState; view: CodeGraphView; logSequence: number; disk: DiskState | null };
+type Unopened = InvalidArgument | NotFound | SnapshotUnknown;
 
 const ALL_LAYERS: GraphLayer[] = ['declared', 'resolved'];
 
-export async function openState(ctx: AppContext, snapshot: string | undefined): Promise<Opened | InvalidArgument | NotFound> {
-  if (!ctx.workspace) return workspaceNotConfigured('the code graph indexes the files under the workspace root');
-  const named = snapshot && snapshot !== 'latest' ? ctx.codeGraph.byId(snapshot) : await ctx.codeGraph.latest(ctx.workspace);
-  if (!named) {
-    return { status: 'not_found', code: 'snapshot_expired', failure_detail: `Snapshot ${snapshot} is not kept any more (the last 16 states are): read "latest" again.`, next_actions: [] };
+/**
+ * The state an answer reads: `latest` captures the disk and records the capture (as a snapshot read of
+ * latest does), so the answer names the workspace snapshot handle workspace/status and snapshot reads
+ * name; a handle reads that recorded snapshot, its texts from the disk or else from the log.
+ */
+export async function openState(ctx: AppContext, snapshot: string | undefined): Promise<Opened | Unopened> {
+  const root = ctx.workspace;
+  if (!root) return workspaceNotConfigured('the code graph indexes the files under the workspace root');
+  let recorded: RecordedSnapshot;
+  let disk: DiskState | null = null;
+  if (isLatest(snapshot)) {
+    const now = await readDisk(ctx, root);
+    if (!now.ok) return now.answer;
+    recorded = (await recordCapture(ctx, root, now.capture)).snapshot;
+  } else {
+    const found = await findSnapshot(ctx, root, snapshot!);
+    if (!found.ok) return found.answer;
+    recorded = found.snapshot;
+    const now = await diskFiles(root);
+    if (!now.ok) return now.answer;
+    disk = diskStateOf(recorded.data.files, now.files);
   }
-  return { named, view: await ctx.codeGraph.view(ctx.workspace, named) };
+  const { data, position } = recorded;
+  const named = ctx.codeGraph.ofFiles(data.snapshot, data.files);
+  const fallback = async (path: string, hash: string) => {
+    const file = data.files.find((f) => f.path === path && f.sha256 === hash);
+    const read = file ? await snapshotBytes(ctx, root, file) : null;
+    return read ? read.bytes.toString('utf8') : null;
+  };
+  try {
+    return { named, view: await ctx.codeGraph.view(root, named, fallback), logSequence: position, disk };
+  } catch (error) {
+    if (!(error instanceof SnapshotTextUnavailable)) throw error;
+    return {
+      status: 'not_found', code: 'snapshot_expired', next_actions: [],
+      failure_detail: `${data.snapshot} can no longer be indexed: ${error.path} changed on disk since and the log does not hold its bytes then (it was never edited through Palimpsest). Read latest.`,
+    };
+  }
 }
 
-const isOpened = (o: Opened | InvalidArgument | NotFound): o is Opened => 'view' in o;
+const isOpened = (o: Opened | Unopened): o is Opened => 'view' in o;
 
 export function unknownNodes(view: CodeGraphView, ids: readonly string[]): NotFound | null {
   const missing = ids.filter((id) => !view.node(id));
@@ -51,7 +89,7 @@ export function unknownNodes(view: CodeGraphView, ids: readonly string[]): NotFo
 
 export const summaryOf = (n: GraphNode): GraphNodeSummary => ({ id: n.id, kind: n.kind, name: n.name, path: n.path, version: n.version });
 
-const snapshotOf = (named: NamedState) => ({ id: named.id, files: named.state.size });
+export const snapshotOf = ({ named, logSequence, disk }: Opened) => ({ id: named.id, log_sequence: logSequence, files: named.state.size, ...(disk ? { disk } : {}) });
 
 export async function nodeFind(ctx: AppContext, input: CommonInput & { query: string; kind?: string; path?: string; limit?: number }) {
   const opened = await openState(ctx, input.snapshot);
@@ -64,7 +102,7 @@ export async function nodeFind(ctx: AppContext, input: CommonInput & { query: st
   const limits = limitsOf(input.limits);
   const first = capped(matches, input.limit ?? 20, 'limit', 'nodes', (n) => n.id);
   const reasons = first.items.map((n) => ({ node: n.id, reasons: q === '' || n.name.toLowerCase().includes(q) ? ['name'] : ['id'] }));
-  const base = { status: 'ok' as const, snapshot: snapshotOf(named), coverage: coverageOf(view.stateGaps(), named.state.size > 0) };
+  const base = { status: 'ok' as const, snapshot: snapshotOf(opened), coverage: coverageOf(view.stateGaps(), named.state.size > 0) };
   return fitAnswer<Success<'palimpsest_node_find'>>(base, [
     { name: 'nodes', items: first.items.map(summaryOf), idOf: (n) => (n as GraphNodeSummary).id, omitted: first.omitted },
     { name: 'matches', items: reasons, idOf: (m) => (m as { node: string }).node },
@@ -94,7 +132,7 @@ export async function nodeGet(ctx: AppContext, input: CommonInput & { nodes: str
     }
     entries.push(entry);
   }
-  const base = { status: 'ok' as const, snapshot: snapshotOf(named), coverage: coverageOf(gaps) };
+  const base = { status: 'ok' as const, snapshot: snapshotOf(opened), coverage: coverageOf(gaps) };
   return fitAnswer<Success<'palimpsest_node_get'>>(base, [{ name: 'nodes', items: entries, idOf: (e) => ((e as { node: GraphNodeSummary }).node.id) }], limitsOf(input.limits));
 }
 
@@ -130,7 +168,7 @@ export async function graphQuery(ctx: AppContext, input: GraphQueryInput) {
   for (const e of items.items) mentioned.add(e.from).add(e.to);
   const base = {
     status: 'ok' as const,
-    snapshot: snapshotOf(named),
+    snapshot: snapshotOf(opened),
     coverage: coverageOf([...view.stateGaps(), ...found.gaps]),
     traversed: { direction, edge_kinds: input.edge_kinds ?? ['calls', 'references', 'imports', 'extends'], layers },
     ...(paths ? { paths: paths.paths } : {}),
@@ -212,7 +250,7 @@ export async function impactAnalyze(ctx: AppContext, input: CommonInput & { targ
       if (d === 'incoming' && isTestPath(node.path)) tests.set(node.path, (tests.get(node.path) ?? new Set()).add(via));
     }
   }
-  const base = { status: 'ok' as const, snapshot: snapshotOf(named), coverage: coverageOf(gaps) };
+  const base = { status: 'ok' as const, snapshot: snapshotOf(opened), coverage: coverageOf(gaps) };
   const testList = [...tests].map(([path, reaches]) => ({ path, reaches: [...reaches].filter((id) => !isTestPath(view.node(id)!.path)) }));
   const items = capped(impacted, limits.max_items, 'max_items', 'impacted', (i) => (i.node as GraphNodeSummary).id);
   const omitted = items.omitted ?? (cut.length > 0 ? { reason: 'max_nodes' as const, part: 'impacted', count: cut.length, node_ids: cut.slice(0, 50) } : undefined);

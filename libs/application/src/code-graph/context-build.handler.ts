@@ -2,7 +2,7 @@ import type { CodeGraphView, CoverageGap, GraphEdge, GraphLayer, GraphNode } fro
 import type { Success } from '@palimpsest/protocol/catalog/operation-types';
 import type { AppContext } from '../app-context';
 import { coverageOf, fitAnswer, limitsOf } from './answer-budget';
-import { openState, summaryOf, unknownNodes, isTestPath, type CommonInput } from './code-graph.handler';
+import { openState, snapshotOf, summaryOf, unknownNodes, isTestPath, type CommonInput } from './code-graph.handler';
 import type { NamedState } from './project-states';
 
 /**
@@ -85,7 +85,7 @@ export async function contextBuild(ctx: AppContext, input: ContextBuildInput) {
   const required = ordered.filter((i) => i.required);
   const included = new Set(ordered.map((i) => i.node.id));
   const between = dedupe(edges.filter((e) => included.has(e.from) && included.has(e.to)));
-  const base = { status: 'ok' as const, snapshot: { id: named.id, files: named.state.size }, coverage: coverageOf(gaps), purpose: input.purpose };
+  const base = { status: 'ok' as const, snapshot: snapshotOf(opened), coverage: coverageOf(gaps), purpose: input.purpose };
   const parts = [
     { name: 'items', items: required, idOf: (i: unknown) => (i as Item).node.id, pinned: true },
     { name: 'items', items: ordered.filter((i) => !i.required), idOf: (i: unknown) => (i as Item).node.id },

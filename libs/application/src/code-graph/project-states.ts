@@ -1,94 +1,70 @@
-import { createHash } from 'node:crypto';
 import { sha256Hex } from '@palimpsest/core/text/sha256';
 import type { CodeGraphEngine, CodeGraphView, GraphNode, ProjectState } from '@palimpsest/core/structure/code-graph.port';
 import { readWorkspaceFileBounded } from '@palimpsest/workspace/workspace-file-reader';
-import { fileStamp, walkWorkspace, type FileStamp } from '@palimpsest/workspace/workspace-listing';
+import { snapshotRoot, type SnapshotFile } from '@palimpsest/core/snapshot/snapshot-root';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
+import { diskFiles } from '../snapshots/disk-files';
 
 /**
- * The project states the code graph answers from: a map path → SHA-256 of the content of the workspace's
- * TypeScript, JavaScript and Python files, identified by `sha256:` of its sorted (path, hash) lines.
- * `latest` walks the workspace and re-hashes only the files whose size, mtime or inode changed since the
- * last walk, so an accepted change (published to its file) re-hashes and re-indexes that file alone. The
- * last states are kept by id: a read of an earlier snapshot answers from that state, not from the disk.
+ * The project states the code graph answers from: a workspace snapshot's TypeScript, JavaScript and Python
+ * files, path → SHA-256 of their bytes, named by the snapshot's handle (the `sha256:` Merkle root of every
+ * file, snapshot-root.ts), so a graph answer, a snapshot read and workspace/status name the same state.
+ * `latest` is a capture of the disk now (its hashes from the root's stamp cache: only files whose stamp
+ * changed are read), so an accepted change (published to its file) re-hashes and re-indexes that file
+ * alone. The last states are kept by handle: a read of an earlier snapshot answers from that state.
  */
 
 export interface NamedState {
+  /** The workspace snapshot handle. */
   id: string;
   state: ProjectState;
 }
 
-/** A file's stamp and the hash of the bytes read under it. */
-type Stamp = FileStamp & { hash: string };
+/** Where a state's texts come from when the disk no longer holds them (a recorded snapshot's log). */
+export type TextFallback = (path: string, hash: string) => Promise<string | null>;
 
 const KEPT_STATES = 16;
 
-export function stateId(state: ProjectState): string {
-  const h = createHash('sha256');
-  for (const path of [...state.keys()].sort()) h.update(`${path}\0${state.get(path)}\n`);
-  return `sha256:${h.digest('hex')}`;
-}
-
 export class CodeGraphStates {
-  private readonly stamps = new Map<string, Stamp>();
   private readonly kept = new Map<string, ProjectState>();
-  /** Texts read while hashing, handed to the engine when it indexes their hash (then dropped). */
-  private readonly pending = new Map<string, string>();
 
   constructor(readonly engine: CodeGraphEngine) {}
 
-  /** The files on disk now. */
+  /** The files on disk now (recorded nowhere: the handlers record the capture they name). */
   async latest(root: WorkspaceRoot): Promise<NamedState> {
-    const walk = walkWorkspace(root, undefined, { recursive: true, sizes: false });
-    if (walk.kind === 'refused') throw new Error(`the workspace root cannot be walked: ${walk.refusal.code}`);
-    // Stamped while the walk holds each directory: one lstat per file, no second trip through the thread pool.
-    const files: { path: string; stamp: FileStamp }[] = [];
-    try {
-      for (const entry of walk.entries) {
-        if (entry.type !== 'file' || !this.engine.languageOf(entry.path)) continue;
-        const stamp = fileStamp(root, entry);
-        if (stamp) files.push({ path: entry.path, stamp });
-      }
-    } finally {
-      walk.entries.return();
-    }
-    const state = new Map<string, string>();
-    for (const { path, stamp } of files) {
-      const hash = await this.hashOf(root, path, stamp);
-      if (hash) state.set(path, hash);
-    }
-    return this.remember(state);
+    const disk = await diskFiles(root);
+    if (!disk.ok) throw new Error(disk.answer.failure_detail);
+    return this.ofFiles(snapshotRoot(disk.files), disk.files);
   }
 
-  /** A state named by an earlier answer, or null when it is no longer kept. */
+  /** A state named by an earlier answer while it is kept, else null. */
   byId(id: string): NamedState | null {
     const state = this.kept.get(id);
     return state ? { id, state } : null;
   }
 
-  /** A state given as a map (another component's snapshot): kept and named like a walked one. */
-  remember(state: ProjectState): NamedState {
-    const id = stateId(state);
-    const known = this.kept.get(id);
+  /** A snapshot's files (a capture, or a recorded snapshot): its code files, kept under its handle. */
+  ofFiles(handle: string, files: readonly SnapshotFile[]): NamedState {
+    const known = this.kept.get(handle);
     if (known) {
-      this.kept.delete(id);
-      this.kept.set(id, known);
-      return { id, state: known };
+      this.kept.delete(handle);
+      this.kept.set(handle, known);
+      return { id: handle, state: known };
     }
-    this.kept.set(id, state);
+    const state: ProjectState = new Map(files.filter((f) => this.engine.languageOf(f.path)).map((f) => [f.path, f.sha256]));
+    this.kept.set(handle, state);
     if (this.kept.size > KEPT_STATES) this.kept.delete(this.kept.keys().next().value!);
-    return { id, state };
+    return { id: handle, state };
   }
 
-  view(root: WorkspaceRoot | null, named: NamedState): Promise<CodeGraphView> {
+  /** Texts not indexed yet are read from the disk while it holds their hash, else from `fallback`; none: SnapshotTextUnavailable. */
+  view(root: WorkspaceRoot | null, named: NamedState, fallback?: TextFallback): Promise<CodeGraphView> {
     return this.engine.view(named.state, async (path, hash) => {
-      const text = this.pending.get(hash);
-      this.pending.delete(hash);
-      if (text !== undefined) return text;
-      if (!root) throw new Error(`no text for ${path} (${hash})`);
-      const bytes = await bytesOf(root, path);
-      if (bytes === null || sha256Hex(bytes) !== hash) throw new Error(`${path} changed on disk before its snapshot was indexed; read latest again`);
-      return bytes.toString('utf8');
+      const bytes = root ? await bytesOf(root, path) : null;
+      if (bytes !== null && sha256Hex(bytes) === hash) return bytes.toString('utf8');
+      const text = fallback ? await fallback(path, hash) : null;
+      if (text === null) throw new SnapshotTextUnavailable(path);
+      return text;
     });
   }
 
@@ -104,19 +80,12 @@ export class CodeGraphStates {
     lines[0] = cp(lines[0]).slice(node.range.start.column - 1).join('');
     return lines.join('\n');
   }
+}
 
-  /** `s`: the file's stamp from the walk (an lstat: never a link put in the file's place; the read below refuses one anyway). */
-  private async hashOf(root: WorkspaceRoot, path: string, s: FileStamp): Promise<string | null> {
-    const known = this.stamps.get(path);
-    if (known && known.size === s.size && known.mtimeMs === s.mtimeMs && known.ino === s.ino) return known.hash;
-    const bytes = await bytesOf(root, path);
-    if (bytes === null) return null;
-    const hash = sha256Hex(bytes);
-    const text = bytes.toString('utf8');
-    this.stamps.set(path, { size: s.size, mtimeMs: s.mtimeMs, ino: s.ino, hash });
-    this.pending.set(hash, text);
-    if (this.pending.size > 4096) this.pending.delete(this.pending.keys().next().value!);
-    return hash;
+/** A file of a state whose bytes neither the disk nor the log holds any more. */
+export class SnapshotTextUnavailable extends Error {
+  constructor(readonly path: string) {
+    super(`${path}: the bytes this snapshot holds are neither on disk nor in the log`);
   }
 }
 

@@ -13,7 +13,7 @@ import { batchScopeActions, wantsScopeActions } from './observed-next-actions';
 import { reverifyAll } from './reverify-observations';
 
 /** The fields of the batch's record; the single form's are passed too, so that mixing them is a recorded refusal. */
-const PROPOSAL_FIELDS = ['intent', 'observation_bundle_id', 'groups', 'observation_id', 'operations'] as const;
+const PROPOSAL_FIELDS = ['intent', 'observation_bundle_id', 'groups', 'observation_id', 'operations', 'expected_node_version'] as const;
 
 /**
  * palimpsest_submit_observed_operations, batch form: 1-32 groups, each one observation of a bundle with

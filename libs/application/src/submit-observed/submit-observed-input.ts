@@ -4,6 +4,8 @@ import type { SubmitProposalInput } from '../submit-proposal/submit-proposal.han
 /** The submission tools' common arguments and either form's own: one observation and its operations, or a bundle and its groups. */
 export type SubmitObservedInput = Omit<SubmitProposalInput, 'protocol_version' | 'proposal' | 'observed'> & {
   observation_id?: unknown;
+  /** Single form: the observed scope's code node must still have this version (palimpsest_node_get's). */
+  expected_node_version?: unknown;
   intent?: unknown;
   operations?: unknown;
   observation_bundle_id?: unknown;

@@ -5,6 +5,7 @@ import type { TargetRow } from '@palimpsest/projections/content/target-row.queri
 import type { Sql } from '@palimpsest/store/db';
 import type { AppContext } from '../app-context';
 import { singleScopeActions, wantsScopeActions } from './observed-next-actions';
+import { isNodeMismatch, lookupNodeGuard, nodeGuardActions } from './node-guard';
 import { reverifyAll } from './reverify-observations';
 import { submitObservedBatch } from './submit-observed-batch';
 import { submitProposal } from '../submit-proposal/submit-proposal.handler';
@@ -37,10 +38,14 @@ export async function submitObserved(ctx: AppContext, input: SubmitObservedInput
       lookup: async (tx, target) => {
         const found = await lookupObservation(ctx, tx, target, input.observation_id);
         row = found.row;
-        return { observed: found.lookup };
+        if (!('expected_node_version' in input) || input.expected_node_version === undefined) return { observed: found.lookup };
+        // Only a current observation has a node to compare: else its own refusal comes first and the guard is not read.
+        const guard = row && found.lookup.reverified ? await lookupNodeGuard(ctx, tx, target, row, input.expected_node_version) : { expected_node_version: input.expected_node_version, path: null, node_id: null, current_node_version: null };
+        return { observed: { ...found.lookup, node_guard: guard } };
       },
     },
   });
+  if (isNodeMismatch(result)) return nodeGuardActions(result, row);
   return wantsScopeActions(result) ? singleScopeActions(ctx, result, row, input as Record<string, unknown>) : result;
 }
 

@@ -25,7 +25,7 @@ export function decideObservedBatch(cmd: SubmitObservedBatch, state: ExistingTar
 }
 
 /** The batch form's own arguments; the single form's may not come with them. */
-const SINGLE_FIELDS = ['observation_id', 'operations'];
+const SINGLE_FIELDS = ['observation_id', 'operations', 'expected_node_version'];
 
 const supplied = (value: unknown) => value !== undefined && value !== null;
 

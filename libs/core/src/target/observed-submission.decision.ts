@@ -3,7 +3,8 @@ import { parseProposal } from '../transaction/parse-proposal';
 import { problem, type ObservedProblem } from './observed-problem';
 import { isUuid } from './request-identity';
 import { runSubmission, type SubmissionForm, type SubmissionOutcome } from './submission-steps';
-import type { ObservedLookup, SubmitObservedProposal } from './target.commands';
+import type { NodeGuardLookup, ObservedLookup, SubmitObservedProposal } from './target.commands';
+import { SHA256_HEX } from '../text/sha256';
 import type { ExistingTarget } from './target.state';
 
 const supplied = (value: unknown) => value !== undefined && value !== null;
@@ -13,7 +14,7 @@ const supplied = (value: unknown) => value !== undefined && value !== null;
  * under the observed runtime with the observation's link in the record (replay checks every field of it).
  */
 const OBSERVED: SubmissionForm<SubmitObservedProposal> = {
-  extraText: (cmd) => ({ observation_id: cmd.observed.observation_id }),
+  extraText: (cmd) => ({ observation_id: cmd.observed.observation_id, ...(cmd.observed.node_guard ? { expected_node_version: cmd.observed.node_guard.expected_node_version } : {}) }),
   parse: (cmd) => parseProposal(cmd.protocol_version, cmd.proposal),
   storedRecord: (cmd, record) => ({ ...record, observation: recordedLink(cmd.observed) }),
   syntax: (cmd) => checkObservedSyntax(cmd.observed, cmd.expected_target_version, cmd.expected_current_hash),
@@ -44,6 +45,10 @@ export function checkObservedSyntax(observed: ObservedLookup, version: unknown, 
     const argument = supplied(version) ? 'expected_current_hash' : 'expected_target_version';
     return problem('context_invalid', 'PROTOCOL_VALIDATION', 'missing_guard', 'An observed submission needs both expected_target_version and expected_current_hash.', { argument });
   }
+  const guard = observed.node_guard;
+  if (guard && !(typeof guard.expected_node_version === 'string' && SHA256_HEX.test(guard.expected_node_version))) {
+    return problem('context_invalid', 'PROTOCOL_VALIDATION', 'invalid_node_version', 'expected_node_version must be a node version as palimpsest_node_get answers it: 64 lowercase hex digits.', { argument: 'expected_node_version' });
+  }
   return null;
 }
 
@@ -71,5 +76,23 @@ export function checkObservation(observed: ObservedLookup, state: ExistingTarget
   if (obs.target_hash !== state.current_hash || !observed.reverified) {
     return problem('target_hash_mismatch', 'PRECONDITION_GUARD', 'STALE_OBSERVATION_HASH', 'The target text no longer holds the observed scope: observe the scope again.', moved);
   }
-  return null;
+  return observed.node_guard ? checkNodeGuard(observed.node_guard, id) : null;
+}
+
+/**
+ * The observed scope's code node must still have the version the caller read: any change to its text,
+ * name or kind since is a recorded refusal; changes elsewhere in the file are not. A fresh read of the
+ * node (palimpsest_node_get) is what fixes it, so the reason is a retryable one.
+ */
+export function checkNodeGuard(guard: NodeGuardLookup, id: { observation_id: string }): ObservedProblem | null {
+  if (guard.current_node_version !== null && guard.current_node_version === guard.expected_node_version) return null;
+  const facts = { ...id, path: guard.path, node_id: guard.node_id, expected_node_version: guard.expected_node_version, current_node_version: guard.current_node_version };
+  const detail =
+    guard.path === null
+      ? 'The target is bound to no workspace file, so no code node can guard it: submit without expected_node_version.'
+      : guard.node_id === null
+        ? `${guard.path} declares no code node at the observed scope any more: find it again (palimpsest_node_find).`
+        : `${guard.node_id} changed since its version was read: read it again (palimpsest_node_get) and rebuild the operations.`;
+  // Unbound, no fresh read helps: not retryable.
+  return problem(guard.path === null ? 'context_invalid' : 'target_hash_mismatch', 'PRECONDITION_GUARD', 'node_version_mismatch', detail, facts);
 }

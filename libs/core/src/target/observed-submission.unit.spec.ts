@@ -43,6 +43,18 @@ describe('observed submission (target decider)', () => {
     }
   });
 
+  it('a node guard: the same version accepts; another, none at the scope, or an unbound target is node_version_mismatch, after the observation checks', () => {
+    const V = 'a'.repeat(64);
+    const guard = (current: string | null, path: string | null = 'a.ts', node_id: string | null = 'function:a.ts#f') => ({ expected_node_version: V, path, node_id, current_node_version: current });
+    expect(onlyEvent(submit({ ...lookup(), node_guard: guard(V) }))).toMatchObject({ type: 'ProposalAccepted' });
+    const moved = onlyEvent(submit({ ...lookup(), node_guard: guard('b'.repeat(64)) }));
+    expect(moved).toMatchObject({ type: 'ProposalRejected', data: { failure_reason: 'target_hash_mismatch', validation_stage: 'PRECONDITION_GUARD', diagnostic: { code: 'node_version_mismatch', node_id: 'function:a.ts#f', expected_node_version: V, current_node_version: 'b'.repeat(64) } } });
+    expect(onlyEvent(submit({ ...lookup(), node_guard: guard(null, 'a.ts', null) }))).toMatchObject({ data: { failure_reason: 'target_hash_mismatch', diagnostic: { code: 'node_version_mismatch', node_id: null } } });
+    expect(onlyEvent(submit({ ...lookup(), node_guard: guard(null, null, null) }))).toMatchObject({ data: { failure_reason: 'context_invalid', diagnostic: { code: 'node_version_mismatch', path: null } } });
+    expect(onlyEvent(submit({ ...lookup({}, false), node_guard: guard(null) }))).toMatchObject({ data: { diagnostic: { code: 'STALE_OBSERVATION_HASH' } } });
+    expect(onlyEvent(submit({ ...lookup(), node_guard: { ...guard(V), expected_node_version: 'V1' } }))).toMatchObject({ data: { failure_reason: 'context_invalid', validation_stage: 'PROTOCOL_VALIDATION', diagnostic: { code: 'invalid_node_version' } } });
+  });
+
   it('a consumed observation is refused before its version is compared', () => {
     const cmd = submit(lookup({ target_version: 7, consumed_attempt_id: OBS }));
     expect(onlyEvent(cmd)).toMatchObject({ type: 'ProposalRejected', data: { diagnostic: { code: 'OBSERVATION_ALREADY_CONSUMED' } } });

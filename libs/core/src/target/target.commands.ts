@@ -161,6 +161,20 @@ export interface ObservedLookup {
    * (the handler runs it: the core cannot parse). Only meaningful when version and hash still match.
    */
   reverified: boolean;
+  /** Present when the submission guards a code node (expected_node_version): that node as the locked text declares it. */
+  node_guard?: NodeGuardLookup;
+}
+
+/**
+ * A code-graph node guard: the version the caller read (palimpsest_node_get) and the observed scope's node
+ * in the locked text, as the handler found it (the core cannot parse). `path` is null when the target is
+ * bound to no workspace file, `node_id` null when the text declares no node at the observed scope.
+ */
+export interface NodeGuardLookup {
+  expected_node_version: unknown;
+  path: string | null;
+  node_id: string | null;
+  current_node_version: string | null;
 }
 
 export interface SaveCheckpoint extends CommandMeta {

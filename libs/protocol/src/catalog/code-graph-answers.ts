@@ -1,6 +1,7 @@
 import type { OperationName } from './catalog';
 import type { JsonSchema } from './operation-spec';
 import { array, bool, int, nullable, object, str } from './answer-schema-parts';
+import { diskState } from './snapshot-answers';
 
 /** The answers of the code graph operations (beside answer-schemas.ts). */
 
@@ -42,7 +43,12 @@ const truncation = object({
   continuation: nullable(str('Pass as cursor for the next page (graph_query).')),
 });
 
-const snapshot = object({ id: str('sha256:<root> over the paths and content hashes of the indexed files.'), files: int() });
+const snapshot = object({
+  id: str('The workspace snapshot handle (palimpsest_open_snapshot, palimpsest_snapshot_status) of the files answered from.'),
+  log_sequence: int('The log position of its capture: an as_of read at it reads the same files.'),
+  files: int('Code files indexed.'),
+  disk: { ...diskState, description: 'Reads of a handle: how the disk differs from the snapshot now.' },
+}, ['disk']);
 
 const envelope = (fields: Record<string, JsonSchema>, optional: string[] = []) => object({ status: { const: 'ok' }, snapshot, coverage, truncation, ...fields }, optional);
 

@@ -22,6 +22,7 @@ export interface OperationAdmitted {
     client_request_id?: unknown;
     include_correlation_id?: boolean;
     observation_id?: unknown;
+    expected_node_version?: unknown;
     operations?: unknown;
     observation_bundle_id?: unknown;
     groups?: unknown;

@@ -203,7 +203,14 @@ export type ChangedPathsItem = {
 /** A part several answers share. */
 export type Snapshot = {
   id: string;
+  log_sequence: number;
   files: number;
+  disk?: {
+    state: "unchanged" | "changed";
+    changed_paths: Array<ChangedPathsItem>;
+    changed_total: number;
+    latest: string;
+  };
 };
 
 /** A part several answers share. */

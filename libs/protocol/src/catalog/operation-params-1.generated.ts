@@ -85,6 +85,7 @@ export interface OperationParamsPart1 {
     client_request_id?: string | null;
     include_correlation_id?: boolean;
     observation_id?: string;
+    expected_node_version?: string;
     operations?: Array<{
       [extra: string]: unknown;
     }>;

@@ -6,6 +6,7 @@ import type {
   GraphEdge,
   GraphLanguage,
   GraphLayer,
+  GraphNode,
   GraphStep,
   ProjectState,
 } from '@palimpsest/core/structure/code-graph.port';
@@ -57,6 +58,13 @@ export class TreeSitterCodeGraph implements CodeGraphEngine {
     if (this.views.size > KEPT_VIEWS) this.views.delete(this.views.keys().next().value!);
     this.prune(state);
     return view;
+  }
+
+  async nodesOf(path: string, hash: string, text: string): Promise<readonly GraphNode[]> {
+    const language = this.languageOf(path);
+    if (!language) return [];
+    const facts = await this.factsOf(language, path, hash, async () => text);
+    return new DeclaredGraph(new Map([[path, hash]]), new Map([[path, facts]]), this.fileNodes).fileNodes(path).nodes;
   }
 
   /**

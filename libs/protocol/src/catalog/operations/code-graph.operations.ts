@@ -17,7 +17,7 @@ export const CODE_GRAPH_LIMITS = {
   max_nodes: { default: 100, maximum: 1_000 },
 } as const;
 
-export const CODE_GRAPH_ERRORS = ['workspace_not_configured', 'not_found', 'snapshot_expired', 'invalid_cursor', 'max_bytes_too_small', 'missing_to'];
+export const CODE_GRAPH_ERRORS = ['workspace_not_configured', 'not_found', 'snapshot_expired', 'snapshot_unknown', 'invalid_snapshot', 'snapshot_too_large', 'invalid_cursor', 'max_bytes_too_small', 'missing_to'];
 
 const closed = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({
   type: 'object', additionalProperties: false, required, properties,

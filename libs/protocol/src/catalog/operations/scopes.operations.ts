@@ -92,6 +92,8 @@ export const SUBMIT_OBSERVED_CODES = [
   'conflicting_arguments',
   'invalid_groups',
   'too_many_operations',
+  'invalid_node_version',
+  'node_version_mismatch',
 ];
 
 /** Single form (observation_id, operations) or batch form (observation_bundle_id, groups): never both. */
@@ -109,6 +111,7 @@ export const submitObservedOperations = defineOperation({
     properties: {
       ...submissionCommon,
       observation_id: { type: 'string', description: 'Required: the observed scope (UUID).' },
+      expected_node_version: { type: 'string', description: 'Single form: its node\'s version (palimpsest_node_get); refused if changed.' },
       // The shapes are palimpsest_submit_operations' (the decider checks them); not repeated, for the tools/list budget.
       operations: { type: 'array', minItems: 1, items: { type: 'object' }, description: 'Ordered match/span operations as in palimpsest_submit_operations.' },
       observation_bundle_id: { type: 'string', description: 'Batch: the bundle (UUID).' },
