@@ -2,10 +2,11 @@ import { setFlagsFromString } from 'node:v8';
 
 /**
  * Which of V8's WebAssembly compilers builds PGlite's 9 MB PostgreSQL module (PALIMPSEST_PGLITE_WASM).
- * `baseline` compiles it with Liftoff alone: the optimizing tier's second copy of the code is what
- * took the embedded gateway past 300 MB at its first start, and PGlite's time goes to crossing into
- * and out of the module more than to the code inside it (docs/benchmarks.md, "PGlite's WebAssembly
- * tier"). `optimized` is V8's default: Liftoff first, hot functions recompiled by TurboFan.
+ * `baseline` compiles it with Liftoff alone: the optimizing tier's second copy of the code was about
+ * 70 MB of the embedded gateway's first-start peak, and its compile a third of the store's open time.
+ * The price is throughput at saturation (a tenth to a fifth fewer submits per second on one PGlite), far
+ * above what one user's agents send (docs/benchmarks.md, "PGlite's WebAssembly tier"). `optimized` is
+ * V8's default: Liftoff first, hot functions recompiled by TurboFan.
  */
 export type WasmTier = 'baseline' | 'optimized';
 
