@@ -4,6 +4,7 @@ import type { RawData, WebSocket } from 'ws';
 import { describeRefusal, parseExecutorMessage, parseRelayMessage } from '@palimpsest/protocol/executor/executor-message-parser';
 import type { HelloMessage, RelayMessage, ToolCallMessage, ToolResultMessage } from '@palimpsest/protocol/executor/executor-messages';
 import { EXECUTOR_MIN_PROTOCOL_VERSION, EXECUTOR_PROTOCOL_VERSION } from '@palimpsest/protocol/executor/executor-protocol';
+import type { AskedCalls } from './asked-calls';
 import { closeReason, EXECUTOR_CLOSE, type ExecutorCloseName } from './executor-close-codes';
 import type { ExecutorLinkConfig } from './executor-link-config';
 import type { ExecutorPresence } from './executor-presence';
@@ -24,6 +25,8 @@ export interface ConnectionContext {
   relay: ExecutorRelay;
   config: ExecutorLinkConfig;
   logger: Logger;
+  /** The calls sent to each device and not answered yet, shared by the device's connections (one after another). */
+  asked: AskedCalls;
   /** Closes another connection of this link (the one a new hello replaces). */
   closeOther(connectionId: string, name: ExecutorCloseName, detail: string): void;
 }
@@ -43,8 +46,8 @@ export class ExecutorConnection implements RelayEndpoint {
   readonly id = randomUUID();
   private helloed = false;
   private readonly pending = new Map<string, Pending>();
-  /** Request ids sent on this connection whose answer has not come: a result past its wait (the caller was answered "unknown") is late, not hostile. */
-  private readonly asked = new Set<string>();
+  /** The device its hello named (calls are sent only after it). */
+  private deviceId: string | null = null;
   private closed = false;
   private silence: NodeJS.Timeout;
   private heardAt = Date.now();
@@ -108,7 +111,7 @@ export class ExecutorConnection implements RelayEndpoint {
         resolve: (m) => (done(), resolve(m)),
         reject: (e) => (done(), reject(e)),
       });
-      this.asked.add(message.requestId);
+      this.ctx.asked.add(message.requestId, this.deviceId!);
       this.sendMessage(message);
     });
   }
@@ -161,11 +164,12 @@ export class ExecutorConnection implements RelayEndpoint {
   /** A result for a call in flight on this connection; anything else closes this connection alone. */
   private toolResult(message: ToolResultMessage): void {
     const pending = this.pending.get(message.requestId);
-    const late = !pending && this.asked.has(message.requestId);
-    this.asked.delete(message.requestId);
+    const asked = this.deviceId !== null && this.ctx.asked.take(message.requestId, this.deviceId);
+    const late = !pending && asked;
     if (late) {
-      // Its caller stopped waiting (the deadline passed, a cancel went out): the call stays in doubt on the
-      // record, and sending its key again asks the executor, which answers from its own record.
+      // Its caller stopped waiting (the deadline passed, a cancel went out, or the link it was sent on dropped
+      // and this is the device's next connection): the call stays in doubt on the record, and sending its key
+      // again asks the executor, which answers from its own record.
       this.ctx.logger.info({ connection: this.id, request_id: message.requestId }, 'executor link: a tool.result after its caller stopped waiting; left to the next send of its key');
       return;
     }
@@ -189,6 +193,7 @@ export class ExecutorConnection implements RelayEndpoint {
     const existing = this.ctx.presence.byDevice(message.deviceId);
     if (existing && existing.tokenId !== this.auth.tokenId) return this.close('device_in_use', `device ${message.deviceId} is connected under another token`);
     if (existing) this.ctx.closeOther(existing.connectionId, 'replaced', 'the same device connected again');
+    this.deviceId = message.deviceId;
     const now = Date.now();
     this.ctx.presence.add({
       connectionId: this.id,

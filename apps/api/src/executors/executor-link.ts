@@ -8,6 +8,7 @@ import { storeFailureOf } from '@palimpsest/store/errors';
 import { hashSecret, isTokenActive } from '../auth/api-tokens';
 import { scopeRefusal, type TokenVerifier } from '../auth/token-verifier';
 import { ApiError, gatewayError } from '../errors/api-error';
+import { AskedCalls } from './asked-calls';
 import { ExecutorConnection, type ConnectionAuth } from './executor-connection';
 import { EXECUTOR_CONNECT_PATH, type ExecutorLinkConfig } from './executor-link-config';
 import type { ExecutorPresence } from './executor-presence';
@@ -33,6 +34,7 @@ export interface ExecutorLinkDeps {
 export class ExecutorLink {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: EXECUTOR_MAX_MESSAGE_BYTES });
   private readonly connections = new Map<string, ExecutorConnection>();
+  private readonly asked = new AskedCalls();
   private unlisten: (() => void) | undefined;
 
   constructor(
@@ -96,6 +98,7 @@ export class ExecutorLink {
       relay: this.deps.relay,
       config: this.config,
       logger: this.deps.logger,
+      asked: this.asked,
       closeOther: (id, name, detail) => this.connections.get(id)?.close(name, detail),
     }, remote);
     this.connections.set(connection.id, connection);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { dispatchRequest } from '../dispatch/dispatch';
 import { createWorkspaceHarness, type WorkspaceHarness } from '../test-support/workspace-harness';
 import { readAll } from '@palimpsest/store/read-all';
+import { eventually } from '@palimpsest/store/test-support/eventually';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { git as gitBytes, gitText } from '@palimpsest/workspace/git/git-command';
 import { initTestRepo, userCommit } from '@palimpsest/workspace/git/test-support/git-test-repo';
@@ -27,7 +28,10 @@ describe(`verify --git and the line-ending record as of the attempt (${describeB
     await reactor.open();
     const edited = (await dispatchRequest(h.ctx, 'edit_file', { path: 'c.txt', oldString: 'beta', newString: 'BETA' }, {})) as Record<string, unknown>;
     expect(edited).toMatchObject({ status: 'ok', content_eol: 'crlf' });
-    await reactor.handle(await readAll(h.testDb.db, { after: null, limit: 1000 }), { commit: async () => undefined });
+    // readAll stops below the oldest open transaction (other suites' on a shared server): wait until it reads them all.
+    const last = (await h.testDb.db.query<{ p: number }>('SELECT max(global_position)::bigint AS p FROM events')).rows[0]!.p;
+    const events = await eventually(() => readAll(h.testDb.db, { after: null, limit: 1000 }), (read) => read.at(-1)?.globalPosition === last, { timeoutMs: 120_000 });
+    await reactor.handle(events, { commit: async () => undefined });
     expect(await git('rev-list', '--count', 'HEAD')).toBe('2');
     expect((await gitBytes(h.dir, ['cat-file', 'blob', 'HEAD:c.txt'])).toString()).toBe('alpha\r\nBETA\r\n');
   });
