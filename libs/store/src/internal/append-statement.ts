@@ -56,7 +56,7 @@ export function appendCtes(placed: PlacedAppend, channel: string | null): SqlFra
     ...(guard ? [sql`guarded${t} AS MATERIALIZED (${guard})`] : []),
     sql`links${t} AS (${linksOf(spec, t)})`,
     sql`${inserted} AS (
-  INSERT INTO events (stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at, chain_hash)
+  INSERT INTO events (stream_id, stream_version, event_type, schema_version, data, metadata, recorded_at, chain_hash, epoch)
   SELECT input${t}.stream_id,
          ${expected} + input${t}.ord,
          input${t}.event ->> 'type',
@@ -64,7 +64,9 @@ export function appendCtes(placed: PlacedAppend, channel: string | null): SqlFra
          input${t}.event -> 'data',
          coalesce(input${t}.event -> 'metadata', '{}'::jsonb),
          (input${t}.event ->> 'recordedAt')::timestamptz,
-         (SELECT links FROM links${t})[input${t}.ord]
+         (SELECT links FROM links${t})[input${t}.ord],
+         -- The epoch as the column's default would read it (same snapshot), once per statement, not per row.
+         (SELECT epoch FROM log_state)
   FROM input${t}
   WHERE ${where}
   ORDER BY input${t}.ord
