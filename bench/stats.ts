@@ -50,7 +50,7 @@ interface CpuSnapshot {
 }
 
 /** Machine-wide CPU counters from /proc/stat (Linux); zeros elsewhere. */
-function machineCpu(): { busy: number; total: number } {
+export function machineCpu(): { busy: number; total: number } {
   try {
     const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
     const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);

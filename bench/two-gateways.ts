@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { createToken } from '@palimpsest/api/auth/api-tokens';
 import { SCOPES } from '@palimpsest/api/routes/route-table';
@@ -8,7 +7,7 @@ import { createBenchDatabase, serverFacts } from './bench-database';
 import { asDeployed, benchGuard } from './deployed-env';
 import { cannon, createTargets, startGateway, type Gateway } from './http-gateway';
 import { postgresCpuSince, processCpuMs } from './process-cpu';
-import { envNumber, f2, table } from './stats';
+import { envNumber, f2, machineCpu, table } from './stats';
 
 /**
  * One gateway against two on one PostgreSQL database: the same guarded 1-edit submits over HTTP
@@ -44,20 +43,13 @@ interface Row {
   machineBusy: number;
 }
 
-/** Jiffies of the whole machine, busy and total, from /proc/stat. */
-function machine(): { busy: number; total: number } {
-  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const total = f.reduce((a, b) => a + b, 0);
-  return { busy: total - f[3]! - f[4]!, total };
-}
-
 async function run(setup: string, legs: Leg[], token: string, versions: Map<string, number>): Promise<Row> {
   await Promise.all(legs.map((l) => cannon(l.gateway.url, token, l.ids, WARMUP, versions, l.connections)));
   const pg = postgresCpuSince();
   const cpu0 = legs.map((l) => processCpuMs(l.gateway.child.pid));
-  const m0 = machine();
+  const m0 = machineCpu();
   const results = await Promise.all(legs.map((l) => cannon(l.gateway.url, token, l.ids, SECONDS, versions, l.connections)));
-  const m1 = machine();
+  const m1 = machineCpu();
   const total = results.reduce((a, r) => a + r.result.requests.total, 0);
   return {
     setup,

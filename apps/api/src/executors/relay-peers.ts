@@ -21,7 +21,7 @@ type HandedCall = Omit<RelayCall, 'signal'> & { key: string };
  * The gateways on one PostgreSQL database as one relay: each announces the projects its executors hold
  * (relay_presence) and learns the others' (NOTIFY palimpsest_relay 'presence', and every RENEW_MS); a
  * call for a project whose executor is connected to another gateway is handed to it through
- * relay_forwarded_calls and answered there, on that gateway's record as any call of its own (the same
+ * relay_forwarded_calls and answered there, on that gateway's record like every call of its own (the same
  * key, the same exactly-once rules). On an embedded store there is one gateway and nothing to share.
  */
 export class RelayPeers {
@@ -104,7 +104,7 @@ export class RelayPeers {
     if (kind === 'answer' && first) this.waiting.get(first)?.();
   }
 
-  /** A call another gateway handed to this one: answered as any call of this gateway's own. */
+  /** A call another gateway handed to this one: answered like every call of this gateway's own. */
   private async answer(id: string): Promise<void> {
     if (this.serving.has(id)) return;
     this.serving.add(id);

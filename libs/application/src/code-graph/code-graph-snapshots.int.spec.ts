@@ -74,7 +74,7 @@ describe(`code graph answers name the workspace snapshot they answer from, on ${
     expect({ ...then, snapshot, truncation: { ...then.truncation, used: edited.truncation.used } }).toEqual(edited);
     // A read of a handle says how the disk differs from it now (as a snapshot read does).
     expect(disk).toEqual({ state: 'changed', changed_paths: [{ path: 'src/app.ts', change: 'modified' }], changed_total: 1, latest: (await cold('palimpsest_snapshot_status')).latest });
-    // src/extra.ts was never edited through Palimpsest: once it changes on disk, what held it is gone (for a process that had not read it).
+    // no edit through Palimpsest ever wrote src/extra.ts: once it changes on disk, what held it is gone (for a process that had not read it).
     put('src/extra.ts', "export const extra = 'changed outside';\n");
     expect(await on(appContext(h.testDb.db, { workspace: h.root }))('palimpsest_graph_query', { from: [GREET], mode: 'dependents', snapshot: first.snapshot.id }, true)).toMatchObject({ status: 'not_found', code: 'snapshot_expired', failure_detail: expect.stringContaining('src/extra.ts') });
     const latest = await cold('palimpsest_graph_query', { from: [GREET], mode: 'dependents' }, true);

@@ -70,7 +70,7 @@ export async function openState(ctx: AppContext, snapshot: string | undefined): 
     if (!(error instanceof SnapshotTextUnavailable)) throw error;
     return {
       status: 'not_found', code: 'snapshot_expired', next_actions: [],
-      failure_detail: `${data.snapshot} can no longer be indexed: ${error.path} changed on disk since and the log does not hold its bytes then (it was never edited through Palimpsest). Read latest.`,
+      failure_detail: `${data.snapshot} can no longer be indexed: ${error.path} changed on disk since and the log does not hold its bytes then (no edit through Palimpsest ever wrote it). Read latest.`,
     };
   }
 }

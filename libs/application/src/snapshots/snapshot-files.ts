@@ -6,7 +6,7 @@ import type { AppContext } from '../app-context';
 /**
  * The files of a recorded snapshot of this process's workspace root: path → lowercase hex SHA-256 of its
  * bytes, in path order (UTF-8 bytes). Null when there is no workspace root, the value is not a handle, or
- * that handle was never captured under the root. For code that keys what it derives by file content (a
+ * no capture under the root recorded that handle. For code that keys what it derives by file content (a
  * code graph): the same digest is the same bytes, in any snapshot.
  */
 export async function snapshotFiles(ctx: AppContext, handle: string): Promise<Map<string, string> | null> {

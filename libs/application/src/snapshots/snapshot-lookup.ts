@@ -21,7 +21,7 @@ export const snapshotUnknown = (handle: string): SnapshotUnknown => ({
   status: 'not_found',
   code: 'snapshot_unknown',
   snapshot: handle,
-  failure_detail: `${handle} was never captured under this workspace root: a handle names content a palimpsest_open_snapshot (workspace/open) recorded here. Open latest and use the handle it returns.`,
+  failure_detail: `no capture under this workspace root recorded ${handle}: a handle names content a palimpsest_open_snapshot (workspace/open) recorded here. Open latest and use the handle it returns.`,
   next_actions: [OPEN_LATEST],
 });
 

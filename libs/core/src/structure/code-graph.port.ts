@@ -101,6 +101,6 @@ export interface CodeGraphView {
 export interface CodeGraphEngine {
   languageOf(path: string): GraphLanguage | null;
   view(state: ProjectState, read: (path: string, hash: string) => Promise<string>): Promise<CodeGraphView>;
-  /** The nodes one file declares with this content (`hash`: SHA-256 of its bytes, `text` their UTF-8), as any view holding it names them. */
+  /** The nodes one file declares with this content (`hash`: SHA-256 of its bytes, `text` their UTF-8), as every view holding it names them. */
   nodesOf(path: string, hash: string, text: string): Promise<readonly GraphNode[]>;
 }

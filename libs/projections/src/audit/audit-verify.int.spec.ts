@@ -6,6 +6,7 @@ import { appendToStream } from '@palimpsest/store/append-to-stream';
 import type { Db, Sql } from '@palimpsest/store/db';
 import { checkpointOf, readAll, type ReadAllCheckpoint } from '@palimpsest/store/read-all';
 import { sampleEvents, uniqueStreamId } from '@palimpsest/store/test-support/sample-events';
+import { xminHolder } from '@palimpsest/store/test-support/eventually';
 import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
 import { extendAuditLog } from './audit-log.reactor';
 import { exportAuditBundle } from './audit-export.queries';
@@ -30,13 +31,13 @@ describe(`verifying the audit log (${describeBackend})`, () => {
     await catchUp(db);
     log = await exportAuditBundle(db, signer.verifierKey, null);
     some = await exportAuditBundle(db, signer.verifierKey, [streams[0]!]);
-  });
+  }, 120_000);
   afterAll(() => testDb.dispose());
 
   /** The projector's reactor, batch by batch, until every event is a leaf (on PostgreSQL readAll waits for the server's xmin). */
   let after: ReadAllCheckpoint | null = null;
   async function catchUp(sql: Db): Promise<void> {
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 45_000;
     for (;;) {
       const events = await readAll(sql, { after, limit: 4 });
       if (events.length > 0) {
@@ -45,7 +46,8 @@ describe(`verifying the audit log (${describeBackend})`, () => {
         continue;
       }
       const { rows } = await sql.query<{ behind: boolean }>(`SELECT (SELECT count(*) FROM events) > coalesce((SELECT size FROM audit_log_state), 0) AS behind`);
-      if (!rows[0]!.behind || Date.now() > deadline) return;
+      if (!rows[0]!.behind) return;
+      if (Date.now() > deadline) throw new Error(`the audit log is behind the events after 45 s; the horizon is held by ${await xminHolder(sql)}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }

@@ -11,7 +11,7 @@ export interface RecordedSnapshot {
   position: number;
 }
 
-/** The snapshot recorded in `streamId`, or null when that content was never captured under that root. */
+/** The snapshot recorded in `streamId`, or null when no capture under that root recorded that content. */
 export async function recordedSnapshot(sql: Sql, streamId: string): Promise<RecordedSnapshot | null> {
   const [event] = await readStream(sql, streamId, { limit: 1 });
   if (!event || event.type !== SNAPSHOT_CAPTURED) return null;

@@ -24,3 +24,16 @@ export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T)
   });
   return { promise, resolve };
 }
+
+/**
+ * On PostgreSQL, the write transaction that holds the cluster-wide xmin back (the one readAll waits on),
+ * described for a failure message; '' when none does, or on PGlite.
+ */
+export async function xminHolder(db: { kind: string; query: <R>(sql: string) => Promise<{ rows: R[] }> }): Promise<string> {
+  if (db.kind !== 'postgres') return '';
+  const { rows } = await db.query<{ who: string }>(
+    `SELECT format('pid %s on %s (%s since %s): %s', pid, datname, state, xact_start, left(query, 200)) AS who
+     FROM pg_stat_activity WHERE backend_xid IS NOT NULL ORDER BY age(backend_xid) DESC LIMIT 1`,
+  );
+  return rows[0]?.who ?? '';
+}
