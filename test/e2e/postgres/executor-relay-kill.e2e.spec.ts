@@ -105,6 +105,29 @@ describe(`executor relay: an executor killed mid-command, and a revoked one (pal
     await ready(executor);
   }, 120_000);
 
+  it('answers for a started command the restart stopped from the record: its end, a kill as already done, input as not written', async () => {
+    await waitFor(siteOnline, Boolean, 30_000, 'the project online');
+    const started = (await http.post('/v1/commands', { project: 'site', command: 'sleep 120', client_request_id: 'start-killed-1' })).body;
+    expect(started).toMatchObject({ status: 'ok', processId: expect.any(String), pid: expect.any(Number) });
+    process.kill(executor.pid, 'SIGKILL');
+    await executor.exited;
+    executor = startConnect(api.url, tokens.site!.token, { site });
+    await ready(executor);
+    await waitFor(siteOnline, Boolean, 30_000, 'the project online again');
+    expect(alive(started.pid)).toBe(false); // the restart's cleanup stopped its group before the project was ready
+
+    const id = started.processId as string;
+    expect((await http.get(`/v1/commands/${id}/output`, { project: 'site', cursor: '0' })).body).toMatchObject({ status: 'ok', processId: id, chunk: '', running: false, exitCode: null, signal: 'SIGTERM' });
+    expect((await http.post(`/v1/commands/${id}/kill`, { project: 'site', client_request_id: 'kill-after-restart-1' })).body).toMatchObject({ status: 'ok', processId: id, killed: false, exitCode: null, signal: 'SIGTERM' });
+    expect((await http.post(`/v1/commands/${id}/input`, { project: 'site', data: 'y', client_request_id: 'input-after-restart-1' })).body).toMatchObject({
+      status: 'rejected',
+      code: 'process_not_running',
+      answer: 'TOOL_FAILED',
+      failure_detail: expect.stringMatching(/stopped when the process that ran it restarted \(terminated\)\. Nothing was written/),
+    });
+    expect((await http.post('/v1/commands/cmd-never-started/kill', { project: 'site' })).body).toMatchObject({ status: 'not_found', code: 'PROCESS_NOT_FOUND', answer: 'INVALID_ARGUMENTS' });
+  }, 120_000);
+
   it('releases a revoked token\'s projects and closes its link: another executor\'s token claims them', async () => {
     await waitFor(siteOnline, Boolean, 30_000, 'the project online');
     const admin = new HttpClient(api.url, tokens.admin!.token);
@@ -133,12 +156,23 @@ describe(`executor relay: an executor killed mid-command, and a revoked one (pal
            FROM events e JOIN events s ON s.stream_id = e.stream_id AND s.event_type = 'RelayCallSent'
           WHERE e.stream_id LIKE 'relay-call-%' ORDER BY s.data->>'key', e.stream_version`,
       );
-      expect(rows).toEqual([
+      const named = ['heir-1', 'input-after-restart-1', 'kill-after-restart-1', 'run-killed-1', 'start-killed-1'];
+      expect(rows.filter((r) => named.includes(r.key))).toEqual([
         { key: 'heir-1', type: 'RelayCallSent', status: null, code: null },
         { key: 'heir-1', type: 'RelayCallAnswered', status: 'ok', code: null },
+        { key: 'input-after-restart-1', type: 'RelayCallSent', status: null, code: null },
+        { key: 'input-after-restart-1', type: 'RelayCallAnswered', status: 'rejected', code: 'process_not_running' },
+        { key: 'kill-after-restart-1', type: 'RelayCallSent', status: null, code: null },
+        { key: 'kill-after-restart-1', type: 'RelayCallAnswered', status: 'ok', code: null },
         { key: 'run-killed-1', type: 'RelayCallSent', status: null, code: null },
         { key: 'run-killed-1', type: 'RelayCallAnswered', status: 'invalid_argument', code: 'LOCAL_EXECUTOR_OFFLINE' },
+        { key: 'start-killed-1', type: 'RelayCallSent', status: null, code: null },
+        { key: 'start-killed-1', type: 'RelayCallAnswered', status: 'ok', code: null },
       ]);
+      // The calls sent without a key (a read, a kill of an unknown process) were keyed by the gateway, each sent and answered once.
+      const others = rows.filter((r) => !named.includes(r.key));
+      expect(others.map((r) => r.type)).toEqual(others.map((_, i) => (i % 2 ? 'RelayCallAnswered' : 'RelayCallSent')));
+      expect(new Set(others.map((r) => r.key)).size).toBe(others.length / 2);
     } finally {
       await db.close();
     }

@@ -9,7 +9,7 @@ import type { Outcome } from '@palimpsest/protocol/outcome';
 import { openDb } from '@palimpsest/store/open-db';
 import { prepareStore } from '../runtime';
 import type { LocalProject } from './connect-projects';
-import { COMMAND_TOOLS, READ_TOOLS, RECONCILED_TOOLS, recordedRun, recordedWrite } from './connect-reconcile';
+import { COMMAND_TOOLS, RECONCILED_TOOLS, recordedRun, recordedWrite, RERUN_TOOLS, unknownInput } from './connect-reconcile';
 
 /** A project opened here: its own embedded store and workspace root, and the machine owner's policy for it. */
 interface OpenProject {
@@ -108,13 +108,14 @@ export class LocalExecutor {
 
 /**
  * A call started before and never answered (this process was killed in the middle, or the run threw):
- * the answer its record gives, null when it did not apply (or changes nothing) and runs now, 'unknown'
- * when the record cannot say (input sent to a process, a kill).
+ * the answer its record gives, null when it did not apply (or runs again safely) and runs now, 'unknown'
+ * for a tool the record cannot say of.
  */
 async function settledFromRecord(ctx: AppContext, message: ToolCallMessage, args: Record<string, unknown>, slug: string): Promise<Outcome | null | 'unknown'> {
   if (RECONCILED_TOOLS.has(message.tool)) return recordedWrite(ctx, message.requestId, message.tool);
   if (COMMAND_TOOLS.has(message.tool)) return recordedRun(ctx, message.requestId, message.tool, args, slug);
-  return READ_TOOLS.has(message.tool) ? null : 'unknown';
+  if (message.tool === 'send_command_input') return unknownInput(args, slug);
+  return RERUN_TOOLS.has(message.tool) ? null : 'unknown';
 }
 
 /** A recorded answer as it was sent: the tool's answer, or the refusal's code and message. */

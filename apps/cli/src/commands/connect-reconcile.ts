@@ -90,8 +90,28 @@ async function takenFirst(ctx: AppContext, accepted: Accepted): Promise<{ bound_
 
 /** The command tools whose run the project's record shows by request id (the run's caller correlation id). */
 export const COMMAND_TOOLS: ReadonlySet<string> = new Set(['run_command', 'start_command']);
-/** The tools that change nothing: one started and never answered is run again. */
-export const READ_TOOLS: ReadonlySet<string> = new Set(['read_file', 'list_files', 'grep', 'get_command_output']);
+/**
+ * The tools run again when one started and never answered: they change nothing, or (kill_command) what
+ * they change is the same done twice, and a process the restart stopped answers as already ended.
+ */
+export const RERUN_TOOLS: ReadonlySet<string> = new Set(['read_file', 'list_files', 'grep', 'get_command_output', 'kill_command']);
+
+/**
+ * send_command_input started and never answered: whether the input reached the process is unknown, and the
+ * restart stopped that process (its cleanup kills every group a killed executor left).
+ */
+export function unknownInput(args: Record<string, unknown>, slug: string): Outcome {
+  const processId = String(args.processId);
+  return {
+    status: 'invalid_argument',
+    code: 'LOCAL_EXECUTOR_OFFLINE',
+    answer: 'LOCAL_EXECUTOR_OFFLINE',
+    retryable: 'none',
+    outcome: 'unknown',
+    failure_detail: `send_command_input in project ${slug}: its executor stopped while it wrote to process ${processId} (\`palimpsest connect\` was killed or its machine went down); whether the input reached it is unknown, and the process was stopped with it. Tell the user; do not assume it was written or not.`,
+    next_actions: [{ operation: 'get_command_output', reason: 'How the process ended, as its record says.', params: { processId } }],
+  } as Outcome;
+}
 
 
 /**

@@ -1,4 +1,5 @@
 import { OP } from '@palimpsest/core/errors/operation-names.generated';
+import { dispatchRequest } from '../../dispatch/dispatch';
 import { loadCommandRun } from '@palimpsest/projections/command-runs/command-run-store';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { groupMembers } from '@palimpsest/workspace/process/process-group';
@@ -41,5 +42,19 @@ describe(`the restart's cleanup of a run whose start was not yet recorded, on ${
     expect(lines.find((l) => l.includes(never))).toMatch(/its processes were already gone/);
     expect((await loadCommandRun(h.ctx.db, runId)).events.map((e) => e.type)).toEqual(['CommandRequested', 'CommandKilled']);
     expect(await settleRunsLeftByACrash(h.ctx)).toEqual([]);
+  });
+
+  it('answers the command tools for a run the restart settled from its record, and a run never started as not found', async () => {
+    const runId = await requested('sleep 100');
+    await settleRunsLeftByACrash(h.ctx);
+    const call = (tool: string, args: Record<string, unknown>) => dispatchRequest(h.ctx, tool, { processId: runId, ...args });
+    const ended = { processId: runId, exitCode: null, signal: null };
+    expect(await call(OP.get_command_output, { cursor: 7 })).toEqual({ status: 'ok', ...ended, chunk: '', nextCursor: 7, skipped: false, skippedBytes: 0, running: false });
+    expect(await call(OP.kill_command, {})).toEqual({ status: 'ok', ...ended, killed: false });
+    expect(await call(OP.send_command_input, { data: 'y' })).toMatchObject({ status: 'rejected', code: 'process_not_running', failure_detail: `Process ${runId} is not running: it stopped when the process that ran it restarted (nothing of it was left). Nothing was written.` });
+    const unended = await requested('sleep 100'); // on the record, not settled: another process's run
+    expect(await dispatchRequest(h.ctx, OP.kill_command, { processId: unended })).toMatchObject({ status: 'not_found', code: 'PROCESS_NOT_FOUND', failure_detail: expect.stringMatching(/another Palimpsest process holds it/) });
+    expect(await dispatchRequest(h.ctx, OP.get_command_output, { processId: 'cmd-never' })).toMatchObject({ status: 'not_found', code: 'PROCESS_NOT_FOUND', answer: 'INVALID_ARGUMENTS' });
+    await settleRunsLeftByACrash(h.ctx);
   });
 });

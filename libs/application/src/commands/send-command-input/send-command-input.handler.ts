@@ -5,6 +5,7 @@ import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { callerPolicy } from '../shared/begin-run';
 import { forbidden, noProcesses, notRunning, processNotFound } from '../shared/command-answers';
+import { endedRun } from '../shared/ended-run';
 
 export interface SendCommandInputInput {
   processId: string;
@@ -20,7 +21,10 @@ export async function sendCommandInput(ctx: AppContext, input: SendCommandInputI
   const processes = ctx.commands.processes;
   if (!processes) return noProcesses(OP.send_command_input);
   const run = ctx.commands.runs.get(input.processId);
-  if (!run) return processNotFound(input.processId);
+  if (!run) {
+    const ended = await endedRun(ctx, input.processId);
+    return ended === null || ended === 'unended' ? processNotFound(input.processId, ended === 'unended') : notRunning(input.processId, ended.how);
+  }
   const text = input.newline === false ? input.data : `${input.data}\n`;
   const running = [...ctx.commands.runs.values()].filter((r) => r.process.running).map((r) => r.process.command);
   const decision = await ctx.commands.gate.decideInput(text, running, callerPolicy(session));

@@ -53,18 +53,24 @@ export const spawnFailed = (detail: string, runId: string): Refusal<'rejected'> 
   failure_detail: `The command could not be started: ${detail.trim()}`,
 });
 
-export const processNotFound = (processId: string): Refusal<'not_found'> => ({
+/** `unended`: the record has the run started and not ended, in a process other than this one. */
+export const processNotFound = (processId: string, unended = false): Refusal<'not_found'> => ({
   status: 'not_found',
   code: 'PROCESS_NOT_FOUND',
   answer: 'INVALID_ARGUMENTS',
-  failure_detail: `No process ${JSON.stringify(processId)} was started here (or it ended long ago): send a processId start_command answered.`,
+  failure_detail: unended
+    ? `Process ${processId} is on the record as started and not ended, but another Palimpsest process holds it (the one that started it; or that one stopped and its restart has not settled it yet): send the call there.`
+    : `No process ${JSON.stringify(processId)} was started here: send a processId start_command answered.`,
 });
 
-export const notRunning = (processId: string): Refusal<'rejected'> => ({
+/** `how`: how the record ended a process this one no longer holds. */
+export const notRunning = (processId: string, how?: string): Refusal<'rejected'> => ({
   status: 'rejected',
   code: 'process_not_running',
   answer: 'TOOL_FAILED',
-  failure_detail: `Process ${processId} is not running (or its stdin is closed): nothing was written. Read its output with get_command_output.`,
+  failure_detail: how
+    ? `Process ${processId} is not running: it ${how}. Nothing was written.`
+    : `Process ${processId} is not running (or its stdin is closed): nothing was written. Read its output with get_command_output.`,
 });
 
 export const rootOnly = (cwd: string): InvalidArgument =>
