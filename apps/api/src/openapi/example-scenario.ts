@@ -136,11 +136,19 @@ function errorBody(operation: OperationName, result: AnyResult): { status: numbe
 
 /** Runs every example request against `call`; the answers are written back to the example ids. */
 /** `audit`: brings the audit log up to the store and signs a checkpoint (the projector's reactor, run to the end). */
-export async function runExamples(call: Call, workspace: ExampleWorkspace | null = null, audit: (() => Promise<void>) | null = null): Promise<Omit<ExampleRuns, 'gateway'>> {
+/** `settle`: records what a started command holds back (its start, kept a moment), so that each run writes the same log. */
+export async function runExamples(
+  call: Call,
+  workspace: ExampleWorkspace | null = null,
+  audit: (() => Promise<void>) | null = null,
+  settle: (() => Promise<void>) | null = null,
+): Promise<Omit<ExampleRuns, 'gateway'>> {
   let n = 0;
   const run = async (request: ExampleRequest) => {
     const ids = await prepare(call, request.setup, ++n, workspace, audit);
-    return writeBack(await call(request.operation, bindIds(request.params, ids)), ids);
+    const answer = writeBack(await call(request.operation, bindIds(request.params, ids)), ids);
+    await settle?.();
+    return answer;
   };
   const operations: ExampleRuns['operations'] = {};
   for (const spec of CATALOG) {

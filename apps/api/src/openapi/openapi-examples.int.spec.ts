@@ -98,7 +98,7 @@ describe(`the OpenAPI examples are real answers on ${describeBackend}`, () => {
     ctx.relay = { port: { projects: () => [EXAMPLE_PROJECT], call: () => Promise.reject(new Error('no relayed call in the examples')) }, active: new ActiveProjects() };
     ctx.relay.active.set(EXAMPLE_CLIENT, EXAMPLE_PROJECT.id);
     const asClient = (name: string) => (PROJECT_OPERATIONS.some((op) => op.name === name) ? { correlationId: EXAMPLE_CLIENT } : {});
-    const operations = await runExamples((name, args) => dispatch(ctx, name, args, asClient(name)), { path: dir, write: writeFile }, auditCatchUp(h.testDb.db));
+    const operations = await runExamples((name, args) => dispatch(ctx, name, args, asClient(name)), { path: dir, write: writeFile }, auditCatchUp(h.testDb.db), () => ctx.commands.recordHeld());
     runs = { ...operations, errors: [...operations.errors, ...(await gatewayRefusals())], gateway: await operatorAnswers(h.ctx) };
     if (process.env.UPDATE_OPENAPI_EXAMPLES) write(runs);
   }, 120_000);

@@ -10,6 +10,8 @@ export type RunStep = CommandRunCommand extends infer C ? (C extends CommandRunC
 export interface RunLog {
   readonly runId: string;
   record(step: RunStep): Promise<void>;
+  /** Records now what the run holds back. */
+  recordHeld(): Promise<void>;
 }
 
 /** A run this process started: its record, its process, and the promise its exit is recorded by. */
@@ -28,6 +30,11 @@ export class CommandRuns {
   readonly runs = new Map<string, LiveRun>();
 
   constructor(readonly processes: ProcessManager | null, readonly gate: CommandGate) {}
+
+  /** Records now every step a run holds back (a start waiting a moment to go with its exit). */
+  async recordHeld(): Promise<void> {
+    await Promise.all([...this.runs.values()].map((r) => r.record.recordHeld()));
+  }
 
   /** Service stop: every group is stopped and each run's kill and exit recorded. */
   async stop(): Promise<void> {

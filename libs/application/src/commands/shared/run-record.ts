@@ -63,6 +63,12 @@ export class RunRecord implements RunLog {
     return recorded;
   }
 
+  /** Records what `hold` keeps back now, without waiting for its time. */
+  async recordHeld(): Promise<void> {
+    this.flush();
+    await this.tail;
+  }
+
   private enqueue(step: RunStep): Promise<void> {
     return new Promise<void>((resolve, reject) => this.queue.push({ step, done: (error) => (error === undefined ? resolve() : reject(error)) }));
   }
