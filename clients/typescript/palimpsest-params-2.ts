@@ -6,12 +6,14 @@ export type SendCommandInputParams = {
   data: string;
   newline?: boolean;
   project?: string;
+  client_request_id?: string;
 };
 
 /** Kill a started command and everything it started: Stop a started command and every process it started (SIGTERM, then SIGKILL within 2 s); answers once they are gone. killed is false when it had already ended. */
 export type KillCommandParams = {
   processId: string;
   project?: string;
+  client_request_id?: string;
 };
 
 /** Propose a candidate change: Stage operations on a private candidate over one or more targets; none changes before palimpsest_change_apply. candidate + expected_candidate_version extend an open one. */

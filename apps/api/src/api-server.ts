@@ -79,7 +79,7 @@ export async function startApiServer(store: Db, config: ApiConfig, version: stri
   });
   if (config.auth) await runtime.tokens.start();
   const relay = new ExecutorRelay(runtime.ctx, relayConfigFrom(process.env), runtime.logger);
-  const peers = new RelayPeers(runtime.db, runtime.logger, () => relay.heldOnline(), (call) => relay.call(call));
+  const peers = new RelayPeers(runtime.db, runtime.logger, () => relay.heldProjects(), (call) => relay.call(call));
   relay.attachPeers(peers);
   await peers.start();
   registerExecutorMetrics(runtime.metrics.registry, presence, relay);

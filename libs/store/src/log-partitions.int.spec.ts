@@ -234,7 +234,7 @@ describe(`the partitioning of an existing log (${describeBackend})`, () => {
          FROM generate_series(1, 3) AS v RETURNING global_position AS p`,
         [stream],
       );
-      expect(await migrate(db)).toEqual({ applied: ['0035_partitioned_log'] });
+      expect((await migrate(db)).applied[0]).toBe('0035_partitioned_log');
       expect(await epochsOf(db, stream)).toEqual([0, 0, 0]);
       await expect(appendToStream(db, stream, 2, [sampleEvent(9)])).rejects.toBeInstanceOf(StreamVersionConflictError);
       const next = await appendToStream(db, stream, 3, [sampleEvent(4)]);

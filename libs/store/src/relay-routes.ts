@@ -8,6 +8,8 @@ export interface ProjectPresence {
   gateway: string;
   device_id: string;
   token_id: string | null;
+  /** false while its executor is away (the gateway waits for it to come back). */
+  online: boolean;
 }
 
 export interface HeldProject {
@@ -15,21 +17,24 @@ export interface HeldProject {
   slug: string;
   deviceId: string;
   tokenId: string | null;
+  online: boolean;
 }
 
 /**
  * Makes this gateway's rows exactly `projects` (expiring after `ttlMs`) in one statement: the held ones
- * upserted (taken over from a gateway that held them before), the rest of its rows withdrawn.
+ * upserted (taken over from a gateway that held them before), the rest of its rows withdrawn. A project
+ * away here never takes the row of a gateway where it is online now (its executor came back there).
  */
 export async function syncProjects(sql: Sql, gateway: string, projects: HeldProject[], ttlMs: number): Promise<void> {
   await sql.query(
-    `WITH held AS (SELECT p.id, p.slug, p.device_id, p.token_id FROM jsonb_to_recordset($3::jsonb) AS p(id text, slug text, device_id text, token_id text)),
-          up AS (INSERT INTO relay_presence (project_id, slug, gateway, device_id, token_id, expires_at)
-                 SELECT id, slug, $1, device_id, token_id, now() + $2 * interval '1 millisecond' FROM held
+    `WITH held AS (SELECT p.id, p.slug, p.device_id, p.token_id, p.online FROM jsonb_to_recordset($3::jsonb) AS p(id text, slug text, device_id text, token_id text, online boolean)),
+          up AS (INSERT INTO relay_presence (project_id, slug, gateway, device_id, token_id, online, expires_at)
+                 SELECT id, slug, $1, device_id, token_id, online, now() + $2 * interval '1 millisecond' FROM held
                  ON CONFLICT (project_id) DO UPDATE SET slug = excluded.slug, gateway = excluded.gateway, device_id = excluded.device_id,
-                   token_id = excluded.token_id, expires_at = excluded.expires_at)
+                   token_id = excluded.token_id, online = excluded.online, expires_at = excluded.expires_at
+                 WHERE excluded.online OR relay_presence.gateway = excluded.gateway OR NOT relay_presence.online OR relay_presence.expires_at <= now())
      DELETE FROM relay_presence WHERE gateway = $1 AND project_id NOT IN (SELECT id FROM held)`,
-    [gateway, ttlMs, JSON.stringify(projects.map((p) => ({ id: p.id, slug: p.slug, device_id: p.deviceId, token_id: p.tokenId })))],
+    [gateway, ttlMs, JSON.stringify(projects.map((p) => ({ id: p.id, slug: p.slug, device_id: p.deviceId, token_id: p.tokenId, online: p.online })))],
   );
 }
 
@@ -39,9 +44,9 @@ export async function pendingHanded(sql: Sql, gateway: string): Promise<string[]
   return rows.map((r) => r.id);
 }
 
-/** The projects other gateways hold now (their rows not lapsed). */
+/** The projects other gateways hold now, online or away (their rows not lapsed). */
 export async function projectsElsewhere(sql: Sql, gateway: string): Promise<ProjectPresence[]> {
-  const { rows } = await sql.query<ProjectPresence>(`SELECT project_id, slug, gateway, device_id, token_id FROM relay_presence WHERE gateway <> $1 AND expires_at > now() ORDER BY project_id`, [gateway]);
+  const { rows } = await sql.query<ProjectPresence>(`SELECT project_id, slug, gateway, device_id, token_id, online FROM relay_presence WHERE gateway <> $1 AND expires_at > now() ORDER BY project_id`, [gateway]);
   return rows;
 }
 

@@ -76,13 +76,27 @@ describe('executor relay across two gateways on one PostgreSQL database', () => 
     expect(await listed(onB)).toEqual([{ id: (held as Listed & { id: string }).id, slug: 'site', online: true, active: false }]);
   });
 
-  it('stops listing it on the other gateway once its executor is gone', async () => {
+  it('lists it away on the other gateway once its executor is gone, answers it there as the first does, and follows it to whichever gateway it comes back to', async () => {
     await executor.stop();
-    await waitFor(() => listed(onB), (l) => !l.some((p) => p.online), 15_000, 'the second gateway sees the project gone');
-    expect((await onB.post('/v1/files/edit', { project: 'site', path: 'notes.txt', oldString: 'beta', newString: 'gamma' })).body).toMatchObject({ code: 'UNKNOWN_PROJECT' });
-  });
+    await waitFor(() => listed(onB), (l) => l.length === 1 && !l[0]!.online, 15_000, 'the second gateway sees the project away');
+    expect(await listed(onA)).toEqual([expect.objectContaining({ slug: 'site', online: false })]);
+    const edit = { project: 'site', path: 'notes.txt', oldString: 'beta', newString: 'gamma' };
+    const away = { status: 'invalid_argument', code: 'LOCAL_EXECUTOR_OFFLINE', answer: 'LOCAL_EXECUTOR_OFFLINE', outcome: 'not_applied' };
+    expect((await onB.post('/v1/files/edit', { ...edit, client_request_id: 'away-b-1' })).body).toMatchObject(away);
+    expect((await onA.post('/v1/files/edit', { ...edit, client_request_id: 'away-a-1' })).body).toMatchObject(away);
 
-  it('answers a call handed to a gateway that was killed with the outcome unknown by its deadline, and stops listing its projects', async () => {
+    // Back on the second gateway: the first, where it is still away, lists it online from there and hands its calls over.
+    executor = startConnect(b.url, siteToken, { site });
+    await waitFor(() => listed(onA), (l) => l.length === 1 && l[0]!.online, 60_000, 'the first gateway sees it online on the second');
+    expect((await onA.post('/v1/files/edit', { ...edit, client_request_id: 'back-on-b-1' })).body).toMatchObject({ status: 'ok' });
+    expect(readFileSync(join(site, 'notes.txt'), 'utf8')).toBe('gamma\n');
+    // A negative claim over time: through one presence renewal (5 s) of the first gateway, which still holds it away, it stays online.
+    for (const until = Date.now() + 6_000; Date.now() < until;) expect(await listed(onA)).toEqual([expect.objectContaining({ slug: 'site', online: true })]);
+    await executor.stop();
+    await waitFor(() => listed(onA), (l) => l.length === 1 && !l[0]!.online, 15_000, 'away again');
+  }, 120_000);
+
+  it('answers a call handed to a gateway that was killed with the outcome unknown by its deadline, and stops listing its projects online', async () => {
     executor = startConnect(a.url, siteToken, { site });
     await waitFor(() => listed(onB), (l) => l.some((p) => p.slug === 'site' && p.online), 60_000, 'the second gateway sees the project again');
     await a.stop('SIGKILL');
@@ -90,8 +104,8 @@ describe('executor relay across two gateways on one PostgreSQL database', () => 
     const answer = (await onB.post('/v1/files/edit', { project: 'site', path: 'notes.txt', oldString: 'beta', newString: 'gamma', client_request_id: 'across-dead-1' })).body;
     expect(answer).toMatchObject({ code: 'LOCAL_EXECUTOR_OFFLINE', outcome: 'unknown', client_request_id: 'across-dead-1' });
     expect(Date.now() - started).toBeLessThan(RELAY_TIMEOUT_MS + 10_000);
-    // Its presence lapses without renewal.
-    await waitFor(() => listed(onB), (l) => l.length === 0, 40_000, 'the killed gateway\'s projects lapsed');
+    // Its presence lapses without renewal: the second gateway lists the project away, as its own executor left it there.
+    await waitFor(() => listed(onB), (l) => l.length === 1 && !l[0]!.online, 40_000, 'the killed gateway\'s presence lapsed');
     await executor.stop();
   }, 90_000);
 });

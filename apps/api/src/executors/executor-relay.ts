@@ -62,17 +62,20 @@ export class ExecutorRelay implements ProjectRelay {
     await this.peers?.close();
   }
 
-  /** The projects whose executor is connected here now. */
-  heldOnline(): HeldProject[] {
-    return [...this.held.values()].filter((h) => h.endpoint !== null && !h.endpoint.gone).map(({ id, slug, deviceId, tokenId }) => ({ id, slug, deviceId, tokenId }));
+  /** The projects held here: online (their executor connected here now) or away (waited for). */
+  heldProjects(): HeldProject[] {
+    return [...this.held.values()].map(({ id, slug, deviceId, tokenId }) => ({ id, slug, deviceId, tokenId, online: this.isOnline(id) }));
   }
 
-  /** This gateway's projects, and those online through another gateway on the same database (callable here: handed over). */
+  /**
+   * This gateway's projects, and those another gateway on the same database holds (callable here: handed
+   * over); a project online elsewhere is listed from there, one away here and there from there.
+   */
   projects(): RelayProject[] {
     const here = [...this.held.values()].map((h) => ({ id: h.id, slug: h.slug, online: h.endpoint !== null }));
     const elsewhere = (this.peers?.projects() ?? []).filter((p) => !this.isOnline(p.project_id));
     const there = new Set(elsewhere.map((p) => p.project_id));
-    return [...here.filter((p) => !there.has(p.id)), ...elsewhere.map((p) => ({ id: p.project_id, slug: p.slug, online: true }))];
+    return [...here.filter((p) => !there.has(p.id)), ...elsewhere.map((p) => ({ id: p.project_id, slug: p.slug, online: p.online }))];
   }
 
   /**

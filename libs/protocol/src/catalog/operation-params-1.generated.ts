@@ -310,9 +310,11 @@ export interface OperationParamsPart1 {
     data: string;
     newline?: boolean;
     project?: string;
+    client_request_id?: string;
   };
   kill_command: {
     processId: string;
     project?: string;
+    client_request_id?: string;
   };
 }

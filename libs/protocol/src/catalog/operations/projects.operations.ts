@@ -91,7 +91,7 @@ export const RELAYED_TOOLS = [
   'read_file', 'list_files', 'grep', 'edit_file', 'write_file',
   'run_command', 'start_command', 'get_command_output', 'send_command_input', 'kill_command',
 ] as const;
-const KEYED_TOOLS: readonly string[] = ['edit_file', 'write_file', 'run_command', 'start_command'];
+const KEYED_TOOLS: readonly string[] = ['edit_file', 'write_file', 'run_command', 'start_command', 'send_command_input', 'kill_command'];
 
 /** A file or command tool as the catalog serves it: its seed schema plus `project` (and the idempotency key of a write). */
 export function relayable<S extends { name: string; params: JsonSchema; errors: string[] }>(spec: S): S {
