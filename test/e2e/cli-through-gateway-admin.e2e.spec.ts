@@ -40,6 +40,9 @@ describe(`the gateway's /v1/admin routes (${backend})`, () => {
       ['POST', `/v1/admin/tokens/${MISSING}/revoke`],
       ['POST', `/v1/admin/approvals/${MISSING}/decision`],
       ['POST', '/v1/admin/migrate'],
+      ['GET', '/v1/admin/log/partitions'],
+      ['POST', '/v1/admin/log/roll'],
+      ['POST', '/v1/admin/log/archive'],
     ];
     for (const [method, path] of routes) {
       const as = (token: string | null) => admin.request(method, path, { token, ...(method === 'POST' ? { body: {} } : {}) });
@@ -112,5 +115,19 @@ describe(`the gateway's /v1/admin routes (${backend})`, () => {
     });
     expect(decided.body.error.trace_id).toBeUndefined();
     expect((await admin.post(`/v1/admin/approvals/${MISSING}/decision`, { decision: 'maybe', decided_by: 'x' })).status).toBe(400);
+  });
+
+  it('log: lists the partitions, rolls and archives while the gateway runs; a bound that is neither a position nor a time is 400', async () => {
+    const before = (await admin.get('/v1/admin/log/partitions')).body;
+    expect(before).toMatchObject({ status: 'ok', currentEpoch: 0, attached: [{ epoch: 0, current: true }], archived: [] });
+    const refused = await admin.post('/v1/admin/log/archive', { before: 'yesterday' });
+    expect(refused).toMatchObject({ status: 400, body: { code: 'invalid_before', argument: 'before', failure_detail: expect.stringMatching(/neither a global position \(1 or more\) nor an ISO 8601 time/) } });
+    expect((await admin.post('/v1/admin/log/roll', { lock_timeout_ms: 0 })).status).toBe(400);
+    expect(await admin.post('/v1/admin/log/archive', { before: '1000000' })).toMatchObject({ status: 200, body: { status: 'ok', archived: [] } }); // epoch 0 takes the appends
+    expect(await admin.post('/v1/admin/log/roll', {})).toMatchObject({ status: 200, body: { status: 'ok', current_epoch: 1 } });
+    const archived = (await admin.post('/v1/admin/log/archive', { before: '1000000' })).body;
+    expect(archived).toMatchObject({ status: 'ok', archived: [{ epoch: 0, table: 'palimpsest_archive.events_e0', events: before.attached[0].events }] });
+    expect((await admin.get('/v1/admin/log/partitions')).body).toMatchObject({ currentEpoch: 1, attached: [{ epoch: 1, current: true }], archived: [{ epoch: 0 }] });
+    expect((await admin.post('/v1/admin/dispatch', { operation: 'palimpsest_capabilities' })).status).toBe(200); // the service went on
   });
 });

@@ -66,6 +66,13 @@ async function commandSequence(env: Env): Promise<Results> {
   await run('tour', ['tour']);
   const rpc = (id: number, method: string, params: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
   await run('serve', ['serve'], [rpc(1, 'palimpsest_get_target', { target_file_id: id }), rpc(2, 'palimpsest_get_target', { target_file_id: 'nope' }), rpc(3, 'palimpsest_nope', {})].join('\n') + '\n');
+  // The log rolled and its first epoch archived while the gateway runs; the archived target replays from the archive.
+  await run('log partitions', ['log', 'partitions']);
+  await run('log roll', ['log', 'roll']);
+  await run('log archive invalid', ['log', 'archive', '--before', 'yesterday']);
+  await run('log archive', ['log', 'archive', '--before', '1000000']);
+  await run('log partitions archived', ['log', 'partitions']);
+  await run('replay archived', ['replay', id]);
   return out;
 }
 
@@ -126,6 +133,9 @@ describe('CLI commands while a gateway holds the embedded data directory', () =>
     expect(JSON.parse(through['call accepted']!.stdout)).toMatchObject({ status: 'accepted', version: 1 });
     expect(through.serve!.stdout.trim().split('\n').map((line) => Object.keys(JSON.parse(line)))).toEqual([['jsonrpc', 'id', 'result'], ['jsonrpc', 'id', 'error'], ['jsonrpc', 'id', 'error']]);
     expect(JSON.parse(through['projections rebuild']!.stdout)).toMatchObject({ equal: true, streams: 1 });
+    expect(codes).toMatchObject({ 'log roll': 0, 'log archive': 0, 'log archive invalid': 2, 'replay archived': 0 });
+    expect(JSON.parse(through['log archive']!.stdout).archived).toEqual([expect.objectContaining({ epoch: 0, table: expect.stringMatching(/^palimpsest_archive\.events_e0$/) })]);
+    expect(JSON.parse(through['replay archived']!.stdout)).toMatchObject({ status: 'success', materialized_state_matches: true });
   }, 420_000); // some 25 processes each side; the local ones each open PGlite
 
   it('an apply waiting for approval through the gateway is approved or declined by the operator through it too', async () => {

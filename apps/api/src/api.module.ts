@@ -7,6 +7,7 @@ import { AuditViewController } from './audit-view/audit-view.controller';
 import { AdminTokensController } from './controllers/admin-tokens.controller';
 import { AUDIT_VERIFIER_KEY, AuditKeyController } from './controllers/audit-key.controller';
 import { AdminController } from './controllers/admin.controller';
+import { AdminLogController } from './controllers/admin-log.controller';
 import { ApprovalsController } from './controllers/approvals.controller';
 import { EventsController } from './controllers/events.controller';
 import { HealthController } from './controllers/health.controller';
@@ -26,6 +27,7 @@ export const CONTROLLERS = [
   ProjectionsController,
   AdminController,
   AdminTokensController,
+  AdminLogController,
   HealthController,
   MetricsController,
   AuditKeyController,

@@ -21,6 +21,19 @@ export class LogArchiveRefusedError extends Error {
 /** Which epochs to archive: those whose every event lies before a position, or was recorded before a time. */
 export type ArchiveBound = { beforePosition: number } | { beforeTime: string };
 
+/** `before` as the operator writes it: a global position (1 or more), or an ISO 8601 time; null for anything else. */
+export function archiveBoundOf(before: string): ArchiveBound | null {
+  if (/^\d+$/.test(before)) {
+    const position = Number(before);
+    return Number.isSafeInteger(position) && position >= 1 ? { beforePosition: position } : null;
+  }
+  const time = Date.parse(before);
+  return /^\d{4}-\d{2}-\d{2}/.test(before) && Number.isFinite(time) ? { beforeTime: new Date(time).toISOString() } : null;
+}
+
+/** What an operator is told when `before` is neither. */
+export const ARCHIVE_BOUND_HELP = 'neither a global position (1 or more) nor an ISO 8601 time: give e.g. 120000 or 2026-01-01T00:00:00Z';
+
 /** The attached epochs, oldest first, that lie wholly before `bound` (never the current epoch). */
 export async function epochsBefore(sql: Sql, bound: ArchiveBound): Promise<number[]> {
   const current = await currentEpoch(sql);

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { Allow, ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { Allow, ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { CORRELATION_ID_PATTERN } from '@palimpsest/protocol/catalog/operations/audit.operations';
 
 /** Inputs of the /v1/admin routes (what the CLI sends when it goes through a running gateway). */
@@ -70,4 +70,20 @@ export class AdminApprovalDecision {
   @IsOptional()
   @IsString()
   note?: string;
+}
+
+export class AdminLogRollRequest {
+  @ApiPropertyOptional({ minimum: 1, maximum: 600000, description: 'How long to wait for writers in flight, in ms (default 5000).' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(600_000)
+  lock_timeout_ms?: number;
+}
+
+export class AdminLogArchiveRequest {
+  @ApiProperty({ description: 'A global position (1 or more) or an ISO 8601 time: every closed epoch wholly before it is archived.', example: '2026-01-01T00:00:00Z' })
+  @IsString()
+  @MaxLength(64)
+  before!: string;
 }

@@ -180,6 +180,9 @@ const SSE_EXAMPLE = [
   '',
 ].join('\n');
 
+/** Partitions of the event log, one per epoch (libs/store/src/log-partitions.ts). */
+const LOG_PARTITIONS = { type: 'array', items: { type: 'object', required: ['epoch'], properties: { epoch: { type: 'integer' } } } };
+
 export const GATEWAY_ANSWERS: Record<GatewayRouteName, GatewayAnswer> = {
   health: { mediaType: 'application/json', schema: HEALTH },
   metrics: {
@@ -217,6 +220,9 @@ export const GATEWAY_ANSWERS: Record<GatewayRouteName, GatewayAnswer> = {
   admin_tokens_revoke: { mediaType: 'application/json', schema: ok({ token: TOKEN }) },
   admin_approval_decision: { mediaType: 'application/json', schema: ok({ approval: { $ref: '#/components/schemas/Approval' } }) },
   admin_migrate: { mediaType: 'application/json', schema: ok({ applied: { type: 'array', items: { type: 'string' }, description: 'Migrations applied now; usually none, the gateway migrated when it opened the store.' } }) },
+  admin_log_partitions: { mediaType: 'application/json', schema: ok({ currentEpoch: { type: 'integer' }, attached: LOG_PARTITIONS, archived: LOG_PARTITIONS }) },
+  admin_log_roll: { mediaType: 'application/json', schema: ok({ current_epoch: { type: 'integer', description: 'The epoch appends go to from now on.' } }) },
+  admin_log_archive: { mediaType: 'application/json', schema: ok({ archived: { ...LOG_PARTITIONS, description: 'The epochs detached now, oldest first; none when no closed epoch lies wholly before the bound.' } }) },
   docs: { mediaType: 'text/html', schema: { type: 'string', description: 'Swagger UI.' } },
   openapi: { mediaType: 'application/json', schema: { type: 'object', description: 'This document.' } },
   audit_key: {

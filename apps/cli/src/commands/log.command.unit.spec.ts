@@ -12,6 +12,6 @@ describe('palimpsest log archive --before', () => {
     for (const bad of ['last month', '0', '-5', '12.5', '2026-13-45', '']) {
       expect(() => boundOf(bad)).toThrow(UsageError);
     }
-    expect(() => boundOf('yesterday')).toThrow(/neither a global position nor an ISO 8601 time: give e.g. --before 120000 or --before 2026-01-01T00:00:00Z/);
+    expect(() => boundOf('yesterday')).toThrow(/neither a global position \(1 or more\) nor an ISO 8601 time: give e.g. 120000 or 2026-01-01T00:00:00Z/);
   });
 });
