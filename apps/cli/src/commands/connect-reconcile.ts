@@ -102,17 +102,25 @@ export const RERUN_TOOLS: ReadonlySet<string> = new Set(['read_file', 'list_file
  */
 export function unknownInput(args: Record<string, unknown>, slug: string): Outcome {
   const processId = String(args.processId);
+  return inDoubt(
+    `send_command_input in project ${slug}: its executor stopped while it wrote to process ${processId} (\`palimpsest connect\` was killed or its machine went down); whether the input reached it is unknown, and the process was stopped with it. Tell the user; do not assume it was written or not.`,
+    { operation: 'get_command_output', reason: 'How the process ended, as its record says.', params: { processId } },
+  );
+}
+
+/** A call this executor stopped in the middle of: what it did is unknown, and the caller is told the step that is safe. */
+function inDoubt(failureDetail: string, next: { operation: string; reason: string; params: Record<string, unknown> }, runId?: string): Outcome {
   return {
     status: 'invalid_argument',
     code: 'LOCAL_EXECUTOR_OFFLINE',
     answer: 'LOCAL_EXECUTOR_OFFLINE',
     retryable: 'none',
     outcome: 'unknown',
-    failure_detail: `send_command_input in project ${slug}: its executor stopped while it wrote to process ${processId} (\`palimpsest connect\` was killed or its machine went down); whether the input reached it is unknown, and the process was stopped with it. Tell the user; do not assume it was written or not.`,
-    next_actions: [{ operation: 'get_command_output', reason: 'How the process ended, as its record says.', params: { processId } }],
+    ...(runId ? { runId } : {}),
+    failure_detail: failureDetail,
+    next_actions: [next],
   } as Outcome;
 }
-
 
 /**
  * A command (run_command, start_command) this executor started for `requestId` and never answered: its
@@ -140,18 +148,13 @@ export async function recordedRun(ctx: AppContext, requestId: string, tool: stri
   const killed = events.find((e): e is Extract<CommandRunEvent, { type: 'CommandKilled' }> => e.type === 'CommandKilled' && e.data.reason === 'crash_cleanup')?.data;
   const what = !killed ? 'its end is not on the record' : killed.outcome === 'gone' ? 'the command was stopped with it (nothing of it was left when it came back)' : `the command was ${killed.outcome} with everything it started when it came back`;
   const { command, timeoutMs } = args as { command: string; timeoutMs?: number };
-  return {
-    status: 'invalid_argument',
-    code: 'LOCAL_EXECUTOR_OFFLINE',
-    answer: 'LOCAL_EXECUTOR_OFFLINE',
-    retryable: 'none',
-    outcome: 'unknown',
-    runId,
-    failure_detail: `${tool} in project ${slug}: its executor stopped while the command ran (\`palimpsest connect\` was killed or its machine went down); ${what} (run ${runId}). Its output is lost and how far it got is unknown. Tell the user; do not assume it ran or did not.`,
-    next_actions: [{
+  return inDoubt(
+    `${tool} in project ${slug}: its executor stopped while the command ran (\`palimpsest connect\` was killed or its machine went down); ${what} (run ${runId}). Its output is lost and how far it got is unknown. Tell the user; do not assume it ran or did not.`,
+    {
       operation: tool,
       reason: 'Only once running it again is known to be safe (look at what the interrupted run left first): run it again under a new client_request_id; this key answers this same outcome.',
       params: { command, ...(timeoutMs === undefined ? {} : { timeoutMs }) },
-    }],
-  } as Outcome;
+    },
+    runId,
+  );
 }
