@@ -1,7 +1,7 @@
 import type { AppContext } from '@palimpsest/application/app-context';
 import { dispatchRequest } from '@palimpsest/application/dispatch/dispatch';
 import { narrowPolicy } from '@palimpsest/application/relay/narrow-policy';
-import { loadRelayCall, recordAnswered, recordSent, requestDigest, type RelayCallAnswered } from '@palimpsest/application/relay/relay-record';
+import { loadRelayCall, recordAnswered, recordSent, recordSentAndAnswered, requestDigest, type RelayCallAnswered } from '@palimpsest/application/relay/relay-record';
 import { appContext } from '@palimpsest/composition/app-context.builder';
 import { readConfig } from '@palimpsest/composition/palimpsest-config';
 import type { ExecutorToolErrorCode, ToolCallMessage, ToolResult, ToolResultMessage } from '@palimpsest/protocol/executor/executor-messages';
@@ -9,7 +9,7 @@ import type { Outcome } from '@palimpsest/protocol/outcome';
 import { openDb } from '@palimpsest/store/open-db';
 import { prepareStore } from '../runtime';
 import type { LocalProject } from './connect-projects';
-import { COMMAND_TOOLS, RECONCILED_TOOLS, recordedRun, recordedWrite, RERUN_TOOLS, unknownInput } from './connect-reconcile';
+import { COMMAND_TOOLS, RECONCILED_TOOLS, recordedRun, recordedWrite, RERUN_TOOLS, SELF_RECORDED_TOOLS, unknownInput } from './connect-reconcile';
 
 /** A project opened here: its own embedded store and workspace root, and the machine owner's policy for it. */
 interface OpenProject {
@@ -28,10 +28,14 @@ const failed = (code: ExecutorToolErrorCode, message: string): ToolResult => ({ 
 export class LocalExecutor {
   private readonly open = new Map<string, OpenProject>();
   private readonly running = new Map<string, { answer: Promise<ToolResultMessage>; abort: AbortController }>();
+  /** Answers sent whose record is being written. */
+  private readonly recording = new Map<string, Promise<unknown>>();
+
+  private constructor(private readonly log: (line: string) => void) {}
 
   /** Opens every project's store (migrated, a crash's leftovers settled) before the link announces them. */
   static async start(projects: LocalProject[], env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<LocalExecutor> {
-    const executor = new LocalExecutor();
+    const executor = new LocalExecutor(log);
     for (const project of projects) {
       const started = Date.now();
       executor.open.set(project.id, await openProject(project, env));
@@ -42,11 +46,21 @@ export class LocalExecutor {
 
   /** The answer to a tool.call: from the record when its request id was seen, else by running it once. */
   perform(message: ToolCallMessage): Promise<ToolResultMessage> {
-    const seen = this.running.get(message.requestId);
+    const id = message.requestId;
+    const seen = this.running.get(id);
     if (seen) return seen.answer;
     const abort = new AbortController();
-    const answer = this.performOnce(message, abort.signal).finally(() => this.running.delete(message.requestId));
-    this.running.set(message.requestId, { answer, abort });
+    const answer = this.performOnce(message, abort.signal);
+    this.running.set(id, { answer, abort });
+    // A call answers before its answer is on the record; until it is, a resend gets this same answer.
+    void answer
+      .catch(() => undefined)
+      .then(() => this.recording.get(id))
+      .catch((error: unknown) => this.log(`the answer to ${id} was sent but not recorded (a resend settles it from the project's record): ${String(error)}`))
+      .finally(() => {
+        this.recording.delete(id);
+        this.running.delete(id);
+      });
     return answer;
   }
 
@@ -55,6 +69,7 @@ export class LocalExecutor {
   }
 
   async close(): Promise<void> {
+    await Promise.allSettled(this.recording.values());
     for (const { ctx } of this.open.values()) {
       await ctx.commands.stop().catch(() => undefined);
       await ctx.wakes.close();
@@ -85,20 +100,25 @@ export class LocalExecutor {
       issued_at: new Date(message.issuedAt).toISOString(),
       expires_at: new Date(message.expiresAt).toISOString(),
     };
-    const settle = async (result: ToolResult): Promise<ToolResultMessage> => {
+    // Tools whose own record answers for them (a write, a command) or that run again safely are recorded once
+    // answered, sent and answered together; the others are recorded as sent before they run.
+    const sentFirst = !recorded.sent && !SELF_RECORDED_TOOLS.has(message.tool);
+    const settle = (result: ToolResult): ToolResultMessage => {
       const answer = result.ok ? (result.value as Outcome) : ({ status: 'invalid_argument', code: result.error.code, failure_detail: result.error.message } as Outcome);
-      await recordAnswered(ctx, sent, { request_id: message.requestId, result: result.ok ? 'ok' : result.error.code, status: String(answer.status), duration_ms: Date.now() - started, answer, answered_at: new Date().toISOString() });
+      const answered = { request_id: message.requestId, result: result.ok ? 'ok' : result.error.code, status: String(answer.status), duration_ms: Date.now() - started, answer, answered_at: new Date().toISOString() };
+      this.recording.set(message.requestId, recorded.sent || sentFirst ? recordAnswered(ctx, sent, answered) : recordSentAndAnswered(ctx, sent, answered));
       return reply(result);
     };
-    if (recorded.sent) {
-      // Started before and never answered: this process was killed in the middle, or the run threw.
+    if (recorded.sent || SELF_RECORDED_TOOLS.has(message.tool)) {
+      // Started before and never answered (this process was killed in the middle, or the run threw), or not
+      // known to have started: the project's record says whether it applied.
       const settled = await settledFromRecord(ctx, message, args as Record<string, unknown>, project.slug);
       if (settled === 'unknown') return reply(failed('INTERNAL_ERROR', 'this executor stopped while it ran this call before; whether it applied is unknown (see the project\'s record)'));
       if (settled) return settle({ ok: true, value: settled });
       // It did not apply (or changes nothing): it runs now as if it came for the first time (within its deadline).
     }
     // Refused past its deadline, and on the record as refused: a later send of it is refused the same, never run.
-    if (!recorded.sent) await recordSent(ctx, sent);
+    if (sentFirst) await recordSent(ctx, sent);
     if (Date.now() > message.expiresAt) return settle(failed('TOOL_TIMEOUT', 'the call\'s deadline passed before it reached this executor; it did not run'));
     const policy = narrowPolicy(message.policy ?? null, project.policy, project.slug);
     const answer = await dispatchRequest(ctx, message.tool, args, { policy, signal, correlationId: message.requestId, ...(message.client?.name ? { client: message.client.name } : {}) });

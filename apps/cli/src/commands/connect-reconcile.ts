@@ -96,6 +96,9 @@ export const COMMAND_TOOLS: ReadonlySet<string> = new Set(['run_command', 'start
  */
 export const RERUN_TOOLS: ReadonlySet<string> = new Set(['read_file', 'list_files', 'grep', 'get_command_output', 'kill_command']);
 
+/** Tools an executor runs without writing RelayCallSent first: their own record, or running them again, answers a resend. */
+export const SELF_RECORDED_TOOLS: ReadonlySet<string> = new Set([...RECONCILED_TOOLS, ...COMMAND_TOOLS, ...RERUN_TOOLS]);
+
 /**
  * send_command_input started and never answered: whether the input reached the process is unknown, and the
  * restart stopped that process (its cleanup kills every group a killed executor left).

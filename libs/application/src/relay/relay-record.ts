@@ -80,6 +80,23 @@ export async function recordSent(ctx: AppContext, sent: RelayCallSent): Promise<
   }
 }
 
+/**
+ * Appends RelayCallSent and RelayCallAnswered together, for a call whose sent event was not written before
+ * it ran (an executor's call whose tool leaves a record of its own); false when the key is on the record already.
+ */
+export async function recordSentAndAnswered(ctx: AppContext, sent: RelayCallSent, answered: RelayCallAnswered): Promise<boolean> {
+  try {
+    await ctx.store.append(relayStreamId(sent.key), 0, [
+      { type: RELAY_CALL_SENT, schemaVersion: 1, data: sent, metadata: metadata(sent), recordedAt: sent.issued_at },
+      { type: RELAY_CALL_ANSWERED, schemaVersion: 1, data: answered, metadata: metadata(sent), recordedAt: answered.answered_at },
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof StreamVersionConflictError) return false;
+    throw error;
+  }
+}
+
 /** Appends RelayCallAnswered after the sent event; false when the answer was recorded already. */
 export async function recordAnswered(ctx: AppContext, sent: RelayCallSent, answered: RelayCallAnswered): Promise<boolean> {
   try {
