@@ -23,7 +23,8 @@ const failed = (code: ExecutorToolErrorCode, message: string): ToolResult => ({ 
  * The executor's side of the relay: each project runs Palimpsest's own file and command tools against
  * its directory, with an embedded store of its own (`<dir>/.palimpsest/data`, which no tool reaches),
  * under the hosted policy narrowed by the local one. Every call is on that store's record by request id
- * before it runs and with its answer: a request id seen before is answered from the record, never run again.
+ * with its answer (input to a process also before it runs; a write or a run commits with the request id
+ * itself): a request id seen before is answered from the record, never run again.
  */
 export class LocalExecutor {
   private readonly open = new Map<string, OpenProject>();
