@@ -1,4 +1,5 @@
 import type { Sql } from '@palimpsest/store/db';
+import { everyEventWhere } from '@palimpsest/store/stored-event';
 
 /**
  * The accepted attempts of a target (or of every workspace-bound target) with the effects their events
@@ -36,7 +37,7 @@ export async function acceptedEffectsOfTarget(
 ): Promise<AcceptedEffectsRow[]> {
   const { rows } = await sql.query<AcceptedEffectsRow>(
     `SELECT ${COLUMNS}
-       FROM attempts a JOIN events e ON e.global_position = a.log_sequence
+       FROM attempts a CROSS JOIN LATERAL ${everyEventWhere('global_position = a.log_sequence')} e
        LEFT JOIN workspace_files w ON w.target_id = a.target_id
       WHERE a.target_id = $1 AND a.status = 'accepted'
         AND ($2::bigint IS NULL OR a.after_version > $2::bigint)
@@ -53,7 +54,7 @@ export async function acceptedEffectsOfTarget(
 export async function acceptedEffectsOfWorkspace(sql: Sql, afterPosition: number, limit: number): Promise<AcceptedEffectsRow[]> {
   const { rows } = await sql.query<AcceptedEffectsRow>(
     `SELECT ${COLUMNS}
-       FROM attempts a JOIN events e ON e.global_position = a.log_sequence
+       FROM attempts a CROSS JOIN LATERAL ${everyEventWhere('global_position = a.log_sequence')} e
        JOIN workspace_files w ON w.target_id = a.target_id
       WHERE a.status = 'accepted' AND a.log_sequence > $1::bigint
       ORDER BY a.log_sequence
@@ -85,7 +86,7 @@ const STEP_COLUMNS = `a.attempt_id::text AS attempt_id, a.target_id::text AS tar
 export async function effectStepsBetween(sql: Sql, targetId: string, afterVersion: number, toVersion: number, limit: number): Promise<EffectStepRow[]> {
   const { rows } = await sql.query<EffectStepRow>(
     `SELECT ${STEP_COLUMNS}
-       FROM attempts a JOIN events e ON e.global_position = a.log_sequence
+       FROM attempts a CROSS JOIN LATERAL ${everyEventWhere('global_position = a.log_sequence')} e
       WHERE a.target_id = $1 AND a.status = 'accepted' AND a.after_version > $2::bigint AND a.after_version <= $3::bigint
       ORDER BY a.after_version
       LIMIT $4::bigint`,
@@ -106,7 +107,7 @@ export type UndoableAttemptRow = EffectStepRow & { content: string; change_facts
 export async function acceptedAttemptAndLater(sql: Sql, attemptId: string, limit: number): Promise<{ attempt: UndoableAttemptRow; later: EffectStepRow[] } | null> {
   const { rows } = await sql.query<UndoableAttemptRow>(
     `SELECT ${STEP_COLUMNS}, e.data->>'content' AS content, e.data->'change_facts' AS change_facts
-       FROM attempts a JOIN events e ON e.global_position = a.log_sequence
+       FROM attempts a CROSS JOIN LATERAL ${everyEventWhere('global_position = a.log_sequence')} e
       WHERE a.target_id = (SELECT target_id FROM attempts WHERE attempt_id = $1) AND a.status = 'accepted'
         AND a.after_version >= (SELECT after_version FROM attempts WHERE attempt_id = $1)
       ORDER BY a.after_version

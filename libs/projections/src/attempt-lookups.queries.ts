@@ -1,5 +1,6 @@
 import type { KeyedAttempt, ParentAttempt } from '@palimpsest/core/target/target.commands';
 import type { Sql } from '@palimpsest/store/db';
+import { everyEventWhere } from '@palimpsest/store/stored-event';
 
 /**
  * The attempt lookups a submission decides with (seed: request-key recovery and lineage). The keyed
@@ -13,7 +14,7 @@ export async function findKeyedAttempt(tx: Sql, targetId: string, key: string): 
             a.content_hash, a.expected_target_version, e.data->>'expected_current_hash' AS expected_current_hash,
             a.parent_attempt_id::text AS parent_attempt_id,
             e.data->>'content' AS content
-       FROM attempts a JOIN events e ON e.global_position = a.log_sequence
+       FROM attempts a CROSS JOIN LATERAL ${everyEventWhere('global_position = a.log_sequence')} e
       WHERE a.target_id = $1 AND a.client_request_id = $2`,
     [targetId, key],
   );
@@ -36,7 +37,7 @@ export async function attemptRow(tx: Sql, attemptId: string): Promise<Record<str
             a.failure_reason, a.failure_detail,
             a.failed_change_id, a.validation_stage, a.diagnostic, e.data->'change_facts' AS change_facts,
             e.data->'rebased' AS rebased
-       FROM attempts a JOIN events e ON e.global_position = a.log_sequence WHERE a.attempt_id = $1`,
+       FROM attempts a CROSS JOIN LATERAL ${everyEventWhere('global_position = a.log_sequence')} e WHERE a.attempt_id = $1`,
     [attemptId],
   );
   return rows[0] ?? null;

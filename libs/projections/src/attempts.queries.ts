@@ -1,4 +1,5 @@
 import type { Sql } from '@palimpsest/store/db';
+import { everyEventWhere } from '@palimpsest/store/stored-event';
 import { SqlParams } from './sql-params';
 
 /** Reads of the attempts read model (written by attempts.projection.ts) and of the records it points to. */
@@ -69,7 +70,7 @@ export async function attemptLogRows(
             a.regeneration_attempt, a.source, a.diagnostic, left(a.intent, ${intentChars}::int) AS intent,
             a.editing_cycle_id::text AS editing_cycle_id, a.created_at
        FROM (SELECT * FROM attempts WHERE ${where.join(' AND ')} ORDER BY log_sequence DESC LIMIT ${p.add(page.rows)}) a
-       JOIN events e ON e.global_position = a.log_sequence
+       CROSS JOIN LATERAL ${everyEventWhere('global_position = a.log_sequence')} e
       ORDER BY a.log_sequence DESC`,
     p.values,
   );
@@ -79,7 +80,7 @@ export async function attemptLogRows(
 /** The submitted content of attempts, by log sequence: it stays in the event, not in the attempts row. */
 export async function attemptContents(sql: Sql, logSequences: number[]): Promise<Map<number, string>> {
   const { rows } = await sql.query<{ global_position: number; content: string }>(
-    `SELECT global_position, data->>'content' AS content FROM events WHERE global_position = ANY($1::bigint[])`,
+    `SELECT global_position, data->>'content' AS content FROM ${everyEventWhere('global_position = ANY($1::bigint[])')} e`,
     [logSequences],
   );
   return new Map(rows.map((r) => [Number(r.global_position), r.content]));

@@ -54,6 +54,20 @@ export interface StoredEventRow {
 export const EVENTS_AND_ARCHIVE = `(SELECT *, false AS archived FROM events UNION ALL SELECT *, true AS archived FROM events_archive)`;
 
 /**
+ * The events, attached or archived, that satisfy `where`, each once: a FROM item with the columns of events
+ * (no `archived`), for reads that answer from history (as-of reads, lookups, exports, counts). `where` is a
+ * condition on events' columns, unqualified; as a LATERAL item it may name the enclosing query's columns by
+ * their alias. It is written into each branch, so each reaches its table's indexes whatever the planner
+ * pushes down. An epoch being archived is in both: its archived copy is dropped while it is still attached.
+ */
+export function everyEventWhere(where: string): string {
+  return `(SELECT * FROM events WHERE (${where})
+  UNION ALL
+  SELECT * FROM events_archive archived_event WHERE (${where})
+     AND NOT EXISTS (SELECT 1 FROM events attached_event WHERE attached_event.global_position = archived_event.global_position))`;
+}
+
+/**
  * Events read from EVENTS_AND_ARCHIVE in log order, each once: an epoch being archived comes from both
  * branches, its repeats adjacent; within one read the attached copy is kept (across pages of readAll,
  * whichever copy a page ends with).

@@ -2,6 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dispatchRequest } from '@palimpsest/application/dispatch/dispatch';
 import { createWorkspaceHarness, type WorkspaceHarness } from '@palimpsest/application/test-support/workspace-harness';
+import { archiveBefore } from '@palimpsest/store/log-archive';
+import { rollLog } from '@palimpsest/store/log-partitions';
 import { recordedWrite } from './connect-reconcile';
 
 /**
@@ -57,5 +59,15 @@ describe('a relayed write settled from the project\'s record', () => {
     expect(await run('edit_file', { path: 'notes.txt', oldString: 'absent', newString: 'x' }, 'rq_refused')).toMatchObject({ status: 'rejected' });
     expect(await recordedWrite(ws.ctx, 'rq_refused', 'edit_file')).toBeNull();
     expect(await recordedWrite(ws.ctx, 'rq_never', 'write_file')).toBeNull();
+  });
+
+  it('answers the same once the writes\' events are archived', async () => {
+    const writes = [['rq_first', 'edit_file'], ['rq_over', 'edit_file'], ['rq_create', 'write_file'], ['rq_replace', 'write_file']] as const;
+    const answers = async () => Promise.all(writes.map(([id, tool]) => recordedWrite(ws.ctx, id, tool)));
+    const before = await answers();
+    expect(before.every((a) => a?.status === 'ok')).toBe(true);
+    await rollLog(ws.testDb.db);
+    expect(await archiveBefore(ws.testDb.db, { beforePosition: Number.MAX_SAFE_INTEGER })).toHaveLength(1);
+    expect(await answers()).toEqual(before);
   });
 });

@@ -4,6 +4,7 @@ import { foldTextAt } from '@palimpsest/application/history/as-of/text-as-of';
 import type { CommandRunEvent, StreamDigest } from '@palimpsest/core/command-run/command-run.events';
 import { loadCommandRun } from '@palimpsest/projections/command-runs/command-run-store';
 import type { Outcome } from '@palimpsest/protocol/outcome';
+import { everyEventWhere } from '@palimpsest/store/stored-event';
 
 /** The tools whose effect the project's record shows by request id: each write commits with it as its correlation id. */
 export const RECONCILED_TOOLS: ReadonlySet<string> = new Set(['edit_file', 'write_file']);
@@ -35,8 +36,8 @@ interface JournalFile {
  */
 export async function recordedWrite(ctx: AppContext, requestId: string, tool: string): Promise<Outcome | null> {
   const { rows } = await ctx.db.query<Accepted>(
-    `SELECT event_type, data, transaction_xid::text AS xid, stream_id, stream_version FROM events
-      WHERE metadata->>'correlation_id' = $1 AND event_type IN ('ProposalAccepted', 'TargetInitialized')
+    `SELECT event_type, data, transaction_xid::text AS xid, stream_id, stream_version
+       FROM ${everyEventWhere("metadata->>'correlation_id' = $1 AND event_type IN ('ProposalAccepted', 'TargetInitialized')")} e
       ORDER BY global_position DESC LIMIT 1`,
     [requestId],
   );
@@ -45,8 +46,8 @@ export async function recordedWrite(ctx: AppContext, requestId: string, tool: st
   const targetId = accepted.data.target_id;
   const journal = await ctx.db.query<{ journal_id: string; completed: JournalFile[]; started: JournalFile[] }>(
     `SELECT c.data->>'journal_id' AS journal_id, c.data->'files' AS completed, s.data->'files' AS started
-       FROM events c JOIN events s ON s.stream_id = c.stream_id AND s.event_type = 'PublicationStarted'
-      WHERE c.transaction_xid = $1::xid8 AND c.event_type = 'PublicationCompleted'`,
+       FROM ${everyEventWhere("transaction_xid = $1::xid8 AND event_type = 'PublicationCompleted'")} c
+       CROSS JOIN LATERAL ${everyEventWhere("stream_id = c.stream_id AND event_type = 'PublicationStarted'")} s`,
     [accepted.xid],
   );
   const j = journal.rows[0];
@@ -81,7 +82,7 @@ export async function recordedWrite(ctx: AppContext, requestId: string, tool: st
  */
 async function takenFirst(ctx: AppContext, accepted: Accepted): Promise<{ bound_now: boolean; external_attempt_id: string | null }> {
   const { rows } = await ctx.db.query<{ event_type: string; attempt_id: string | null }>(
-    `SELECT event_type, data->>'attempt_id' AS attempt_id FROM events WHERE stream_id = $1 AND stream_version < $2 ORDER BY stream_version DESC LIMIT 1`,
+    `SELECT event_type, data->>'attempt_id' AS attempt_id FROM ${everyEventWhere('stream_id = $1 AND stream_version < $2')} e ORDER BY stream_version DESC LIMIT 1`,
     [accepted.stream_id, accepted.stream_version],
   );
   const before = rows[0];
@@ -134,7 +135,7 @@ function inDoubt(failureDetail: string, next: { operation: string; reason: strin
  */
 export async function recordedRun(ctx: AppContext, requestId: string, tool: string, args: Record<string, unknown>, slug: string): Promise<Outcome | null> {
   const { rows } = await ctx.db.query<{ run_id: string }>(
-    `SELECT data->>'run_id' AS run_id FROM events WHERE event_type = 'CommandRequested' AND data->'caller'->>'correlation_id' = $1
+    `SELECT data->>'run_id' AS run_id FROM ${everyEventWhere("event_type = 'CommandRequested' AND data->'caller'->>'correlation_id' = $1")} e
       ORDER BY global_position DESC LIMIT 1`,
     [requestId],
   );

@@ -2,7 +2,7 @@ import { BUNDLE_FORMAT, type AuditBundle, type BundleEvent } from '@palimpsest/c
 import { inCanonicalMemberOrder } from '@palimpsest/core/audit/canonical-payload';
 import { consistencyPath, inclusionPath, type NodeLookup } from '@palimpsest/core/audit/merkle-nodes';
 import type { Sql } from '@palimpsest/store/db';
-import { recordedAtIso, type EventRow } from '@palimpsest/store/stored-event';
+import { everyEventWhere, recordedAtIso, type EventRow } from '@palimpsest/store/stored-event';
 import { checkpoints, fromStoredNodes, leafHashes, type StoredProof } from './audit-proofs.queries';
 
 /**
@@ -15,8 +15,7 @@ export async function exportAuditBundle(sql: Sql, verifierKey: string, streams: 
   const { rows } = await sql.query<Row>(
     `SELECT e.global_position, e.stream_id, e.stream_version, e.event_type, e.schema_version, e.data, e.metadata, e.recorded_at,
             encode(e.chain_hash, 'hex') AS chain_hash, l.leaf_index
-     FROM events e LEFT JOIN audit_leaves l ON l.global_position = e.global_position
-     WHERE $1::text[] IS NULL OR e.stream_id = ANY($1::text[])
+     FROM ${everyEventWhere('$1::text[] IS NULL OR stream_id = ANY($1::text[])')} e LEFT JOIN audit_leaves l ON l.global_position = e.global_position
      ORDER BY l.leaf_index NULLS LAST, e.global_position`,
     [streams],
   );

@@ -1,6 +1,7 @@
 import { rootOf } from '@palimpsest/core/audit/merkle-log';
 import { consistencyPath, inclusionPath, nodesOf, type NodeLookup, type NodeRef } from '@palimpsest/core/audit/merkle-nodes';
 import type { Sql } from '@palimpsest/store/db';
+import { everyEventWhere } from '@palimpsest/store/stored-event';
 import { AUDIT_STREAM, CHECKPOINT_EVENT, STORED_NODE_LEVEL, type CheckpointEventData } from './audit-log.reactor';
 
 /**
@@ -33,7 +34,7 @@ export interface ConsistencyProof {
 /** Every signed checkpoint, oldest first. */
 export async function checkpoints(sql: Sql): Promise<StoredCheckpoint[]> {
   const { rows } = await sql.query<{ global_position: number; data: CheckpointEventData }>(
-    `SELECT global_position, data FROM events WHERE stream_id = $1 AND event_type = $2 ORDER BY stream_version`,
+    `SELECT global_position, data FROM ${everyEventWhere('stream_id = $1 AND event_type = $2')} e ORDER BY stream_version`,
     [AUDIT_STREAM, CHECKPOINT_EVENT],
   );
   return rows.map((row) => ({ ...row.data, global_position: row.global_position }));

@@ -1,6 +1,7 @@
 import type { RequestRecord } from '@palimpsest/core/candidate/candidate.commands';
 import { upcastCandidateEvent, type CandidateEvent } from '@palimpsest/core/candidate/candidate.events';
 import type { Sql } from '@palimpsest/store/db';
+import { everyEventWhere } from '@palimpsest/store/stored-event';
 
 /** The candidate read models (candidate.projection.ts) as the candidate's writers read and lock them. */
 
@@ -27,7 +28,7 @@ export async function lockCandidateRow(tx: Sql, candidateId: string): Promise<bo
 /** The event recorded at a global position (the answer a replayed request_id gets). */
 export async function eventAt(sql: Sql, position: number): Promise<CandidateEvent | null> {
   const { rows } = await sql.query(
-    'SELECT event_type, schema_version, data FROM events WHERE global_position = $1',
+    `SELECT event_type, schema_version, data FROM ${everyEventWhere('global_position = $1')} e`,
     [position],
   );
   return rows.length ? upcastCandidateEvent(rows[0].event_type, rows[0].schema_version, rows[0].data) : null;

@@ -1,4 +1,5 @@
 import type { Sql } from '@palimpsest/store/db';
+import { everyEventWhere } from '@palimpsest/store/stored-event';
 
 /**
  * What one client session did, in log order: the edits its file tools recorded and its command runs
@@ -17,7 +18,7 @@ export interface SessionActivityRow {
 export async function sessionActivity(sql: Sql, correlationId: string, limit = 500): Promise<SessionActivityRow[]> {
   const { rows } = await sql.query<SessionActivityRow>(
     `SELECT e.global_position::text AS global_position, e.stream_id, e.event_type, e.metadata->>'tool' AS tool, e.recorded_at, e.data
-       FROM events e WHERE e.metadata->>'correlation_id' = $1 ORDER BY e.global_position LIMIT $2`,
+       FROM ${everyEventWhere("metadata->>'correlation_id' = $1")} e ORDER BY e.global_position LIMIT $2`,
     [correlationId, Math.min(Math.max(limit, 1), 5_000)],
   );
   return rows;
@@ -74,18 +75,17 @@ export async function sessionEntries(sql: Sql, q: { correlationId: string; after
             CASE WHEN x.event_type = 'CommandRefused' THEN x.data->>'code' END AS refusal_code,
             CASE WHEN x.event_type = 'CommandRefused' THEN x.data->>'reason' END AS refusal_reason,
             (x.data->>'duration_ms')::int AS duration_ms, COALESCE(x.recorded_at, k.recorded_at) AS ended_at
-       FROM events e
+       FROM ${everyEventWhere("metadata->>'correlation_id' = $1 AND event_type = ANY($2::text[]) AND global_position > $3")} e
        LEFT JOIN workspace_files w ON e.event_type <> '${RUN_EVENT}' AND w.target_id::text = e.data->>'target_id'
-       LEFT JOIN LATERAL (SELECT o.event_type, o.data, o.recorded_at FROM events o
-                           WHERE e.event_type = '${RUN_EVENT}' AND o.stream_id = e.stream_id AND o.event_type IN ('CommandExited', 'CommandRefused')
+       LEFT JOIN LATERAL (SELECT o.event_type, o.data, o.recorded_at
+                            FROM ${everyEventWhere(`e.event_type = '${RUN_EVENT}' AND stream_id = e.stream_id AND event_type IN ('CommandExited', 'CommandRefused')`)} o
                            ORDER BY o.global_position LIMIT 1) x ON true
-       LEFT JOIN LATERAL (SELECT o.event_type, o.recorded_at FROM events o
-                           WHERE e.event_type = '${RUN_EVENT}' AND o.stream_id = e.stream_id AND o.event_type = 'CommandKilled'
+       LEFT JOIN LATERAL (SELECT o.event_type, o.recorded_at
+                            FROM ${everyEventWhere(`e.event_type = '${RUN_EVENT}' AND stream_id = e.stream_id AND event_type = 'CommandKilled'`)} o
                            ORDER BY o.global_position LIMIT 1) k ON true
-       LEFT JOIN LATERAL (SELECT o.event_type FROM events o
-                           WHERE e.event_type = '${RUN_EVENT}' AND o.stream_id = e.stream_id AND o.global_position > e.global_position
+       LEFT JOIN LATERAL (SELECT o.event_type
+                            FROM ${everyEventWhere(`e.event_type = '${RUN_EVENT}' AND stream_id = e.stream_id AND global_position > e.global_position`)} o
                            ORDER BY o.global_position DESC LIMIT 1) p ON true
-      WHERE e.metadata->>'correlation_id' = $1 AND e.event_type = ANY($2::text[]) AND e.global_position > $3
       ORDER BY e.global_position LIMIT $4`,
     [q.correlationId, ENTRY_EVENTS, q.afterPosition, q.limit + 1],
   );
@@ -115,8 +115,7 @@ export async function recentSessions(sql: Sql, q: { beforePosition: number | nul
               count(*) FILTER (WHERE e.event_type = '${RUN_EVENT}')::int AS command_runs,
               min(e.recorded_at) AS first_at, max(e.recorded_at) AS last_at,
               min(e.global_position)::text AS first_position, max(e.global_position)::text AS last_position
-         FROM events e
-        WHERE e.metadata->>'correlation_id' IS NOT NULL AND e.event_type = ANY($1::text[])
+         FROM ${everyEventWhere("metadata->>'correlation_id' IS NOT NULL AND event_type = ANY($1::text[])")} e
         GROUP BY 1) s
       WHERE $2::bigint IS NULL OR s.last_position::bigint < $2::bigint
       ORDER BY s.last_position::bigint DESC LIMIT $3`,

@@ -1,6 +1,7 @@
 import type { LineEndingStyle, SourceLineEndings } from '@palimpsest/core/text/canonical-text';
 import { targetStreamId } from '@palimpsest/core/target/target.events';
 import type { Sql } from '@palimpsest/store/db';
+import { everyEventWhere } from '@palimpsest/store/stored-event';
 import { AUDIT_STREAM, CHECKPOINT_EVENT, type CheckpointEventData } from '../audit/audit-log.reactor';
 
 /** Where a bound target's file is: its workspace path under the root (dev, ino), with the line endings it was bound with. */
@@ -25,7 +26,7 @@ export async function bindingsOf(sql: Sql, targetIds: readonly string[]): Promis
 /** The latest signed checkpoint of the audit log (size, hex root and note), or null before the first. */
 export async function latestCheckpoint(sql: Sql): Promise<CheckpointEventData | null> {
   const { rows } = await sql.query<{ data: CheckpointEventData }>(
-    `SELECT data FROM events WHERE stream_id = $1 AND event_type = $2 ORDER BY stream_version DESC LIMIT 1`,
+    `SELECT data FROM ${everyEventWhere('stream_id = $1 AND event_type = $2')} e ORDER BY stream_version DESC LIMIT 1`,
     [AUDIT_STREAM, CHECKPOINT_EVENT],
   );
   return rows[0]?.data ?? null;
@@ -34,7 +35,7 @@ export async function latestCheckpoint(sql: Sql): Promise<CheckpointEventData | 
 /** The signed checkpoints of the log of a size (one, unless the log was forked). */
 export async function checkpointsOfSize(sql: Sql, size: number): Promise<CheckpointEventData[]> {
   const { rows } = await sql.query<{ data: CheckpointEventData }>(
-    `SELECT data FROM events WHERE stream_id = $1 AND event_type = $2 AND (data->>'size')::bigint = $3`,
+    `SELECT data FROM ${everyEventWhere("stream_id = $1 AND event_type = $2 AND (data->>'size')::bigint = $3")} e`,
     [AUDIT_STREAM, CHECKPOINT_EVENT, size],
   );
   return rows.map((r) => r.data);
@@ -62,7 +63,7 @@ export async function acceptancesOfAttempt(sql: Sql, attemptId: string): Promise
   const { rows } = await sql.query<AttemptAcceptance>(
     `SELECT data->>'target_id' AS target_id, (data->>'before_version')::int AS before_version, (data->>'after_version')::int AS after_version,
             global_position::float8 AS global_position
-       FROM events WHERE stream_id = ANY($1::text[]) AND event_type = 'ProposalAccepted' AND data->>'attempt_id' = $2
+       FROM ${everyEventWhere("stream_id = ANY($1::text[]) AND event_type = 'ProposalAccepted' AND data->>'attempt_id' = $2")} e
       ORDER BY global_position`,
     [attempts.map((a) => targetStreamId(a.target_id)), attemptId.toLowerCase()],
   );
@@ -94,7 +95,7 @@ export interface LoggedFileRecord {
 export async function fileRecordAt(sql: Sql, targetId: string, position: number): Promise<LoggedFileRecord | null> {
   const { rows } = await sql.query<{ event_type: string; endings: SourceLineEndings | null; path: string | null; style: LineEndingStyle | null }>(
     `SELECT event_type, data->'source_line_endings' AS endings, data->>'path' AS path, data->>'source_line_ending_style' AS style
-       FROM events WHERE stream_id = $1 AND event_type IN ('TargetInitialized', 'WorkspaceFileBound') AND global_position <= $2
+       FROM ${everyEventWhere("stream_id = $1 AND event_type IN ('TargetInitialized', 'WorkspaceFileBound') AND global_position <= $2")} e
       ORDER BY stream_version`,
     [targetStreamId(targetId), position],
   );

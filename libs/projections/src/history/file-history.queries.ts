@@ -1,4 +1,5 @@
 import type { Sql } from '@palimpsest/store/db';
+import { everyEventWhere } from '@palimpsest/store/stored-event';
 
 /** One version of a target in a file's history, with the text's size after it (code points). */
 export interface FileVersionRow {
@@ -22,13 +23,13 @@ export async function fileVersionsPage(sql: Sql, targetId: string, streamId: str
     `WITH steps AS (
        SELECT 0 AS version, NULL::text AS attempt_id, NULL::text AS source, NULL::text AS intent, s.current_hash AS after_hash,
               s.log_sequence, s.created_at AS written_at,
-              (SELECT char_length(e.data->>'content') FROM events e WHERE e.stream_id = $2 AND e.stream_version = 1)::bigint AS delta
+              (SELECT char_length(e.data->>'content') FROM ${everyEventWhere('stream_id = $2 AND stream_version = 1')} e)::bigint AS delta
          FROM target_snapshots s WHERE s.target_id = $1 AND s.snapshot_reason = 'initial'
        UNION ALL
        SELECT a.after_version::int, a.attempt_id::text, a.source, left(a.intent, 200), e.data->>'after_hash', a.log_sequence, a.created_at,
               CASE WHEN e.schema_version >= 2 THEN (SELECT COALESCE(sum(char_length(x->>'inserted') - ((x->>'end')::bigint - (x->>'start')::bigint)), 0)
                                                       FROM jsonb_array_elements(e.data->'effects') x) END
-         FROM attempts a JOIN events e ON e.global_position = a.log_sequence
+         FROM attempts a CROSS JOIN LATERAL ${everyEventWhere('global_position = a.log_sequence')} e
         WHERE a.target_id = $1 AND a.status = 'accepted'),
      sized AS (
        SELECT *, CASE WHEN bool_and(delta IS NOT NULL) OVER w THEN sum(delta) OVER w END AS size
@@ -64,7 +65,7 @@ export async function workspaceFilesAsOf(sql: Sql, root: { dev: string; ino: str
        CROSS JOIN LATERAL (
          SELECT * FROM (
            SELECT a.after_version::int AS version, e.data->>'after_hash' AS after_hash, a.log_sequence, a.created_at AS written_at
-             FROM attempts a JOIN events e ON e.global_position = a.log_sequence WHERE a.target_id = w.target_id AND a.status = 'accepted' AND ${cond('a', 'log_sequence', 'created_at')}
+             FROM attempts a CROSS JOIN LATERAL ${everyEventWhere('global_position = a.log_sequence')} e WHERE a.target_id = w.target_id AND a.status = 'accepted' AND ${cond('a', 'log_sequence', 'created_at')}
            UNION ALL
            SELECT 0, s.current_hash, s.log_sequence, s.created_at) c
          ORDER BY c.version DESC LIMIT 1) v

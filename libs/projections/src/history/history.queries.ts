@@ -1,6 +1,7 @@
 import type { AsOf } from '@palimpsest/core/history/text-as-of';
 import { targetStreamId } from '@palimpsest/core/target/target.events';
 import type { Sql } from '@palimpsest/store/db';
+import { everyEventWhere } from '@palimpsest/store/stored-event';
 
 /** One version of a target as the log recorded it: who made it, when, where in the log, and its text's hash. */
 export interface VersionPoint {
@@ -22,7 +23,7 @@ const VERSIONS = `
     FROM target_snapshots s WHERE s.target_id = $1 AND s.snapshot_reason = 'initial'
   UNION ALL
   SELECT a.after_version::int, e.data->>'after_hash', a.log_sequence, a.created_at, a.attempt_id::text, a.source
-    FROM attempts a JOIN events e ON e.global_position = a.log_sequence WHERE a.target_id = $1 AND a.status = 'accepted'`;
+    FROM attempts a CROSS JOIN LATERAL ${everyEventWhere('global_position = a.log_sequence')} e WHERE a.target_id = $1 AND a.status = 'accepted'`;
 
 const POINT_COLUMNS = 'v.version, v.after_hash, v.log_sequence::float8 AS log_sequence, v.written_at, v.attempt_id, v.source';
 
@@ -36,7 +37,7 @@ export async function versionAt(sql: Sql, targetId: string, asOf: AsOf): Promise
              FROM target_snapshots WHERE target_id = $1 AND snapshot_reason = 'initial') v`
         : `SELECT ${POINT_COLUMNS} FROM (SELECT a.after_version::int AS version, e.data->>'after_hash' AS after_hash, a.log_sequence, a.created_at AS written_at,
                     a.attempt_id::text AS attempt_id, a.source
-             FROM attempts a JOIN events e ON e.global_position = a.log_sequence
+             FROM attempts a CROSS JOIN LATERAL ${everyEventWhere('global_position = a.log_sequence')} e
             WHERE a.target_id = $1 AND a.status = 'accepted' AND a.after_version = $2::bigint) v`,
       asOf.version === 0 ? [targetId] : [targetId, asOf.version],
     );
@@ -63,7 +64,7 @@ export async function snapshotAtOrBefore(sql: Sql, targetId: string, version: nu
 /** The text the target was created with (its first event). */
 export async function initialText(sql: Sql, targetId: string): Promise<string | null> {
   const { rows } = await sql.query<{ content: string }>(
-    `SELECT data->>'content' AS content FROM events WHERE stream_id = $1 AND stream_version = 1`,
+    `SELECT data->>'content' AS content FROM ${everyEventWhere('stream_id = $1 AND stream_version = 1')} e`,
     [targetStreamId(targetId)],
   );
   return rows[0]?.content ?? null;
@@ -85,7 +86,7 @@ export async function stepsBetween(sql: Sql, targetId: string, from: number, to:
   const { rows } = await sql.query<StoredStep>(
     `SELECT a.after_version::int AS version, e.data->>'after_hash' AS after_hash, e.schema_version,
             CASE WHEN e.schema_version >= 2 THEN (e.data->'effects')::text ELSE e.data::text END AS payload
-       FROM attempts a JOIN events e ON e.global_position = a.log_sequence
+       FROM attempts a CROSS JOIN LATERAL ${everyEventWhere('global_position = a.log_sequence')} e
       WHERE a.target_id = $1 AND a.status = 'accepted' AND a.after_version > $2::bigint AND a.after_version <= $3::bigint
       ORDER BY a.after_version`,
     [targetId, from, to],
