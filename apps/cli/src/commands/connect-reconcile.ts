@@ -135,7 +135,7 @@ function inDoubt(failureDetail: string, next: { operation: string; reason: strin
  */
 export async function recordedRun(ctx: AppContext, requestId: string, tool: string, args: Record<string, unknown>, slug: string): Promise<Outcome | null> {
   const { rows } = await ctx.db.query<{ run_id: string }>(
-    `SELECT data->>'run_id' AS run_id FROM ${everyEventWhere("event_type = 'CommandRequested' AND data->'caller'->>'correlation_id' = $1")} e
+    `SELECT data->>'run_id' AS run_id FROM ${everyEventWhere("metadata->>'correlation_id' = $1 AND event_type = 'CommandRequested'")} e
       ORDER BY global_position DESC LIMIT 1`,
     [requestId],
   );

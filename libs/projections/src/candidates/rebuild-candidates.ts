@@ -1,4 +1,5 @@
 import { evolve } from '@palimpsest/core/candidate/candidate.decider';
+import { everyEventWhere } from '@palimpsest/store/stored-event';
 import { CANDIDATE_STREAM_PREFIX, upcastCandidateEvent } from '@palimpsest/core/candidate/candidate.events';
 import { initialCandidateState, type CandidateState } from '@palimpsest/core/candidate/candidate.state';
 import type { Sql } from '@palimpsest/store/db';
@@ -10,7 +11,7 @@ import { candidateProjection } from './candidate.projection';
 /** Fold every candidate stream and project each event again (the tables were truncated by the caller). */
 export async function rebuildCandidateStreams(tx: Sql): Promise<{ streams: number; events: number }> {
   const { rows } = await tx.query<{ stream_id: string }>(
-    `SELECT stream_id FROM events WHERE stream_version = 1 AND stream_id LIKE $1 ORDER BY global_position`,
+    `SELECT stream_id FROM ${everyEventWhere('stream_version = 1 AND stream_id LIKE $1')} first_event ORDER BY global_position`,
     [`${CANDIDATE_STREAM_PREFIX}%`],
   );
   let events = 0;

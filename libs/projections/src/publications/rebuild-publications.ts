@@ -1,4 +1,5 @@
 import { evolve } from '@palimpsest/core/publication/publication.decider';
+import { everyEventWhere } from '@palimpsest/store/stored-event';
 import { PUBLICATION_STREAM_PREFIX, upcastPublicationEvent } from '@palimpsest/core/publication/publication.events';
 import { initialPublicationState, type PublicationState } from '@palimpsest/core/publication/publication.state';
 import type { Sql } from '@palimpsest/store/db';
@@ -14,7 +15,7 @@ import { publicationProjection } from './publication.projection';
  */
 export async function rebuildPublicationStreams(tx: Sql): Promise<{ streams: number; events: number }> {
   const { rows } = await tx.query<{ stream_id: string }>(
-    `SELECT stream_id FROM events WHERE stream_version = 1 AND stream_id LIKE $1 ORDER BY global_position`,
+    `SELECT stream_id FROM ${everyEventWhere('stream_version = 1 AND stream_id LIKE $1')} first_event ORDER BY global_position`,
     [`${PUBLICATION_STREAM_PREFIX}%`],
   );
   let events = 0;

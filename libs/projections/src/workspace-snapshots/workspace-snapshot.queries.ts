@@ -2,6 +2,7 @@ import { SNAPSHOT_CAPTURED, type WorkspaceSnapshotCapturedData } from '@palimpse
 import type { LineEndingStyle } from '@palimpsest/core/text/canonical-text';
 import type { Sql } from '@palimpsest/store/db';
 import { readStream } from '@palimpsest/store/read-stream';
+import { everyEventWhere } from '@palimpsest/store/stored-event';
 
 /** The record of workspace snapshots: their events (a stream each), and the bindings a capture reads. */
 
@@ -32,10 +33,10 @@ export async function recentSnapshots(sql: Sql, root: { dev: string; ino: string
   const { rows } = await sql.query<{ snapshot: string; position: string; captured_at: string; files: number; total_bytes: string }>(
     `SELECT data->>'snapshot' AS snapshot, global_position::text AS position, data->>'captured_at' AS captured_at,
             jsonb_array_length(data->'files') AS files, data->>'total_bytes' AS total_bytes
-       FROM events WHERE ${where} ORDER BY global_position DESC LIMIT $3`,
+       FROM ${everyEventWhere(where)} captured ORDER BY global_position DESC LIMIT $3`,
     [root.dev, root.ino, limit],
   );
-  const { rows: counted } = await sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM events WHERE ${where}`, [root.dev, root.ino]);
+  const { rows: counted } = await sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${everyEventWhere(where)} captured`, [root.dev, root.ino]);
   const snapshots = rows.map((r) => ({ snapshot: r.snapshot, position: Number(r.position), captured_at: r.captured_at, files: Number(r.files), total_bytes: Number(r.total_bytes) }));
   return { snapshots, total: Number(counted[0]!.n) };
 }
