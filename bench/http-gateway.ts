@@ -12,8 +12,10 @@ export interface Gateway {
   child: ChildProcess;
 }
 
+/** BENCH_GATEWAY_NODE_ARGS: flags for the gateway's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it. */
 export function startGateway(databaseUrl: string, connections: number): Promise<Gateway> {
-  const child = spawn(process.execPath, [CLI, 'api', '--port', '0'], {
+  const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, CLI, 'api', '--port', '0'], {
     env: { ...process.env, DATABASE_URL: databaseUrl, PALIMPSEST_PG_POOL_MAX: String(connections), LOG_LEVEL: process.env.BENCH_HTTP_LOG_LEVEL ?? 'info' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -24,8 +24,12 @@ const TARGET_PREFIX = targetStreamId('');
 
 export const isTargetEvent = (e: StoredEvent) => e.streamId.startsWith(TARGET_PREFIX);
 
-/** The last `max` code points of `text`. */
-function keepLast(text: string, max: number): string {
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** The last `max` code points of `text` (without splitting the text into code points unless it has pairs). */
+export function keepLast(text: string, max: number): string {
+  if (text.length <= max) return text; // never more code points than UTF-16 units
+  if (!SURROGATE.test(text)) return text.slice(text.length - max);
   const cps = Array.from(text);
   return cps.length <= max ? text : cps.slice(cps.length - max).join('');
 }

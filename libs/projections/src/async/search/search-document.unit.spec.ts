@@ -2,7 +2,7 @@ import { decide } from '@palimpsest/core/target/target.decider';
 import { targetEventSchemaVersion, type TargetEvent } from '@palimpsest/core/target/target.events';
 import { initialTargetState, type TargetState } from '@palimpsest/core/target/target.state';
 import type { StoredEvent } from '@palimpsest/store/stored-event';
-import { foldSearchDocument, SEARCH_INTENT_CHARS, type SearchDocument } from './search-document';
+import { foldSearchDocument, keepLast, SEARCH_INTENT_CHARS, type SearchDocument } from './search-document';
 
 const T = '11111111-1111-4111-8111-111111111111';
 const NOW = '2026-12-01T00:00:00.000Z';
@@ -49,5 +49,14 @@ describe('the search document, folded from the log', () => {
     expect(Array.from(next.intents)).toHaveLength(SEARCH_INTENT_CHARS);
     expect(next.intents.slice(-11)).toBe('😀😀😀\nlast');
     expect(next.body).toBe('y');
+  });
+
+  it('cuts to the last code points alike with and without surrogate pairs', () => {
+    for (const text of ['', 'abc', 'abcdef', 'a😀b😀c', '😀😀😀😀', 'x'.repeat(20) + '😀', '😀' + 'y'.repeat(20), 'é\u0301ü']) {
+      for (const max of [1, 2, 3, 5, 8, 30]) {
+        const cps = Array.from(text);
+        expect({ text, max, kept: keepLast(text, max) }).toEqual({ text, max, kept: cps.slice(Math.max(0, cps.length - max)).join('') });
+      }
+    }
   });
 });
