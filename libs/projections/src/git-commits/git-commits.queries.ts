@@ -1,7 +1,7 @@
 import type { LineEndingStyle, SourceLineEndings } from '@palimpsest/core/text/canonical-text';
 import { targetStreamId } from '@palimpsest/core/target/target.events';
 import type { Sql } from '@palimpsest/store/db';
-import { everyEventWhere } from '@palimpsest/store/stored-event';
+import { EVENTS_AND_ARCHIVE, everyEventWhere } from '@palimpsest/store/stored-event';
 import { AUDIT_STREAM, CHECKPOINT_EVENT, type CheckpointEventData } from '../audit/audit-log.reactor';
 
 /** Where a bound target's file is: its workspace path under the root (dev, ino), with the line endings it was bound with. */
@@ -73,12 +73,13 @@ export async function acceptancesOfAttempt(sql: Sql, attemptId: string): Promise
 /**
  * A consumer seen for the first time starts at the log's last committed event (commit-safe order), not at
  * its beginning: commits publish what is accepted from the opt-in on, not the history before it. A
- * consumer with a checkpoint keeps it; on an empty log nothing is written (the consumer starts at 0).
+ * consumer with a checkpoint keeps it; on an empty log nothing is written (the consumer starts at 0). The
+ * head may be archived (a log rolled and archived since its last event): the history before it is not published either.
  */
 export async function startAtLogHead(sql: Sql, consumer: string): Promise<void> {
   await sql.query(
     `INSERT INTO projection_checkpoints (projection, last_xid, last_position)
-     SELECT $1, transaction_xid, global_position FROM events ORDER BY transaction_xid DESC, global_position DESC LIMIT 1
+     SELECT $1, transaction_xid, global_position FROM ${EVENTS_AND_ARCHIVE} AS events ORDER BY transaction_xid DESC, global_position DESC LIMIT 1
      ON CONFLICT (projection) DO NOTHING`,
     [consumer],
   );
