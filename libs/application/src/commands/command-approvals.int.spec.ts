@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { replayCommandRun } from '@palimpsest/core/command-run/command-run.replay';
 import { ALLOW_ALL, type OwnerPolicy } from '@palimpsest/core/policy/owner-policy';
 import { loadCommandRun } from '@palimpsest/projections/command-runs/command-run-store';
+import { archiveBefore } from '@palimpsest/store/log-archive';
+import { rollLog } from '@palimpsest/store/log-partitions';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import { decideApproval } from '../candidates/approvals/approvals.handler';
 import { listCommandApprovals } from '../candidates/approvals/command-approvals';
@@ -83,5 +85,13 @@ describe(`command runs under approve, with real processes, on ${describeBackend}
     expect(await decideApproval(h.ctx, { approval_id: late.approval_id, decision: 'grant', decided_by: 'ops' })).toMatchObject({ error: { reason: 'approval_decided', details: { status: 'timed_out' } } });
     expect(existsSync(join(h.dir, 'marker-late'))).toBe(false);
     expect((await listCommandApprovals(h.ctx.db)).filter((r) => r.run_id === a.runId)).toEqual([]);
+  });
+
+  it('lists the same approvals once their runs are archived', async () => {
+    const every = await listCommandApprovals(h.ctx.db, { status: 'all' });
+    expect(every.map((r) => r.status).sort()).toEqual(['declined', 'granted', 'timed_out']);
+    await rollLog(h.ctx.db);
+    expect((await archiveBefore(h.ctx.db, { beforePosition: Number.MAX_SAFE_INTEGER })).length).toBeGreaterThan(0);
+    expect(await listCommandApprovals(h.ctx.db, { status: 'all' })).toEqual(every);
   });
 });

@@ -1,8 +1,9 @@
 import type { Sql } from '@palimpsest/store/db';
+import { everyEventWhere } from '@palimpsest/store/stored-event';
 
 /**
- * Approvals of command runs, read from the runs' streams (a run has no read model: its stream is its
- * record). An approval is pending until CommandApproved, CommandDeclined or a CommandRefused (the
+ * Approvals of command runs, read from the runs' streams, archived or not (a run has no read model: its
+ * stream is its record). An approval is pending until CommandApproved, CommandDeclined or a CommandRefused (the
  * waiting call timed out or was cancelled) follows its CommandApprovalRequested.
  */
 
@@ -25,10 +26,9 @@ const SELECT = `SELECT a.data->>'approval_id' AS approval_id, a.data->>'run_id' 
          CASE WHEN d.event_type = 'CommandApproved' THEN 'granted' WHEN d.event_type = 'CommandDeclined' THEN 'declined'
               WHEN d.event_type = 'CommandRefused' THEN 'timed_out' ELSE 'pending' END AS status,
          d.data->>'decided_by' AS decided_by, d.data->>'note' AS note
-    FROM events a
-    JOIN events r ON r.stream_id = a.stream_id AND r.event_type = 'CommandRequested'
-    LEFT JOIN LATERAL (SELECT e.event_type, e.data FROM events e
-                        WHERE e.stream_id = a.stream_id AND e.event_type IN ('CommandApproved', 'CommandDeclined', 'CommandRefused')
+    FROM ${everyEventWhere("event_type = 'CommandApprovalRequested'")} a
+    CROSS JOIN LATERAL ${everyEventWhere("stream_id = a.stream_id AND event_type = 'CommandRequested'")} r
+    LEFT JOIN LATERAL (SELECT e.event_type, e.data FROM ${everyEventWhere("stream_id = a.stream_id AND event_type IN ('CommandApproved', 'CommandDeclined', 'CommandRefused')")} e
                         ORDER BY e.global_position LIMIT 1) d ON true
    WHERE a.event_type = 'CommandApprovalRequested'`;
 
