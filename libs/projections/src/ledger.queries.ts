@@ -1,4 +1,5 @@
 import type { Sql } from '@palimpsest/store/db';
+import { everyEventWhere } from '@palimpsest/store/stored-event';
 import { SqlParams } from './sql-params';
 
 /** Reads of the manifest ledger (written by ledger.projection.ts). */
@@ -52,7 +53,7 @@ export async function ledgerRows(sql: Sql, targetId: string, filter: LedgerFilte
             l.editing_cycle_id::text AS editing_cycle_id, l.change_index, l.change_id, l.intent, l.transaction_intent,
             l.rationale, l.risk, l.origin, ${LEDGER_FACT} AS derived, l.created_at
        FROM (SELECT * FROM ledger WHERE ${where.join(' AND ')} ORDER BY ledger_sequence DESC LIMIT ${p.add(page.rows)}) l
-       JOIN events e ON e.global_position = l.log_sequence
+       CROSS JOIN LATERAL ${everyEventWhere('global_position = l.log_sequence')} e
       ORDER BY l.ledger_sequence DESC`,
     p.values,
   );

@@ -75,6 +75,7 @@ describe(`history reads of an archived log on ${describeBackend}`, () => {
       wholeBundle: await exportBundle(h.ctx, key),
       acceptances: await acceptancesOfAttempt(db, v2.attempt_id),
       fileRecord: await fileRecordAt(db, fileTarget, v2.log_sequence),
+      ledger: await call('palimpsest_get_manifest_ledger', { target_file_id: standalone }),
     };
   }
 
@@ -93,6 +94,7 @@ describe(`history reads of an archived log on ${describeBackend}`, () => {
     expect(before.sessionEntries.entries.map((e: { status: string }) => e.status)).toEqual(['accepted', 'accepted', 'accepted', 'rejected', 'exited']);
     expect(before.acceptances).toHaveLength(1);
     expect(before.fileRecord?.binding).toMatchObject({ path: 'a.txt' });
+    expect(before.ledger.entries).toHaveLength(1);
 
     const closing = await currentEpoch(db);
     await rollLog(db);
