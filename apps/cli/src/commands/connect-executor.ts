@@ -9,7 +9,7 @@ import type { Outcome } from '@palimpsest/protocol/outcome';
 import { openDb } from '@palimpsest/store/open-db';
 import { prepareStore } from '../runtime';
 import type { LocalProject } from './connect-projects';
-import { COMMAND_TOOLS, RECONCILED_TOOLS, recordedRun, recordedWrite, RERUN_TOOLS, SELF_RECORDED_TOOLS, unknownInput } from './connect-reconcile';
+import { COMMAND_TOOLS, RECONCILED_TOOLS, recordedRun, recordedWrite, SELF_RECORDED_TOOLS, unknownInput } from './connect-reconcile';
 
 /** A project opened here: its own embedded store and workspace root, and the machine owner's policy for it. */
 interface OpenProject {
@@ -28,9 +28,8 @@ const failed = (code: ExecutorToolErrorCode, message: string): ToolResult => ({ 
  */
 export class LocalExecutor {
   private readonly open = new Map<string, OpenProject>();
-  private readonly running = new Map<string, { answer: Promise<ToolResultMessage>; abort: AbortController }>();
-  /** Answers sent whose record is being written. */
-  private readonly recording = new Map<string, Promise<unknown>>();
+  /** Calls performed now, each until its answer is on the record (`recorded`): a resend meanwhile gets the same answer. */
+  private readonly running = new Map<string, { answer: Promise<ToolResultMessage>; abort: AbortController; recorded: Promise<unknown> }>();
 
   private constructor(private readonly log: (line: string) => void) {}
 
@@ -51,17 +50,12 @@ export class LocalExecutor {
     const seen = this.running.get(id);
     if (seen) return seen.answer;
     const abort = new AbortController();
-    const answer = this.performOnce(message, abort.signal);
-    this.running.set(id, { answer, abort });
-    // A call answers before its answer is on the record; until it is, a resend gets this same answer.
-    void answer
-      .catch(() => undefined)
-      .then(() => this.recording.get(id))
-      .catch((error: unknown) => this.log(`the answer to ${id} was sent but not recorded (a resend settles it from the project's record): ${String(error)}`))
-      .finally(() => {
-        this.recording.delete(id);
-        this.running.delete(id);
-      });
+    const performed = this.performOnce(message, abort.signal);
+    const recorded = performed
+      .then(({ recorded: record }) => record?.catch((error: unknown) => this.log(`the answer to ${id} was sent but not recorded (a resend settles it from the project's record): ${String(error)}`)), () => undefined)
+      .finally(() => this.running.delete(id));
+    const answer = performed.then(({ reply }) => reply);
+    this.running.set(id, { answer, abort, recorded });
     return answer;
   }
 
@@ -70,7 +64,7 @@ export class LocalExecutor {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled(this.recording.values());
+    await Promise.allSettled([...this.running.values()].map((r) => r.recorded));
     for (const { ctx } of this.open.values()) {
       await ctx.commands.stop().catch(() => undefined);
       await ctx.wakes.close();
@@ -78,9 +72,10 @@ export class LocalExecutor {
     }
   }
 
-  private async performOnce(message: ToolCallMessage, signal: AbortSignal): Promise<ToolResultMessage> {
+  /** The reply to a call, and the write of its record when it has one to write (after the reply leaves). */
+  private async performOnce(message: ToolCallMessage, signal: AbortSignal): Promise<{ reply: ToolResultMessage; recorded?: Promise<unknown> }> {
     const started = Date.now();
-    const reply = (result: ToolResult): ToolResultMessage => ({ type: 'tool.result', requestId: message.requestId, durationMs: Date.now() - started, result });
+    const reply = (result: ToolResult) => ({ reply: { type: 'tool.result' as const, requestId: message.requestId, durationMs: Date.now() - started, result } });
     const open = this.open.get(message.projectId);
     if (!open) return reply(failed('UNKNOWN_PROJECT', `this executor holds no project ${message.projectId}`));
     const args = message.arguments;
@@ -104,17 +99,15 @@ export class LocalExecutor {
     // Tools whose own record answers for them (a write, a command) or that run again safely are recorded once
     // answered, sent and answered together; the others are recorded as sent before they run.
     const sentFirst = !recorded.sent && !SELF_RECORDED_TOOLS.has(message.tool);
-    const settle = (result: ToolResult): ToolResultMessage => {
+    const settle = (result: ToolResult) => {
       const answer = result.ok ? (result.value as Outcome) : ({ status: 'invalid_argument', code: result.error.code, failure_detail: result.error.message } as Outcome);
       const answered = { request_id: message.requestId, result: result.ok ? 'ok' : result.error.code, status: String(answer.status), duration_ms: Date.now() - started, answer, answered_at: new Date().toISOString() };
-      this.recording.set(message.requestId, recorded.sent || sentFirst ? recordAnswered(ctx, sent, answered) : recordSentAndAnswered(ctx, sent, answered));
-      return reply(result);
+      return { ...reply(result), recorded: recorded.sent || sentFirst ? recordAnswered(ctx, sent, answered) : recordSentAndAnswered(ctx, sent, answered) };
     };
     if (recorded.sent || SELF_RECORDED_TOOLS.has(message.tool)) {
       // Started before and never answered (this process was killed in the middle, or the run threw), or not
       // known to have started: the project's record says whether it applied.
       const settled = await settledFromRecord(ctx, message, args as Record<string, unknown>, project.slug);
-      if (settled === 'unknown') return reply(failed('INTERNAL_ERROR', 'this executor stopped while it ran this call before; whether it applied is unknown (see the project\'s record)'));
       if (settled) return settle({ ok: true, value: settled });
       // It did not apply (or changes nothing): it runs now as if it came for the first time (within its deadline).
     }
@@ -128,15 +121,14 @@ export class LocalExecutor {
 }
 
 /**
- * A call started before and never answered (this process was killed in the middle, or the run threw):
- * the answer its record gives, null when it did not apply (or runs again safely) and runs now, 'unknown'
- * for a tool the record cannot say of.
+ * A call started before and never answered (this process was killed in the middle, or the run threw), or a
+ * call whose tool leaves its own record: the answer the record gives, null when it did not apply (or runs
+ * again safely) and runs now. The tool names are the protocol's (the link validates them), each one here.
  */
-async function settledFromRecord(ctx: AppContext, message: ToolCallMessage, args: Record<string, unknown>, slug: string): Promise<Outcome | null | 'unknown'> {
+async function settledFromRecord(ctx: AppContext, message: ToolCallMessage, args: Record<string, unknown>, slug: string): Promise<Outcome | null> {
   if (RECONCILED_TOOLS.has(message.tool)) return recordedWrite(ctx, message.requestId, message.tool);
   if (COMMAND_TOOLS.has(message.tool)) return recordedRun(ctx, message.requestId, message.tool, args, slug);
-  if (message.tool === 'send_command_input') return unknownInput(args, slug);
-  return RERUN_TOOLS.has(message.tool) ? null : 'unknown';
+  return message.tool === 'send_command_input' ? unknownInput(args, slug) : null;
 }
 
 /** A recorded answer as it was sent: the tool's answer, or the refusal's code and message. */

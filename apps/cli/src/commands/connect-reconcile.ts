@@ -95,7 +95,7 @@ export const COMMAND_TOOLS: ReadonlySet<string> = new Set(['run_command', 'start
  * The tools run again when one started and never answered: they change nothing, or (kill_command) what
  * they change is the same done twice, and a process the restart stopped answers as already ended.
  */
-export const RERUN_TOOLS: ReadonlySet<string> = new Set(['read_file', 'list_files', 'grep', 'get_command_output', 'kill_command']);
+const RERUN_TOOLS: ReadonlySet<string> = new Set(['read_file', 'list_files', 'grep', 'get_command_output', 'kill_command']);
 
 /** Tools an executor runs without writing RelayCallSent first: their own record, or running them again, answers a resend. */
 export const SELF_RECORDED_TOOLS: ReadonlySet<string> = new Set([...RECONCILED_TOOLS, ...COMMAND_TOOLS, ...RERUN_TOOLS]);

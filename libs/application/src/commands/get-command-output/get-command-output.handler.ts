@@ -1,8 +1,8 @@
 import type { AppContext } from '../../app-context';
 import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { Result } from '@palimpsest/protocol/catalog/operation-types';
-import { noProcesses, processNotFound } from '../shared/command-answers';
-import { endedRun } from '../shared/ended-run';
+import { noProcesses } from '../shared/command-answers';
+import { endedRun, isRefusal } from '../shared/ended-run';
 
 export interface GetCommandOutputInput {
   processId: string;
@@ -39,7 +39,7 @@ export async function getCommandOutput(ctx: AppContext, input: GetCommandOutputI
  */
 async function outputOfEnded(ctx: AppContext, processId: string, cursor: number): Promise<Result<OP.get_command_output>> {
   const ended = await endedRun(ctx, processId);
-  if (ended === null || ended === 'unended') return processNotFound(processId, ended === 'unended');
+  if (isRefusal(ended)) return ended;
   const skippedBytes = Math.max(0, ended.outputBytes - cursor);
   return { status: 'ok', processId, chunk: '', nextCursor: cursor + skippedBytes, skipped: skippedBytes > 0, running: false, exitCode: ended.exitCode, skippedBytes, signal: ended.signal };
 }

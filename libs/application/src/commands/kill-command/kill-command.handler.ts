@@ -1,8 +1,8 @@
 import type { AppContext } from '../../app-context';
 import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { Result } from '@palimpsest/protocol/catalog/operation-types';
-import { noProcesses, processNotFound } from '../shared/command-answers';
-import { endedRun } from '../shared/ended-run';
+import { noProcesses } from '../shared/command-answers';
+import { endedRun, isRefusal } from '../shared/ended-run';
 
 /**
  * kill_command: stops the command's whole group (SIGTERM, then SIGKILL within 2 s) and answers once the
@@ -21,6 +21,6 @@ export async function killCommand(ctx: AppContext, input: { processId: string })
 /** A run this process does not hold: one the record ended answers as already ended (a kill sent again after a restart). */
 async function killedBefore(ctx: AppContext, processId: string): Promise<Result<OP.kill_command>> {
   const ended = await endedRun(ctx, processId);
-  if (ended === null || ended === 'unended') return processNotFound(processId, ended === 'unended');
+  if (isRefusal(ended)) return ended;
   return { status: 'ok', processId, killed: false, exitCode: ended.exitCode, signal: ended.signal };
 }

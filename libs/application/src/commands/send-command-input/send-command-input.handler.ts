@@ -4,8 +4,8 @@ import type { HandlerSession } from '../../dispatch/operation-handler';
 import { OP } from '@palimpsest/core/errors/operation-names.generated';
 import type { Result } from '@palimpsest/protocol/catalog/operation-types';
 import { callerPolicy } from '../shared/begin-run';
-import { forbidden, noProcesses, notRunning, processNotFound } from '../shared/command-answers';
-import { endedRun } from '../shared/ended-run';
+import { forbidden, noProcesses, notRunning } from '../shared/command-answers';
+import { endedRun, isRefusal } from '../shared/ended-run';
 
 export interface SendCommandInputInput {
   processId: string;
@@ -23,7 +23,7 @@ export async function sendCommandInput(ctx: AppContext, input: SendCommandInputI
   const run = ctx.commands.runs.get(input.processId);
   if (!run) {
     const ended = await endedRun(ctx, input.processId);
-    return ended === null || ended === 'unended' ? processNotFound(input.processId, ended === 'unended') : notRunning(input.processId, ended.how);
+    return isRefusal(ended) ? ended : notRunning(input.processId, ended.how);
   }
   const text = input.newline === false ? input.data : `${input.data}\n`;
   const running = [...ctx.commands.runs.values()].filter((r) => r.process.running).map((r) => r.process.command);
