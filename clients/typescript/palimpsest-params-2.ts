@@ -263,7 +263,7 @@ export type ProveConsistencyParams = {
   second_size?: number | null;
 };
 
-/** Open a snapshot: Capture the workspace files (latest) or reopen a snapshot: its sha256: handle (same content, same handle), log position, disk changes since. Writes no file. */
+/** Open a snapshot: Capture the workspace files (latest) or reopen a snapshot: its sha256: handle (same content, same handle), log position, disk changes since. Writes no file; a read-only session records nothing (held). */
 export type OpenSnapshotParams = {
   snapshot?: string;
 };

@@ -15,6 +15,7 @@ import type { CodeGraphStates } from './code-graph/project-states';
 import type { ActiveProjects } from './relay/active-projects';
 import type { ProjectRelay } from './relay/project-relay.port';
 import type { ReadReplica } from './read-models/read-replica';
+import type { HeldSnapshots } from './snapshots/held-snapshots';
 
 /**
  * What every handler needs: the database, time and identity, and the ports and settings of the process.
@@ -66,6 +67,8 @@ export interface AppContext {
   commands: CommandRuns;
   /** The code graph (parsers and the TypeScript language service behind a port) and the project states it answers from. */
   codeGraph: CodeGraphStates;
+  /** Read-only sessions' captures of `latest`: kept in this process, never recorded (HeldSnapshots). */
+  heldSnapshots: HeldSnapshots;
   /**
    * A gateway's executors (palimpsest connect): the projects they hold, the relay of file and command tools
    * to them, and each client's active project. Absent where no executor can connect (stdio, the CLI).

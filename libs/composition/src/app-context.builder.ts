@@ -20,6 +20,7 @@ import { loadingCommandGate } from '@palimpsest/workspace/shell/loading-command-
 import { DEFAULT_PROCESS_LIMITS, ProcessManager } from '@palimpsest/workspace/process/process-manager';
 import { commandLauncher } from '@palimpsest/workspace/process/launcher-choice';
 import { CodeGraphStates } from '@palimpsest/application/code-graph/project-states';
+import { HeldSnapshots } from '@palimpsest/application/snapshots/held-snapshots';
 import { TreeSitterCodeGraph } from '@palimpsest/structure/graph/code-graph-engine';
 
 /**
@@ -52,6 +53,7 @@ export function appContext(db: Db, overrides: Partial<Omit<AppContext, 'db'>> = 
     syncOnSave: overrides.syncOnSave ?? config.syncOnSave,
     commands: overrides.commands ?? commandRuns(workspace, candidates.policy, config),
     codeGraph: overrides.codeGraph ?? new CodeGraphStates(new TreeSitterCodeGraph()),
+    heldSnapshots: overrides.heldSnapshots ?? new HeldSnapshots(),
     ...(overrides.replica ? { replica: overrides.replica } : {}),
   };
 }

@@ -33,10 +33,24 @@ describe(`code graph answers name the workspace snapshot they answer from, on ${
   let first: Answer;
   let edited: Answer;
 
+  const events = async () => Number((await h.testDb.db.query<{ n: string }>('SELECT count(*)::text AS n FROM events')).rows[0]!.n);
+
+  it('answers latest in the read-only profile from a capture it holds and does not record', async () => {
+    const status = await call('palimpsest_snapshot_status');
+    const before = await events();
+    const held = await call('palimpsest_graph_query', { from: [GREET], mode: 'dependents' }, true);
+    expect(held.snapshot).toEqual({ id: status.latest, log_sequence: expect.any(Number), files: Object.keys(TS_PROJECT).length + 1 });
+    expect(callersOf(held)).toContain(MAIN);
+    expect(await call('palimpsest_node_find', { query: 'greet', kind: 'function', snapshot: held.snapshot.id }, true)).toMatchObject({ status: 'ok', snapshot: held.snapshot });
+    expect(await call('palimpsest_open_snapshot', {}, true)).toMatchObject({ recorded: false, held: true, snapshot: { id: held.snapshot.id, log_sequence: held.snapshot.log_sequence } });
+    expect(await events()).toBe(before);
+    expect(await call('palimpsest_snapshot_status')).toMatchObject({ state: 'no_snapshot', latest_recorded: false });
+  });
+
   it('answers latest as the handle workspace/status names, recorded at the position workspace/open reopens', async () => {
     const status = await call('palimpsest_snapshot_status');
     expect(status).toMatchObject({ state: 'no_snapshot', latest_recorded: false });
-    first = await call('palimpsest_graph_query', { from: [GREET], mode: 'dependents' }, true);
+    first = await call('palimpsest_graph_query', { from: [GREET], mode: 'dependents' });
     expect(first.status).toBe('ok');
     expect(first.snapshot).toEqual({ id: status.latest, log_sequence: expect.any(Number), files: Object.keys(TS_PROJECT).length + 1 });
     expect(callersOf(first)).toContain(MAIN);
@@ -51,7 +65,7 @@ describe(`code graph answers name the workspace snapshot they answer from, on ${
   it('after an accepted edit: a new handle, and the graph, a snapshot read and an as_of read at its position agree', async () => {
     expect(await call('edit_file', { path: 'src/app.ts', oldString: "import { greet } from './lib';", newString: "import { greet, shout } from './lib';" })).toMatchObject({ status: 'ok' });
     expect(await call('edit_file', { path: 'src/app.ts', oldString: "return greet('app');", newString: "return shout('app');" })).toMatchObject({ status: 'ok' });
-    edited = await call('palimpsest_graph_query', { from: [GREET], mode: 'dependents' }, true);
+    edited = await call('palimpsest_graph_query', { from: [GREET], mode: 'dependents' });
     expect(edited.snapshot.id).not.toBe(first.snapshot.id);
     expect(edited.snapshot.log_sequence).toBeGreaterThan(first.snapshot.log_sequence);
     expect((await call('palimpsest_snapshot_status')).latest).toBe(edited.snapshot.id);

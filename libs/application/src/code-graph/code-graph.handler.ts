@@ -6,7 +6,7 @@ import { workspaceNotConfigured } from '../shared/workspace-not-configured';
 import { capped, coverageOf, fitAnswer, limitsOf, type Limits } from './answer-budget';
 import { SnapshotTextUnavailable, type NamedState } from './project-states';
 import type { RecordedSnapshot } from '@palimpsest/projections/workspace-snapshots/workspace-snapshot.queries';
-import { readDisk, recordCapture } from '../snapshots/capture-snapshot';
+import { captureLatest, readDisk, type CaptureMode } from '../snapshots/capture-snapshot';
 import { snapshotBytes } from '../snapshots/snapshot-bytes';
 import { diskFiles } from '../snapshots/disk-files';
 import { diskStateOf, type DiskState } from '../snapshots/disk-state';
@@ -36,11 +36,11 @@ type Unopened = InvalidArgument | NotFound | SnapshotUnknown;
 const ALL_LAYERS: GraphLayer[] = ['declared', 'resolved'];
 
 /**
- * The state an answer reads: `latest` captures the disk and records the capture (as a snapshot read of
- * latest does), so the answer names the workspace snapshot handle workspace/status and snapshot reads
- * name; a handle reads that recorded snapshot, its texts from the disk or else from the log.
+ * The state an answer reads: `latest` captures the disk as a snapshot read of latest does (recorded, or
+ * held for a read-only session), so the answer names the workspace snapshot handle workspace/status and
+ * snapshot reads name; a handle reads that snapshot, its texts from the disk or else from the log.
  */
-export async function openState(ctx: AppContext, snapshot: string | undefined): Promise<Opened | Unopened> {
+export async function openState(ctx: AppContext, snapshot: string | undefined, mode: CaptureMode): Promise<Opened | Unopened> {
   const root = ctx.workspace;
   if (!root) return workspaceNotConfigured('the code graph indexes the files under the workspace root');
   let recorded: RecordedSnapshot;
@@ -48,7 +48,7 @@ export async function openState(ctx: AppContext, snapshot: string | undefined): 
   if (isLatest(snapshot)) {
     const now = await readDisk(ctx, root);
     if (!now.ok) return now.answer;
-    recorded = (await recordCapture(ctx, root, now.capture)).snapshot;
+    recorded = (await captureLatest(ctx, root, now.capture, mode)).snapshot;
   } else {
     const found = await findSnapshot(ctx, root, snapshot!);
     if (!found.ok) return found.answer;
@@ -91,8 +91,8 @@ export const summaryOf = (n: GraphNode): GraphNodeSummary => ({ id: n.id, kind: 
 
 export const snapshotOf = ({ named, logSequence, disk }: Opened) => ({ id: named.id, log_sequence: logSequence, files: named.state.size, ...(disk ? { disk } : {}) });
 
-export async function nodeFind(ctx: AppContext, input: CommonInput & { query: string; kind?: string; path?: string; limit?: number }) {
-  const opened = await openState(ctx, input.snapshot);
+export async function nodeFind(ctx: AppContext, input: CommonInput & { query: string; kind?: string; path?: string; limit?: number }, mode: CaptureMode) {
+  const opened = await openState(ctx, input.snapshot, mode);
   if (!isOpened(opened)) return opened;
   const { view, named } = opened;
   const q = input.query.trim().toLowerCase();
@@ -109,8 +109,8 @@ export async function nodeFind(ctx: AppContext, input: CommonInput & { query: st
   ], limits);
 }
 
-export async function nodeGet(ctx: AppContext, input: CommonInput & { nodes: string[]; include?: ('edges' | 'body')[] }) {
-  const opened = await openState(ctx, input.snapshot);
+export async function nodeGet(ctx: AppContext, input: CommonInput & { nodes: string[]; include?: ('edges' | 'body')[] }, mode: CaptureMode) {
+  const opened = await openState(ctx, input.snapshot, mode);
   if (!isOpened(opened)) return opened;
   const { view, named } = opened;
   const missing = unknownNodes(view, input.nodes);
@@ -146,8 +146,8 @@ export interface GraphQueryInput extends CommonInput {
   cursor?: string;
 }
 
-export async function graphQuery(ctx: AppContext, input: GraphQueryInput) {
-  const opened = await openState(ctx, input.snapshot);
+export async function graphQuery(ctx: AppContext, input: GraphQueryInput, mode: CaptureMode) {
+  const opened = await openState(ctx, input.snapshot, mode);
   if (!isOpened(opened)) return opened;
   const { view, named } = opened;
   const missing = unknownNodes(view, [...input.from, ...(input.to ?? [])]);
@@ -225,8 +225,8 @@ function onePerPair(edges: WalkedEdge[]): WalkedEdge[] {
   });
 }
 
-export async function impactAnalyze(ctx: AppContext, input: CommonInput & { targets: string[]; direction?: 'dependents' | 'dependencies' | 'both'; layers?: GraphLayer[] }) {
-  const opened = await openState(ctx, input.snapshot);
+export async function impactAnalyze(ctx: AppContext, input: CommonInput & { targets: string[]; direction?: 'dependents' | 'dependencies' | 'both'; layers?: GraphLayer[] }, mode: CaptureMode) {
+  const opened = await openState(ctx, input.snapshot, mode);
   if (!isOpened(opened)) return opened;
   const { view, named } = opened;
   const missing = unknownNodes(view, input.targets);

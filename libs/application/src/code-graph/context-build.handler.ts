@@ -2,6 +2,7 @@ import type { CodeGraphView, CoverageGap, GraphEdge, GraphLayer, GraphNode } fro
 import type { Success } from '@palimpsest/protocol/catalog/operation-types';
 import type { AppContext } from '../app-context';
 import { coverageOf, fitAnswer, limitsOf } from './answer-budget';
+import type { CaptureMode } from '../snapshots/capture-snapshot';
 import { openState, snapshotOf, summaryOf, unknownNodes, isTestPath, type CommonInput } from './code-graph.handler';
 import type { NamedState } from './project-states';
 
@@ -39,8 +40,8 @@ const RECIPES: Record<Purpose, { callers: 'required' | 'optional'; calleeBodies:
 const LAYERS: GraphLayer[] = ['declared', 'resolved'];
 const REF_PREFIX = 'ctx1:';
 
-export async function contextBuild(ctx: AppContext, input: ContextBuildInput) {
-  const opened = await openState(ctx, input.snapshot);
+export async function contextBuild(ctx: AppContext, input: ContextBuildInput, mode: CaptureMode) {
+  const opened = await openState(ctx, input.snapshot, mode);
   if (!('view' in opened)) return opened;
   const { view, named } = opened;
   const expanded = (input.expand ?? []).map((ref) => (ref.startsWith(REF_PREFIX) ? ref.slice(REF_PREFIX.length) : ref));

@@ -44,7 +44,7 @@ import { listSessions, sessionActivity } from '../session-audit/session-audit.ha
 import { diffVersions } from '../history/diff-versions/diff-versions.handler';
 import { fileHistory } from '../history/file-history/file-history.handler';
 import { workspaceAsOf } from '../history/workspace-as-of/workspace-as-of.handler';
-import { SNAPSHOT_HANDLERS } from '../snapshots/snapshot-handlers';
+import { captureMode, SNAPSHOT_HANDLERS } from '../snapshots/snapshot-handlers';
 import { graphQuery, impactAnalyze, nodeFind, nodeGet } from '../code-graph/code-graph.handler';
 import { contextBuild } from '../code-graph/context-build.handler';
 import { getActiveProject, listProjects, setActiveProject } from '../relay/projects.handler';
@@ -123,11 +123,11 @@ export const OPERATION_HANDLERS: OperationHandlers = {
   palimpsest_prove_event: (ctx, a) => proveEvent(ctx, a),
   palimpsest_prove_consistency: (ctx, a) => proveConsistency(ctx, a),
   ...SNAPSHOT_HANDLERS,
-  palimpsest_node_find: (ctx, a) => nodeFind(ctx, a),
-  palimpsest_node_get: (ctx, a) => nodeGet(ctx, a),
-  palimpsest_graph_query: (ctx, a) => graphQuery(ctx, a),
-  palimpsest_impact_analyze: (ctx, a) => impactAnalyze(ctx, a),
-  palimpsest_context_build: (ctx, a) => contextBuild(ctx, a),
+  palimpsest_node_find: (ctx, a, s) => nodeFind(ctx, a, captureMode(s)),
+  palimpsest_node_get: (ctx, a, s) => nodeGet(ctx, a, captureMode(s)),
+  palimpsest_graph_query: (ctx, a, s) => graphQuery(ctx, a, captureMode(s)),
+  palimpsest_impact_analyze: (ctx, a, s) => impactAnalyze(ctx, a, captureMode(s)),
+  palimpsest_context_build: (ctx, a, s) => contextBuild(ctx, a, captureMode(s)),
   list_projects: (ctx, a, s) => listProjects(ctx, a, s),
   get_active_project: (ctx, a, s) => getActiveProject(ctx, a, s),
   set_active_project: (ctx, a, s) => setActiveProject(ctx, a, s),

@@ -1,7 +1,7 @@
 import type { InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import { SNAPSHOT_CAPTURED, SNAPSHOT_EVENT_SCHEMA_VERSION, snapshotStreamId, type SnapshotFileRecord, type WorkspaceSnapshotCapturedData } from '@palimpsest/core/snapshot/snapshot.events';
 import { inPathOrder, snapshotRoot, type SnapshotHandle } from '@palimpsest/core/snapshot/snapshot-root';
-import { bindingsUnder, recordedSnapshot, type PathBinding, type RecordedSnapshot } from '@palimpsest/projections/workspace-snapshots/workspace-snapshot.queries';
+import { bindingsUnder, logHead, recordedSnapshot, type PathBinding, type RecordedSnapshot } from '@palimpsest/projections/workspace-snapshots/workspace-snapshot.queries';
 import { StreamVersionConflictError } from '@palimpsest/store/errors';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import type { AppContext } from '../app-context';
@@ -32,33 +32,53 @@ export async function readDisk(ctx: AppContext, root: WorkspaceRoot): Promise<{ 
 
 export interface Captured {
   snapshot: RecordedSnapshot;
-  /** True when this call recorded it; false when that content under this root already was a snapshot. */
+  /** True when this call recorded it; false when that content under this root already was a snapshot, or when it is held. */
   recorded: boolean;
+  /** True when a read-only session captured content no snapshot recorded: this process holds it (HeldSnapshots), the log does not. */
+  held: boolean;
+}
+
+/** How a capture of `latest` is kept: a read-only session writes nothing to the log. */
+export interface CaptureMode {
+  readOnly: boolean;
+  correlationId?: string | undefined;
+}
+
+/** The capture of `latest` as a snapshot: recorded (once per content), or held in memory for a read-only session. */
+export async function captureLatest(ctx: AppContext, root: WorkspaceRoot, capture: DiskCapture, mode: CaptureMode): Promise<Captured> {
+  const known = await recordedSnapshot(ctx.db, capture.streamId);
+  if (known) return { snapshot: known, recorded: false, held: false };
+  if (!mode.readOnly) return recordCapture(ctx, root, capture, mode.correlationId);
+  const held = ctx.heldSnapshots.get(capture.streamId);
+  const snapshot = held ?? ctx.heldSnapshots.hold(capture.streamId, { data: captureData(ctx, root, capture), position: await logHead(ctx.db) });
+  return { snapshot, recorded: false, held: true };
 }
 
 /**
  * Records a capture as WorkspaceSnapshotCaptured, once per handle and root: the stream is named by the
- * handle, so a capture of content already recorded (by an earlier call, or a racing one whose append won)
- * answers the snapshot recorded first, at its position.
+ * handle, so a racing capture of the same content whose append won is answered as the snapshot recorded
+ * first, at its position.
  */
-export async function recordCapture(ctx: AppContext, root: WorkspaceRoot, capture: DiskCapture, correlationId?: string): Promise<Captured> {
-  const known = await recordedSnapshot(ctx.db, capture.streamId);
-  if (known) return { snapshot: known, recorded: false };
-  const data: WorkspaceSnapshotCapturedData = {
+async function recordCapture(ctx: AppContext, root: WorkspaceRoot, capture: DiskCapture, correlationId?: string): Promise<Captured> {
+  const data = captureData(ctx, root, capture);
+  const metadata = correlationId ? { correlation_id: correlationId } : {};
+  try {
+    const appended = await ctx.store.append(capture.streamId, 0, [{ type: SNAPSHOT_CAPTURED, schemaVersion: SNAPSHOT_EVENT_SCHEMA_VERSION, data, metadata, recordedAt: data.captured_at }]);
+    return { snapshot: { data, position: appended.positions[0]! }, recorded: true, held: false };
+  } catch (error) {
+    if (!(error instanceof StreamVersionConflictError)) throw error;
+    const raced = await recordedSnapshot(ctx.db, capture.streamId);
+    if (!raced) throw error;
+    return { snapshot: raced, recorded: false, held: false };
+  }
+}
+
+function captureData(ctx: AppContext, root: WorkspaceRoot, capture: DiskCapture): WorkspaceSnapshotCapturedData {
+  return {
     snapshot: capture.handle,
     root: { path: root.path, dev: root.dev, ino: root.ino },
     files: capture.files,
     total_bytes: capture.files.reduce((sum, f) => sum + f.bytes, 0),
     captured_at: ctx.clock.now(),
   };
-  const metadata = correlationId ? { correlation_id: correlationId } : {};
-  try {
-    const appended = await ctx.store.append(capture.streamId, 0, [{ type: SNAPSHOT_CAPTURED, schemaVersion: SNAPSHOT_EVENT_SCHEMA_VERSION, data, metadata, recordedAt: data.captured_at }]);
-    return { snapshot: { data, position: appended.positions[0]! }, recorded: true };
-  } catch (error) {
-    if (!(error instanceof StreamVersionConflictError)) throw error;
-    const raced = await recordedSnapshot(ctx.db, capture.streamId);
-    if (!raced) throw error;
-    return { snapshot: raced, recorded: false };
-  }
 }

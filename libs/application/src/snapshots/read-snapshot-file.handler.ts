@@ -5,7 +5,7 @@ import type { AppContext } from '../app-context';
 import { noWorkspace } from '../file-tools/file-tool-answers';
 import { linesOf } from '../file-tools/read-file/file-lines';
 import { pathRefusalAnswer } from '../shared/workspace-text';
-import { readDisk, recordCapture } from './capture-snapshot';
+import { captureLatest, readDisk, type CaptureMode } from './capture-snapshot';
 import { diskStateOf } from './disk-state';
 import { snapshotBytes } from './snapshot-bytes';
 import { findSnapshot, isLatest } from './snapshot-lookup';
@@ -42,7 +42,7 @@ const unavailable = (path: string, snapshot: string): SnapshotPathRefusal => ({
  * bytes from the log where the log has them, else from the disk while it still holds them (snapshot-bytes.ts).
  * snapshot.disk says which paths changed since.
  */
-export async function readSnapshotFile(ctx: AppContext, input: ReadSnapshotFileInput, correlationId?: string) {
+export async function readSnapshotFile(ctx: AppContext, input: ReadSnapshotFileInput, mode: CaptureMode) {
   const root = ctx.workspace;
   if (!root) return noWorkspace(OP.palimpsest_read_snapshot_file);
   const check = checkWorkspacePath(input.path);
@@ -52,8 +52,8 @@ export async function readSnapshotFile(ctx: AppContext, input: ReadSnapshotFileI
   if (named && !named.ok) return named.answer;
   const disk = await readDisk(ctx, root);
   if (!disk.ok) return disk.answer;
-  // `latest` is the files now: captured (and recorded) like an open of it.
-  const { data, position } = named ? named.snapshot : (await recordCapture(ctx, root, disk.capture, correlationId)).snapshot;
+  // `latest` is the files now: captured like an open of it.
+  const { data, position } = named ? named.snapshot : (await captureLatest(ctx, root, disk.capture, mode)).snapshot;
   const file = data.files.find((f) => f.path === path);
   if (!file) return notInSnapshot(path, data.snapshot);
   const read = await snapshotBytes(ctx, root, file);

@@ -138,4 +138,24 @@ describe(`workspace snapshots on ${describeBackend}`, () => {
     expect(await call('palimpsest_read_snapshot_file', { snapshot: latest, path: '../x' })).toMatchObject({ status: 'invalid_argument', code: 'PATH_ESCAPE' });
     expect(await call('palimpsest_open_snapshot', { extra: 1 })).toMatchObject({ status: 'invalid_argument' });
   });
+
+  it('holds a read-only session\'s capture without writing the log, and reopens and reads it by its handle', async () => {
+    const readOnly = async (name: string, args: unknown = {}) => (await dispatch(h.ctx, name, args, { readOnly: true })) as Record<string, any>;
+    const count = async () => Number((await h.testDb.db.query<{ n: string }>('SELECT count(*)::text AS n FROM events')).rows[0]!.n);
+    put('src/held.ts', 'export const held = 1;\n');
+    const before = await count();
+    const { latest } = await readOnly('palimpsest_snapshot_status');
+    const held = await readOnly('palimpsest_open_snapshot');
+    expect(held).toMatchObject({ status: 'ok', recorded: false, held: true, snapshot: { id: latest, disk: { state: 'unchanged' } } });
+    expect(await readOnly('palimpsest_open_snapshot')).toEqual(held);
+    expect(await readOnly('palimpsest_read_snapshot_file', { snapshot: held.snapshot.id, path: 'src/held.ts' })).toMatchObject({ status: 'ok', content: expect.stringContaining('held = 1'), snapshot: { id: held.snapshot.id } });
+    expect(await readOnly('palimpsest_read_snapshot_file', { snapshot: 'latest', path: 'src/a.ts' })).toMatchObject({ status: 'ok', snapshot: { id: held.snapshot.id } });
+    expect((await snapshotFiles(h.ctx, held.snapshot.id))?.get('src/held.ts')).toBe(sha(disk('src/held.ts')));
+    expect(await count()).toBe(before);
+    // A full session records the same content as a snapshot; the read-only one then reopens the recorded one.
+    const recorded = await call('palimpsest_open_snapshot');
+    expect(recorded).toMatchObject({ recorded: true, held: false, snapshot: { id: held.snapshot.id } });
+    expect(await readOnly('palimpsest_open_snapshot', { snapshot: held.snapshot.id })).toMatchObject({ held: false, snapshot: { log_sequence: recorded.snapshot.log_sequence } });
+    rmSync(join(h.dir, 'src/held.ts'));
+  });
 });

@@ -19,6 +19,14 @@ export async function recordedSnapshot(sql: Sql, streamId: string): Promise<Reco
   return { data: event.data as WorkspaceSnapshotCapturedData, position: event.globalPosition };
 }
 
+/** The newest position on the log (its archive's newest when every epoch is archived; 0 when empty): where an unrecorded capture stands. */
+export async function logHead(sql: Sql): Promise<number> {
+  const { rows } = await sql.query<{ head: string }>(
+    'SELECT COALESCE((SELECT max(global_position) FROM events), (SELECT max(global_position) FROM events_archive), 0)::text AS head',
+  );
+  return Number(rows[0]!.head);
+}
+
 export interface SnapshotSummary {
   snapshot: string;
   position: number;

@@ -180,6 +180,7 @@ export type OpenSnapshotAnswer = {
     disk: Disk;
   };
   recorded: boolean;
+  held: boolean;
   root: string;
 };
 

@@ -15,7 +15,7 @@ export const diskState = object({
 
 export const snapshotSummary = object({
   id: handle,
-  log_sequence: int('The log position it was captured at: as_of {position} reads of its files agree with it.'),
+  log_sequence: int('The log position it was captured at (a held capture: the log\'s newest position then): as_of {position} reads of its files agree with it.'),
   captured_at: str('When it was first captured (RFC 3339).'),
   files: int('Regular files under the root.'),
   total_bytes: int(),
@@ -27,7 +27,8 @@ export const SNAPSHOT_ANSWERS: { [N in SnapshotOperation & OperationName]: JsonS
   palimpsest_open_snapshot: object({
     status: { const: 'ok' },
     snapshot: object({ ...(snapshotSummary.properties as Record<string, JsonSchema>), disk: diskState }),
-    recorded: bool('True when this call recorded the capture (false: that content was already a snapshot).'),
+    recorded: bool('True when this call recorded the capture (false: that content was already a snapshot, or it is held).'),
+    held: bool('True for a read-only session\'s capture of content no snapshot recorded: the log is not written; this service holds the handle until it restarts.'),
     root: str('The workspace root.'),
   }),
   palimpsest_snapshot_status: object({

@@ -26,7 +26,7 @@ export const openSnapshot = defineOperation({
   name: 'palimpsest_open_snapshot',
   title: 'Open a snapshot',
   description:
-    'Capture the workspace files (latest) or reopen a snapshot: its sha256: handle (same content, same handle), log position, disk changes since. Writes no file.',
+    'Capture the workspace files (latest) or reopen a snapshot: its sha256: handle (same content, same handle), log position, disk changes since. Writes no file; a read-only session records nothing (held).',
   readOnly: true,
   params: {
     type: 'object',
