@@ -81,6 +81,8 @@ METHODS = {
     "send_command_input": Method("operation", False, ("processId", "data"), ("processId", "data", "newline", "project", "client_request_id"), ("ok", "rejected", "not_found", "invalid_argument"), ("ok",)),
     "set_active_project": Method("operation", True, ("project",), ("project",), ("ok", "not_found", "invalid_argument"), ("ok",)),
     "start_command": Method("operation", False, ("command",), ("command", "cwd", "project", "client_request_id"), ("ok", "rejected", "not_found", "invalid_argument"), ("ok",)),
+    "workspace/open": Method("operation", True, (), ("snapshot",), ("ok", "not_found", "invalid_argument"), ("ok",)),
+    "workspace/status": Method("operation", True, (), ("limit",), ("ok", "invalid_argument"), ("ok",)),
     "write_file": Method("operation", False, ("path", "content"), ("path", "content", "project", "client_request_id"), ("ok", "rejected", "partial", "not_found", "invalid_argument"), ("ok",)),
 }
 METHOD_NAMES = tuple(METHODS)

@@ -119,6 +119,8 @@ export const SUCCESS_STATUSES: { readonly [M in AnyMethod]: readonly string[] } 
   "send_command_input": ["ok"],
   "set_active_project": ["ok"],
   "start_command": ["ok"],
+  "workspace/open": ["ok"],
+  "workspace/status": ["ok"],
   "write_file": ["ok"],
 };
 

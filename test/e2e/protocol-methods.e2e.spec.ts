@@ -34,7 +34,7 @@ describe(`the protocol's own methods on palimpsest serve --profile read-only (${
     const caps = await payload('protocol/capabilities');
     const reads = CATALOG.filter(servedReadOnly).map((op) => op.name);
     expect(caps).toMatchObject({ capability: 'read_only', profile: 'read-only' });
-    expect(caps.methods).toEqual(sorted([...PROTOCOL_METHODS.map((m) => m.name), ...reads]));
+    expect(caps.methods).toEqual(sorted([...PROTOCOL_METHODS.map((m) => m.name), ...reads, 'workspace/open', 'workspace/status']));
     expect(caps.limits).toMatchObject({ max_frame_bytes: 65_536, max_response_bytes: 1_048_576, max_id_utf8_bytes: 128 });
   });
 
@@ -49,7 +49,7 @@ describe(`the protocol's own methods on palimpsest serve --profile read-only (${
 
   it('schemas: a request schema per method, from the catalog, that admits a real request and refuses a wrong one', async () => {
     const schemas = await payload('protocol/schemas');
-    expect(Object.keys(schemas.methods)).toEqual(sorted([...PROTOCOL_METHODS.map((m) => m.name), ...CATALOG.map((op) => op.name)]));
+    expect(Object.keys(schemas.methods)).toEqual(sorted([...PROTOCOL_METHODS.map((m) => m.name), ...CATALOG.map((op) => op.name), 'workspace/open', 'workspace/status']));
     const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
     ajv.addKeyword('x-max-utf8-bytes');
     const client = ajv.compile(schemas.methods['protocol/client'].request);

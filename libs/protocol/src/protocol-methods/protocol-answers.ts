@@ -11,6 +11,7 @@ import { PROTOCOL_METHODS, PROTOCOL_RESULT_SCHEMA, PROTOCOL_VERSION, findProtoco
 import { protocolSchemas } from './protocol-schemas';
 import { queryCatalog } from './query-catalog';
 import { byName } from './wire-methods';
+import { WORKSPACE_METHODS } from './workspace-methods';
 
 /** What a protocol method reads of its session: the profile, its capability, and which operations it serves. */
 export interface ProtocolSession {
@@ -28,9 +29,10 @@ export const PROTOCOL_LIMITS = {
   max_nesting_depth: DEFAULT_MAX_DEPTH,
 } as const;
 
-/** Every method the session serves, sorted: the protocol's own and the catalog operations its profile allows. */
+/** Every method the session serves, sorted: the protocol's own, the catalog operations its profile allows, and the workspace methods of those. */
 export function servedMethods(session: ProtocolSession): string[] {
-  return [...PROTOCOL_METHODS.map((m) => m.name), ...CATALOG.filter((op) => session.serves(op.name)).map((op) => op.name)].sort(byName);
+  const workspace = Object.entries(WORKSPACE_METHODS).filter(([, op]) => session.serves(op)).map(([alias]) => alias);
+  return [...PROTOCOL_METHODS.map((m) => m.name), ...CATALOG.filter((op) => session.serves(op.name)).map((op) => op.name), ...workspace].sort(byName);
 }
 
 const envelope = (payload: Record<string, unknown>) => ({ status: 'ok' as const, schema: PROTOCOL_RESULT_SCHEMA, protocol: PROTOCOL_VERSION, payload });

@@ -12,6 +12,8 @@ describe('protocol method answers', () => {
     expect(payload('protocol/capabilities', {}, none).methods).toEqual(PROTOCOL_METHODS.map((m) => m.name).sort());
     const grep = servedMethods(session((n) => n === 'grep'));
     expect(grep).toEqual(['grep', ...PROTOCOL_METHODS.map((m) => m.name)].sort());
+    const status = servedMethods(session((n) => n === 'palimpsest_snapshot_status'));
+    expect(status).toEqual(['palimpsest_snapshot_status', ...PROTOCOL_METHODS.map((m) => m.name), 'workspace/status'].sort());
   });
 
   it('schemas cover every method; query/catalog only the reads served', () => {

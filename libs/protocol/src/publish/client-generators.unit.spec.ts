@@ -1,19 +1,20 @@
 import { CATALOG } from '../catalog/catalog';
 import { PROTOCOL_METHODS, PROTOCOL_VERSION } from '../protocol-methods/protocol-methods';
 import { wireMethods } from '../protocol-methods/wire-methods';
+import { WORKSPACE_METHODS } from '../protocol-methods/workspace-methods';
 import { clientFiles } from './client-sources';
 import { pythonClientSource } from './python-client';
 import { rustClientSource } from './rust-client';
 import { typescriptProtocolSource } from './typescript-protocol-client';
 
-const every = () => [...PROTOCOL_METHODS.map((m) => m.name), ...CATALOG.map((op) => op.name)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+const every = () => [...PROTOCOL_METHODS.map((m) => m.name), ...CATALOG.map((op) => op.name), ...Object.keys(WORKSPACE_METHODS)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
 describe('client generators', () => {
   it('are deterministic: the same catalog gives the same bytes', () => {
     for (const language of ['typescript', 'python', 'rust'] as const) expect([...clientFiles(language)]).toEqual([...clientFiles(language)]);
   });
 
-  it('list every protocol method and catalog operation, sorted, in each language, with the protocol version', () => {
+  it('list every protocol method, catalog operation and workspace method, sorted, in each language, with the protocol version', () => {
     const python = [...pythonClientSource().matchAll(/^ {4}"([^"]+)": Method\(/gm)].map((m) => m[1]);
     const rust = [...rustClientSource().matchAll(/^ {4}Method \{ name: "([^"]+)"/gm)].map((m) => m[1]);
     const ts = [...typescriptProtocolSource().matchAll(/^ {2}"([^"]+)": \[/gm)].map((m) => m[1]);
