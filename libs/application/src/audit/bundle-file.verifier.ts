@@ -1,0 +1,113 @@
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { AuditBundle } from '@palimpsest/core/audit/audit-bundle';
+import type { AuditReport } from '@palimpsest/core/audit/audit-report';
+import { BUNDLE_LINES_FORMAT } from '@palimpsest/core/audit/bundle-lines';
+import { verifyBundle } from '@palimpsest/core/audit/verify-bundle';
+import { combineSlices, emptyReport, verifyHeader, withEngines } from '@palimpsest/core/audit/verify-lines';
+import type { SliceContext, SliceResult } from '@palimpsest/core/audit/verify-slice';
+import { forEachLineIn, verifyFileSlice, type ByteRange } from './bundle-file-slice.reader';
+
+/**
+ * `palimpsest verify <bundle>`: a bundle file checked with no database and no service. A bundle of lines
+ * is cut into byte ranges verified in worker threads, their results joined in file order (the engine
+ * re-run after, in this thread); a bundle of one JSON document (format 1) is read and checked whole.
+ */
+
+export interface VerifyFileOptions {
+  /** The verifier key to trust (default: the bundle's own). */
+  key?: string;
+  /** A checkpoint note seen before. */
+  trusted?: string;
+  engines?: boolean;
+  /** The most worker threads to use (default: every core the process may use; 1: none, this thread). */
+  workers?: number;
+  /** Runs one slice (default: in a worker thread; tests run it in this one). */
+  runSlice?: (file: string, range: ByteRange, context: SliceContext) => Promise<SliceResult>;
+}
+
+export class NotABundleError extends Error {}
+
+/** Below this many bytes of events, starting threads costs more than it saves (unless a worker count is asked for). */
+const SMALL_BUNDLE = 4 * 1024 * 1024;
+
+export async function verifyBundleFile(file: string, options: VerifyFileOptions = {}): Promise<AuditReport> {
+  if (!opening(file).startsWith(`{"format":"${BUNDLE_LINES_FORMAT}"`)) return verifyDocument(file, options);
+  const header = firstLine(file);
+  const checked = verifyHeader(header.text, options.trusted);
+  if ('report' in checked) return checked.report;
+  if (options.key !== undefined && options.key !== checked.header.verifier_key) return OTHER_KEY;
+  const size = header.fileSize;
+  const workers = options.workers === undefined && size - header.end < SMALL_BUNDLE ? 1 : Math.max(1, Math.min(options.workers ?? Infinity, availableParallelism()));
+  const run = options.runSlice ?? (workers === 1 ? inThread : inWorker);
+  const ranges = Array.from({ length: workers }, (_, i) => ({ start: header.end + Math.floor(((size - header.end) * i) / workers), end: header.end + Math.floor(((size - header.end) * (i + 1)) / workers) }));
+  const slices = await Promise.all(ranges.map((range) => run(file, range, checked.context)));
+  const report = combineSlices(checked.header, checked.latest, slices);
+  if (!report.ok || options.engines === false) return report;
+  const lines: string[] = [];
+  forEachLineIn(file, { start: header.end, end: size }, (line) => {
+    if (line.includes('"streamId":"target-')) lines.push(line);
+  });
+  return withEngines(report, lines);
+}
+
+const OTHER_KEY = emptyReport({ kind: 'bundle', reason: 'signed by another key than the one given' });
+
+const inThread = async (file: string, range: ByteRange, context: SliceContext) => verifyFileSlice(file, range, context);
+
+function inWorker(file: string, range: ByteRange, context: SliceContext): Promise<SliceResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(join(__dirname, 'bundle-slice.worker.js'), { workerData: { file, range, context } });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => code !== 0 && reject(new Error(`a verify worker exited with code ${code}`)));
+  });
+}
+
+function opening(file: string): string {
+  const fd = openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(64);
+    return head.toString('utf8', 0, readSync(fd, head, 0, 64, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The header line (up to its newline) and where the events start. */
+function firstLine(file: string): { text: string; end: number; fileSize: number } {
+  const fd = openSync(file, 'r');
+  try {
+    const fileSize = fstatSync(fd).size;
+    const parts: Buffer[] = [];
+    for (let at = 0; at < fileSize; ) {
+      const chunk = Buffer.allocUnsafe(Math.min(1024 * 1024, fileSize - at));
+      const read = readSync(fd, chunk, 0, chunk.length, at);
+      const newline = chunk.subarray(0, read).indexOf(10);
+      parts.push(chunk.subarray(0, newline >= 0 ? newline : read));
+      at += newline >= 0 ? newline + 1 : read;
+      if (newline >= 0 || read === 0) return { text: Buffer.concat(parts).toString('utf8'), end: at, fileSize };
+    }
+    return { text: Buffer.concat(parts).toString('utf8'), end: fileSize, fileSize };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A format-1 bundle: one JSON document. One whose shape is wrong fails as a bundle, never as a crash. */
+function verifyDocument(file: string, { trusted, engines, key }: VerifyFileOptions): AuditReport {
+  let bundle: AuditBundle;
+  try {
+    bundle = JSON.parse(readFileSync(file, 'utf8')) as AuditBundle;
+  } catch (error) {
+    throw new NotABundleError(`${file} is not a bundle (neither JSON nor lines of one): ${(error as Error).message}. Write one with \`palimpsest export -o <file>\`.`);
+  }
+  if (key !== undefined && key !== bundle?.verifier_key) return OTHER_KEY;
+  try {
+    return verifyBundle(bundle, trusted, { engines });
+  } catch (error) {
+    return emptyReport({ kind: 'bundle', reason: `malformed: ${(error as Error).message}` });
+  }
+}
