@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -24,6 +24,8 @@ export interface VerifyFileOptions {
   engines?: boolean;
   /** The most worker threads to use (default: every core the process may use; 1: none, this thread). */
   workers?: number;
+  /** How many byte ranges to cut the events into (default: one per worker). */
+  slices?: number;
   /** Runs one slice (default: in a worker thread; tests run it in this one). */
   runSlice?: (file: string, range: ByteRange, context: SliceContext) => Promise<SliceResult>;
 }
@@ -34,6 +36,7 @@ export class NotABundleError extends Error {}
 const SMALL_BUNDLE = 4 * 1024 * 1024;
 
 export async function verifyBundleFile(file: string, options: VerifyFileOptions = {}): Promise<AuditReport> {
+  if (!existsSync(file)) throw new NotABundleError(`${file}: no such file. Write a bundle with \`palimpsest export -o <file>\`.`);
   if (!opening(file).startsWith(`{"format":"${BUNDLE_LINES_FORMAT}"`)) return verifyDocument(file, options);
   const header = firstLine(file);
   const checked = verifyHeader(header.text, options.trusted);
@@ -42,7 +45,9 @@ export async function verifyBundleFile(file: string, options: VerifyFileOptions 
   const size = header.fileSize;
   const workers = options.workers === undefined && size - header.end < SMALL_BUNDLE ? 1 : Math.max(1, Math.min(options.workers ?? Infinity, availableParallelism()));
   const run = options.runSlice ?? (workers === 1 ? inThread : inWorker);
-  const ranges = Array.from({ length: workers }, (_, i) => ({ start: header.end + Math.floor(((size - header.end) * i) / workers), end: header.end + Math.floor(((size - header.end) * (i + 1)) / workers) }));
+  const count = options.slices ?? workers;
+  const at = (i: number) => header.end + Math.floor(((size - header.end) * i) / count);
+  const ranges = Array.from({ length: count }, (_, i) => ({ start: at(i), end: at(i + 1) }));
   const slices = await Promise.all(ranges.map((range) => run(file, range, checked.context)));
   const report = combineSlices(checked.header, checked.latest, slices);
   if (!report.ok || options.engines === false) return report;
@@ -101,8 +106,8 @@ function verifyDocument(file: string, { trusted, engines, key }: VerifyFileOptio
   let bundle: AuditBundle;
   try {
     bundle = JSON.parse(readFileSync(file, 'utf8')) as AuditBundle;
-  } catch (error) {
-    throw new NotABundleError(`${file} is not a bundle (neither JSON nor lines of one): ${(error as Error).message}. Write one with \`palimpsest export -o <file>\`.`);
+  } catch {
+    throw new NotABundleError(`${file} is not a bundle: neither lines starting with a bundle header nor one JSON document. Write one with \`palimpsest export -o <file>\`.`);
   }
   if (key !== undefined && key !== bundle?.verifier_key) return OTHER_KEY;
   try {
