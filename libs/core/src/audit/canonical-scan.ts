@@ -64,9 +64,20 @@ function numberEnd(text: string, at: number): number {
     if (!((c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69)) break;
   }
   if (i === at) return -1;
+  // A non-negative integer of up to 15 digits with no leading zero is its own canonical form (most numbers of a payload).
+  const first = text.charCodeAt(at);
+  if (i - at <= 15 && ((first >= 49 && first <= 57) || i - at === 1) && allDigits(text, at, i)) return i;
   const token = text.slice(at, i);
   const n = Number(token);
   return Number.isFinite(n) && String(n) === token ? i : -1;
+}
+
+function allDigits(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 function arrayEnd(text: string, at: number): number {

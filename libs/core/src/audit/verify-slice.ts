@@ -94,18 +94,17 @@ export class SliceVerifier {
 
   private chain(e: EventLine): void {
     const stream = this.streams.get(e.streamId);
-    const at = eventAt(e);
     if (!stream) {
-      this.streams.set(e.streamId, { first: { ...at, digest: digestOfText(e.text), chain: e.chain }, lastVersion: e.streamVersion, lastChain: e.chain, failure: null });
+      this.streams.set(e.streamId, { first: { ...eventAt(e), digest: digestOfText(e.text), chain: e.chain }, lastVersion: e.streamVersion, lastChain: e.chain, failure: null });
       return;
     }
     if (stream.failure) return;
     if (e.streamVersion !== stream.lastVersion + 1) {
-      stream.failure = { ...at, reason: versionGap(e.streamVersion, stream.lastVersion + 1) };
+      stream.failure = { ...eventAt(e), reason: versionGap(e.streamVersion, stream.lastVersion + 1) };
       return;
     }
     if (chainLinkOfText(stream.lastChain, e.text) !== e.chain) {
-      stream.failure = { ...at, reason: ALTERED_LINK };
+      stream.failure = { ...eventAt(e), reason: ALTERED_LINK };
       return;
     }
     stream.lastVersion = e.streamVersion;
