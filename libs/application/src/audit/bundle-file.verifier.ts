@@ -1,7 +1,5 @@
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { AuditBundle } from '@palimpsest/core/audit/audit-bundle';
 import type { AuditReport } from '@palimpsest/core/audit/audit-report';
 import { BUNDLE_LINES_FORMAT } from '@palimpsest/core/audit/bundle-lines';
@@ -9,6 +7,7 @@ import { verifyBundle } from '@palimpsest/core/audit/verify-bundle';
 import { combineSlices, emptyReport, verifyHeader, withEngines } from '@palimpsest/core/audit/verify-lines';
 import type { SliceContext, SliceResult } from '@palimpsest/core/audit/verify-slice';
 import { forEachLineIn, verifyFileSlice, type ByteRange } from './bundle-file-slice.reader';
+import { SlicePool } from './bundle-slice.pool';
 
 /**
  * `palimpsest verify <bundle>`: a bundle file checked with no database and no service. A bundle of lines
@@ -44,11 +43,12 @@ export async function verifyBundleFile(file: string, options: VerifyFileOptions 
   if (options.key !== undefined && options.key !== checked.header.verifier_key) return OTHER_KEY;
   const size = header.fileSize;
   const workers = options.workers === undefined && size - header.end < SMALL_BUNDLE ? 1 : Math.max(1, Math.min(options.workers ?? Infinity, availableParallelism()));
-  const run = options.runSlice ?? (workers === 1 ? inThread : inWorker);
-  const count = options.slices ?? workers;
+  const pool = !options.runSlice && workers > 1 ? new SlicePool(workers) : null;
+  const run = options.runSlice ?? (pool ? pool.run.bind(pool) : inThread);
+  const count = options.slices ?? (pool ? workers * SLICES_PER_WORKER : 1);
   const at = (i: number) => header.end + Math.floor(((size - header.end) * i) / count);
   const ranges = Array.from({ length: count }, (_, i) => ({ start: at(i), end: at(i + 1) }));
-  const slices = await Promise.all(ranges.map((range) => run(file, range, checked.context)));
+  const slices = await Promise.all(ranges.map((range) => run(file, range, checked.context))).finally(() => pool?.close());
   const report = combineSlices(checked.header, checked.latest, slices);
   if (!report.ok || options.engines === false) return report;
   const lines: string[] = [];
@@ -58,18 +58,12 @@ export async function verifyBundleFile(file: string, options: VerifyFileOptions 
   return withEngines(report, lines);
 }
 
+/** Slices a worker takes in turn: enough for a slow thread to fall behind by one short slice, not by half the file. */
+const SLICES_PER_WORKER = 4;
+
 const OTHER_KEY = emptyReport({ kind: 'bundle', reason: 'signed by another key than the one given' });
 
 const inThread = async (file: string, range: ByteRange, context: SliceContext) => verifyFileSlice(file, range, context);
-
-function inWorker(file: string, range: ByteRange, context: SliceContext): Promise<SliceResult> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(join(__dirname, 'bundle-slice.worker.js'), { workerData: { file, range, context } });
-    worker.once('message', resolve);
-    worker.once('error', reject);
-    worker.once('exit', (code) => code !== 0 && reject(new Error(`a verify worker exited with code ${code}`)));
-  });
-}
 
 function opening(file: string): string {
   const fd = openSync(file, 'r');
