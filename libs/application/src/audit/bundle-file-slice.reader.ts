@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { UNTERMINATED } from '@palimpsest/core/audit/verify-lines';
+import { UNTERMINATED } from '@palimpsest/core/audit/bundle-lines';
 import { SliceVerifier, type SliceContext, type SliceResult } from '@palimpsest/core/audit/verify-slice';
 
 /**

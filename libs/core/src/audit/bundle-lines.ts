@@ -19,6 +19,9 @@ import { scanEventLine } from './event-line-scan';
 
 export const BUNDLE_LINES_FORMAT = 'palimpsest-audit-bundle/2';
 
+/** Appended to a file's last line when it has no newline: no event line ends so, so the line reads as cut short. */
+export const UNTERMINATED = '\u0000';
+
 export interface BundleHeader {
   format: typeof BUNDLE_LINES_FORMAT;
   verifier_key: string;

@@ -1,6 +1,6 @@
 import type { AuditFailure, AuditReport } from './audit-report';
 import type { BundleEvent } from './audit-bundle';
-import { readBundleHeader, type BundleHeader } from './bundle-lines';
+import { readBundleHeader, UNTERMINATED, type BundleHeader } from './bundle-lines';
 import type { SignedCheckpoint } from './checkpoint-note';
 import { chainLink, GENESIS_LINK } from './event-chain';
 import { MerkleBlocks } from './merkle-blocks';
@@ -122,8 +122,6 @@ export function* eventLinesOf(text: string, from: number): Generator<string> {
   }
 }
 
-/** Appended to a file's last line when it has no newline: no event line ends so, so the line reads as cut short. */
-export const UNTERMINATED = '\u0000';
 
 /** A whole bundle of lines, in this thread; `slices` cuts the event lines into that many runs (as workers would see them). */
 export function verifyBundleText(text: string, trusted?: string, { engines = true, slices = 1 }: { engines?: boolean; slices?: number } = {}): AuditReport {
