@@ -1,7 +1,7 @@
 import { canonicalJson } from '../transaction/record-codec';
 import type { AuditBundle, BundleCheckpoint, BundleConsistency, BundleEvent } from './audit-bundle';
 import { eventCanonicalTextOf, normalizedInstant } from './event-chain';
-import { scanEventLine } from './event-line-scan';
+import { scanEventLine, type EventLine } from './event-line-scan';
 
 /**
  * The bundle as lines (`palimpsest-audit-bundle/2`), so a verifier can hand byte ranges to workers that
@@ -32,22 +32,7 @@ export interface BundleHeader {
   consistency: BundleConsistency[];
 }
 
-export interface InclusionOnLine {
-  path: string[];
-  tree_size: number;
-}
-
-/** One event line read back: its text hashed as written, the rest parsed. */
-export interface EventLine {
-  position: number;
-  leafIndex: number | null;
-  chain: string;
-  proof: string | InclusionOnLine | null;
-  streamId: string;
-  streamVersion: number;
-  /** The event's canonical text, a slice of the line: what its digest is taken of. */
-  text: string;
-}
+export type { EventLine, InclusionOnLine } from './event-line-scan';
 
 /** The bundle's lines, header first, each ending in a newline. */
 export function* bundleLines(bundle: AuditBundle): Generator<string> {

@@ -1,6 +1,22 @@
-import type { EventLine } from './bundle-lines';
 import { canonicalValueEnd, stringEnd } from './canonical-scan';
 import { normalizedInstant } from './event-chain';
+
+export interface InclusionOnLine {
+  path: string[];
+  tree_size: number;
+}
+
+/** One event line read back: its text hashed as written, the rest parsed. */
+export interface EventLine {
+  position: number;
+  leafIndex: number | null;
+  chain: string;
+  proof: string | InclusionOnLine | null;
+  streamId: string;
+  streamVersion: number;
+  /** The event's canonical text, a slice of the line: what its digest is taken of. */
+  text: string;
+}
 
 /**
  * An event line read by scanning its text once, nothing parsed but the few fields the checks need: the
