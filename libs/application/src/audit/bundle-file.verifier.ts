@@ -37,6 +37,11 @@ const SMALL_BUNDLE = 4 * 1024 * 1024;
 export async function verifyBundleFile(file: string, options: VerifyFileOptions = {}): Promise<AuditReport> {
   if (!existsSync(file)) throw new NotABundleError(`${file}: no such file. Write a bundle with \`palimpsest export -o <file>\`.`);
   if (!opening(file).startsWith(`{"format":"${BUNDLE_LINES_FORMAT}"`)) return verifyDocument(file, options);
+  // A bundle whose shape is wrong past what the checks read fails as a bundle, never as a crash.
+  return verifyLines(file, options).catch((error: unknown) => emptyReport({ kind: 'bundle', reason: `malformed: ${(error as Error).message}` }));
+}
+
+async function verifyLines(file: string, options: VerifyFileOptions): Promise<AuditReport> {
   const header = firstLine(file);
   const checked = verifyHeader(header.text, options.trusted);
   if ('report' in checked) return checked.report;

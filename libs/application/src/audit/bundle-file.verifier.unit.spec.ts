@@ -57,6 +57,13 @@ describe('a bundle file verified by byte ranges', () => {
     expect((await verifyBundleFile(file('tampered.json', JSON.stringify(tampered)))).failure).toMatchObject({ kind: 'event', global_position: 62 });
   });
 
+  it('fails a header whose checkpoints are malformed as a bundle, not as a crash', async () => {
+    const [head, ...rest] = text.split('\n');
+    const broken = JSON.stringify({ ...(JSON.parse(head!) as object), checkpoints: [{ note: 42 }] });
+    const report = await verifyBundleFile(file('broken.jsonl', [broken, ...rest].join('\n')), { runSlice });
+    expect(report.failure).toMatchObject({ kind: 'bundle', reason: expect.stringMatching(/^malformed: /) });
+  });
+
   it('refuses a file signed by another key than the one given, in either format', async () => {
     const other = 'other+01234567+AQ==';
     for (const path of [file('k.jsonl', text), file('k.json', JSON.stringify(bundle))]) {

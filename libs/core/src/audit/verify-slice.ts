@@ -154,7 +154,7 @@ export class SliceVerifier {
   private included(e: EventLine, data: string): void {
     const size = this.context.latestSize;
     const proof = e.proof;
-    if (proof === null || typeof proof !== 'object' || proof.tree_size !== size || !Array.isArray(proof.path)) {
+    if (proof === null || typeof proof !== 'object' || proof.tree_size !== size || !Array.isArray(proof.path) || !proof.path.every((h) => typeof h === 'string')) {
       this.failLeaf(e, `no inclusion proof in the checkpoint of size ${size}`);
       return;
     }
