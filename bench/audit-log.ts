@@ -1,8 +1,12 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { verifyBundleFile } from '@palimpsest/application/audit/bundle-file.verifier';
+import { bundleLines } from '@palimpsest/core/audit/bundle-lines';
+import { syntheticBundle } from '@palimpsest/core/audit/test-support/synthetic-bundle';
 import { appContext } from '@palimpsest/composition/app-context.builder';
-import { BUNDLE_FORMAT, type AuditBundle, type BundleEvent } from '@palimpsest/core/audit/audit-bundle';
-import { inCanonicalMemberOrder } from '@palimpsest/core/audit/canonical-payload';
-import { chainLink, eventDigest, eventLeafData, GENESIS_LINK } from '@palimpsest/core/audit/event-chain';
+import type { AuditBundle } from '@palimpsest/core/audit/audit-bundle';
 import { leafHash, rootOf, verifyInclusion } from '@palimpsest/core/audit/merkle-log';
 import { inclusionProof } from '@palimpsest/core/audit/merkle-nodes';
 import { verifyBundle } from '@palimpsest/core/audit/verify-bundle';
@@ -23,14 +27,15 @@ import { envNumber, f2, nowMs, table } from './stats';
  *     the chain-off figure), plus the chain's Node cost per event (canonical JSON + SHA-256);
  *  2. offline verification of a synthetic bundle of BENCH_EVENTS events (chains, leaves, signed root), events/s,
  *     its payloads in canonical member order as `palimpsest export` writes them, beside the same bundle in
- *     jsonb member order (the baseline: exports before that), and of the run's own log without and with the
- *     engines re-run (the replay verifier's rate, apart);
+ *     jsonb member order (the baseline: exports before that), then the same bundle written as a file of lines
+ *     and verified from it as `palimpsest verify` does (read and parsed), in one thread and in worker threads
+ *     side by side; and of the run's own log without and with the engines re-run (the replay verifier's rate, apart);
  *  3. one inclusion proof verified, at that size.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run build && node dist/bench/audit-log.js
  *
  * Env: BENCH_SECONDS (each throughput phase, 20), BENCH_CLIENTS (32), BENCH_TARGETS (64), BENCH_EVENTS
- * (1000000), BENCH_SKIP_DB=1 (only 2 and 3).
+ * (1000000), BENCH_VERIFY_WORKERS (os.availableParallelism()), BENCH_SKIP_DB=1 (only 2 and 3).
  */
 
 const signer = auditSigner(generateKeyPairSync('ed25519').privateKey, 'palimpsest.bench', 'palimpsest.bench/log');
@@ -62,46 +67,6 @@ async function throughput(withReactor: boolean): Promise<{ perSecond: number; cp
     await db.close();
     await bench.drop();
   }
-}
-
-/** A bundle of the whole log: `count` events over 64 streams, chained, leaves and one signed checkpoint. */
-function syntheticBundle(count: number): { bundle: AuditBundle; leaves: Buffer[]; chainUsPerEvent: number } {
-  const versions = new Map<string, { version: number; link: string }>();
-  const events: BundleEvent[] = [];
-  const leaves: Buffer[] = [];
-  const started = nowMs();
-  for (let i = 0; i < count; i++) {
-    const streamId = `target-${i % 64}`;
-    const at = versions.get(streamId) ?? { version: 0, link: GENESIS_LINK };
-    const event = {
-      streamId,
-      streamVersion: at.version + 1,
-      type: 'ProposalAccepted',
-      schemaVersion: 2,
-      // As `palimpsest export` writes a payload: its members in canonical order.
-      data: inCanonicalMemberOrder({ attempt_id: `a-${i}`, before_version: at.version, after_version: at.version + 1, effects: [{ start: i % 100, end: (i % 100) + 5, inserted: 'lorem' }] }),
-      metadata: {},
-      recordedAt: new Date(1_700_000_000_000 + i).toISOString(),
-    };
-    const link = chainLink(at.link, eventDigest(event));
-    versions.set(streamId, { version: event.streamVersion, link });
-    const e: BundleEvent = { global_position: i + 1, stream_id: streamId, stream_version: event.streamVersion, type: event.type, schema_version: 2, data: event.data, metadata: {}, recorded_at: event.recordedAt, chain_hash: link, leaf_index: i };
-    events.push(e);
-    leaves.push(leafHash(eventLeafData({ globalPosition: e.global_position, streamId, streamVersion: e.stream_version }, link)));
-  }
-  const chainUsPerEvent = ((nowMs() - started) * 1000) / count;
-  const checkpoint = signer.sign({ size: count, root: rootOf(leaves) });
-  const bundle: AuditBundle = {
-    format: BUNDLE_FORMAT,
-    verifier_key: signer.verifierKey,
-    scope: { kind: 'log' },
-    events,
-    checkpoints: [{ note: checkpoint.note, global_position: count + 1 }],
-    consistency: [],
-    inclusion: [],
-    leaves: leaves.map((l) => l.toString('hex')),
-  };
-  return { bundle, leaves, chainUsPerEvent };
 }
 
 /** The same real bundle verified without and with the engines re-run: the replay verifier's own rate, apart. */
@@ -139,6 +104,43 @@ function inJsonbOrder(bundle: AuditBundle): AuditBundle {
   return { ...bundle, events: bundle.events.map((e) => ({ ...e, data: reorder(e.data), metadata: reorder(e.metadata) as Record<string, unknown> })) };
 }
 
+/**
+ * The bundle as `palimpsest export` writes it (one event a line) verified from the file as `palimpsest verify`
+ * does, reading and parsing included: in this thread, then spread over worker threads.
+ */
+async function fileVerification(bundle: AuditBundle): Promise<string[][]> {
+  const dir = mkdtempSync(join(tmpdir(), 'palimpsest-bench-bundle-'));
+  const file = join(dir, 'bundle.jsonl');
+  try {
+    const fd = openSync(file, 'w');
+    let batch = '';
+    for (const line of bundleLines(bundle)) {
+      batch += line;
+      if (batch.length < 1 << 20) continue;
+      writeSync(fd, batch);
+      batch = '';
+    }
+    writeSync(fd, batch);
+    closeSync(fd);
+    const n = bundle.events.length;
+    const workers = envNumber('BENCH_VERIFY_WORKERS', availableParallelism());
+    // Events per CPU-second of the whole process (every thread) beside events/s: on a shared machine the wall clock says how busy it was.
+    const timed = async (threads: number) => {
+      const [t0, cpu0] = [nowMs(), process.cpuUsage()];
+      const report = await verifyBundleFile(file, { workers: threads, engines: false });
+      if (!report.ok) throw new Error(`the bundle file did not verify: ${JSON.stringify(report.failure)}`);
+      const cpu = process.cpuUsage(cpu0);
+      return `${f2(n / ((nowMs() - t0) / 1000))} (${f2(n / ((cpu.user + cpu.system) / 1e6))} per CPU-second)`;
+    };
+    return [
+      [`the same from a bundle file of lines (${Math.round(statSync(file).size / 1e6)} MB, read and parsed), one thread, events/s`, await timed(1)],
+      [`the same, ${workers} worker threads (os.availableParallelism ${availableParallelism()}), events/s`, await timed(workers)],
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const rows: string[][] = [];
   if (process.env.BENCH_SKIP_DB !== '1') {
@@ -150,11 +152,12 @@ async function main(): Promise<void> {
     if (on.bundle) rows.push(...engineRerun(on.bundle));
   }
   const count = envNumber('BENCH_EVENTS', 1_000_000);
-  const { bundle, leaves, chainUsPerEvent } = syntheticBundle(count);
+  const { bundle, leaves, chainUsPerEvent } = syntheticBundle(count, 64);
   rows.push(['chain + leaf in Node, µs/event (canonical JSON, 2 SHA-256, leaf hash)', f2(chainUsPerEvent)]);
   const seconds = verifySeconds(bundle);
   rows.push([`offline verify of ${count} events (chains, leaves, signed root), events/s`, f2(count / seconds)]);
   rows.push(['baseline: the same, payloads in jsonb member order (exports before canonical order), events/s', f2(count / verifySeconds(inJsonbOrder(bundle)))]);
+  rows.push(...(await fileVerification(bundle)));
   const index = Math.floor(count / 3);
   const path = inclusionProof(leaves, index);
   const root = rootOf(leaves);

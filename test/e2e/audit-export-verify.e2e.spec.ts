@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AuditBundle } from '@palimpsest/core/audit/audit-bundle';
+import { BUNDLE_FORMAT, type AuditBundle, type BundleEvent } from '@palimpsest/core/audit/audit-bundle';
+import { bundleText, type BundleHeader } from '@palimpsest/core/audit/bundle-lines';
 import { chainLink, eventDigest } from '@palimpsest/core/audit/event-chain';
 import { sha256Hex } from '@palimpsest/core/text/sha256';
 import { isolatedStore, runCli } from '../support/cli-process';
@@ -47,27 +48,66 @@ describe(`palimpsest export and verify as real processes on ${backend}`, () => {
     expect(JSON.parse(live.stdout)).toMatchObject({ ok: true });
   });
 
-  it('exits 1 naming the event of a tampered bundle: a changed payload, and a rewritten acceptance relinked', async () => {
-    const original = JSON.parse(readFileSync(bundleFile(), 'utf8')) as AuditBundle;
-    const accepted = (b: AuditBundle) => b.events.filter((e) => e.type === 'ProposalAccepted').sort((x, y) => x.global_position - y.global_position).at(-1)!;
+  it('verifies the same bundle in worker threads, and the same bundle as one document (format 1)', async () => {
+    const threads = await runCli(['verify', bundleFile(), '--workers', '2'], { env: {} });
+    expect(threads.code).toBe(0);
+    expect(JSON.parse(threads.stdout)).toMatchObject({ ok: true, replayed: { targets: 1, acceptances: 2 } });
+    const document = `${bundleFile()}.json`;
+    writeFileSync(document, JSON.stringify(asDocument(readFileSync(bundleFile(), 'utf8'))));
+    try {
+      expect(await verify(document)).toMatchObject({ code: 0, report: { ok: true, replayed: { targets: 1, acceptances: 2 } } });
+      const tampered = asDocument(readFileSync(bundleFile(), 'utf8'));
+      (accepted(tampered).data as { intent: string }).intent = 'not what was asked';
+      writeFileSync(document, JSON.stringify(tampered));
+      const changed = await verify(document);
+      expect(changed.code).toBe(1);
+      expect(changed.report.failure).toMatchObject({ kind: 'event', global_position: accepted(tampered).global_position });
+    } finally {
+      rmSync(document, { force: true });
+    }
+  });
 
-    const edited = structuredClone(original);
-    (accepted(edited).data as { intent: string }).intent = 'not what was asked';
-    writeFileSync(bundleFile(), JSON.stringify(edited));
-    const changed = await verify(bundleFile());
-    expect(changed.code).toBe(1);
-    expect(changed.stderr).toMatch(/FAILED: event at position \d+ \(target-[0-9a-f-]+ version \d+\): its content or place does not match its chain link/);
+  it('exits 1 naming the event of a tampered bundle: a changed payload, a non-canonical line, and a rewritten acceptance relinked', async () => {
+    const original = readFileSync(bundleFile(), 'utf8');
+    const last = accepted(asDocument(original));
+    const lineOf = (text: string) => text.split('\n').findIndex((l) => l.startsWith(`[${last.global_position},`));
+    const withLine = (edit: (line: string) => string) => original.split('\n').map((l, i) => (i === lineOf(original) ? edit(l) : l)).join('\n');
 
-    const forged = structuredClone(original);
-    const last = accepted(forged);
-    Object.assign(last.data as object, { effects: [{ start: 6, end: 10, inserted: 'BOGUS' }], after_hash: sha256Hex('ALPHA BOGUS\n') });
-    const before = forged.events.find((e) => e.stream_id === last.stream_id && e.stream_version === last.stream_version - 1)!;
-    last.chain_hash = chainLink(before.chain_hash, eventDigest({ streamId: last.stream_id, streamVersion: last.stream_version, type: last.type, schemaVersion: last.schema_version, data: last.data, metadata: last.metadata, recordedAt: last.recorded_at }));
-    writeFileSync(bundleFile(), JSON.stringify(forged));
+    for (const threads of ['1', '2']) {
+      writeFileSync(bundleFile(), withLine((l) => l.replace(/"intent":"[^"]*"/, '"intent":"not what was asked"')));
+      const changed = await runCli(['verify', bundleFile(), '--workers', threads], { env: {} });
+      expect(changed.code).toBe(1);
+      expect(changed.stderr).toMatch(/FAILED: event at position \d+ \(target-[0-9a-f-]+ version \d+\): its content or place does not match its chain link/);
+
+      writeFileSync(bundleFile(), withLine((l) => l.replace('"type":', '"type" :')));
+      const spaced = await runCli(['verify', bundleFile(), '--workers', threads], { env: {} });
+      expect(spaced.code).toBe(1);
+      expect(JSON.parse(spaced.stdout).failure).toMatchObject({ kind: 'event', global_position: last.global_position, message: expect.stringMatching(/its line is altered/) });
+    }
+
+    const forged = asDocument(original);
+    const target = accepted(forged);
+    Object.assign(target.data as object, { effects: [{ start: 6, end: 10, inserted: 'BOGUS' }], after_hash: sha256Hex('ALPHA BOGUS\n') });
+    const before = forged.events.find((e) => e.stream_id === target.stream_id && e.stream_version === target.stream_version - 1)!;
+    target.chain_hash = chainLink(before.chain_hash, eventDigest({ streamId: target.stream_id, streamVersion: target.stream_version, type: target.type, schemaVersion: target.schema_version, data: target.data, metadata: target.metadata, recordedAt: target.recorded_at }));
+    writeFileSync(bundleFile(), bundleText(forged));
     const rewritten = await verify(bundleFile());
     expect(rewritten.code).toBe(1);
-    expect(rewritten.report.failure).toMatchObject({ kind: 'event', global_position: last.global_position });
+    expect(rewritten.report.failure).toMatchObject({ kind: 'event', global_position: target.global_position });
     expect(rewritten.stderr).toMatch(/the recorded engine does not reproduce it/);
+    writeFileSync(bundleFile(), original);
+  });
+
+  it('refuses a file that is not a bundle, saying how to write one', async () => {
+    const notes = `${bundleFile()}.txt`;
+    writeFileSync(notes, 'dear diary\n');
+    try {
+      const r = await runCli(['verify', notes], { env: {} });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/is not a bundle: .*palimpsest export -o <file>/);
+    } finally {
+      rmSync(notes, { force: true });
+    }
   });
 
   it('refuses a workspace export with no workspace, saying how to name one', async () => {
@@ -76,3 +116,19 @@ describe(`palimpsest export and verify as real processes on ${backend}`, () => {
     expect(r.stderr).toMatch(/no workspace is configured/);
   });
 });
+
+/** The newest acceptance of a bundle. */
+function accepted(b: AuditBundle): BundleEvent {
+  return b.events.filter((e) => e.type === 'ProposalAccepted').sort((x, y) => x.global_position - y.global_position).at(-1)!;
+}
+
+/** A bundle of lines read back as the one document format 1 is (events, leaves, inclusion proofs). */
+function asDocument(text: string): AuditBundle {
+  const [first, ...rest] = text.trim().split('\n');
+  const header = JSON.parse(first!) as BundleHeader;
+  const rows = rest.map((l) => JSON.parse(l) as [number, number | null, string, unknown, Record<string, never>]);
+  const events = rows.map(([position, leaf, chain, , e]): BundleEvent => ({ global_position: position, stream_id: e.streamId, stream_version: e.streamVersion, type: e.type, schema_version: e.schemaVersion, data: e.data, metadata: e.metadata, recorded_at: e.recordedAt, chain_hash: chain, leaf_index: leaf }));
+  const inclusion = rows.flatMap(([position, , , proof]) => (proof !== null && typeof proof === 'object' ? [{ global_position: position, ...(proof as { path: string[]; tree_size: number }) }] : []));
+  const leaves = rows.flatMap(([, , , proof]) => (typeof proof === 'string' ? [proof] : []));
+  return { format: BUNDLE_FORMAT, verifier_key: header.verifier_key, scope: header.scope, events, checkpoints: header.checkpoints, consistency: header.consistency, inclusion, ...(header.scope.kind === 'log' ? { leaves } : {}) };
+}

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import type { AuditBundle } from '@palimpsest/core/audit/audit-bundle';
-import { describeFailure, verifyBundle } from '@palimpsest/core/audit/verify-bundle';
+import type { BundleHeader } from '@palimpsest/core/audit/bundle-lines';
+import { describeFailure } from '@palimpsest/core/audit/verify-bundle';
+import { verifyBundleText } from '@palimpsest/core/audit/verify-lines';
 import { openDb } from '@palimpsest/store/open-db';
 import { isolatedStore, REPO_ROOT } from '../support/cli-process';
 import { HttpClient } from '../support/http-client';
@@ -167,14 +168,15 @@ describe(`/audit in headless Chromium on ${backend}`, () => {
     await shot('verified');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
-    expect(download.suggestedFilename()).toBe('palimpsest-audit-bundle.json');
-    const bundle = JSON.parse(readFileSync((await download.path())!, 'utf8')) as AuditBundle;
-    const report = verifyBundle(bundle);
+    expect(download.suggestedFilename()).toBe('palimpsest-audit-bundle.jsonl');
+    const text = readFileSync((await download.path())!, 'utf8');
+    const report = verifyBundleText(text);
     expect(report.failure ? describeFailure(report.failure) : 'ok').toBe('ok');
     expect(report.proven).toBeGreaterThan(positions.refused!);
     const key = await new HttpClient(api.url).get('/.well-known/palimpsest-audit-key');
-    expect(bundle.verifier_key).toBe(key.text.trim());
-    expect(bundle.events.map((e) => e.global_position)).toEqual(expect.arrayContaining([positions.accepted, positions.refused]));
+    const [header, ...events] = text.trim().split('\n').map((line) => JSON.parse(line) as unknown);
+    expect((header as BundleHeader).verifier_key).toBe(key.text.trim());
+    expect(events.map((row) => (row as [number])[0])).toEqual(expect.arrayContaining([positions.accepted, positions.refused]));
   });
 
   it('names the event whose data was rewritten in SQL', async () => {

@@ -1,6 +1,7 @@
 import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
+import { bundleText } from '@palimpsest/core/audit/bundle-lines';
 import { ApiRuntime } from '../api-runtime';
 import { Access, type AuthenticatedRequest } from '../auth/scope.guard';
 import { AUDIT_VERIFIER_KEY } from '../controllers/audit-key.controller';
@@ -119,7 +120,7 @@ export class AuditViewController {
     fragment(reply, asOfFragment(await this.reads(req).call('palimpsest_read_target', { target_file_id: id, as_of: { version: v }, length: 8000 }), v));
   }
 
-  /** The bundle `palimpsest export` writes (the whole log), as a download. */
+  /** The bundle `palimpsest export` writes (the whole log, one event a line), as a download. */
   @Get('bundle')
   @Access('auditor')
   async bundle(@Req() req: AuthenticatedRequest, @Res() reply: FastifyReply) {
@@ -127,9 +128,9 @@ export class AuditViewController {
     if (!bundle) throw gatewayError(404, 'not_found', 'audit_log_off', 'The audit log is off (PALIMPSEST_AUDIT): there is no bundle to export.');
     void reply
       .code(200)
-      .type('application/json')
-      .header('Content-Disposition', 'attachment; filename="palimpsest-audit-bundle.json"')
+      .type('application/x-ndjson')
+      .header('Content-Disposition', 'attachment; filename="palimpsest-audit-bundle.jsonl"')
       .header('Cache-Control', 'no-store')
-      .send(`${JSON.stringify(bundle)}\n`);
+      .send(bundleText(bundle));
   }
 }

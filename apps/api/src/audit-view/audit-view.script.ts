@@ -138,7 +138,7 @@ export const AUDIT_VIEW_SCRIPT = `'use strict';
       return r.blob().then(function (blob) {
         var link = document.createElement('a');
         link.href = URL.createObjectURL(blob);
-        link.download = 'palimpsest-audit-bundle.json';
+        link.download = 'palimpsest-audit-bundle.jsonl';
         document.body.appendChild(link);
         link.click();
         link.remove();

@@ -1,6 +1,8 @@
-import { writeFileSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
 import type { Command } from 'commander';
 import { exportBundle, NoWorkspaceError } from '@palimpsest/application/audit/audit-bundle.use-case';
+import { bundleLines } from '@palimpsest/core/audit/bundle-lines';
 import { WORKSPACE_ROOT_ENV } from '@palimpsest/workspace/workspace-root';
 import { auditConfigFrom } from '@palimpsest/projections/audit/audit-config';
 import { auditSigner, loadOrCreateAuditKey } from '@palimpsest/projections/audit/audit-signer';
@@ -16,7 +18,7 @@ export function configuredVerifierKey(): string {
   return auditSigner(loadOrCreateAuditKey(audit.keyFile)).verifierKey;
 }
 
-/** `palimpsest export`: a verification bundle anyone can check offline with `palimpsest verify <bundle>`. */
+/** `palimpsest export`: a verification bundle, one event a line (`palimpsest-audit-bundle/2`), anyone can check offline with `palimpsest verify <bundle>`. */
 export function registerExport(program: Command): void {
   program
     .command('export')
@@ -35,9 +37,21 @@ export function registerExport(program: Command): void {
       const bundle = await withApp((ctx) => exportBundle(ctx, key, { targets: opts.target, workspace: opts.workspace !== undefined })).catch((error: unknown) => {
         throw error instanceof NoWorkspaceError ? new UsageError(error.message) : error;
       });
-      const text = `${JSON.stringify(bundle)}\n`;
-      if (opts.output) writeFileSync(opts.output, text);
-      else process.stdout.write(text);
+      await writeLines(bundleLines(bundle), opts.output);
       process.stderr.write(`palimpsest export: ${bundle.events.length} events, ${bundle.checkpoints.length} checkpoints\n`);
     });
+}
+
+/** Lines batched into writes of about a megabyte, waiting when the stream is full (a million events do not fit one string). */
+async function writeLines(lines: Iterable<string>, file: string | undefined): Promise<void> {
+  const out = file ? createWriteStream(file) : process.stdout;
+  let batch = '';
+  for (const line of lines) {
+    batch += line;
+    if (batch.length < 1 << 20) continue;
+    if (!out.write(batch)) await once(out, 'drain');
+    batch = '';
+  }
+  if (batch) out.write(batch);
+  if (file) await new Promise<void>((resolve, reject) => (out as ReturnType<typeof createWriteStream>).end((error?: Error | null) => (error ? reject(error) : resolve())));
 }

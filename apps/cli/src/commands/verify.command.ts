@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { verifyStore } from '@palimpsest/application/audit/audit-bundle.use-case';
-import type { AuditBundle } from '@palimpsest/core/audit/audit-bundle';
-import { describeFailure, verifyBundle, type AuditReport } from '@palimpsest/core/audit/verify-bundle';
+import { NotABundleError, verifyBundleFile } from '@palimpsest/application/audit/bundle-file.verifier';
+import { describeFailure, type AuditReport } from '@palimpsest/core/audit/verify-bundle';
 import { UsageError } from '../cli-errors';
 import { withApp } from '../runtime';
 import { configuredVerifierKey } from './export.command';
@@ -19,23 +19,19 @@ export function registerVerify(program: Command): void {
     .argument('[bundle]', 'a file written by `palimpsest export`; absent: the live store')
     .option('--key <verifier-key>', 'the verifier key to trust (default: the bundle\'s own; pass the one the service printed)')
     .option('--checkpoint <file>', 'a signed checkpoint seen before: a log cut back past it fails')
+    .option('--workers <n>', 'the most worker threads to verify a bundle of lines with (default: one per core)', positiveInteger)
     .option('--git <dir>', 'check the commits the git reactor made in the repository at this workspace root against the live store, instead')
-    .action(async (file: string | undefined, opts: { key?: string; checkpoint?: string; git?: string }) => {
+    .action(async (file: string | undefined, opts: { key?: string; checkpoint?: string; git?: string; workers?: number }) => {
       if (opts.git !== undefined) {
         if (file) throw new UsageError('--git checks the live store: give no bundle with it');
         return verifyGit(opts.git, opts.key);
       }
       const trusted = opts.checkpoint ? readFileSync(opts.checkpoint, 'utf8') : undefined;
-      let report: AuditReport;
-      if (file) {
-        const bundle = parseBundle(readFileSync(file, 'utf8'));
-        if (opts.key && opts.key.trim() !== bundle.verifier_key) {
-          report = { ok: false, failure: { kind: 'bundle', reason: 'signed by another key than the one given' }, events: 0, streams: 0, checkpoints: 0, proven: 0, latest: null };
-        } else report = verifyParsed(bundle, trusted);
-      } else {
-        const key = opts.key?.trim() ?? configuredVerifierKey();
-        report = await withApp((ctx) => verifyStore(ctx, key, trusted));
-      }
+      const report: AuditReport = file
+        ? await verifyBundleFile(file, { key: opts.key?.trim(), trusted, workers: opts.workers }).catch((error: unknown) => {
+            throw error instanceof NotABundleError ? new UsageError(error.message) : error;
+          })
+        : await withApp((ctx) => verifyStore(ctx, opts.key?.trim() ?? configuredVerifierKey(), trusted));
       const { failure, ...counts } = report;
       process.stdout.write(`${JSON.stringify({ ...counts, failure: failure ? { ...failure, message: describeFailure(failure) } : null }, null, 2)}\n`);
       if (!report.ok) {
@@ -45,19 +41,8 @@ export function registerVerify(program: Command): void {
     });
 }
 
-/** A bundle whose shape is wrong fails as a bundle, never as a crash. */
-function verifyParsed(bundle: AuditBundle, trusted: string | undefined): AuditReport {
-  try {
-    return verifyBundle(bundle, trusted);
-  } catch (error) {
-    return { ok: false, failure: { kind: 'bundle', reason: `malformed: ${(error as Error).message}` }, events: 0, streams: 0, checkpoints: 0, proven: 0, latest: null };
-  }
-}
-
-function parseBundle(text: string): AuditBundle {
-  try {
-    return JSON.parse(text) as AuditBundle;
-  } catch (error) {
-    throw new UsageError(`not a bundle (JSON): ${(error as Error).message}`);
-  }
+function positiveInteger(text: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`--workers takes a whole number of threads, at least 1: ${text}`);
+  return n;
 }

@@ -14,7 +14,7 @@ const EMPTY_ROOT = createHash('sha256').digest();
  * 'binary' (latin1) string in under half the time of a 'buffer' (measured: 0.5 against 1.5 µs for 65 bytes).
  * A hash given as a string is lowercase hex (64 characters) or latin1 (32): its length says which.
  */
-type HashInput = Buffer | string;
+export type HashInput = Buffer | string;
 
 const toBuffer = (binary: string) => Buffer.from(binary, 'latin1');
 
@@ -47,7 +47,8 @@ function put(at: number, h: HashInput): void {
   else nodeInput.write(h, at, 32, h.length === 64 ? 'hex' : 'latin1');
 }
 
-function nodeHashBinary(left: HashInput, right: HashInput): string {
+/** The node hash as a latin1 string; each side a Buffer, lowercase hex or latin1. */
+export function nodeHashBinary(left: HashInput, right: HashInput): string {
   put(1, left);
   put(33, right);
   return hash('sha256', nodeInput, 'binary');

@@ -1,9 +1,11 @@
 import { canonicalJson } from '../transaction/record-codec';
-import { openCheckpoint, parseVerifierKey, type SignedCheckpoint } from './checkpoint-note';
+import type { SignedCheckpoint } from './checkpoint-note';
 import type { AuditBundle, BundleEvent } from './audit-bundle';
 import { chainLinkOfText, eventCanonicalTextOf, eventLeafData, GENESIS_LINK } from './event-chain';
-import { leafHash, leafHashHex, rootOf, verifyConsistency, verifyInclusion } from './merkle-log';
-import { rerunEngines, type EngineRerun } from './verify-engines';
+import { leafHash, leafHashHex, rootOf, verifyInclusion } from './merkle-log';
+import { verifyCheckpoints } from './verify-checkpoints';
+import { rerunEngines } from './verify-engines';
+import type { AuditFailure, AuditReport } from './audit-report';
 
 /**
  * Checks a bundle with nothing but itself and its verifier key: every checkpoint's signature, the
@@ -13,25 +15,7 @@ import { rerunEngines, type EngineRerun } from './verify-engines';
  * target stream (the replay verifier, offline). Stops at the first failure, naming it.
  */
 
-export type AuditFailure =
-  | { kind: 'bundle'; reason: string }
-  | { kind: 'checkpoint'; index: number; size: number | null; reason: string }
-  | { kind: 'event'; global_position: number; stream_id: string; stream_version: number; reason: string }
-  | { kind: 'stream'; stream_id: string; reason: string };
-
-export interface AuditReport {
-  ok: boolean;
-  failure: AuditFailure | null;
-  events: number;
-  streams: number;
-  checkpoints: number;
-  /** Events the latest checkpoint covers (inclusion proven); the rest are too recent for one. */
-  proven: number;
-  /** The latest checkpoint, when there is one. */
-  latest: { size: number; root: string } | null;
-  /** The replay verifier's re-run of every target stream, when it ran (after every other check passed). */
-  replayed?: EngineRerun;
-}
+export type { AuditFailure, AuditReport } from './audit-report';
 
 export interface VerifyOptions {
   /** Re-run the recorded engines over every target stream (default true). */
@@ -45,43 +29,10 @@ export function verifyBundle(bundle: AuditBundle, trusted?: string, { engines = 
   if (bundle.format !== 'palimpsest-audit-bundle/1' || !Array.isArray(bundle.events) || !Array.isArray(bundle.checkpoints)) {
     return fail({ kind: 'bundle', reason: 'not a palimpsest audit bundle' });
   }
-  let key: { name: string; publicKey: Buffer };
-  try {
-    key = parseVerifierKey(bundle.verifier_key);
-  } catch (error) {
-    return fail({ kind: 'bundle', reason: `verifier key: ${(error as Error).message}` });
-  }
-
   // 1. Checkpoints: signed by the key, growing, each consistent with the one before.
-  const signed: SignedCheckpoint[] = [];
-  for (const [index, c] of bundle.checkpoints.entries()) {
-    const opened = openCheckpoint(c.note, key.name, key.publicKey);
-    if (!opened.ok) return fail({ kind: 'checkpoint', index, size: sizeInNote(c.note), reason: opened.reason });
-    const previous = signed.at(-1);
-    if (previous && opened.checkpoint.origin !== previous.origin) return fail({ kind: 'checkpoint', index, size: opened.checkpoint.size, reason: 'another log\'s origin' });
-    if (previous && opened.checkpoint.size < previous.size) {
-      return fail({ kind: 'checkpoint', index, size: opened.checkpoint.size, reason: `smaller than the checkpoint before it (${previous.size}): out of order` });
-    }
-    if (previous && opened.checkpoint.size > previous.size) {
-      const proof = bundle.consistency?.find((p) => p.first_size === previous.size && p.second_size === opened.checkpoint.size);
-      if (!proof) return fail({ kind: 'checkpoint', index, size: opened.checkpoint.size, reason: `no consistency proof from ${previous.size}` });
-      if (!verifyConsistency(previous.size, opened.checkpoint.size, previous.root, opened.checkpoint.root, proof.proof.map(hex))) {
-        return fail({ kind: 'checkpoint', index, size: opened.checkpoint.size, reason: `not consistent with checkpoint ${index - 1} (size ${previous.size}): the log was rewritten between them` });
-      }
-    } else if (previous && !opened.checkpoint.root.equals(previous.root)) {
-      return fail({ kind: 'checkpoint', index, size: opened.checkpoint.size, reason: 'same size as the checkpoint before it, another root: a fork' });
-    }
-    signed.push(opened.checkpoint);
-  }
-  const latest = signed.at(-1) ?? null;
-  if (trusted !== undefined) {
-    const opened = openCheckpoint(trusted, key.name, key.publicKey);
-    if (!opened.ok) return fail({ kind: 'bundle', reason: `the checkpoint trusted: ${opened.reason}` });
-    const body = (note: string) => note.slice(0, note.indexOf('\n\n'));
-    if (!signed.some((c) => body(c.note) === body(opened.checkpoint.note))) {
-      return fail({ kind: 'bundle', reason: `the checkpoint trusted (size ${opened.checkpoint.size}) is not in the log: it was truncated or rewritten after it` });
-    }
-  }
+  const checked = verifyCheckpoints(bundle, trusted);
+  if ('failure' in checked) return fail(checked.failure);
+  const { latest } = checked;
   report.latest = latest ? { size: latest.size, root: latest.root.toString('hex') } : null;
 
   // 2. Chains: each stream whole from version 1, every link recomputed.
@@ -215,9 +166,4 @@ const eventKey = (e: BundleEvent) => ({ globalPosition: e.global_position, strea
 function canonicalTextOf(e: BundleEvent): string {
   const meta = { streamId: e.stream_id, streamVersion: e.stream_version, type: e.type, schemaVersion: e.schema_version, recordedAt: e.recorded_at };
   return eventCanonicalTextOf(meta, canonicalJson(e.data === undefined ? null : e.data), canonicalJson(e.metadata));
-}
-
-function sizeInNote(note: string): number | null {
-  const size = Number(note.split('\n')[1]);
-  return Number.isSafeInteger(size) ? size : null;
 }
