@@ -81,4 +81,21 @@ describe(`unrecorded journals settled at start on ${describeBackend}`, () => {
     expect((await loadJournal(testDb.db, journal)).streamVersion).toBe(2);
     expect(await dispatch(ctx, 'edit_file', { path: 'f.txt', oldString: 'two', newString: 'three' })).toMatchObject({ status: 'ok', journal: { state: 'committed' } });
   });
+
+  it('gives the backup to the file that holds its staged bytes when two files share a baseline', async () => {
+    const ids: string[] = [];
+    for (const name of ['a.txt', 'b.txt']) {
+      writeFileSync(at(name), 'same0\n');
+      const bound = (await dispatch(ctx, 'edit_file', { path: name, oldString: 'same0', newString: 'same' })) as Record<string, unknown>;
+      expect(bound).toMatchObject({ status: 'ok' });
+      ids.push(bound.target_file_id as string);
+    }
+    const journal = randomUUID();
+    writeFileSync(at(backupName(journal, 0, sha('new\n'))), 'same\n');
+    writeFileSync(at('b.txt'), 'new\n');
+    await reconcileAtStart(ctx);
+    expect([readFileSync(at('a.txt'), 'utf8'), readFileSync(at('b.txt'), 'utf8')]).toEqual(['same\n', 'same\n']);
+    const settled = (await loadJournal(testDb.db, journal)).state;
+    expect(settled).toMatchObject({ state: 'rolled_back', files: [{ target_id: ids[1], path: 'b.txt' }], failed: [{ outcome: 'restored' }] });
+  });
 });

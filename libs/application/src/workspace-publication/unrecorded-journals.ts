@@ -5,8 +5,7 @@ import { initialPublicationState } from '@palimpsest/core/publication/publicatio
 import { planRecovery, type RecoveryAction } from '@palimpsest/core/publication/recovery-plan';
 import { PUBLICATION_NAME_PREFIX } from '@palimpsest/core/workspace/workspace-path';
 import { loadJournal, NEW_JOURNAL } from '@palimpsest/projections/publications/publication-append';
-import { filesUnderLease } from '@palimpsest/projections/publications/publication.queries';
-import { targetsBoundUnder, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
+import { latestBindingsUnder, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import { StreamVersionConflictError } from '@palimpsest/store/errors';
 import { readEntry, restoreBackup } from '@palimpsest/workspace/workspace-file-writer';
 import type { AppContext } from '../app-context';
@@ -18,8 +17,9 @@ import { OpenedFiles, stageName } from './publication-files';
  * PublicationStarted in its outcome's transaction (publish-files.ts), so a process killed before that
  * COMMIT leaves its files on disk and nothing in the log: the backup, linked before anything is staged and
  * named `.palimpsest-<journal>-<n>-<sha256 of the staged bytes>.backup`, and maybe the stage. Under the
- * lease of the directory (at start, or before a publication whose file is not its baseline), such a
- * journal is settled from hashes alone, like a started write (planRecovery rolls it back):
+ * lease of the directory (at start; and before a publication or a file tool's intake of a file that is not
+ * its baseline, where only a file holding the staged bytes is settled), such a journal is settled from
+ * hashes alone, like a started write (planRecovery rolls it back):
  * - the file holds the staged bytes: the backup is renamed back (the caller was never answered);
  * - the file holds the backup's bytes: nothing was installed; the stage and the backup are removed;
  * - anything else: the file is left as found and the journal pending_reconcile, its backup the evidence.
@@ -49,29 +49,59 @@ function leftoverBackups(names: readonly string[]): Leftover[] {
 }
 
 /**
- * Settle the unrecorded journals that left a backup of one of `files` (`rows[i]`: file i's binding, read
- * under the lease the caller holds). `drifted`: only files whose bytes are not their baseline are looked
- * at (a publication's check: a leftover beside the baseline loses nothing and waits for the next start).
+ * Settle the unrecorded journals whose backups lie beside `files` (`rows[i]`: file i's binding, read under
+ * the lease the caller holds on their directories). A backup belongs to a file whose baseline it holds;
+ * which one, when several files of a directory share a baseline, the hashes decide:
+ * - one of them holds the staged bytes: that one (restored);
+ * - `partial` (a publication's or a file tool's look at its own files): nothing else is settled, since a
+ *   file of the directory it did not open may be the backup's, and start-up sees them all;
+ * - else the only candidate, or any one when all hold their baseline (nothing was installed anywhere);
+ *   candidates with other bytes make it ambiguous, and the backup is left as found.
  * Returns how many journals were settled.
  */
-export async function settleUnrecorded(ctx: AppContext, files: OpenedFiles, rows: readonly (WorkspaceFileRow | undefined)[], drifted: boolean): Promise<number> {
+export async function settleUnrecorded(ctx: AppContext, files: OpenedFiles, rows: readonly (WorkspaceFileRow | undefined)[], partial: boolean): Promise<number> {
   const now = files.hashes();
   if (now.kind !== 'read') return 0;
+  const disk = now.sha256;
   let settled = 0;
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i];
-    if (!row || (drifted && now.sha256[i] === row.disk_sha256)) continue;
-    for (const leftover of leftoverBackups(files.entries(i))) {
-      if (await settleOne(ctx, files, i, row, now.sha256[i] ?? null, leftover)) settled++;
-    }
+  for (const [i, leftover] of leftoversBeside(files, rows)) {
+    const backup = readEntry(files.dests[i], leftover.backup_name);
+    if (backup.kind !== 'file') continue;
+    const candidates = sameDirectory(files, i).filter((k) => rows[k]?.disk_sha256 === backup.sha256);
+    const k = owner(candidates, leftover, disk, rows, partial);
+    if (k !== null && (await settleOne(ctx, files, k, rows[k]!, disk[k] ?? null, leftover))) settled++;
   }
   return settled;
 }
 
+/** Each leftover backup once, with a file of its directory to reach it through. */
+function leftoversBeside(files: OpenedFiles, rows: readonly (WorkspaceFileRow | undefined)[]): [number, Leftover][] {
+  const seen = new Set<string>();
+  const found: [number, Leftover][] = [];
+  rows.forEach((row, i) => {
+    const dir = dirKey(files, i);
+    if (!row || seen.has(dir)) return;
+    seen.add(dir);
+    for (const leftover of leftoverBackups(files.entries(i))) found.push([i, leftover]);
+  });
+  return found;
+}
+
+const dirKey = (files: OpenedFiles, i: number) => `${files.dests[i]!.dir.dev}:${files.dests[i]!.dir.ino}`;
+
+function sameDirectory(files: OpenedFiles, i: number): number[] {
+  return files.dests.map((_d, k) => k).filter((k) => dirKey(files, k) === dirKey(files, i));
+}
+
+function owner(candidates: number[], leftover: Leftover, disk: (string | null)[], rows: readonly (WorkspaceFileRow | undefined)[], partial: boolean): number | null {
+  const staged = candidates.find((k) => disk[k] === leftover.staged_sha256);
+  if (staged !== undefined) return staged;
+  if (partial || candidates.length === 0) return null;
+  if (candidates.length === 1 || candidates.every((k) => disk[k] === rows[k]!.disk_sha256)) return candidates[0]!;
+  return null;
+}
+
 async function settleOne(ctx: AppContext, files: OpenedFiles, i: number, row: WorkspaceFileRow, disk: string | null, leftover: Leftover): Promise<boolean> {
-  const backup = readEntry(files.dests[i], leftover.backup_name);
-  // Another file's backup, or not one of ours any more: its bytes name the baseline it kept.
-  if (backup.kind !== 'file' || backup.sha256 !== row.disk_sha256) return false;
   if (!(await unknown(ctx, leftover.journal_id))) return false; // the log's: recover-journal.ts and the sweep settle it
   const staged = disk === leftover.staged_sha256 ? readEntry(files.dests[i]) : readEntry(files.dests[i], stageName(leftover.journal_id, leftover.index));
   const bytes = staged.kind === 'file' ? staged.bytes.length : 0;
@@ -133,33 +163,37 @@ function carryOut(files: OpenedFiles, i: number, planned: PlannedFile, actions: 
 }
 
 /**
- * At start: every bound file's directory that holds a leftover backup is settled under its lease (a held
- * lease is a live publication's, and left to it). Each directory is listed once.
+ * At start: the latest binding of every path, a directory at a time, under the directory's lease (a held
+ * lease is a live publication's, and left to it); a directory with no leftover backup costs one listing.
  */
 export async function settleUnrecordedAtStart(ctx: AppContext): Promise<number> {
   const root = ctx.workspace;
   if (!root) return 0;
-  const rows = await filesUnderLease(ctx.db, await targetsBoundUnder(ctx.db, { dev: root.dev, ino: root.ino }));
-  const listed = new Map<string, boolean>();
+  const byDirectory = new Map<string, WorkspaceFileRow[]>();
+  for (const row of await latestBindingsUnder(ctx.db, root)) {
+    const dir = row.path.includes('/') ? row.path.slice(0, row.path.lastIndexOf('/')) : '';
+    byDirectory.set(dir, [...(byDirectory.get(dir) ?? []), row]);
+  }
   let settled = 0;
-  for (const row of rows) {
-    const opened = OpenedFiles.open(root, [{ path: row.path, create: false }]);
-    if (opened.kind !== 'opened') continue;
-    const files = opened.files;
+  for (const rows of byDirectory.values()) {
+    const opened = OpenedFiles.open(root, rows.map((r) => ({ path: r.path, create: false })));
+    if (opened.kind !== 'opened') continue; // the directory is gone or is no longer one: nothing of ours in it
     try {
-      const key = `${files.dests[0]!.dir.dev}:${files.dests[0]!.dir.ino}`;
-      if (!listed.has(key)) listed.set(key, leftoverBackups(files.entries(0)).length > 0);
-      if (!listed.get(key)) continue;
-      const lease = await ctx.leases.tryAcquire(files.leaseKeys());
-      if (!lease) continue;
-      try {
-        settled += await settleUnrecorded(ctx, files, [row], false);
-      } finally {
-        await lease.release();
-      }
+      settled += await settleDirectory(ctx, opened.files, rows);
     } finally {
-      files.close();
+      opened.files.close();
     }
   }
   return settled;
+}
+
+async function settleDirectory(ctx: AppContext, files: OpenedFiles, rows: WorkspaceFileRow[]): Promise<number> {
+  if (leftoverBackups(files.entries(0)).length === 0) return 0;
+  const lease = await ctx.leases.tryAcquire(files.leaseKeys());
+  if (!lease) return 0;
+  try {
+    return await settleUnrecorded(ctx, files, rows, false);
+  } finally {
+    await lease.release();
+  }
 }
