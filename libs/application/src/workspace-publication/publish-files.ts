@@ -170,7 +170,11 @@ class Publication<T> {
     const baselines = this.req.files.map((f) => ({ target_id: f.target_id, disk_sha256: f.replaced_sha256! }));
     if (plannedOn && this.rides()) {
       this.deferredStart = { command: start, guard: startGuard(baselines, plannedOn) };
-      linkBackup(this.files.dests[0], this.planned[0].backup_name!); // before the stage: every leftover of this journal has it
+      try {
+        linkBackup(this.files.dests[0], this.planned[0].backup_name!); // before the stage: every leftover of this journal has it
+      } catch {
+        return 'refused'; // the long way starts its journal first and answers an install's IO failure as such
+      }
     } else if (plannedOn) {
       try {
         await this.record(start, this.ctx.store, startGuard(baselines, plannedOn));
@@ -185,16 +189,16 @@ class Publication<T> {
     try {
       this.identities = this.req.files.map((f, i) => stageFile(this.files.dests[i], this.planned[i].stage_name, f.bytes, before.modes[i]).identity);
     } catch (e) {
+      if (this.deferredStart) return this.withdraw(); // the long way records the failure in a journal of its own
       removeStages(this.files, this.planned);
-      if (this.deferredStart) removeBackups(this.files, this.planned);
-      else await this.fail('rolled_back', 'io_error', `staging failed: ${String(e)}`);
+      await this.fail('rolled_back', 'io_error', `staging failed: ${String(e)}`);
       return { kind: 'io_error', journal_id: this.journalId, state: 'rolled_back', detail: String(e) };
     }
     crashPoint('publication.after_stage');
     const after = this.drift();
     if (after.kind === 'refused_path' || after.drifted.length) {
-      removeStages(this.files, this.planned);
       if (this.deferredStart) return this.withdraw();
+      removeStages(this.files, this.planned);
       const paths = after.kind === 'refused_path' ? after.refusal.message : after.drifted.map((d) => d.path).join(', ');
       await this.fail('rolled_back', 'external_disk_drift', `changed on disk while the publication was staged: ${paths}`);
       return after.kind === 'refused_path' ? after : { kind: 'drift', journal_id: this.journalId, drifted: after.drifted };
