@@ -60,16 +60,14 @@ function leftoverBackups(names: readonly string[]): Leftover[] {
  * Returns how many journals were settled.
  */
 export async function settleUnrecorded(ctx: AppContext, files: OpenedFiles, rows: readonly (WorkspaceFileRow | undefined)[], partial: boolean): Promise<number> {
-  const now = files.hashes();
-  if (now.kind !== 'read') return 0;
-  const disk = now.sha256;
   let settled = 0;
   for (const [i, leftover] of leftoversBeside(files, rows)) {
+    const now = files.hashes(); // again for each: settling the one before may have put a file back
     const backup = readEntry(files.dests[i], leftover.backup_name);
-    if (backup.kind !== 'file') continue;
+    if (now.kind !== 'read' || backup.kind !== 'file') continue;
     const candidates = sameDirectory(files, i).filter((k) => rows[k]?.disk_sha256 === backup.sha256);
-    const k = owner(candidates, leftover, disk, rows, partial);
-    if (k !== null && (await settleOne(ctx, files, k, rows[k]!, disk[k] ?? null, leftover))) settled++;
+    const k = owner(candidates, leftover, now.sha256, rows, partial);
+    if (k !== null && (await settleOne(ctx, files, k, rows[k]!, now.sha256[k] ?? null, leftover))) settled++;
   }
   return settled;
 }
