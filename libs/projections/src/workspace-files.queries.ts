@@ -122,6 +122,16 @@ export async function latestBindingWithHead(sql: Sql, root: { dev: string; ino: 
   return rows[0] ?? null;
 }
 
+/** The latest binding of every path under a root, in path order: what start-up looks for leftovers beside. */
+export async function latestBindingsUnder(sql: Sql, root: { dev: string; ino: string }): Promise<WorkspaceFileRow[]> {
+  const { rows } = await sql.query<WorkspaceFileRow>(
+    `SELECT DISTINCT ON (w.path) ${FILE_COLUMNS} FROM workspace_files w
+      WHERE w.root_dev = $1 AND w.root_ino = $2 ORDER BY w.path, w.log_sequence DESC`,
+    [root.dev, root.ino],
+  );
+  return rows;
+}
+
 /** Every target bound to a file under a root (each once), in target order: what a workspace's audit bundle holds. */
 export async function targetsBoundUnder(sql: Sql, root: { dev: string; ino: string }): Promise<string[]> {
   const { rows } = await sql.query<{ target_id: string }>(

@@ -7,6 +7,7 @@ import {
   fstatSync,
   linkSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
   unlinkSync,
@@ -136,6 +137,11 @@ export function removeEntry(dest: Destination, name: string): boolean {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw e;
   }
+}
+
+/** The names in the destination directory (read through its handle, like every other step). */
+export function listEntries(dest: Destination): string[] {
+  return readdirSync(`/proc/self/fd/${dest.dirFd}`);
 }
 
 /** fsync the destination directory: what makes an install (rename, link, unlink) durable. */

@@ -11,8 +11,11 @@ export type InstallIo =
   | { kind: 'installed' }
   | { kind: 'failed'; state: 'rolled_back' | 'pending_reconcile'; reason: 'external_disk_drift' | 'io_error'; detail: string; drifted: Drifted[] };
 
-/** Backup (when planned) and install each file in order; on a failure, undo the ones already installed, newest first. */
-export function installAll(files: OpenedFiles, planned: PlannedFile[]): InstallIo {
+/**
+ * Backup (when planned, unless `linked` before staging) and install each file in order; on a failure, undo
+ * the ones already installed, newest first.
+ */
+export function installAll(files: OpenedFiles, planned: PlannedFile[], linked = false): InstallIo {
   const done: number[] = [];
   for (let i = 0; i < planned.length; i++) {
     const f = planned[i];
@@ -26,7 +29,7 @@ export function installAll(files: OpenedFiles, planned: PlannedFile[]): InstallI
           return { kind: 'failed', state, reason: 'external_disk_drift', detail: `${f.path} appeared on disk before it could be created; it was kept`, drifted };
         }
       } else {
-        if (f.backup_name) linkBackup(files.dests[i], f.backup_name);
+        if (f.backup_name && !linked) linkBackup(files.dests[i], f.backup_name);
         installOver(files.dests[i], f.stage_name);
       }
     } catch (e) {

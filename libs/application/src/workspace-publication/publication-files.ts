@@ -3,7 +3,7 @@ import type { ContentEol } from '@palimpsest/core/reads/export-target';
 import type { PlannedFile } from '@palimpsest/core/publication/publication.events';
 import { PUBLICATION_NAME_PREFIX, type WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
 import { openDestination, type Destination } from '@palimpsest/workspace/workspace-destination';
-import { readEntry, removeEntry, syncDirectory } from '@palimpsest/workspace/workspace-file-writer';
+import { listEntries, readEntry, removeEntry, syncDirectory } from '@palimpsest/workspace/workspace-file-writer';
 import type { LeaseKey } from '@palimpsest/workspace/workspace-lease';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 
@@ -36,20 +36,28 @@ export interface Drifted {
 
 /** Names in the destination directory that only Palimpsest writes; the path rules reserve the prefix. */
 export const stageName = (journalId: string, i: number) => `${PUBLICATION_NAME_PREFIX}${journalId}-${i}.stage`;
-export const backupName = (journalId: string, i: number) => `${PUBLICATION_NAME_PREFIX}${journalId}-${i}.backup`;
+/**
+ * A backup's name carries the hash of the bytes installed over it: a journal that commits only with its
+ * outcome (publish-files.ts) is not in the log when its process dies, and recovery then tells from this
+ * name alone whether the file holds those bytes (unrecorded-journals.ts).
+ */
+export const backupName = (journalId: string, i: number, stagedSha256: string) => `${PUBLICATION_NAME_PREFIX}${journalId}-${i}-${stagedSha256}.backup`;
 
 export function plannedFiles(journalId: string, files: readonly FileToPublish[]): PlannedFile[] {
-  return files.map((f, i) => ({
-    target_id: f.target_id,
-    path: f.path,
-    target_version: f.target_version,
-    staged_sha256: createHash('sha256').update(f.bytes).digest('hex'),
-    replaced_sha256: f.replaced_sha256,
-    bytes: f.bytes.length,
-    content_eol: f.content_eol,
-    stage_name: stageName(journalId, i),
-    backup_name: f.backup && f.replaced_sha256 !== null ? backupName(journalId, i) : null,
-  }));
+  return files.map((f, i) => {
+    const staged_sha256 = createHash('sha256').update(f.bytes).digest('hex');
+    return {
+      target_id: f.target_id,
+      path: f.path,
+      target_version: f.target_version,
+      staged_sha256,
+      replaced_sha256: f.replaced_sha256,
+      bytes: f.bytes.length,
+      content_eol: f.content_eol,
+      stage_name: stageName(journalId, i),
+      backup_name: f.backup && f.replaced_sha256 !== null ? backupName(journalId, i, staged_sha256) : null,
+    };
+  });
 }
 
 export class OpenedFiles {
@@ -97,6 +105,11 @@ export class OpenedFiles {
   has(i: number, name: string): boolean {
     const entry = readEntry(this.dests[i], name);
     return entry.kind === 'file' || entry.kind === 'too_large';
+  }
+
+  /** The names in file i's destination directory. */
+  entries(i: number): string[] {
+    return listEntries(this.dests[i]);
   }
 
   remove(i: number, name: string | null): void {

@@ -14,13 +14,14 @@ import { filesUnderLease } from '@palimpsest/projections/publications/publicatio
 import type { WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import type { EventAppender, StoreTx } from '@palimpsest/store/event-store';
 import { crashPoint } from '@palimpsest/testing/crash-point';
-import { stageFile } from '@palimpsest/workspace/workspace-file-writer';
+import { linkBackup, readEntry, restoreBackup, stageFile } from '@palimpsest/workspace/workspace-file-writer';
 import type { FileIdentity } from '@palimpsest/workspace/workspace-root';
 import type { AppContext } from '../app-context';
 import { commitPublicationEvents, transactionCommitting, type CommitTargetEvents, type RidingAppend } from '../shared/commit-events';
 import { installAll, removeBackups, removeStages } from './install-files';
 import { OpenedFiles, plannedFiles, type Drifted, type FileToPublish } from './publication-files';
 import { recoverJournal, settleOpenJournals } from './recover-journal';
+import { settleUnrecorded } from './unrecorded-journals';
 
 /**
  * One publication of target text to workspace files, under the lease of every destination directory:
@@ -32,7 +33,15 @@ import { recoverJournal, settleOpenJournals } from './recover-journal';
  *
  * The database outcome and PublicationCompleted commit together, so a journal still 'started' after a
  * crash is one whose outcome never committed: recover-journal.ts settles it from the bytes on disk.
- * The crash points (crash-point.ts) sit between the steps.
+ *
+ * One durable commit: a write of one existing file started on the caller's reads (plannedOn, a file tool's
+ * edit) does not commit PublicationStarted on its own. It links the backup first, then stages, and
+ * PublicationStarted, guarded as the lone statement would have been, is appended in the outcome
+ * transaction under its lock, before the install; the three events commit as one. A kill before that
+ * COMMIT leaves the new bytes (or the old) and a backup the log knows nothing of; its name carries the
+ * journal and the staged bytes' hash, and unrecorded-journals.ts settles it from the hashes (at start,
+ * or under the lease when a file is not its baseline). Created files (no backup to be found by) and
+ * multi-file publications keep the separate start. The crash points (crash-point.ts) sit between the steps.
  */
 
 export interface PublishRequest<T> {
@@ -98,6 +107,8 @@ export async function publishFiles<T>(ctx: AppContext, req: PublishRequest<T>): 
           if (unsettled.length) return { kind: 'pending', journals: unsettled };
           under = await filesUnderLease(ctx.db, ids); // settling moved baselines
         }
+        // A file that is not its baseline may hold what a killed riding journal installed (unrecorded-journals.ts).
+        await settleUnrecorded(ctx, files, req.files.map((f) => under.find((u) => u.target_id === f.target_id)), true);
         let request = req;
         if (req.rebase) {
           const rebased = await req.rebase();
@@ -146,7 +157,7 @@ class Publication<T> {
     this.planned = plannedFiles(this.journalId, req.files);
   }
 
-  /** 'refused': started on the caller's reads (plannedOn), which no longer hold; nothing was written or staged. */
+  /** 'refused': started on the caller's reads (plannedOn), which no longer hold; nothing was recorded, and nothing of it is left on disk. */
   async run(plannedOn?: { target_id: string; version: number }[]): Promise<PublishResult<T> | 'refused'> {
     const before = this.drift();
     if (before.kind === 'refused_path') return plannedOn ? 'refused' : before;
@@ -156,8 +167,15 @@ class Publication<T> {
       type: 'StartPublication', now: this.ctx.clock.now(), journal_id: this.journalId, kind: this.req.kind, request_id: this.req.request_id,
       candidate_id: this.req.candidate_id, root_dev: root.dev, root_ino: root.ino, files: this.planned,
     };
-    if (plannedOn) {
-      const baselines = this.req.files.map((f) => ({ target_id: f.target_id, disk_sha256: f.replaced_sha256! }));
+    const baselines = this.req.files.map((f) => ({ target_id: f.target_id, disk_sha256: f.replaced_sha256! }));
+    if (plannedOn && this.rides()) {
+      this.deferredStart = { command: start, guard: startGuard(baselines, plannedOn) };
+      try {
+        linkBackup(this.files.dests[0], this.planned[0].backup_name!); // before the stage: every leftover of this journal has it
+      } catch {
+        return 'refused'; // the long way starts its journal first and answers an install's IO failure as such
+      }
+    } else if (plannedOn) {
       try {
         await this.record(start, this.ctx.store, startGuard(baselines, plannedOn));
       } catch (e) {
@@ -167,10 +185,11 @@ class Publication<T> {
     } else {
       await this.record(start);
     }
-    crashPoint('publication.after_started');
+    if (!this.deferredStart) crashPoint('publication.after_started');
     try {
       this.identities = this.req.files.map((f, i) => stageFile(this.files.dests[i], this.planned[i].stage_name, f.bytes, before.modes[i]).identity);
     } catch (e) {
+      if (this.deferredStart) return this.withdraw(); // the long way records the failure in a journal of its own
       removeStages(this.files, this.planned);
       await this.fail('rolled_back', 'io_error', `staging failed: ${String(e)}`);
       return { kind: 'io_error', journal_id: this.journalId, state: 'rolled_back', detail: String(e) };
@@ -178,12 +197,32 @@ class Publication<T> {
     crashPoint('publication.after_stage');
     const after = this.drift();
     if (after.kind === 'refused_path' || after.drifted.length) {
+      if (this.deferredStart) return this.withdraw();
       removeStages(this.files, this.planned);
       const paths = after.kind === 'refused_path' ? after.refusal.message : after.drifted.map((d) => d.path).join(', ');
       await this.fail('rolled_back', 'external_disk_drift', `changed on disk while the publication was staged: ${paths}`);
       return after.kind === 'refused_path' ? after : { kind: 'drift', journal_id: this.journalId, drifted: after.drifted };
     }
     return this.installAndRecord();
+  }
+
+  /**
+   * The journal's start rides in the outcome's transaction (one durable commit) for one file that exists
+   * and is backed up: a kill before that COMMIT leaves the backup, which unrecorded-journals.ts finds by
+   * its name. A created file has no backup to be found by, so its journal starts on its own first.
+   */
+  private rides(): boolean {
+    return this.planned.length === 1 && this.planned[0].replaced_sha256 !== null && this.planned[0].backup_name !== null;
+  }
+
+  /** The start that commits with the outcome (rides()), and its guard, evaluated there under the lock. */
+  private deferredStart: { command: PublicationCommand; guard: ReturnType<typeof startGuard> } | null = null;
+
+  /** A riding journal that will not start: its stage and backup go, and the long way reads again under the lease. */
+  private withdraw(): 'refused' {
+    removeStages(this.files, this.planned);
+    removeBackups(this.files, this.planned);
+    return 'refused';
   }
 
   /** The files that are not their baseline, and the modes the drift read found (what staging gives each file). */
@@ -226,13 +265,14 @@ class Publication<T> {
     return [rider.spec];
   }
 
-  private fail(state: 'rolled_back' | 'pending_reconcile', reason: PublicationFailureReason, detail: string, tx?: EventAppender): Promise<void> {
+  private async fail(state: 'rolled_back' | 'pending_reconcile', reason: PublicationFailureReason, detail: string, tx?: EventAppender): Promise<void> {
+    if (!this.journal.state.exists) return; // a riding start never committed: nothing to record it failed
     const outcome = state === 'rolled_back' ? ('not_applied' as const) : ('unknown' as const);
     const files = this.planned.map((f) => ({ target_id: f.target_id, path: f.path, disk_sha256: f.replaced_sha256, outcome }));
-    return this.record({ type: 'FailPublication', now: this.ctx.clock.now(), state, reason, detail, files, reconciled: false }, tx);
+    await this.record({ type: 'FailPublication', now: this.ctx.clock.now(), state, reason, detail, files, reconciled: false }, tx);
   }
 
-  private async installAndRecord(): Promise<PublishResult<T>> {
+  private async installAndRecord(): Promise<PublishResult<T> | 'refused'> {
     const journal_id = this.journalId;
     let installed: InstalledFile[] = [];
     let touched = false;
@@ -243,11 +283,14 @@ class Publication<T> {
         const prepared = await this.req.outcome(tx, (input, riders = []) => commit(input, [...riders, ...this.takeRider()]));
         if (!prepared.go) {
           removeStages(this.files, this.planned);
+          if (this.deferredStart) removeBackups(this.files, this.planned);
           await this.fail('rolled_back', 'target_moved', prepared.detail, tx);
-          return { kind: 'stopped', journal_id, answer: prepared.answer };
+          return { kind: 'stopped', journal_id: this.deferredStart ? null : journal_id, answer: prepared.answer };
         }
+        // Under the outcome's lock: the start's guard (baselines, no open journal, target versions) decides here.
+        if (this.deferredStart) await this.record(this.deferredStart.command, tx, this.deferredStart.guard);
         touched = true;
-        const io = installAll(this.files, this.planned);
+        const io = installAll(this.files, this.planned, this.deferredStart !== null);
         if (io.kind === 'failed') {
           await this.fail(io.state, io.reason, io.detail, tx);
           return io.reason === 'external_disk_drift'
@@ -279,7 +322,16 @@ class Publication<T> {
       });
       return result;
     } catch (e) {
-      if (!touched) throw e; // nothing installed: an infrastructure failure, answered as such
+      if (!touched && this.deferredStart && e instanceof StreamVersionConflictError) return this.withdraw();
+      if (!touched) {
+        if (this.deferredStart) this.withdraw();
+        throw e; // nothing installed: an infrastructure failure, answered as such
+      }
+      if (!committing && this.deferredStart) {
+        // The transaction that would have recorded the journal rolled back: put the replaced file back.
+        const state = restoreUnrecorded(this.files, this.planned[0]);
+        return { kind: 'io_error', journal_id, state, detail: String(e) };
+      }
       if (!committing) {
         // Files were installed and the outcome transaction failed before its commit: settle the journal now,
         // under the lease still held, and answer what the disk holds (a write is rolled back, a save settled forward).
@@ -291,5 +343,21 @@ class Publication<T> {
       // Installed, and the commit failed or its answer was lost: the journal tells which once it is read again.
       return { kind: 'outcome_uncertain', journal_id, installed, detail: String(e) };
     }
+  }
+}
+
+/** The staged bytes installed with no journal committed: the backup renamed back (pending_reconcile when that cannot be). */
+function restoreUnrecorded(files: OpenedFiles, planned: PlannedFile): 'rolled_back' | 'pending_reconcile' {
+  try {
+    const now = readEntry(files.dests[0]);
+    const disk = now.kind === 'file' ? now.sha256 : null;
+    files.remove(0, planned.stage_name);
+    if (disk === planned.staged_sha256) restoreBackup(files.dests[0], planned.backup_name!);
+    else if (disk === planned.replaced_sha256) files.remove(0, planned.backup_name);
+    else return 'pending_reconcile';
+    files.syncDirectories();
+    return 'rolled_back';
+  } catch {
+    return 'pending_reconcile'; // the backup stays: the next drift check or start settles it by its name
   }
 }

@@ -10,6 +10,7 @@ import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import type { AppContext } from '../app-context';
 import { OpenedFiles } from './publication-files';
 import { sweepLeftovers } from './sweep-leftovers';
+import { settleUnrecordedAtStart } from './unrecorded-journals';
 
 /**
  * Settling journals that started and never recorded an outcome (a crash, a kill, a lost commit), from
@@ -110,8 +111,8 @@ function carryOut(files: OpenedFiles, j: ExistingJournal, actions: RecoveryActio
 
 /**
  * At start-up: settle every journal left started by a process that is gone (a journal whose directories'
- * lease is held belongs to a live publication, and is left to it), then remove what settled journals left
- * behind (sweep-leftovers.ts).
+ * lease is held belongs to a live publication, and is left to it), and the journals a kill left on disk
+ * only (unrecorded-journals.ts), then remove what settled journals left behind (sweep-leftovers.ts).
  */
 export async function reconcileAtStart(ctx: AppContext): Promise<{ settled: number; busy: number; leftovers: number }> {
   const root = ctx.workspace;
@@ -140,5 +141,6 @@ export async function reconcileAtStart(ctx: AppContext): Promise<{ settled: numb
       files?.close();
     }
   }
+  settled += await settleUnrecordedAtStart(ctx);
   return { settled, busy, leftovers: await sweepLeftovers(ctx) };
 }

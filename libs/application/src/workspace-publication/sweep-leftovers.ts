@@ -6,7 +6,7 @@ import type { AppContext } from '../app-context';
 
 /**
  * A publication removes its backups after its journal commits; a process killed in between leaves a
- * `.palimpsest-<journal>-<n>.backup` that no later step names again. At start, the staged and backup
+ * `.palimpsest-<journal>-<n>-<sha256>.backup` that no later step names again. At start, the staged and backup
  * files of the most recently settled journals (committed, rolled back, resolved) are removed by their
  * exact names, so nothing else is ever touched. A pending_reconcile journal's files are its evidence and
  * stay. The names are unique to their journal, so no lease is needed to remove them.

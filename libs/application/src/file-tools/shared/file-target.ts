@@ -9,6 +9,7 @@ import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import { openDestination } from '@palimpsest/workspace/workspace-destination';
 import type { AppContext } from '../../app-context';
 import { publicationRejected } from '../../workspace-publication/publication-answers';
+import { settleBeforeIntake } from '../../workspace-publication/settle-before-intake';
 import { createTarget } from '../../initialize-target/create-target';
 import type { FileToolRefusal } from './file-tool-refusal';
 import { fileTooLarge, pathRefusalAnswer } from '../../shared/workspace-text';
@@ -47,7 +48,7 @@ export async function fileTargetOf(ctx: AppContext, requested: string): Promise<
 }
 
 /** The target of a path, or 'moved' when another writer bound the path to another target while it was read. */
-async function lookUp(ctx: AppContext, requested: string): Promise<FileTarget | { kind: 'moved'; path: string }> {
+async function lookUp(ctx: AppContext, requested: string, leased = false): Promise<FileTarget | { kind: 'moved'; path: string }> {
   const root = ctx.workspace;
   if (!root) {
     return { kind: 'answer', answer: workspaceNotConfigured('The file tools work under the workspace root', { argument: 'path' }) };
@@ -65,6 +66,8 @@ async function lookUp(ctx: AppContext, requested: string): Promise<FileTarget | 
   if (disk.kind === 'too_large') return { kind: 'answer', answer: fileTooLarge(disk, 'path') };
   if (!binding) return bindOnce(ctx, root, path, requested);
   if (disk.sha256 === binding.disk_sha256 && binding.journal_state !== 'pending_reconcile') return loaded(ctx, root, path, binding.target_id, false, null, binding);
+  // Bytes a killed publication installed and never recorded are put back, not taken in as an external change.
+  if (!leased && binding.journal_state === null && (await settleBeforeIntake(ctx, binding))) return { kind: 'moved', path };
   const refreshed = await takeInDiskChange(ctx, root, binding.target_id, { expected_target_version: null, expected_current_hash: null });
   if (refreshed.kind === 'refused') return { kind: 'answer', answer: { ...refreshRefusalAnswer(refreshed.refusal), argument: 'path', path } };
   return loaded(ctx, root, path, binding.target_id, false, refreshed.kind === 'refreshed' ? refreshed.attemptId : null);
@@ -85,7 +88,7 @@ async function bindOnce(ctx: AppContext, root: WorkspaceRoot, path: string, requ
       return { kind: 'answer', answer: publicationRejected(null, 'workspace_busy', detail, 'same_request', { paths: [path], waited_ms: ctx.leases.waitMs }, [{ operation: OP.read_file, reason: 'Nothing was written: see what the file holds now, then send the same call again', params: { path } }]) };
     }
     try {
-      if (await latestBindingOfPath(ctx.db, root, path)) return lookUp(ctx, requested);
+      if (await latestBindingOfPath(ctx.db, root, path)) return lookUp(ctx, requested, true);
       return await bindNow(ctx, root, path);
     } finally {
       await lease.release();

@@ -1,0 +1,101 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { appContext } from '@palimpsest/composition/app-context.builder';
+import { loadJournal } from '@palimpsest/projections/publications/publication-append';
+import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/test-support/test-db';
+import { openWorkspaceRoot, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
+import type { AppContext } from '../app-context';
+import { dispatch } from '../dispatch/dispatch';
+import { backupName, stageName } from './publication-files';
+import { reconcileAtStart } from './recover-journal';
+
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/**
+ * The settling of journals only the disk knows, on leftovers planted as a killed edit leaves them (the
+ * kills themselves are edit-file-crash.e2e.spec.ts): what the hashes cannot tell is left as found.
+ */
+describe(`unrecorded journals settled at start on ${describeBackend}`, () => {
+  let testDb: TestDb;
+  let dir: string;
+  let root: WorkspaceRoot;
+  let ctx: AppContext;
+  const at = (name: string) => join(dir, name);
+
+  beforeAll(async () => {
+    testDb = await createTestDb();
+    dir = mkdtempSync(join(tmpdir(), 'palimpsest-unrecorded-'));
+    root = openWorkspaceRoot(dir);
+    ctx = appContext(testDb.db, { workspace: root });
+    writeFileSync(at('f.txt'), 'one\n');
+    expect(await dispatch(ctx, 'edit_file', { path: 'f.txt', oldString: 'one', newString: 'two' })).toMatchObject({ status: 'ok' });
+  });
+  afterAll(async () => {
+    await ctx.wakes.close();
+    root.close();
+    rmSync(dir, { recursive: true, force: true });
+    await testDb.dispose();
+  });
+
+  it('leaves a file holding neither version as found, its backup kept, and records the journal pending_reconcile', async () => {
+    const journal = randomUUID();
+    const backup = backupName(journal, 0, sha('three\n'));
+    writeFileSync(at(backup), 'two\n');
+    writeFileSync(at('f.txt'), 'edited by hand\n');
+    await reconcileAtStart(ctx);
+    expect(readFileSync(at('f.txt'), 'utf8')).toBe('edited by hand\n');
+    expect(existsSync(at(backup))).toBe(true);
+    const settled = (await loadJournal(testDb.db, journal)).state;
+    expect(settled).toMatchObject({ exists: true, kind: 'write', state: 'pending_reconcile', reason: 'recovery_required', reconciled: true });
+    expect(settled.exists && settled.files[0]).toMatchObject({ path: 'f.txt', staged_sha256: sha('three\n'), replaced_sha256: sha('two\n'), backup_name: backup });
+    rmSync(at(backup));
+    writeFileSync(at('f.txt'), 'two\n');
+  });
+
+  it('touches nothing it cannot name: a backup of other bytes, a stage alone, a planted name', async () => {
+    const other = backupName(randomUUID(), 0, sha('x\n'));
+    const stage = stageName(randomUUID(), 0);
+    writeFileSync(at(other), 'not the baseline\n');
+    writeFileSync(at(stage), 'three\n');
+    writeFileSync(at('.palimpsest-planted.backup'), 'two\n');
+    writeFileSync(at('f.txt'), 'x\n');
+    await reconcileAtStart(ctx);
+    expect(readFileSync(at('f.txt'), 'utf8')).toBe('x\n');
+    for (const name of [other, stage, '.palimpsest-planted.backup']) expect(existsSync(at(name))).toBe(true);
+    for (const name of [other, stage, '.palimpsest-planted.backup']) rmSync(at(name));
+    writeFileSync(at('f.txt'), 'two\n');
+  });
+
+  it('puts the backup back over the staged bytes once, and a second start finds nothing left', async () => {
+    const journal = randomUUID();
+    const backup = backupName(journal, 0, sha('three\n'));
+    writeFileSync(at(backup), 'two\n');
+    writeFileSync(at('f.txt'), 'three\n');
+    await reconcileAtStart(ctx);
+    expect(readFileSync(at('f.txt'), 'utf8')).toBe('two\n');
+    expect(existsSync(at(backup))).toBe(false);
+    expect((await loadJournal(testDb.db, journal)).state).toMatchObject({ state: 'rolled_back', reason: 'interrupted', failed: [{ outcome: 'restored', disk_sha256: sha('two\n') }] });
+    await reconcileAtStart(ctx);
+    expect((await loadJournal(testDb.db, journal)).streamVersion).toBe(2);
+    expect(await dispatch(ctx, 'edit_file', { path: 'f.txt', oldString: 'two', newString: 'three' })).toMatchObject({ status: 'ok', journal: { state: 'committed' } });
+  });
+
+  it('gives the backup to the file that holds its staged bytes when two files share a baseline', async () => {
+    const ids: string[] = [];
+    for (const name of ['a.txt', 'b.txt']) {
+      writeFileSync(at(name), 'same0\n');
+      const bound = (await dispatch(ctx, 'edit_file', { path: name, oldString: 'same0', newString: 'same' })) as Record<string, unknown>;
+      expect(bound).toMatchObject({ status: 'ok' });
+      ids.push(bound.target_file_id as string);
+    }
+    const journal = randomUUID();
+    writeFileSync(at(backupName(journal, 0, sha('new\n'))), 'same\n');
+    writeFileSync(at('b.txt'), 'new\n');
+    await reconcileAtStart(ctx);
+    expect([readFileSync(at('a.txt'), 'utf8'), readFileSync(at('b.txt'), 'utf8')]).toEqual(['same\n', 'same\n']);
+    const settled = (await loadJournal(testDb.db, journal)).state;
+    expect(settled).toMatchObject({ state: 'rolled_back', files: [{ target_id: ids[1], path: 'b.txt' }], failed: [{ outcome: 'restored' }] });
+  });
+});
