@@ -38,6 +38,8 @@ describe('generated TypeScript protocol helpers', () => {
     const typed: ProtocolResult<'protocol/capabilities'>['payload']['methods'] = [];
     expect(typed).toEqual([]);
     expect(decodeAnswer(line({ id: 2, result: { status: 'rejected', failure_reason: 'match_ambiguous' } }), 'palimpsest_submit_edits')).toMatchObject({ kind: 'refusal', status: 'rejected', code: 'match_ambiguous' });
+    expect(decodeAnswer(line({ id: 4, result: { status: 'ok', snapshot: {} } }), 'workspace/open')).toMatchObject({ kind: 'success', status: 'ok' });
+    expect(decodeAnswer(line({ id: 5, result: { status: 'not_found', code: 'snapshot_unknown' } }), 'workspace/open')).toMatchObject({ kind: 'refusal', code: 'snapshot_unknown' });
     expect(decodeAnswer(line({ id: 3, error: { code: -32000, message: 'm', data: { status: 'not_found', code: 'target_not_found' } } }), 'palimpsest_get_target')).toMatchObject({ kind: 'refusal', code: 'target_not_found' });
     expect(decodeAnswer(line({ id: null, error: { code: -32700, message: 'Parse error', data: { code: 'invalid_json' } } }))).toMatchObject({ kind: 'error', error: { code: -32700 } });
     expect(() => decodeAnswer(line({ id: 4, result: { ...ok, protocol: 'palimpsest.json-lines.v0' } }), 'protocol/schemas')).toThrow(ProtocolMismatch);

@@ -6,7 +6,10 @@ export const PROTOCOL_VERSION = "palimpsest.json-lines.v1";
 export const PROTOCOL_RESULT_SCHEMA = "palimpsest.protocol-result.v1";
 export const PROTOCOL_METHODS = ["protocol/capabilities","protocol/schemas","protocol/instructions","protocol/client","query/catalog"] as const;
 export type ProtocolMethod = (typeof PROTOCOL_METHODS)[number];
-export type AnyMethod = Method | ProtocolMethod;
+/** The image protocol's workspace methods: the operations that answer them, under their names. */
+export const WORKSPACE_METHODS = {"workspace/open":"palimpsest_open_snapshot","workspace/status":"palimpsest_snapshot_status"} as const;
+export type WorkspaceMethod = keyof typeof WORKSPACE_METHODS;
+export type AnyMethod = Method | ProtocolMethod | WorkspaceMethod;
 
 /** The params of each protocol method. */
 export interface ProtocolParams {
@@ -145,7 +148,9 @@ export type Answer =
   | { kind: 'refusal'; id: number | string | null; status: string; code?: string; result: Record<string, unknown> }
   | { kind: 'error'; id: number | string | null; error: RpcError };
 
-const statusesOf = (method: AnyMethod): readonly string[] => (isProtocolMethod(method) ? ['ok', 'invalid_argument'] : RESULT_STATUSES[method]);
+const isWorkspaceMethod = (value: AnyMethod): value is WorkspaceMethod => Object.hasOwn(WORKSPACE_METHODS, value);
+const statusesOf = (method: AnyMethod): readonly string[] =>
+  isProtocolMethod(method) ? ['ok', 'invalid_argument'] : RESULT_STATUSES[isWorkspaceMethod(method) ? WORKSPACE_METHODS[method] : method];
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A refusal's code: its code, else its failure_reason (a recorded rejection names why by that). */

@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../catalog/operation-spec';
 import { PROTOCOL_METHODS, PROTOCOL_RESULT_SCHEMA, PROTOCOL_VERSION } from '../protocol-methods/protocol-methods';
 import { wireMethods } from '../protocol-methods/wire-methods';
+import { WORKSPACE_METHODS } from '../protocol-methods/workspace-methods';
 import { schemaToType } from './schema-to-type';
 
 export const TYPESCRIPT_PROTOCOL_PATH = 'clients/typescript/palimpsest-protocol.ts';
@@ -26,7 +27,10 @@ export function typescriptProtocolSource(): string {
     `export const PROTOCOL_RESULT_SCHEMA = ${JSON.stringify(PROTOCOL_RESULT_SCHEMA)};`,
     `export const PROTOCOL_METHODS = ${JSON.stringify(PROTOCOL_METHODS.map((m) => m.name))} as const;`,
     'export type ProtocolMethod = (typeof PROTOCOL_METHODS)[number];',
-    'export type AnyMethod = Method | ProtocolMethod;',
+    '/** The image protocol\'s workspace methods: the operations that answer them, under their names. */',
+    `export const WORKSPACE_METHODS = ${JSON.stringify(WORKSPACE_METHODS)} as const;`,
+    'export type WorkspaceMethod = keyof typeof WORKSPACE_METHODS;',
+    'export type AnyMethod = Method | ProtocolMethod | WorkspaceMethod;',
     '',
     '/** The params of each protocol method. */',
     'export interface ProtocolParams {',
@@ -70,7 +74,9 @@ export type Answer =
   | { kind: 'refusal'; id: number | string | null; status: string; code?: string; result: Record<string, unknown> }
   | { kind: 'error'; id: number | string | null; error: RpcError };
 
-const statusesOf = (method: AnyMethod): readonly string[] => (isProtocolMethod(method) ? ['ok', 'invalid_argument'] : RESULT_STATUSES[method]);
+const isWorkspaceMethod = (value: AnyMethod): value is WorkspaceMethod => Object.hasOwn(WORKSPACE_METHODS, value);
+const statusesOf = (method: AnyMethod): readonly string[] =>
+  isProtocolMethod(method) ? ['ok', 'invalid_argument'] : RESULT_STATUSES[isWorkspaceMethod(method) ? WORKSPACE_METHODS[method] : method];
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A refusal's code: its code, else its failure_reason (a recorded rejection names why by that). */
