@@ -110,7 +110,7 @@ export class LogConsumer {
     const groups = new Map<string, ProcessorSlot[]>();
     this.slots.forEach((slot, i) => {
       if (!ready[i]) return;
-      const key = this.pages.key(slot.checkpoint!, slot.batchSize);
+      const key = this.pages.key(slot.checkpoint!, slot.pageSize);
       groups.set(key, [...(groups.get(key) ?? []), slot]);
     });
     const full = await Promise.all([...groups.values()].map((group) => this.serve(group)));
@@ -118,18 +118,18 @@ export class LogConsumer {
     return full.some(Boolean);
   }
 
-  /** Reads once for processors at one checkpoint and hands the page to each. */
+  /** Reads once for processors at one checkpoint and page size and hands the page to each (reading ahead the sizes they ask next when full). */
   private async serve(group: readonly ProcessorSlot[]): Promise<boolean> {
-    const { checkpoint, batchSize } = group[0]!;
+    const { checkpoint, pageSize } = group[0]!;
     let page;
     try {
-      page = await this.pages.read(checkpoint!, batchSize);
+      page = await this.pages.read(checkpoint!, pageSize, group.map((slot) => slot.pageAfter(pageSize, pageSize)));
     } catch (error) {
       await Promise.all(group.map((slot) => slot.fail(error)));
       return false;
     }
-    await Promise.all(group.map((slot) => slot.handle(page)));
-    return page.length === batchSize && group.some((slot) => slot.checkpoint !== null);
+    await Promise.all(group.map((slot) => slot.handle(page, pageSize)));
+    return page.length === pageSize && group.some((slot) => slot.checkpoint !== null);
   }
 
   /**
