@@ -4,9 +4,9 @@ export interface ConsumerOptions {
   /** Events per batch (a processor may set its own). */
   batchSize: number;
   /**
-   * While a processor whose output does not depend on where its batches end (a projection) is behind,
-   * each full page doubles its next one up to this many events (never below batchSize); the first page
-   * not full brings it back to batchSize. Catch-up then pays a batch's fixed cost (its transaction, its
+   * While a processor whose output does not depend on where its batches end (a projection) is behind
+   * (its last page was full), its pages hold up to this many events (never fewer than batchSize); the
+   * first page not full brings it back to batchSize. Catch-up then pays a batch's fixed cost (its transaction, its
    * checkpoint, search's one tsvector per touched target) fewer times; a processor keeping up reads small pages.
    */
   catchUpBatchSize: number;
@@ -34,7 +34,7 @@ export interface ConsumerOptions {
 
 export const DEFAULT_CONSUMER_OPTIONS: Omit<ConsumerOptions, 'retryMs'> = {
   batchSize: 500,
-  catchUpBatchSize: 4_000,
+  catchUpBatchSize: 5_000,
   pollMs: 1_000,
   leaseRetryMs: 1_000,
   leasePeriodMs: 10_000,

@@ -61,10 +61,10 @@ export class ProcessorSlot implements RunningProcessor {
     return this.widened ?? this.batchSize;
   }
 
-  /** Its page size after a page of `read` events asked for `limit`: doubled after a full one (while it widens), else batchSize. */
+  /** Its page size after a page of `read` events asked for `limit`: catchUpBatchSize after a full one (while it widens), else batchSize. */
   pageAfter(read: number, limit: number): number {
     if (read < limit || !this.processor.widensPages || this.processor.batchSize !== undefined) return this.batchSize;
-    return Math.min(this.opts.catchUpBatchSize, limit * 2);
+    return this.opts.catchUpBatchSize;
   }
 
   /** A failed batch gave up its lease: it wants it back as soon as its pause ends (not at the next balance). */

@@ -8,11 +8,10 @@ const slotOf = (processor: Partial<LogProcessor>) =>
   new ProcessorSlot({} as Db, { name: 'p', kind: 'projection', handle: async () => undefined, ...processor }, consumerOptions({ batchSize: 500, catchUpBatchSize: 3_000 }), {} as ShardLeases);
 
 describe('a processor slot’s page size', () => {
-  it('doubles after a full page while the processor widens, up to catchUpBatchSize, and drops back after one not full', () => {
+  it('widens to catchUpBatchSize after a full page while the processor widens, and drops back after one not full', () => {
     const slot = slotOf({ widensPages: true });
     expect(slot.pageSize).toBe(500);
-    expect(slot.pageAfter(500, 500)).toBe(1_000);
-    expect(slot.pageAfter(2_000, 2_000)).toBe(3_000);
+    expect(slot.pageAfter(500, 500)).toBe(3_000);
     expect(slot.pageAfter(3_000, 3_000)).toBe(3_000);
     expect(slot.pageAfter(2_999, 3_000)).toBe(500);
     expect(slot.pageAfter(0, 500)).toBe(500);
