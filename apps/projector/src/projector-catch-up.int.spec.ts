@@ -1,11 +1,11 @@
 import { createAppHarness, type AppHarness } from '@palimpsest/application/test-support/app-harness';
 import type { AsyncProjection } from '@palimpsest/projections/async/async-projection.port';
 import { activityProjection } from '@palimpsest/projections/async/activity/activity.projection';
-import { hasReached, resetCheckpoint } from '@palimpsest/projections/async/projection-checkpoints';
+import { hasReached, loadCheckpoint, resetCheckpoint } from '@palimpsest/projections/async/projection-checkpoints';
 import { searchProjection } from '@palimpsest/projections/async/search/search.projection';
 import { catchUpFully } from '@palimpsest/projections/async/test-support/catch-up-fully';
 import type { Sql } from '@palimpsest/store/db';
-import { eventually } from '@palimpsest/store/test-support/eventually';
+import { deferred, eventually } from '@palimpsest/store/test-support/eventually';
 import { describeBackend } from '@palimpsest/store/test-support/test-db';
 import type { LogConsumer } from './log-consumer';
 import { projectorConsumer } from './projector-consumer';
@@ -72,5 +72,43 @@ describe(`the projector's catch-up in widening pages (${describeBackend})`, () =
       await catchUpFully(db, p, { batchSize: 1 });
     }
     expect(await readModels(db)).toEqual(caughtUp);
+  });
+
+  // The embedded store has one process and no fencing tokens (leader-lease.ts).
+  (describeBackend === 'postgres' ? it : it.skip)('refuses the widened batch of a process whose lease was taken over meanwhile', async () => {
+    const { db } = h.testDb;
+    for (const p of PROJECTIONS) {
+      for (const table of p.tables) await db.query(`TRUNCATE ${table}`);
+      await resetCheckpoint(db, p.name);
+    }
+    const inWidePage = deferred<void>();
+    const resume = deferred<void>();
+    const gated: AsyncProjection = {
+      ...searchProjection,
+      async apply(tx, events) {
+        await searchProjection.apply(tx, events);
+        if (events.length <= BATCH) return;
+        inWidePage.resolve();
+        await resume.promise;
+      },
+    };
+    const errors: unknown[] = [];
+    consumer = projectorConsumer(db, {
+      projections: [gated],
+      runner: { batchSize: BATCH, catchUpBatchSize: CATCH_UP_BATCH, pollMs: 50, retryMs: 60_000, onError: (error) => void errors.push(error) },
+    });
+    await consumer.start();
+    await inWidePage.promise; // its second batch, a widened page, applied and not yet committed
+    const before = await loadCheckpoint(db, searchProjection.name);
+    const committed = await readModels(db);
+    await db.query(`UPDATE projector_shard_leases SET token = token + 1 WHERE shard = $1`, [searchProjection.name]); // a takeover
+    resume.resolve();
+    await eventually(async () => errors.length, (n) => n > 0);
+    expect(String(errors[0])).toContain('fenced');
+    expect(await loadCheckpoint(db, searchProjection.name)).toMatchObject({ xid: before.xid, position: before.position, eventsHandled: before.eventsHandled });
+    expect(before.eventsHandled).toBe(BATCH);
+    expect(await readModels(db)).toEqual(committed); // the widened batch's writes rolled back
+    await consumer.stop();
+    consumer = undefined;
   });
 });
