@@ -56,15 +56,22 @@ export class ProcessorSlot implements RunningProcessor {
     return this.processor.batchSize ?? this.opts.batchSize;
   }
 
-  /** Events to read for its next batch: batchSize, or more while it catches up (pageAfter). */
+  /**
+   * Events to read for its next batch: batchSize, or more while it catches up (pageAfter). Its first page
+   * since it took the lead is a wide one: after a start or a takeover it is likely behind, and a page
+   * that comes back short costs no more than a small one.
+   */
   get pageSize(): number {
-    return this.widened ?? this.batchSize;
+    return this.widened ?? (this.widens ? this.opts.catchUpBatchSize : this.batchSize);
   }
 
   /** Its page size after a page of `read` events asked for `limit`: catchUpBatchSize after a full one (while it widens), else batchSize. */
   pageAfter(read: number, limit: number): number {
-    if (read < limit || !this.processor.widensPages || this.processor.batchSize !== undefined) return this.batchSize;
-    return this.opts.catchUpBatchSize;
+    return read >= limit && this.widens ? this.opts.catchUpBatchSize : this.batchSize;
+  }
+
+  private get widens(): boolean {
+    return this.processor.widensPages === true && this.processor.batchSize === undefined;
   }
 
   /** A failed batch gave up its lease: it wants it back as soon as its pause ends (not at the next balance). */

@@ -10,11 +10,15 @@ const slotOf = (processor: Partial<LogProcessor>) =>
 describe('a processor slot’s page size', () => {
   it('widens to catchUpBatchSize after a full page while the processor widens, and drops back after one not full', () => {
     const slot = slotOf({ widensPages: true });
-    expect(slot.pageSize).toBe(500);
     expect(slot.pageAfter(500, 500)).toBe(3_000);
     expect(slot.pageAfter(3_000, 3_000)).toBe(3_000);
     expect(slot.pageAfter(2_999, 3_000)).toBe(500);
     expect(slot.pageAfter(0, 500)).toBe(500);
+  });
+
+  it('reads a wide page first, since it took the lead: it is likely behind', () => {
+    expect(slotOf({ widensPages: true }).pageSize).toBe(3_000);
+    expect(slotOf({}).pageSize).toBe(500);
   });
 
   it('stays at the batch size for a processor that does not widen or sets its own', () => {

@@ -98,7 +98,7 @@ describe(`the projector's catch-up in widening pages (${describeBackend})`, () =
       runner: { batchSize: BATCH, catchUpBatchSize: CATCH_UP_BATCH, pollMs: 50, retryMs: 60_000, onError: (error) => void errors.push(error) },
     });
     await consumer.start();
-    await inWidePage.promise; // its second batch, a widened page, applied and not yet committed
+    await inWidePage.promise; // its first batch, a wide page, applied and not yet committed
     const before = await loadCheckpoint(db, searchProjection.name);
     const committed = await readModels(db);
     await db.query(`UPDATE projector_shard_leases SET token = token + 1 WHERE shard = $1`, [searchProjection.name]); // a takeover
@@ -106,7 +106,6 @@ describe(`the projector's catch-up in widening pages (${describeBackend})`, () =
     await eventually(async () => errors.length, (n) => n > 0);
     expect(String(errors[0])).toContain('fenced');
     expect(await loadCheckpoint(db, searchProjection.name)).toMatchObject({ xid: before.xid, position: before.position, eventsHandled: before.eventsHandled });
-    expect(before.eventsHandled).toBe(BATCH);
     expect(await readModels(db)).toEqual(committed); // the widened batch's writes rolled back
     await consumer.stop();
     consumer = undefined;
