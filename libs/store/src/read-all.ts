@@ -65,9 +65,9 @@ export type LogSource = Sql & { readonly kind: DbKind };
 
 /**
  * PGlite has one connection, so its transactions commit one after another in the order they took their
- * positions: position order is commit order, and below xmin there is never a gap. It is also the order
- * that works there: PGlite 0.5 on wasm32 sorts a bare xid8 column wrongly ('1000' before '766'; its
- * comparison operators are right), so ORDER BY transaction_xid would repeat and skip events.
+ * positions: position order is commit order, and below xmin there is never a gap. (This used to say
+ * PGlite sorts xid8 wrongly, '1000' before '766': that was the bare ORDER BY naming the select list's
+ * text, as on PostgreSQL; PGlite orders the xid8 column itself right.)
  */
 async function readAllOnPglite(sql: Sql, after: ReadAllCheckpoint, limit: number, columns: string): Promise<StoredEvent[]> {
   const { rows } = await sql.query<ChainedRow>(
