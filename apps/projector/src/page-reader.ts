@@ -18,8 +18,9 @@ export class PageReader {
     private readonly withChain = false,
   ) {}
 
-  key(after: ReadAllCheckpoint, limit: number): string {
-    return keyOf(after, limit);
+  /** Which processors share a read: those at one checkpoint (each takes its own page size's prefix). */
+  key(after: ReadAllCheckpoint): string {
+    return `${after.xid}/${after.position}`;
   }
 
   /** The page of `limit` events after `after`; when full, the next one is read ahead for each of `nextLimits` (its readers' next page sizes). */
