@@ -62,7 +62,7 @@ async function rawReadRate(url: string): Promise<{ events: number; perSecond: nu
         `SELECT global_position, stream_id, stream_version, event_type, schema_version, data, metadata, transaction_xid::text AS transaction_xid, recorded_at
            FROM events
           WHERE transaction_xid < pg_snapshot_xmin(pg_current_snapshot()) AND (transaction_xid, global_position) > ($1::text::xid8, $2::bigint)
-          ORDER BY transaction_xid, global_position LIMIT 500`,
+          ORDER BY events.transaction_xid, events.global_position LIMIT 500`,
         [after.xid, after.position],
       );
       if (rows.length === 0) break;

@@ -3,6 +3,13 @@ import { leaderIdentity } from '@palimpsest/projections/async/consumer-leases';
 export interface ConsumerOptions {
   /** Events per batch (a processor may set its own). */
   batchSize: number;
+  /**
+   * While a processor whose output does not depend on where its batches end (a projection) is behind
+   * (its last page was full), its pages hold up to this many events (never fewer than batchSize); the
+   * first page not full brings it back to batchSize. Catch-up then pays a batch's fixed cost (its transaction, its
+   * checkpoint, search's one tsvector per touched target) fewer times; a processor keeping up reads small pages.
+   */
+  catchUpBatchSize: number;
   /** Idle: look at the log this often even without a wake-up (a lost NOTIFY, another machine's writers). */
   pollMs: number;
   /** Leading fewer shards than its share: try to take more this often (and give up those over it). */
@@ -27,6 +34,7 @@ export interface ConsumerOptions {
 
 export const DEFAULT_CONSUMER_OPTIONS: Omit<ConsumerOptions, 'retryMs'> = {
   batchSize: 500,
+  catchUpBatchSize: 5_000,
   pollMs: 1_000,
   leaseRetryMs: 1_000,
   leasePeriodMs: 10_000,
@@ -37,5 +45,5 @@ export const DEFAULT_CONSUMER_OPTIONS: Omit<ConsumerOptions, 'retryMs'> = {
 
 export function consumerOptions(opts: Partial<ConsumerOptions>): ConsumerOptions {
   const full = { ...DEFAULT_CONSUMER_OPTIONS, ...opts };
-  return { ...full, retryMs: opts.retryMs ?? full.pollMs };
+  return { ...full, retryMs: opts.retryMs ?? full.pollMs, catchUpBatchSize: Math.max(full.batchSize, full.catchUpBatchSize) };
 }

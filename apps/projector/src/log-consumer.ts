@@ -1,5 +1,6 @@
 import type { ConsumerStatus } from '@palimpsest/projections/async/async-projection.port';
 import type { Db } from '@palimpsest/store/db';
+import type { StoredEvent } from '@palimpsest/store/stored-event';
 import { EVENTS_CHANNEL } from '@palimpsest/store/events-channel';
 import { consumerOptions, type ConsumerOptions } from './consumer-options';
 import type { LogProcessor } from './log-processor';
@@ -110,7 +111,7 @@ export class LogConsumer {
     const groups = new Map<string, ProcessorSlot[]>();
     this.slots.forEach((slot, i) => {
       if (!ready[i]) return;
-      const key = this.pages.key(slot.checkpoint!, slot.batchSize);
+      const key = this.pages.key(slot.checkpoint!);
       groups.set(key, [...(groups.get(key) ?? []), slot]);
     });
     const full = await Promise.all([...groups.values()].map((group) => this.serve(group)));
@@ -118,18 +119,24 @@ export class LogConsumer {
     return full.some(Boolean);
   }
 
-  /** Reads once for processors at one checkpoint and hands the page to each. */
+  /**
+   * Reads once for processors at one checkpoint, as many events as the widest page among them asks, and
+   * hands each its page: the first pageSize events (a projection catching up reads more than the relay).
+   * When full, the page after it is read ahead at the sizes its widest readers ask next.
+   */
   private async serve(group: readonly ProcessorSlot[]): Promise<boolean> {
-    const { checkpoint, batchSize } = group[0]!;
-    let page;
+    const checkpoint = group[0]!.checkpoint!;
+    const limit = Math.max(...group.map((slot) => slot.pageSize));
+    let page: StoredEvent[];
     try {
-      page = await this.pages.read(checkpoint!, batchSize);
+      page = await this.pages.read(checkpoint, limit, group.filter((slot) => slot.pageSize === limit).map((slot) => slot.pageAfter(limit, limit)));
     } catch (error) {
       await Promise.all(group.map((slot) => slot.fail(error)));
       return false;
     }
-    await Promise.all(group.map((slot) => slot.handle(page)));
-    return page.length === batchSize && group.some((slot) => slot.checkpoint !== null);
+    const sizes = group.map((slot) => slot.pageSize);
+    await Promise.all(group.map((slot, i) => slot.handle(page.length > sizes[i]! ? page.slice(0, sizes[i]) : page, sizes[i])));
+    return group.some((slot, i) => slot.checkpoint !== null && Math.min(page.length, sizes[i]!) === sizes[i]);
   }
 
   /**

@@ -29,8 +29,13 @@ export interface LogProcessor {
   readonly kind: ConsumerKind;
   /** Its events carry their chain links (StoredEvent.chainHash): the consumer's pages read them for every processor. */
   readonly readsChainLinks?: boolean;
-  /** Events per batch when not the consumer's. */
+  /** Events per batch when not the consumer's (then fixed: its pages do not widen while it catches up). */
   readonly batchSize?: number;
+  /**
+   * What it makes does not depend on where its batches end (a projection: the same rows from one batch
+   * or ten): while it is behind, the consumer widens its pages up to catchUpBatchSize (consumer-options.ts).
+   */
+  readonly widensPages?: boolean;
   /** Before the consumer starts (the relay connects to NATS); a throw fails the start. */
   open?(): Promise<void>;
   /** After the consumer stopped and gave up its leases. */

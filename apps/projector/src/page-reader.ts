@@ -18,20 +18,24 @@ export class PageReader {
     private readonly withChain = false,
   ) {}
 
-  key(after: ReadAllCheckpoint, limit: number): string {
-    return keyOf(after, limit);
+  /** Which processors share a read: those at one checkpoint (each takes its own page size's prefix). */
+  key(after: ReadAllCheckpoint): string {
+    return `${after.xid}/${after.position}`;
   }
 
-  async read(after: ReadAllCheckpoint, limit: number): Promise<StoredEvent[]> {
+  /** The page of `limit` events after `after`; when full, the next one is read ahead for each of `nextLimits` (its readers' next page sizes). */
+  async read(after: ReadAllCheckpoint, limit: number, nextLimits: readonly number[] = [limit]): Promise<StoredEvent[]> {
     const key = keyOf(after, limit);
     const ahead = this.ahead.get(key);
     this.ahead.delete(key);
     const page = await (ahead ?? readAll(this.db, { after, limit, withChain: this.withChain }));
     if (page.length === limit) {
       const to = checkpointOf(page[page.length - 1]!);
-      const next = readAll(this.db, { after: to, limit, withChain: this.withChain });
-      next.catch(() => undefined); // read again when it failed
-      this.next.set(keyOf(to, limit), next);
+      for (const nextLimit of new Set(nextLimits)) {
+        const next = readAll(this.db, { after: to, limit: nextLimit, withChain: this.withChain });
+        next.catch(() => undefined); // read again when it failed
+        this.next.set(keyOf(to, nextLimit), next);
+      }
     }
     return page;
   }

@@ -31,6 +31,7 @@ export class ProcessorSlot implements RunningProcessor {
   checkpoint: ReadAllCheckpoint | null = null;
   /** performance.now() before which the slot is not tried (nor offered a lease). */
   retryAt = 0;
+  private widened: number | null = null;
 
   constructor(
     private readonly db: Db,
@@ -53,6 +54,24 @@ export class ProcessorSlot implements RunningProcessor {
 
   get batchSize(): number {
     return this.processor.batchSize ?? this.opts.batchSize;
+  }
+
+  /**
+   * Events to read for its next batch: batchSize, or more while it catches up (pageAfter). Its first page
+   * since it took the lead is a wide one: after a start or a takeover it is likely behind, and a page
+   * that comes back short costs no more than a small one.
+   */
+  get pageSize(): number {
+    return this.widened ?? (this.widens ? this.opts.catchUpBatchSize : this.batchSize);
+  }
+
+  /** Its page size after a page of `read` events asked for `limit`: catchUpBatchSize after a full one (while it widens), else batchSize. */
+  pageAfter(read: number, limit: number): number {
+    return read >= limit && this.widens ? this.opts.catchUpBatchSize : this.batchSize;
+  }
+
+  private get widens(): boolean {
+    return this.processor.widensPages === true && this.processor.batchSize === undefined;
   }
 
   /** A failed batch gave up its lease: it wants it back as soon as its pause ends (not at the next balance). */
@@ -106,12 +125,13 @@ export class ProcessorSlot implements RunningProcessor {
     }
   }
 
-  /** Hands the processor `events`, read after its checkpoint. Never throws. */
-  async handle(events: readonly StoredEvent[]): Promise<void> {
+  /** Hands the processor `events`, read after its checkpoint (a page of at most `limit`). Never throws. */
+  async handle(events: readonly StoredEvent[], limit = this.pageSize): Promise<void> {
     const from = this.checkpoint!;
     try {
       if (events.length > 0) this.checkpoint = await this.commitBatch(events, from);
-      await this.enter(events.length >= this.batchSize ? 'catching_up' : 'running');
+      this.widened = this.pageAfter(events.length, limit);
+      await this.enter(events.length >= limit ? 'catching_up' : 'running');
     } catch (error) {
       await this.fail(error);
     }
@@ -175,6 +195,7 @@ export class ProcessorSlot implements RunningProcessor {
     this.lease = null;
     this.state = null;
     this.checkpoint = null;
+    this.widened = null;
   }
 
   private async enter(state: LeaderState): Promise<void> {

@@ -13,6 +13,7 @@ export function projectionProcessor(db: Db, projection: AsyncProjection): LogPro
   return {
     name: projection.name,
     kind: 'projection',
+    widensPages: true,
     async handle(events, batch) {
       if (projection.canHandle && !events.some((e) => projection.canHandle!(e))) return batch.commit();
       await db.transaction(async (tx) => {

@@ -27,6 +27,11 @@ export interface ReadAllOptions {
  *
  * On PostgreSQL xmin is cluster-wide: any long write transaction, in any database of the server,
  * delays (never loses) events until it ends. Archived epochs are read too (each such event says `archived`).
+ *
+ * ORDER BY names the FROM item's columns (events.transaction_xid): a bare `transaction_xid` is the select
+ * list's `transaction_xid::text`, which sorts '10000' before '9999' (a page past a digit boundary skips
+ * the events below it for good) and cannot use the (transaction_xid, global_position) index (every page
+ * sorted the whole log below xmin).
  */
 export async function readAll(db: LogSource, opts: ReadAllOptions): Promise<StoredEvent[]> {
   if (!Number.isSafeInteger(opts.limit) || opts.limit < 1) {
@@ -40,7 +45,7 @@ export async function readAll(db: LogSource, opts: ReadAllOptions): Promise<Stor
      FROM ${EVENTS_AND_ARCHIVE} AS events
      WHERE transaction_xid < pg_snapshot_xmin(pg_current_snapshot())
        AND (transaction_xid, global_position) > ($1::text::xid8, $2::bigint)
-     ORDER BY transaction_xid, global_position
+     ORDER BY events.transaction_xid, events.global_position
      LIMIT $3::bigint`,
     [after.xid, after.position, opts.limit],
   );
@@ -60,9 +65,9 @@ export type LogSource = Sql & { readonly kind: DbKind };
 
 /**
  * PGlite has one connection, so its transactions commit one after another in the order they took their
- * positions: position order is commit order, and below xmin there is never a gap. It is also the order
- * that works there: PGlite 0.5 on wasm32 sorts a bare xid8 column wrongly ('1000' before '766'; its
- * comparison operators are right), so ORDER BY transaction_xid would repeat and skip events.
+ * positions: position order is commit order, and below xmin there is never a gap. (This used to say
+ * PGlite sorts xid8 wrongly, '1000' before '766': that was the bare ORDER BY naming the select list's
+ * text, as on PostgreSQL; PGlite orders the xid8 column itself right.)
  */
 async function readAllOnPglite(sql: Sql, after: ReadAllCheckpoint, limit: number, columns: string): Promise<StoredEvent[]> {
   const { rows } = await sql.query<ChainedRow>(

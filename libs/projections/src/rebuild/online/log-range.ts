@@ -41,7 +41,7 @@ export async function readLog(sql: Sql, read: LogRead): Promise<StoredEvent[]> {
       WHERE (transaction_xid, global_position) > ($1::text::xid8, $2::bigint)
         AND ($3::text IS NULL OR (transaction_xid, global_position) <= ($3::text::xid8, $4::bigint))
         AND ($6::boolean IS NOT TRUE OR transaction_xid < pg_snapshot_xmin(pg_current_snapshot()))
-      ORDER BY transaction_xid, global_position
+      ORDER BY events.transaction_xid, events.global_position -- the xid8 column, not the select list's text
       LIMIT $5::bigint`,
     [read.after.xid, read.after.position, upTo?.xid ?? null, upTo?.position ?? 0, read.limit, read.gapSafe],
   );
