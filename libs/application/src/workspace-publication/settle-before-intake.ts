@@ -11,7 +11,7 @@ import { settleUnrecorded } from './unrecorded-journals';
  */
 export async function settleBeforeIntake(ctx: AppContext, row: WorkspaceFileRow): Promise<boolean> {
   const root = ctx.workspace;
-  if (!root) return false;
+  if (!root || row.root_dev !== root.dev || row.root_ino !== root.ino) return false; // another root's file: its own process settles it
   const opened = OpenedFiles.open(root, [{ path: row.path, create: false }]);
   if (opened.kind !== 'opened') return false;
   const files = opened.files;

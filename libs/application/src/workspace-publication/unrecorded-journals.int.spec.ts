@@ -98,4 +98,15 @@ describe(`unrecorded journals settled at start on ${describeBackend}`, () => {
     const settled = (await loadJournal(testDb.db, journal)).state;
     expect(settled).toMatchObject({ state: 'rolled_back', files: [{ target_id: ids[1], path: 'b.txt' }], failed: [{ outcome: 'restored' }] });
   });
+  it('a refresh of the file puts the backup back instead of taking the unrecorded bytes in', async () => {
+    writeFileSync(at('r.txt'), 'r0\n');
+    const bound = (await dispatch(ctx, 'edit_file', { path: 'r.txt', oldString: 'r0', newString: 'r1' })) as Record<string, unknown>;
+    const journal = randomUUID();
+    writeFileSync(at(backupName(journal, 0, sha('r2\n'))), 'r1\n');
+    writeFileSync(at('r.txt'), 'r2\n'); // what a process killed before its one COMMIT installed
+    const refreshed = await dispatch(ctx, 'palimpsest_workspace_refresh', { target_file_id: bound.target_file_id as string });
+    expect(refreshed).toMatchObject({ status: 'in_sync' });
+    expect(readFileSync(at('r.txt'), 'utf8')).toBe('r1\n');
+    expect((await loadJournal(testDb.db, journal)).state).toMatchObject({ state: 'rolled_back', failed: [{ outcome: 'restored' }] });
+  });
 });

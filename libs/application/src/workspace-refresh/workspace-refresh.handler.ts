@@ -1,6 +1,6 @@
 import { invalidArgument, type InvalidArgument } from '@palimpsest/core/errors/invalid-argument';
 import type { TargetRefusal } from '@palimpsest/core/target/target-decision';
-import type { WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
+import { workspaceFileOf, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import type { AppContext } from '../app-context';
 import type { Refusal } from '@palimpsest/protocol/refusal';
 import type { NextAction } from '@palimpsest/core/errors/error-model';
@@ -9,6 +9,7 @@ import type { Success } from '@palimpsest/protocol/catalog/operation-types';
 import { notFound, targetIdOf, type NotFound } from '../shared/target-lookup';
 import { refusalAnswer, type UnrecordedRejection } from '../shared/target-refusals';
 import { workspaceNotConfigured } from '../shared/workspace-not-configured';
+import { settleBeforeIntake } from '../workspace-publication/settle-before-intake';
 import { takeInDiskChange, type RefreshRefusal } from './take-in-disk-change';
 
 export interface WorkspaceRefreshInput {
@@ -35,13 +36,16 @@ const notConfigured = () =>
 
 /**
  * palimpsest_workspace_refresh: the bound file's bytes taken in under the target's row lock when they are
- * no longer its baseline (take-in-disk-change.ts), answered.
+ * no longer its baseline (take-in-disk-change.ts), answered. What a killed publication installed without
+ * a recorded journal is put back first (settle-before-intake.ts), as the file tools do: never taken in.
  */
 export async function refreshWorkspaceFile(ctx: AppContext, input: WorkspaceRefreshInput): Promise<RefreshAnswer> {
   const { id: targetId, error } = targetIdOf(input.target_file_id);
   if (error) return error;
   const root = ctx.workspace;
   if (!root) return notConfigured();
+  const bound = await workspaceFileOf(ctx.db, targetId);
+  if (bound && bound.journal_state === null) await settleBeforeIntake(ctx, bound);
   const r = await takeInDiskChange(ctx, root, targetId, { expected_target_version: input.expected_target_version ?? null, expected_current_hash: input.expected_current_hash ?? null });
   switch (r.kind) {
     case 'in_sync':
