@@ -29,8 +29,9 @@ export function scanEventLine(line: string): EventLine | null {
   const position = integerIn(line, 1, positionEnd);
   if (position === null || line.charCodeAt(positionEnd) !== COMMA) return null;
   const leafEnd = canonicalValueEnd(line, positionEnd + 1);
-  const leafIndex = line.startsWith('null', positionEnd + 1) ? null : integerIn(line, positionEnd + 1, leafEnd);
-  if ((leafIndex === null && leafEnd !== positionEnd + 5) || line.charCodeAt(leafEnd) !== COMMA) return null;
+  const noLeaf = leafEnd === positionEnd + 5 && line.startsWith('null', positionEnd + 1);
+  const leafIndex = noLeaf ? null : integerIn(line, positionEnd + 1, leafEnd);
+  if ((!noLeaf && leafIndex === null) || line.charCodeAt(leafEnd) !== COMMA) return null;
   const chainEnd = stringEnd(line, leafEnd + 1);
   const chain = plainString(line, leafEnd + 1, chainEnd);
   if (chain === null || line.charCodeAt(chainEnd) !== COMMA) return null;

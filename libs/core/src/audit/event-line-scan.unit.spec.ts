@@ -49,9 +49,9 @@ describe('scanning an event line for canonical form', () => {
     expect(readEventLine(line)).not.toHaveProperty('text');
   });
 
-  it('refuses a time, a number or a member out of the digest\'s form, and a line with anything after its event', () => {
+  it('refuses a time, a number, a leaf index or a member out of the digest\'s form, and a line with anything after its event', () => {
     const line = lineOf('{}');
-    for (const bad of [line.replace('.678Z', '.678+00:00'), line.replace('"schemaVersion":2', '"schemaVersion":2.5'), line.replace('"type":"T"', '"type":"T","x":1'), `${line} `, line.replace('[7,6,', '[7, 6,')]) {
+    for (const bad of [line.replace('.678Z', '.678+00:00'), line.replace('"schemaVersion":2', '"schemaVersion":2.5'), line.replace('"type":"T"', '"type":"T","x":1'), `${line} `, line.replace('[7,6,', '[7, 6,'), line.replace('[7,6,', '[7,true,'), line.replace('[7,6,', '[7,"ab",'), line.replace('[7,6,', '[7,[12],')]) {
       expect(scanEventLine(bad)).toBeNull();
       expect(readEventLine(bad)).not.toHaveProperty('text');
     }
