@@ -115,6 +115,13 @@ describe(`palimpsest export and verify as real processes on ${backend}`, () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no workspace is configured/);
   });
+
+  it('refuses an output file it cannot write, naming it, without a stack trace', async () => {
+    const r = await runCli(['export', '-o', join(dir, 'no-such-dir', 'bundle.jsonl')], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot write .*no-such-dir.*ENOENT/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
 });
 
 /** The newest acceptance of a bundle. */

@@ -1,7 +1,8 @@
 import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { bundleText } from '@palimpsest/core/audit/bundle-lines';
+import { Readable } from 'node:stream';
+import { bundleChunks } from '@palimpsest/core/audit/bundle-lines';
 import { ApiRuntime } from '../api-runtime';
 import { Access, type AuthenticatedRequest } from '../auth/scope.guard';
 import { AUDIT_VERIFIER_KEY } from '../controllers/audit-key.controller';
@@ -131,6 +132,6 @@ export class AuditViewController {
       .type('application/x-ndjson')
       .header('Content-Disposition', 'attachment; filename="palimpsest-audit-bundle.jsonl"')
       .header('Cache-Control', 'no-store')
-      .send(bundleText(bundle));
+      .send(Readable.from(bundleChunks(bundle)));
   }
 }

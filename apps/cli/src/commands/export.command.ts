@@ -1,8 +1,10 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { exportBundle, NoWorkspaceError } from '@palimpsest/application/audit/audit-bundle.use-case';
-import { bundleLines } from '@palimpsest/core/audit/bundle-lines';
+import { bundleChunks } from '@palimpsest/core/audit/bundle-lines';
 import { WORKSPACE_ROOT_ENV } from '@palimpsest/workspace/workspace-root';
 import { auditConfigFrom } from '@palimpsest/projections/audit/audit-config';
 import { auditSigner, loadOrCreateAuditKey } from '@palimpsest/projections/audit/audit-signer';
@@ -37,21 +39,18 @@ export function registerExport(program: Command): void {
       const bundle = await withApp((ctx) => exportBundle(ctx, key, { targets: opts.target, workspace: opts.workspace !== undefined })).catch((error: unknown) => {
         throw error instanceof NoWorkspaceError ? new UsageError(error.message) : error;
       });
-      await writeLines(bundleLines(bundle), opts.output);
+      await writeChunks(bundleChunks(bundle), opts.output);
       process.stderr.write(`palimpsest export: ${bundle.events.length} events, ${bundle.checkpoints.length} checkpoints\n`);
     });
 }
 
-/** Lines batched into writes of about a megabyte, waiting when the stream is full (a million events do not fit one string). */
-async function writeLines(lines: Iterable<string>, file: string | undefined): Promise<void> {
-  const out = file ? createWriteStream(file) : process.stdout;
-  let batch = '';
-  for (const line of lines) {
-    batch += line;
-    if (batch.length < 1 << 20) continue;
-    if (!out.write(batch)) await once(out, 'drain');
-    batch = '';
+/** The chunks to the file (a file that cannot be written is a usage error, not a crash), or to standard output, waiting when it is full. */
+async function writeChunks(chunks: Iterable<string>, file: string | undefined): Promise<void> {
+  if (file) {
+    await pipeline(Readable.from(chunks), createWriteStream(file)).catch((error: unknown) => {
+      throw new UsageError(`cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    return;
   }
-  if (batch) out.write(batch);
-  if (file) await new Promise<void>((resolve, reject) => (out as ReturnType<typeof createWriteStream>).end((error?: Error | null) => (error ? reject(error) : resolve())));
+  for (const chunk of chunks) if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
 }

@@ -55,6 +55,18 @@ export function* bundleLines(bundle: AuditBundle): Generator<string> {
   }
 }
 
+/** The bundle's lines joined into chunks of about a megabyte, for a stream: a million events do not fit one string. */
+export function* bundleChunks(bundle: AuditBundle): Generator<string> {
+  let chunk = '';
+  for (const line of bundleLines(bundle)) {
+    chunk += line;
+    if (chunk.length < 1 << 20) continue;
+    yield chunk;
+    chunk = '';
+  }
+  if (chunk) yield chunk;
+}
+
 /** The whole bundle as one text (tests, and small bundles). */
 export const bundleText = (bundle: AuditBundle): string => [...bundleLines(bundle)].join('');
 
