@@ -21,7 +21,7 @@ const counted = (e: StoredEvent): boolean => e.type === 'ProposalAccepted' || e.
  */
 export const activityProjection: AsyncProjection = {
   name: 'activity',
-  version: 1,
+  version: 2,
   tables: ['activity_minutes', 'activity_totals'],
   canHandle: counted,
   async apply(tx: Sql, events: readonly StoredEvent[]): Promise<void> {

@@ -20,7 +20,7 @@ export const SEARCH_BODY_CHARS = 200_000;
  */
 export const searchProjection: AsyncProjection = {
   name: 'search',
-  version: 2,
+  version: 3,
   tables: ['search_documents'],
   canHandle: isTargetEvent,
   async apply(tx: Sql, events: readonly StoredEvent[]): Promise<void> {
