@@ -65,9 +65,7 @@ export type LogSource = Sql & { readonly kind: DbKind };
 
 /**
  * PGlite has one connection, so its transactions commit one after another in the order they took their
- * positions: position order is commit order, and below xmin there is never a gap. (This used to say
- * PGlite sorts xid8 wrongly, '1000' before '766': that was the bare ORDER BY naming the select list's
- * text, as on PostgreSQL; PGlite orders the xid8 column itself right.)
+ * positions: position order is commit order, and below xmin there is never a gap.
  */
 async function readAllOnPglite(sql: Sql, after: ReadAllCheckpoint, limit: number, columns: string): Promise<StoredEvent[]> {
   const { rows } = await sql.query<ChainedRow>(

@@ -1,6 +1,5 @@
 import { decide, evolve } from '@palimpsest/core/publication/publication.decider';
 import type { PlannedFile, PublicationEvent } from '@palimpsest/core/publication/publication.events';
-import type { ExistingJournal } from '@palimpsest/core/publication/publication.state';
 import { initialPublicationState } from '@palimpsest/core/publication/publication.state';
 import { planRecovery, type RecoveryAction } from '@palimpsest/core/publication/recovery-plan';
 import { PUBLICATION_NAME_PREFIX } from '@palimpsest/core/workspace/workspace-path';
@@ -8,6 +7,7 @@ import { loadJournal, NEW_JOURNAL } from '@palimpsest/projections/publications/p
 import { latestBindingsUnder, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import { StreamVersionConflictError } from '@palimpsest/store/errors';
 import { readEntry, restoreBackup } from '@palimpsest/workspace/workspace-file-writer';
+import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import type { AppContext } from '../app-context';
 import { commitPublicationEvents } from '../shared/commit-events';
 import { OpenedFiles, stageName } from './publication-files';
@@ -105,7 +105,8 @@ async function settleOne(ctx: AppContext, files: OpenedFiles, i: number, row: Wo
   const bytes = staged.kind === 'file' ? staged.bytes.length : 0;
   const planned = plannedOf(row, leftover, bytes);
   const started = startedEvent(ctx, planned, leftover.journal_id);
-  const journal = evolve(initialPublicationState, started) as ExistingJournal;
+  const journal = evolve(initialPublicationState, started);
+  if (!journal.exists) return false;
   const plan = planRecovery(journal, [{ disk_sha256: disk, stage_present: files.has(i, planned.stage_name), backup_present: true }]);
   const at = ctx.clock.now();
   const failed = decide({ ...plan.outcome, now: at }, journal);
@@ -170,28 +171,41 @@ export async function settleUnrecordedAtStart(ctx: AppContext): Promise<number> 
   const byDirectory = new Map<string, WorkspaceFileRow[]>();
   for (const row of await latestBindingsUnder(ctx.db, root)) {
     const dir = row.path.includes('/') ? row.path.slice(0, row.path.lastIndexOf('/')) : '';
-    byDirectory.set(dir, [...(byDirectory.get(dir) ?? []), row]);
+    const rows = byDirectory.get(dir);
+    if (rows) rows.push(row);
+    else byDirectory.set(dir, [row]);
   }
   let settled = 0;
   for (const rows of byDirectory.values()) {
-    const opened = OpenedFiles.open(root, rows.map((r) => ({ path: r.path, create: false })));
-    if (opened.kind !== 'opened') continue; // the directory is gone or is no longer one: nothing of ours in it
-    try {
-      settled += await settleDirectory(ctx, opened.files, rows);
-    } finally {
-      opened.files.close();
-    }
+    if (hasLeftovers(root, rows[0]!)) settled += await settleDirectory(ctx, root, rows);
   }
   return settled;
 }
 
-async function settleDirectory(ctx: AppContext, files: OpenedFiles, rows: WorkspaceFileRow[]): Promise<number> {
-  if (leftoverBackups(files.entries(0)).length === 0) return 0;
-  const lease = await ctx.leases.tryAcquire(files.leaseKeys());
-  if (!lease) return 0;
+/** Whether the directory of `row` holds a leftover backup: its one listing, through one file's directory handle. */
+function hasLeftovers(root: WorkspaceRoot, row: WorkspaceFileRow): boolean {
+  const opened = OpenedFiles.open(root, [{ path: row.path, create: false }]);
+  if (opened.kind !== 'opened') return false; // the directory is gone or is no longer one: nothing of ours in it
   try {
-    return await settleUnrecorded(ctx, files, rows, false);
+    return leftoverBackups(opened.files.entries(0)).length > 0;
   } finally {
-    await lease.release();
+    opened.files.close();
+  }
+}
+
+async function settleDirectory(ctx: AppContext, root: WorkspaceRoot, rows: WorkspaceFileRow[]): Promise<number> {
+  const opened = OpenedFiles.open(root, rows.map((r) => ({ path: r.path, create: false })));
+  if (opened.kind !== 'opened') return 0;
+  const files = opened.files;
+  try {
+    const lease = await ctx.leases.tryAcquire(files.leaseKeys());
+    if (!lease) return 0;
+    try {
+      return await settleUnrecorded(ctx, files, rows, false);
+    } finally {
+      await lease.release();
+    }
+  } finally {
+    files.close();
   }
 }

@@ -157,6 +157,14 @@ export function readBundleHeader(line: string): BundleHeader | { malformed: stri
     return { malformed: 'its first line is not JSON' };
   }
   if (header?.format !== BUNDLE_LINES_FORMAT) return { malformed: 'not a palimpsest audit bundle' };
-  if (!Number.isSafeInteger(header.events) || !Array.isArray(header.checkpoints) || typeof header.verifier_key !== 'string') return { malformed: 'its header lacks the event count, the checkpoints or the key' };
-  return { consistency: [], scope: { kind: 'log' }, ...header } as BundleHeader;
+  const { events, checkpoints, verifier_key } = header;
+  if (typeof events !== 'number' || !Number.isSafeInteger(events) || !Array.isArray(checkpoints) || typeof verifier_key !== 'string') return { malformed: 'its header lacks the event count, the checkpoints or the key' };
+  if (!checkpoints.every(isCheckpoint)) return { malformed: 'a checkpoint of its header is not a signed note at a log position' };
+  if (header.consistency !== undefined && !(Array.isArray(header.consistency) && header.consistency.every(isConsistency))) return { malformed: 'its header\'s consistency proofs are not a list of sizes and hashes' };
+  return { ...header, format: header.format, events, verifier_key, checkpoints, consistency: header.consistency ?? [], scope: header.scope ?? { kind: 'log' } };
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isCheckpoint = (v: unknown): v is BundleCheckpoint => isObject(v) && typeof v.note === 'string' && Number.isSafeInteger(v.global_position);
+const isConsistency = (v: unknown): v is BundleConsistency =>
+  isObject(v) && Number.isSafeInteger(v.first_size) && Number.isSafeInteger(v.second_size) && Array.isArray(v.proof) && v.proof.every((h) => typeof h === 'string');

@@ -70,6 +70,13 @@ describe('a bundle of lines verified by slices', () => {
     expect(verifyBundleText('{"format":"something else"}\n').failure).toEqual({ kind: 'bundle', reason: 'not a palimpsest audit bundle' });
     expect(verifyBundleText('hello\n').failure).toEqual({ kind: 'bundle', reason: 'its first line is not JSON' });
   });
+
+  it('refuses a header whose checkpoints or consistency proofs are not what they say, saying which', () => {
+    const header = JSON.parse(lines[0]!) as Record<string, unknown>;
+    const withHeader = (h: Record<string, unknown>) => joined([JSON.stringify(h), ...lines.slice(1)]);
+    expect(verifyBundleText(withHeader({ ...header, consistency: {} }), undefined, { engines: false }).failure).toMatchObject({ kind: 'bundle', reason: expect.stringContaining('consistency proofs') });
+    expect(verifyBundleText(withHeader({ ...header, checkpoints: [{ note: 1 }] }), undefined, { engines: false }).failure).toMatchObject({ kind: 'bundle', reason: expect.stringContaining('checkpoint') });
+  });
 });
 
 describe('the same tampering in a bundle of one document (format 1)', () => {

@@ -5,7 +5,7 @@ import { SCHEMA_BASE } from '../publish/event-schemas';
 import { publishOperationSchema } from '../publish/operation-schemas';
 import { PROTOCOL_METHODS } from './protocol-methods';
 import { byName } from './wire-methods';
-import { WORKSPACE_METHODS } from './workspace-methods';
+import { workspaceMethodOperations } from './workspace-methods';
 
 export const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
@@ -73,10 +73,7 @@ export function protocolSchemas(): Record<string, unknown> {
   const entries = [
     ...PROTOCOL_METHODS.map((m) => [m.name, requestSchema(m.name, m.params), m.result] as const),
     ...CATALOG.map((op) => [op.name, requestSchema(op.name, op.params), { $ref: String(publishOperationSchema(op, 'result').$id) }] as const),
-    ...Object.entries(WORKSPACE_METHODS).map(([alias, name]) => {
-      const op = CATALOG.find((o) => o.name === name)!;
-      return [alias, requestSchema(alias, op.params), { $ref: String(publishOperationSchema(op, 'result').$id) }] as const;
-    }),
+    ...workspaceMethodOperations().map(([alias, op]) => [alias, requestSchema(alias, op.params), { $ref: String(publishOperationSchema(op, 'result').$id) }] as const),
   ].sort((a, b) => byName(a[0], b[0]));
   for (const [name, request, result] of entries) methods[name] = { request, result };
   return { dialect: DIALECT, methods, success: SUCCESS_ENVELOPE, error: ERROR_ENVELOPE };

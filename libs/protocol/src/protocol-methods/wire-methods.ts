@@ -3,7 +3,7 @@ import { CATALOG, isOperationName } from '../catalog/catalog';
 import { servedReadOnly, type JsonSchema, type OperationSpec } from '../catalog/operation-spec';
 import { statusesOf } from '../catalog/refusal-schema';
 import { PROTOCOL_METHODS } from './protocol-methods';
-import { WORKSPACE_METHODS } from './workspace-methods';
+import { workspaceMethodOperations } from './workspace-methods';
 
 /**
  * Every method of `palimpsest serve` as a generated client needs it: the protocol's own methods and
@@ -54,11 +54,10 @@ function describe(op: OperationSpec, kind: WireMethod['kind']): WireMethod {
 export const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export function wireMethods(): WireMethod[] {
-  const operation = (name: string) => CATALOG.find((op) => op.name === name)!;
   return [
     ...PROTOCOL_METHODS.map((m) => describe(m, 'protocol')),
     ...CATALOG.map((op) => describe(op, 'operation')),
     // workspace/open and workspace/status: the operations that answer them, under the image protocol's names.
-    ...Object.entries(WORKSPACE_METHODS).map(([alias, op]) => ({ ...describe(operation(op), 'operation'), name: alias })),
+    ...workspaceMethodOperations().map(([alias, op]) => ({ ...describe(op, 'operation'), name: alias })),
   ].sort((a, b) => byName(a.name, b.name));
 }

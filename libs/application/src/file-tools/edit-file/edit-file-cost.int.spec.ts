@@ -10,8 +10,7 @@ import { dispatch } from '../../dispatch/dispatch';
 
 /**
  * What one edit_file of a bound, unchanged file sends to the store: at most 5 statements in one
- * transaction, and one durable commit (its journal's start commits with the accepted change; it used to
- * commit on its own first, two commits a call).
+ * transaction, and one durable commit (its journal's start commits with the accepted change).
  */
 describe(`edit_file's cost on ${describeBackend}`, () => {
   let testDb: TestDb;
