@@ -8,7 +8,7 @@ import type {
   PublicationKind,
 } from '@palimpsest/core/publication/publication.events';
 import type { WorkspacePathRefusal } from '@palimpsest/core/workspace/workspace-path';
-import { NEW_JOURNAL, publicationAppend, startGuard, type JournalAt } from '@palimpsest/projections/publications/publication-append';
+import { loadJournal, NEW_JOURNAL, publicationAppend, startGuard, type JournalAt } from '@palimpsest/projections/publications/publication-append';
 import { StreamVersionConflictError } from '@palimpsest/store/errors';
 import { filesUnderLease } from '@palimpsest/projections/publications/publication.queries';
 import type { WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
@@ -219,6 +219,18 @@ class Publication<T> {
   private deferredStart: { command: PublicationCommand; guard: ReturnType<typeof startGuard> } | null = null;
 
   /** A riding journal that will not start: its stage and backup go, and the long way reads again under the lease. */
+  /** The one-commit journal settled under the lease still held, as start-up would settle it; null when the store fails too. */
+  private async settleUnrecordedNow(): Promise<'rolled_back' | 'pending_reconcile' | null> {
+    try {
+      const rows = await filesUnderLease(this.ctx.db, [this.req.files[0]!.target_id]);
+      if ((await settleUnrecorded(this.ctx, this.files, rows, true)) === 0) return null;
+      const settled = (await this.ctx.db.transaction((tx) => loadJournal(tx, this.journalId))).state;
+      return settled.exists && settled.state === 'rolled_back' ? 'rolled_back' : 'pending_reconcile';
+    } catch {
+      return null;
+    }
+  }
+
   private withdraw(): 'refused' {
     removeStages(this.files, this.planned);
     removeBackups(this.files, this.planned);
@@ -328,8 +340,9 @@ class Publication<T> {
         throw e; // nothing installed: an infrastructure failure, answered as such
       }
       if (!committing && this.deferredStart) {
-        // The transaction that would have recorded the journal rolled back: put the replaced file back.
-        const state = restoreUnrecorded(this.files, this.planned[0]);
+        // The transaction that would have recorded the journal rolled back: settle it as recovery does (the
+        // file put back, the journal recorded with its rollback), or, the store failing still, from the disk alone.
+        const state = (await this.settleUnrecordedNow()) ?? restoreUnrecorded(this.files, this.planned[0]);
         return { kind: 'io_error', journal_id, state, detail: String(e) };
       }
       if (!committing) {

@@ -109,4 +109,23 @@ describe(`unrecorded journals settled at start on ${describeBackend}`, () => {
     expect(readFileSync(at('r.txt'), 'utf8')).toBe('r1\n');
     expect((await loadJournal(testDb.db, journal)).state).toMatchObject({ state: 'rolled_back', failed: [{ outcome: 'restored' }] });
   });
+  it('a one-commit write whose transaction fails after the install is put back and recorded with its rollback at once', async () => {
+    writeFileSync(at('t.txt'), 't0\n');
+    expect(await dispatch(ctx, 'edit_file', { path: 't.txt', oldString: 't0', newString: 't1' })).toMatchObject({ status: 'ok' });
+    await testDb.db.query(`CREATE FUNCTION fail_completion() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.event_type = 'PublicationCompleted' THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$`);
+    await testDb.db.query('CREATE TRIGGER fail_completion BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION fail_completion()');
+    let failed: Record<string, any>;
+    try {
+      failed = (await dispatch(ctx, 'edit_file', { path: 't.txt', oldString: 't1', newString: 't2' })) as Record<string, any>;
+    } finally {
+      await testDb.db.query('DROP TRIGGER fail_completion ON events');
+      await testDb.db.query('DROP FUNCTION fail_completion()');
+    }
+    expect(failed).toMatchObject({ failure_reason: 'workspace_io_error', diagnostic: { journal: { state: 'rolled_back' } } });
+    expect(readFileSync(at('t.txt'), 'utf8')).toBe('t1\n');
+    const journal = (await loadJournal(testDb.db, failed.diagnostic.journal.id)).state;
+    expect(journal).toMatchObject({ exists: true, state: 'rolled_back', failed: [{ outcome: 'restored' }] });
+    expect(await dispatch(ctx, 'edit_file', { path: 't.txt', oldString: 't1', newString: 't2' })).toMatchObject({ status: 'ok', journal: { state: 'committed' } });
+  });
 });
