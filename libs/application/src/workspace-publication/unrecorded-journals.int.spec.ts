@@ -8,8 +8,10 @@ import { createTestDb, describeBackend, type TestDb } from '@palimpsest/store/te
 import { openWorkspaceRoot, type WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import type { AppContext } from '../app-context';
 import { dispatch } from '../dispatch/dispatch';
-import { backupName, stageName } from './publication-files';
+import { backupName, OpenedFiles, stageName } from './publication-files';
 import { reconcileAtStart } from './recover-journal';
+import { settleBeforeIntake } from './settle-before-intake';
+import { latestBindingsUnder } from '@palimpsest/projections/workspace-files.queries';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -127,5 +129,24 @@ describe(`unrecorded journals settled at start on ${describeBackend}`, () => {
     const journal = (await loadJournal(testDb.db, failed.diagnostic.journal.id)).state;
     expect(journal).toMatchObject({ exists: true, state: 'rolled_back', failed: [{ outcome: 'restored' }] });
     expect(await dispatch(ctx, 'edit_file', { path: 't.txt', oldString: 't1', newString: 't2' })).toMatchObject({ status: 'ok', journal: { state: 'committed' } });
+  });
+  it('a writer that holds the directory\'s lease already settles the leftover without waiting for it', async () => {
+    writeFileSync(at('h.txt'), 'h0\n');
+    expect(await dispatch(ctx, 'edit_file', { path: 'h.txt', oldString: 'h0', newString: 'h1' })).toMatchObject({ status: 'ok' });
+    const journal = randomUUID();
+    writeFileSync(at(backupName(journal, 0, sha('h2\n'))), 'h1\n');
+    writeFileSync(at('h.txt'), 'h2\n');
+    const row = (await latestBindingsUnder(testDb.db, root)).find((r) => r.path === 'h.txt')!;
+    const opened = OpenedFiles.open(root, [{ path: 'h.txt', create: false }]);
+    if (opened.kind !== 'opened') throw new Error('h.txt did not open');
+    const lease = await ctx.leases.acquire(opened.files.leaseKeys());
+    try {
+      expect(await settleBeforeIntake(ctx, row, true)).toBe(true);
+    } finally {
+      await lease!.release();
+      opened.files.close();
+    }
+    expect(readFileSync(at('h.txt'), 'utf8')).toBe('h1\n');
+    expect((await loadJournal(testDb.db, journal)).state).toMatchObject({ state: 'rolled_back', failed: [{ outcome: 'restored' }] });
   });
 });

@@ -67,7 +67,7 @@ async function lookUp(ctx: AppContext, requested: string, leased = false): Promi
   if (!binding) return bindOnce(ctx, root, path, requested);
   if (disk.sha256 === binding.disk_sha256 && binding.journal_state !== 'pending_reconcile') return loaded(ctx, root, path, binding.target_id, false, null, binding);
   // Bytes a killed publication installed and never recorded are put back, not taken in as an external change.
-  if (!leased && binding.journal_state === null && (await settleBeforeIntake(ctx, binding))) return { kind: 'moved', path };
+  if (binding.journal_state === null && (await settleBeforeIntake(ctx, binding, leased))) return { kind: 'moved', path };
   const refreshed = await takeInDiskChange(ctx, root, binding.target_id, { expected_target_version: null, expected_current_hash: null });
   if (refreshed.kind === 'refused') return { kind: 'answer', answer: { ...refreshRefusalAnswer(refreshed.refusal), argument: 'path', path } };
   return loaded(ctx, root, path, binding.target_id, false, refreshed.kind === 'refreshed' ? refreshed.attemptId : null);
