@@ -1,14 +1,14 @@
 import { decide } from '@palimpsest/core/publication/publication.decider';
 import type { ExistingJournal } from '@palimpsest/core/publication/publication.state';
-import { planRecovery, type FileEvidence, type RecoveryAction } from '@palimpsest/core/publication/recovery-plan';
+import { planRecovery, type FileEvidence } from '@palimpsest/core/publication/recovery-plan';
 import { loadJournal, type JournalAt } from '@palimpsest/projections/publications/publication-append';
 import { commitPublicationEvents } from '../shared/commit-events';
 import { openJournals } from '@palimpsest/projections/publications/publication.queries';
 import type { WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
-import { restoreBackup } from '@palimpsest/workspace/workspace-file-writer';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import type { AppContext } from '../app-context';
 import { OpenedFiles } from './publication-files';
+import { carryOut } from './recovery-actions';
 import { sweepLeftovers } from './sweep-leftovers';
 import { settleUnrecordedAtStart } from './unrecorded-journals';
 
@@ -64,7 +64,7 @@ async function settle(ctx: AppContext, journalId: string, loaded: JournalAt, fil
   const j = loaded.state;
   if (!j.exists || j.state !== 'started') return j.exists ? j.state : 'missing';
   const plan = planRecovery(j, evidenceOf(j, files));
-  if (files) carryOut(files, j, plan.actions);
+  if (files) carryOut(files, j.files, plan.actions);
   const now = ctx.clock.now();
   const d = decide({ ...plan.outcome, now }, j);
   if (d.kind === 'refused') return d.refusal.state ?? 'missing';
@@ -79,34 +79,6 @@ function evidenceOf(j: ExistingJournal, files: OpenedFiles | null): FileEvidence
     stage_present: files ? files.has(i, f.stage_name) : false,
     backup_present: files && f.backup_name ? files.has(i, f.backup_name) : false,
   }));
-}
-
-/**
- * The plan's actions, in order. Confirming durability is the directory fsync: a staged file's bytes were
- * fsync'd before it was installed, so what a crash can still lose is the rename or link, which lives in
- * the directory.
- */
-function carryOut(files: OpenedFiles, j: ExistingJournal, actions: RecoveryAction[]): void {
-  for (const a of actions) {
-    const f = j.files[a.file];
-    switch (a.kind) {
-      case 'remove_stage':
-        files.remove(a.file, f.stage_name);
-        break;
-      case 'restore_backup':
-        if (f.backup_name) restoreBackup(files.dests[a.file], f.backup_name);
-        break;
-      case 'remove_created':
-        files.remove(a.file, files.dests[a.file].name);
-        break;
-      case 'remove_backup':
-        files.remove(a.file, f.backup_name);
-        break;
-      case 'confirm_durability':
-        break;
-    }
-  }
-  files.syncDirectories();
 }
 
 /**

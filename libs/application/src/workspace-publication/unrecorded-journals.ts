@@ -1,16 +1,17 @@
 import { decide, evolve } from '@palimpsest/core/publication/publication.decider';
 import type { PlannedFile, PublicationEvent } from '@palimpsest/core/publication/publication.events';
 import { initialPublicationState } from '@palimpsest/core/publication/publication.state';
-import { planRecovery, type RecoveryAction } from '@palimpsest/core/publication/recovery-plan';
+import { planRecovery } from '@palimpsest/core/publication/recovery-plan';
 import { PUBLICATION_NAME_PREFIX } from '@palimpsest/core/workspace/workspace-path';
 import { loadJournal, NEW_JOURNAL } from '@palimpsest/projections/publications/publication-append';
 import { latestBindingsUnder, type WorkspaceFileRow } from '@palimpsest/projections/workspace-files.queries';
 import { StreamVersionConflictError } from '@palimpsest/store/errors';
-import { readEntry, restoreBackup } from '@palimpsest/workspace/workspace-file-writer';
+import { readEntry } from '@palimpsest/workspace/workspace-file-writer';
 import type { WorkspaceRoot } from '@palimpsest/workspace/workspace-root';
 import type { AppContext } from '../app-context';
 import { commitPublicationEvents } from '../shared/commit-events';
 import { OpenedFiles, stageName } from './publication-files';
+import { carryOut } from './recovery-actions';
 
 /**
  * Journals the log does not know. A file tool's write started on the caller's reads appends its
@@ -114,7 +115,7 @@ async function settleOne(ctx: AppContext, files: OpenedFiles, i: number, row: Wo
   try {
     await ctx.store.transaction(async (tx) => {
       await commitPublicationEvents(tx, leftover.journal_id, NEW_JOURNAL, [started, ...failed.events], at, { command: 'ReconcilePublication', unrecorded: true });
-      carryOut(files, i, planned, plan.actions);
+      carryOut(files, [planned], plan.actions, () => i);
     });
   } catch (e) {
     if (e instanceof StreamVersionConflictError) return false; // the journal committed meanwhile: it is the log's
@@ -150,15 +151,6 @@ function startedEvent(ctx: AppContext, planned: PlannedFile, journalId: string):
   );
   if (d.kind === 'refused') throw new Error(`journal ${journalId}: ${d.refusal.detail}`);
   return d.events[0]!;
-}
-
-function carryOut(files: OpenedFiles, i: number, planned: PlannedFile, actions: RecoveryAction[]): void {
-  for (const a of actions) {
-    if (a.kind === 'remove_stage') files.remove(i, planned.stage_name);
-    else if (a.kind === 'restore_backup') restoreBackup(files.dests[i], planned.backup_name!);
-    else if (a.kind === 'remove_backup') files.remove(i, planned.backup_name);
-  }
-  files.syncDirectories();
 }
 
 /**

@@ -112,17 +112,12 @@ function parseEventLine(line: string): ReturnType<typeof readEventLine> {
   return { ...at, leafIndex: leafIndex as number | null, chain, proof: proof as EventLine['proof'], text };
 }
 
-/**
- * Why `text` is not the canonical text of `event` (its parse), or null. Native JSON.stringify gives the
- * canonical form back when every object's members are in order (the walk checks that); when they are not,
- * or an object has integer-like names JSON.parse moved, the canonical encoder decides.
- */
+/** Why `text` is not the canonical text of `event` (its parse), or null: the canonical encoder decides (the scan refused the line). */
 function nonCanonicalEvent(event: Record<string, unknown>, text: string): string | null {
   if (Object.keys(event).join(',') !== EVENT_MEMBERS) return 'its event does not have exactly the members a digest covers';
   if (typeof event.type !== 'string' || !Number.isSafeInteger(event.schemaVersion) || typeof event.recordedAt !== 'string') return 'its event\'s type, schema version or time is not one';
   if (!isNormalInstant(event.recordedAt)) return 'its time is not written as the store writes it';
-  const canonical = JSON.stringify(event) === text && membersInOrder(event) ? true : canonicalJson(event) === text;
-  return canonical ? null : 'the event is not written in canonical JSON (member order, spacing, escapes or numbers)';
+  return canonicalJson(event) === text ? null : 'the event is not written in canonical JSON (member order, spacing, escapes or numbers)';
 }
 
 function isNormalInstant(iso: string): boolean {
@@ -131,21 +126,6 @@ function isNormalInstant(iso: string): boolean {
   } catch {
     return false;
   }
-}
-
-function membersInOrder(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return true;
-  if (Array.isArray(value)) {
-    for (const item of value) if (!membersInOrder(item)) return false;
-    return true;
-  }
-  let previous: string | null = null;
-  for (const key in value) {
-    if (previous !== null && previous >= key) return false;
-    previous = key;
-    if (!membersInOrder((value as Record<string, unknown>)[key])) return false;
-  }
-  return true;
 }
 
 /** The header line read, or why the text is not a bundle of lines. */

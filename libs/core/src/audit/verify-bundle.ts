@@ -6,6 +6,7 @@ import { leafHash, leafHashHex, rootOf, verifyInclusion } from './merkle-log';
 import { verifyCheckpoints } from './verify-checkpoints';
 import { rerunEngines } from './verify-engines';
 import type { AuditFailure, AuditReport } from './audit-report';
+import { ALTERED_LINK, leafWithoutEvent, LOWERCASE_HASH, noInclusionProof, notInSignedLog, notSignedAtLeaf, versionGap, WRITTEN_BESIDE_LOG } from './failure-reasons';
 
 /**
  * Checks a bundle with nothing but itself and its verifier key: every checkpoint's signature, the
@@ -52,16 +53,12 @@ export function verifyBundle(bundle: AuditBundle, trusted?: string, { engines = 
     for (let i = 0; i < ordered.length; i++) {
       const event = ordered[i]!;
       if (event.stream_version !== i + 1) {
-        firstBad.push(
-          event.stream_version === i
-            ? { ...eventAt(event), reason: `a second event at version ${event.stream_version}: one was inserted` }
-            : { ...eventAt(event), reason: `version ${i + 1} of the stream is missing before it: an event was deleted` },
-        );
+        firstBad.push({ ...eventAt(event), reason: versionGap(event.stream_version, i + 1) });
         break;
       }
       const link = chainLinkOfText(previous, canonicalTextOf(event));
       if (link !== event.chain_hash) {
-        firstBad.push({ ...eventAt(event), reason: 'its content or place does not match its chain link: the event, or its order in the stream, was altered' });
+        firstBad.push({ ...eventAt(event), reason: ALTERED_LINK });
         break;
       }
       previous = link;
@@ -76,7 +73,7 @@ export function verifyBundle(bundle: AuditBundle, trusted?: string, { engines = 
     let lastCovered = 0;
     for (const e of bundle.events) if (e.leaf_index !== null && e.leaf_index < latest.size && e.global_position > lastCovered) lastCovered = e.global_position;
     const skipped = byPosition().find((e) => e.leaf_index === null && e.global_position < lastCovered);
-    if (skipped) return fail({ ...eventAt(skipped), reason: 'not in the Merkle log though later events are: written beside the log (in SQL), not through it' });
+    if (skipped) return fail({ ...eventAt(skipped), reason: WRITTEN_BESIDE_LOG });
   }
   if (latest && bundle.scope?.kind === 'log') {
     // 3. The whole log: the signed leaves make the root, and every event is the one signed at its leaf.
@@ -89,10 +86,10 @@ export function verifyBundle(bundle: AuditBundle, trusted?: string, { engines = 
     for (const event of byPosition()) {
       if (event.leaf_index === null || event.leaf_index >= latest.size) continue;
       const proof = proofs.get(event.global_position);
-      if (!proof || proof.tree_size !== latest.size) return fail({ ...eventAt(event), reason: `no inclusion proof in the checkpoint of size ${latest.size}` });
+      if (!proof || proof.tree_size !== latest.size) return fail({ ...eventAt(event), reason: noInclusionProof(latest.size) });
       const leaf = leafHash(eventLeafData(eventKey(event), event.chain_hash));
       if (!verifyInclusion(event.leaf_index, latest.size, leaf, proof.path.map(hex), latest.root)) {
-        return fail({ ...eventAt(event), reason: `not in the signed log at leaf ${event.leaf_index} (checkpoint of size ${latest.size}): altered, moved or inserted after it was signed` });
+        return fail({ ...eventAt(event), reason: notInSignedLog(event.leaf_index, latest.size) });
       }
       report.proven++;
     }
@@ -124,13 +121,13 @@ function checkWholeLog(leaves: readonly unknown[] | undefined, latest: SignedChe
   for (const event of events) {
     if (event.leaf_index === null || event.leaf_index >= latest.size) continue;
     if (leafHashHex(eventLeafData(eventKey(event), event.chain_hash)) !== list[event.leaf_index] || covered[event.leaf_index] === 1) {
-      return failing({ ...eventAt(event), reason: `not the event signed at leaf ${event.leaf_index}: altered, moved or inserted after it was signed` });
+      return failing({ ...eventAt(event), reason: notSignedAtLeaf(event.leaf_index) });
     }
     covered[event.leaf_index] = 1;
     proven++;
   }
   if (proven < latest.size) {
-    return failing({ kind: 'bundle', reason: `leaf ${covered.indexOf(0)} of the ${latest.size} the latest checkpoint signed has no event: deleted, or the log truncated` });
+    return failing({ kind: 'bundle', reason: leafWithoutEvent(covered.indexOf(0), latest.size) });
   }
   return { proven };
 }
@@ -149,7 +146,6 @@ export function describeFailure(failure: AuditFailure): string {
 }
 
 const hex = (text: string) => Buffer.from(text, 'hex');
-const LOWERCASE_HASH = /^[0-9a-f]{64}$/;
 
 /** The events in `key` order: as they are when they already are (an export's usually are), else sorted (a copy). */
 function ordered(events: readonly BundleEvent[], key: (e: BundleEvent) => number): readonly BundleEvent[] {

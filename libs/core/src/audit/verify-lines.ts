@@ -6,7 +6,8 @@ import { chainLink, GENESIS_LINK } from './event-chain';
 import { MerkleBlocks } from './merkle-blocks';
 import { verifyCheckpoints } from './verify-checkpoints';
 import { rerunEngines } from './verify-engines';
-import { ALTERED_LINK, outOfPlace, SliceVerifier, versionGap, type EventAt, type EventFailureAt, type SliceContext, type SliceResult } from './verify-slice';
+import { ALTERED_LINK, leafWithoutEvent, outOfPlace, versionGap, WRITTEN_BESIDE_LOG } from './failure-reasons';
+import { SliceVerifier, type EventAt, type EventFailureAt, type SliceContext, type SliceResult } from './verify-slice';
 
 /**
  * A bundle of lines (`palimpsest-audit-bundle/2`) verified from its slices: the header's checkpoints
@@ -41,7 +42,7 @@ export function combineSlices(header: BundleHeader, latest: SignedCheckpoint | n
   if (chains.failure) return fail(chains.failure);
   if (!latest) return { ...report, ok: true };
   const skipped = skippedEvent(slices);
-  if (skipped) return fail({ ...skipped, kind: 'event', reason: 'not in the Merkle log though later events are: written beside the log (in SQL), not through it' });
+  if (skipped) return fail({ ...skipped, kind: 'event', reason: WRITTEN_BESIDE_LOG });
   const proofs = header.scope?.kind === 'streams' ? streamProofs(slices) : wholeLog(slices, latest);
   if ('failure' in proofs) return fail(proofs.failure);
   return { ...report, ok: true, proven: proofs.proven };
@@ -94,7 +95,7 @@ function wholeLog(slices: readonly SliceResult[], latest: SignedCheckpoint): { f
     if (s.sequence) return { failure: { kind: 'event', ...s.sequence } };
     next += s.covered.count;
   }
-  if (next < latest.size) return { failure: { kind: 'bundle', reason: `leaf ${next} of the ${latest.size} the latest checkpoint signed has no event: deleted, or the log truncated` } };
+  if (next < latest.size) return { failure: { kind: 'bundle', reason: leafWithoutEvent(next, latest.size) } };
   const malformed = slices.find((s) => s.malformedLeaf !== null)?.malformedLeaf;
   if (malformed !== undefined) return { failure: { kind: 'bundle', reason: `leaf ${malformed} is not a hash in lowercase hex` } };
   const tree = new MerkleBlocks();

@@ -2,6 +2,7 @@ import { readEventLine, type EventLine } from './bundle-lines';
 import { chainLinkOfText, digestOfText, eventLeafData } from './event-chain';
 import { MerkleBlocks, type MerkleBlock } from './merkle-blocks';
 import { leafHash, leafHashHex, verifyInclusion } from './merkle-log';
+import { ALTERED_LINK, LOWERCASE_HASH, noInclusionProof, notInSignedLog, notSignedAtLeaf, outOfPlace, versionGap } from './failure-reasons';
 
 /**
  * The checks of a run of consecutive event lines that need nothing outside them: each line's form, each
@@ -55,7 +56,6 @@ export interface SliceResult {
   blocks: MerkleBlock[];
 }
 
-const LOWERCASE_HASH = /^[0-9a-f]{64}$/;
 const hex = (text: string) => Buffer.from(text, 'hex');
 
 export class SliceVerifier {
@@ -147,7 +147,7 @@ export class SliceVerifier {
       this.malformedLeaf ??= e.leafIndex;
       return;
     }
-    this.failLeaf(e, `not the event signed at leaf ${e.leafIndex}: altered, moved or inserted after it was signed`);
+    this.failLeaf(e, notSignedAtLeaf(e.leafIndex!));
     this.tree.push(e.leafIndex!, 1, listed);
   }
 
@@ -155,11 +155,11 @@ export class SliceVerifier {
     const size = this.context.latestSize;
     const proof = e.proof;
     if (proof === null || typeof proof !== 'object' || proof.tree_size !== size || !Array.isArray(proof.path) || !proof.path.every((h) => typeof h === 'string')) {
-      this.failLeaf(e, `no inclusion proof in the checkpoint of size ${size}`);
+      this.failLeaf(e, noInclusionProof(size));
       return;
     }
     if (!this.root || !verifyInclusion(e.leafIndex!, size, leafHash(data), proof.path.map(hex), this.root)) {
-      this.failLeaf(e, `not in the signed log at leaf ${e.leafIndex} (checkpoint of size ${size}): altered, moved or inserted after it was signed`);
+      this.failLeaf(e, notInSignedLog(e.leafIndex!, size));
     }
   }
 
@@ -181,16 +181,6 @@ export class SliceVerifier {
       blocks: this.tree.blocks(),
     };
   }
-}
-
-export const ALTERED_LINK = 'its content or place does not match its chain link: the event, or its order in the stream, was altered';
-
-export function versionGap(version: number, expected: number): string {
-  return version === expected - 1 ? `a second event at version ${version}: one was inserted` : `version ${expected} of the stream is missing before it: an event was deleted`;
-}
-
-export function outOfPlace(expected: number, leafIndex: number): string {
-  return `signed at leaf ${leafIndex}, in the place of leaf ${expected}: the lines were reordered, or the event of leaf ${expected} deleted`;
 }
 
 const eventAt = (e: EventLine): EventAt => ({ global_position: e.position, stream_id: e.streamId, stream_version: e.streamVersion });
