@@ -136,7 +136,7 @@ export class LogConsumer {
     }
     const sizes = group.map((slot) => slot.pageSize);
     await Promise.all(group.map((slot, i) => slot.handle(page.length > sizes[i]! ? page.slice(0, sizes[i]) : page, sizes[i])));
-    return group.some((slot, i) => slot.checkpoint !== null && Math.min(page.length, sizes[i]!) === sizes[i]);
+    return group.some((slot, i) => slot.checkpoint !== null && page.length >= sizes[i]!);
   }
 
   /**
