@@ -1,10 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CRASH_POINT_ENV, type CrashPointName } from '@palimpsest/testing/crash-point';
-import { isolatedStore, runCli } from '../support/cli-process';
+import { runCli } from '../support/cli-process';
 import type { LoggedEvent } from '../support/crash-recovery';
-import { callCli, eventLog, journalsOf, settleKilledClient, sha256, strayFiles, withServe } from '../support/workspace-process';
+import { callCli, eventLog, journalsOf, settleKilledClient, sha256, strayFiles, withServe, crashWorkspace } from '../support/workspace-process';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 
@@ -28,7 +27,7 @@ const POINTS: { point: CrashPointName; installed: boolean; committed: boolean; s
 const accepted = (log: LoggedEvent[], id: string) => log.filter((e) => e.stream_id === `target-${id}` && e.event_type === 'ProposalAccepted').length;
 
 describe(`edit_file killed at every point of its one-commit publication, on ${backend}`, () => {
-  let store: Awaited<ReturnType<typeof isolatedStore>>;
+  let dispose: () => Promise<void>;
   let dir: string;
   let env: NodeJS.ProcessEnv;
   let id: string;
@@ -36,18 +35,14 @@ describe(`edit_file killed at every point of its one-commit publication, on ${ba
   const file = () => readFileSync(join(dir, 'crash.md'), 'utf8');
 
   beforeAll(async () => {
-    store = await isolatedStore();
-    dir = mkdtempSync(join(tmpdir(), 'palimpsest-e2e-edit-crash-'));
-    env = { ...store.env, PALIMPSEST_WORKSPACE_ROOT: dir, [CRASH_POINT_ENV]: '' };
-    expect((await runCli(['migrate'], { env })).code).toBe(0);
+    ({ dir, env, dispose } = await crashWorkspace('palimpsest-e2e-edit-crash-'));
     writeFileSync(join(dir, 'crash.md'), 'title\nmark-0\nend\n');
     const bound = await callCli(env, 'edit_file', { path: 'crash.md', oldString: 'title', newString: 'Title' });
     expect(bound.json).toMatchObject({ status: 'ok', version: 1 });
     id = bound.json.target_file_id;
   });
   afterAll(async () => {
-    rmSync(dir, { recursive: true, force: true });
-    await store.dispose();
+    await dispose();
   });
 
   it.each(POINTS)('$point: the file and the record agree after restart, and the edit sent again lands once', async ({ point, installed, committed, strays }) => {

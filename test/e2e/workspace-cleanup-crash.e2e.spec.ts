@@ -1,10 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CRASH_POINT_ENV } from '@palimpsest/testing/crash-point';
-import { isolatedStore, runCli } from '../support/cli-process';
 import { connectMcp } from '../support/mcp-client';
-import { callCli, settleKilledClient, strayFiles } from '../support/workspace-process';
+import { callCli, settleKilledClient, strayFiles, crashWorkspace } from '../support/workspace-process';
 
 const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 
@@ -14,19 +12,15 @@ const backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
  * directory. The next process removes it at start; no file tool ever lists or searches it.
  */
 describe(`a publication killed between its commit and its cleanup, on ${backend}`, () => {
-  let store: Awaited<ReturnType<typeof isolatedStore>>;
+  let dispose: () => Promise<void>;
   let dir: string;
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
-    store = await isolatedStore();
-    dir = mkdtempSync(join(tmpdir(), 'palimpsest-e2e-cleanup-crash-'));
-    env = { ...store.env, PALIMPSEST_WORKSPACE_ROOT: dir, [CRASH_POINT_ENV]: '' };
-    expect((await runCli(['migrate'], { env })).code).toBe(0);
+    ({ dir, env, dispose } = await crashWorkspace('palimpsest-e2e-cleanup-crash-'));
   });
   afterAll(async () => {
-    rmSync(dir, { recursive: true, force: true });
-    await store.dispose();
+    await dispose();
   });
 
   it('leaves the edit applied and its backup behind; the next start removes the backup, and list_files and grep never show it', async () => {

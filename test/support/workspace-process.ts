@@ -1,10 +1,30 @@
 import { createHash } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CRASH_POINT_ENV } from '@palimpsest/testing/crash-point';
 import { waitForNoSessions, readEventLog, type LoggedEvent } from './crash-recovery';
-import { runCli, type CliResult } from './cli-process';
+import { isolatedStore, runCli, type CliResult } from './cli-process';
 import { JsonLinesClient } from './json-lines-client';
 
 /** What the workspace e2e specs share: a CLI call in a workspace, the journal events of a target, stray publication files. */
+
+/** A migrated store of its own and a workspace directory for it, the crash point variable present and empty (set per call). */
+export async function crashWorkspace(prefix: string): Promise<{ dir: string; env: NodeJS.ProcessEnv; dispose: () => Promise<void> }> {
+  const store = await isolatedStore();
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const env = { ...store.env, PALIMPSEST_WORKSPACE_ROOT: dir, [CRASH_POINT_ENV]: '' };
+  const migrated = await runCli(['migrate'], { env });
+  if (migrated.code !== 0) throw new Error(`migrate exited ${migrated.code}: ${migrated.stderr}`);
+  return {
+    dir,
+    env,
+    dispose: async () => {
+      rmSync(dir, { recursive: true, force: true });
+      await store.dispose();
+    },
+  };
+}
 
 export const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 

@@ -1,10 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CRASH_POINT_ENV } from '@palimpsest/testing/crash-point';
-import { isolatedStore, runCli } from '../../support/cli-process';
+import { runCli } from '../../support/cli-process';
 import type { LoggedEvent } from '../../support/crash-recovery';
-import { callCli, eventLog, journalsOf, sha256, strayFiles, withServe } from '../../support/workspace-process';
+import { callCli, eventLog, journalsOf, sha256, strayFiles, withServe, crashWorkspace } from '../../support/workspace-process';
 
 const accepted = (log: LoggedEvent[], id: string) => log.filter((e) => e.stream_id === `target-${id}` && e.event_type === 'ProposalAccepted').length;
 
@@ -13,19 +12,15 @@ const accepted = (log: LoggedEvent[], id: string) => log.filter((e) => e.stream_
  * keeps running while another process is killed between installing an edit_file and its one COMMIT.
  */
 describe('edit_file killed mid-install beside a running gateway, on postgres', () => {
-  let store: Awaited<ReturnType<typeof isolatedStore>>;
+  let dispose: () => Promise<void>;
   let dir: string;
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
-    store = await isolatedStore();
-    dir = mkdtempSync(join(tmpdir(), 'palimpsest-e2e-edit-crash-gw-'));
-    env = { ...store.env, PALIMPSEST_WORKSPACE_ROOT: dir, [CRASH_POINT_ENV]: '' };
-    expect((await runCli(['migrate'], { env })).code).toBe(0);
+    ({ dir, env, dispose } = await crashWorkspace('palimpsest-e2e-edit-crash-gw-'));
   });
   afterAll(async () => {
-    rmSync(dir, { recursive: true, force: true });
-    await store.dispose();
+    await dispose();
   });
 
   // Two gateways: one is killed mid-install while the other keeps running; the survivor's next write of the
